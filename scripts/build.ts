@@ -1,0 +1,28 @@
+/**
+ * `npm run build`: writes dist/Code.js, dist/Sidebar.html and dist/appsscript.json, the exact
+ * files `clasp push` sends (rootDir "dist" in .clasp.json). Exits non-zero with the reason when
+ * a check fails.
+ */
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { buildCode, buildSidebar } from './build-lib';
+
+async function main(): Promise<void> {
+  const root = resolve(__dirname, '..');
+  const srcDir = process.argv[2] ? resolve(process.argv[2]) : join(root, 'src');
+  const dist = join(root, process.env.BUILD_OUT_DIR ?? 'dist');
+  const { code, exposed } = await buildCode(root, srcDir);
+  const sidebar = await buildSidebar(root);
+  rmSync(dist, { recursive: true, force: true });
+  mkdirSync(dist, { recursive: true });
+  writeFileSync(join(dist, 'Code.js'), code);
+  writeFileSync(join(dist, 'Sidebar.html'), sidebar);
+  copyFileSync(join(root, 'appsscript.json'), join(dist, 'appsscript.json'));
+  const custom = exposed.filter((f) => f.custom).length;
+  console.log(`built ${dist}: Code.js ${(code.length / 1024).toFixed(1)} KB, ${exposed.length} globals (${custom} custom functions), Sidebar.html ${(sidebar.length / 1024).toFixed(1)} KB`);
+}
+
+main().catch((e: unknown) => {
+  console.error(`build failed: ${e instanceof Error ? e.message : String(e)}`);
+  process.exit(1);
+});

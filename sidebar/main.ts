@@ -1,0 +1,71 @@
+/**
+ * The sidebar's behaviour. Everything that came from the service or the server is put on the
+ * page as text (textContent), never as HTML.
+ */
+import { type Answer, call } from './rpc';
+
+interface State {
+  hasKey: boolean;
+  keyHint: string;
+  baseUrl: string;
+  ttlSeconds: number;
+}
+
+const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
+
+function say(text: string, kind: 'ok' | 'error' | '' = ''): void {
+  const el = $('message');
+  el.textContent = text;
+  el.className = kind;
+}
+
+function show(state: State): void {
+  $('key-status').textContent = state.hasKey ? `A key ending ${state.keyHint} is saved.` : 'No API key saved yet.';
+  $<HTMLInputElement>('base-url').value = state.baseUrl;
+  $<HTMLInputElement>('cache-ttl').value = String(state.ttlSeconds);
+  $<HTMLButtonElement>('remove-key').disabled = !state.hasKey;
+  $<HTMLButtonElement>('test-connection').disabled = !state.hasKey;
+}
+
+async function busy<T extends object>(button: string, work: () => Promise<Answer<T>>, done: (a: { ok: true } & T) => void): Promise<void> {
+  const el = $<HTMLButtonElement>(button);
+  el.disabled = true;
+  try {
+    const result = await work();
+    if (result.ok) done(result);
+    else say(result.message, 'error');
+  } finally {
+    el.disabled = false;
+  }
+}
+
+function wire(): void {
+  $('save-key').addEventListener('click', () => busy('save-key', () => call<State>('saveApiKey', $<HTMLInputElement>('api-key').value), (s) => {
+    $<HTMLInputElement>('api-key').value = '';
+    show(s);
+    say('Key saved.', 'ok');
+  }));
+  $('remove-key').addEventListener('click', () => busy('remove-key', () => call<State>('removeApiKey'), (s) => {
+    show(s);
+    say('Key removed.', 'ok');
+  }));
+  $('test-connection').addEventListener('click', () => busy('test-connection', () => call<{ message: string }>('testConnection'), (r) => say(r.message, 'ok')));
+  $('save-settings').addEventListener('click', () => busy('save-settings', async () => {
+    const url = await call<State>('saveServiceUrl', $<HTMLInputElement>('base-url').value);
+    if (!url.ok) return url;
+    return call<State>('saveCacheTtl', Number($<HTMLInputElement>('cache-ttl').value));
+  }, (s) => {
+    show(s);
+    say('Settings saved.', 'ok');
+  }));
+  $('refresh-all').addEventListener('click', () => busy('refresh-all', () => call<{ count: number }>('refreshFormulas'), (r) => say(`Refreshed ${r.count} formulas.`, 'ok')));
+}
+
+async function start(): Promise<void> {
+  wire();
+  const state = await call<State>('getSidebarState');
+  if (state.ok) show(state);
+  else say(state.message, 'error');
+}
+
+void start();

@@ -1,0 +1,256 @@
+/**
+ * The service client: one typed method per operation over one batch engine. The engine serves
+ * fresh answers from the memo, sends the rest through the transport in bounded parallel
+ * batches, retries what may succeed later (backoff, jitter, Retry-After) within the execution's
+ * deadline, falls back to the second listed path of the active-partners list, and when the
+ * service fails hands back the last good value, marked stale, where one exists.
+ */
+import { badInput, ServiceError, toServiceError } from './errors';
+import type { Memo } from './memo';
+import { type Operation, type OperationName, OPERATIONS, readPagination, recordList, singleRecord } from './operations';
+import type { JsonValue, Page, ServiceRecord } from './records';
+import { interpret } from './response';
+import { backoffDelay, DEFAULT_RETRY, type RetryPolicy } from './retry';
+import type { Clock, HttpRequest, Transport } from './transport';
+import { buildUrl, type QueryValue } from './url';
+
+export interface ClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  transport: Transport;
+  clock: Clock;
+  memo?: Memo;
+  retry?: RetryPolicy;
+  /** Absolute time (clock ms) by which every call must have ended. */
+  deadline?: number;
+  /** Requests sent at once in one fetchAll. */
+  parallelism?: number;
+  random?: () => number;
+}
+
+export type Outcome<T> = { ok: true; value: T; staleSince?: number } | { ok: false; error: ServiceError };
+
+export interface CallStats {
+  fetches: number;
+  retries: number;
+  cacheHits: number;
+  staleServed: number;
+}
+
+interface Call<T> {
+  op: Operation;
+  query: Record<string, QueryValue>;
+  id?: string;
+  cache: boolean;
+  read: (data: JsonValue | undefined, body: { [key: string]: JsonValue }) => T;
+}
+
+/** The longest URL UrlFetchApp accepts. */
+export const MAX_URL_LENGTH = 2082;
+/** Time kept in hand at the deadline for writing results. */
+const DEADLINE_MARGIN_MS = 1500;
+const STALE_CODES = new Set(['SERVER', 'NETWORK', 'RATE_LIMITED', 'TIMEOUT', 'QUOTA', 'BAD_RESPONSE']);
+
+export class Client {
+  readonly stats: CallStats = { fetches: 0, retries: 0, cacheHits: 0, staleServed: 0 };
+  private readonly o: ClientOptions;
+  private readonly policy: RetryPolicy;
+  private readonly pathChoice = new Map<OperationName, number>();
+
+  constructor(options: ClientOptions) {
+    if (!options.apiKey) throw new ServiceError('NO_KEY', 'No API key: open Investor Data ▸ Settings and save your key.');
+    this.o = options;
+    this.policy = options.retry ?? DEFAULT_RETRY;
+  }
+
+  limitedPartners(ids: readonly string[]): Outcome<ServiceRecord>[] {
+    return this.byId(OPERATIONS.getLimitedPartnerById, ids);
+  }
+
+  firms(ids: readonly string[]): Outcome<ServiceRecord>[] {
+    return this.byId(OPERATIONS.getLimitedPartnersAndTheirFirms, ids);
+  }
+
+  labels(ids: readonly string[]): Outcome<ServiceRecord>[] {
+    return this.byId(OPERATIONS.getLabelsByLimitedPartnerId, ids);
+  }
+
+  funds(ids: readonly string[]): Outcome<ServiceRecord>[] {
+    return this.byId(OPERATIONS.getVentureFundById, ids);
+  }
+
+  lastFundSizes(ids: readonly string[]): Outcome<JsonValue>[] {
+    const op = OPERATIONS.getLastFundSizeByVentureFundId;
+    return this.run(ids.map((id) => this.idCall(op, id, (data) => {
+      const value = singleRecord(data, op, id).lastFundSize;
+      return value === undefined ? null : value;
+    })));
+  }
+
+  /** Pages of the active-partners list, fetched together. */
+  activePartnerPages(pages: readonly number[], limit: number, cache = false): Outcome<Page<ServiceRecord>>[] {
+    const op = OPERATIONS.getAllActiveLimitedPartners;
+    return this.run(pages.map((page) => this.pageCall(op, { page, limit }, cache)));
+  }
+
+  industriesPage(fundId: string, page: number, limit: number): Outcome<Page<ServiceRecord>> {
+    const op = OPERATIONS.getIndustriesByVentureFundId;
+    return this.run([this.pageCall(op, { [op.idParam as string]: requireId(fundId), page, limit }, true, fundId)])[0];
+  }
+
+  private byId(op: Operation, ids: readonly string[]): Outcome<ServiceRecord>[] {
+    return this.run(ids.map((id) => this.idCall(op, id, (data) => singleRecord(data, op, id))));
+  }
+
+  private idCall<T>(op: Operation, id: string, read: Call<T>['read']): Call<T> {
+    return { op, id, cache: true, query: { [op.idParam as string]: requireId(id) }, read };
+  }
+
+  private pageCall(op: Operation, query: Record<string, QueryValue>, cache: boolean, id?: string): Call<Page<ServiceRecord>> {
+    const requested = { page: Number(query.page), limit: Number(query.limit) };
+    return {
+      op, query, cache, id,
+      read: (data, body) => {
+        const items = recordList(data, op);
+        return { items, pagination: readPagination(body.pagination, items.length, requested) };
+      },
+    };
+  }
+
+  private url(call: Call<unknown>, withKey: boolean): string {
+    const path = call.op.paths[this.pathIndex(call.op)];
+    return buildUrl(this.o.baseUrl, path, withKey ? { ...call.query, apiKey: this.o.apiKey } : call.query);
+  }
+
+  private pathIndex(op: Operation): number {
+    if (!this.pathChoice.has(op.name)) {
+      let saved = 0;
+      if (op.paths.length > 1 && this.o.memo) {
+        const hit = this.o.memo.getMany([this.pathKey(op)]).get(this.pathKey(op));
+        if (hit && typeof hit.value === 'number' && hit.value < op.paths.length) saved = hit.value;
+      }
+      this.pathChoice.set(op.name, saved);
+    }
+    return this.pathChoice.get(op.name) as number;
+  }
+
+  private pathKey(op: Operation): string {
+    return (this.o.memo as Memo).key('path', op.tag);
+  }
+
+  private cacheKey(call: Call<unknown>): string | undefined {
+    if (!call.cache || !this.o.memo) return undefined;
+    const params = Object.keys(call.query).sort().map((k) => `${k}=${encodeURIComponent(String(call.query[k]))}`).join('&');
+    return this.o.memo.key(call.op.tag, params);
+  }
+
+  private run<T>(calls: Call<T>[]): Outcome<T>[] {
+    const out: Array<Outcome<T> | undefined> = new Array(calls.length);
+    const keys = calls.map((c) => this.cacheKey(c));
+    const cached = this.o.memo ? this.o.memo.getMany([...new Set(keys.filter((k): k is string => !!k))]) : new Map();
+    const pending: number[] = [];
+    calls.forEach((call, i) => {
+      const hit = keys[i] ? cached.get(keys[i] as string) : undefined;
+      if (hit?.fresh) {
+        this.stats.cacheHits++;
+        out[i] = { ok: true, value: hit.value as T };
+      } else if (this.url(call, true).length > MAX_URL_LENGTH) {
+        out[i] = { ok: false, error: badInput(`The id is too long for a request URL (${String(call.id ?? '').length} characters).`) };
+      } else pending.push(i);
+    });
+    const fresh: Array<[string, unknown]> = [];
+    this.fetchWithRetry(calls, pending, out, (i, value) => {
+      if (keys[i]) fresh.push([keys[i] as string, value]);
+    });
+    if (this.o.memo && fresh.length) this.o.memo.putMany(fresh);
+    return out.map((o, i) => {
+      const result = o as Outcome<T>;
+      const hit = keys[i] ? cached.get(keys[i] as string) : undefined;
+      if (!result.ok && hit && STALE_CODES.has(result.error.code)) {
+        this.stats.staleServed++;
+        return { ok: true, value: hit.value as T, staleSince: hit.fetchedAt };
+      }
+      return result;
+    });
+  }
+
+  private fetchWithRetry<T>(calls: Call<T>[], pending: number[], out: Array<Outcome<T> | undefined>, onValue: (i: number, v: T) => void): void {
+    const secrets = [this.o.apiKey];
+    const parallelism = Math.max(1, this.o.parallelism ?? 20);
+    let todo = pending;
+    for (let attempt = 0; todo.length; attempt++) {
+      const again: number[] = [];
+      let wait = 0;
+      for (let start = 0; start < todo.length; start += parallelism) {
+        const batch = todo.slice(start, start + parallelism);
+        if (this.outOfTime(0)) {
+          for (const i of batch) out[i] = { ok: false, error: new ServiceError('TIMEOUT', 'Ran out of time before the data service answered; recalculate to load the rest.') };
+          continue;
+        }
+        const requests: HttpRequest[] = batch.map((i) => ({ url: this.url(calls[i], true), headers: { accept: 'application/json' } }));
+        this.stats.fetches += requests.length;
+        const responses = this.o.transport.fetchAll(requests);
+        batch.forEach((i, k) => {
+          const call = calls[i];
+          const url = this.url(call, false);
+          const res = responses[k];
+          const result = res instanceof Error
+            ? { ok: false as const, error: toServiceError(res, secrets), retry: toServiceError(res, secrets).code !== 'QUOTA' }
+            : interpret(res, url, secrets, this.o.clock.now());
+          if (result.ok) {
+            try {
+              const value = call.read(result.body.data, result.body);
+              out[i] = { ok: true, value };
+              onValue(i, value);
+            } catch (e) {
+              out[i] = { ok: false, error: toServiceError(e, secrets) };
+            }
+            return;
+          }
+          const error = result.error;
+          if (error.code === 'NOT_FOUND' && this.tryNextPath(call.op)) {
+            again.push(i);
+            return;
+          }
+          if (result.retry && attempt < this.policy.retries) {
+            again.push(i);
+            wait = Math.max(wait, error.retryAfterMs ?? backoffDelay(attempt + 1, this.policy, this.o.random));
+          }
+          out[i] = { ok: false, error: this.explain(error, call) };
+        });
+      }
+      if (again.length && (wait > this.policy.maxRetryAfterMs || this.outOfTime(wait))) break;
+      if (again.length && wait > 0) {
+        this.stats.retries += again.length;
+        this.o.clock.sleep(wait);
+      }
+      todo = again;
+    }
+  }
+
+  private tryNextPath(op: Operation): boolean {
+    const index = this.pathIndex(op);
+    if (index + 1 >= op.paths.length) return false;
+    this.pathChoice.set(op.name, index + 1);
+    if (this.o.memo) this.o.memo.putMany([[this.pathKey(op), index + 1]]);
+    return true;
+  }
+
+  private explain(error: ServiceError, call: Call<unknown>): ServiceError {
+    if (error.code === 'NOT_FOUND' && call.id !== undefined && call.op.subject) {
+      return new ServiceError('NOT_FOUND', `Unknown ${call.op.subject} id: ${call.id}`, { status: error.status, url: error.url });
+    }
+    return error;
+  }
+
+  private outOfTime(waitMs: number): boolean {
+    return this.o.deadline !== undefined && this.o.clock.now() + waitMs > this.o.deadline - DEADLINE_MARGIN_MS;
+  }
+}
+
+/** An id as the service takes it: non-empty text, surrounding spaces removed. */
+export function requireId(id: string): string {
+  const text = String(id ?? '').trim();
+  if (!text) throw badInput('An id is empty.');
+  return text;
+}

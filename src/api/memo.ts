@@ -1,0 +1,134 @@
+/**
+ * Memoization of service answers over a key-value cache with Apps Script's limits: keys of at
+ * most 250 characters, values of at most 100 KB, 1,000 items. Each answer is one entry stamped
+ * with when it was fetched, stored for the longest time the cache allows: inside the freshness
+ * TTL it is served instead of a fetch; past it (or after "refresh all") it is kept only as the
+ * last good value, served, marked stale, when the service fails. Large values are gzipped and,
+ * if still too big, split into chunks. The namespace is a digest of (API key, base URL), so two
+ * keys never share an entry and the key itself never appears in a cache key.
+ */
+
+export interface CacheStore {
+  getAll(keys: string[]): Record<string, string>;
+  putAll(values: Record<string, string>, ttlSeconds: number): void;
+  removeAll(keys: string[]): void;
+}
+
+export interface Codec {
+  /** Hex digest of a text (SHA-256 in Apps Script). */
+  digest(text: string): string;
+  gzip(text: string): string;
+  gunzip(packed: string): string;
+}
+
+export interface MemoOptions {
+  store: CacheStore;
+  codec: Codec;
+  apiKey: string;
+  baseUrl: string;
+  /** How long an answer is served without asking the service again. */
+  ttlMs: number;
+  /** Answers fetched before this instant are stale ("refresh all" moves it). */
+  invalidatedBefore: number;
+  now: () => number;
+}
+
+export interface Cached {
+  value: unknown;
+  fetchedAt: number;
+  fresh: boolean;
+}
+
+/** The longest expiry CacheService accepts: entries live this long as last good values. */
+export const MAX_CACHE_SECONDS = 21600;
+export const MAX_KEY_LENGTH = 250;
+/** Values are kept below this many UTF-8 bytes (CacheService refuses over 100 KB). */
+export const MAX_VALUE_BYTES = 100 * 1024 - 512;
+
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+export class Memo {
+  readonly namespace: string;
+  private readonly o: MemoOptions;
+
+  constructor(options: MemoOptions) {
+    this.o = options;
+    this.namespace = options.codec.digest(`${options.apiKey}\u0000${options.baseUrl}`).slice(0, 20);
+  }
+
+  /** A cache key for a call: namespaced, and digested when it would pass the length limit. */
+  key(tag: string, params: string): string {
+    const plain = `${this.namespace}:${tag}:${params}`;
+    if (plain.length <= MAX_KEY_LENGTH - 8) return plain;
+    return `${this.namespace}:${tag}:#${this.o.codec.digest(params)}`;
+  }
+
+  getMany(keys: readonly string[]): Map<string, Cached> {
+    const out = new Map<string, Cached>();
+    if (keys.length === 0) return out;
+    const raw = this.o.store.getAll([...keys]);
+    const chunked: Array<[string, number]> = [];
+    for (const key of keys) {
+      const text = raw[key];
+      if (text === undefined || text === null) continue;
+      if (text.startsWith('c')) chunked.push([key, Number(text.slice(1))]);
+      else this.accept(out, key, text);
+    }
+    if (chunked.length) {
+      const partKeys = chunked.flatMap(([key, n]) => Array.from({ length: n }, (_, i) => `${key}~${i}`));
+      const parts = this.o.store.getAll(partKeys);
+      for (const [key, n] of chunked) {
+        const pieces = Array.from({ length: n }, (_, i) => parts[`${key}~${i}`]);
+        if (pieces.every((p) => typeof p === 'string')) this.accept(out, key, pieces.join(''));
+      }
+    }
+    return out;
+  }
+
+  putMany(entries: ReadonlyArray<readonly [string, unknown]>): void {
+    if (entries.length === 0) return;
+    const values: Record<string, string> = {};
+    const t = this.o.now();
+    for (const [key, value] of entries) {
+      let text = `j${JSON.stringify({ t, v: value })}`;
+      if (utf8Length(text) > MAX_VALUE_BYTES) text = `z${this.o.codec.gzip(text.slice(1))}`;
+      if (text.length <= MAX_VALUE_BYTES) {
+        values[key] = text;
+        continue;
+      }
+      const size = MAX_VALUE_BYTES; // base64 text is ASCII: one byte a character
+      const n = Math.ceil(text.length / size);
+      for (let i = 0; i < n; i++) values[`${key}~${i}`] = text.slice(i * size, (i + 1) * size);
+      values[key] = `c${n}`;
+    }
+    this.o.store.putAll(values, MAX_CACHE_SECONDS);
+  }
+
+  remove(keys: readonly string[]): void {
+    if (keys.length) this.o.store.removeAll([...keys]);
+  }
+
+  private accept(out: Map<string, Cached>, key: string, text: string): void {
+    try {
+      const json = text.startsWith('z') ? this.o.codec.gunzip(text.slice(1)) : text.slice(1);
+      const entry = JSON.parse(json) as { t: number; v: unknown };
+      if (typeof entry.t !== 'number') return;
+      const fresh = entry.t >= this.o.invalidatedBefore && this.o.now() - entry.t < this.o.ttlMs;
+      out.set(key, { value: entry.v, fetchedAt: entry.t, fresh });
+    } catch {
+      // a damaged entry is a miss
+    }
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * The seven operations of the spec: where each lives, what it takes, and how its `data` is
+ * read into one shape whatever the server sends (the spec leaves several shapes open: a fund
+ * as object or one-element list, two paths for the active-partners list).
+ */
+import { ServiceError } from './errors';
+import type { JsonValue, Pagination, ServiceRecord } from './records';
+
+export type OperationName =
+  | 'getAllActiveLimitedPartners'
+  | 'getLimitedPartnerById'
+  | 'getLimitedPartnersAndTheirFirms'
+  | 'getLabelsByLimitedPartnerId'
+  | 'getVentureFundById'
+  | 'getIndustriesByVentureFundId'
+  | 'getLastFundSizeByVentureFundId';
+
+export interface Operation {
+  readonly name: OperationName;
+  /** Paths to try, in order; more than one only where the spec lists more than one. */
+  readonly paths: readonly string[];
+  /** The identifier parameter, for the per-id operations. */
+  readonly idParam?: 'limitedPartnerId' | 'ventureFundId';
+  /** What the identifier names, for messages ("limited partner", "venture fund"). */
+  readonly subject?: string;
+  readonly paginated: boolean;
+  /** Short tag used in cache keys. */
+  readonly tag: string;
+}
+
+const LP = '/api/limited-partners-data';
+const VF = '/api/venture-funds-data';
+
+export const OPERATIONS: Readonly<Record<OperationName, Operation>> = {
+  getAllActiveLimitedPartners: {
+    name: 'getAllActiveLimitedPartners',
+    paths: ['/api/active-partners-data/getAllActivePartnersData', `${LP}/getAllActiveLimitedPartners`],
+    paginated: true,
+    tag: 'act',
+  },
+  getLimitedPartnerById: {
+    name: 'getLimitedPartnerById', paths: [`${LP}/getLimitedPartnerById`],
+    idParam: 'limitedPartnerId', subject: 'limited partner', paginated: false, tag: 'lp',
+  },
+  getLimitedPartnersAndTheirFirms: {
+    name: 'getLimitedPartnersAndTheirFirms', paths: [`${LP}/getLimitedPartnersAndTheirFirms`],
+    idParam: 'limitedPartnerId', subject: 'limited partner', paginated: false, tag: 'lpf',
+  },
+  getLabelsByLimitedPartnerId: {
+    name: 'getLabelsByLimitedPartnerId', paths: [`${LP}/getLabelsByLimitedPartnerId`],
+    idParam: 'limitedPartnerId', subject: 'limited partner', paginated: false, tag: 'lpl',
+  },
+  getVentureFundById: {
+    name: 'getVentureFundById', paths: [`${VF}/getVentureFundById`],
+    idParam: 'ventureFundId', subject: 'venture fund', paginated: false, tag: 'vf',
+  },
+  getIndustriesByVentureFundId: {
+    name: 'getIndustriesByVentureFundId', paths: [`${VF}/getIndustriesByVentureFundId`],
+    idParam: 'ventureFundId', subject: 'venture fund', paginated: true, tag: 'vfi',
+  },
+  getLastFundSizeByVentureFundId: {
+    name: 'getLastFundSizeByVentureFundId', paths: [`${VF}/getLastFundSizeByVentureFundId`],
+    idParam: 'ventureFundId', subject: 'venture fund', paginated: false, tag: 'vfs',
+  },
+};
+
+function isObject(v: unknown): v is ServiceRecord {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** `data` that should be one record: an object, or a list holding exactly one (empty list = not found). */
+export function singleRecord(data: JsonValue | undefined, op: Operation, id: string): ServiceRecord {
+  const value = Array.isArray(data) ? (data.length === 0 ? undefined : data[0]) : data;
+  if (value === undefined || value === null) {
+    throw new ServiceError('NOT_FOUND', `Unknown ${op.subject ?? 'record'} id: ${id}`);
+  }
+  if (!isObject(value)) throw new ServiceError('BAD_RESPONSE', `The service sent an unexpected ${op.name} record.`);
+  return value;
+}
+
+/** `data` that should be a list of records. */
+export function recordList(data: JsonValue | undefined, op: Operation): ServiceRecord[] {
+  if (!Array.isArray(data) || !data.every(isObject)) {
+    throw new ServiceError('BAD_RESPONSE', `The service sent an unexpected ${op.name} list.`);
+  }
+  return data as ServiceRecord[];
+}
+
+/** The pagination object, checked; when absent the page is taken to be the only one. */
+export function readPagination(value: JsonValue | undefined, itemCount: number, requested: { page: number; limit: number }): Pagination {
+  if (!isObject(value)) {
+    return { totalItems: itemCount, totalPages: 1, currentPage: requested.page, pageSize: Math.max(itemCount, requested.limit) };
+  }
+  const num = (k: string): number | undefined => {
+    const v = value[k];
+    const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
+    return typeof n === 'number' && Number.isFinite(n) && n >= 0 ? Math.floor(n) : undefined;
+  };
+  const totalItems = num('totalItems');
+  const pageSize = num('pageSize') || requested.limit;
+  if (totalItems === undefined) throw new ServiceError('BAD_RESPONSE', 'The service sent a page without totalItems.');
+  const totalPages = num('totalPages') ?? Math.ceil(totalItems / Math.max(1, pageSize));
+  return { totalItems, totalPages, currentPage: num('currentPage') ?? requested.page, pageSize };
+}

@@ -1,0 +1,89 @@
+/**
+ * Records of the Investor and Venture Fund Data Service, as the spec names and types them.
+ * The field tables are the single source of truth: the add-in's field lists, cell typing,
+ * the reference service's generator and its OpenAPI document all read them.
+ */
+
+export type FieldType = 'string' | 'integer' | 'float' | 'boolean' | 'datetime' | 'json' | 'list';
+
+export interface FieldSpec {
+  readonly name: string;
+  readonly type: FieldType;
+}
+
+const f = (name: string, type: FieldType): FieldSpec => ({ name, type });
+
+export const LP_FIELD_SPECS: readonly FieldSpec[] = [
+  f('id', 'string'), f('createdAt', 'datetime'), f('updatedAt', 'datetime'), f('slug', 'string'),
+  f('fullName', 'string'), f('name', 'string'), f('surname', 'string'), f('foto', 'string'),
+  f('currentInvestingPosition', 'string'), f('investorType', 'list'), f('activeStatus', 'string'),
+  f('sweetSpot', 'string'), f('ticketSize', 'float'), f('expertise', 'list'),
+  f('sectorsFocused', 'list'), f('investmentFocus', 'list'), f('targetInvestment', 'list'),
+  f('totalPortfolio', 'integer'), f('headquarters', 'string'), f('region', 'list'),
+  f('countriesOfInvestment', 'list'), f('categoryBadge', 'list'), f('tierBadge', 'string'),
+  f('opinionBadge', 'string'), f('upvotes', 'string'), f('ethicalRating', 'float'),
+  f('networkRating', 'float'), f('firm', 'string'), f('description', 'string'),
+  f('portfolioCompanies', 'list'), f('linkedinProfile', 'string'), f('twitterProfile', 'string'),
+  f('crunchbaseProfile', 'string'), f('instagramProfile', 'string'), f('email', 'string'),
+  f('phoneNumber', 'string'), f('website', 'string'), f('address', 'string'),
+  f('coInvestors', 'list'), f('mafias', 'list'), f('investmentThesis', 'string'),
+  f('managerExperience', 'string'), f('hobbiesInterests', 'list'), f('howToApproach', 'string'),
+  f('additionalTags', 'list'), f('feedbackEntries', 'list'), f('labels', 'list'),
+];
+
+export const FUND_FIELD_SPECS: readonly FieldSpec[] = [
+  f('id', 'string'), f('createdAt', 'datetime'), f('updatedAt', 'datetime'), f('slug', 'string'),
+  f('name', 'string'), f('website', 'string'), f('globalHQ', 'string'), f('region', 'list'),
+  f('countriesOfInvestment', 'list'), f('stageOfInvestment', 'list'), f('active', 'string'),
+  f('investmentThesis', 'string'), f('descriptionByAI', 'string'), f('email', 'string'),
+  f('industries', 'list'), f('labels', 'list'), f('urls', 'list'), f('hrefs', 'list'),
+  f('investorType', 'string'), f('firstChequeMinimum', 'float'), f('firstChequeMaximum', 'float'),
+  f('linkedIn', 'string'), f('twitter', 'string'), f('crunchbase', 'string'),
+  f('opinionsSummary', 'string'), f('npsScore', 'float'), f('contact1', 'string'),
+  f('email1', 'string'), f('contact2', 'string'), f('email2', 'string'), f('fundNumber', 'string'),
+  f('numberOfExits', 'string'), f('vintageYear', 'string'), f('netIrr', 'string'),
+  f('investmentMultiple', 'string'), f('websiteScreenshotPath', 'string'),
+  f('leadInvestor', 'string'), f('coinvest', 'string'), f('portfolioCompanies', 'list'),
+  f('preferredContactMethod', 'string'), f('team', 'json'), f('keyPeople', 'list'),
+  f('lastFundSize', 'string'), f('metadata', 'json'), f('needToProcessData', 'boolean'),
+  f('isUnified', 'boolean'), f('failedToProcess', 'boolean'), f('processError', 'string'),
+  f('allocation', 'string'), f('managementFee', 'string'), f('carriedInterest', 'string'),
+  f('aum', 'string'), f('managersExperience', 'string'), f('followOnInvestment', 'string'),
+  f('graduationRate', 'string'), f('writeOffRatio', 'string'), f('portfolioValue', 'string'),
+  f('investorsLists', 'json'),
+];
+
+export const LP_FIRMS_FIELD_SPECS: readonly FieldSpec[] = [
+  f('id', 'string'), f('name', 'string'), f('fullName', 'string'), f('activeStatus', 'string'),
+  f('slug', 'string'), f('foto', 'string'), f('firm', 'list'),
+];
+
+export const LP_LABELS_FIELD_SPECS: readonly FieldSpec[] = [
+  f('id', 'string'), f('name', 'string'), f('fullName', 'string'), f('activeStatus', 'string'),
+  f('slug', 'string'), f('foto', 'string'), f('labels', 'list'),
+];
+
+/** A record as the service sends it: field values are JSON values, any of which may be null. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type ServiceRecord = { [field: string]: JsonValue | undefined };
+
+export interface Pagination {
+  totalItems: number;
+  totalPages: number;
+  currentPage: number;
+  pageSize: number;
+}
+
+export interface Page<T> {
+  items: T[];
+  pagination: Pagination;
+}
+
+export const LP_FIELDS: readonly string[] = LP_FIELD_SPECS.map((s) => s.name);
+export const FUND_FIELDS: readonly string[] = FUND_FIELD_SPECS.map((s) => s.name);
+
+/** The type of a field of any record shape; list fields that are sometimes a string (firm) are 'list'-tolerant in cells. */
+export function fieldType(specs: readonly FieldSpec[], name: string): FieldType {
+  const spec = specs.find((s) => s.name === name);
+  return spec ? spec.type : 'string';
+}

@@ -1,0 +1,71 @@
+/**
+ * Reads one HTTP response: a parsed body on 200, otherwise a ServiceError with a code, a message
+ * an analyst can act on, and whether another attempt may succeed. Error bodies are not specified,
+ * so a short `message`/`error` text is taken from a JSON body when there is one, never raw HTML.
+ */
+import { ServiceError } from './errors';
+import type { JsonValue } from './records';
+import { parseRetryAfter } from './retry';
+import { header, type HttpResponse } from './transport';
+
+export type Interpreted =
+  | { ok: true; body: { [key: string]: JsonValue } }
+  | { ok: false; error: ServiceError; retry: boolean };
+
+function serverText(body: string): string {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (parsed && typeof parsed === 'object') {
+      const p = parsed as Record<string, unknown>;
+      const inner = p.error && typeof p.error === 'object' ? (p.error as Record<string, unknown>) : undefined;
+      const text = [p.message, inner?.message, p.error].find((v) => typeof v === 'string');
+      if (typeof text === 'string') return text.replace(/\s+/g, ' ').trim().slice(0, 160);
+    }
+  } catch {
+    // not JSON: the body is not shown to the analyst
+  }
+  return '';
+}
+
+function secondsText(ms: number): string {
+  return `${Math.max(1, Math.ceil(ms / 1000))} s`;
+}
+
+export function interpret(res: HttpResponse, url: string, secrets: readonly string[], nowMs: number): Interpreted {
+  const { status } = res;
+  const details = { status, url, secrets };
+  if (status === 200) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(res.body);
+    } catch {
+      return { ok: false, retry: true, error: new ServiceError('BAD_RESPONSE', 'The data service sent an incomplete answer (not valid JSON).', details) };
+    }
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed) || !('data' in parsed)) {
+      return { ok: false, retry: false, error: new ServiceError('BAD_RESPONSE', 'The data service answered without a "data" field.', details) };
+    }
+    return { ok: true, body: parsed as { [key: string]: JsonValue } };
+  }
+  const said = serverText(res.body);
+  const suffix = said ? ` (${said})` : '';
+  if (status === 401 || status === 403) {
+    return { ok: false, retry: false, error: new ServiceError('AUTH', `The API key was refused (HTTP ${status})${suffix}. Check it in Investor Data ▸ Settings.`, details) };
+  }
+  if (status === 404) return { ok: false, retry: false, error: new ServiceError('NOT_FOUND', `Not found (HTTP 404)${suffix}.`, details) };
+  if (status === 429) {
+    const wait = parseRetryAfter(header(res, 'retry-after'), nowMs);
+    const hint = wait !== undefined ? `, retry in ${secondsText(wait)}` : ', retry in a minute';
+    return { ok: false, retry: true, error: new ServiceError('RATE_LIMITED', `Rate limited by the data service${hint}.`, { ...details, retryAfterMs: wait }) };
+  }
+  if (status === 408 || status === 504) {
+    return { ok: false, retry: true, error: new ServiceError('TIMEOUT', `The data service timed out (HTTP ${status}).`, details) };
+  }
+  if (status >= 500) {
+    const wait = parseRetryAfter(header(res, 'retry-after'), nowMs);
+    return { ok: false, retry: true, error: new ServiceError('SERVER', `The data service failed (HTTP ${status})${suffix}. Try again shortly.`, { ...details, retryAfterMs: wait }) };
+  }
+  if (status === 400 || status === 422) {
+    return { ok: false, retry: false, error: new ServiceError('BAD_INPUT', `The data service rejected the request${suffix || ` (HTTP ${status})`}.`, details) };
+  }
+  return { ok: false, retry: false, error: new ServiceError('BAD_RESPONSE', `Unexpected answer from the data service (HTTP ${status}).`, details) };
+}

@@ -1,0 +1,190 @@
+/**
+ * The custom functions analysts type in cells. Each one reads its arguments, asks the client
+ * for everything in one batch, and shapes the answer with the table module. A function whose
+ * every row failed throws one short message (the cell shows it); otherwise failed rows carry
+ * their own "Error: …" text and the others keep their values. The JSDoc blocks here are copied
+ * by the build onto the top-level wrappers, so Sheets' autocomplete shows them.
+ */
+import type { Outcome } from './api/client';
+import { ServiceError } from './api/errors';
+import { FUND_FIELD_SPECS, type FieldSpec, LP_FIELD_SPECS, LP_FIRMS_FIELD_SPECS, LP_LABELS_FIELD_SPECS, type ServiceRecord } from './api/records';
+import { redact } from './api/redact';
+import type { Cell } from './table/cells';
+import { parseFields } from './table/fields';
+import { readFlag, readIds, readPositiveInt } from './table/input';
+import { paginateAll } from './paging';
+import { type RowResult, rowsTable } from './table/rows';
+import { clientFor } from './context';
+
+export type FormulaResult = Cell | Cell[][];
+
+/** Runs a custom function body and turns any failure into a short, redacted message. */
+function guard(body: () => FormulaResult): FormulaResult {
+  try {
+    return body();
+  } catch (e) {
+    if (e instanceof ServiceError) throw new Error(e.message);
+    const text = e instanceof Error ? e.message : String(e);
+    throw new Error(`Investor Data failed: ${redact(text).slice(0, 200)}`);
+  }
+}
+
+function perIdTable(
+  idsInput: unknown, fieldsInput: unknown, headersInput: unknown, specs: readonly FieldSpec[], what: string,
+  fetch: (ids: string[]) => Outcome<ServiceRecord>[],
+): FormulaResult {
+  const ids = readIds(idsInput);
+  const fields = parseFields(fieldsInput, specs, what);
+  const headers = readFlag(headersInput, 'headers', false);
+  const outcomes = fetch(ids.unique);
+  const byId = new Map(ids.unique.map((id, i) => [id, outcomes[i]]));
+  const failures = outcomes.filter((o): o is { ok: false; error: ServiceError } => !o.ok);
+  if (failures.length === outcomes.length) throw failures[0].error;
+  const results: RowResult[] = ids.rows.map((id) => {
+    if (id === null) return { kind: 'blank' };
+    const o = byId.get(id) as Outcome<ServiceRecord>;
+    return o.ok ? { kind: 'record', record: o.value, staleSince: o.staleSince } : { kind: 'error', error: o.error };
+  });
+  const table = rowsTable(results, fields, headers, 'formula');
+  if (ids.single && !headers && table[0].length === 1) return table[0][0];
+  return table;
+}
+
+/**
+ * Looks up limited partners by id and returns the chosen fields, one row per id.
+ *
+ * @param {string|Array<Array<string>>} ids One id, or a column or row of ids; blank cells give blank rows.
+ * @param {string|Array<Array<string>>} [fields] Field names, comma-separated or a range of names (default: all; see LP_FIELDS()).
+ * @param {boolean} [headers] TRUE to add a header row (default FALSE, so rows line up with your ids).
+ * @return {Array<Array<string|number|Date>>} One row per id; a single id and field give a single value.
+ * @customfunction
+ */
+export function LP_GET(ids: unknown, fields?: unknown, headers?: unknown): FormulaResult {
+  return guard(() => perIdTable(ids, fields, headers, LP_FIELD_SPECS, 'limited partner', (u) => clientFor('formula').limitedPartners(u)));
+}
+
+/**
+ * Returns each limited partner with the firms they belong to.
+ *
+ * @param {string|Array<Array<string>>} ids One id, or a column or row of ids; blank cells give blank rows.
+ * @param {boolean} [headers] TRUE to add a header row (default FALSE).
+ * @return {Array<Array<string>>} id, name, fullName, activeStatus, slug, foto, firm for each id.
+ * @customfunction
+ */
+export function LP_FIRMS(ids: unknown, headers?: unknown): FormulaResult {
+  return guard(() => perIdTable(ids, undefined, headers, LP_FIRMS_FIELD_SPECS, 'firms', (u) => clientFor('formula').firms(u)));
+}
+
+/**
+ * Returns each limited partner with their labels.
+ *
+ * @param {string|Array<Array<string>>} ids One id, or a column or row of ids; blank cells give blank rows.
+ * @param {boolean} [headers] TRUE to add a header row (default FALSE).
+ * @return {Array<Array<string>>} id, name, fullName, activeStatus, slug, foto, labels for each id.
+ * @customfunction
+ */
+export function LP_LABELS(ids: unknown, headers?: unknown): FormulaResult {
+  return guard(() => perIdTable(ids, undefined, headers, LP_LABELS_FIELD_SPECS, 'labels', (u) => clientFor('formula').labels(u)));
+}
+
+/**
+ * Looks up venture funds by id and returns the chosen fields, one row per id.
+ *
+ * @param {string|Array<Array<string>>} ids One id, or a column or row of ids; blank cells give blank rows.
+ * @param {string|Array<Array<string>>} [fields] Field names, comma-separated or a range of names (default: all; see FUND_FIELDS()).
+ * @param {boolean} [headers] TRUE to add a header row (default FALSE, so rows line up with your ids).
+ * @return {Array<Array<string|number|Date|boolean>>} One row per id; a single id and field give a single value.
+ * @customfunction
+ */
+export function FUND_GET(ids: unknown, fields?: unknown, headers?: unknown): FormulaResult {
+  return guard(() => perIdTable(ids, fields, headers, FUND_FIELD_SPECS, 'venture fund', (u) => clientFor('formula').funds(u)));
+}
+
+/**
+ * Returns the last fund size of each venture fund.
+ *
+ * @param {string|Array<Array<string>>} ids One id, or a column or row of ids; blank cells give blank rows.
+ * @param {boolean} [headers] TRUE to add a header row (default FALSE).
+ * @return {string|Array<Array<string>>} The last fund size, one row per id.
+ * @customfunction
+ */
+export function FUND_LASTSIZE(ids: unknown, headers?: unknown): FormulaResult {
+  const specs: FieldSpec[] = [{ name: 'lastFundSize', type: 'string' }];
+  return guard(() => perIdTable(ids, undefined, headers, specs, 'last fund size', (u) =>
+    clientFor('formula').lastFundSizes(u).map((o) => (o.ok ? { ...o, value: { lastFundSize: o.value } } : o))));
+}
+
+/**
+ * Lists active limited partners: one page, or every page when page is left blank.
+ *
+ * @param {number} [page] Page number from 1 (default: all pages, up to 5,000 partners).
+ * @param {number} [limit] Partners per page (default 100; the service may cap it).
+ * @param {string|Array<Array<string>>} [fields] Field names, comma-separated or a range of names (default: all).
+ * @param {boolean} [headers] TRUE to add a header row (default TRUE: this is a stand-alone table).
+ * @return {Array<Array<string|number|Date>>} One row per active limited partner.
+ * @customfunction
+ */
+export function LP_ACTIVE(page?: unknown, limit?: unknown, fields?: unknown, headers?: unknown): FormulaResult {
+  return guard(() => {
+    const p = readPositiveInt(page, 'page', undefined);
+    const l = readPositiveInt(limit, 'limit', 100, 10000) as number;
+    const chosen = parseFields(fields, LP_FIELD_SPECS, 'limited partner');
+    const withHeaders = readFlag(headers, 'headers', true);
+    const client = clientFor('formula');
+    const records = paginateAll((pages, size) => client.activePartnerPages(pages, size, true), l, p);
+    return rowsTable(records.map((record) => ({ kind: 'record', record })), chosen, withHeaders, 'formula');
+  });
+}
+
+/**
+ * Lists the industries of a venture fund, one per row.
+ *
+ * @param {string} id The venture fund id.
+ * @param {number} [page] Page number from 1 (default: all pages).
+ * @param {number} [limit] Items per page (default 100; the service may cap it).
+ * @param {boolean} [headers] TRUE to add a header row (default TRUE: this is a stand-alone table).
+ * @return {Array<Array<string>>} One industry per row.
+ * @customfunction
+ */
+export function FUND_INDUSTRIES(id: unknown, page?: unknown, limit?: unknown, headers?: unknown): FormulaResult {
+  return guard(() => {
+    const ids = readIds(id);
+    if (ids.unique.length !== 1) throw new ServiceError('BAD_INPUT', 'FUND_INDUSTRIES takes one fund id.');
+    const p = readPositiveInt(page, 'page', undefined);
+    const l = readPositiveInt(limit, 'limit', 100, 10000) as number;
+    const withHeaders = readFlag(headers, 'headers', true);
+    const client = clientFor('formula');
+    const items = paginateAll((pages, size) => pages.map((n) => client.industriesPage(ids.unique[0], n, size)), l, p);
+    const names = items.flatMap((item) => (Array.isArray(item.industries) ? item.industries : [item.industries ?? '']));
+    const rows = names.map((record) => ({ kind: 'record' as const, record: { industries: record } }));
+    const spec: FieldSpec[] = [{ name: 'industries', type: 'string' }];
+    const table = rowsTable(rows, spec, withHeaders, 'formula');
+    return table.length ? table : [['']];
+  });
+}
+
+/**
+ * Lists the fields of a limited partner record, for the fields argument of LP_GET.
+ *
+ * @param {boolean} [withTypes] TRUE to add a column with each field's type.
+ * @return {Array<Array<string>>} One field name per row.
+ * @customfunction
+ */
+export function LP_FIELDS(withTypes?: unknown): FormulaResult {
+  return guard(() => fieldList(LP_FIELD_SPECS, readFlag(withTypes, 'withTypes', false)));
+}
+
+/**
+ * Lists the fields of a venture fund record, for the fields argument of FUND_GET.
+ *
+ * @param {boolean} [withTypes] TRUE to add a column with each field's type.
+ * @return {Array<Array<string>>} One field name per row.
+ * @customfunction
+ */
+export function FUND_FIELDS(withTypes?: unknown): FormulaResult {
+  return guard(() => fieldList(FUND_FIELD_SPECS, readFlag(withTypes, 'withTypes', false)));
+}
+
+function fieldList(specs: readonly FieldSpec[], withTypes: boolean): Cell[][] {
+  return specs.map((s) => (withTypes ? [s.name, s.type] : [s.name]));
+}

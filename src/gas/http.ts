@@ -1,0 +1,39 @@
+/**
+ * The Transport over UrlFetchApp. fetchAll sends a batch in parallel; HTTP errors come back as
+ * responses (muteHttpExceptions), and when fetchAll throws because one request could not be
+ * sent at all, the batch is retried one by one so that only that request fails.
+ */
+import type { HttpRequest, HttpResponse, Transport } from '../api/transport';
+
+function params(r: HttpRequest): GoogleAppsScript.URL_Fetch.URLFetchRequest {
+  return { url: r.url, method: 'get', headers: r.headers, muteHttpExceptions: true, followRedirects: true };
+}
+
+function read(res: GoogleAppsScript.URL_Fetch.HTTPResponse): HttpResponse {
+  const headers: Record<string, string> = {};
+  const all = res.getAllHeaders() as Record<string, unknown>;
+  for (const [k, v] of Object.entries(all)) headers[k] = Array.isArray(v) ? v.join(', ') : String(v);
+  return { status: res.getResponseCode(), headers, body: res.getContentText() };
+}
+
+function asError(e: unknown): Error {
+  return e instanceof Error ? e : new Error(String(e));
+}
+
+export const urlFetchTransport: Transport = {
+  fetchAll(requests) {
+    if (requests.length === 0) return [];
+    try {
+      return UrlFetchApp.fetchAll(requests.map(params)).map(read);
+    } catch (e) {
+      if (requests.length === 1) return [asError(e)];
+      return requests.map((r) => {
+        try {
+          return read(UrlFetchApp.fetch(r.url, params(r)));
+        } catch (inner) {
+          return asError(inner);
+        }
+      });
+    }
+  },
+};

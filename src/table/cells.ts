@@ -1,0 +1,79 @@
+/**
+ * Cell typing: one service value into one cell value. Numbers stay numbers, timestamps become
+ * dates, lists are joined readably, JSON is compact, text is cut to what a cell holds, and no
+ * text ever becomes a formula. Two targets differ in one point: values returned by a custom
+ * function are never parsed by Sheets, but strings written with setValues are, as if typed, so
+ * for the sheet target text that Sheets would read as a formula or number gets a quote prefix.
+ */
+import type { FieldType, JsonValue } from '../api/records';
+
+export type Cell = string | number | boolean | Date;
+export type CellTarget = 'formula' | 'sheet';
+
+/** Sheets refuses more than this many characters in a cell. */
+export const MAX_CELL_CHARS = 50000;
+export const TRUNCATION_MARK = '… [truncated]';
+const LIST_SEPARATOR = ', ';
+
+/** Text as Sheets should keep it: cut to the cell limit, quote-prefixed where Sheets would parse it. */
+export function safeText(text: string, target: CellTarget): string {
+  const needsQuote = target === 'sheet' && /^[=+\-@']/.test(text);
+  const room = MAX_CELL_CHARS - (needsQuote ? 1 : 0);
+  const cut = text.length > room ? text.slice(0, room - TRUNCATION_MARK.length) + TRUNCATION_MARK : text;
+  return needsQuote ? `'${cut}` : cut;
+}
+
+function itemText(item: JsonValue): string {
+  if (item === null) return '';
+  return typeof item === 'object' ? JSON.stringify(item) : String(item);
+}
+
+function asNumber(value: JsonValue): number | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value === 'string' && /^\s*-?\d+(\.\d+)?([eE][+-]?\d+)?\s*$/.test(value)) return Number(value);
+  return undefined;
+}
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+export function asDate(value: JsonValue): Date | undefined {
+  if (typeof value === 'string' && ISO_DATE.test(value.trim())) {
+    const d = new Date(value.trim());
+    return Number.isNaN(d.getTime()) ? undefined : d;
+  }
+  if (typeof value === 'number' && Number.isFinite(value) && value > 1e11) return new Date(value);
+  return undefined;
+}
+
+/** One service value as a cell, by the field's declared type, tolerant of the value's real type. */
+export function toCell(value: JsonValue | undefined, type: FieldType, target: CellTarget): Cell {
+  if (value === undefined || value === null) return '';
+  switch (type) {
+    case 'integer':
+    case 'float': {
+      const n = asNumber(value);
+      if (n !== undefined) return n;
+      break;
+    }
+    case 'boolean':
+      if (typeof value === 'boolean') return value;
+      if (value === 'true' || value === 'false') return value === 'true';
+      break;
+    case 'datetime': {
+      const d = asDate(value);
+      if (d) return d;
+      break;
+    }
+    case 'list':
+      if (Array.isArray(value)) return safeText(value.map(itemText).filter((s) => s !== '').join(LIST_SEPARATOR), target);
+      break;
+    case 'json':
+      return safeText(JSON.stringify(value), target);
+    default:
+      break;
+  }
+  if (typeof value === 'number' || typeof value === 'boolean') return value;
+  if (Array.isArray(value)) return safeText(value.map(itemText).join(LIST_SEPARATOR), target);
+  if (typeof value === 'object') return safeText(JSON.stringify(value), target);
+  return safeText(value, target);
+}

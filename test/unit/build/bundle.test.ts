@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import vm from 'node:vm';
+import { CUSTOM_FUNCTION_NAMES } from '../../../src/names';
+import { exportNamesFromIndex, isCustomFunctionName } from '../../../scripts/build-lib';
+
+const root = join(__dirname, '../../..');
+const code = readFileSync(join(root, 'dist/Code.js'), 'utf8');
+const exposed = exportNamesFromIndex(join(root, 'src/index.ts'));
+
+describe('dist/Code.js', () => {
+  test('loads in a bare context without Node or browser globals, every exposed global a function', () => {
+    const context = vm.createContext({});
+    vm.runInContext(code, context);
+    for (const name of ['require', 'process', 'Buffer', 'fetch', 'setTimeout', 'module']) {
+      expect(vm.runInContext(`typeof ${name}`, context)).toBe('undefined');
+    }
+    for (const name of exposed) expect(typeof context[name]).toBe('function');
+    expect(exposed.length).toBeGreaterThanOrEqual(15);
+  });
+
+  test('is a classic script: no import, export or require', () => {
+    expect(code).not.toMatch(/^\s*(import|export)\s/m);
+    expect(code).not.toMatch(/\brequire\(/);
+  });
+
+  test('carries one @customfunction doc per custom function, with @param lines', () => {
+    const custom = exposed.filter(isCustomFunctionName);
+    expect(custom.sort()).toEqual([...CUSTOM_FUNCTION_NAMES].sort());
+    expect(code.match(/@customfunction/g)?.length).toBe(custom.length);
+    const lpGet = /\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*function LP_GET\(ids, fields, headers\)/.exec(code);
+    expect(lpGet?.[1]).toMatch(/@param \{[^}]+\} ids/);
+    expect(lpGet?.[1]).toMatch(/@param \{[^}]+\} \[fields\]/);
+  });
+
+  test('dist holds exactly what clasp pushes', () => {
+    const manifest = JSON.parse(readFileSync(join(root, 'dist/appsscript.json'), 'utf8'));
+    expect(manifest.runtimeVersion).toBe('V8');
+    expect(manifest.oauthScopes).toEqual(expect.arrayContaining([
+      'https://www.googleapis.com/auth/spreadsheets.currentonly',
+      'https://www.googleapis.com/auth/script.external_request',
+    ]));
+    const sidebar = readFileSync(join(root, 'dist/Sidebar.html'), 'utf8');
+    expect(sidebar).toMatch(/<script>[\s\S]+<\/script>/);
+    expect(sidebar).not.toMatch(/<script[^>]+src=|<link[^>]+stylesheet/);
+  });
+});
