@@ -1,0 +1,203 @@
+/**
+ * The reference service over node:http (no framework: seven GET routes and a few admin routes
+ * need none, and it keeps start-up and per-request cost minimal for benchmarks). It answers
+ * exactly at the spec's paths, with the spec's shapes, errors as a real API gives them
+ * (JSON body, never echoing the key), and optional latency, faults and quirks for tests.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { OPERATIONS, type OperationName } from '../../src/api/operations';
+import type { Dataset, Mutation } from './dataset';
+import { openApiDocument } from './openapi';
+import { mulberry32 } from './rng';
+import { route } from './routes';
+
+export interface FaultOptions {
+  /** Probabilities per API request, each 0..1. */
+  error500: number;
+  error502: number;
+  error503: number;
+  rateLimit: number;
+  slow: number;
+  truncated: number;
+  retryAfterSeconds: number;
+  slowMs: number;
+}
+
+export interface Quirks {
+  /** getVentureFundById answers `data` as a one-element list. */
+  fundAsList: boolean;
+  /** Which active-partners path answers: both, only the listed one, or only the sample's. */
+  listPaths: 'both' | 'listed' | 'sample';
+}
+
+export interface ServiceOptions {
+  dataset: Dataset & { mutate?(m: Mutation): void };
+  apiKeys: string[];
+  maxPageSize: number;
+  latencyMs: number;
+  jitterMs: number;
+  faults: FaultOptions;
+  quirks: Quirks;
+  seed: number;
+}
+
+export const NO_FAULTS: FaultOptions = { error500: 0, error502: 0, error503: 0, rateLimit: 0, slow: 0, truncated: 0, retryAfterSeconds: 1, slowMs: 40000 };
+
+export interface Stats {
+  requests: number;
+  byOperation: Record<string, number>;
+  byStatus: Record<string, number>;
+  faults: Record<string, number>;
+}
+
+const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable' };
+
+export class HttpError extends Error {
+  constructor(readonly status: number, message: string, readonly headers: Record<string, string> = {}) {
+    super(message);
+  }
+}
+
+export function errorBody(status: number, message: string): string {
+  return JSON.stringify({ statusCode: status, error: STATUS_TEXT[status] ?? 'Error', message });
+}
+
+const OPERATION_BY_PATH = new Map<string, OperationName>(
+  Object.values(OPERATIONS).flatMap((op) => op.paths.map((p) => [p, op.name] as [string, OperationName])),
+);
+
+export class ReferenceService {
+  readonly stats: Stats = { requests: 0, byOperation: {}, byStatus: {}, faults: {} };
+  private readonly server: Server;
+  private random: () => number;
+  private url = '';
+
+  constructor(readonly options: ServiceOptions) {
+    this.random = mulberry32(options.seed);
+    this.server = createServer((req, res) => {
+      this.handle(req, res).catch((e: unknown) => this.send(res, 500, errorBody(500, `Internal error: ${(e as Error).message}`)));
+    });
+    this.server.keepAliveTimeout = 5000;
+  }
+
+  async listen(port = 0, host = '127.0.0.1'): Promise<string> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, host, () => resolve());
+    });
+    const address = this.server.address() as AddressInfo;
+    this.url = `http://${host}:${address.port}`;
+    return this.url;
+  }
+
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  private count(table: Record<string, number>, key: string): void {
+    table[key] = (table[key] ?? 0) + 1;
+  }
+
+  private send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
+    if (res.headersSent) return;
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), ...headers });
+    res.end(body);
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://service.local');
+    if (url.pathname.startsWith('/__') || url.pathname === '/openapi.json') return this.admin(req, res, url);
+    this.stats.requests++;
+    const opName = OPERATION_BY_PATH.get(url.pathname);
+    this.count(this.stats.byOperation, opName ?? 'unknown');
+    const reply = (status: number, body: string, headers: Record<string, string> = {}) => {
+      this.count(this.stats.byStatus, String(status));
+      this.send(res, status, body, headers);
+    };
+    try {
+      if (!opName || !this.pathServed(url.pathname)) throw new HttpError(404, `Cannot ${req.method} ${url.pathname}`);
+      if (req.method !== 'GET') throw new HttpError(405, `Method ${req.method} not allowed; use GET.`, { allow: 'GET' });
+      const key = url.searchParams.get('apiKey');
+      if (!key) throw new HttpError(401, 'Missing apiKey query parameter.');
+      if (!this.options.apiKeys.includes(key)) throw new HttpError(403, 'Invalid API key.');
+      await this.delay();
+      const fault = this.pickFault();
+      if (fault) {
+        this.count(this.stats.faults, fault);
+        if (fault === 'slow') await sleep(this.options.faults.slowMs);
+        else if (fault === 'rateLimit') throw new HttpError(429, 'Rate limit exceeded.', { 'retry-after': String(this.options.faults.retryAfterSeconds) });
+        else if (fault !== 'truncated') throw new HttpError(Number(fault.slice(5)), 'Upstream failure.');
+      }
+      const body = JSON.stringify(route(opName, url.searchParams, this.options));
+      reply(200, fault === 'truncated' ? body.slice(0, Math.max(1, Math.floor(body.length / 2))) : body);
+    } catch (e) {
+      if (!(e instanceof HttpError)) throw e;
+      reply(e.status, errorBody(e.status, e.message), e.headers);
+    }
+  }
+
+  private pathServed(path: string): boolean {
+    const [listed, sample] = OPERATIONS.getAllActiveLimitedPartners.paths;
+    const mode = this.options.quirks.listPaths;
+    return !((path === listed && mode === 'sample') || (path === sample && mode === 'listed'));
+  }
+
+  private async delay(): Promise<void> {
+    const { latencyMs, jitterMs } = this.options;
+    const ms = latencyMs + (jitterMs ? (this.random() * 2 - 1) * jitterMs : 0);
+    if (ms > 0) await sleep(ms);
+  }
+
+  private pickFault(): string | undefined {
+    const f = this.options.faults;
+    const table: Array<[string, number]> = [['error500', f.error500], ['error502', f.error502], ['error503', f.error503], ['rateLimit', f.rateLimit], ['slow', f.slow], ['truncated', f.truncated]];
+    let r = this.random();
+    for (const [name, p] of table) {
+      if (r < p) return name;
+      r -= p;
+    }
+    return undefined;
+  }
+
+  private async admin(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const body = await readBody(req);
+    if (url.pathname === '/openapi.json' && req.method === 'GET') return this.send(res, 200, JSON.stringify(openApiDocument(this.url, this.options.maxPageSize)));
+    if (url.pathname === '/__stats' && req.method === 'GET') return this.send(res, 200, JSON.stringify(this.stats));
+    if (url.pathname === '/__stats/reset' && req.method === 'POST') {
+      Object.assign(this.stats, { requests: 0, byOperation: {}, byStatus: {}, faults: {} });
+      return this.send(res, 200, JSON.stringify(this.stats));
+    }
+    if (url.pathname === '/__admin/config' && req.method === 'POST') {
+      const patch = JSON.parse(body || '{}') as Partial<Omit<ServiceOptions, 'faults' | 'quirks'>> & { faults?: Partial<FaultOptions>; quirks?: Partial<Quirks> };
+      const o = this.options;
+      if (patch.faults) o.faults = { ...o.faults, ...patch.faults };
+      if (patch.quirks) o.quirks = { ...o.quirks, ...patch.quirks };
+      for (const k of ['latencyMs', 'jitterMs', 'maxPageSize'] as const) if (typeof patch[k] === 'number') o[k] = patch[k];
+      if (typeof patch.seed === 'number') this.random = mulberry32(patch.seed);
+      return this.send(res, 200, JSON.stringify({ faults: o.faults, quirks: o.quirks, latencyMs: o.latencyMs, jitterMs: o.jitterMs, maxPageSize: o.maxPageSize }));
+    }
+    if (url.pathname === '/__admin/mutate' && req.method === 'POST' && this.options.dataset.mutate) {
+      this.options.dataset.mutate(JSON.parse(body || '{}') as Mutation);
+      return this.send(res, 200, JSON.stringify({ activePartners: this.options.dataset.activePartnerIds().length }));
+    }
+    this.send(res, 404, errorBody(404, `Cannot ${req.method} ${url.pathname}`));
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => {
+      text += chunk;
+    });
+    req.on('end', () => resolve(text));
+    req.on('error', reject);
+  });
+}
