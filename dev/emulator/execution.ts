@@ -1,0 +1,118 @@
+/**
+ * One execution of the bundle: its kind and time limit, the simulated clock it advances, and the
+ * ledger of what it did. Every emulated service call is charged here: the real time that passed
+ * since the last charge (the bundle's own work, and real HTTP) plus the modelled cost of the call.
+ * Past the limit the execution is dead: this call and every later one throws Google's message.
+ */
+
+export type ExecutionKind = 'custom-function' | 'simple-trigger' | 'menu' | 'sidebar' | 'trigger' | 'editor';
+
+/** Google's limits: 30 s for custom functions and simple triggers, 6 minutes for the rest. */
+export const LIMIT_MS: Record<ExecutionKind, number> = {
+  'custom-function': 30_000,
+  'simple-trigger': 30_000,
+  menu: 360_000,
+  sidebar: 360_000,
+  trigger: 360_000,
+  editor: 360_000,
+};
+
+/** The cost model, in simulated milliseconds, beyond real elapsed time. */
+export const COST = {
+  call: 1,
+  cache: 3,
+  properties: 3,
+  lock: 3,
+  sheetRead: 10,
+  sheetReadPerCell: 0.002,
+  sheetWrite: 30,
+  sheetWritePerCell: 0.01,
+  flush: 20,
+};
+
+export class SimClock {
+  constructor(public nowMs: number) {}
+  now(): number {
+    return this.nowMs;
+  }
+  advance(ms: number): void {
+    this.nowMs += Math.max(0, ms);
+  }
+}
+
+export interface Ledger {
+  kind: ExecutionKind;
+  name: string;
+  user: string;
+  startedAt: number;
+  endedAt: number;
+  calls: Record<string, number>;
+  fetches: number;
+  fetchAllCalls: number;
+  cacheHits: number;
+  cacheMisses: number;
+  sheetReads: number;
+  sheetWrites: number;
+  cellsWritten: number;
+  logs: string[];
+  timedOut: boolean;
+}
+
+export class Execution {
+  readonly ledger: Ledger;
+  readonly limitMs: number;
+  private lastReal = performance.now();
+  /** Makes a Date in the bundle's realm (set by the runtime). */
+  makeDate: (ms: number) => Date = (ms) => new Date(ms);
+
+  constructor(readonly clock: SimClock, readonly kind: ExecutionKind, name: string, readonly user: string, readonly owner: string, readonly makeError: (m: string) => Error) {
+    this.limitMs = LIMIT_MS[kind];
+    this.ledger = {
+      kind, name, user, startedAt: clock.now(), endedAt: clock.now(), calls: {}, fetches: 0, fetchAllCalls: 0,
+      cacheHits: 0, cacheMisses: 0, sheetReads: 0, sheetWrites: 0, cellsWritten: 0, logs: [], timedOut: false,
+    };
+  }
+
+  get elapsedMs(): number {
+    return this.clock.now() - this.ledger.startedAt;
+  }
+
+  /** Records a call, advances the clock by real time passed plus `costMs`, enforces the limit. */
+  charge(call: string, costMs = COST.call): void {
+    this.syncReal();
+    this.check();
+    this.ledger.calls[call] = (this.ledger.calls[call] ?? 0) + 1;
+    this.clock.advance(costMs);
+    this.check();
+  }
+
+  /** Adds real time spent since the last charge (the bundle's own computation, real I/O). */
+  syncReal(): void {
+    const now = performance.now();
+    this.clock.advance(now - this.lastReal);
+    this.lastReal = now;
+  }
+
+  check(): void {
+    if (this.ledger.timedOut || this.elapsedMs > this.limitMs) {
+      this.ledger.timedOut = true;
+      throw this.makeError('Exceeded maximum execution time');
+    }
+  }
+
+  /** Custom functions may not call services that need authorisation, nor write. */
+  deny(what: string): never {
+    throw this.makeError(`Exception: You do not have permission to call ${what}`);
+  }
+
+  get readOnly(): boolean {
+    return this.kind === 'custom-function';
+  }
+
+  finish(): Ledger {
+    this.syncReal();
+    this.ledger.endedAt = this.clock.now();
+    if (this.elapsedMs > this.limitMs) this.ledger.timedOut = true;
+    return this.ledger;
+  }
+}

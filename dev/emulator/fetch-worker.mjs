@@ -1,0 +1,28 @@
+// Worker thread behind the emulator's synchronous UrlFetchApp (synckit: the caller blocks on
+// Atomics.wait while this thread does real HTTP). Requests of one call run in parallel; each
+// result says how long it took, so the emulator can charge the simulated clock.
+import { runAsWorker } from 'synckit';
+
+async function one(r, timeoutMs, maxBytes) {
+  const started = performance.now();
+  try {
+    const res = await fetch(r.url, {
+      method: (r.method || 'get').toUpperCase(),
+      headers: r.headers || {},
+      body: r.payload === undefined ? undefined : r.payload,
+      redirect: r.followRedirects === false ? 'manual' : 'follow',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const buf = Buffer.from(await res.arrayBuffer());
+    const headers = {};
+    res.headers.forEach((v, k) => { headers[k] = v; });
+    if (buf.length > maxBytes) return { error: 'Exception: Limit Exceeded: URLFetch response size.', elapsedMs: performance.now() - started };
+    return { status: res.status, headers, body: buf.toString('base64'), elapsedMs: performance.now() - started };
+  } catch (e) {
+    const timedOut = e && (e.name === 'TimeoutError' || e.name === 'AbortError');
+    const message = timedOut ? `Exception: Timeout: ${r.url}` : `Exception: Address unavailable: ${r.url}`;
+    return { error: message, elapsedMs: performance.now() - started };
+  }
+}
+
+runAsWorker(async (requests, timeoutMs, maxBytes) => Promise.all(requests.map((r) => one(r, timeoutMs, maxBytes))));

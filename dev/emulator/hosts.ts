@@ -1,0 +1,87 @@
+/**
+ * How Sheets and the sidebar call into the bundle. Custom functions: a fresh 30-second
+ * execution with read-only services; a thrown error shows as #ERROR! with its message.
+ * google.script.run: JSON-safe arguments and results only (a Date, function or undefined in
+ * them fails the call, as Google's does), private names (ending in `_`) unreachable, and at
+ * most 10 calls in flight; more wait their turn.
+ */
+import type { Emulator, RunResult } from './runtime';
+
+export interface CellResult {
+  /** A value or a 2D array of values, as Sheets would spill it. */
+  value?: unknown;
+  /** The message a cell shows on hover when the function threw. */
+  error?: string;
+  run: RunResult;
+}
+
+export function callCustomFunction(emu: Emulator, name: string, args: unknown[]): CellResult {
+  const run = emu.run(name, args, { kind: 'custom-function' });
+  if (run.error !== undefined) return { error: run.error, run };
+  return { value: run.value === undefined ? '' : run.value, run };
+}
+
+export const MAX_IN_FLIGHT = 10;
+
+/** The path of the first value google.script.run cannot carry, or undefined. */
+export function illegalValue(value: unknown, path = 'value'): string | undefined {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return undefined;
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : path;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const bad = illegalValue(value[i], `${path}[${i}]`);
+      if (bad) return bad;
+    }
+    return undefined;
+  }
+  if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    for (const [k, v] of Object.entries(value)) {
+      if (v === undefined) continue;
+      const bad = illegalValue(v, `${path}.${k}`);
+      if (bad) return bad;
+    }
+    return undefined;
+  }
+  return path;
+}
+
+export class ScriptRunHost {
+  private inFlight = 0;
+  private readonly queue: Array<() => void> = [];
+  maxSeen = 0;
+
+  constructor(private readonly emu: Emulator, private readonly user?: string) {}
+
+  call(name: string, args: unknown[] = []): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      const start = () => {
+        this.inFlight++;
+        this.maxSeen = Math.max(this.maxSeen, this.inFlight);
+        setImmediate(() => {
+          try {
+            resolve(this.execute(name, args));
+          } catch (e) {
+            reject(e);
+          } finally {
+            this.inFlight--;
+            this.queue.shift()?.();
+          }
+        });
+      };
+      if (this.inFlight < MAX_IN_FLIGHT) start();
+      else this.queue.push(start);
+    });
+  }
+
+  private execute(name: string, args: unknown[]): unknown {
+    if (name.endsWith('_')) throw new Error(`Script function not found: ${name}`);
+    const badArg = illegalValue(args, 'arguments');
+    if (badArg) throw new Error(`Failed due to illegal value in property: ${badArg}`);
+    const run = this.emu.run(name, args, { kind: 'sidebar', user: this.user });
+    if (run.error !== undefined) throw new Error(run.error);
+    if (run.value === undefined) return null;
+    const badResult = illegalValue(run.value, 'result');
+    if (badResult) throw new Error(`Failed due to illegal value in property: ${badResult}`);
+    return JSON.parse(JSON.stringify(run.value));
+  }
+}

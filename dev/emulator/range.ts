@@ -1,0 +1,151 @@
+/**
+ * Range of the emulated SpreadsheetApp: values with Google's shape checks and error text, typed
+ * input as Sheets reads it (formulas from `=` text), formulas, number formats; reads and writes
+ * charged to the execution, writes refused in custom functions.
+ */
+import type { Execution } from './execution';
+import { COST } from './execution';
+import type { EmulatedSheet } from './spreadsheet-app';
+import { columnLetters, InputError, interpretInput, type SheetData } from './workbook';
+
+type R = GoogleAppsScript.Spreadsheet.Range;
+type Sh = GoogleAppsScript.Spreadsheet.Sheet;
+const as = <T>(v: unknown): T => v as T;
+
+export class EmulatedRange implements Pick<R, 'getValues' | 'getValue' | 'setValues' | 'setValue' | 'getFormulas' | 'getFormula' | 'setFormula' | 'setFormulas' | 'getRow' | 'getColumn' | 'getNumRows' | 'getNumColumns' | 'getLastRow' | 'getLastColumn' | 'getA1Notation' | 'clear' | 'clearContent' | 'setNumberFormat' | 'setNumberFormats' | 'getNumberFormats' | 'getSheet'> {
+  constructor(private readonly sh: EmulatedSheet, private readonly row: number, private readonly col: number, private readonly rows: number, private readonly cols: number) {}
+
+  private get exec(): Execution {
+    return this.sh.exec;
+  }
+  private get data(): SheetData {
+    return this.sh.data;
+  }
+  private read(method: string): void {
+    this.exec.charge(`Range.${method}`, COST.sheetRead + COST.sheetReadPerCell * this.rows * this.cols);
+    this.exec.ledger.sheetReads++;
+  }
+  private write(method: string, cells = this.rows * this.cols): void {
+    this.exec.charge(`Range.${method}`, COST.sheetWrite + COST.sheetWritePerCell * cells);
+    if (this.exec.readOnly) this.exec.deny(`Range.${method}`);
+    this.exec.ledger.sheetWrites++;
+    this.exec.ledger.cellsWritten += cells;
+  }
+  private grid<T>(cell: (r: number, c: number) => T): T[][] {
+    return Array.from({ length: this.rows }, (_, i) => Array.from({ length: this.cols }, (_, j) => cell(this.row - 1 + i, this.col - 1 + j)));
+  }
+  private out(v: unknown): unknown {
+    return Object.prototype.toString.call(v) === '[object Date]' ? this.exec.makeDate((v as Date).getTime()) : v;
+  }
+
+  getValues(): unknown[][] {
+    this.read('getValues');
+    return this.grid((r, c) => this.out(this.data.get(r, c)));
+  }
+  getValue(): unknown {
+    this.read('getValue');
+    return this.out(this.data.get(this.row - 1, this.col - 1));
+  }
+  setValues(values: unknown[][]): R {
+    this.write('setValues');
+    if (!Array.isArray(values) || values.length !== this.rows) {
+      throw this.exec.makeError(`Exception: The number of rows in the data does not match the number of rows in the range. The data has ${Array.isArray(values) ? values.length : 0} but the range has ${this.rows}.`);
+    }
+    values.forEach((row) => {
+      if (!Array.isArray(row) || row.length !== this.cols) {
+        throw this.exec.makeError(`Exception: The number of columns in the data does not match the number of columns in the range. The data has ${Array.isArray(row) ? row.length : 0} but the range has ${this.cols}.`);
+      }
+    });
+    const parsed = values.map((row) => row.map((v) => this.input(v)));
+    parsed.forEach((row, i) => row.forEach((p, j) => this.data.set(this.row - 1 + i, this.col - 1 + j, p.value, p.formula)));
+    return as<R>(this);
+  }
+  setValue(value: unknown): R {
+    this.write('setValue');
+    const p = this.input(value);
+    for (let i = 0; i < this.rows; i++) for (let j = 0; j < this.cols; j++) this.data.set(this.row - 1 + i, this.col - 1 + j, p.value, p.formula);
+    return as<R>(this);
+  }
+  private input(v: unknown): ReturnType<typeof interpretInput> {
+    try {
+      return interpretInput(v);
+    } catch (e) {
+      if (e instanceof InputError) throw this.exec.makeError(e.message);
+      throw e;
+    }
+  }
+  getFormulas(): string[][] {
+    this.read('getFormulas');
+    return this.grid((r, c) => this.data.formulas.get(`${r},${c}`) ?? '');
+  }
+  getFormula(): string {
+    this.read('getFormula');
+    return this.data.formulas.get(`${this.row - 1},${this.col - 1}`) ?? '';
+  }
+  setFormula(formula: string): R {
+    this.write('setFormula');
+    for (let i = 0; i < this.rows; i++) for (let j = 0; j < this.cols; j++) this.data.set(this.row - 1 + i, this.col - 1 + j, '', formula || undefined);
+    return as<R>(this);
+  }
+  setFormulas(formulas: string[][]): R {
+    this.write('setFormulas');
+    if (formulas.length !== this.rows || formulas.some((r) => r.length !== this.cols)) {
+      throw this.exec.makeError(`Exception: The number of rows in the data does not match the number of rows in the range. The data has ${formulas.length} but the range has ${this.rows}.`);
+    }
+    formulas.forEach((row, i) => row.forEach((f, j) => this.data.set(this.row - 1 + i, this.col - 1 + j, '', f || undefined)));
+    return as<R>(this);
+  }
+  getRow(): number {
+    return this.row;
+  }
+  getColumn(): number {
+    return this.col;
+  }
+  getNumRows(): number {
+    return this.rows;
+  }
+  getNumColumns(): number {
+    return this.cols;
+  }
+  getLastRow(): number {
+    return this.row + this.rows - 1;
+  }
+  getLastColumn(): number {
+    return this.col + this.cols - 1;
+  }
+  getA1Notation(): string {
+    const a = `${columnLetters(this.col)}${this.row}`;
+    return this.rows === 1 && this.cols === 1 ? a : `${a}:${columnLetters(this.col + this.cols - 1)}${this.row + this.rows - 1}`;
+  }
+  clear(): R {
+    this.write('clear');
+    for (let i = 0; i < this.rows; i++) for (let j = 0; j < this.cols; j++) {
+      this.data.set(this.row - 1 + i, this.col - 1 + j, '');
+      this.data.formats.delete(`${this.row - 1 + i},${this.col - 1 + j}`);
+    }
+    return as<R>(this);
+  }
+  clearContent(): R {
+    this.write('clearContent');
+    for (let i = 0; i < this.rows; i++) for (let j = 0; j < this.cols; j++) this.data.set(this.row - 1 + i, this.col - 1 + j, '');
+    return as<R>(this);
+  }
+  setNumberFormat(format: string): R {
+    this.write('setNumberFormat', 0);
+    for (let i = 0; i < this.rows; i++) for (let j = 0; j < this.cols; j++) this.data.formats.set(`${this.row - 1 + i},${this.col - 1 + j}`, format);
+    return as<R>(this);
+  }
+  setNumberFormats(formats: string[][]): R {
+    this.write('setNumberFormats', 0);
+    formats.forEach((row, i) => row.forEach((f, j) => this.data.formats.set(`${this.row - 1 + i},${this.col - 1 + j}`, f)));
+    return as<R>(this);
+  }
+  getNumberFormats(): string[][] {
+    this.read('getNumberFormats');
+    return this.grid((r, c) => this.data.formats.get(`${r},${c}`) ?? 'General');
+  }
+  getSheet(): Sh {
+    return as<Sh>(this.sh);
+  }
+}
+

@@ -1,0 +1,161 @@
+/**
+ * The emulator's runtime: loads the deployed bundle (dist/Code.js) unchanged into a fresh vm
+ * context for every execution, as Apps Script runs top-level code on every call, with the
+ * emulated services bound to that execution, and keeps what outlives an execution (workbook,
+ * properties, caches, triggers, locks, fetch quota, the simulated clock) between them.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import vm from 'node:vm';
+import { CacheStore, EmulatedCacheService } from './cache';
+import { Execution, type ExecutionKind, type Ledger, SimClock } from './execution';
+import { guard } from './guard';
+import { EmulatedHtmlService } from './html';
+import { EmulatedLockService, type LockState } from './lock';
+import { EmulatedPropertiesService } from './properties';
+import { createRealm, isDate } from './realm';
+import { EmulatedScriptApp, type TriggerState } from './script-app';
+import { EmulatedSpreadsheetApp } from './spreadsheet-app';
+import { DAILY_FETCH_QUOTA, EmulatedUrlFetchApp, type FetchQuota, MAX_RESPONSE_BYTES } from './url-fetch';
+import { EmulatedSession, EmulatedUtilities, loggers } from './utilities';
+import { Workbook } from './workbook';
+
+export interface EmulatorOptions {
+  distDir?: string;
+  /** Script source to run instead of distDir/Code.js (for probes of the emulator itself). */
+  code?: string;
+  maxResponseBytes?: number;
+  owner?: string;
+  timeZone?: string;
+  addOn?: boolean;
+  startTime?: number;
+  fetchTimeoutMs?: number;
+  fetchQuota?: number;
+  workbook?: Workbook;
+}
+
+export interface RunResult<T = unknown> {
+  value?: T;
+  error?: string;
+  ledger: Ledger;
+}
+
+export interface RunOptions {
+  kind?: ExecutionKind;
+  user?: string;
+}
+
+const DEFAULT_DIST = join(__dirname, '../../dist');
+/** Services that need authorisation, which Google refuses to custom functions. */
+const DENIED_IN_CUSTOM_FUNCTIONS = new Set(['ScriptApp', 'HtmlService']);
+
+/** Plain host values from the bundle's realm: dates re-made, arrays and objects copied. */
+export function exportValue(v: unknown): unknown {
+  if (isDate(v)) return new Date((v as Date).getTime());
+  if (Array.isArray(v)) return v.map(exportValue);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, exportValue(x)]));
+  return v;
+}
+
+export class Emulator {
+  readonly clock: SimClock;
+  readonly workbook: Workbook;
+  readonly owner: string;
+  readonly caches = new Map<string, CacheStore>();
+  readonly properties = new Map<string, Map<string, string>>();
+  readonly triggers: TriggerState;
+  readonly locks: LockState = { heldUntil: new Map() };
+  readonly quota: FetchQuota;
+  readonly history: Ledger[] = [];
+  private readonly script: vm.Script;
+  private readonly distDir: string;
+
+  constructor(readonly options: EmulatorOptions = {}) {
+    this.distDir = options.distDir ?? DEFAULT_DIST;
+    this.script = new vm.Script(options.code ?? readFileSync(join(this.distDir, 'Code.js'), 'utf8'), { filename: 'Code.js' });
+    this.clock = new SimClock(options.startTime ?? Date.UTC(2026, 10, 23, 9, 0, 0));
+    this.workbook = options.workbook ?? new Workbook();
+    this.owner = options.owner ?? 'owner@example.com';
+    this.triggers = { triggers: [], nextId: 0, addOn: !!options.addOn };
+    this.quota = { day: '', used: 0, limit: options.fetchQuota ?? DAILY_FETCH_QUOTA };
+  }
+
+  /** A property store, for tests and the workbench to read or seed ("script", "document", "user:EMAIL"). */
+  store(scope: string): Map<string, string> {
+    let s = this.properties.get(scope);
+    if (!s) this.properties.set(scope, (s = new Map()));
+    return s;
+  }
+
+  cache(scope: string): CacheStore {
+    let c = this.caches.get(scope);
+    if (!c) this.caches.set(scope, (c = new CacheStore()));
+    return c;
+  }
+
+  /** Runs one global of the bundle as one execution. */
+  run<T = unknown>(name: string, args: unknown[] = [], options: RunOptions = {}): RunResult<T> {
+    const kind = options.kind ?? 'editor';
+    const user = options.user ?? this.owner;
+    const realm = createRealm(() => this.clock.now());
+    const exec = new Execution(this.clock, kind, name, user, this.owner, realm.error);
+    exec.makeDate = realm.date;
+    const locks = new EmulatedLockService(exec, this.locks);
+    const log = loggers(exec);
+    const services: Record<string, object> = {
+      UrlFetchApp: new EmulatedUrlFetchApp(exec, this.quota, this.options.fetchTimeoutMs ?? 60000, this.options.maxResponseBytes ?? MAX_RESPONSE_BYTES),
+      CacheService: new EmulatedCacheService(exec, (scope) => this.cache(scope)),
+      PropertiesService: new EmulatedPropertiesService(exec, (scope) => this.store(scope)),
+      SpreadsheetApp: new EmulatedSpreadsheetApp(this.workbook, exec),
+      ScriptApp: new EmulatedScriptApp(exec, this.triggers),
+      LockService: locks,
+      Utilities: new EmulatedUtilities(exec),
+      Session: new EmulatedSession(exec, this.options.timeZone ?? 'Etc/UTC'),
+      HtmlService: new EmulatedHtmlService(exec, this.distDir),
+      Logger: log.Logger,
+    };
+    const globals: Record<string, unknown> = { console: log.console };
+    for (const [service, impl] of Object.entries(services)) {
+      globals[service] = kind === 'custom-function' && DENIED_IN_CUSTOM_FUNCTIONS.has(service)
+        ? new Proxy({}, { get: (_, prop) => exec.deny(`${service}.${String(prop)}`) })
+        : guard(impl, service);
+    }
+    Object.assign(realm.context, globals);
+    let result: RunResult<T>;
+    try {
+      this.script.runInContext(realm.context);
+      const fn = realm.context[name];
+      if (typeof fn !== 'function') throw new Error(`Script function not found: ${name}`);
+      const value = fn(...realm.import(args));
+      result = { value: exportValue(value) as T, ledger: exec.ledger };
+    } catch (e) {
+      result = { error: typeof e === 'object' && e !== null && 'message' in e ? String((e as Error).message) : String(e), ledger: exec.ledger };
+    }
+    locks.held.clear();
+    exec.finish();
+    if (exec.ledger.timedOut) result = { error: 'Exceeded maximum execution time', ledger: exec.ledger };
+    this.history.push(exec.ledger);
+    return result;
+  }
+
+  /** Advances the simulated clock, firing every time-driven trigger that falls due on the way. */
+  advance(ms: number): RunResult[] {
+    const target = this.clock.now() + ms;
+    const runs: RunResult[] = [];
+    for (;;) {
+      const due = this.triggers.triggers.filter((t) => t.nextRunAt <= target).sort((a, b) => a.nextRunAt - b.nextRunAt)[0];
+      if (!due) break;
+      if (due.nextRunAt > this.clock.now()) this.clock.nowMs = due.nextRunAt;
+      if (due.oneOff) this.triggers.triggers = this.triggers.triggers.filter((t) => t !== due);
+      else due.nextRunAt += due.periodMs as number;
+      runs.push(this.run(due.handler, [{ triggerUid: due.id, authMode: 'FULL' }], { kind: 'trigger', user: due.user }));
+    }
+    if (this.clock.now() < target) this.clock.nowMs = target;
+    return runs;
+  }
+
+  /** Models another execution holding a lock ("script", "document" or "user:EMAIL") for `ms`. */
+  holdLock(scope: string, ms: number): void {
+    this.locks.heldUntil.set(scope, this.clock.now() + ms);
+  }
+}

@@ -1,0 +1,242 @@
+/**
+ * SpreadsheetApp over the in-memory workbook: spreadsheets, sheets, ranges (A1 and row/column
+ * forms), values with Google's shape checks and error text, formulas, number formats, frozen
+ * rows, toasts and the UI (menus, sidebar). Custom functions may read but not write; the UI is
+ * refused where Google refuses it (custom functions, time-driven triggers).
+ */
+import type { Execution } from './execution';
+import { COST } from './execution';
+import { EmulatedRange } from './range';
+import { EmulatedUi } from './ui';
+import { type CellValue, MAX_WORKBOOK_CELLS, parseA1, type SheetData, type Workbook } from './workbook';
+
+type S = GoogleAppsScript.Spreadsheet.Spreadsheet;
+type Sh = GoogleAppsScript.Spreadsheet.Sheet;
+type R = GoogleAppsScript.Spreadsheet.Range;
+const as = <T>(v: unknown): T => v as T;
+
+export class EmulatedSheet implements Pick<Sh, 'getName' | 'setName' | 'getSheetId' | 'getRange' | 'getDataRange' | 'getLastRow' | 'getLastColumn' | 'getMaxRows' | 'getMaxColumns' | 'insertRowsAfter' | 'insertColumnsAfter' | 'deleteRows' | 'clear' | 'clearContents' | 'setFrozenRows' | 'getFrozenRows' | 'hideSheet' | 'showSheet' | 'isSheetHidden' | 'getParent' | 'activate'> {
+  constructor(readonly data: SheetData, readonly exec: Execution, private readonly book: EmulatedSpreadsheet) {}
+
+  private call(method: string, write = false): void {
+    this.exec.charge(`Sheet.${method}`, write ? COST.sheetWrite : COST.call);
+    if (write && this.exec.readOnly) this.exec.deny(`Sheet.${method}`);
+  }
+  getName(): string {
+    this.call('getName');
+    return this.data.name;
+  }
+  setName(name: string): Sh {
+    this.call('setName', true);
+    this.book.checkName(name, this.data);
+    this.data.name = name;
+    return as<Sh>(this);
+  }
+  getSheetId(): number {
+    return this.data.id;
+  }
+  getRange(a: string | number, column?: number, numRows = 1, numColumns = 1): R {
+    this.call('getRange');
+    let row: number;
+    let col: number;
+    if (typeof a === 'string') {
+      let p: ReturnType<typeof parseA1>;
+      try {
+        p = parseA1(a);
+      } catch {
+        throw this.exec.makeError('Exception: Range not found');
+      }
+      [row, col, numRows, numColumns] = [p.r1, p.c1, p.r2 - p.r1 + 1, p.c2 - p.c1 + 1];
+    } else {
+      row = a;
+      col = column as number;
+    }
+    for (const [v, what] of [[row, 'row'], [col, 'column'], [numRows, 'number of rows'], [numColumns, 'number of columns']] as const) {
+      if (!Number.isInteger(v) || v < 1) throw this.exec.makeError(`Exception: The starting ${what} of the range is too small.`.replace('starting number of', 'number of'));
+    }
+    if (row + numRows - 1 > this.data.maxRows || col + numColumns - 1 > this.data.maxCols) {
+      throw this.exec.makeError('Exception: The coordinates of the range are outside the dimensions of the sheet.');
+    }
+    return as<R>(new EmulatedRange(this, row, col, numRows, numColumns));
+  }
+  getDataRange(): R {
+    this.call('getDataRange');
+    return as<R>(new EmulatedRange(this, 1, 1, Math.max(1, this.data.lastRow()), Math.max(1, this.data.lastColumn())));
+  }
+  getLastRow(): number {
+    this.call('getLastRow');
+    return this.data.lastRow();
+  }
+  getLastColumn(): number {
+    this.call('getLastColumn');
+    return this.data.lastColumn();
+  }
+  getMaxRows(): number {
+    this.call('getMaxRows');
+    return this.data.maxRows;
+  }
+  getMaxColumns(): number {
+    this.call('getMaxColumns');
+    return this.data.maxCols;
+  }
+  insertRowsAfter(afterPosition: number, howMany: number): Sh {
+    this.call('insertRowsAfter', true);
+    this.book.checkGrowth(howMany * this.data.maxCols);
+    const v = this.data.values;
+    if (afterPosition < v.length) this.data.values = v.slice(0, afterPosition).concat(new Array<CellValue[]>(howMany).fill([]).map(() => []), v.slice(afterPosition));
+    this.data.maxRows += howMany;
+    return as<Sh>(this);
+  }
+  insertColumnsAfter(afterPosition: number, howMany: number): Sh {
+    this.call('insertColumnsAfter', true);
+    this.book.checkGrowth(howMany * this.data.maxRows);
+    for (const row of this.data.values) if (row && row.length > afterPosition) row.splice(afterPosition, 0, ...new Array(howMany).fill(''));
+    this.data.maxCols += howMany;
+    return as<Sh>(this);
+  }
+  deleteRows(rowPosition: number, howMany: number): void {
+    this.call('deleteRows', true);
+    if (howMany >= this.data.maxRows) throw this.exec.makeError('Exception: You can\'t delete all the rows on the sheet.');
+    this.data.values.splice(rowPosition - 1, howMany);
+    const moved = new Map<string, string>();
+    for (const [key, f] of this.data.formulas) {
+      const [r, c] = key.split(',').map(Number);
+      if (r < rowPosition - 1) moved.set(key, f);
+      else if (r >= rowPosition - 1 + howMany) moved.set(`${r - howMany},${c}`, f);
+    }
+    this.data.formulas = moved;
+    this.data.maxRows -= howMany;
+  }
+  clear(): Sh {
+    this.call('clear', true);
+    this.data.clear();
+    return as<Sh>(this);
+  }
+  clearContents(): Sh {
+    this.call('clearContents', true);
+    this.data.values = [];
+    this.data.formulas.clear();
+    return as<Sh>(this);
+  }
+  setFrozenRows(rows: number): void {
+    this.call('setFrozenRows', true);
+    this.data.frozenRows = rows;
+  }
+  getFrozenRows(): number {
+    this.call('getFrozenRows');
+    return this.data.frozenRows;
+  }
+  hideSheet(): Sh {
+    this.call('hideSheet', true);
+    if (this.book.data.sheets.filter((s) => !s.hidden).length <= 1) throw this.exec.makeError("Exception: You can't hide all the sheets in a document.");
+    this.data.hidden = true;
+    return as<Sh>(this);
+  }
+  showSheet(): Sh {
+    this.call('showSheet', true);
+    this.data.hidden = false;
+    return as<Sh>(this);
+  }
+  isSheetHidden(): boolean {
+    this.call('isSheetHidden');
+    return this.data.hidden;
+  }
+  getParent(): S {
+    return as<S>(this.book);
+  }
+  activate(): Sh {
+    this.call('activate');
+    this.book.data.active = this.book.data.sheets.indexOf(this.data);
+    return as<Sh>(this);
+  }
+}
+
+export class EmulatedSpreadsheet implements Pick<S, 'getId' | 'getName' | 'getSheets' | 'getSheetByName' | 'insertSheet' | 'deleteSheet' | 'getActiveSheet' | 'setActiveSheet' | 'toast' | 'getUrl'> {
+  constructor(readonly data: Workbook, readonly exec: Execution) {}
+
+  private sheet(d: SheetData): Sh {
+    return as<Sh>(new EmulatedSheet(d, this.exec, this));
+  }
+  checkName(name: string, self?: SheetData): void {
+    if (typeof name !== 'string' || !name.trim()) throw this.exec.makeError('Exception: Invalid argument: name');
+    if (this.data.sheets.some((s) => s !== self && s.name.toLowerCase() === name.toLowerCase())) {
+      throw this.exec.makeError(`Exception: A sheet with the name "${name}" already exists. Please enter another name.`);
+    }
+  }
+  checkGrowth(cells: number): void {
+    if (this.data.cellCount() + cells > MAX_WORKBOOK_CELLS) {
+      throw this.exec.makeError(`Exception: This action would increase the number of cells in the workbook above the limit of ${MAX_WORKBOOK_CELLS} cells.`);
+    }
+  }
+  getId(): string {
+    return this.data.id;
+  }
+  getName(): string {
+    return this.data.name;
+  }
+  getUrl(): string {
+    return `https://docs.google.com/spreadsheets/d/${this.data.id}/edit`;
+  }
+  getSheets(): Sh[] {
+    this.exec.charge('Spreadsheet.getSheets');
+    return this.data.sheets.map((s) => this.sheet(s));
+  }
+  getSheetByName(name: string): Sh | null {
+    this.exec.charge('Spreadsheet.getSheetByName');
+    const s = this.data.byName(name);
+    return s ? this.sheet(s) : null;
+  }
+  insertSheet(nameOrIndex?: string | number | { template?: Sh }, maybeIndex?: number | { template?: Sh }): Sh {
+    this.exec.charge('Spreadsheet.insertSheet', COST.sheetWrite);
+    if (this.exec.readOnly) this.exec.deny('Spreadsheet.insertSheet');
+    let name = typeof nameOrIndex === 'string' ? nameOrIndex : undefined;
+    const index = typeof nameOrIndex === 'number' ? nameOrIndex : typeof maybeIndex === 'number' ? maybeIndex : undefined;
+    if (name === undefined) for (let n = this.data.sheets.length + 1; !name; n++) if (!this.data.byName(`Sheet${n}`)) name = `Sheet${n}`;
+    this.checkName(name);
+    this.checkGrowth(1000 * 26);
+    const created = this.data.addSheet(name, index);
+    this.data.active = this.data.sheets.indexOf(created);
+    return this.sheet(created);
+  }
+  deleteSheet(sheet: Sh): void {
+    this.exec.charge('Spreadsheet.deleteSheet', COST.sheetWrite);
+    if (this.exec.readOnly) this.exec.deny('Spreadsheet.deleteSheet');
+    const d = (sheet as unknown as EmulatedSheet).data;
+    if (this.data.sheets.length <= 1) throw this.exec.makeError("Exception: You can't remove all the sheets in a document.");
+    this.data.sheets = this.data.sheets.filter((s) => s !== d);
+    this.data.active = Math.min(this.data.active, this.data.sheets.length - 1);
+  }
+  getActiveSheet(): Sh {
+    return this.sheet(this.data.sheets[this.data.active]);
+  }
+  setActiveSheet(sheet: Sh): Sh {
+    this.data.active = Math.max(0, this.data.sheets.indexOf((sheet as unknown as EmulatedSheet).data));
+    return sheet;
+  }
+  toast(msg: string, title?: string, _timeoutSeconds?: number | null): void {
+    this.exec.charge('Spreadsheet.toast');
+    this.data.toasts.push({ message: String(msg), title: title ?? '' });
+  }
+}
+
+export class EmulatedSpreadsheetApp implements Pick<GoogleAppsScript.Spreadsheet.SpreadsheetApp, 'getActiveSpreadsheet' | 'getActive' | 'getActiveSheet' | 'getUi' | 'flush'> {
+  constructor(private readonly book: Workbook, private readonly exec: Execution, private readonly addOnName = 'Investor Data') {}
+  getActiveSpreadsheet(): S {
+    this.exec.charge('SpreadsheetApp.getActiveSpreadsheet');
+    return as<S>(new EmulatedSpreadsheet(this.book, this.exec));
+  }
+  getActive(): S {
+    return this.getActiveSpreadsheet();
+  }
+  getActiveSheet(): Sh {
+    return this.getActiveSpreadsheet().getActiveSheet();
+  }
+  getUi(): GoogleAppsScript.Base.Ui {
+    this.exec.charge('SpreadsheetApp.getUi');
+    if (this.exec.kind === 'custom-function' || this.exec.kind === 'trigger') throw this.exec.makeError('Exception: Cannot call SpreadsheetApp.getUi() from this context.');
+    return as<GoogleAppsScript.Base.Ui>(new EmulatedUi(this.book, this.exec, this.addOnName));
+  }
+  flush(): void {
+    this.exec.charge('SpreadsheetApp.flush', COST.flush);
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * UrlFetchApp: real, synchronous HTTP (a worker thread does the I/O while this thread waits on
+ * Atomics), fetchAll in parallel with results in order, muteHttpExceptions, headers, redirects,
+ * Google's errors for non-2xx responses, URLs over 2,082 characters and responses over 50 MB,
+ * and the daily fetch quota (20,000 for consumer accounts).
+ */
+import { join } from 'node:path';
+import { createSyncFn } from 'synckit';
+import type { Execution } from './execution';
+import { Blob } from './utilities';
+
+type FetchApp = Pick<GoogleAppsScript.URL_Fetch.UrlFetchApp, 'fetch' | 'fetchAll'>;
+type Response = Pick<GoogleAppsScript.URL_Fetch.HTTPResponse, 'getResponseCode' | 'getContentText' | 'getAllHeaders' | 'getHeaders' | 'getContent' | 'getBlob'>;
+
+export const MAX_URL_LENGTH = 2082;
+export const MAX_RESPONSE_BYTES = 50 * 1024 * 1024;
+export const DAILY_FETCH_QUOTA = 20000;
+
+interface WireRequest { url: string; method?: string; headers?: Record<string, string>; payload?: string; followRedirects?: boolean }
+interface WireResult { status?: number; headers?: Record<string, string>; body?: string; error?: string; elapsedMs: number }
+
+let worker: ((requests: WireRequest[], timeoutMs: number, maxBytes: number) => WireResult[]) | undefined;
+function syncFetch(): NonNullable<typeof worker> {
+  worker ??= createSyncFn(join(__dirname, 'fetch-worker.mjs'), { timeout: 15 * 60 * 1000 }) as NonNullable<typeof worker>;
+  return worker;
+}
+
+export interface FetchQuota {
+  day: string;
+  used: number;
+  limit: number;
+}
+
+class HttpResponse implements Response {
+  private readonly bytes: Buffer;
+  constructor(private readonly status: number, private readonly headers: Record<string, string>, body: string, private readonly exec: Execution) {
+    this.bytes = Buffer.from(body, 'base64');
+  }
+  getResponseCode(): number {
+    return this.status;
+  }
+  getContentText(charset?: string): string {
+    return this.bytes.toString(charset && /^utf-?16/i.test(charset) ? 'utf16le' : 'utf8');
+  }
+  getAllHeaders(): object {
+    return { ...this.headers };
+  }
+  getHeaders(): object {
+    return { ...this.headers };
+  }
+  getContent(): number[] {
+    return [...this.bytes].map((b) => (b > 127 ? b - 256 : b));
+  }
+  getBlob(): GoogleAppsScript.Base.Blob {
+    return new Blob(this.bytes, this.headers['content-type'] ?? 'application/octet-stream', this.exec) as unknown as GoogleAppsScript.Base.Blob;
+  }
+}
+
+type Params = GoogleAppsScript.URL_Fetch.URLFetchRequestOptions;
+
+export class EmulatedUrlFetchApp implements FetchApp {
+  constructor(private readonly exec: Execution, private readonly quota: FetchQuota, private readonly timeoutMs: number, private readonly maxBytes = MAX_RESPONSE_BYTES) {}
+
+  fetch(url: string, params: Params = {}): GoogleAppsScript.URL_Fetch.HTTPResponse {
+    this.exec.charge('UrlFetchApp.fetch', 0);
+    return this.send([{ ...params, url }])[0];
+  }
+
+  fetchAll(requests: Array<GoogleAppsScript.URL_Fetch.URLFetchRequest | string>): GoogleAppsScript.URL_Fetch.HTTPResponse[] {
+    this.exec.charge('UrlFetchApp.fetchAll', 0);
+    this.exec.ledger.fetchAllCalls++;
+    return this.send(requests.map((r) => (typeof r === 'string' ? { url: r } : r)));
+  }
+
+  private send(requests: Array<Params & { url: string }>): GoogleAppsScript.URL_Fetch.HTTPResponse[] {
+    const err = this.exec.makeError;
+    for (const r of requests) {
+      if (typeof r.url !== 'string' || !/^https?:\/\//i.test(r.url)) throw err(`Exception: Invalid argument: ${String(r.url).slice(0, 100)}`);
+      if (r.url.length > MAX_URL_LENGTH) throw err('Exception: Limit Exceeded: URLFetch URL Length.');
+    }
+    const day = new Date(this.exec.clock.now()).toISOString().slice(0, 10);
+    if (this.quota.day !== day) Object.assign(this.quota, { day, used: 0 });
+    if (this.quota.used + requests.length > this.quota.limit) throw err('Exception: Service invoked too many times for one day: urlfetch.');
+    this.quota.used += requests.length;
+    this.exec.ledger.fetches += requests.length;
+    this.exec.syncReal();
+    const wire: WireRequest[] = requests.map((r) => ({
+      url: r.url, method: r.method, headers: r.headers as Record<string, string> | undefined,
+      payload: typeof r.payload === 'string' ? r.payload : undefined, followRedirects: r.followRedirects,
+    }));
+    const results = syncFetch()(wire, this.timeoutMs, this.maxBytes);
+    this.exec.syncReal();
+    this.exec.check();
+    return results.map((res, i) => {
+      if (res.error) throw err(res.error);
+      const response = new HttpResponse(res.status as number, res.headers ?? {}, res.body ?? '', this.exec);
+      const code = res.status as number;
+      if (!requests[i].muteHttpExceptions && (code < 200 || code >= 300)) {
+        const text = response.getContentText().slice(0, 100);
+        throw err(`Exception: Request failed for ${new URL(requests[i].url).origin} returned code ${code}. Truncated server response: ${text} (use muteHttpExceptions option to examine full response)`);
+      }
+      return response as unknown as GoogleAppsScript.URL_Fetch.HTTPResponse;
+    });
+  }
+}

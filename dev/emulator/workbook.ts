@@ -1,0 +1,160 @@
+/**
+ * The in-memory workbook behind the emulated SpreadsheetApp: sheets of values, formulas and
+ * number formats, grid sizes, frozen rows, plus what the UI showed (menus, sidebar, toasts).
+ * It also owns how Sheets reads typed input: a string that begins with `=` is a formula, `+`/`-`
+ * text that is not a number is a formula too, a leading apostrophe forces text, numeric text is
+ * a number; more than 50,000 characters in a cell and more than 10,000,000 cells are refused.
+ */
+
+export type CellValue = string | number | boolean | Date;
+
+export const MAX_CELL_CHARS = 50000;
+export const MAX_WORKBOOK_CELLS = 10_000_000;
+export const DEFAULT_ROWS = 1000;
+export const DEFAULT_COLS = 26;
+
+const isDate = (v: unknown): v is Date => Object.prototype.toString.call(v) === '[object Date]';
+
+export class SheetData {
+  values: CellValue[][] = [];
+  formulas = new Map<string, string>();
+  formats = new Map<string, string>();
+  frozenRows = 0;
+  hidden = false;
+  constructor(public id: number, public name: string, public maxRows = DEFAULT_ROWS, public maxCols = DEFAULT_COLS) {}
+
+  get(r: number, c: number): CellValue {
+    return this.values[r]?.[c] ?? '';
+  }
+
+  set(r: number, c: number, value: CellValue, formula?: string): void {
+    const row = (this.values[r] ??= []);
+    row[c] = value;
+    const key = `${r},${c}`;
+    if (formula) this.formulas.set(key, formula);
+    else this.formulas.delete(key);
+  }
+
+  lastRow(): number {
+    for (let r = this.values.length - 1; r >= 0; r--) {
+      const row = this.values[r];
+      if (row?.some((v) => v !== '' && v !== undefined)) return r + 1;
+    }
+    let last = 0;
+    for (const key of this.formulas.keys()) last = Math.max(last, Number(key.split(',')[0]) + 1);
+    return last;
+  }
+
+  lastColumn(): number {
+    let last = 0;
+    for (const row of this.values) {
+      if (!row) continue;
+      for (let c = row.length - 1; c >= last; c--) {
+        if (row[c] !== '' && row[c] !== undefined) {
+          last = c + 1;
+          break;
+        }
+      }
+    }
+    for (const key of this.formulas.keys()) last = Math.max(last, Number(key.split(',')[1]) + 1);
+    return last;
+  }
+
+  clear(): void {
+    this.values = [];
+    this.formulas.clear();
+    this.formats.clear();
+  }
+}
+
+export interface MenuItem { caption: string; functionName?: string }
+
+export class Workbook {
+  sheets: SheetData[] = [];
+  active = 0;
+  private nextId = 0;
+  toasts: Array<{ message: string; title: string }> = [];
+  menus = new Map<string, MenuItem[]>();
+  sidebar: { title: string; html: string } | undefined;
+  alerts: string[] = [];
+
+  constructor(readonly id = 'emulated-spreadsheet', public name = 'Untitled spreadsheet') {
+    this.addSheet('Sheet1');
+  }
+
+  cellCount(): number {
+    return this.sheets.reduce((n, s) => n + s.maxRows * s.maxCols, 0);
+  }
+
+  addSheet(name: string, index = this.sheets.length): SheetData {
+    const sheet = new SheetData(this.nextId++, name);
+    this.sheets.splice(index, 0, sheet);
+    return sheet;
+  }
+
+  byName(name: string): SheetData | undefined {
+    return this.sheets.find((s) => s.name === name);
+  }
+
+  /** JSON for saving (dates as ISO strings tagged with a prefix). */
+  toJSON(): unknown {
+    return {
+      id: this.id, name: this.name, active: this.active,
+      sheets: this.sheets.map((s) => ({
+        id: s.id, name: s.name, maxRows: s.maxRows, maxCols: s.maxCols, frozenRows: s.frozenRows, hidden: s.hidden,
+        values: s.values.map((row) => (row ?? []).map((v) => (isDate(v) ? { $date: v.toISOString() } : v ?? ''))),
+        formulas: [...s.formulas], formats: [...s.formats],
+      })),
+    };
+  }
+
+  static fromJSON(data: unknown): Workbook {
+    const d = data as { id: string; name: string; active: number; sheets: Array<{ id: number; name: string; maxRows: number; maxCols: number; frozenRows: number; hidden: boolean; values: unknown[][]; formulas: Array<[string, string]>; formats: Array<[string, string]> }> };
+    const wb = new Workbook(d.id, d.name);
+    wb.sheets = d.sheets.map((s) => {
+      const sheet = new SheetData(s.id, s.name, s.maxRows, s.maxCols);
+      sheet.values = s.values.map((row) => row.map((v) => (v && typeof v === 'object' && '$date' in v ? new Date((v as { $date: string }).$date) : (v as CellValue))));
+      sheet.formulas = new Map(s.formulas);
+      sheet.formats = new Map(s.formats);
+      sheet.frozenRows = s.frozenRows;
+      sheet.hidden = s.hidden;
+      return sheet;
+    });
+    wb.nextId = Math.max(0, ...wb.sheets.map((s) => s.id)) + 1;
+    wb.active = Math.min(d.active ?? 0, wb.sheets.length - 1);
+    return wb;
+  }
+}
+
+export class InputError extends Error {}
+
+/** What Sheets stores for a value written with setValue(s), as if it had been typed. */
+export function interpretInput(input: unknown): { value: CellValue; formula?: string } {
+  if (input === null || input === undefined) return { value: '' };
+  if (isDate(input)) return { value: new Date((input as Date).getTime()) };
+  if (typeof input === 'number' || typeof input === 'boolean') return { value: input };
+  const text = String(input);
+  if (text.length > MAX_CELL_CHARS) throw new InputError(`Exception: Your input contains more than the maximum of ${MAX_CELL_CHARS} characters in a single cell.`);
+  if (text.startsWith("'")) return { value: text.slice(1) };
+  if (text.startsWith('=') && text.length > 1) return { value: '', formula: text };
+  const numeric = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/.test(text);
+  if (numeric) return { value: Number(text) };
+  if (/^[+-]/.test(text)) return { value: '#ERROR!', formula: `=${text}` };
+  return { value: text };
+}
+
+/** "B3" → [row, col] (1-based); column letters → index. */
+export function parseA1(a1: string): { sheet?: string; r1: number; c1: number; r2: number; c2: number } {
+  const m = /^(?:(?:'((?:[^']|'')+)'|([^!]+))!)?\$?([A-Z]+)\$?(\d+)(?::\$?([A-Z]+)\$?(\d+))?$/i.exec(a1.trim());
+  if (!m) throw new InputError(`Exception: Range not found`);
+  const col = (letters: string) => [...letters.toUpperCase()].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0);
+  const r1 = Number(m[4]);
+  const c1 = col(m[3]);
+  return { sheet: m[1]?.replace(/''/g, "'") ?? m[2], r1, c1, r2: m[6] ? Number(m[6]) : r1, c2: m[5] ? col(m[5]) : c1 };
+}
+
+export function columnLetters(col: number): string {
+  let s = '';
+  for (let n = col; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
+  return s;
+}
