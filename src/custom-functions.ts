@@ -137,7 +137,7 @@ export function LP_ACTIVE(page?: unknown, limit?: unknown, fields?: unknown, hea
 }
 
 /**
- * Lists the industries of a venture fund, one per row.
+ * Lists the industries of a venture fund, one per row, each once.
  *
  * @param {string} id The venture fund id.
  * @param {number} [page] Page number from 1 (default: all pages).
@@ -155,7 +155,7 @@ export function FUND_INDUSTRIES(id: unknown, page?: unknown, limit?: unknown, he
     const withHeaders = readFlag(headers, 'headers', true);
     const client = clientFor('formula');
     const items = paginateAll((pages, size) => pages.map((n) => client.industriesPage(ids.unique[0], n, size)), l, p);
-    const names = items.flatMap((item) => (Array.isArray(item.industries) ? item.industries : [item.industries ?? '']));
+    const names = [...new Set(items.flatMap((item) => (Array.isArray(item.industries) ? item.industries : [item.industries ?? ''])))];
     const rows = names.map((record) => ({ kind: 'record' as const, record: { industries: record } }));
     const spec: FieldSpec[] = [{ name: 'industries', type: 'string' }];
     const table = rowsTable(rows, spec, withHeaders, 'formula');

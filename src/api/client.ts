@@ -153,7 +153,7 @@ export class Client {
       const hit = keys[i] ? cached.get(keys[i] as string) : undefined;
       if (hit?.fresh) {
         this.stats.cacheHits++;
-        out[i] = { ok: true, value: hit.value as T };
+        out[i] = isMissing(hit.value) ? { ok: false, error: new ServiceError('NOT_FOUND', hit.value.$missing) } : { ok: true, value: hit.value as T };
       } else if (this.url(call, true).length > MAX_URL_LENGTH) {
         out[i] = { ok: false, error: badInput(`The id is too long for a request URL (${String(call.id ?? '').length} characters).`) };
       } else pending.push(i);
@@ -162,11 +162,16 @@ export class Client {
     this.fetchWithRetry(calls, pending, out, (i, value) => {
       if (keys[i]) fresh.push([keys[i] as string, value]);
     });
+    // Unknown ids are remembered too, so a sheet full of typos does not refetch them on every recalculation.
+    pending.forEach((i) => {
+      const o = out[i];
+      if (keys[i] && o && !o.ok && o.error.code === 'NOT_FOUND' && calls[i].id !== undefined) fresh.push([keys[i] as string, { $missing: o.error.message }]);
+    });
     if (this.o.memo && fresh.length) this.o.memo.putMany(fresh);
     return out.map((o, i) => {
       const result = o as Outcome<T>;
       const hit = keys[i] ? cached.get(keys[i] as string) : undefined;
-      if (!result.ok && hit && STALE_CODES.has(result.error.code)) {
+      if (!result.ok && hit && !isMissing(hit.value) && STALE_CODES.has(result.error.code)) {
         this.stats.staleServed++;
         return { ok: true, value: hit.value as T, staleSince: hit.fetchedAt };
       }
@@ -246,6 +251,10 @@ export class Client {
   private outOfTime(waitMs: number): boolean {
     return this.o.deadline !== undefined && this.o.clock.now() + waitMs > this.o.deadline - DEADLINE_MARGIN_MS;
   }
+}
+
+function isMissing(value: unknown): value is { $missing: string } {
+  return typeof value === 'object' && value !== null && typeof (value as { $missing?: unknown }).$missing === 'string';
 }
 
 /** An id as the service takes it: non-empty text, surrounding spaces removed. */

@@ -1,0 +1,236 @@
+import { Client, type ClientOptions } from '../../../src/api/client';
+import { ServiceError } from '../../../src/api/errors';
+import { Memo } from '../../../src/api/memo';
+import { DEFAULT_RETRY } from '../../../src/api/retry';
+import { paginateAll } from '../../../src/paging';
+import { FakeClock, FakeTransport, type Handler, json, LimitedStore, nodeCodec } from '../../helpers/fakes';
+
+const KEY = 'sk_live_SECRET_9f8e7d';
+const BASE = 'https://data.example.com';
+const LISTED = '/api/active-partners-data/getAllActivePartnersData';
+const SAMPLE = '/api/limited-partners-data/getAllActiveLimitedPartners';
+
+const partner = (id: string, extra: Record<string, unknown> = {}) => ({ id, fullName: `Name ${id}`, activeStatus: 'ACTIVE', ...extra });
+
+function setup(handler: Handler, options: Partial<ClientOptions> & { key?: string; ttlMs?: number; store?: LimitedStore; clock?: FakeClock } = {}) {
+  const clock = options.clock ?? new FakeClock();
+  const store = options.store ?? new LimitedStore(clock);
+  const transport = new FakeTransport(handler);
+  const key = options.key ?? KEY;
+  const memo = new Memo({ store, codec: nodeCodec, apiKey: key, baseUrl: BASE, ttlMs: options.ttlMs ?? 3_600_000, invalidatedBefore: 0, now: () => clock.now() });
+  const client = new Client({ baseUrl: BASE, apiKey: key, transport, clock, memo, random: () => 0.5, ...options });
+  return { client, transport, clock, store, memo };
+}
+
+const byIdHandler: Handler = (url) => {
+  const id = url.searchParams.get('limitedPartnerId') ?? url.searchParams.get('ventureFundId');
+  if (id === 'missing') return json(404, { statusCode: 404, message: 'not found' });
+  return json(200, { data: [partner(id as string)] });
+};
+
+describe('client: requests', () => {
+  test('every parameter is URL-encoded: a hostile id cannot change the request', () => {
+    const { client, transport } = setup(byIdHandler);
+    const id = 'a&apiKey=stolen/..#frag ?x=ü';
+    const [o] = client.limitedPartners([id]);
+    expect(o.ok && o.value.id).toBe(id);
+    const url = new URL(transport.requests[0].url);
+    expect(url.pathname).toBe('/api/limited-partners-data/getLimitedPartnerById');
+    expect([...url.searchParams.keys()].sort()).toEqual(['apiKey', 'limitedPartnerId']);
+    expect(url.searchParams.get('limitedPartnerId')).toBe(id);
+    expect(url.searchParams.get('apiKey')).toBe(KEY);
+    expect(url.hash).toBe('');
+    expect(transport.requests[0].headers.accept).toBe('application/json');
+  });
+
+  test('many ids go out in parallel batches of the configured size', () => {
+    const { client, transport } = setup(byIdHandler, { parallelism: 50 });
+    const ids = Array.from({ length: 120 }, (_, i) => `lp_${i}`);
+    const out = client.limitedPartners(ids);
+    expect(out.every((o) => o.ok)).toBe(true);
+    expect(transport.batches).toBe(3);
+    expect(transport.requests).toHaveLength(120);
+  });
+
+  test('an id too long for a URL fails as BAD_INPUT without a request', () => {
+    const { client, transport } = setup(byIdHandler);
+    const [o] = client.limitedPartners(['x'.repeat(2100)]);
+    expect(!o.ok && o.error.code).toBe('BAD_INPUT');
+    expect(transport.requests).toHaveLength(0);
+  });
+});
+
+describe('client: what the spec leaves open', () => {
+  test('getVentureFundById data as an object or a one-element list', () => {
+    const fund = { id: 'vf_1', name: 'Fund' };
+    for (const data of [fund, [fund]]) {
+      const { client } = setup(() => json(200, { data }));
+      const [o] = client.funds(['vf_1']);
+      expect(o.ok && o.value).toEqual(fund);
+    }
+  });
+
+  test('the active list falls back to the second path on 404 and remembers it for this base URL', () => {
+    const handler: Handler = (url) => (url.pathname === LISTED ? json(404, { message: 'Cannot GET' }) : json(200, { data: [partner('a')], pagination: { totalItems: 1, totalPages: 1, currentPage: 1, pageSize: 10 } }));
+    const first = setup(handler);
+    const [o] = first.client.activePartnerPages([1], 10);
+    expect(o.ok && o.value.items[0].id).toBe('a');
+    expect(first.transport.requests.map((r) => new URL(r.url).pathname)).toEqual([LISTED, SAMPLE]);
+    const again = setup(handler, { store: first.store, clock: first.clock });
+    again.client.activePartnerPages([1], 10);
+    expect(again.transport.requests.map((r) => new URL(r.url).pathname)).toEqual([SAMPLE]);
+  });
+
+  test('the page size the server actually used drives the remaining pages', () => {
+    const total = 230;
+    const handler: Handler = (url) => {
+      const page = Number(url.searchParams.get('page'));
+      const size = Math.min(Number(url.searchParams.get('limit')), 100);
+      const ids = Array.from({ length: total }, (_, i) => `p${i}`).slice((page - 1) * size, page * size);
+      return json(200, { data: ids.map((id) => partner(id)), pagination: { totalItems: total, totalPages: Math.ceil(total / size), currentPage: page, pageSize: size } });
+    };
+    const { client, transport } = setup(handler);
+    const all = paginateAll((pages, limit) => client.activePartnerPages(pages, limit), 1000);
+    expect(all).toHaveLength(total);
+    expect(new Set(all.map((r) => r.id)).size).toBe(total);
+    expect(transport.requests.slice(1).every((r) => new URL(r.url).searchParams.get('limit') === '100')).toBe(true);
+    expect(transport.batches).toBe(2);
+  });
+});
+
+describe('client: errors', () => {
+  const cases: Array<[string, string, Handler]> = [
+    ['401', 'AUTH', () => json(401, { message: 'Missing apiKey' })],
+    ['403', 'AUTH', () => json(403, { message: 'Invalid API key.' })],
+    ['404', 'NOT_FOUND', () => json(404, {})],
+    ['400', 'BAD_INPUT', () => json(400, { message: 'limit must be a positive integer.' })],
+    ['429', 'RATE_LIMITED', () => json(429, {}, { 'retry-after': '1' })],
+    ['500', 'SERVER', () => json(500, {})],
+    ['503 html', 'SERVER', () => ({ status: 503, headers: {}, body: '<html><body>Down</body></html>' })],
+    ['network', 'NETWORK', () => new Error('Address unavailable: https://data.example.com')],
+    ['timeout', 'TIMEOUT', () => new Error('Exception: Timeout: https://data.example.com')],
+    ['quota', 'QUOTA', () => new Error('Service invoked too many times for one day: urlfetch.')],
+    ['truncated', 'BAD_RESPONSE', () => ({ status: 200, headers: {}, body: '{"data":[{"id":"x"' })],
+    ['no data', 'BAD_RESPONSE', () => json(200, { result: [] })],
+    ['302', 'BAD_RESPONSE', () => ({ status: 302, headers: {}, body: '' })],
+  ];
+
+  test.each(cases)('%s becomes %s, with a short message and no key anywhere', (_, code, handler) => {
+    const { client } = setup(handler, { retry: { ...DEFAULT_RETRY, retries: 1, baseDelayMs: 10 } });
+    const [o] = client.limitedPartners(['lp_1']);
+    expect(o.ok).toBe(false);
+    if (o.ok) return;
+    expect(o.error).toBeInstanceOf(ServiceError);
+    expect(o.error.code).toBe(code);
+    expect(o.error.message.length).toBeLessThan(200);
+    expect(o.error.message).not.toMatch(/<html|SECRET/);
+    expect(JSON.stringify({ m: o.error.message, u: o.error.url, s: o.error.stack })).not.toContain(KEY);
+  });
+
+  test('an unknown id names the id', () => {
+    const { client } = setup(byIdHandler);
+    const [o] = client.firms(['missing']);
+    expect(!o.ok && o.error.message).toBe('Unknown limited partner id: missing');
+  });
+
+  test('a missing key is a NO_KEY error before any request', () => {
+    expect(() => setup(byIdHandler, { key: '' })).toThrow('No API key: open Investor Data ▸ Settings');
+  });
+});
+
+describe('client: retries', () => {
+  test('5xx retried with exponential backoff and jitter, then success', () => {
+    let calls = 0;
+    const { client, clock } = setup(() => (++calls <= 3 ? json(503, {}) : json(200, { data: [partner('a')] })));
+    const [o] = client.limitedPartners(['a']);
+    expect(o.ok).toBe(true);
+    expect(clock.sleeps).toEqual([300, 600, 1200]);
+    expect(client.stats.retries).toBe(3);
+  });
+
+  test('gives up after the configured retries', () => {
+    const { client, clock, transport } = setup(() => json(500, {}), { retry: { ...DEFAULT_RETRY, retries: 2 } });
+    const [o] = client.limitedPartners(['a']);
+    expect(!o.ok && o.error.code).toBe('SERVER');
+    expect(transport.requests).toHaveLength(3);
+    expect(clock.sleeps).toHaveLength(2);
+  });
+
+  test('Retry-After is honoured', () => {
+    let calls = 0;
+    const { client, clock } = setup(() => (++calls === 1 ? json(429, {}, { 'retry-after': '7' }) : json(200, { data: [partner('a')] })));
+    expect(client.limitedPartners(['a'])[0].ok).toBe(true);
+    expect(clock.sleeps).toEqual([7000]);
+  });
+
+  test('no wait runs past the deadline: a custom function fails fast with the hint', () => {
+    const clock = new FakeClock();
+    const { client } = setup(() => json(429, {}, { 'retry-after': '10' }), { clock, deadline: clock.now() + 8000 });
+    const [o] = client.limitedPartners(['a']);
+    expect(!o.ok && o.error.message).toBe('Rate limited by the data service, retry in 10 s.');
+    expect(clock.sleeps).toEqual([]);
+  });
+
+  test('non-retryable errors are not retried', () => {
+    const { client, transport } = setup(() => json(403, {}));
+    client.limitedPartners(['a']);
+    expect(transport.requests).toHaveLength(1);
+  });
+});
+
+describe('client: cache', () => {
+  test('a warm call makes no request; a different key never shares entries; no key in cache keys', () => {
+    const first = setup(byIdHandler);
+    first.client.limitedPartners(['a', 'b']);
+    const warm = setup(byIdHandler, { store: first.store, clock: first.clock });
+    expect(warm.client.limitedPartners(['a', 'b']).every((o) => o.ok)).toBe(true);
+    expect(warm.transport.requests).toHaveLength(0);
+    const other = setup(byIdHandler, { store: first.store, clock: first.clock, key: 'another-key-123' });
+    other.client.limitedPartners(['a']);
+    expect(other.transport.requests).toHaveLength(1);
+    for (const k of first.store.items.keys()) {
+      expect(k).not.toContain(KEY);
+      expect(k.length).toBeLessThanOrEqual(250);
+    }
+  });
+
+  test('unknown ids are remembered too', () => {
+    const first = setup(byIdHandler);
+    first.client.limitedPartners(['missing']);
+    const again = setup(byIdHandler, { store: first.store, clock: first.clock });
+    const [o] = again.client.limitedPartners(['missing']);
+    expect(!o.ok && o.error.code).toBe('NOT_FOUND');
+    expect(again.transport.requests).toHaveLength(0);
+  });
+
+  test('records over 100 KB are compressed or chunked within the limits and read back whole', () => {
+    let n = 0;
+    const big = (id: string) => partner(id, { description: Array.from({ length: 30000 }, () => (n++ * 2654435761 % 4294967296).toString(36)).join(' ') });
+    const first = setup((url) => json(200, { data: [big(url.searchParams.get('limitedPartnerId') as string)] }));
+    const [o] = first.client.limitedPartners(['huge']);
+    expect(o.ok).toBe(true);
+    expect(first.store.items.size).toBeGreaterThan(1);
+    const again = setup(byIdHandler, { store: first.store, clock: first.clock });
+    const [back] = again.client.limitedPartners(['huge']);
+    expect(again.transport.requests).toHaveLength(0);
+    expect(back.ok && back.value).toEqual(o.ok && o.value);
+  });
+
+  test('a long id gets a digested key under 250 characters', () => {
+    const { client, store } = setup(byIdHandler);
+    client.limitedPartners(['x'.repeat(400)]);
+    expect([...store.items.keys()].every((k) => k.length <= 250)).toBe(true);
+  });
+
+  test('after the TTL the service is asked again; if it fails, the last good value is served as stale', () => {
+    const first = setup(byIdHandler, { ttlMs: 60_000 });
+    first.client.limitedPartners(['a']);
+    const fetchedAt = first.clock.now();
+    first.clock.t += 120_000;
+    const down = setup(() => json(503, {}), { store: first.store, clock: first.clock, ttlMs: 60_000, retry: { ...DEFAULT_RETRY, retries: 0 } });
+    const [o] = down.client.limitedPartners(['a']);
+    expect(o.ok && o.staleSince).toBe(fetchedAt);
+    expect(down.transport.requests).toHaveLength(1);
+    expect(down.client.stats.staleServed).toBe(1);
+  });
+});
