@@ -47,11 +47,11 @@ export function interpret(res: HttpResponse, url: string, secrets: readonly stri
     return { ok: true, body: parsed as { [key: string]: JsonValue } };
   }
   const said = serverText(res.body);
-  const suffix = said ? ` (${said})` : '';
+  const http = `HTTP ${status}${said ? `: ${said}` : ''}`;
   if (status === 401 || status === 403) {
-    return { ok: false, retry: false, error: new ServiceError('AUTH', `The API key was refused (HTTP ${status})${suffix}. Check it in Investor Data ▸ Settings.`, details) };
+    return { ok: false, retry: false, error: new ServiceError('AUTH', `The API key was refused (${http}). Check it in Investor Data ▸ Settings.`, details) };
   }
-  if (status === 404) return { ok: false, retry: false, error: new ServiceError('NOT_FOUND', `Not found (HTTP 404)${suffix}.`, details) };
+  if (status === 404) return { ok: false, retry: false, error: new ServiceError('NOT_FOUND', `Not found (${http}).`, details) };
   if (status === 429) {
     const wait = parseRetryAfter(header(res, 'retry-after'), nowMs);
     const hint = wait !== undefined ? `, retry in ${secondsText(wait)}` : ', retry in a minute';
@@ -62,10 +62,10 @@ export function interpret(res: HttpResponse, url: string, secrets: readonly stri
   }
   if (status >= 500) {
     const wait = parseRetryAfter(header(res, 'retry-after'), nowMs);
-    return { ok: false, retry: true, error: new ServiceError('SERVER', `The data service failed (HTTP ${status})${suffix}. Try again shortly.`, { ...details, retryAfterMs: wait }) };
+    return { ok: false, retry: true, error: new ServiceError('SERVER', `The data service failed (${http}). Try again shortly.`, { ...details, retryAfterMs: wait }) };
   }
   if (status === 400 || status === 422) {
-    return { ok: false, retry: false, error: new ServiceError('BAD_INPUT', `The data service rejected the request${suffix || ` (HTTP ${status})`}.`, details) };
+    return { ok: false, retry: false, error: new ServiceError('BAD_INPUT', `The data service rejected the request (${http}).`, details) };
   }
   return { ok: false, retry: false, error: new ServiceError('BAD_RESPONSE', `Unexpected answer from the data service (HTTP ${status}).`, details) };
 }

@@ -1,0 +1,130 @@
+import { partnerId } from '../../../dev/service/generate';
+import { LP_FIELDS } from '../../../src/api/records';
+import { addin, everythingStored } from '../../helpers/addin';
+import { DEMO_KEY, type RunningService, startService } from '../../helpers/service';
+
+let svc: RunningService;
+beforeAll(async () => {
+  svc = await startService(['--partners', '2500', '--funds', '60', '--max-page-size', '100']);
+});
+afterAll(() => svc.stop());
+afterEach(() => svc.config({ quirks: { fundAsList: false, listPaths: 'both' }, faults: { error500: 0, error502: 0, error503: 0, rateLimit: 0, truncated: 0, slow: 0 }, latencyMs: 0 }));
+
+describe('custom functions in the emulator against the reference service', () => {
+  test('LP_GET: a single id and field is a plain value; fields and headers shape a table', () => {
+    const a = addin(svc.url);
+    expect(a.cell('LP_GET', 'lp_0000a', 'id').value).toBe('lp_0000a');
+    const table = a.cell('LP_GET', 'lp_0000a', 'fullName, ticketSize, createdAt, expertise', true).value as unknown[][];
+    expect(table[0]).toEqual(['fullName', 'ticketSize', 'createdAt', 'expertise']);
+    expect(typeof table[1][1]).toBe('number');
+    expect(table[1][2]).toBeInstanceOf(Date);
+    expect(typeof table[1][3]).toBe('string');
+    expect((a.cell('LP_GET', 'lp_0000a').value as unknown[][])[0]).toHaveLength(LP_FIELDS.length);
+  });
+
+  test('LP_GET over a range with duplicates and blanks: one row per input row, one fetch per distinct id, in one batch', () => {
+    const a = addin(svc.url);
+    const ids = [['lp_0000a'], [''], ['lp_0000b'], ['lp_0000a'], ['lp/ä 1#&apiKey=x?y'], ['nope']];
+    const cell = a.cell('LP_GET', ids, [['id'], ['activeStatus']]);
+    expect(cell.value).toEqual([
+      ['lp_0000a', 'ACTIVE'], ['', ''], ['lp_0000b', expect.any(String)], ['lp_0000a', 'ACTIVE'],
+      ['lp/ä 1#&apiKey=x?y', 'ACTIVE'], ['Error: Unknown limited partner id: nope', ''],
+    ]);
+    expect(cell.run.ledger.fetches).toBe(4);
+    expect(cell.run.ledger.fetchAllCalls).toBe(1);
+  });
+
+  test('the other functions: firms, labels, funds (object or list), last size, active list, industries, field lists', async () => {
+    const a = addin(svc.url);
+    expect(a.cell('LP_FIRMS', [['lp_0000a'], ['lp_0000b']], true).value).toEqual([
+      ['id', 'name', 'fullName', 'activeStatus', 'slug', 'foto', 'firm'], expect.arrayContaining(['lp_0000a']), expect.arrayContaining(['lp_0000b']),
+    ]);
+    expect((a.cell('LP_LABELS', 'lp_0000c', true).value as unknown[][])[0][6]).toBe('labels');
+    const fund = a.cell('FUND_GET', 'vf_0003', 'name,team,needToProcessData,firstChequeMinimum').value as unknown[][];
+    expect(typeof fund[0][1]).toBe('string');
+    expect(JSON.parse(fund[0][1] as string)).toEqual(expect.any(Array));
+    expect(typeof fund[0][2]).toBe('boolean');
+    await svc.config({ quirks: { fundAsList: true } });
+    expect(addin(svc.url).cell('FUND_GET', 'vf_0003', 'name,team,needToProcessData,firstChequeMinimum').value).toEqual(fund);
+    expect(a.cell('FUND_LASTSIZE', [['vf_0003'], ['vf_0004']]).value).toEqual([[expect.stringMatching(/^\$\d+M$/)], [expect.stringMatching(/^\$\d+M$/)]]);
+    const page = a.cell('LP_ACTIVE', 2, 5, 'id,activeStatus').value as unknown[][];
+    expect(page).toHaveLength(6);
+    expect(page.slice(1).every((r) => r[1] === 'ACTIVE')).toBe(true);
+    const industries = a.cell('FUND_INDUSTRIES', 'vf_0003').value as unknown[][];
+    expect(industries[0]).toEqual(['industries']);
+    expect(new Set(industries.slice(1).map((r) => r[0])).size).toBe(industries.length - 1);
+    expect((a.cell('FUND_FIELDS', true).value as unknown[][])[0]).toEqual(['id', 'string']);
+  });
+
+  test('LP_ACTIVE with no page reads every page at the server\'s capped size, on either list path', async () => {
+    await svc.config({ quirks: { listPaths: 'sample' } });
+    const a = addin(svc.url);
+    const all = a.cell('LP_ACTIVE', '', 1000, 'id').value as unknown[][];
+    const total = (await (await fetch(`${svc.url}/api/limited-partners-data/getAllActiveLimitedPartners?apiKey=${DEMO_KEY}`)).json()).pagination.totalItems;
+    expect(all).toHaveLength(total + 1);
+    expect(new Set(all.slice(1).map((r) => r[0])).size).toBe(total);
+  });
+
+  test('values that look like formulas come back as text values', () => {
+    const a = addin(svc.url);
+    const row = (a.cell('LP_GET', 'lp_00005', 'fullName,firm,description,email').value as string[][])[0];
+    expect(row.map((v) => v[0])).toEqual(['=', '+', '-', '@']);
+    const long = a.cell('LP_GET', 'lp_00002', 'description').value as string;
+    expect(long.length).toBe(50000);
+    expect(long.endsWith('… [truncated]')).toBe(true);
+  });
+
+  test.each([
+    [['lp_0000a', 'nope'], 'Unknown limited partner field "nope"'],
+    [[[['a', 'b'], ['c', 'd']]], 'Pass one column or one row of ids'],
+    [[''], 'No id given'],
+    [[true], 'TRUE is not an id'],
+    [['lp_0000a', '', 'perhaps'], 'headers must be TRUE or FALSE'],
+  ])('bad input %# gives a clear error and no request', (args, message) => {
+    const a = addin(svc.url);
+    const cell = a.cell('LP_GET', ...args);
+    expect(cell.error).toContain(message);
+    expect(cell.run.ledger.fetches).toBe(0);
+  });
+
+  test('no key, a bad key, an unknown id: short, actionable messages', () => {
+    expect(addin(svc.url, null).cell('LP_GET', 'lp_0000a').error).toBe('No API key: open Investor Data ▸ Settings and save your key.');
+    const bad = addin(svc.url, 'wrong-key-777').cell('LP_GET', 'lp_0000a');
+    expect(bad.error).toBe('The API key was refused (HTTP 403: Invalid API key.). Check it in Investor Data ▸ Settings.');
+    expect(addin(svc.url).cell('FUND_GET', 'nope').error).toBe('Unknown venture fund id: nope');
+    expect(addin(svc.url).cell('LP_ACTIVE', 0).error).toContain('page must be a whole number of 1 or more');
+  });
+
+  test('with 30 % faults injected a range still loads completely', async () => {
+    await svc.config({ faults: { error500: 0.1, error503: 0.1, rateLimit: 0.1, retryAfterSeconds: 1 }, seed: 11 });
+    const a = addin(svc.url);
+    const ids = Array.from({ length: 60 }, (_, i) => [partnerId(100 + i)]);
+    const cell = a.cell('LP_GET', ids, 'id');
+    expect(cell.error).toBeUndefined();
+    expect(cell.value).toEqual(ids);
+    expect(cell.run.ledger.fetches).toBeGreaterThan(60);
+  });
+
+  test('when the service goes down the last good values are served, marked stale', async () => {
+    const a = addin(svc.url);
+    a.emu.store('document').set('INVESTOR_DATA_CACHE_TTL_SECONDS', '60');
+    a.cell('LP_GET', [['lp_0000a'], ['lp_0000b']], 'id');
+    a.emu.clock.advance(120_000);
+    await svc.config({ faults: { error503: 1 } });
+    const cell = a.cell('LP_GET', [['lp_0000a'], ['lp_0000b']], 'id', true);
+    expect(cell.error).toBeUndefined();
+    expect(cell.value).toEqual([['id', 'stale since'], ['lp_0000a', expect.any(Date)], ['lp_0000b', expect.any(Date)]]);
+  });
+
+  test('a warm 1,000-id range makes zero fetches; the key is nowhere in what the add-in stored or logged', () => {
+    const a = addin(svc.url);
+    const ids = Array.from({ length: 1000 }, (_, i) => [partnerId(i)]);
+    const cold = a.cell('LP_GET', ids, 'id,fullName');
+    expect(cold.error).toBeUndefined();
+    expect(cold.run.ledger.fetches).toBe(1000);
+    const warm = a.cell('LP_GET', ids, 'id,fullName');
+    expect(warm.run.ledger.fetches).toBe(0);
+    expect((warm.value as unknown[][]).map((r) => r[0])).toEqual(ids.map((r) => r[0]));
+    expect(everythingStored(a.emu)).not.toContain(DEMO_KEY);
+  });
+});
