@@ -33,6 +33,6 @@ export function clientFor(kind: ExecutionKind, settings: Settings = readSettings
     clock: gasClock,
     memo: memoFor(settings),
     deadline: EXECUTION_STARTED_AT + limit,
-    parallelism: 50,
+    parallelism: 100,
   });
 }
