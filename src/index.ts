@@ -6,3 +6,5 @@
 export { FUND_FIELDS, FUND_GET, FUND_INDUSTRIES, FUND_LASTSIZE, LP_ACTIVE, LP_FIELDS, LP_FIRMS, LP_GET, LP_LABELS } from './custom-functions';
 export { onInstall, onOpen, refreshAllFormulas, showSidebar } from './menu';
 export { getSidebarState, refreshFormulas, removeApiKey, saveApiKey, saveCacheTtl, saveServiceUrl, testConnection } from './sidebar-api';
+export { cancelImport, continueImport, deleteImport, importStatus, listImports, saveImport, scheduleImport, startImport } from './import-api';
+export { continueImports, runScheduledImports } from './import/scheduler';

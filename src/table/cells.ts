@@ -3,7 +3,7 @@
  * dates, lists are joined readably, JSON is compact, text is cut to what a cell holds, and no
  * text ever becomes a formula. Two targets differ in one point: values returned by a custom
  * function are never parsed by Sheets, but strings written with setValues are, as if typed, so
- * for the sheet target text that Sheets would read as a formula or number gets a quote prefix.
+ * for the sheet target text that Sheets would read as a formula or a number gets a quote prefix.
  */
 import type { FieldType, JsonValue } from '../api/records';
 
@@ -15,9 +15,12 @@ export const MAX_CELL_CHARS = 50000;
 export const TRUNCATION_MARK = '… [truncated]';
 const LIST_SEPARATOR = ', ';
 
+/** Text Sheets would read as a number if it were typed: kept as text with a quote prefix. */
+const NUMERIC_TEXT = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
+
 /** Text as Sheets should keep it: cut to the cell limit, quote-prefixed where Sheets would parse it. */
 export function safeText(text: string, target: CellTarget): string {
-  const needsQuote = target === 'sheet' && /^[=+\-@']/.test(text);
+  const needsQuote = target === 'sheet' && (/^[=+\-@']/.test(text) || NUMERIC_TEXT.test(text));
   const room = MAX_CELL_CHARS - (needsQuote ? 1 : 0);
   const cut = text.length > room ? text.slice(0, room - TRUNCATION_MARK.length) + TRUNCATION_MARK : text;
   return needsQuote ? `'${cut}` : cut;

@@ -26,6 +26,8 @@ describe('cell typing', () => {
     }
     expect(toCell(['=1', 'b'], 'list', 'sheet')).toBe("'=1, b");
     expect(toCell('plain', 'string', 'sheet')).toBe('plain');
+    expect(toCell('00123', 'string', 'sheet')).toBe("'00123");
+    expect(toCell(123, 'string', 'sheet')).toBe(123);
   });
 
   test('text over 50,000 characters is cut with a marker, within the limit even with the prefix', () => {

@@ -1,0 +1,30 @@
+/**
+ * The add-in's time-driven triggers, within Google's limits (20 per user per script; add-ons at
+ * most hourly): one hourly dispatcher that runs whatever saved import is due, and at most one
+ * one-off continuation that picks up an import which stopped at the time limit.
+ */
+
+export const DISPATCHER = 'runScheduledImports';
+export const CONTINUATION = 'continueImports';
+const CONTINUE_AFTER_MS = 60_000;
+
+function mine(handler: string): GoogleAppsScript.Script.Trigger[] {
+  return ScriptApp.getProjectTriggers().filter((t) => t.getHandlerFunction() === handler);
+}
+
+export function ensureDispatcher(): void {
+  if (mine(DISPATCHER).length === 0) ScriptApp.newTrigger(DISPATCHER).timeBased().everyHours(1).create();
+}
+
+export function removeDispatcher(): void {
+  for (const t of mine(DISPATCHER)) ScriptApp.deleteTrigger(t);
+}
+
+export function ensureContinuation(): void {
+  if (mine(CONTINUATION).length === 0) ScriptApp.newTrigger(CONTINUATION).timeBased().after(CONTINUE_AFTER_MS).create();
+}
+
+/** Removes continuation triggers (the one that just fired, if its id is given, or all). */
+export function clearContinuation(firedId?: string): void {
+  for (const t of mine(CONTINUATION)) if (!firedId || t.getUniqueId() === firedId) ScriptApp.deleteTrigger(t);
+}

@@ -1,0 +1,90 @@
+/**
+ * Sidebar endpoints for imports: saved imports (list, save, delete, schedule) and runs (start,
+ * continue, status, cancel). The sidebar drives a run step by step (each step a short
+ * execution), which is what moves its progress bar; the continuation trigger finishes a run the
+ * sidebar abandoned. Answers are JSON-safe: times are milliseconds, never Dates.
+ */
+import { LP_FIELDS } from './api/records';
+import { badInput } from './api/errors';
+import { loadImports, loadRun, saveImports, deleteRun } from './gas/store';
+import { beginRun, cancelRun, continueRun } from './import/engine';
+import type { RunSummary } from './import/run-state';
+import { summarize } from './import/run-state';
+import { syncTriggers } from './import/scheduler';
+import { checkSchedule, checkSpec, DEFAULT_IMPORT_FIELDS, type ImportSpec, nextDue } from './import/spec';
+import { type Answer, answer } from './sidebar-api';
+
+export interface ImportView extends ImportSpec {
+  run: RunSummary;
+}
+
+const view = (spec: ImportSpec): ImportView => ({ ...spec, run: summarize(spec.id, loadRun(spec.id)) });
+
+function find(id: unknown): ImportSpec {
+  const spec = loadImports().find((i) => i.id === id);
+  if (!spec) throw badInput('That saved import no longer exists; reload the sidebar.');
+  return spec;
+}
+
+export function listImports(): Answer<{ imports: ImportView[]; fields: string[]; defaultFields: string[] }> {
+  return answer(() => ({ imports: loadImports().map(view), fields: [...LP_FIELDS], defaultFields: [...DEFAULT_IMPORT_FIELDS] }));
+}
+
+export function saveImport(input: unknown): Answer<{ import: ImportView }> {
+  return answer(() => {
+    const imports = loadImports();
+    const spec = checkSpec(input, imports, () => `imp${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`);
+    const at = imports.findIndex((i) => i.id === spec.id);
+    if (at >= 0) imports[at] = spec;
+    else imports.push(spec);
+    saveImports(imports);
+    return { import: view(spec) };
+  });
+}
+
+export function deleteImport(id: unknown): Answer<{ deleted: string }> {
+  return answer(() => {
+    const spec = find(id);
+    if (loadRun(spec.id)?.status === 'running') cancelRun(spec.id);
+    saveImports(loadImports().filter((i) => i.id !== spec.id));
+    deleteRun(spec.id);
+    syncTriggers();
+    return { deleted: spec.id };
+  });
+}
+
+export function scheduleImport(id: unknown, schedule: unknown): Answer<{ import: ImportView }> {
+  return answer(() => {
+    const imports = loadImports();
+    const spec = imports.find((i) => i.id === find(id).id) as ImportSpec;
+    spec.schedule = checkSchedule(schedule);
+    spec.nextDueAt = spec.schedule ? nextDue(spec.schedule, Date.now()) : undefined;
+    saveImports(imports);
+    syncTriggers();
+    return { import: view(spec) };
+  });
+}
+
+function runStep(body: () => RunSummary): Answer<RunSummary> {
+  return answer(() => {
+    const summary = body();
+    syncTriggers();
+    return summary;
+  });
+}
+
+export function startImport(id: unknown): Answer<RunSummary> {
+  return runStep(() => beginRun(find(id).id, 'sidebar'));
+}
+
+export function continueImport(id: unknown): Answer<RunSummary> {
+  return runStep(() => continueRun(find(id).id, 'sidebar'));
+}
+
+export function importStatus(id: unknown): Answer<RunSummary> {
+  return answer(() => summarize(find(id).id, loadRun(find(id).id)));
+}
+
+export function cancelImport(id: unknown): Answer<RunSummary> {
+  return runStep(() => cancelRun(find(id).id));
+}
