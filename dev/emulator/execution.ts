@@ -65,8 +65,8 @@ export class Execution {
   /** Makes a Date in the bundle's realm (set by the runtime). */
   makeDate: (ms: number) => Date = (ms) => new Date(ms);
 
-  constructor(readonly clock: SimClock, readonly kind: ExecutionKind, name: string, readonly user: string, readonly owner: string, readonly makeError: (m: string) => Error) {
-    this.limitMs = LIMIT_MS[kind];
+  constructor(readonly clock: SimClock, readonly kind: ExecutionKind, name: string, readonly user: string, readonly owner: string, readonly makeError: (m: string) => Error, killAfterMs?: number) {
+    this.limitMs = Math.min(LIMIT_MS[kind], killAfterMs ?? Number.POSITIVE_INFINITY);
     this.ledger = {
       kind, name, user, startedAt: clock.now(), endedAt: clock.now(), calls: {}, fetches: 0, fetchAllCalls: 0,
       cacheHits: 0, cacheMisses: 0, sheetReads: 0, sheetWrites: 0, cellsWritten: 0, logs: [], timedOut: false,

@@ -43,6 +43,8 @@ export interface RunResult<T = unknown> {
 export interface RunOptions {
   kind?: ExecutionKind;
   user?: string;
+  /** Kills the execution once this much simulated time has passed (a crash, a closed tab, a limit). */
+  killAfterMs?: number;
 }
 
 const DEFAULT_DIST = join(__dirname, '../../dist');
@@ -98,7 +100,7 @@ export class Emulator {
     const kind = options.kind ?? 'editor';
     const user = options.user ?? this.owner;
     const realm = createRealm(() => this.clock.now());
-    const exec = new Execution(this.clock, kind, name, user, this.owner, realm.error);
+    const exec = new Execution(this.clock, kind, name, user, this.owner, realm.error, options.killAfterMs);
     exec.makeDate = realm.date;
     const locks = new EmulatedLockService(exec, this.locks);
     const log = loggers(exec);

@@ -1,0 +1,121 @@
+import type { Emulator } from '../../../dev/emulator/runtime';
+import { addin } from '../../helpers/addin';
+import { call, runImport, type Summary, saveImport, sheet } from '../../helpers/imports';
+import { type RunningService, startService } from '../../helpers/service';
+
+let svc: RunningService;
+beforeAll(async () => {
+  svc = await startService(['--partners', '400', '--max-page-size', '50']);
+});
+afterAll(() => svc.stop());
+
+function addAnalystColumns(emu: Emulator, name: string): void {
+  const s = emu.workbook.byName(name);
+  if (!s) throw new Error('no sheet');
+  const width = s.lastColumn();
+  s.set(0, width, 'Notes');
+  s.set(0, width + 1, 'Id length');
+  for (let r = 1; r < s.lastRow(); r++) {
+    s.set(r, width, `note:${String(s.get(r, 0))}`);
+    s.set(r, width + 1, '', `=LEN(A${r + 1})`);
+  }
+}
+
+describe('merge by id', () => {
+  test('analyst columns stay with their partner after the service reorders, deactivates and changes partners', async () => {
+    const a = addin(svc.url);
+    const id = saveImport(a.emu, { sheetName: 'Book', fields: ['id', 'fullName', 'upvotes'], mode: 'merge' });
+    runImport(a.emu, id);
+    const first = sheet(a.emu, 'Book');
+    addAnalystColumns(a.emu, 'Book');
+    const gone = [first[3][0], first[10][0], first[20][0]] as string[];
+    const touched = [first[5][0], first[6][0]] as string[];
+    await svc.mutate({ deactivate: gone, reorder: 'reverse', touch: touched });
+    const steps = runImport(a.emu, id);
+    expect(steps[steps.length - 1].message).toMatch(/0 new, 3 no longer active, 2 field changes\.$/);
+    const after = sheet(a.emu, 'Book');
+    expect(after[0]).toEqual(['id', 'fullName', 'upvotes', 'Notes', 'Id length']);
+    expect(after).toHaveLength(first.length);
+    const s = a.emu.workbook.byName('Book');
+    for (let r = 1; r < after.length; r++) {
+      expect(after[r][3]).toBe(`note:${String(after[r][0])}`);
+      expect(s?.formulas.get(`${r},4`)).toBe(`=LEN(A${r + 1})`);
+    }
+    expect(after.slice(-3).map((r) => r[0]).sort()).toEqual([...gone].sort());
+    expect(after[1][0]).toBe(first[first.length - 1][0]);
+    const changes = sheet(a.emu, 'Investor Data changes');
+    expect(changes[0]).toEqual(['When', 'Sheet', 'Partner id', 'Change', 'Field', 'Before', 'After']);
+    expect(changes.filter((c) => c[3] === 'no longer active').map((c) => c[2]).sort()).toEqual([...gone].sort());
+    expect(changes.filter((c) => c[3] === 'changed').map((c) => `${c[2]}:${c[4]}`).sort()).toEqual(touched.map((t) => `${t}:upvotes`).sort());
+  });
+});
+
+describe('runs that overlap', () => {
+  test('a run waits for a lock another execution holds, and reports when it cannot get it', () => {
+    const a = addin(svc.url);
+    const id = saveImport(a.emu, { sheetName: 'Locked', fields: ['id'] });
+    a.emu.holdLock('document', 60_000);
+    const blocked = call<Summary>(a.emu, 'startImport', [id]);
+    expect(blocked.ok && blocked.message).toBe('Another import is writing to this spreadsheet; waiting for it to finish.');
+    expect(a.emu.workbook.byName('Locked')).toBeUndefined();
+    a.emu.holdLock('document', 10_000);
+    const t = a.emu.clock.now();
+    const steps = runImport(a.emu, id);
+    expect(steps[steps.length - 1].status).toBe('done');
+    expect(a.emu.clock.now() - t).toBeGreaterThanOrEqual(10_000);
+  });
+
+  test('starting an import that is already running carries on the same run instead of starting another', () => {
+    const a = addin(svc.url);
+    const id = saveImport(a.emu, { sheetName: 'Once', fields: ['id'] });
+    const killed = a.emu.run('startImport', [id], { kind: 'sidebar', killAfterMs: 150 });
+    expect(killed.error).toBe('Exceeded maximum execution time');
+    const status = call<Summary>(a.emu, 'importStatus', [id]);
+    expect(status.ok && status.status).toBe('running');
+    const steps = runImport(a.emu, id);
+    expect(steps[steps.length - 1].status).toBe('done');
+    const log = sheet(a.emu, 'Investor Data log');
+    expect(log).toHaveLength(2);
+  });
+});
+
+describe('scheduled refresh', () => {
+  test('a schedule creates one hourly dispatcher; due imports run on the emulated clock; removing it removes the trigger', () => {
+    const a = addin(svc.url);
+    const id = saveImport(a.emu, { sheetName: 'Hourly', fields: ['id', 'fullName'] });
+    const other = saveImport(a.emu, { sheetName: 'Daily', fields: ['id'] });
+    expect(call(a.emu, 'scheduleImport', [id, { every: 'hours', hours: 2 }]).ok).toBe(true);
+    expect(call(a.emu, 'scheduleImport', [other, { every: 'day', atHour: 6 }]).ok).toBe(true);
+    expect(a.emu.triggers.triggers.map((t) => t.handler)).toEqual(['runScheduledImports']);
+    const runs = a.emu.advance(3 * 3_600_000);
+    expect(runs).toHaveLength(3);
+    expect(runs.every((r) => r.error === undefined)).toBe(true);
+    expect(sheet(a.emu, 'Hourly').length).toBeGreaterThan(300);
+    expect(sheet(a.emu, 'Daily')).toEqual([]);
+    const log = sheet(a.emu, 'Investor Data log');
+    expect(log.slice(1).map((r) => `${r[2]}:${r[4]}:${r[5]}`)).toEqual(['Hourly:schedule:done']);
+    expect(call(a.emu, 'scheduleImport', [id, { every: 'minutes', hours: 1 }]).ok).toBe(false);
+    call(a.emu, 'scheduleImport', [id, null]);
+    call(a.emu, 'scheduleImport', [other, null]);
+    expect(a.emu.triggers.triggers).toEqual([]);
+  });
+
+  test('a scheduled run that fails is logged and keeps the last good data', async () => {
+    const a = addin(svc.url);
+    const id = saveImport(a.emu, { sheetName: 'Nightly', fields: ['id'] });
+    runImport(a.emu, id);
+    const before = sheet(a.emu, 'Nightly');
+    call(a.emu, 'scheduleImport', [id, { every: 'hours', hours: 1 }]);
+    await svc.config({ faults: { error502: 1 } });
+    try {
+      a.emu.advance(2 * 3_600_000);
+    } finally {
+      await svc.config({ faults: { error502: 0 } });
+    }
+    expect(sheet(a.emu, 'Nightly')).toEqual(before);
+    const log = sheet(a.emu, 'Investor Data log');
+    expect(log[log.length - 1][5]).toBe('failed');
+    const list = call<{ imports: Array<{ id: string; last: { status: string } }> }>(a.emu, 'listImports');
+    expect(list.ok && list.imports.find((i) => i.id === id)?.last.status).toBe('failed');
+  });
+});

@@ -1,0 +1,37 @@
+import { addin } from '../../helpers/addin';
+import { call, type Summary, saveImport, sheet } from '../../helpers/imports';
+import { DEMO_KEY, type RunningService, startService } from '../../helpers/service';
+
+let svc: RunningService;
+beforeAll(async () => {
+  svc = await startService(['--partners', '59000', '--max-page-size', '100', '--rate-limit', '0.3', '--retry-after', '15', '--seed', '5']);
+});
+afterAll(() => svc.stop());
+
+test('a 50,000-partner import crosses the 6-minute limit, resumes from a trigger, and completes', async () => {
+  const total = (await (await fetch(`${svc.url}/api/active-partners-data/getAllActivePartnersData?apiKey=${DEMO_KEY}&limit=1`)).json()).pagination?.totalItems;
+  expect(total === undefined || total > 49000).toBe(true);
+  const a = addin(svc.url);
+  const id = saveImport(a.emu, { sheetName: 'All partners', fields: ['id', 'fullName', 'firm', 'ticketSize'] });
+  call(a.emu, 'scheduleImport', [id, { every: 'hours', hours: 1 }]);
+  const before = a.emu.history.length;
+  a.emu.advance(3_600_000);
+  for (let i = 0; i < 30; i++) {
+    const s = call<Summary>(a.emu, 'importStatus', [id]);
+    if (s.ok && s.status !== 'running') break;
+    a.emu.advance(61_000);
+  }
+  const status = call<Summary>(a.emu, 'importStatus', [id]);
+  expect(status.ok && status.status).toBe('done');
+  const runs = a.emu.history.slice(before).filter((l) => l.kind === 'trigger');
+  expect(runs.length).toBeGreaterThanOrEqual(2);
+  expect(runs.every((l) => !l.timedOut && l.endedAt - l.startedAt < 360_000)).toBe(true);
+  expect(runs.reduce((n, l) => n + (l.endedAt - l.startedAt), 0)).toBeGreaterThan(360_000);
+  const table = sheet(a.emu, 'All partners');
+  const ids = new Set(table.slice(1).map((r) => r[0]));
+  expect(ids.size).toBe(table.length - 1);
+  expect(status.ok && ids.size).toBe(status.ok ? status.totalItems : -1);
+  expect(ids.size).toBeGreaterThan(49000);
+  expect(a.emu.workbook.sheets.some((s) => s.name.startsWith('__staging_'))).toBe(false);
+  expect(a.emu.triggers.triggers.map((t) => t.handler)).toEqual(['runScheduledImports']);
+}, 300_000);

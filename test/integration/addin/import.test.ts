@@ -1,0 +1,81 @@
+import { addin } from '../../helpers/addin';
+import { formulasOf, runImport, saveImport, sheet } from '../../helpers/imports';
+import { DEMO_KEY, type RunningService, startService } from '../../helpers/service';
+
+let svc: RunningService;
+let active: number;
+beforeAll(async () => {
+  svc = await startService(['--partners', '11800', '--max-page-size', '100']);
+  active = (await (await fetch(`${svc.url}/api/active-partners-data/getAllActivePartnersData?apiKey=${DEMO_KEY}`)).json()).pagination.totalItems;
+});
+afterAll(() => svc.stop());
+afterEach(() => svc.config({ faults: { error500: 0, error502: 0, error503: 0, rateLimit: 0, truncated: 0 }, latencyMs: 0 }));
+
+const ids = (rows: unknown[][]) => rows.slice(1).map((r) => r[0] as string);
+
+describe('import of active limited partners', () => {
+  test('about 10,000 partners at the capped page size: every one once, in one run, ≤ 101 fetches, one write of the table', () => {
+    expect(active).toBeGreaterThan(9900);
+    const a = addin(svc.url);
+    const id = saveImport(a.emu, { sheetName: 'Partners', fields: ['id', 'fullName', 'firm', 'ticketSize', 'updatedAt'], mode: 'replace' });
+    const before = a.emu.history.length;
+    const steps = runImport(a.emu, id);
+    const last = steps[steps.length - 1];
+    expect(last.status).toBe('done');
+    expect(last.message).toBe(`Imported ${active} active limited partners into "Partners".`);
+    const table = sheet(a.emu, 'Partners');
+    expect(table[0]).toEqual(['id', 'fullName', 'firm', 'ticketSize', 'updatedAt']);
+    expect(table).toHaveLength(active + 1);
+    expect(new Set(ids(table)).size).toBe(active);
+    expect(typeof table[1][3]).toBe('number');
+    expect(table[1][4]).toBeInstanceOf(Date);
+    expect(formulasOf(a.emu, 'Partners')).toEqual([]);
+    const ledgers = a.emu.history.slice(before);
+    expect(ledgers.reduce((n, l) => n + l.fetches, 0)).toBeLessThanOrEqual(101);
+    expect(ledgers.reduce((n, l) => n + (l.calls['Range.setValues'] ?? 0), 0)).toBeLessThanOrEqual(3);
+    expect(a.emu.workbook.byName('Partners')?.frozenRows).toBe(1);
+    const log = sheet(a.emu, 'Investor Data log');
+    expect(log[1][5]).toBe('done');
+    expect(log[1][6]).toBe(active);
+  });
+
+  test('service text that looks like a formula lands as text, never as a formula', () => {
+    const a = addin(svc.url);
+    const id = saveImport(a.emu, { sheetName: 'Safe', fields: ['id', 'fullName', 'firm', 'description', 'email', 'sweetSpot', 'upvotes'] });
+    runImport(a.emu, id);
+    const row = sheet(a.emu, 'Safe').find((r) => r[0] === 'lp_00005') as unknown[];
+    expect(row.slice(1, 6).map((v) => String(v)[0])).toEqual(['=', '+', '-', '@', "'"]);
+    expect(typeof row[6]).toBe('string');
+    expect(formulasOf(a.emu, 'Safe')).toEqual([]);
+  });
+
+  test('with 20 % injected 5xx and 429 the run still ends complete', async () => {
+    await svc.config({ faults: { error500: 0.05, error503: 0.05, rateLimit: 0.1, retryAfterSeconds: 2 }, seed: 3 });
+    const a = addin(svc.url);
+    const id = saveImport(a.emu, { sheetName: 'Faulty', fields: ['id'] });
+    const steps = runImport(a.emu, id);
+    expect(steps[steps.length - 1].status).toBe('done');
+    const table = sheet(a.emu, 'Faulty');
+    expect(new Set(ids(table)).size).toBe(active);
+    expect(table).toHaveLength(active + 1);
+    expect(Number(sheet(a.emu, 'Investor Data log')[1][9])).toBeGreaterThan(0);
+  });
+
+  test('a failing service or a run killed mid-way leaves the previous data untouched', async () => {
+    const a = addin(svc.url);
+    const id = saveImport(a.emu, { sheetName: 'Keep', fields: ['id', 'fullName'] });
+    runImport(a.emu, id);
+    const before = sheet(a.emu, 'Keep');
+    await svc.config({ latencyMs: 50 });
+    const killed = a.emu.run('startImport', [id], { kind: 'sidebar', killAfterMs: 400 });
+    expect(killed.error).toBe('Exceeded maximum execution time');
+    expect(sheet(a.emu, 'Keep')).toEqual(before);
+    await svc.config({ latencyMs: 0, faults: { error503: 1 } });
+    const failed = runImport(a.emu, id);
+    const last = failed[failed.length - 1];
+    expect(last.status).toBe('failed');
+    expect(last.message).toMatch(/^Import failed: The data service failed \(HTTP 503.*\. The sheet "Keep" keeps its previous data\.$/);
+    expect(sheet(a.emu, 'Keep')).toEqual(before);
+    expect(a.emu.workbook.sheets.some((s) => s.name.startsWith('__staging_'))).toBe(false);
+  });
+});
