@@ -66,7 +66,7 @@ export function beginRun(importId: string, source: RunState['source']): RunSumma
 export function continueRun(importId: string, source: RunState['source']): RunSummary {
   return locked(importId, () => {
     const run = loadRun(importId);
-    if (!run || run.status !== 'running') return summarize(importId, run);
+    if (run?.status !== 'running') return summarize(importId, run);
     return step(specFor(importId), run, source);
   });
 }
