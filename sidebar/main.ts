@@ -2,6 +2,7 @@
  * The sidebar's behaviour. Everything that came from the service or the server is put on the
  * page as text (textContent), never as HTML.
  */
+import { startImports } from './imports';
 import { type Answer, call } from './rpc';
 
 interface State {
@@ -66,6 +67,7 @@ async function start(): Promise<void> {
   const state = await call<State>('getSidebarState');
   if (state.ok) show(state);
   else say(state.message, 'error');
+  await startImports();
 }
 
 void start();

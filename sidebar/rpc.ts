@@ -4,6 +4,9 @@
  * `{ ok: false, code, message }` shape, so the UI handles one kind of result.
  */
 
+/** What google.script.run can carry: JSON values only (no Date, function or undefined). */
+export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+
 export type Answer<T> = ({ ok: true } & T) | { ok: false; code: string; message: string };
 
 interface ScriptRun {
@@ -18,7 +21,7 @@ declare global {
   }
 }
 
-export function call<T extends object>(endpoint: string, ...args: Array<string | number | boolean | null>): Promise<Answer<T>> {
+export function call<T extends object>(endpoint: string, ...args: Json[]): Promise<Answer<T>> {
   return new Promise((resolve) => {
     const run = window.google?.script.run;
     if (!run) {

@@ -33,7 +33,7 @@ function newRun(spec: ImportSpec, source: RunState['source']): RunState {
   const now = Date.now();
   return {
     runId: `${now.toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`, importId: spec.id, source, status: 'running',
-    startedAt: now, updatedAt: now, pageSize: 0, totalItems: 0, totalPages: 0, nextPage: 1, staged: 0, rechecked: false,
+    startedAt: now, updatedAt: now, pageSize: 0, totalItems: 0, totalPages: 0, nextPage: 1, staged: 0, read: 0, rechecked: false,
     fetches: 0, retries: 0, executions: 0, message: 'Starting…', passStart: 0,
   };
 }
@@ -119,6 +119,7 @@ function step(spec: ImportSpec, run: RunState, source: RunState['source']): RunS
         for (const record of o.value.items) buffer.push(recordRow(record, fields, 'formula'));
       }
       run.nextPage += pages.length;
+      run.read = run.staged + buffer.length;
       run.message = `Page ${Math.min(run.nextPage - 1, run.totalPages)} of ${run.totalPages}`;
     }
     run.fetches += client.stats.fetches;
@@ -148,6 +149,7 @@ function finishOrRecheck(spec: ImportSpec, run: RunState, rows: Cell[][], source
   if (run.staged === 0) stage(spec, run, rows);
   run.rechecked = true;
   run.passStart = run.staged;
+  run.read = run.staged;
   run.nextPage = 1;
   run.message = verdict.message;
   saveRun(run);

@@ -79,6 +79,7 @@ export function writeTarget(spec: ImportSpec, run: RunState, rows: Cell[][]): vo
   formatDateColumns(target, dateCols, grid.length - 1);
   removeSheet(stagingName(spec.id));
   run.status = 'done';
+  run.read = rows.length;
   run.message = `Imported ${rows.length} active limited partners into "${spec.sheetName}".${note}`;
   record(spec, run, rows.length);
 }

@@ -20,6 +20,8 @@ export interface RunState {
   nextPage: number;
   /** Rows saved in the staging sheet so far (data rows, without the header). */
   staged: number;
+  /** Rows read so far in this run (staged or held in memory), or written at the end. */
+  read: number;
   /** Whether the list changed during the run and a second pass was made. */
   rechecked: boolean;
   /** Staged row index where the second pass began. */
@@ -46,6 +48,6 @@ export function summarize(importId: string, run: RunState | null): RunSummary {
   if (!run) return { importId, status: 'idle', page: 0, totalPages: 0, rows: 0, totalItems: 0, message: '' };
   return {
     importId, status: run.status, page: Math.min(run.nextPage - 1, run.totalPages), totalPages: run.totalPages,
-    rows: run.staged, totalItems: run.totalItems, message: run.message,
+    rows: run.read, totalItems: run.totalItems, message: run.message,
   };
 }

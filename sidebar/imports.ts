@@ -1,0 +1,200 @@
+/**
+ * The import part of the sidebar: the column chooser, the import form, the progress bar that a
+ * step-by-step run moves ("page k of n · rows r of total"), Cancel, and the saved imports with
+ * Run now, Schedule and Delete. A run in progress when the sidebar opens is picked up again.
+ * Everything from the server is shown with textContent.
+ */
+import { type Answer, call, type Json } from './rpc';
+
+interface Summary { importId: string; status: string; page: number; totalPages: number; rows: number; totalItems: number; message: string }
+type Schedule = { every: 'hours' | 'day' | 'week'; hours?: number; atHour?: number; weekday?: number };
+interface ImportView { id: string; sheetName: string; fields: string[]; mode: 'replace' | 'merge'; schedule?: Schedule; last?: { at: number; status: string; rows: number; message: string }; run: Summary }
+
+const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
+const el = <K extends keyof HTMLElementTagNameMap>(tag: K, text = ''): HTMLElementTagNameMap[K] => {
+  const node = document.createElement(tag);
+  node.textContent = text;
+  return node;
+};
+
+const SCHEDULES: Array<[string, Schedule | null]> = [
+  ['Not scheduled', null], ['Every hour', { every: 'hours', hours: 1 }], ['Every 6 hours', { every: 'hours', hours: 6 }],
+  ['Daily at 06:00', { every: 'day', atHour: 6 }], ['Weekly, Monday 06:00', { every: 'week', weekday: 1, atHour: 6 }],
+];
+
+let allFields: string[] = [];
+let defaults: string[] = [];
+let chosen: string[] = [];
+let cancelled = false;
+
+function say(text: string, kind: 'ok' | 'error' | '' = ''): void {
+  const m = $('import-message');
+  m.textContent = text;
+  m.className = kind;
+}
+
+function renderColumns(): void {
+  const list = $('column-list');
+  list.replaceChildren(...chosen.map((name, i) => {
+    const li = el('li');
+    li.append(el('span', name));
+    const up = el('button', '↑');
+    up.type = 'button';
+    up.title = `Move ${name} up`;
+    up.disabled = i === 0;
+    up.onclick = () => {
+      [chosen[i - 1], chosen[i]] = [chosen[i], chosen[i - 1]];
+      renderColumns();
+    };
+    const remove = el('button', '×');
+    remove.type = 'button';
+    remove.title = `Remove ${name}`;
+    remove.disabled = name === 'id';
+    remove.onclick = () => {
+      chosen.splice(i, 1);
+      renderColumns();
+    };
+    li.append(up, remove);
+    return li;
+  }));
+  const add = $<HTMLSelectElement>('add-column');
+  add.replaceChildren(...allFields.filter((f) => !chosen.includes(f)).map((f) => {
+    const o = el('option', f);
+    o.value = f;
+    return o;
+  }));
+}
+
+export function showProgress(s: Summary): void {
+  $('progress-box').hidden = false;
+  const bar = $<HTMLProgressElement>('progress');
+  bar.max = Math.max(1, s.totalItems);
+  bar.value = s.status === 'done' ? bar.max : Math.min(s.rows, bar.max);
+  $('progress-text').textContent = s.totalPages ? `page ${s.page} of ${s.totalPages} · rows ${s.rows} of ${s.totalItems}` : 'starting…';
+}
+
+/** Drives a run to its end, one server step at a time. */
+async function drive(id: string, first: Answer<Summary>): Promise<void> {
+  cancelled = false;
+  $('cancel-import').hidden = false;
+  $<HTMLButtonElement>('import').disabled = true;
+  let a = first;
+  try {
+    for (;;) {
+      if (!a.ok) {
+        say(a.message, 'error');
+        return;
+      }
+      showProgress(a);
+      if (a.status !== 'running') {
+        say(a.message, a.status === 'done' ? 'ok' : 'error');
+        return;
+      }
+      if (cancelled) {
+        a = await call<Summary>('cancelImport', id);
+        continue;
+      }
+      say(a.message);
+      a = await call<Summary>('continueImport', id);
+    }
+  } finally {
+    $('cancel-import').hidden = true;
+    $<HTMLButtonElement>('import').disabled = false;
+    await refresh();
+  }
+}
+
+function lastRunText(v: ImportView): string {
+  if (!v.last) return 'never';
+  return new Date(v.last.at).toLocaleString();
+}
+
+function renderImports(imports: ImportView[]): void {
+  $('no-imports').hidden = imports.length > 0;
+  $('imports').hidden = imports.length === 0;
+  const body = $('imports').querySelector('tbody') as HTMLTableSectionElement;
+  body.replaceChildren(...imports.flatMap((v) => {
+    const row = el('tr');
+    const status = el('td', v.run.status === 'running' ? 'running' : (v.last?.status ?? '–'));
+    status.className = `status-${v.last?.status ?? ''}`;
+    status.title = v.last?.message ?? '';
+    row.append(el('td', v.sheetName), el('td', lastRunText(v)), el('td', String(v.last?.rows ?? '')), status);
+    const actions = el('tr');
+    actions.className = 'actions';
+    const cell = el('td');
+    cell.colSpan = 4;
+    const run = el('button', 'Run now');
+    run.type = 'button';
+    run.onclick = async () => drive(v.id, await call<Summary>('startImport', v.id));
+    const schedule = el('select');
+    schedule.setAttribute('aria-label', `Schedule for ${v.sheetName}`);
+    SCHEDULES.forEach(([label, value], i) => {
+      const o = el('option', label);
+      o.value = String(i);
+      o.selected = JSON.stringify(value ?? null) === JSON.stringify(v.schedule ?? null);
+      schedule.append(o);
+    });
+    schedule.onchange = async () => {
+      const r = await call<object>('scheduleImport', v.id, SCHEDULES[Number(schedule.value)][1] as Json);
+      say(r.ok ? `Schedule saved for "${v.sheetName}".` : r.message, r.ok ? 'ok' : 'error');
+      await refresh();
+    };
+    const del = el('button', 'Delete');
+    del.type = 'button';
+    del.onclick = async () => {
+      const r = await call<object>('deleteImport', v.id);
+      say(r.ok ? `Deleted the import into "${v.sheetName}" (the sheet stays).` : r.message, r.ok ? 'ok' : 'error');
+      await refresh();
+    };
+    cell.append(run, schedule, del);
+    actions.append(cell);
+    return [row, actions];
+  }));
+}
+
+export async function refresh(): Promise<ImportView[]> {
+  const r = await call<{ imports: ImportView[]; fields: string[]; defaultFields: string[] }>('listImports');
+  if (!r.ok) {
+    say(r.message, 'error');
+    return [];
+  }
+  if (allFields.length === 0) {
+    allFields = r.fields;
+    defaults = r.defaultFields;
+    chosen = [...defaults];
+    renderColumns();
+  }
+  renderImports(r.imports);
+  return r.imports;
+}
+
+export async function startImports(): Promise<void> {
+  $('add-column-button').addEventListener('click', () => {
+    const name = $<HTMLSelectElement>('add-column').value;
+    if (name && !chosen.includes(name)) chosen.push(name);
+    renderColumns();
+  });
+  $('default-columns').addEventListener('click', () => {
+    chosen = [...defaults];
+    renderColumns();
+  });
+  $('cancel-import').addEventListener('click', () => {
+    cancelled = true;
+    say('Cancelling…');
+  });
+  $('import').addEventListener('click', async () => {
+    const mode = (document.querySelector('input[name="mode"]:checked') as HTMLInputElement).value;
+    const imports = await refresh();
+    const sheetName = $<HTMLInputElement>('sheet-name').value;
+    const same = imports.find((i) => i.sheetName.toLowerCase() === sheetName.trim().toLowerCase());
+    const saved = await call<{ import: ImportView }>('saveImport', { id: same?.id ?? null, sheetName, fields: chosen, mode });
+    if (!saved.ok) {
+      say(saved.message, 'error');
+      return;
+    }
+    await drive(saved.import.id, await call<Summary>('startImport', saved.import.id));
+  });
+  const imports = await refresh();
+  const running = imports.find((i) => i.run.status === 'running');
+  if (running) await drive(running.id, { ok: true, ...running.run });
+}
