@@ -82,6 +82,7 @@ export function writeTarget(spec: ImportSpec, run: RunState, rows: Cell[][]): vo
   run.read = rows.length;
   run.message = `Imported ${rows.length} active limited partners into "${spec.sheetName}".${note}`;
   record(spec, run, rows.length);
+  target.activate();
 }
 
 export function stagedRows(spec: ImportSpec): Cell[][] {

@@ -1,0 +1,109 @@
+/**
+ * The workbench's HTTP server (loopback): the page, the real dist/Sidebar.html with a
+ * google.script.run shim that calls the bundle in the emulator, and a small JSON API for the
+ * grid, menus, triggers and the .xlsx export.
+ */
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import type { Workbench } from './workbench';
+import { toXlsx } from './xlsx';
+
+const PAGE_DIR = join(__dirname, 'page');
+
+/** Provides google.script.run to the sidebar by posting each call to the workbench. */
+export const SCRIPT_RUN_SHIM = `<script>
+(function () {
+  function illegal(v, path) {
+    if (v === null || typeof v === 'string' || typeof v === 'boolean') return '';
+    if (typeof v === 'number') return isFinite(v) ? '' : path;
+    if (Array.isArray(v)) { for (var i = 0; i < v.length; i++) { var b = illegal(v[i], path + '[' + i + ']'); if (b) return b; } return ''; }
+    if (typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) { for (var k in v) { if (v[k] === undefined) continue; var c = illegal(v[k], path + '.' + k); if (c) return c; } return ''; }
+    return path;
+  }
+  function runner(success, failure) {
+    return new Proxy({}, { get: function (_, name) {
+      if (name === 'withSuccessHandler') return function (f) { return runner(f, failure); };
+      if (name === 'withFailureHandler') return function (f) { return runner(success, f); };
+      if (name === 'withUserObject') return function () { return runner(success, failure); };
+      return function () {
+        var args = Array.prototype.slice.call(arguments);
+        var bad = illegal(args, 'arguments');
+        if (bad) { setTimeout(function () { failure && failure(new Error('Failed due to illegal value in property: ' + bad)); }); return; }
+        fetch('/api/run', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: name, args: args }) })
+          .then(function (r) { return r.json(); })
+          .then(function (r) { if (r.ok) { success && success(r.value); } else { failure && failure(new Error(r.error)); } try { window.parent.postMessage({ type: 'workbench:changed' }, '*'); } catch (e) {} })
+          .catch(function (e) { failure && failure(e); });
+      };
+    } });
+  }
+  window.google = { script: { run: runner(null, null), host: { close: function () { window.parent.postMessage({ type: 'workbench:close-sidebar' }, '*'); } } } };
+})();
+</script>`;
+
+async function body(req: IncomingMessage): Promise<Record<string, unknown>> {
+  let text = '';
+  for await (const chunk of req) text += chunk;
+  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+}
+
+function send(res: ServerResponse, status: number, type: string, data: string | Buffer): void {
+  res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
+  res.end(data);
+}
+const json = (res: ServerResponse, data: unknown, status = 200) => send(res, status, 'application/json; charset=utf-8', JSON.stringify(data));
+
+export async function startWorkbenchServer(wb: Workbench, port = 0, host = '127.0.0.1'): Promise<{ url: string; server: Server }> {
+  const app = await build({ entryPoints: [join(PAGE_DIR, 'app.ts')], bundle: true, format: 'iife', platform: 'browser', target: 'es2020', write: false, logLevel: 'silent' });
+  const appJs = app.outputFiles[0].text;
+  const page = readFileSync(join(PAGE_DIR, 'index.html'), 'utf8');
+  const css = readFileSync(join(PAGE_DIR, 'styles.css'), 'utf8');
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://workbench.local');
+    try {
+      if (req.method === 'GET' && url.pathname === '/') return send(res, 200, 'text/html; charset=utf-8', page);
+      if (req.method === 'GET' && url.pathname === '/app.js') return send(res, 200, 'text/javascript; charset=utf-8', appJs);
+      if (req.method === 'GET' && url.pathname === '/styles.css') return send(res, 200, 'text/css; charset=utf-8', css);
+      if (req.method === 'GET' && url.pathname === '/sidebar') {
+        const html = wb.emu.workbook.sidebar?.html ?? readFileSync(join(wb.options.distDir ?? join(__dirname, '../../dist'), 'Sidebar.html'), 'utf8');
+        return send(res, 200, 'text/html; charset=utf-8', html.replace(/<head>/i, () => `<head>${SCRIPT_RUN_SHIM}`));
+      }
+      if (req.method === 'GET' && url.pathname === '/api/state') return json(res, wb.snapshot(url.searchParams.has('sheet') ? Number(url.searchParams.get('sheet')) : undefined));
+      if (req.method === 'GET' && url.pathname === '/api/export.xlsx') {
+        res.setHeader('content-disposition', 'attachment; filename="workbench.xlsx"');
+        return send(res, 200, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', await toXlsx(wb.emu.workbook));
+      }
+      if (req.method !== 'POST') return json(res, { ok: false, error: 'Not found' }, 404);
+      const b = await body(req);
+      switch (url.pathname) {
+        case '/api/run':
+          try {
+            return json(res, { ok: true, value: await wb.scriptRun(String(b.name), (b.args as unknown[]) ?? []) });
+          } catch (e) {
+            return json(res, { ok: false, error: (e as Error).message });
+          }
+        case '/api/cell':
+          wb.setCell(String(b.sheet), String(b.a1), String(b.input ?? ''));
+          return json(res, { ok: true });
+        case '/api/menu':
+          return json(res, { ok: true, ...wb.runMenu(String(b.functionName)) });
+        case '/api/sidebar/close':
+          wb.emu.workbook.sidebar = undefined;
+          return json(res, { ok: true });
+        case '/api/trigger':
+          return json(res, { ok: true, ...wb.fireTrigger(String(b.id)) });
+        case '/api/sheet':
+          wb.addSheet(String(b.name));
+          return json(res, { ok: true });
+        default:
+          return json(res, { ok: false, error: 'Not found' }, 404);
+      }
+    } catch (e) {
+      return json(res, { ok: false, error: (e as Error).message }, 400);
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(port, host, () => resolve()));
+  return { url: `http://${host}:${(server.address() as AddressInfo).port}`, server };
+}

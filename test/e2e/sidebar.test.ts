@@ -1,0 +1,85 @@
+import type { Browser, FrameLocator, Page } from 'playwright-core';
+import { launch, shot } from '../helpers/browser';
+import { type RunningWorkbench, startWorkbench } from '../helpers/workbench';
+
+const DEMO_KEY = 'demo-key-0123456789';
+let browser: Browser;
+let wb: RunningWorkbench;
+let page: Page;
+let sidebar: FrameLocator;
+
+beforeAll(async () => {
+  wb = await startWorkbench(['--partners', '1200']);
+  browser = await launch();
+  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  await page.goto(wb.url);
+  await page.click('#menu-investor-data');
+  await page.click('text=Open sidebar');
+  sidebar = page.frameLocator('#sidebar-frame');
+  await sidebar.locator('#key-status:has-text("No API key saved yet.")').waitFor();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await wb?.stop();
+});
+
+describe('sidebar (real dist/Sidebar.html, google.script.run backed by the emulator)', () => {
+  test('a bad key is refused with a clear error', async () => {
+    await sidebar.locator('#api-key').fill('not-the-key');
+    await sidebar.locator('#save-key').click();
+    await sidebar.locator('#key-status:has-text("ending …-key")').waitFor();
+    await sidebar.locator('#test-connection').click();
+    await sidebar.locator('#message.error').waitFor();
+    expect(await sidebar.locator('#message').textContent()).toBe('The API key was refused (HTTP 403: Invalid API key.). Check it in Investor Data ▸ Settings.');
+    await page.screenshot({ path: shot('sidebar-bad-key') });
+  });
+
+  test('save the key: only its last four characters come back; test the connection', async () => {
+    await sidebar.locator('#api-key').fill(DEMO_KEY);
+    await sidebar.locator('#save-key').click();
+    await sidebar.locator('#key-status:has-text("ending …6789")').waitFor();
+    expect(await sidebar.locator('#api-key').inputValue()).toBe('');
+    const html = await page.frame({ url: /\/sidebar$/ })?.content();
+    expect(html).not.toContain(DEMO_KEY);
+    await sidebar.locator('#test-connection').click();
+    await sidebar.locator('#message.ok').waitFor();
+    expect(await sidebar.locator('#message').textContent()).toMatch(/^Connected to 127\.0\.0\.1:\d+: \d+ active limited partners\.$/);
+  });
+
+  test('run an import and watch the progress bar reach the end', async () => {
+    await sidebar.locator('#sheet-name').fill('Partners');
+    await sidebar.locator('#import').click();
+    await sidebar.locator('#import-message.ok').waitFor({ timeout: 60_000 });
+    const text = await sidebar.locator('#progress-text').textContent();
+    const m = /^page (\d+) of (\d+) · rows (\d+) of (\d+)$/.exec(text ?? '');
+    expect(m).not.toBeNull();
+    expect(m?.[1]).toBe(m?.[2]);
+    expect(m?.[3]).toBe(m?.[4]);
+    const bar = sidebar.locator('#progress');
+    expect(await bar.evaluate((el) => [(el as HTMLProgressElement).value, (el as HTMLProgressElement).max])).toEqual([Number(m?.[4]), Number(m?.[4])]);
+    await page.waitForTimeout(1700);
+    await page.locator('td[data-cell="A2"]').filter({ hasText: /^lp_/ }).waitFor();
+    await page.screenshot({ path: shot('sidebar-import-done') });
+  });
+
+  test('schedule the saved import: the trigger appears in the workbench', async () => {
+    const select = sidebar.locator('#imports select');
+    await select.selectOption({ label: 'Every 6 hours' });
+    await sidebar.locator('#import-message:has-text("Schedule saved")').waitFor();
+    await page.click('#triggers-button');
+    await page.locator('#trigger-list td:has-text("runScheduledImports")').waitFor();
+    await page.screenshot({ path: shot('sidebar-scheduled') });
+  });
+
+  test('service and user text render inert: no markup runs', async () => {
+    await sidebar.locator('#sheet-name').fill('<img src=x onerror="window.top.__xss=1">');
+    await sidebar.locator('#import').click();
+    await sidebar.locator('#import-message.ok').waitFor({ timeout: 60_000 });
+    await sidebar.locator('#imports td:has-text("<img src=x")').waitFor();
+    await page.locator('.tab:has-text("<img")').click();
+    await page.locator('td:has-text("<script>alert")').first().waitFor();
+    expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    expect(await page.locator('#grid img, #grid script').count()).toBe(0);
+  });
+});
