@@ -69,7 +69,7 @@ abstract class Mutable implements Dataset {
   mutate(m: Mutation): void {
     for (const id of m.deactivate ?? []) this.inactive.add(id);
     for (const id of m.touch ?? []) this.touched.set(id, (this.touched.get(id) ?? 0) + 1);
-    const current = this.baseActiveIds().filter((id) => !this.inactive.has(id));
+    const current = (this.order ?? this.baseActiveIds()).filter((id) => !this.inactive.has(id));
     if (m.reorder === 'reverse') this.order = [...current].reverse();
     else if (m.reorder === 'shuffle') this.order = [...current].sort((a, b) => hash32('shuffle', a) - hash32('shuffle', b));
     else this.order = this.order ? this.order.filter((id) => !this.inactive.has(id)) : current;

@@ -23,10 +23,11 @@ export const USAGE = `npm run service -- [options]
   --error500 P --error502 P --error503 P --rate-limit P --slow P --truncated P   one fault each
   --retry-after S      Retry-After seconds on 429 (default 1)
   --slow-ms MS         delay of a slow response (default 40000)
+  --churn P            probability that a list request first changes the data (deactivate or reorder)
   --fund-as-list       getVentureFundById answers data as a one-element list
   --list-paths MODE    both | listed | sample: which active-partners path answers (default both)`;
 
-const STRING_FLAGS = ['port', 'host', 'keys', 'seed', 'partners', 'funds', 'data', 'max-page-size', 'latency', 'jitter', 'fault-rate', 'error500', 'error502', 'error503', 'rate-limit', 'slow', 'truncated', 'retry-after', 'slow-ms', 'list-paths'];
+const STRING_FLAGS = ['port', 'host', 'keys', 'seed', 'partners', 'funds', 'data', 'max-page-size', 'latency', 'jitter', 'fault-rate', 'error500', 'error502', 'error503', 'rate-limit', 'slow', 'truncated', 'retry-after', 'slow-ms', 'list-paths', 'churn'];
 
 function num(value: string | undefined, name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
   if (value === undefined) return fallback;
@@ -66,7 +67,7 @@ export function parseServiceArgs(argv: string[], env: NodeJS.ProcessEnv = proces
       faults: {
         ...NO_FAULTS,
         error500: p('error500', share), error502: p('error502', share), error503: p('error503', share),
-        rateLimit: p('rate-limit', share), truncated: p('truncated', share), slow: p('slow', 0),
+        rateLimit: p('rate-limit', share), truncated: p('truncated', share), slow: p('slow', 0), churn: p('churn', 0),
         retryAfterSeconds: num(s('retry-after'), 'retry-after', 1), slowMs: num(s('slow-ms'), 'slow-ms', NO_FAULTS.slowMs),
       },
       quirks: { fundAsList: !!values['fund-as-list'], listPaths: listPaths as 'both' | 'listed' | 'sample' },

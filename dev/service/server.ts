@@ -20,6 +20,8 @@ export interface FaultOptions {
   rateLimit: number;
   slow: number;
   truncated: number;
+  /** Probability that a list request changes the data first (deactivates a partner or reverses the order). */
+  churn: number;
   retryAfterSeconds: number;
   slowMs: number;
 }
@@ -42,13 +44,15 @@ export interface ServiceOptions {
   seed: number;
 }
 
-export const NO_FAULTS: FaultOptions = { error500: 0, error502: 0, error503: 0, rateLimit: 0, slow: 0, truncated: 0, retryAfterSeconds: 1, slowMs: 40000 };
+export const NO_FAULTS: FaultOptions = { error500: 0, error502: 0, error503: 0, rateLimit: 0, slow: 0, truncated: 0, churn: 0, retryAfterSeconds: 1, slowMs: 40000 };
 
 export interface Stats {
   requests: number;
   byOperation: Record<string, number>;
   byStatus: Record<string, number>;
   faults: Record<string, number>;
+  /** The last 50 API requests: operation and query parameters, the key left out. */
+  recent: Array<{ op: string; query: Record<string, string[]> }>;
 }
 
 const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable' };
@@ -68,7 +72,7 @@ const OPERATION_BY_PATH = new Map<string, OperationName>(
 );
 
 export class ReferenceService {
-  readonly stats: Stats = { requests: 0, byOperation: {}, byStatus: {}, faults: {} };
+  readonly stats: Stats = { requests: 0, byOperation: {}, byStatus: {}, faults: {}, recent: [] };
   private readonly server: Server;
   private random: () => number;
   private url = '';
@@ -112,6 +116,11 @@ export class ReferenceService {
     this.stats.requests++;
     const opName = OPERATION_BY_PATH.get(url.pathname);
     this.count(this.stats.byOperation, opName ?? 'unknown');
+    const query: Record<string, string[]> = {};
+    for (const [k, v] of url.searchParams) if (k !== 'apiKey') (query[k] ??= []).push(v);
+    query.apiKeyCount = [String(url.searchParams.getAll('apiKey').length)];
+    this.stats.recent.push({ op: opName ?? url.pathname, query });
+    if (this.stats.recent.length > 50) this.stats.recent.shift();
     const reply = (status: number, body: string, headers: Record<string, string> = {}) => {
       this.count(this.stats.byStatus, String(status));
       this.send(res, status, body, headers);
@@ -123,6 +132,7 @@ export class ReferenceService {
       if (!key) throw new HttpError(401, 'Missing apiKey query parameter.');
       if (!this.options.apiKeys.includes(key)) throw new HttpError(403, 'Invalid API key.');
       await this.delay();
+      if (opName === 'getAllActiveLimitedPartners') this.churn();
       const fault = this.pickFault();
       if (fault) {
         this.count(this.stats.faults, fault);
@@ -150,6 +160,16 @@ export class ReferenceService {
     if (ms > 0) await sleep(ms);
   }
 
+  /** Changes the data under a running import, as a live service does. */
+  private churn(): void {
+    const ds = this.options.dataset;
+    if (!ds.mutate || this.random() >= this.options.faults.churn) return;
+    this.count(this.stats.faults, 'churn');
+    const ids = ds.activePartnerIds();
+    if (this.random() < 0.5 && ids.length > 1) ds.mutate({ deactivate: [ids[Math.floor(this.random() * ids.length)]] });
+    else ds.mutate({ reorder: 'reverse' });
+  }
+
   private pickFault(): string | undefined {
     const f = this.options.faults;
     const table: Array<[string, number]> = [['error500', f.error500], ['error502', f.error502], ['error503', f.error503], ['rateLimit', f.rateLimit], ['slow', f.slow], ['truncated', f.truncated]];
@@ -166,9 +186,11 @@ export class ReferenceService {
     if (url.pathname === '/openapi.json' && req.method === 'GET') return this.send(res, 200, JSON.stringify(openApiDocument(this.url, this.options.maxPageSize)));
     if (url.pathname === '/__stats' && req.method === 'GET') return this.send(res, 200, JSON.stringify(this.stats));
     if (url.pathname === '/__stats/reset' && req.method === 'POST') {
-      Object.assign(this.stats, { requests: 0, byOperation: {}, byStatus: {}, faults: {} });
+      Object.assign(this.stats, { requests: 0, byOperation: {}, byStatus: {}, faults: {}, recent: [] });
       return this.send(res, 200, JSON.stringify(this.stats));
     }
+    if (url.pathname === '/__admin/active-ids' && req.method === 'GET') return this.send(res, 200, JSON.stringify(this.options.dataset.activePartnerIds()));
+    if (url.pathname === '/__admin/partner' && req.method === 'GET') return this.send(res, 200, JSON.stringify(this.options.dataset.partner(url.searchParams.get('id') ?? '') ?? null));
     if (url.pathname === '/__admin/config' && req.method === 'POST') {
       const patch = JSON.parse(body || '{}') as Partial<Omit<ServiceOptions, 'faults' | 'quirks'>> & { faults?: Partial<FaultOptions>; quirks?: Partial<Quirks> };
       const o = this.options;

@@ -16,7 +16,7 @@ export interface RunningService {
   stop(): Promise<void>;
   config(patch: Record<string, unknown>): Promise<Record<string, unknown>>;
   mutate(m: Record<string, unknown>): Promise<Record<string, unknown>>;
-  stats(): Promise<{ requests: number; byOperation: Record<string, number>; byStatus: Record<string, number>; faults: Record<string, number> }>;
+  stats(): Promise<{ requests: number; byOperation: Record<string, number>; byStatus: Record<string, number>; faults: Record<string, number>; recent: Array<{ op: string; query: Record<string, string[]> }> }>;
   resetStats(): Promise<void>;
 }
 

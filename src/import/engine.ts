@@ -9,7 +9,7 @@ import { LP_FIELD_SPECS, type FieldSpec } from '../api/records';
 import type { Cell } from '../table/cells';
 import { recordRow } from '../table/rows';
 import { clientFor, EXECUTION_STARTED_AT } from '../context';
-import { ensureSheet, writeBlock } from '../gas/sheets';
+import { ensureSheet, removeSheet, writeBlock } from '../gas/sheets';
 import { loadImports, loadRun, saveRun } from '../gas/store';
 import { failRun, judge, stagedRows, writeTarget } from './finish';
 import { type RunState, type RunSummary, stagingName, summarize } from './run-state';
@@ -33,8 +33,8 @@ function newRun(spec: ImportSpec, source: RunState['source']): RunState {
   const now = Date.now();
   return {
     runId: `${now.toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`, importId: spec.id, source, status: 'running',
-    startedAt: now, updatedAt: now, pageSize: 0, totalItems: 0, totalPages: 0, nextPage: 1, staged: 0, read: 0, rechecked: false,
-    fetches: 0, retries: 0, executions: 0, message: 'Starting…', passStart: 0,
+    startedAt: now, updatedAt: now, pageSize: 0, totalItems: 0, totalPages: 0, nextPage: 1, staged: 0, read: 0, pass: 1, passChanged: false,
+    fetches: 0, retries: 0, executions: 0, message: 'Starting…',
   };
 }
 
@@ -85,6 +85,7 @@ function fieldSpecs(spec: ImportSpec): FieldSpec[] {
 
 function stage(spec: ImportSpec, run: RunState, rows: Cell[][]): void {
   if (rows.length === 0 && run.staged > 0) return;
+  if (run.staged === 0) removeSheet(stagingName(spec.id));
   const sheet = ensureSheet(stagingName(spec.id));
   writeBlock(sheet, run.staged === 0 ? 1 : run.staged + 2, run.staged === 0 ? [[...spec.fields], ...rows] : rows);
   run.staged += rows.length;
@@ -110,14 +111,15 @@ function step(spec: ImportSpec, run: RunState, source: RunState['source']): RunS
         failRun(spec, run, `Import failed: ${failed.error.message}`);
         return summarize(spec.id, run);
       }
-      for (const o of outcomes) {
-        if (!o.ok) continue;
+      outcomes.forEach((o, k) => {
+        if (!o.ok) return;
         const p = o.value.pagination;
         if (first) run.pageSize = Math.max(1, p.pageSize || o.value.items.length || 1);
+        if (pages[k] !== 1 && p.totalItems !== run.totalItems) run.passChanged = true;
         run.totalItems = p.totalItems;
         run.totalPages = Math.ceil(p.totalItems / run.pageSize);
         for (const record of o.value.items) buffer.push(recordRow(record, fields, 'formula'));
-      }
+      });
       run.nextPage += pages.length;
       run.read = run.staged + buffer.length;
       run.message = `Page ${Math.min(run.nextPage - 1, run.totalPages)} of ${run.totalPages}`;
@@ -127,7 +129,7 @@ function step(spec: ImportSpec, run: RunState, source: RunState['source']): RunS
     const done = run.nextPage > run.totalPages;
     if (done && startedEmpty) return finishOrRecheck(spec, run, buffer, source);
     stage(spec, run, buffer);
-    if (done) return finishOrRecheck(spec, run, stagedRows(spec), source);
+    if (done) return finishOrRecheck(spec, run, stagedRows(spec, run.staged), source);
     saveRun({ ...run, updatedAt: Date.now() });
     return summarize(spec.id, run);
   } catch (e) {
@@ -137,7 +139,7 @@ function step(spec: ImportSpec, run: RunState, source: RunState['source']): RunS
 }
 
 function finishOrRecheck(spec: ImportSpec, run: RunState, rows: Cell[][], source: RunState['source']): RunSummary {
-  const verdict = judge(rows, run.passStart, spec.fields.indexOf('id'), run);
+  const verdict = judge(rows, spec.fields.indexOf('id'), run);
   if (verdict.complete) {
     writeTarget(spec, run, verdict.rows);
     return summarize(spec.id, run);
@@ -146,10 +148,11 @@ function finishOrRecheck(spec: ImportSpec, run: RunState, rows: Cell[][], source
     failRun(spec, run, verdict.message);
     return summarize(spec.id, run);
   }
-  if (run.staged === 0) stage(spec, run, rows);
-  run.rechecked = true;
-  run.passStart = run.staged;
-  run.read = run.staged;
+  removeSheet(stagingName(spec.id));
+  run.pass++;
+  run.passChanged = false;
+  run.staged = 0;
+  run.read = 0;
   run.nextPage = 1;
   run.message = verdict.message;
   saveRun(run);

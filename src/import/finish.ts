@@ -48,16 +48,21 @@ export function dedupe(rows: readonly Cell[][], idCol: number): Cell[][] {
 
 export type Verdict = { complete: true; rows: Cell[][] } | { complete: false; recheck: boolean; message: string };
 
-/** Whether the rows read are the whole list the service reports; pure. */
-export function judge(all: readonly Cell[][], passStart: number, idCol: number, run: Pick<RunState, 'totalItems' | 'rechecked'>): Verdict {
-  const unique = dedupe(all, idCol);
-  if (unique.length === run.totalItems) return { complete: true, rows: unique };
-  if (!run.rechecked) return { complete: false, recheck: true, message: 'The list changed during the import; reading it again.' };
-  const second = dedupe(all.slice(passStart), idCol);
-  if (second.length === run.totalItems) return { complete: true, rows: second };
-  const missing = run.totalItems - second.length;
-  const detail = missing > 0 ? `${missing} of ${run.totalItems} partners could not be read` : `${-missing} more partners were read than the ${run.totalItems} the service now lists`;
-  return { complete: false, recheck: false, message: `Incomplete: ${detail} because the list kept changing during the import.` };
+/** Full reads of the list an import makes at most before it gives up on a list that keeps changing. */
+export const MAX_PASSES = 3;
+
+/**
+ * Whether one pass read the whole list; pure. A pass is complete when the service's total did not
+ * change while it ran and its distinct ids number exactly that total: then every id it read was
+ * active when read and none is missing. Otherwise the list is read again, up to MAX_PASSES times.
+ */
+export function judge(passRows: readonly Cell[][], idCol: number, run: Pick<RunState, 'totalItems' | 'pass' | 'passChanged'>): Verdict {
+  const unique = dedupe(passRows, idCol);
+  if (!run.passChanged && unique.length === run.totalItems) return { complete: true, rows: unique };
+  if (run.pass < MAX_PASSES) return { complete: false, recheck: true, message: 'The list changed during the import; reading it again.' };
+  const missing = run.totalItems - unique.length;
+  const detail = missing > 0 ? `${missing} of ${run.totalItems} partners could not be read` : missing < 0 ? `${-missing} more partners were read than the ${run.totalItems} the service now lists` : `the service's total changed while reading`;
+  return { complete: false, recheck: false, message: `Incomplete after ${run.pass} reads of the list: ${detail}, because it kept changing during the import.` };
 }
 
 export function writeTarget(spec: ImportSpec, run: RunState, rows: Cell[][]): void {
@@ -85,8 +90,9 @@ export function writeTarget(spec: ImportSpec, run: RunState, rows: Cell[][]): vo
   target.activate();
 }
 
-export function stagedRows(spec: ImportSpec): Cell[][] {
+/** The rows this run staged (the sheet may hold more, left by an execution that was killed before saving its cursor). */
+export function stagedRows(spec: ImportSpec, count: number): Cell[][] {
   const sheet = findSheet(stagingName(spec.id));
-  if (!sheet) return [];
-  return readTable(sheet).values.slice(1);
+  if (!sheet || count === 0) return [];
+  return sheet.getRange(2, 1, count, spec.fields.length).getValues() as Cell[][];
 }

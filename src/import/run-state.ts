@@ -22,10 +22,10 @@ export interface RunState {
   staged: number;
   /** Rows read so far in this run (staged or held in memory), or written at the end. */
   read: number;
-  /** Whether the list changed during the run and a second pass was made. */
-  rechecked: boolean;
-  /** Staged row index where the second pass began. */
-  passStart: number;
+  /** Which full read of the list this is (1, then 2… when the list changed under the previous one). */
+  pass: number;
+  /** Whether the list's total changed during the current pass (its rows then cannot be trusted). */
+  passChanged: boolean;
   fetches: number;
   retries: number;
   executions: number;

@@ -1,0 +1,72 @@
+import { dedupe, judge, MAX_PASSES } from '../../../src/import/finish';
+import { mergeTables, repointFormula } from '../../../src/import/merge';
+import { checkSchedule, checkSheetName, checkSpec, nextDue } from '../../../src/import/spec';
+
+const rows = (...ids: string[]) => ids.map((id) => [id, `name ${id}`]);
+
+describe('completeness', () => {
+  test('a pass is complete only when the total held still and distinct ids equal it', () => {
+    expect(judge(rows('a', 'b', 'c'), 0, { totalItems: 3, pass: 1, passChanged: false })).toEqual({ complete: true, rows: rows('a', 'b', 'c') });
+    expect(judge(rows('a', 'b', 'b'), 0, { totalItems: 3, pass: 1, passChanged: false })).toMatchObject({ complete: false, recheck: true });
+    expect(judge(rows('a', 'b', 'c'), 0, { totalItems: 3, pass: 1, passChanged: true })).toMatchObject({ complete: false, recheck: true });
+    expect(judge(rows('a', 'b'), 0, { totalItems: 3, pass: MAX_PASSES, passChanged: false })).toEqual({
+      complete: false, recheck: false, message: `Incomplete after ${MAX_PASSES} reads of the list: 1 of 3 partners could not be read, because it kept changing during the import.`,
+    });
+  });
+
+  test('dedupe keeps first position and latest data', () => {
+    expect(dedupe([['a', 1], ['b', 1], ['a', 2]], 0)).toEqual([['a', 2], ['b', 1]]);
+  });
+});
+
+describe('merge', () => {
+  test('first import: header and rows, no change log', () => {
+    expect(mergeTables(null, ['id', 'x'], [['a', 1]])).toEqual({ grid: [['id', 'x'], ['a', 1]], changes: [], kept: 0 });
+  });
+
+  test('analyst columns and formulas follow their partner; new and gone partners are logged', () => {
+    const existing = {
+      values: [['id', 'x', 'Notes', 'Calc'], ['a', 1, 'note a', 5], ['b', 2, 'note b', 6]],
+      formulas: [['', '', '', ''], ['', '', '', '=B2*5'], ['', '', '', '=B3*3+$B$2']],
+    };
+    const r = mergeTables(existing, ['id', 'x'], [['c', 9], ['b', 3]]);
+    expect(r.grid).toEqual([
+      ['id', 'x', 'Notes', 'Calc'],
+      ['c', 9, '', ''],
+      ['b', 3, 'note b', { formula: '=B3*3+$B$2' }],
+      ['a', 1, 'note a', { formula: '=B4*5' }],
+    ]);
+    expect(r.changes).toEqual([
+      { id: 'c', change: 'new partner', field: '', before: '', after: '' },
+      { id: 'b', change: 'changed', field: 'x', before: 2, after: 3 },
+      { id: 'a', change: 'no longer active', field: '', before: '', after: '' },
+    ]);
+  });
+
+  test('formula re-pointing touches only same-row relative references', () => {
+    expect(repointFormula('=A5+B5*$C$5+C15+LOG10(5)+Sheet2!A5', 5, 9)).toBe('=A9+B9*$C$5+C15+LOG10(5)+Sheet2!A9');
+  });
+});
+
+describe('saved import settings', () => {
+  test('sheet names, fields, modes and schedules are checked', () => {
+    expect(checkSheetName('  Partners ')).toBe('Partners');
+    for (const bad of ['', 'a/b', 'x'.repeat(101), 'Investor Data log', '__staging_x', 42]) expect(() => checkSheetName(bad)).toThrow();
+    const spec = checkSpec({ sheetName: 'P', fields: ['fullName'] }, [], () => 'id1');
+    expect(spec).toMatchObject({ id: 'id1', fields: ['id', 'fullName'], mode: 'replace' });
+    expect(() => checkSpec({ sheetName: 'P', fields: ['nope'] }, [], () => 'x')).toThrow('Unknown field: nope.');
+    expect(() => checkSpec({ sheetName: 'P', mode: 'append' }, [], () => 'x')).toThrow('The mode is "replace" or "merge".');
+    expect(() => checkSpec({ sheetName: 'p' }, [spec], () => 'id2')).toThrow('Another saved import already writes the sheet "p".');
+    expect(checkSchedule(null)).toBeUndefined();
+    expect(() => checkSchedule({ every: 'hours', hours: 3 })).toThrow('Refresh every 1, 2, 4, 6, 8 or 12 hours.');
+    expect(() => checkSchedule({ every: 'day', atHour: 24 })).toThrow('The hour must be a whole number from 0 to 23.');
+  });
+
+  test('next due times', () => {
+    const t = Date.UTC(2026, 10, 22, 8, 30);
+    expect(nextDue({ every: 'hours', hours: 6 }, t)).toBe(t + 6 * 3_600_000);
+    expect(new Date(nextDue({ every: 'day', atHour: 6 }, t)).toISOString()).toBe('2026-11-23T06:00:00.000Z');
+    expect(new Date(nextDue({ every: 'day', atHour: 9 }, t)).toISOString()).toBe('2026-11-22T09:00:00.000Z');
+    expect(new Date(nextDue({ every: 'week', weekday: 1, atHour: 6 }, t)).toISOString()).toBe('2026-11-23T06:00:00.000Z');
+  });
+});
