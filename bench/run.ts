@@ -7,9 +7,10 @@
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEMO_KEY, startService } from '../test/helpers/service';
 import { Emulator } from '../dev/emulator/runtime';
+import { DEMO_KEY, startService } from '../dev/service/spawn';
 import { benchFormulas } from './formulas';
+import { benchImport, benchScale } from './imports';
 import { benchService } from './service';
 
 /** Starts the emulator's fetch worker so that no figure includes its start-up. */
@@ -17,25 +18,36 @@ function warmUp(url: string): void {
   new Emulator({ code: 'function ping(u) { return UrlFetchApp.fetch(u, { muteHttpExceptions: true }).getResponseCode(); }' }).run('ping', [`${url}/api/limited-partners-data/getLimitedPartnerById?apiKey=${DEMO_KEY}&limitedPartnerId=lp_00001`]);
 }
 
-export async function runBench(quick: boolean, latencyMs: number): Promise<Record<string, unknown>> {
-  const bundleKb = statSync(join(__dirname, '../dist/Code.js')).size / 1024;
-  const svc = await startService(['--partners', quick ? '300' : '12000', '--latency', String(latencyMs)]);
+export interface BenchOptions {
+  quick: boolean;
+  latencyMs: number;
+  scale: number[];
+}
+
+export async function runBench(o: BenchOptions): Promise<Record<string, unknown>> {
+  const bundleKb = Math.round((statSync(join(__dirname, '../dist/Code.js')).size / 1024) * 10) / 10;
+  const svc = await startService(['--partners', o.quick ? '300' : '2500', '--latency', String(o.latencyMs)]);
+  let formulas;
   try {
     warmUp(svc.url);
-    const formulas = benchFormulas(svc, quick ? 40 : 1000, quick ? 20 : 1000);
-    const service = quick ? [] : [await benchService(2500, true), await benchService(200000, false)];
-    return { date: new Date().toISOString(), quick, latencyMs, bundleKb: Math.round(bundleKb * 10) / 10, formulas, service };
+    formulas = benchFormulas(svc, o.quick ? 40 : 1000, o.quick ? 20 : 1000);
   } finally {
     await svc.stop();
   }
+  const imports = await benchImport(o.quick ? 400 : 11820, o.latencyMs, true);
+  const scaling = [];
+  for (const n of o.scale) scaling.push(await benchScale(n, o.latencyMs));
+  const service = o.quick ? [] : [await benchService(2500, true), await benchService(200000, false)];
+  return { date: new Date().toISOString(), quick: o.quick, latencyMs: o.latencyMs, bundleKb, formulas, imports, scaling, service };
 }
 
 if (require.main === module) {
-  const { values } = parseArgs({ options: { quick: { type: 'boolean' }, latency: { type: 'string' } } });
-  runBench(!!values.quick, Number(values.latency ?? 100)).then((results) => {
-    console.log(`bundle dist/Code.js: ${results.bundleKb} KB; injected latency ${results.latencyMs} ms`);
-    console.table(results.formulas);
-    if ((results.service as unknown[]).length) console.table(results.service);
-    if (!values.quick) writeFileSync(join(__dirname, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  const { values } = parseArgs({ options: { quick: { type: 'boolean' }, latency: { type: 'string' }, scale: { type: 'string' } } });
+  const quick = !!values.quick;
+  const scale = (values.scale ?? (quick ? '300' : '1000,10000,50000,100000')).split(',').map(Number);
+  runBench({ quick, latencyMs: Number(values.latency ?? 100), scale }).then((r) => {
+    console.log(`bundle dist/Code.js: ${r.bundleKb} KB (loaded on every custom-function call); injected latency ${r.latencyMs} ms`);
+    for (const key of ['formulas', 'imports', 'scaling', 'service']) if ((r[key] as unknown[]).length) console.table(r[key]);
+    if (!quick) writeFileSync(join(__dirname, 'results.json'), `${JSON.stringify(r, null, 2)}\n`);
   });
 }
