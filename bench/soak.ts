@@ -18,6 +18,7 @@ const IMPORTS = Number(values.imports ?? 200);
 const FORMULAS = Number(values.formulas ?? 200);
 const DEADLINE = Date.now() + Number(values.seconds ?? 900) * 1000;
 const SEED = Number(values.seed ?? 1);
+const STARTED = Date.now();
 
 async function main(): Promise<number> {
   const svc = await startService(['--partners', '300', '--max-page-size', '20', '--seed', String(SEED), '--error500', '0.05', '--error503', '0.04', '--rate-limit', '0.05',
@@ -77,6 +78,7 @@ async function main(): Promise<number> {
     const stats = await svc.stats();
     console.table([{ ...counts, requests: stats.requests, faults: Object.values(stats.faults).reduce((x, y) => x + y, 0) }]);
     console.log('faults injected by kind:', stats.faults);
+    console.log(`elapsed ${((Date.now() - STARTED) / 1000).toFixed(0)} s`);
     for (const l of losses.slice(0, 20)) console.log(`LOSS ${l}`);
     const enough = counts.importsDone + counts.importsFailedIntact >= IMPORTS && counts.rowsOk + counts.rowsError + counts.rowsStale >= FORMULAS * 12;
     if (!enough) console.log('stopped by the time limit before every run was made');
