@@ -27,7 +27,7 @@ export interface BenchOptions {
 export async function runBench(o: BenchOptions): Promise<Record<string, unknown>> {
   const bundleKb = Math.round((statSync(join(__dirname, '../dist/Code.js')).size / 1024) * 10) / 10;
   const svc = await startService(['--partners', o.quick ? '300' : '2500', '--latency', String(o.latencyMs)]);
-  let formulas;
+  let formulas: ReturnType<typeof benchFormulas>;
   try {
     warmUp(svc.url);
     formulas = benchFormulas(svc, o.quick ? 40 : 1000, o.quick ? 20 : 1000);

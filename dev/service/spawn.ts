@@ -4,11 +4,10 @@
  * workbench its URL, its admin switches and its request counters. Loopback only; the process is
  * killed on stop().
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { startChild } from '../child';
 
 export const DEMO_KEY = 'demo-key-0123456789';
-const ROOT = join(__dirname, '../..');
 
 export interface RunningService {
   url: string;
@@ -21,39 +20,16 @@ export interface RunningService {
 }
 
 export async function startService(args: string[] = [], timeoutMs = 20000): Promise<RunningService> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'dev/service/cli.ts'), '--port', '0', ...args], {
-    cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SERVICE_PORT: '' },
-  });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`service did not start in ${timeoutMs} ms: ${output}`)), timeoutMs);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const m = /SERVICE_URL=(\S+)/.exec(output);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`service exited with ${code}: ${output}`));
-    });
-  });
+  const child = await startChild('dev/service/cli.ts', ['--port', '0', ...args], /SERVICE_URL=(\S+)/, 'service', timeoutMs);
+  const url = child.ready;
   const post = async (path: string, body: unknown) => {
     const res = await fetch(`${url}${path}`, { method: 'POST', body: JSON.stringify(body) });
     return (await res.json()) as Record<string, unknown>;
   };
   return {
     url,
-    process: child,
-    stop: () => new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGKILL');
-    }),
+    process: child.process,
+    stop: () => child.stop(),
     config: (patch) => post('/__admin/config', patch),
     mutate: (m) => post('/__admin/mutate', m),
     stats: async () => (await (await fetch(`${url}/__stats`)).json()) as Awaited<ReturnType<RunningService['stats']>>,

@@ -1,0 +1,50 @@
+/**
+ * Starts one of the project's TypeScript programs as a child process (node + the tsx loader)
+ * and waits for the line that announces it is ready, so tests, benchmarks and the workbench
+ * start the service and the workbench the same way. stop() ends it.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+
+export const ROOT = join(__dirname, '..');
+
+export interface Child {
+  process: ChildProcess;
+  /** The first capture group of the ready line. */
+  ready: string;
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export async function startChild(script: string, args: string[], readyLine: RegExp, what: string, timeoutMs = 30000): Promise<Child> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, script), ...args], {
+    cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SERVICE_PORT: '' },
+  });
+  let output = '';
+  const ready = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${what} did not start in ${timeoutMs} ms: ${output}`)), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const m = readyLine.exec(output);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${what} exited with ${code}: ${output}`));
+    });
+  });
+  return {
+    process: child,
+    ready,
+    stop: (signal = 'SIGKILL') => new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill(signal);
+      setTimeout(() => child.kill('SIGKILL'), 3000).unref();
+    }),
+  };
+}
