@@ -43,7 +43,7 @@ function naiveCells(rows) {
 }`;
 
 export async function benchImport(partners: number, latencyMs: number, naive: boolean): Promise<ImportFigure[]> {
-  const svc = await startService(['--partners', String(partners), '--latency', String(latencyMs), '--max-page-size', '100']);
+  const svc = await startService(['--partners', String(partners), '--latency', String(latencyMs), '--max-page-size', '100', '--preload'], 120_000);
   try {
     const a = addin(svc.url);
     const id = saveImport(a.emu, { sheetName: 'Partners', fields: FIELDS });
@@ -76,13 +76,14 @@ export interface ScalePoint {
   longestExecutionMs: number;
   fetches: number;
   setValuesCalls: number;
+  /** Peak resident memory of the process that ran the add-in (emulator + workbook), measured alone. */
   peakRssMb: number;
   status: string;
 }
 
 /** One import of about `active` partners from the scheduled trigger, resuming as needed. */
 export async function benchScale(active: number, latencyMs: number): Promise<ScalePoint> {
-  const svc = await startService(['--partners', String(Math.ceil(active / 0.846)), '--latency', String(latencyMs), '--max-page-size', '100']);
+  const svc = await startService(['--partners', String(Math.ceil(active / 0.846)), '--latency', String(latencyMs), '--max-page-size', '100', '--preload'], 300_000);
   try {
     const a = addin(svc.url);
     const id = saveImport(a.emu, { sheetName: 'Scale', fields: FIELDS });

@@ -10,7 +10,8 @@ import { parseArgs } from 'node:util';
 import { Emulator } from '../dev/emulator/runtime';
 import { DEMO_KEY, startService } from '../dev/service/spawn';
 import { benchFormulas } from './formulas';
-import { benchImport, benchScale } from './imports';
+import { benchImport } from './imports';
+import { scalePointInChild } from './scale-point';
 import { benchService } from './service';
 
 /** Starts the emulator's fetch worker so that no figure includes its start-up. */
@@ -36,7 +37,7 @@ export async function runBench(o: BenchOptions): Promise<Record<string, unknown>
   }
   const imports = await benchImport(o.quick ? 400 : 11820, o.latencyMs, true);
   const scaling = [];
-  for (const n of o.scale) scaling.push(await benchScale(n, o.latencyMs));
+  for (const n of o.scale) scaling.push(scalePointInChild(n, o.latencyMs));
   const service = o.quick ? [] : [await benchService(2500, true), await benchService(200000, false)];
   return { date: new Date().toISOString(), quick: o.quick, latencyMs: o.latencyMs, bundleKb, formulas, imports, scaling, service };
 }
