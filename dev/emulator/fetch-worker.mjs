@@ -17,7 +17,11 @@ async function one(r, timeoutMs, maxBytes) {
     const headers = {};
     res.headers.forEach((v, k) => { headers[k] = v; });
     if (buf.length > maxBytes) return { error: 'Exception: Limit Exceeded: URLFetch response size.', elapsedMs: performance.now() - started };
-    return { status: res.status, headers, body: buf.toString('base64'), elapsedMs: performance.now() - started };
+    // Text travels as text (cheaper to pass between threads); anything else as base64.
+    const textual = /json|text|xml|javascript|html/i.test(headers['content-type'] || '');
+    return textual
+      ? { status: res.status, headers, text: buf.toString('utf8'), elapsedMs: performance.now() - started }
+      : { status: res.status, headers, body: buf.toString('base64'), elapsedMs: performance.now() - started };
   } catch (e) {
     const timedOut = e && (e.name === 'TimeoutError' || e.name === 'AbortError');
     const message = timedOut ? `Exception: Timeout: ${r.url}` : `Exception: Address unavailable: ${r.url}`;

@@ -17,7 +17,7 @@ export const MAX_RESPONSE_BYTES = 50 * 1024 * 1024;
 export const DAILY_FETCH_QUOTA = 20000;
 
 interface WireRequest { url: string; method?: string; headers?: Record<string, string>; payload?: string; followRedirects?: boolean }
-interface WireResult { status?: number; headers?: Record<string, string>; body?: string; error?: string; elapsedMs: number }
+interface WireResult { status?: number; headers?: Record<string, string>; body?: string; text?: string; error?: string; elapsedMs: number }
 
 let worker: ((requests: WireRequest[], timeoutMs: number, maxBytes: number) => WireResult[]) | undefined;
 function syncFetch(): NonNullable<typeof worker> {
@@ -32,14 +32,17 @@ export interface FetchQuota {
 }
 
 class HttpResponse implements Response {
-  private readonly bytes: Buffer;
-  constructor(private readonly status: number, private readonly headers: Record<string, string>, body: string, private readonly exec: Execution) {
-    this.bytes = Buffer.from(body, 'base64');
+  private cached: Buffer | undefined;
+  constructor(private readonly status: number, private readonly headers: Record<string, string>, private readonly wire: WireResult, private readonly exec: Execution) {}
+  private get bytes(): Buffer {
+    this.cached ??= this.wire.text !== undefined ? Buffer.from(this.wire.text, 'utf8') : Buffer.from(this.wire.body ?? '', 'base64');
+    return this.cached;
   }
   getResponseCode(): number {
     return this.status;
   }
   getContentText(charset?: string): string {
+    if (this.wire.text !== undefined && !(charset && /^utf-?16/i.test(charset))) return this.wire.text;
     return this.bytes.toString(charset && /^utf-?16/i.test(charset) ? 'utf16le' : 'utf8');
   }
   getAllHeaders(): object {
@@ -93,7 +96,7 @@ export class EmulatedUrlFetchApp implements FetchApp {
     this.exec.check();
     return results.map((res, i) => {
       if (res.error) throw err(res.error);
-      const response = new HttpResponse(res.status as number, res.headers ?? {}, res.body ?? '', this.exec);
+      const response = new HttpResponse(res.status as number, res.headers ?? {}, res, this.exec);
       const code = res.status as number;
       if (!requests[i].muteHttpExceptions && (code < 200 || code >= 300)) {
         const text = response.getContentText().slice(0, 100);

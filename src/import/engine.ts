@@ -18,7 +18,7 @@ import type { ImportSpec } from './spec';
 /** What the first request asks for; the server's cap decides (pagination.pageSize). */
 export const FIRST_PAGE_LIMIT = 1000;
 /** Pages fetched together in one fetchAll. */
-export const PAGES_PER_FETCH = 10;
+export const PAGES_PER_FETCH = 20;
 /** How long one step may run: short from the sidebar (its progress bar moves), long from triggers. */
 export const STEP_BUDGET_MS = { sidebar: 20_000, schedule: 300_000 } as const;
 const LOCK_WAIT_MS = 30_000;
