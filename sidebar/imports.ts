@@ -65,7 +65,7 @@ function renderColumns(): void {
   }));
 }
 
-export function showProgress(s: Summary): void {
+function showProgress(s: Summary): void {
   $('progress-box').hidden = false;
   const bar = $<HTMLProgressElement>('progress');
   bar.max = Math.max(1, s.totalItems);

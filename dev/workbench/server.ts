@@ -104,6 +104,9 @@ export async function startWorkbenchServer(wb: Workbench, port = 0, host = '127.
       return json(res, { ok: false, error: (e as Error).message }, 400);
     }
   });
-  await new Promise<void>((resolve) => server.listen(port, host, () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (e: NodeJS.ErrnoException) => reject(new Error(e.code === 'EADDRINUSE' ? `Port ${port} is in use: start with --port N (0 picks a free one).` : e.message)));
+    server.listen(port, host, () => resolve());
+  });
   return { url: `http://${host}:${(server.address() as AddressInfo).port}`, server };
 }

@@ -45,10 +45,6 @@ export class ServiceError extends Error {
   }
 }
 
-export function isServiceError(e: unknown): e is ServiceError {
-  return e instanceof ServiceError;
-}
-
 export function badInput(message: string): ServiceError {
   return new ServiceError('BAD_INPUT', message);
 }

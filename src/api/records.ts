@@ -81,9 +81,3 @@ export interface Page<T> {
 
 export const LP_FIELDS: readonly string[] = LP_FIELD_SPECS.map((s) => s.name);
 export const FUND_FIELDS: readonly string[] = FUND_FIELD_SPECS.map((s) => s.name);
-
-/** The type of a field of any record shape; list fields that are sometimes a string (firm) are 'list'-tolerant in cells. */
-export function fieldType(specs: readonly FieldSpec[], name: string): FieldType {
-  const spec = specs.find((s) => s.name === name);
-  return spec ? spec.type : 'string';
-}

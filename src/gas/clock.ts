@@ -1,6 +1,6 @@
 /**
- * Time in Apps Script: Date.now for the clock, Utilities.sleep for waits, and the deadline of
- * the current execution (30 s for a custom function, 6 min for everything else).
+ * Time in Apps Script: Date.now for the clock, Utilities.sleep for waits, and the time limits of
+ * an execution (30 s for a custom function, 6 min for everything else).
  */
 import type { Clock } from '../api/transport';
 
@@ -11,8 +11,3 @@ export const gasClock: Clock = {
   now: () => Date.now(),
   sleep: (ms) => Utilities.sleep(Math.max(0, Math.round(ms))),
 };
-
-/** The instant by which an execution that started `startedAt` must be done. */
-export function deadlineFrom(startedAt: number, limitMs: number): number {
-  return startedAt + limitMs;
-}

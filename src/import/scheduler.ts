@@ -4,7 +4,7 @@
  * stopped at the time limit. Failures land in the run log and the import's last status; the
  * target sheet keeps its last good data.
  */
-import { CONTINUATION, clearContinuation, ensureContinuation, ensureDispatcher, removeDispatcher } from '../gas/triggers';
+import { clearContinuation, ensureContinuation, ensureDispatcher, removeDispatcher } from '../gas/triggers';
 import { loadImports, loadRun, saveImports } from '../gas/store';
 import { beginRun, continueRun } from './engine';
 import { nextDue } from './spec';
@@ -46,4 +46,3 @@ export function runScheduledImports(): void {
   syncTriggers();
 }
 
-export { CONTINUATION };

@@ -9,6 +9,17 @@ beforeAll(async () => {
 });
 afterAll(() => svc.stop());
 
+/** Starts an import and kills its execution part-way (the service answers slowly, so the run cannot end first). */
+async function killedStart(emu: Emulator, id: string): Promise<void> {
+  await svc.config({ latencyMs: 100 });
+  try {
+    const killed = emu.run('startImport', [id], { kind: 'sidebar', killAfterMs: 150 });
+    expect(killed.error).toBe('Exceeded maximum execution time');
+  } finally {
+    await svc.config({ latencyMs: 0 });
+  }
+}
+
 function addAnalystColumns(emu: Emulator, name: string): void {
   const s = emu.workbook.byName(name);
   if (!s) throw new Error('no sheet');
@@ -65,17 +76,33 @@ describe('runs that overlap', () => {
     expect(a.emu.clock.now() - t).toBeGreaterThanOrEqual(10_000);
   });
 
-  test('starting an import that is already running carries on the same run instead of starting another', () => {
+  test('starting an import that is already running carries on the same run instead of starting another', async () => {
     const a = addin(svc.url);
     const id = saveImport(a.emu, { sheetName: 'Once', fields: ['id'] });
-    const killed = a.emu.run('startImport', [id], { kind: 'sidebar', killAfterMs: 150 });
-    expect(killed.error).toBe('Exceeded maximum execution time');
+    await killedStart(a.emu, id);
     const status = call<Summary>(a.emu, 'importStatus', [id]);
     expect(status.ok && status.status).toBe('running');
     const steps = runImport(a.emu, id);
     expect(steps[steps.length - 1].status).toBe('done');
     const log = sheet(a.emu, 'Investor Data log');
     expect(log).toHaveLength(2);
+  });
+});
+
+describe('cancel', () => {
+  test('cancelling a run in progress removes its staging sheet, logs it and leaves the target as it was', async () => {
+    const a = addin(svc.url);
+    const id = saveImport(a.emu, { sheetName: 'Cancelled', fields: ['id'] });
+    runImport(a.emu, id);
+    const before = sheet(a.emu, 'Cancelled');
+    await killedStart(a.emu, id);
+    expect(call<Summary>(a.emu, 'importStatus', [id])).toMatchObject({ ok: true, status: 'running' });
+    const cancelled = call<Summary>(a.emu, 'cancelImport', [id]);
+    expect(cancelled).toMatchObject({ ok: true, status: 'cancelled', message: 'Cancelled. The sheet "Cancelled" keeps its previous data.' });
+    expect(sheet(a.emu, 'Cancelled')).toEqual(before);
+    expect(a.emu.workbook.sheets.some((s) => s.name.startsWith('__staging_'))).toBe(false);
+    const log = sheet(a.emu, 'Investor Data log');
+    expect(log[log.length - 1][5]).toBe('cancelled');
   });
 });
 
