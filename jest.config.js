@@ -6,7 +6,7 @@ const common = { transform, testEnvironment: 'node', moduleFileExtensions: ['ts'
 module.exports = {
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
-    { ...common, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.test.ts'], slowTestThreshold: 30 },
+    { ...common, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.test.ts'], slowTestThreshold: 30, setupFilesAfterEnv: ['<rootDir>/test/helpers/scan-secrets.ts'] },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'], slowTestThreshold: 60 },
   ],
   testTimeout: 60000,

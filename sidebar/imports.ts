@@ -17,10 +17,54 @@ const el = <K extends keyof HTMLElementTagNameMap>(tag: K, text = ''): HTMLEleme
   return node;
 };
 
-const SCHEDULES: Array<[string, Schedule | null]> = [
-  ['Not scheduled', null], ['Every hour', { every: 'hours', hours: 1 }], ['Every 6 hours', { every: 'hours', hours: 6 }],
-  ['Daily at 06:00', { every: 'day', atHour: 6 }], ['Weekly, Monday 06:00', { every: 'week', weekday: 1, atHour: 6 }],
-];
+const KINDS: Array<[string, string]> = [['none', 'Not scheduled'], ['hours', 'Every N hours'], ['day', 'Daily'], ['week', 'Weekly']];
+const EVERY_HOURS = [1, 2, 4, 6, 8, 12];
+const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
+function options(select: HTMLSelectElement, items: Array<[string, string]>, chosen: string): void {
+  select.replaceChildren(...items.map(([value, label]) => {
+    const o = el('option', label);
+    o.value = value;
+    o.selected = value === chosen;
+    return o;
+  }));
+}
+
+/** Schedule pickers (kind, then hours or hour of day, then weekday); any change saves the schedule. */
+function scheduleControls(v: ImportView): HTMLElement {
+  const box = el('span');
+  const kind = el('select');
+  const n = el('select');
+  const day = el('select');
+  kind.setAttribute('aria-label', `Schedule for ${v.sheetName}`);
+  n.setAttribute('aria-label', `Hours for ${v.sheetName}`);
+  day.setAttribute('aria-label', `Weekday for ${v.sheetName}`);
+  const s = v.schedule;
+  options(kind, KINDS, s?.every ?? 'none');
+  const fill = () => {
+    if (kind.value === 'hours') options(n, EVERY_HOURS.map((h) => [String(h), `${h} h`]), String(s?.hours ?? 6));
+    else options(n, Array.from({ length: 24 }, (_, h) => [String(h), `at ${String(h).padStart(2, '0')}:00 UTC`]), String(s?.atHour ?? 6));
+    options(day, DAYS.map((d, i) => [String(i), d]), String(s?.weekday ?? 1));
+    n.hidden = kind.value === 'none';
+    day.hidden = kind.value !== 'week';
+  };
+  fill();
+  const save = async () => {
+    const k = kind.value;
+    const schedule: Json = k === 'none' ? null : k === 'hours' ? { every: 'hours', hours: Number(n.value) } : k === 'day' ? { every: 'day', atHour: Number(n.value) } : { every: 'week', weekday: Number(day.value), atHour: Number(n.value) };
+    const r = await call<object>('scheduleImport', v.id, schedule);
+    say(r.ok ? `Schedule saved for "${v.sheetName}".` : r.message, r.ok ? 'ok' : 'error');
+    await refresh();
+  };
+  kind.onchange = () => {
+    fill();
+    void save();
+  };
+  n.onchange = () => void save();
+  day.onchange = () => void save();
+  box.append(kind, n, day);
+  return box;
+}
 
 let allFields: string[] = [];
 let defaults: string[] = [];
@@ -126,19 +170,7 @@ function renderImports(imports: ImportView[]): void {
     const run = el('button', 'Run now');
     run.type = 'button';
     run.onclick = async () => drive(v.id, await call<Summary>('startImport', v.id));
-    const schedule = el('select');
-    schedule.setAttribute('aria-label', `Schedule for ${v.sheetName}`);
-    SCHEDULES.forEach(([label, value], i) => {
-      const o = el('option', label);
-      o.value = String(i);
-      o.selected = JSON.stringify(value ?? null) === JSON.stringify(v.schedule ?? null);
-      schedule.append(o);
-    });
-    schedule.onchange = async () => {
-      const r = await call<object>('scheduleImport', v.id, SCHEDULES[Number(schedule.value)][1] as Json);
-      say(r.ok ? `Schedule saved for "${v.sheetName}".` : r.message, r.ok ? 'ok' : 'error');
-      await refresh();
-    };
+    const schedule = scheduleControls(v);
     const del = el('button', 'Delete');
     del.type = 'button';
     del.onclick = async () => {

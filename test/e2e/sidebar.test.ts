@@ -64,11 +64,14 @@ describe('sidebar (real dist/Sidebar.html, google.script.run backed by the emula
   });
 
   test('schedule the saved import: the trigger appears in the workbench', async () => {
-    const select = sidebar.locator('#imports select');
-    await select.selectOption({ label: 'Every 6 hours' });
+    await sidebar.locator('#imports select[aria-label^="Schedule for"]').selectOption('day');
     await sidebar.locator('#import-message:has-text("Schedule saved")').waitFor();
+    await sidebar.locator('#imports select[aria-label^="Hours for"]').selectOption('9');
+    await sidebar.locator('#imports select[aria-label^="Hours for"] option[value="9"]:checked').waitFor({ state: 'attached' });
     await page.click('#triggers-button');
     await page.locator('#trigger-list td:has-text("runScheduledImports")').waitFor();
+    const state = await (await page.request.get(`${wb.url}/api/state`)).json();
+    expect(state.triggers).toHaveLength(1);
     await page.screenshot({ path: shot('sidebar-scheduled') });
   });
 

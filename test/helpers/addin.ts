@@ -8,8 +8,12 @@ export interface Addin {
   cell(name: string, ...args: unknown[]): CellResult;
 }
 
+/** Every emulator the tests of this file created, for the secret scan after them (test/helpers/scan-secrets.ts). */
+export const created: Emulator[] = [];
+
 export function addin(serviceUrl: string, key: string | null = DEMO_KEY, options: EmulatorOptions = {}): Addin {
   const emu = new Emulator(options);
+  created.push(emu);
   emu.store('document').set('INVESTOR_DATA_BASE_URL', serviceUrl);
   if (key !== null) emu.store(`user:${emu.owner}`).set('INVESTOR_DATA_API_KEY', key);
   return { emu, cell: (name, ...args) => callCustomFunction(emu, name, args) };
