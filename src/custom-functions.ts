@@ -131,8 +131,8 @@ export function LP_ACTIVE(page?: unknown, limit?: unknown, fields?: unknown, hea
     const chosen = parseFields(fields, LP_FIELD_SPECS, 'limited partner');
     const withHeaders = readFlag(headers, 'headers', true);
     const client = clientFor('formula');
-    const records = paginateAll((pages, size) => client.activePartnerPages(pages, size, true), l, p);
-    return rowsTable(records.map((record) => ({ kind: 'record', record })), chosen, withHeaders, 'formula');
+    const list = paginateAll((pages, size) => client.activePartnerPages(pages, size, true), l, p);
+    return rowsTable(list.records.map((record) => ({ kind: 'record', record, staleSince: list.staleSince })), chosen, withHeaders, 'formula');
   });
 }
 
@@ -154,9 +154,9 @@ export function FUND_INDUSTRIES(id: unknown, page?: unknown, limit?: unknown, he
     const l = readPositiveInt(limit, 'limit', 100, 10000) as number;
     const withHeaders = readFlag(headers, 'headers', true);
     const client = clientFor('formula');
-    const items = paginateAll((pages, size) => pages.map((n) => client.industriesPage(ids.unique[0], n, size)), l, p);
-    const names = [...new Set(items.flatMap((item) => (Array.isArray(item.industries) ? item.industries : [item.industries ?? ''])))];
-    const rows = names.map((record) => ({ kind: 'record' as const, record: { industries: record } }));
+    const list = paginateAll((pages, size) => pages.map((n) => client.industriesPage(ids.unique[0], n, size)), l, p);
+    const names = [...new Set(list.records.flatMap((item) => (Array.isArray(item.industries) ? item.industries : [item.industries ?? ''])))];
+    const rows = names.map((record) => ({ kind: 'record' as const, record: { industries: record }, staleSince: list.staleSince }));
     const spec: FieldSpec[] = [{ name: 'industries', type: 'string' }];
     const table = rowsTable(rows, spec, withHeaders, 'formula');
     return table.length ? table : [['']];

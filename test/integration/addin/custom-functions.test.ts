@@ -109,11 +109,16 @@ describe('custom functions in the emulator against the reference service', () =>
     const a = addin(svc.url);
     a.emu.store('document').set('INVESTOR_DATA_CACHE_TTL_SECONDS', '60');
     a.cell('LP_GET', [['lp_0000a'], ['lp_0000b']], 'id');
+    const page = a.cell('LP_ACTIVE', 1, 2, 'id').value as unknown[][];
     a.emu.clock.advance(120_000);
     await svc.config({ faults: { error503: 1 } });
     const cell = a.cell('LP_GET', [['lp_0000a'], ['lp_0000b']], 'id', true);
     expect(cell.error).toBeUndefined();
     expect(cell.value).toEqual([['id', 'stale since'], ['lp_0000a', expect.any(Date)], ['lp_0000b', expect.any(Date)]]);
+    const stalePage = a.cell('LP_ACTIVE', 1, 2, 'id').value as unknown[][];
+    expect(stalePage.map((r) => r[0])).toEqual(page.map((r) => r[0]));
+    expect(stalePage[0][1]).toBe('stale since');
+    expect(a.cell('LP_GET', 'lp_0000c', 'id').error).toMatch(/^The data service failed \(HTTP 503/);
   });
 
   test('Refresh all formulas marks cached answers stale and writes the add-in\'s formulas again', () => {

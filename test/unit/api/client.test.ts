@@ -90,7 +90,7 @@ describe('client: what the spec leaves open', () => {
       return json(200, { data: ids.map((id) => partner(id)), pagination: { totalItems: total, totalPages: Math.ceil(total / size), currentPage: page, pageSize: size } });
     };
     const { client, transport } = setup(handler);
-    const all = paginateAll((pages, limit) => client.activePartnerPages(pages, limit), 1000);
+    const all = paginateAll((pages, limit) => client.activePartnerPages(pages, limit), 1000).records;
     expect(all).toHaveLength(total);
     expect(new Set(all.map((r) => r.id)).size).toBe(total);
     expect(transport.requests.slice(1).every((r) => new URL(r.url).searchParams.get('limit') === '100')).toBe(true);
