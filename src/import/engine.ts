@@ -40,7 +40,8 @@ function newRun(spec: ImportSpec, source: RunState['source']): RunState {
 
 /** Runs `body` under the document lock; when another execution holds it, says so instead. */
 function locked(importId: string, body: () => RunSummary): RunSummary {
-  const lock = LockService.getDocumentLock();
+  // A script that is not bound to a spreadsheet has no document lock: fall back to the script lock.
+  const lock = LockService.getDocumentLock() ?? LockService.getScriptLock();
   if (!lock.tryLock(LOCK_WAIT_MS)) {
     const s = summarize(importId, loadRun(importId));
     return { ...s, message: 'Another import is writing to this spreadsheet; waiting for it to finish.' };

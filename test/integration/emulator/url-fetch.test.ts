@@ -1,6 +1,6 @@
 import { Emulator } from '../../../dev/emulator/runtime';
 import { callCustomFunction } from '../../../dev/emulator/hosts';
-import { DAILY_FETCH_QUOTA } from '../../../dev/emulator/url-fetch';
+import { DAILY_FETCH_QUOTA, MAX_RESPONSE_BYTES } from '../../../dev/emulator/url-fetch';
 import { probe } from '../../helpers/probe';
 import { DEMO_KEY, type RunningService, startService } from '../../helpers/service';
 
@@ -41,9 +41,15 @@ describe('emulator: UrlFetchApp over real HTTP', () => {
     expect(emu.run('get', [byId('lp_0000a'), true]).error).toBe('Exception: Service invoked too many times for one day: urlfetch.');
     emu.advance(24 * 3600_000);
     expect(emu.run('get', [byId('lp_0000a'), true]).error).toBeUndefined();
+    const real = probe(PROBES);
+    real.run('get', [byId('lp_0000a'), true]);
+    real.quota.used = DAILY_FETCH_QUOTA - 1;
+    expect(real.run('get', [byId('lp_0000a'), true]).error).toBeUndefined();
+    expect(real.run('get', [byId('lp_0000a'), true]).error).toBe('Exception: Service invoked too many times for one day: urlfetch.');
   });
 
-  test('responses over the size cap throw', () => {
+  test('responses over the size cap (50 MB by default) throw', () => {
+    expect(MAX_RESPONSE_BYTES).toBe(50 * 1024 * 1024);
     const emu = probe(PROBES, { maxResponseBytes: 50_000 });
     expect(emu.run('get', [byId('lp_0000a'), true]).error).toBeUndefined();
     expect(emu.run('get', [byId('lp_00002'), true]).error).toBe('Exception: Limit Exceeded: URLFetch response size.');
