@@ -16,6 +16,7 @@ async function typeInto(cell: string, input: string): Promise<void> {
   await page.press('#name-box', 'Enter');
   await page.fill('#formula-input', input);
   await page.press('#formula-input', 'Enter');
+  if (!input.startsWith('=')) await cellText(cell, (t) => t === input);
 }
 
 /** Waits until the page shows a cell whose text passes the check (the grid redraws as the server answers). */

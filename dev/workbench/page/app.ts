@@ -163,10 +163,12 @@ function wire(): void {
   $('formula-input').addEventListener('keydown', async (e) => {
     if ((e as KeyboardEvent).key !== 'Enter' || !state) return;
     const input = $<HTMLInputElement>('formula-input').value;
-    const r = await post('/api/cell', { sheet: state.sheets[state.active].name, a1: a1(selected.r, selected.c), input });
+    const target = { ...selected };
+    const r = await post('/api/cell', { sheet: state.sheets[state.active].name, a1: a1(target.r, target.c), input });
     if (!r.ok) $('cell-error').textContent = r.error ?? 'Could not set the cell.';
     await refresh();
-    select(Math.min(selected.r + 1, (state?.cells.length ?? 1) - 1), selected.c);
+    // Move down as Sheets does, unless the user has already gone elsewhere meanwhile.
+    if (selected.r === target.r && selected.c === target.c) select(Math.min(target.r + 1, (state?.cells.length ?? 1) - 1), target.c);
   });
   const goTo = () => {
     const m = /^([A-Z]+)(\d+)$/i.exec($<HTMLInputElement>('name-box').value.trim());
