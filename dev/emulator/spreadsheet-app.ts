@@ -203,8 +203,9 @@ export class EmulatedSpreadsheet implements Pick<S, 'getId' | 'getName' | 'getSh
     if (this.exec.readOnly) this.exec.deny('Spreadsheet.deleteSheet');
     const d = (sheet as unknown as EmulatedSheet).data;
     if (this.data.sheets.length <= 1) throw this.exec.makeError("Exception: You can't remove all the sheets in a document.");
+    const active = this.data.sheets[this.data.active];
     this.data.sheets = this.data.sheets.filter((s) => s !== d);
-    this.data.active = Math.min(this.data.active, this.data.sheets.length - 1);
+    this.data.active = Math.max(0, active === d ? Math.min(this.data.active, this.data.sheets.length - 1) : this.data.sheets.indexOf(active));
   }
   getActiveSheet(): Sh {
     return this.sheet(this.data.sheets[this.data.active]);

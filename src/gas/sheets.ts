@@ -20,6 +20,17 @@ export function ensureSheet(name: string): Sheet {
   return findSheet(name) ?? book().insertSheet(name);
 }
 
+/** A sheet the add-in keeps for itself: created without taking the analyst away from the sheet they are on, hidden if asked. */
+export function ensureSideSheet(name: string, hidden: boolean): Sheet {
+  const existing = findSheet(name);
+  if (existing) return existing;
+  const active = book().getActiveSheet();
+  const sheet = book().insertSheet(name);
+  if (hidden) sheet.hideSheet();
+  book().setActiveSheet(active);
+  return sheet;
+}
+
 export function removeSheet(name: string): void {
   const sheet = findSheet(name);
   if (sheet) book().deleteSheet(sheet);
@@ -77,8 +88,7 @@ export function formatDateColumns(sheet: Sheet, columns: readonly number[], rows
 /** Appends rows under a header to a log sheet, creating it (with the header) when absent. */
 export function appendLog(name: string, header: readonly string[], rows: readonly Cell[][]): void {
   if (rows.length === 0) return;
-  const existing = findSheet(name);
-  const sheet = existing ?? book().insertSheet(name);
+  const sheet = ensureSideSheet(name, false);
   const last = sheet.getLastRow();
   writeBlock(sheet, last + 1, last === 0 ? [[...header], ...rows] : rows);
   if (last === 0) sheet.setFrozenRows(1);

@@ -9,7 +9,7 @@ import { LP_FIELD_SPECS, type FieldSpec } from '../api/records';
 import type { Cell } from '../table/cells';
 import { recordRow } from '../table/rows';
 import { clientFor, EXECUTION_STARTED_AT } from '../context';
-import { ensureSheet, removeSheet, writeBlock } from '../gas/sheets';
+import { ensureSideSheet, removeSheet, writeBlock } from '../gas/sheets';
 import { loadImports, loadRun, saveRun } from '../gas/store';
 import { failRun, judge, stagedRows, writeTarget } from './finish';
 import { type RunState, type RunSummary, stagingName, summarize } from './run-state';
@@ -87,7 +87,7 @@ function fieldSpecs(spec: ImportSpec): FieldSpec[] {
 function stage(spec: ImportSpec, run: RunState, rows: Cell[][]): void {
   if (rows.length === 0 && run.staged > 0) return;
   if (run.staged === 0) removeSheet(stagingName(spec.id));
-  const sheet = ensureSheet(stagingName(spec.id));
+  const sheet = ensureSideSheet(stagingName(spec.id), true);
   writeBlock(sheet, run.staged === 0 ? 1 : run.staged + 2, run.staged === 0 ? [[...spec.fields], ...rows] : rows);
   run.staged += rows.length;
 }

@@ -16,6 +16,10 @@ test('a 50,000-partner import crosses the 6-minute limit, resumes from a trigger
   call(a.emu, 'scheduleImport', [id, { every: 'hours', hours: 1 }]);
   const before = a.emu.history.length;
   a.emu.advance(3_600_000);
+  const staging = a.emu.workbook.sheets.filter((s) => s.name.startsWith('__staging_'));
+  expect(staging).toHaveLength(1);
+  expect(staging[0].hidden).toBe(true);
+  expect(a.emu.workbook.sheets[a.emu.workbook.active].name).toBe('Sheet1');
   for (let i = 0; i < 30; i++) {
     const s = call<Summary>(a.emu, 'importStatus', [id]);
     if (s.ok && s.status !== 'running') break;
