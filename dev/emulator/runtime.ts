@@ -25,6 +25,8 @@ export interface EmulatorOptions {
   /** Script source to run instead of distDir/Code.js (for probes of the emulator itself). */
   code?: string;
   maxResponseBytes?: number;
+  /** Fetch from hosts other than this machine (the workbench pointed at another service). Off by default: tests reach 127.0.0.1 only. */
+  allowRemoteHosts?: boolean;
   owner?: string;
   timeZone?: string;
   addOn?: boolean;
@@ -105,7 +107,7 @@ export class Emulator {
     const locks = new EmulatedLockService(exec, this.locks);
     const log = loggers(exec);
     const services: Record<string, object> = {
-      UrlFetchApp: new EmulatedUrlFetchApp(exec, this.quota, this.options.fetchTimeoutMs ?? 60000, this.options.maxResponseBytes ?? MAX_RESPONSE_BYTES),
+      UrlFetchApp: new EmulatedUrlFetchApp(exec, this.quota, this.options.fetchTimeoutMs ?? 60000, this.options.maxResponseBytes ?? MAX_RESPONSE_BYTES, !this.options.allowRemoteHosts),
       CacheService: new EmulatedCacheService(exec, (scope) => this.cache(scope)),
       PropertiesService: new EmulatedPropertiesService(exec, (scope) => this.store(scope)),
       SpreadsheetApp: new EmulatedSpreadsheetApp(this.workbook, exec),

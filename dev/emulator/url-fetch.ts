@@ -25,6 +25,16 @@ function syncFetch(): NonNullable<typeof worker> {
   return worker;
 }
 
+/** Whether a URL points at this machine (127.0.0.0/8, localhost, [::1]). */
+export function isLoopback(url: string): boolean {
+  try {
+    const host = new URL(url).hostname;
+    return host === 'localhost' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+  } catch {
+    return false;
+  }
+}
+
 export interface FetchQuota {
   day: string;
   used: number;
@@ -62,7 +72,7 @@ class HttpResponse implements Response {
 type Params = GoogleAppsScript.URL_Fetch.URLFetchRequestOptions;
 
 export class EmulatedUrlFetchApp implements FetchApp {
-  constructor(private readonly exec: Execution, private readonly quota: FetchQuota, private readonly timeoutMs: number, private readonly maxBytes = MAX_RESPONSE_BYTES) {}
+  constructor(private readonly exec: Execution, private readonly quota: FetchQuota, private readonly timeoutMs: number, private readonly maxBytes = MAX_RESPONSE_BYTES, private readonly loopbackOnly = true) {}
 
   fetch(url: string, params: Params = {}): GoogleAppsScript.URL_Fetch.HTTPResponse {
     this.exec.charge('UrlFetchApp.fetch', 0);
@@ -80,6 +90,7 @@ export class EmulatedUrlFetchApp implements FetchApp {
     for (const r of requests) {
       if (typeof r.url !== 'string' || !/^https?:\/\//i.test(r.url)) throw err(`Exception: Invalid argument: ${String(r.url).slice(0, 100)}`);
       if (r.url.length > MAX_URL_LENGTH) throw err('Exception: Limit Exceeded: URLFetch URL Length.');
+      if (this.loopbackOnly && !isLoopback(r.url)) throw err(`Exception: Address unavailable: ${new URL(r.url).origin} (the emulator only fetches from this machine)`);
     }
     const day = new Date(this.exec.clock.now()).toISOString().slice(0, 10);
     if (this.quota.day !== day) Object.assign(this.quota, { day, used: 0 });

@@ -60,7 +60,7 @@ async function main(): Promise<void> {
     service = await startService(['--latency', values.latency ?? '0', '--fault-rate', values['fault-rate'] ?? '0', '--partners', values.partners ?? '2500']);
   }
   const serviceUrl = values['service-url'] ?? (service as RunningService).url;
-  const wb = new Workbench({ serviceUrl, stateDir });
+  const wb = new Workbench({ serviceUrl, stateDir, allowRemoteHosts: !!values['service-url'] });
   const stop = async (code = 0) => {
     await service?.stop();
     process.exit(code);

@@ -15,6 +15,8 @@ import { FormulaEngine, type SpillOwner } from './formulas';
 export interface WorkbenchOptions {
   serviceUrl: string;
   stateDir: string;
+  /** Let the add-in fetch from another machine (when --service-url points elsewhere). */
+  allowRemoteHosts?: boolean;
   distDir?: string;
 }
 
@@ -47,6 +49,7 @@ export class Workbench {
       distDir: options.distDir,
       workbook: saved ? Workbook.fromJSON(saved.workbook) : new Workbook('workbench', 'Investor Data workbench'),
       startTime: saved?.clock ?? Date.now(),
+      allowRemoteHosts: options.allowRemoteHosts,
     });
     if (saved) {
       for (const [scope, entries] of saved.properties) this.emu.properties.set(scope, new Map(entries));

@@ -25,6 +25,14 @@ describe('emulator: UrlFetchApp over real HTTP', () => {
     expect(emu.run('get', [base + 'x'.repeat(2083 - base.length), true]).error).toBe('Exception: Limit Exceeded: URLFetch URL Length.');
   });
 
+  test('only this machine is reachable unless remote hosts are allowed; nothing is sent elsewhere', () => {
+    const emu = probe(PROBES);
+    expect(emu.run('get', ['https://data.example.com/api', true]).error).toBe('Exception: Address unavailable: https://data.example.com (the emulator only fetches from this machine)');
+    expect(emu.run('get', ['http://10.0.0.1/x', true]).error).toContain('only fetches from this machine');
+    expect(emu.history.reduce((n, l) => n + l.fetches, 0)).toBe(0);
+    expect(emu.run('get', [byId('lp_0000a').replace('127.0.0.1', 'localhost'), true]).error).toBeUndefined();
+  });
+
   test('non-2xx throws unless muted, naming only the origin', () => {
     const emu = probe(PROBES);
     expect(emu.run('get', [byId('nope'), true]).value).toEqual([404, expect.any(Number)]);
