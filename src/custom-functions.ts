@@ -132,7 +132,9 @@ export function LP_ACTIVE(page?: unknown, limit?: unknown, fields?: unknown, hea
     const withHeaders = readFlag(headers, 'headers', true);
     const client = clientFor('formula');
     const list = paginateAll((pages, size) => client.activePartnerPages(pages, size, true), l, p);
-    return rowsTable(list.records.map((record) => ({ kind: 'record', record, staleSince: list.staleSince })), chosen, withHeaders, 'formula');
+    const table = rowsTable(list.records.map((record) => ({ kind: 'record', record, staleSince: list.staleSince })), chosen, withHeaders, 'formula');
+    // Sheets shows an error for an empty array result; an empty page is an empty cell.
+    return table.length ? table : '';
   });
 }
 

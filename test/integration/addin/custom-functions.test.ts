@@ -50,6 +50,8 @@ describe('custom functions in the emulator against the reference service', () =>
     const page = a.cell('LP_ACTIVE', 2, 5, 'id,activeStatus').value as unknown[][];
     expect(page).toHaveLength(6);
     expect(page.slice(1).every((r) => r[1] === 'ACTIVE')).toBe(true);
+    expect(a.cell('LP_ACTIVE', 999, 5, 'id', false).value).toBe('');
+    expect(a.cell('LP_ACTIVE', 999, 5, 'id').value).toEqual([['id']]);
     const industries = a.cell('FUND_INDUSTRIES', 'vf_0003').value as unknown[][];
     expect(industries[0]).toEqual(['industries']);
     expect(new Set(industries.slice(1).map((r) => r[0])).size).toBe(industries.length - 1);
