@@ -1,4 +1,8 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { callCustomFunction, ScriptRunHost } from '../../../dev/emulator/hosts';
+import { Emulator } from '../../../dev/emulator/runtime';
 import { probe } from '../../helpers/probe';
 
 const PROBES = `
@@ -24,6 +28,8 @@ function echo(x) { return x; }
 function giveDate() { return new Date(); }
 function hidden_() { return 'secret'; }
 function missing() { return SpreadsheetApp.openById('x'); }
+function page(name) { var t = HtmlService.createTemplateFromFile('Probe'); t.name = name; var out = t.evaluate().setTitle('T'); return [out.getTitle(), out.getContent()]; }
+function who() { return [Session.getEffectiveUser().getEmail(), Session.getActiveUser().getEmail(), Session.getScriptTimeZone()]; }
 function zip(text) { var z = Utilities.gzip(Utilities.newBlob(text)); return Utilities.ungzip(z).getDataAsString(); }
 `;
 
@@ -150,6 +156,16 @@ describe('emulator limits: execution time and permissions', () => {
 
   test('members that are not emulated throw instead of returning undefined', () => {
     expect(emuWith().run('missing').error).toBe('not emulated: SpreadsheetApp.openById');
+  });
+
+  test('HtmlService templates escape printed values; Session tells whose execution it is', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'html-'));
+    writeFileSync(join(dir, 'Probe.html'), '<p>Hello <?= name ?></p>');
+    writeFileSync(join(dir, 'Code.js'), PROBES);
+    const emu = new Emulator({ distDir: dir });
+    expect(emu.run('page', ['<b>x</b>']).value).toEqual(['T', '<p>Hello &#60;b&#62;x&#60;/b&#62;</p>']);
+    expect(emu.run('who', [], { user: 'analyst@example.com' }).value).toEqual(['analyst@example.com', 'analyst@example.com', 'Etc/UTC']);
+    expect(callCustomFunction(emu, 'who', []).value).toEqual([emu.owner, '', 'Etc/UTC']);
   });
 
   test('Utilities gzip round-trips', () => {
