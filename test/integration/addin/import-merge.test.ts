@@ -1,6 +1,6 @@
 import type { Emulator } from '../../../dev/emulator/runtime';
 import { addin } from '../../helpers/addin';
-import { call, runImport, type Summary, saveImport, sheet } from '../../helpers/imports';
+import { call, formulasOf, runImport, type Summary, saveImport, sheet } from '../../helpers/imports';
 import { type RunningService, startService } from '../../helpers/service';
 
 let svc: RunningService;
@@ -54,6 +54,10 @@ describe('merge by id', () => {
     }
     expect(after.slice(-3).map((r) => r[0]).sort()).toEqual([...gone].sort());
     expect(after[1][0]).toBe(first[first.length - 1][0]);
+    expect(formulasOf(a.emu, 'Book').every((f) => /^=LEN\(A\d+\)$/.test(f))).toBe(true);
+    expect(after.some((r) => String(r[1]).startsWith('=HYPERLINK'))).toBe(true);
+    expect(formulasOf(a.emu, 'Investor Data changes')).toEqual([]);
+    expect(formulasOf(a.emu, 'Investor Data log')).toEqual([]);
     const changes = sheet(a.emu, 'Investor Data changes');
     expect(changes[0]).toEqual(['When', 'Sheet', 'Partner id', 'Change', 'Field', 'Before', 'After']);
     expect(changes.filter((c) => c[3] === 'no longer active').map((c) => c[2]).sort()).toEqual([...gone].sort());
