@@ -156,7 +156,7 @@ export function FUND_INDUSTRIES(id: unknown, page?: unknown, limit?: unknown, he
     const l = readPositiveInt(limit, 'limit', 100, 10000) as number;
     const withHeaders = readFlag(headers, 'headers', true);
     const client = clientFor('formula');
-    const list = paginateAll((pages, size) => pages.map((n) => client.industriesPage(ids.unique[0], n, size)), l, p);
+    const list = paginateAll((pages, size) => client.industriesPages(ids.unique[0], pages, size), l, p);
     const names = [...new Set(list.records.flatMap((item) => (Array.isArray(item.industries) ? item.industries : [item.industries ?? ''])))];
     const rows = names.map((record) => ({ kind: 'record' as const, record: { industries: record }, staleSince: list.staleSince }));
     const spec: FieldSpec[] = [{ name: 'industries', type: 'string' }];

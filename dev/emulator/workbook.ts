@@ -5,6 +5,7 @@
  * text that is not a number is a formula too, a leading apostrophe forces text, numeric text is
  * a number; more than 50,000 characters in a cell and more than 10,000,000 cells are refused.
  */
+import { isDate } from './realm';
 
 export type CellValue = string | number | boolean | Date;
 
@@ -13,7 +14,6 @@ export const MAX_WORKBOOK_CELLS = 10_000_000;
 export const DEFAULT_ROWS = 1000;
 export const DEFAULT_COLS = 26;
 
-const isDate = (v: unknown): v is Date => Object.prototype.toString.call(v) === '[object Date]';
 
 export class SheetData {
   values: CellValue[][] = [];

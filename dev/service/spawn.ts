@@ -6,6 +6,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { startChild } from '../child';
+import type { Stats } from './server';
 
 export const DEMO_KEY = 'demo-key-0123456789';
 
@@ -15,7 +16,7 @@ export interface RunningService {
   stop(): Promise<void>;
   config(patch: Record<string, unknown>): Promise<Record<string, unknown>>;
   mutate(m: Record<string, unknown>): Promise<Record<string, unknown>>;
-  stats(): Promise<{ requests: number; byOperation: Record<string, number>; byStatus: Record<string, number>; faults: Record<string, number>; recent: Array<{ op: string; query: Record<string, string[]> }> }>;
+  stats(): Promise<Stats>;
   resetStats(): Promise<void>;
 }
 
@@ -32,7 +33,7 @@ export async function startService(args: string[] = [], timeoutMs = 20000): Prom
     stop: () => child.stop(),
     config: (patch) => post('/__admin/config', patch),
     mutate: (m) => post('/__admin/mutate', m),
-    stats: async () => (await (await fetch(`${url}/__stats`)).json()) as Awaited<ReturnType<RunningService['stats']>>,
+    stats: async () => (await (await fetch(`${url}/__stats`)).json()) as Stats,
     resetStats: async () => {
       await post('/__stats/reset', {});
     },

@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ScriptRunHost } from '../emulator/hosts';
+import { isDate } from '../emulator/realm';
 import { Emulator } from '../emulator/runtime';
 import type { TriggerRecord } from '../emulator/script-app';
 import { columnLetters, interpretInput, parseA1, Workbook } from '../emulator/workbook';
@@ -28,7 +29,6 @@ interface Saved {
   clock: number;
 }
 
-const isDate = (v: unknown): v is Date => Object.prototype.toString.call(v) === '[object Date]';
 
 export function display(v: unknown): string {
   if (isDate(v)) return v.toISOString().replace('T', ' ').slice(0, 16);

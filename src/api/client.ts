@@ -11,7 +11,7 @@ import { type Operation, type OperationName, OPERATIONS, readPagination, recordL
 import type { JsonValue, Page, ServiceRecord } from './records';
 import { interpret } from './response';
 import { backoffDelay, DEFAULT_RETRY, type RetryPolicy } from './retry';
-import type { Clock, HttpRequest, Transport } from './transport';
+import type { Clock, HttpRequest, HttpResponse, Transport } from './transport';
 import { buildUrl, type QueryValue } from './url';
 
 export interface ClientOptions {
@@ -93,9 +93,11 @@ export class Client {
     return this.run(pages.map((page) => this.pageCall(op, { page, limit }, cache)));
   }
 
-  industriesPage(fundId: string, page: number, limit: number): Outcome<Page<ServiceRecord>> {
+  /** Pages of a fund's industries, fetched together. */
+  industriesPages(fundId: string, pages: readonly number[], limit: number): Outcome<Page<ServiceRecord>>[] {
     const op = OPERATIONS.getIndustriesByVentureFundId;
-    return this.run([this.pageCall(op, { [op.idParam as string]: requireId(fundId), page, limit }, true, fundId)])[0];
+    const id = requireId(fundId);
+    return this.run(pages.map((page) => this.pageCall(op, { [op.idParam as string]: id, page, limit }, true, fundId)));
   }
 
   private byId(op: Operation, ids: readonly string[]): Outcome<ServiceRecord>[] {
@@ -199,9 +201,10 @@ export class Client {
           const call = calls[i];
           const url = this.url(call, false);
           const res = responses[k];
-          const result = res instanceof Error
-            ? { ok: false as const, error: toServiceError(res, secrets), retry: toServiceError(res, secrets).code !== 'QUOTA' }
-            : interpret(res, url, secrets, this.o.clock.now());
+          const sent = res instanceof Error ? toServiceError(res, secrets) : undefined;
+          const result = sent
+            ? { ok: false as const, error: sent, retry: sent.code !== 'QUOTA' }
+            : interpret(res as HttpResponse, url, secrets, this.o.clock.now());
           if (result.ok) {
             try {
               const value = call.read(result.body.data, result.body);

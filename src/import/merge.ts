@@ -5,7 +5,7 @@
  * row); partners no longer in the list keep their rows, below the active ones. Every difference
  * becomes a change-log entry: new partner, no longer active, or a field's old and new value.
  */
-import type { Cell } from '../table/cells';
+import { type Cell, isDate } from '../table/cells';
 
 export interface FormulaCell {
   formula: string;
@@ -28,7 +28,6 @@ export interface MergeResult {
 
 export const MAX_CHANGES = 10000;
 
-const isDate = (v: unknown): v is Date => Object.prototype.toString.call(v) === '[object Date]';
 export const sameCell = (a: Cell, b: Cell): boolean => {
   const norm = (v: Cell) => (isDate(v) ? `d${v.getTime()}` : typeof v === 'number' ? `n${v}` : `s${String(v)}`);
   return norm(a) === norm(b);

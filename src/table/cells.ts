@@ -8,6 +8,9 @@
 import type { FieldType, JsonValue } from '../api/records';
 
 export type Cell = string | number | boolean | Date;
+
+/** A Date from any realm (instanceof fails across contexts). */
+export const isDate = (v: unknown): v is Date => Object.prototype.toString.call(v) === '[object Date]';
 export type CellTarget = 'formula' | 'sheet';
 
 /** Sheets refuses more than this many characters in a cell. */

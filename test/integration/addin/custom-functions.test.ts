@@ -55,6 +55,10 @@ describe('custom functions in the emulator against the reference service', () =>
     const industries = a.cell('FUND_INDUSTRIES', 'vf_0003').value as unknown[][];
     expect(industries[0]).toEqual(['industries']);
     expect(new Set(industries.slice(1).map((r) => r[0])).size).toBe(industries.length - 1);
+    const paged = addin(svc.url).cell('FUND_INDUSTRIES', 'vf_0003', '', 3);
+    expect(paged.value).toEqual(industries);
+    expect(paged.run.ledger.fetches).toBeGreaterThan(3);
+    expect(paged.run.ledger.fetchAllCalls).toBe(2);
     expect((a.cell('FUND_FIELDS', true).value as unknown[][])[0]).toEqual(['id', 'string']);
   });
 

@@ -1,6 +1,6 @@
 import { addin } from '../../helpers/addin';
 import { call, type Summary, saveImport, sheet } from '../../helpers/imports';
-import { DEMO_KEY, type RunningService, startService } from '../../helpers/service';
+import { type RunningService, startService } from '../../helpers/service';
 
 let svc: RunningService;
 beforeAll(async () => {
@@ -9,8 +9,6 @@ beforeAll(async () => {
 afterAll(() => svc.stop());
 
 test('a 50,000-partner import crosses the 6-minute limit, resumes from a trigger, and completes', async () => {
-  const total = (await (await fetch(`${svc.url}/api/active-partners-data/getAllActivePartnersData?apiKey=${DEMO_KEY}&limit=1`)).json()).pagination?.totalItems;
-  expect(total === undefined || total > 49000).toBe(true);
   const a = addin(svc.url);
   const id = saveImport(a.emu, { sheetName: 'All partners', fields: ['id', 'fullName', 'firm', 'ticketSize'] });
   call(a.emu, 'scheduleImport', [id, { every: 'hours', hours: 1 }]);
