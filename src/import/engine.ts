@@ -22,6 +22,8 @@ export const PAGES_PER_FETCH = 20;
 /** How long one step may run: short from the sidebar (its progress bar moves), long from triggers. */
 export const STEP_BUDGET_MS = { sidebar: 20_000, schedule: 300_000 } as const;
 const LOCK_WAIT_MS = 30_000;
+/** Steps in a row that may end on a retryable failure without reading a page before the run fails. */
+export const MAX_STALLS = 3;
 
 export function specFor(importId: string): ImportSpec {
   const spec = loadImports().find((i) => i.id === importId);
@@ -33,7 +35,7 @@ function newRun(spec: ImportSpec, source: RunState['source']): RunState {
   const now = Date.now();
   return {
     runId: `${now.toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`, importId: spec.id, source, status: 'running',
-    startedAt: now, updatedAt: now, pageSize: 0, totalItems: 0, totalPages: 0, nextPage: 1, staged: 0, read: 0, pass: 1, passChanged: false,
+    startedAt: now, updatedAt: now, pageSize: 0, totalItems: 0, totalPages: 0, nextPage: 1, staged: 0, read: 0, pass: 1, passChanged: false, stalls: 0,
     fetches: 0, retries: 0, executions: 0, message: 'Starting…',
   };
 }
@@ -104,9 +106,12 @@ function step(spec: ImportSpec, run: RunState, source: RunState['source']): RunS
       if (Date.now() > deadline) break;
       const first = run.pageSize === 0;
       const pages = first ? [run.nextPage] : Array.from({ length: Math.min(PAGES_PER_FETCH, run.totalPages - run.nextPage + 1) }, (_, i) => run.nextPage + i);
-      const outcomes = client.activePartnerPages(pages, first ? FIRST_PAGE_LIMIT : run.pageSize);
-      const failed = outcomes.find((o) => !o.ok);
-      if (failed && !failed.ok) {
+      const all = client.activePartnerPages(pages, first ? FIRST_PAGE_LIMIT : run.pageSize);
+      const firstFailure = all.findIndex((o) => !o.ok);
+      const failed = firstFailure >= 0 ? all[firstFailure] : undefined;
+      // Keep the pages before the first failure: the cursor only moves over pages that are in.
+      const outcomes = failed ? all.slice(0, firstFailure) : all;
+      if (failed && !failed.ok && (!failed.error.retryable || run.stalls >= MAX_STALLS)) {
         run.fetches += client.stats.fetches;
         run.retries += client.stats.retries;
         failRun(spec, run, `Import failed: ${failed.error.message}`);
@@ -121,13 +126,20 @@ function step(spec: ImportSpec, run: RunState, source: RunState['source']): RunS
         run.totalPages = Math.ceil(p.totalItems / run.pageSize);
         for (const record of o.value.items) buffer.push(recordRow(record, fields, 'formula'));
       });
-      run.nextPage += pages.length;
+      run.nextPage += outcomes.length;
       run.read = run.staged + buffer.length;
       run.message = `Page ${Math.min(run.nextPage - 1, run.totalPages)} of ${run.totalPages}`;
+      if (outcomes.length) run.stalls = 0;
+      if (failed && !failed.ok) {
+        // The service is failing for now (rate limit, outage): stop this step, keep what is in, carry on in the next.
+        run.stalls++;
+        run.message = `${failed.error.message} Continuing at page ${run.nextPage} in the next step.`;
+        break;
+      }
     }
     run.fetches += client.stats.fetches;
     run.retries += client.stats.retries;
-    const done = run.nextPage > run.totalPages;
+    const done = run.pageSize > 0 && run.nextPage > run.totalPages;
     if (done && startedEmpty) return finishOrRecheck(spec, run, buffer, source);
     stage(spec, run, buffer);
     if (done) return finishOrRecheck(spec, run, stagedRows(spec, run.staged), source);

@@ -26,6 +26,8 @@ export interface RunState {
   pass: number;
   /** Whether the list's total changed during the current pass (its rows then cannot be trusted). */
   passChanged: boolean;
+  /** Steps in a row that ended on a retryable failure without reading a page. */
+  stalls: number;
   fetches: number;
   retries: number;
   executions: number;

@@ -93,6 +93,26 @@ describe('runs that overlap', () => {
   });
 });
 
+describe('a service that is rate limiting for a while', () => {
+  afterEach(() => svc.config({ faults: { rateLimit: 0 } }));
+
+  test('a step that meets a retryable failure stops and the run carries on later; it fails only after 3 such steps in a row', async () => {
+    const a = addin(svc.url);
+    const id = saveImport(a.emu, { sheetName: 'Patient', fields: ['id'] });
+    await svc.config({ faults: { rateLimit: 1, retryAfterSeconds: 30 } });
+    const first = call<Summary>(a.emu, 'startImport', [id]);
+    expect(first).toMatchObject({ ok: true, status: 'running', message: 'Rate limited by the data service, retry in 30 s. Continuing at page 1 in the next step.' });
+    await svc.config({ faults: { rateLimit: 0 } });
+    const steps = runImport(a.emu, id);
+    expect(steps[steps.length - 1].status).toBe('done');
+    expect(sheet(a.emu, 'Patient').length).toBeGreaterThan(300);
+    await svc.config({ faults: { rateLimit: 1, retryAfterSeconds: 30 } });
+    const failing = runImport(a.emu, id);
+    expect(failing.map((s) => s.status)).toEqual(['running', 'running', 'running', 'failed']);
+    expect(failing[3].message).toBe('Import failed: Rate limited by the data service, retry in 30 s. The sheet "Patient" keeps its previous data.');
+  });
+});
+
 describe('cancel', () => {
   test('cancelling a run in progress removes its staging sheet, logs it and leaves the target as it was', async () => {
     const a = addin(svc.url);
