@@ -3,8 +3,15 @@
  * `function NAME(…)` in dist/Code.js; names in capitals are custom functions and must carry a
  * JSDoc block with @customfunction, which the build copies onto the wrapper.
  */
-export { FUND_FIELDS, FUND_GET, FUND_INDUSTRIES, FUND_LASTSIZE, LP_ACTIVE, LP_FIELDS, LP_FIRMS, LP_GET, LP_LABELS } from './custom-functions';
-export { onInstall, onOpen, refreshAllFormulas, showSidebar } from './menu';
-export { getSidebarState, refreshFormulas, removeApiKey, saveApiKey, saveCacheTtl, saveServiceUrl, testConnection } from './sidebar-api';
-export { cancelImport, continueImport, deleteImport, importStatus, listImports, saveImport, scheduleImport, startImport } from './import-api';
-export { continueImports, runScheduledImports } from './import/scheduler';
+import type { Endpoints } from './contract';
+import type * as globals from './index';
+
+export { FUND_FIELDS, FUND_GET, FUND_INDUSTRIES, FUND_LASTSIZE, LP_ACTIVE, LP_FIELDS, LP_FIRMS, LP_GET, LP_LABELS } from './entry/custom-functions';
+export { cancelImport, continueImport, deleteImport, importStatus, listImports, saveImport, scheduleImport, startImport } from './entry/imports';
+export { onInstall, onOpen, refreshAllFormulas, showSidebar } from './entry/menu';
+export { getSidebarState, refreshFormulas, removeApiKey, saveApiKey, saveCacheTtl, saveServiceUrl, testConnection } from './entry/sidebar';
+export { continueImports, runScheduledImports } from './entry/triggers';
+
+/** tsc fails unless every endpoint of the sidebar contract (src/contract.ts) is a global here, with a compatible signature. */
+type Implements<T extends Endpoints> = T;
+export type ExposedEndpoints = Implements<typeof globals>;

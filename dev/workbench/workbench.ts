@@ -10,7 +10,7 @@ import { isDate } from '../emulator/realm';
 import { Emulator } from '../emulator/runtime';
 import type { TriggerRecord } from '../emulator/script-app';
 import { columnLetters, interpretInput, parseA1, Workbook } from '../emulator/workbook';
-import { CUSTOM_FUNCTION_NAMES } from '../../src/names';
+import { CUSTOM_FUNCTION_NAMES } from '../../src/table/names';
 import { FormulaEngine, type SpillOwner } from './formulas';
 
 export interface WorkbenchOptions {

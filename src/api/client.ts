@@ -10,7 +10,7 @@ import type { Memo } from './memo';
 import { type Operation, type OperationName, OPERATIONS, readPagination, recordList, singleRecord } from './operations';
 import type { JsonValue, Page, ServiceRecord } from './records';
 import { interpret } from './response';
-import { backoffDelay, DEFAULT_RETRY, type RetryPolicy } from './retry';
+import { DEFAULT_RETRY, type RetryPolicy, retryDelay } from './retry';
 import type { Clock, HttpRequest, HttpResponse, Transport } from './transport';
 import { buildUrl, type QueryValue } from './url';
 
@@ -49,7 +49,6 @@ interface Call<T> {
 export const MAX_URL_LENGTH = 2082;
 /** Time kept in hand at the deadline for writing results. */
 const DEADLINE_MARGIN_MS = 1500;
-const STALE_CODES = new Set(['SERVER', 'NETWORK', 'RATE_LIMITED', 'TIMEOUT', 'QUOTA', 'BAD_RESPONSE']);
 
 export class Client {
   readonly stats: CallStats = { fetches: 0, retries: 0, cacheHits: 0, staleServed: 0 };
@@ -114,7 +113,7 @@ export class Client {
       op, query, cache, id,
       read: (data, body) => {
         const items = recordList(data, op);
-        return { items, pagination: readPagination(body.pagination, items.length, requested) };
+        return { items, pagination: readPagination(body.pagination, requested) };
       },
     };
   }
@@ -164,16 +163,19 @@ export class Client {
     this.fetchWithRetry(calls, pending, out, (i, value) => {
       if (keys[i]) fresh.push([keys[i] as string, value]);
     });
-    // Unknown ids are remembered too, so a sheet full of typos does not refetch them on every recalculation.
+    // Unknown ids are remembered too, so a sheet full of typos does not refetch them on every
+    // recalculation; but a "not found" never replaces a good copy (it stays the last good value).
     pending.forEach((i) => {
       const o = out[i];
-      if (keys[i] && o && !o.ok && o.error.code === 'NOT_FOUND' && calls[i].id !== undefined) fresh.push([keys[i] as string, { $missing: o.error.message }]);
+      const before = keys[i] ? cached.get(keys[i] as string) : undefined;
+      const hasGoodCopy = before !== undefined && !isMissing(before.value);
+      if (keys[i] && o && !o.ok && o.error.code === 'NOT_FOUND' && calls[i].id !== undefined && !hasGoodCopy) fresh.push([keys[i] as string, { $missing: o.error.message }]);
     });
     if (this.o.memo && fresh.length) this.o.memo.putMany(fresh);
     return out.map((o, i) => {
       const result = o as Outcome<T>;
       const hit = keys[i] ? cached.get(keys[i] as string) : undefined;
-      if (!result.ok && hit && !isMissing(hit.value) && STALE_CODES.has(result.error.code)) {
+      if (!result.ok && hit && !isMissing(hit.value) && result.error.fallsBack) {
         this.stats.staleServed++;
         return { ok: true, value: hit.value as T, staleSince: hit.fetchedAt };
       }
@@ -202,9 +204,7 @@ export class Client {
           const url = this.url(call, false);
           const res = responses[k];
           const sent = res instanceof Error ? toServiceError(res, secrets) : undefined;
-          const result = sent
-            ? { ok: false as const, error: sent, retry: sent.code !== 'QUOTA' }
-            : interpret(res as HttpResponse, url, secrets, this.o.clock.now());
+          const result = sent ? { ok: false as const, error: sent } : interpret(res as HttpResponse, url, secrets, this.o.clock.now());
           if (result.ok) {
             try {
               const value = call.read(result.body.data, result.body);
@@ -220,14 +220,15 @@ export class Client {
             again.push(i);
             return;
           }
-          if (result.retry && attempt < this.policy.retries) {
+          const delay = retryDelay(error, attempt + 1, this.policy, this.o.random);
+          if (delay !== undefined) {
             again.push(i);
-            wait = Math.max(wait, error.retryAfterMs ?? backoffDelay(attempt + 1, this.policy, this.o.random));
+            wait = Math.max(wait, delay);
           }
           out[i] = { ok: false, error: this.explain(error, call) };
         });
       }
-      if (again.length && (wait > this.policy.maxRetryAfterMs || this.outOfTime(wait))) break;
+      if (again.length && this.outOfTime(wait)) break;
       if (again.length && wait > 0) {
         this.stats.retries += again.length;
         this.o.clock.sleep(wait);

@@ -1,6 +1,8 @@
 /**
- * The one error type of the service client. Every failure, from a bad argument to a dead
- * server, becomes a ServiceError with a stable code and a message an analyst can act on.
+ * The one error type of the service client, and the one rule for what a failure means. Every
+ * failure, from a bad argument to a dead server, becomes a ServiceError with a stable code and a
+ * message an analyst can act on; the code alone decides whether another attempt may succeed
+ * (`transient`) and whether the last good copy may stand in for the answer (`fallsBack`).
  * Messages and URLs are redacted at construction, so a key can never leak through an error.
  */
 import { redact } from './redact';
@@ -12,6 +14,7 @@ export type ErrorCode =
   | 'SERVER'
   | 'NETWORK'
   | 'BAD_RESPONSE'
+  | 'MALFORMED'
   | 'BAD_INPUT'
   | 'QUOTA'
   | 'TIMEOUT'
@@ -39,11 +42,25 @@ export class ServiceError extends Error {
     this.retryAfterMs = details.retryAfterMs;
   }
 
-  /** Whether trying again later may succeed. */
-  get retryable(): boolean {
-    return this.code === 'RATE_LIMITED' || this.code === 'SERVER' || this.code === 'NETWORK' || this.code === 'TIMEOUT';
+  /** Whether trying again later may succeed: the service was busy, down, slow or sent a broken answer. */
+  get transient(): boolean {
+    return TRANSIENT_CODES.has(this.code);
+  }
+
+  /** Whether the last good copy of the answer may be shown instead (marked stale). */
+  get fallsBack(): boolean {
+    return !FINAL_CODES.has(this.code);
   }
 }
+
+/**
+ * Transient: 429, 5xx, timeouts, unreachable, and answers that arrived broken (a truncated body,
+ * a 200 without `data`, a null or empty record, a list page without pagination). A transient
+ * failure is retried (client), and a step that still meets one keeps what it has (import).
+ */
+export const TRANSIENT_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['RATE_LIMITED', 'SERVER', 'NETWORK', 'TIMEOUT', 'MALFORMED']);
+/** Answers that say something about the request itself: no stale copy may hide them. */
+const FINAL_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['AUTH', 'NOT_FOUND', 'BAD_INPUT', 'NO_KEY']);
 
 export function badInput(message: string): ServiceError {
   return new ServiceError('BAD_INPUT', message);

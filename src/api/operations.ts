@@ -68,11 +68,15 @@ function isObject(v: unknown): v is ServiceRecord {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** `data` that should be one record: an object, or a list holding exactly one (empty list = not found). */
+/**
+ * `data` that should be one record: an object, or a list holding it. A 200 whose `data` is null,
+ * missing or an empty list is a broken answer (retried, and never taken for "unknown id", which
+ * would hide the last good copy): the service says "not found" with a 404.
+ */
 export function singleRecord(data: JsonValue | undefined, op: Operation, id: string): ServiceRecord {
   const value = Array.isArray(data) ? (data.length === 0 ? undefined : data[0]) : data;
   if (value === undefined || value === null) {
-    throw new ServiceError('NOT_FOUND', `Unknown ${op.subject ?? 'record'} id: ${id}`);
+    throw new ServiceError('MALFORMED', `The data service sent an empty answer for ${op.subject ?? 'record'} id ${id}.`);
   }
   if (!isObject(value)) throw new ServiceError('BAD_RESPONSE', `The service sent an unexpected ${op.name} record.`);
   return value;
@@ -86,10 +90,14 @@ export function recordList(data: JsonValue | undefined, op: Operation): ServiceR
   return data as ServiceRecord[];
 }
 
-/** The pagination object, checked; when absent the page is taken to be the only one. */
-export function readPagination(value: JsonValue | undefined, itemCount: number, requested: { page: number; limit: number }): Pagination {
+/**
+ * The pagination object, checked. A list page without a usable one (no object, no whole
+ * `totalItems`) is a broken answer: taking it for "the only page" once made a 350-partner import
+ * end "done" with 100.
+ */
+export function readPagination(value: JsonValue | undefined, requested: { page: number; limit: number }): Pagination {
   if (!isObject(value)) {
-    return { totalItems: itemCount, totalPages: 1, currentPage: requested.page, pageSize: Math.max(itemCount, requested.limit) };
+    throw new ServiceError('MALFORMED', 'The data service sent a list page without its pagination object.');
   }
   const num = (k: string): number | undefined => {
     const v = value[k];
@@ -98,7 +106,7 @@ export function readPagination(value: JsonValue | undefined, itemCount: number, 
   };
   const totalItems = num('totalItems');
   const pageSize = num('pageSize') || requested.limit;
-  if (totalItems === undefined) throw new ServiceError('BAD_RESPONSE', 'The service sent a page without totalItems.');
+  if (totalItems === undefined) throw new ServiceError('MALFORMED', 'The data service sent a list page without a usable totalItems.');
   const totalPages = num('totalPages') ?? Math.ceil(totalItems / Math.max(1, pageSize));
   return { totalItems, totalPages, currentPage: num('currentPage') ?? requested.page, pageSize };
 }

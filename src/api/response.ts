@@ -1,6 +1,6 @@
 /**
- * Reads one HTTP response: a parsed body on 200, otherwise a ServiceError with a code, a message
- * an analyst can act on, and whether another attempt may succeed. Error bodies are not specified,
+ * Reads one HTTP response: a parsed body on 200, otherwise a ServiceError with a code (which
+ * alone says whether another attempt may succeed, see errors.ts) and a message an analyst can act on. Error bodies are not specified,
  * so a short `message`/`error` text is taken from a JSON body when there is one, never raw HTML.
  */
 import { ServiceError } from './errors';
@@ -10,7 +10,7 @@ import { header, type HttpResponse } from './transport';
 
 export type Interpreted =
   | { ok: true; body: { [key: string]: JsonValue } }
-  | { ok: false; error: ServiceError; retry: boolean };
+  | { ok: false; error: ServiceError };
 
 function serverText(body: string): string {
   try {
@@ -39,33 +39,33 @@ export function interpret(res: HttpResponse, url: string, secrets: readonly stri
     try {
       parsed = JSON.parse(res.body);
     } catch {
-      return { ok: false, retry: true, error: new ServiceError('BAD_RESPONSE', 'The data service sent an incomplete answer (not valid JSON).', details) };
+      return { ok: false, error: new ServiceError('MALFORMED', 'The data service sent an incomplete answer (not valid JSON).', details) };
     }
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed) || !('data' in parsed)) {
-      return { ok: false, retry: false, error: new ServiceError('BAD_RESPONSE', 'The data service answered without a "data" field.', details) };
+      return { ok: false, error: new ServiceError('MALFORMED', 'The data service answered without a "data" field.', details) };
     }
     return { ok: true, body: parsed as { [key: string]: JsonValue } };
   }
   const said = serverText(res.body);
   const http = `HTTP ${status}${said ? `: ${said}` : ''}`;
   if (status === 401 || status === 403) {
-    return { ok: false, retry: false, error: new ServiceError('AUTH', `The API key was refused (${http}). Check it in Investor Data ▸ Settings.`, details) };
+    return { ok: false, error: new ServiceError('AUTH', `The API key was refused (${http}). Check it in Investor Data ▸ Settings.`, details) };
   }
-  if (status === 404) return { ok: false, retry: false, error: new ServiceError('NOT_FOUND', `Not found (${http}).`, details) };
+  if (status === 404) return { ok: false, error: new ServiceError('NOT_FOUND', `Not found (${http}).`, details) };
   if (status === 429) {
     const wait = parseRetryAfter(header(res, 'retry-after'), nowMs);
     const hint = wait !== undefined ? `, retry in ${secondsText(wait)}` : ', retry in a minute';
-    return { ok: false, retry: true, error: new ServiceError('RATE_LIMITED', `Rate limited by the data service${hint}.`, { ...details, retryAfterMs: wait }) };
+    return { ok: false, error: new ServiceError('RATE_LIMITED', `Rate limited by the data service${hint}.`, { ...details, retryAfterMs: wait }) };
   }
   if (status === 408 || status === 504) {
-    return { ok: false, retry: true, error: new ServiceError('TIMEOUT', `The data service timed out (HTTP ${status}).`, details) };
+    return { ok: false, error: new ServiceError('TIMEOUT', `The data service timed out (HTTP ${status}).`, details) };
   }
   if (status >= 500) {
     const wait = parseRetryAfter(header(res, 'retry-after'), nowMs);
-    return { ok: false, retry: true, error: new ServiceError('SERVER', `The data service failed (${http}). Try again shortly.`, { ...details, retryAfterMs: wait }) };
+    return { ok: false, error: new ServiceError('SERVER', `The data service failed (${http}). Try again shortly.`, { ...details, retryAfterMs: wait }) };
   }
   if (status === 400 || status === 422) {
-    return { ok: false, retry: false, error: new ServiceError('BAD_INPUT', `The data service rejected the request (${http}).`, details) };
+    return { ok: false, error: new ServiceError('BAD_INPUT', `The data service rejected the request (${http}).`, details) };
   }
-  return { ok: false, retry: false, error: new ServiceError('BAD_RESPONSE', `Unexpected answer from the data service (HTTP ${status}).`, details) };
+  return { ok: false, error: new ServiceError('BAD_RESPONSE', `Unexpected answer from the data service (HTTP ${status}).`, details) };
 }

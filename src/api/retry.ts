@@ -1,8 +1,10 @@
 /**
- * Retry policy: which failures are worth another attempt and how long to wait before it.
- * Exponential backoff with jitter, `Retry-After` honoured, and never a wait that would run
- * past the execution's deadline (a custom function has 30 s in all, a menu call 6 min).
+ * Retry policy as data, and the one function that applies it: which failure is worth another
+ * attempt (the error's own `transient`), how long to wait (`Retry-After` when the service says,
+ * otherwise exponential backoff with jitter), and when to give up (attempts used, or a wait
+ * longer than the policy accepts). The client also never waits past its execution's deadline.
  */
+import type { ServiceError } from './errors';
 
 export interface RetryPolicy {
   /** Attempts after the first. */
@@ -43,4 +45,11 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
   const date = Date.parse(text);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - nowMs);
+}
+
+/** The wait before retry number `attempt` (1-based) after `error`, or undefined: do not retry. */
+export function retryDelay(error: ServiceError, attempt: number, policy: RetryPolicy, random: () => number = Math.random): number | undefined {
+  if (!error.transient || attempt > policy.retries) return undefined;
+  const wait = error.retryAfterMs ?? backoffDelay(attempt, policy, random);
+  return wait > policy.maxRetryAfterMs ? undefined : wait;
 }

@@ -49,3 +49,13 @@ export function saveDocumentProperty(name: string, value: string | null): void {
   if (value === null) store.deleteProperty(name);
   else store.setProperty(name, value);
 }
+
+/** The secrets an answer or message must never show: the saved key, when it can be read. */
+export function knownSecrets(): string[] {
+  try {
+    const key = readSettings().apiKey;
+    return key ? [key] : [];
+  } catch {
+    return [];
+  }
+}

@@ -3,8 +3,9 @@
  * spreadsheet and must survive a closed sidebar or the end of an execution). Each run has its
  * own property, so a run's progress is one small write; nothing here holds the API key.
  */
-import type { ImportSpec } from '../import/spec';
+import { startCursor } from '../api/pages';
 import type { RunState } from '../import/run-state';
+import type { ImportSpec } from '../import/spec';
 
 const IMPORTS = 'INVESTOR_DATA_IMPORTS';
 const RUN_PREFIX = 'INVESTOR_DATA_RUN_';
@@ -28,7 +29,12 @@ export function saveImports(imports: readonly ImportSpec[]): void {
 
 export function loadRun(importId: string): RunState | null {
   const text = props().getProperty(RUN_PREFIX + importId);
-  return text ? (JSON.parse(text) as RunState) : null;
+  if (!text) return null;
+  const run = JSON.parse(text) as RunState;
+  if (run.list) return run;
+  // A run saved by an earlier version has no list cursor: it is over, and a new start begins afresh.
+  const status = run.status === 'running' ? 'failed' : run.status;
+  return { ...run, list: startCursor(0), status, message: status === 'failed' ? 'Stopped by an update of the add-in; start it again.' : run.message };
 }
 
 export function saveRun(run: RunState): void {

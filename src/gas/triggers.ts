@@ -3,6 +3,7 @@
  * most hourly): one hourly dispatcher that runs whatever saved import is due, and at most one
  * one-off continuation that picks up an import which stopped at the time limit.
  */
+import { loadImports, loadRun } from './store';
 
 export const DISPATCHER = 'runScheduledImports';
 export const CONTINUATION = 'continueImports';
@@ -27,4 +28,13 @@ export function ensureContinuation(): void {
 /** Removes continuation triggers (the one that just fired, if its id is given, or all). */
 export function clearContinuation(firedId?: string): void {
   for (const t of mine(CONTINUATION)) if (!firedId || t.getUniqueId() === firedId) ScriptApp.deleteTrigger(t);
+}
+
+/** Keeps the trigger set right: a dispatcher while any schedule exists, a continuation while any run is unfinished. */
+export function syncTriggers(): void {
+  const imports = loadImports();
+  if (imports.some((i) => i.schedule)) ensureDispatcher();
+  else removeDispatcher();
+  if (imports.some((i) => loadRun(i.id)?.status === 'running')) ensureContinuation();
+  else clearContinuation();
 }

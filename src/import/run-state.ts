@@ -1,32 +1,29 @@
 /**
  * The cursor of one import run, saved after every step so that a run can stop at any point
- * (time limit, closed sidebar, failure) and carry on in a later execution.
+ * (time limit, closed sidebar, failure) and carry on in a later execution. Plain JSON: the run
+ * store keeps it in one document property.
  */
+import type { ListCursor } from '../api/pages';
 
 export type RunStatus = 'running' | 'done' | 'failed' | 'cancelled';
+export type RunSource = 'sidebar' | 'schedule';
 
 export interface RunState {
   runId: string;
   importId: string;
-  source: 'sidebar' | 'schedule';
+  source: RunSource;
   status: RunStatus;
   startedAt: number;
   updatedAt: number;
-  /** Page size the server actually uses (read from the first page). */
-  pageSize: number;
-  totalItems: number;
-  totalPages: number;
-  /** Next page to fetch; past totalPages means all pages are in. */
-  nextPage: number;
-  /** Rows saved in the staging sheet so far (data rows, without the header). */
+  /** Where the read of the list stands (page size learnt, pages in, end confirmed, problems). */
+  list: ListCursor;
+  /** Rows saved in the staging area so far (data rows, without the header). */
   staged: number;
   /** Rows read so far in this run (staged or held in memory), or written at the end. */
   read: number;
-  /** Which full read of the list this is (1, then 2… when the list changed under the previous one). */
+  /** Which full read of the list this is (1, then 2… when the previous read could not be trusted). */
   pass: number;
-  /** Whether the list's total changed during the current pass (its rows then cannot be trusted). */
-  passChanged: boolean;
-  /** Steps in a row that ended on a retryable failure without reading a page. */
+  /** Steps in a row that ended on a transient failure without reading a page. */
   stalls: number;
   fetches: number;
   retries: number;
@@ -46,10 +43,15 @@ export interface RunSummary {
 
 export const stagingName = (importId: string): string => `__staging_${importId}`;
 
+/** Pages of the list read so far in this pass (the probe past the end is not counted). */
+export function pagesRead(run: RunState): number {
+  return Math.max(0, Math.min(run.list.nextPage - 1, run.list.lastPage));
+}
+
 export function summarize(importId: string, run: RunState | null): RunSummary {
   if (!run) return { importId, status: 'idle', page: 0, totalPages: 0, rows: 0, totalItems: 0, message: '' };
   return {
-    importId, status: run.status, page: Math.min(run.nextPage - 1, run.totalPages), totalPages: run.totalPages,
-    rows: run.read, totalItems: run.totalItems, message: run.message,
+    importId, status: run.status, page: pagesRead(run), totalPages: run.list.lastPage,
+    rows: run.read, totalItems: run.list.totalItems, message: run.message,
   };
 }

@@ -2,7 +2,7 @@ import { Client, type ClientOptions } from '../../../src/api/client';
 import { ServiceError } from '../../../src/api/errors';
 import { Memo } from '../../../src/api/memo';
 import { DEFAULT_RETRY } from '../../../src/api/retry';
-import { paginateAll } from '../../../src/paging';
+import { readList } from '../../../src/api/pages';
 import { FakeClock, FakeTransport, type Handler, json, LimitedStore, nodeCodec } from '../../helpers/fakes';
 
 const KEY = 'sk_live_SECRET_9f8e7d';
@@ -90,7 +90,9 @@ describe('client: what the spec leaves open', () => {
       return json(200, { data: ids.map((id) => partner(id)), pagination: { totalItems: total, totalPages: Math.ceil(total / size), currentPage: page, pageSize: size } });
     };
     const { client, transport } = setup(handler);
-    const all = paginateAll((pages, limit) => client.activePartnerPages(pages, limit), 1000).records;
+    const read = readList((pages, limit) => client.activePartnerPages(pages, limit), { limit: 1000, batch: 100 });
+    expect(read.verdict).toEqual({ complete: true });
+    const all = read.records;
     expect(all).toHaveLength(total);
     expect(new Set(all.map((r) => r.id)).size).toBe(total);
     expect(transport.requests.slice(1).every((r) => new URL(r.url).searchParams.get('limit') === '100')).toBe(true);
@@ -110,8 +112,8 @@ describe('client: errors', () => {
     ['network', 'NETWORK', () => new Error('Address unavailable: https://data.example.com')],
     ['timeout', 'TIMEOUT', () => new Error('Exception: Timeout: https://data.example.com')],
     ['quota', 'QUOTA', () => new Error('Service invoked too many times for one day: urlfetch.')],
-    ['truncated', 'BAD_RESPONSE', () => ({ status: 200, headers: {}, body: '{"data":[{"id":"x"' })],
-    ['no data', 'BAD_RESPONSE', () => json(200, { result: [] })],
+    ['truncated', 'MALFORMED', () => ({ status: 200, headers: {}, body: '{"data":[{"id":"x"' })],
+    ['no data', 'MALFORMED', () => json(200, { result: [] })],
     ['302', 'BAD_RESPONSE', () => ({ status: 302, headers: {}, body: '' })],
   ];
 

@@ -16,7 +16,7 @@ describe('build checks', () => {
   test('a custom function without its @customfunction doc fails `npm run build`', () => {
     const dir = copyOfSrc();
     try {
-      const file = join(dir, 'custom-functions.ts');
+      const file = join(dir, 'entry', 'custom-functions.ts');
       writeFileSync(file, readFileSync(file, 'utf8').replace(/ \* @customfunction\n(?=\s*\*\/\s*export function FUND_LASTSIZE)/, ''));
       const run = spawnSync('npx', ['tsx', 'scripts/build.ts', dir], { cwd: root, encoding: 'utf8', env: { ...process.env, BUILD_OUT_DIR: join(dir, 'out') } });
       expect(run.status).not.toBe(0);
@@ -29,7 +29,7 @@ describe('build checks', () => {
   test('a custom function doc missing a @param line fails the build', async () => {
     const dir = copyOfSrc();
     try {
-      const file = join(dir, 'custom-functions.ts');
+      const file = join(dir, 'entry', 'custom-functions.ts');
       writeFileSync(file, readFileSync(file, 'utf8').replace(/ \* @param \{boolean\} \[withTypes\][^\n]*\n(?=[\s\S]*?export function LP_FIELDS)/, ''));
       await expect(buildCode(root, dir)).rejects.toThrow('Custom function LP_FIELDS has no @param line for "withTypes"');
     } finally {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import vm from 'node:vm';
-import { CUSTOM_FUNCTION_NAMES } from '../../../src/names';
+import { CUSTOM_FUNCTION_NAMES } from '../../../src/table/names';
 import { exportNamesFromIndex, isCustomFunctionName } from '../../../scripts/build-lib';
 
 const root = join(__dirname, '../../..');

@@ -1,23 +1,5 @@
-import { dedupe, judge, MAX_PASSES } from '../../../src/import/finish';
 import { mergeTables, repointFormula } from '../../../src/import/merge';
 import { checkSchedule, checkSheetName, checkSpec, nextDue } from '../../../src/import/spec';
-
-const rows = (...ids: string[]) => ids.map((id) => [id, `name ${id}`]);
-
-describe('completeness', () => {
-  test('a pass is complete only when the total held still and distinct ids equal it', () => {
-    expect(judge(rows('a', 'b', 'c'), 0, { totalItems: 3, pass: 1, passChanged: false })).toEqual({ complete: true, rows: rows('a', 'b', 'c') });
-    expect(judge(rows('a', 'b', 'b'), 0, { totalItems: 3, pass: 1, passChanged: false })).toMatchObject({ complete: false, recheck: true });
-    expect(judge(rows('a', 'b', 'c'), 0, { totalItems: 3, pass: 1, passChanged: true })).toMatchObject({ complete: false, recheck: true });
-    expect(judge(rows('a', 'b'), 0, { totalItems: 3, pass: MAX_PASSES, passChanged: false })).toEqual({
-      complete: false, recheck: false, message: `Incomplete after ${MAX_PASSES} reads of the list: 1 of 3 partners could not be read, because it kept changing during the import.`,
-    });
-  });
-
-  test('dedupe keeps first position and latest data', () => {
-    expect(dedupe([['a', 1], ['b', 1], ['a', 2]], 0)).toEqual([['a', 2], ['b', 1]]);
-  });
-});
 
 describe('merge', () => {
   test('first import: header and rows, no change log', () => {

@@ -2,23 +2,23 @@
  * Sidebar endpoints for imports: saved imports (list, save, delete, schedule) and runs (start,
  * continue, status, cancel). The sidebar drives a run step by step (each step a short
  * execution), which is what moves its progress bar; the continuation trigger finishes a run the
- * sidebar abandoned. Answers are JSON-safe: times are milliseconds, never Dates.
+ * sidebar abandoned. Thin: checks in src/import/spec.ts, runs in src/import/machine.ts, Apps
+ * Script in src/gas.
  */
-import { LP_FIELDS } from './api/records';
-import { badInput } from './api/errors';
-import { loadImports, loadRun, saveImports, deleteRun } from './gas/store';
-import { beginRun, cancelRun, continueRun } from './import/engine';
-import type { RunSummary } from './import/run-state';
-import { summarize } from './import/run-state';
-import { syncTriggers } from './import/scheduler';
-import { checkSchedule, checkSpec, DEFAULT_IMPORT_FIELDS, type ImportSpec, nextDue } from './import/spec';
-import { type Answer, answer } from './sidebar-api';
-
-export interface ImportView extends ImportSpec {
-  run: RunSummary;
-}
+import { badInput } from '../api/errors';
+import { LP_FIELDS } from '../api/records';
+import { type Answer, answer, type ImportView, type RunSummary } from '../contract';
+import { clientFor, EXECUTION_STARTED_AT } from '../gas/context';
+import { importPorts } from '../gas/import-ports';
+import { knownSecrets } from '../gas/settings';
+import { deleteRun, loadImports, loadRun, saveImports } from '../gas/store';
+import { syncTriggers } from '../gas/triggers';
+import { beginRun, cancelRun, continueRun, STEP_BUDGET_MS } from '../import/machine';
+import { summarize } from '../import/run-state';
+import { checkSchedule, checkSpec, DEFAULT_IMPORT_FIELDS, type ImportSpec, nextDue } from '../import/spec';
 
 const view = (spec: ImportSpec): ImportView => ({ ...spec, run: summarize(spec.id, loadRun(spec.id)) });
+const deadline = EXECUTION_STARTED_AT + STEP_BUDGET_MS.sidebar;
 
 function find(id: unknown): ImportSpec {
   const spec = loadImports().find((i) => i.id === id);
@@ -27,7 +27,7 @@ function find(id: unknown): ImportSpec {
 }
 
 export function listImports(): Answer<{ imports: ImportView[]; fields: string[]; defaultFields: string[] }> {
-  return answer(() => ({ imports: loadImports().map(view), fields: [...LP_FIELDS], defaultFields: [...DEFAULT_IMPORT_FIELDS] }));
+  return answer(() => ({ imports: loadImports().map(view), fields: [...LP_FIELDS], defaultFields: [...DEFAULT_IMPORT_FIELDS] }), knownSecrets);
 }
 
 export function saveImport(input: unknown): Answer<{ import: ImportView }> {
@@ -39,18 +39,18 @@ export function saveImport(input: unknown): Answer<{ import: ImportView }> {
     else imports.push(spec);
     saveImports(imports);
     return { import: view(spec) };
-  });
+  }, knownSecrets);
 }
 
 export function deleteImport(id: unknown): Answer<{ deleted: string }> {
   return answer(() => {
     const spec = find(id);
-    if (loadRun(spec.id)?.status === 'running') cancelRun(spec.id);
+    if (loadRun(spec.id)?.status === 'running') cancelRun(spec.id, importPorts());
     saveImports(loadImports().filter((i) => i.id !== spec.id));
     deleteRun(spec.id);
     syncTriggers();
     return { deleted: spec.id };
-  });
+  }, knownSecrets);
 }
 
 export function scheduleImport(id: unknown, schedule: unknown): Answer<{ import: ImportView }> {
@@ -62,7 +62,7 @@ export function scheduleImport(id: unknown, schedule: unknown): Answer<{ import:
     saveImports(imports);
     syncTriggers();
     return { import: view(spec) };
-  });
+  }, knownSecrets);
 }
 
 function runStep(body: () => RunSummary): Answer<RunSummary> {
@@ -70,21 +70,27 @@ function runStep(body: () => RunSummary): Answer<RunSummary> {
     const summary = body();
     syncTriggers();
     return summary;
-  });
+  }, knownSecrets);
 }
 
 export function startImport(id: unknown): Answer<RunSummary> {
-  return runStep(() => beginRun(find(id).id, 'sidebar'));
+  return runStep(() => {
+    const spec = find(id);
+    return beginRun(spec.id, 'sidebar', importPorts(clientFor('run')), deadline);
+  });
 }
 
 export function continueImport(id: unknown): Answer<RunSummary> {
-  return runStep(() => continueRun(find(id).id, 'sidebar'));
+  return runStep(() => {
+    const spec = find(id);
+    return continueRun(spec.id, importPorts(clientFor('run')), deadline);
+  });
 }
 
 export function importStatus(id: unknown): Answer<RunSummary> {
-  return answer(() => summarize(find(id).id, loadRun(find(id).id)));
+  return answer(() => summarize(find(id).id, loadRun(find(id).id)), knownSecrets);
 }
 
 export function cancelImport(id: unknown): Answer<RunSummary> {
-  return runStep(() => cancelRun(find(id).id));
+  return runStep(() => cancelRun(find(id).id, importPorts()));
 }

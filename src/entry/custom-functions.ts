@@ -5,16 +5,16 @@
  * their own "Error: …" text and the others keep their values. The JSDoc blocks here are copied
  * by the build onto the top-level wrappers, so Sheets' autocomplete shows them.
  */
-import type { Outcome } from './api/client';
-import { ServiceError } from './api/errors';
-import { FUND_FIELD_SPECS, type FieldSpec, LP_FIELD_SPECS, LP_FIRMS_FIELD_SPECS, LP_LABELS_FIELD_SPECS, type ServiceRecord } from './api/records';
-import { redact } from './api/redact';
-import type { Cell } from './table/cells';
-import { parseFields } from './table/fields';
-import { readFlag, readIds, readPositiveInt } from './table/input';
-import { paginateAll } from './paging';
-import { type RowResult, rowsTable } from './table/rows';
-import { clientFor } from './context';
+import type { Outcome } from '../api/client';
+import { ServiceError } from '../api/errors';
+import { incompleteError, type ListRead, type PageFetcher, readList } from '../api/pages';
+import { FUND_FIELD_SPECS, type FieldSpec, LP_FIELD_SPECS, LP_FIRMS_FIELD_SPECS, LP_LABELS_FIELD_SPECS, type ServiceRecord } from '../api/records';
+import { redact } from '../api/redact';
+import { clientFor } from '../gas/context';
+import type { Cell } from '../table/cells';
+import { parseFields } from '../table/fields';
+import { readFlag, readIds, readPositiveInt } from '../table/input';
+import { type RowResult, rowsTable } from '../table/rows';
 
 export type FormulaResult = Cell | Cell[][];
 
@@ -27,6 +27,27 @@ function guard(body: () => FormulaResult): FormulaResult {
     const text = e instanceof Error ? e.message : String(e);
     throw new Error(`Investor Data failed: ${redact(text).slice(0, 200)}`);
   }
+}
+
+/** Most items a formula reads from a list before it points the analyst to the import. */
+export const MAX_LIST_ITEMS = 5000;
+
+/**
+ * One page when `page` is given; otherwise the whole list through the one page reader, which
+ * says when the service's pages do not add up: then the formula shows that, never a short list.
+ */
+function readPages(fetch: PageFetcher, limit: number, page: number | undefined, what: string): ListRead {
+  if (page !== undefined) {
+    const one = fetch([page], limit)[0];
+    if (!one.ok) throw one.error;
+    return { records: one.value.items, verdict: { complete: true }, staleSince: one.staleSince, totalItems: one.value.pagination.totalItems };
+  }
+  const read = readList(fetch, {
+    limit, batch: 100, maxItems: MAX_LIST_ITEMS, passes: 2,
+    tooLong: (n) => `${n} items are too many for a formula (at most ${MAX_LIST_ITEMS}); use Investor Data ▸ Import, or pass page and limit.`,
+  });
+  if (!read.verdict.complete) throw incompleteError(what, read.verdict);
+  return read;
 }
 
 function perIdTable(
@@ -131,7 +152,7 @@ export function LP_ACTIVE(page?: unknown, limit?: unknown, fields?: unknown, hea
     const chosen = parseFields(fields, LP_FIELD_SPECS, 'limited partner');
     const withHeaders = readFlag(headers, 'headers', true);
     const client = clientFor('formula');
-    const list = paginateAll((pages, size) => client.activePartnerPages(pages, size, true), l, p);
+    const list = readPages((pages, size) => client.activePartnerPages(pages, size, true), l, p, 'list of active partners');
     const table = rowsTable(list.records.map((record) => ({ kind: 'record', record, staleSince: list.staleSince })), chosen, withHeaders, 'formula');
     // Sheets shows an error for an empty array result; an empty page is an empty cell.
     return table.length ? table : '';
@@ -156,7 +177,7 @@ export function FUND_INDUSTRIES(id: unknown, page?: unknown, limit?: unknown, he
     const l = readPositiveInt(limit, 'limit', 100, 10000) as number;
     const withHeaders = readFlag(headers, 'headers', true);
     const client = clientFor('formula');
-    const list = paginateAll((pages, size) => client.industriesPages(ids.unique[0], pages, size), l, p);
+    const list = readPages((pages, size) => client.industriesPages(ids.unique[0], pages, size), l, p, 'list of industries');
     const names = [...new Set(list.records.flatMap((item) => (Array.isArray(item.industries) ? item.industries : [item.industries ?? ''])))];
     const rows = names.map((record) => ({ kind: 'record' as const, record: { industries: record }, staleSince: list.staleSince }));
     const spec: FieldSpec[] = [{ name: 'industries', type: 'string' }];

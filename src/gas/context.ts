@@ -2,13 +2,13 @@
  * Builds the service client for the current execution from the saved settings, with the
  * Apps Script transport, clock and cache, and the deadline of this kind of execution.
  */
-import { Client } from './api/client';
-import { ServiceError } from './api/errors';
-import { Memo } from './api/memo';
-import { gasCacheStore, gasCodec } from './gas/cache';
-import { CUSTOM_FUNCTION_LIMIT_MS, EXECUTION_LIMIT_MS, gasClock } from './gas/clock';
-import { urlFetchTransport } from './gas/http';
-import { readSettings, type Settings } from './gas/settings';
+import { Client } from '../api/client';
+import { ServiceError } from '../api/errors';
+import { Memo } from '../api/memo';
+import { gasCacheStore, gasCodec } from './cache';
+import { CUSTOM_FUNCTION_LIMIT_MS, EXECUTION_LIMIT_MS, gasClock } from './clock';
+import { urlFetchTransport } from './http';
+import { readSettings, type Settings } from './settings';
 
 /** When this execution began: the bundle's top-level code runs at the start of every execution. */
 export const EXECUTION_STARTED_AT = Date.now();

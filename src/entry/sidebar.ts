@@ -1,43 +1,17 @@
 /**
- * Server endpoints the sidebar calls through google.script.run. Each returns a JSON-safe
- * answer, `{ ok: true, … }` or `{ ok: false, code, message }`, never a thrown stack. The API key
- * goes in once and never comes back: the sidebar only ever sees its last four characters.
+ * Sidebar endpoints for settings (google.script.run): the key, the service address, the cache
+ * lifetime, the connection test and "refresh all formulas". Each returns a JSON-safe Answer
+ * (src/contract.ts), never a thrown stack. The API key goes in once and never comes back: the
+ * sidebar only ever sees its last four characters.
  */
-import { ServiceError } from './api/errors';
-import { normaliseBaseUrl } from './api/url';
-import { keyHint, redact } from './api/redact';
-import { MAX_CACHE_SECONDS } from './api/memo';
-import { clientFor } from './context';
-import { refreshAllFormulas } from './menu';
-import { PROP, readSettings, saveDocumentProperty, saveUserProperty } from './gas/settings';
-
-export type Answer<T extends object = object> = ({ ok: true } & T) | { ok: false; code: string; message: string };
-
-export function answer<T extends object>(body: () => T): Answer<T> {
-  try {
-    return { ok: true, ...body() };
-  } catch (e) {
-    const key = safeKey();
-    if (e instanceof ServiceError) return { ok: false, code: e.code, message: redact(e.message, [key]) };
-    const text = e instanceof Error ? e.message : String(e);
-    return { ok: false, code: 'INTERNAL', message: redact(text, [key]).slice(0, 300) };
-  }
-}
-
-function safeKey(): string {
-  try {
-    return readSettings().apiKey;
-  } catch {
-    return '';
-  }
-}
-
-export interface SidebarState {
-  hasKey: boolean;
-  keyHint: string;
-  baseUrl: string;
-  ttlSeconds: number;
-}
+import { ServiceError } from '../api/errors';
+import { MAX_CACHE_SECONDS } from '../api/memo';
+import { keyHint } from '../api/redact';
+import { normaliseBaseUrl } from '../api/url';
+import { type Answer, answer, type SidebarState } from '../contract';
+import { clientFor } from '../gas/context';
+import { refreshAddinFormulas } from '../gas/formulas';
+import { knownSecrets, PROP, readSettings, saveDocumentProperty, saveUserProperty } from '../gas/settings';
 
 function state(): SidebarState {
   const s = readSettings();
@@ -45,7 +19,7 @@ function state(): SidebarState {
 }
 
 export function getSidebarState(): Answer<SidebarState> {
-  return answer(state);
+  return answer(state, knownSecrets);
 }
 
 export function saveApiKey(key: unknown): Answer<SidebarState> {
@@ -55,21 +29,21 @@ export function saveApiKey(key: unknown): Answer<SidebarState> {
     if (text.length > 512 || /\s/.test(text)) throw new ServiceError('BAD_INPUT', 'That does not look like an API key (no spaces, at most 512 characters).');
     saveUserProperty(PROP.apiKey, text);
     return state();
-  });
+  }, knownSecrets);
 }
 
 export function removeApiKey(): Answer<SidebarState> {
   return answer(() => {
     saveUserProperty(PROP.apiKey, null);
     return state();
-  });
+  }, knownSecrets);
 }
 
 export function saveServiceUrl(url: unknown): Answer<SidebarState> {
   return answer(() => {
     saveDocumentProperty(PROP.baseUrl, normaliseBaseUrl(typeof url === 'string' ? url : ''));
     return state();
-  });
+  }, knownSecrets);
 }
 
 export function saveCacheTtl(seconds: unknown): Answer<SidebarState> {
@@ -80,7 +54,7 @@ export function saveCacheTtl(seconds: unknown): Answer<SidebarState> {
     }
     saveDocumentProperty(PROP.cacheTtlSeconds, String(n));
     return state();
-  });
+  }, knownSecrets);
 }
 
 export function testConnection(): Answer<{ message: string; totalItems: number }> {
@@ -91,9 +65,9 @@ export function testConnection(): Answer<{ message: string; totalItems: number }
     const host = s.baseUrl.replace(/^https?:\/\//, '').split('/')[0];
     const total = outcome.value.pagination.totalItems;
     return { message: `Connected to ${host}: ${total} active limited partners.`, totalItems: total };
-  });
+  }, knownSecrets);
 }
 
 export function refreshFormulas(): Answer<{ count: number }> {
-  return answer(() => ({ count: refreshAllFormulas() }));
+  return answer(() => ({ count: refreshAddinFormulas() }), knownSecrets);
 }

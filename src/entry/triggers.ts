@@ -4,27 +4,22 @@
  * stopped at the time limit. Failures land in the run log and the import's last status; the
  * target sheet keeps its last good data.
  */
-import { clearContinuation, ensureContinuation, ensureDispatcher, removeDispatcher } from '../gas/triggers';
+import { clientFor, EXECUTION_STARTED_AT } from '../gas/context';
+import { importPorts } from '../gas/import-ports';
 import { loadImports, loadRun, saveImports } from '../gas/store';
-import { beginRun, continueRun } from './engine';
-import { nextDue } from './spec';
+import { clearContinuation, syncTriggers } from '../gas/triggers';
+import { beginRun, continueRun, STEP_BUDGET_MS } from '../import/machine';
+import { nextDue } from '../import/spec';
 
 interface TriggerEvent {
   triggerUid?: string;
 }
 
-/** Keeps the trigger set right: a dispatcher while any schedule exists, a continuation while any run is unfinished. */
-export function syncTriggers(): void {
-  const imports = loadImports();
-  if (imports.some((i) => i.schedule)) ensureDispatcher();
-  else removeDispatcher();
-  if (imports.some((i) => loadRun(i.id)?.status === 'running')) ensureContinuation();
-  else clearContinuation();
-}
+const deadline = EXECUTION_STARTED_AT + STEP_BUDGET_MS.schedule;
 
 export function continueImports(e?: TriggerEvent): void {
   if (e?.triggerUid) clearContinuation(e.triggerUid);
-  for (const spec of loadImports()) if (loadRun(spec.id)?.status === 'running') continueRun(spec.id, 'schedule');
+  for (const spec of loadImports()) if (loadRun(spec.id)?.status === 'running') continueRun(spec.id, importPorts(clientFor('run')), deadline);
   syncTriggers();
 }
 
@@ -32,7 +27,7 @@ export function runScheduledImports(): void {
   const now = Date.now();
   for (const spec of loadImports()) {
     const run = loadRun(spec.id);
-    if (run?.status === 'running') continueRun(spec.id, 'schedule');
+    if (run?.status === 'running') continueRun(spec.id, importPorts(clientFor('run')), deadline);
     else if (spec.schedule && (spec.nextDueAt ?? 0) <= now) {
       const imports = loadImports();
       const mine = imports.find((i) => i.id === spec.id);
@@ -40,9 +35,8 @@ export function runScheduledImports(): void {
         mine.nextDueAt = nextDue(mine.schedule, now);
         saveImports(imports);
       }
-      beginRun(spec.id, 'schedule');
+      beginRun(spec.id, 'schedule', importPorts(clientFor('run')), deadline);
     }
   }
   syncTriggers();
 }
-

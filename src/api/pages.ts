@@ -1,0 +1,223 @@
+/**
+ * The one page reader of the add-in. A paginated list (active partners, a fund's industries) is
+ * read through a small pure cursor that trusts only what it can check: it learns the real page
+ * size from the first page (a first page that is not the whole list is full), plans pages from
+ * `totalItems` and that size (never from `totalPages` or `pageSize`, which it only cross-checks),
+ * checks every page's length and total, spots a page that repeats the one before, and confirms
+ * the end (a short last page, or the page after the last being empty or refused). It ends with a
+ * verdict: complete, or incomplete with the reason. `readList` drives the cursor to the end in
+ * one execution (custom functions); the import drives the same cursor across executions.
+ */
+import { ServiceError } from './errors';
+import type { Outcome } from './client';
+import type { Page, ServiceRecord } from './records';
+
+export type PageFetcher = (pages: number[], limit: number) => Outcome<Page<ServiceRecord>>[];
+
+/** Where a read of a list stands. Plain data (JSON-safe), so an import can save it between executions. */
+export interface ListCursor {
+  /** The `limit` to send: what was asked for until the first page, then the page size the server used. */
+  limit: number;
+  /** Whether page 1 is in. */
+  started: boolean;
+  /** Items per page, as observed (0 until page 1 is in). */
+  size: number;
+  /** `totalItems` as page 1 reported it. */
+  totalItems: number;
+  /** The last page that should hold items: ceil(totalItems / size). */
+  lastPage: number;
+  /** Next page to ask for (1-based). */
+  nextPage: number;
+  /** Whether the end must be confirmed by asking for the page after the last one. */
+  probe: boolean;
+  /** Items received so far. */
+  received: number;
+  /** Whether the end of the list is confirmed. */
+  endConfirmed: boolean;
+  /** Whether `totalItems` moved while the list was read (then the read is redone, not trusted). */
+  changed: boolean;
+  /** Why the read cannot be trusted, when it cannot. */
+  problem?: string;
+  /** A short signature of the last page read, to spot a page that repeats it. */
+  lastSignature: string;
+}
+
+export type ListVerdict = { complete: true } | { complete: false; reason: string; changed: boolean };
+
+export function startCursor(limit: number): ListCursor {
+  return { limit, started: false, size: 0, totalItems: 0, lastPage: 0, nextPage: 1, probe: false, received: 0, endConfirmed: false, changed: false, lastSignature: '' };
+}
+
+/** Whether the read is over (complete or not): the end is confirmed or a problem was found. */
+export function cursorDone(c: ListCursor): boolean {
+  return c.endConfirmed || c.problem !== undefined;
+}
+
+/** The pages to ask for next, at most `max` of them, in order; the first call asks for page 1 alone. */
+export function nextPages(c: ListCursor, max: number): number[] {
+  if (cursorDone(c)) return [];
+  if (!c.started) return [1];
+  const last = c.lastPage + (c.probe ? 1 : 0);
+  const out: number[] = [];
+  for (let p = c.nextPage; p <= last && out.length < Math.max(1, max); p++) out.push(p);
+  return out;
+}
+
+function signature(items: readonly ServiceRecord[]): string {
+  if (items.length === 0) return '';
+  const key = (r: ServiceRecord) => (typeof r.id === 'string' || typeof r.id === 'number' ? `#${r.id}` : JSON.stringify(r).slice(0, 120));
+  return `${items.length}|${key(items[0])}|${key(items[items.length - 1])}`;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** Takes in page `page` (pages must be accepted in order). */
+export function acceptPage(c: ListCursor, page: number, value: Page<ServiceRecord>): void {
+  if (cursorDone(c) || page !== c.nextPage) return;
+  const n = value.items.length;
+  const reported = value.pagination;
+  const sig = signature(value.items);
+  c.nextPage = page + 1;
+  if (!c.started) {
+    c.started = true;
+    c.totalItems = reported.totalItems;
+    c.received = n;
+    c.lastSignature = sig;
+    if (n === 0) {
+      if (reported.totalItems > 0) c.problem = `page 1 is empty although the service reports ${plural(reported.totalItems, 'item')}`;
+      else c.endConfirmed = true;
+      return;
+    }
+    if (n > reported.totalItems) {
+      c.problem = `page 1 holds ${n} items although the service reports ${reported.totalItems} in all`;
+      return;
+    }
+    if (n === reported.totalItems) {
+      // The whole list came in one page. Unless the page is visibly short of the page size, a
+      // longer list could hide behind an under-reported total: ask for page 2 to be sure.
+      c.size = n;
+      c.lastPage = 1;
+      c.probe = n >= c.limit || n >= reported.pageSize;
+      c.endConfirmed = !c.probe;
+      return;
+    }
+    // A first page that is not the whole list is full: its length is the real page size.
+    c.size = n;
+    c.limit = n;
+    c.lastPage = Math.ceil(reported.totalItems / n);
+    c.probe = reported.totalItems % n === 0;
+    return;
+  }
+  if (reported.totalItems !== c.totalItems) c.changed = true;
+  if (page > c.lastPage) {
+    // The page after the last: empty, or the server repeating its last page (clamping), ends the list.
+    if (n === 0 || sig === c.lastSignature) c.endConfirmed = true;
+    else c.problem = `the service reports ${plural(c.totalItems, 'item')} but page ${page}, past the end, holds ${n} more`;
+    return;
+  }
+  if (n > 0 && sig === c.lastSignature) {
+    c.problem = `page ${page} repeats page ${page - 1}`;
+    return;
+  }
+  c.lastSignature = sig;
+  c.received += n;
+  const expected = page < c.lastPage ? c.size : c.totalItems - (c.lastPage - 1) * c.size;
+  if (n !== expected && !c.changed) {
+    c.problem = `page ${page} holds ${n} items where ${expected} were expected (the service reports ${plural(c.totalItems, 'item')}, ${c.size} a page)`;
+    return;
+  }
+  if (page === c.lastPage && !c.probe) c.endConfirmed = true;
+}
+
+/** The page after the last was refused (404 or 400): the server has no such page, so the list ended. */
+export function acceptRefusal(c: ListCursor, page: number, error: ServiceError): boolean {
+  if (!c.started || page !== c.lastPage + 1 || !c.probe || page !== c.nextPage) return false;
+  if (error.code !== 'NOT_FOUND' && error.code !== 'BAD_INPUT') return false;
+  c.nextPage = page + 1;
+  c.endConfirmed = true;
+  return true;
+}
+
+/** The verdict on a finished read, given how many distinct ids it held (when records have ids). */
+export function listVerdict(c: ListCursor, distinct?: number): ListVerdict {
+  if (c.problem !== undefined) return { complete: false, reason: c.problem, changed: false };
+  if (c.changed) return { complete: false, reason: 'the list changed while it was read', changed: true };
+  if (!c.endConfirmed) return { complete: false, reason: 'the end of the list was not reached', changed: false };
+  if (c.received !== c.totalItems) {
+    return { complete: false, reason: `${plural(c.received, 'item')} arrived where the service reports ${c.totalItems}`, changed: false };
+  }
+  if (distinct !== undefined && distinct !== c.totalItems) {
+    // Consistent pages but repeated ids: the order moved between pages (a live list), so read again.
+    return { complete: false, reason: `${plural(c.totalItems - distinct, 'item')} came twice, so others were missed`, changed: true };
+  }
+  return { complete: true };
+}
+
+export interface ListRead {
+  records: ServiceRecord[];
+  verdict: ListVerdict;
+  /** When some page came from the last good copy because the service failed: the oldest such copy's time. */
+  staleSince?: number;
+  /** The service's total, as page 1 reported it. */
+  totalItems: number;
+}
+
+export interface ReadOptions {
+  /** `limit` for page 1 (the server may use fewer). */
+  limit: number;
+  /** Pages asked for together. */
+  batch: number;
+  /** A list longer than this is refused with a message naming `tooLong`. */
+  maxItems?: number;
+  tooLong?: (totalItems: number) => string;
+  /** Reads of the whole list before an incomplete one is given up (a live list may move under one read). */
+  passes?: number;
+}
+
+const idOf = (r: ServiceRecord): string | undefined => (typeof r.id === 'string' || typeof r.id === 'number' ? String(r.id) : undefined);
+
+function readOnce(fetch: PageFetcher, o: ReadOptions): ListRead {
+  const c = startCursor(o.limit);
+  const records: ServiceRecord[] = [];
+  const seen = new Set<string>();
+  let withIds = true;
+  let staleSince: number | undefined;
+  for (let pages = nextPages(c, o.batch); pages.length; pages = nextPages(c, o.batch)) {
+    const outcomes = fetch(pages, c.limit);
+    pages.forEach((page, k) => {
+      const outcome = outcomes[k];
+      if (!outcome.ok) {
+        if (acceptRefusal(c, page, outcome.error)) return;
+        throw outcome.error;
+      }
+      if (outcome.staleSince !== undefined) staleSince = Math.min(staleSince ?? outcome.staleSince, outcome.staleSince);
+      const before = c.received;
+      acceptPage(c, page, outcome.value);
+      if (c.received === before && page !== 1) return;
+      for (const r of outcome.value.items) {
+        const id = idOf(r);
+        if (id === undefined) withIds = false;
+        else if (seen.has(id)) continue;
+        else seen.add(id);
+        records.push(r);
+      }
+      if (page === 1 && o.maxItems !== undefined && c.totalItems > o.maxItems) {
+        throw new ServiceError('BAD_INPUT', o.tooLong ? o.tooLong(c.totalItems) : `The list has ${c.totalItems} items, more than ${o.maxItems}.`);
+      }
+    });
+  }
+  return { records, verdict: listVerdict(c, withIds ? seen.size : undefined), staleSince, totalItems: c.totalItems };
+}
+
+/** Reads a whole list; a read that the list moved under is done again, up to `passes` reads. */
+export function readList(fetch: PageFetcher, o: ReadOptions): ListRead {
+  let read = readOnce(fetch, o);
+  for (let pass = 1; pass < (o.passes ?? 2) && !read.verdict.complete && read.verdict.changed; pass++) read = readOnce(fetch, o);
+  return read;
+}
+
+/** The message for a list that could not be read completely: never a silently short list. */
+export function incompleteError(what: string, verdict: ListVerdict): ServiceError {
+  const reason = verdict.complete ? '' : verdict.reason;
+  return new ServiceError('BAD_RESPONSE', `The data service sent an inconsistent ${what} (${reason}); nothing is shown rather than a partial list. Try again later.`);
+}

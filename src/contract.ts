@@ -1,0 +1,67 @@
+/**
+ * The one contract between the sidebar and the server: every endpoint the sidebar may call
+ * through google.script.run, with its argument and answer types. The server's endpoints are
+ * checked against it (src/index.ts), the sidebar's `call` accepts only these names and
+ * arguments (sidebar/rpc.ts), and the tests drive endpoints through the same types, so a
+ * misspelt endpoint or a wrong argument fails `tsc`. Answers are JSON-safe: times are
+ * milliseconds, never Dates. Also here: `answer`, which turns an endpoint body into an Answer.
+ */
+import { ServiceError } from './api/errors';
+import { redact } from './api/redact';
+import type { RunSummary } from './import/run-state';
+import type { ImportMode, ImportSpec, Schedule } from './import/spec';
+
+export type { ImportMode, RunSummary, Schedule };
+
+export type Answer<T extends object = object> = ({ ok: true } & T) | { ok: false; code: string; message: string };
+
+export interface SidebarState {
+  hasKey: boolean;
+  keyHint: string;
+  baseUrl: string;
+  ttlSeconds: number;
+}
+
+export interface ImportView extends ImportSpec {
+  run: RunSummary;
+}
+
+/** What the sidebar's import form sends (checked on the server: src/import/spec.ts). */
+export interface ImportInput {
+  id?: string | null;
+  sheetName: string;
+  fields?: string[];
+  mode?: ImportMode;
+}
+
+export interface Endpoints {
+  getSidebarState(): Answer<SidebarState>;
+  saveApiKey(key: string): Answer<SidebarState>;
+  removeApiKey(): Answer<SidebarState>;
+  saveServiceUrl(url: string): Answer<SidebarState>;
+  saveCacheTtl(seconds: number): Answer<SidebarState>;
+  testConnection(): Answer<{ message: string; totalItems: number }>;
+  refreshFormulas(): Answer<{ count: number }>;
+  listImports(): Answer<{ imports: ImportView[]; fields: string[]; defaultFields: string[] }>;
+  saveImport(input: ImportInput): Answer<{ import: ImportView }>;
+  deleteImport(id: string): Answer<{ deleted: string }>;
+  scheduleImport(id: string, schedule: Schedule | null): Answer<{ import: ImportView }>;
+  startImport(id: string): Answer<RunSummary>;
+  continueImport(id: string): Answer<RunSummary>;
+  importStatus(id: string): Answer<RunSummary>;
+  cancelImport(id: string): Answer<RunSummary>;
+}
+
+export type EndpointName = keyof Endpoints;
+
+/** Runs an endpoint body: its value as `{ ok: true, … }`, any failure as a short, redacted message. */
+export function answer<T extends object>(body: () => T, secrets: () => readonly string[]): Answer<T> {
+  try {
+    return { ok: true, ...body() };
+  } catch (e) {
+    const known = secrets();
+    if (e instanceof ServiceError) return { ok: false, code: e.code, message: redact(e.message, known) };
+    const text = e instanceof Error ? e.message : String(e);
+    return { ok: false, code: 'INTERNAL', message: redact(text, known).slice(0, 300) };
+  }
+}

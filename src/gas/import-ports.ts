@@ -1,0 +1,70 @@
+/**
+ * The import's ports (src/import/ports.ts) in Apps Script: pages through the service client,
+ * a hidden staging sheet, the target sheet, document properties for saved imports and runs,
+ * the run and change log sheets, the document lock (script lock where there is no document),
+ * Date.now and a random run id. This is the one place that wires the pure import to Google.
+ */
+import type { Client } from '../api/client';
+import type { ImportPorts, LockPort, PagePort } from '../import/ports';
+import { CHANGE_LOG, CHANGE_LOG_HEADER, RUN_LOG, RUN_LOG_HEADER } from '../import/machine';
+import { stagingName } from '../import/run-state';
+import type { Cell } from '../table/cells';
+import { appendLog, ensureSheet, ensureSideSheet, findSheet, formatDateColumns, readTable, removeSheet, replaceTable, writeBlock } from './sheets';
+import { loadImports, loadRun, saveImports, saveRun } from './store';
+
+function documentLock(): LockPort {
+  // A script that is not bound to a spreadsheet has no document lock: fall back to the script lock.
+  const lock = LockService.getDocumentLock() ?? LockService.getScriptLock();
+  return { tryLock: (ms) => lock.tryLock(ms), release: () => lock.releaseLock() };
+}
+
+function clientPages(client: Client | undefined): PagePort {
+  return {
+    fetch: (pages, limit) => {
+      if (!client) throw new Error('This step needs the service client.');
+      return client.activePartnerPages(pages, limit);
+    },
+    counters: () => ({ fetches: client?.stats.fetches ?? 0, retries: client?.stats.retries ?? 0 }),
+  };
+}
+
+/** The ports for this execution; `client` is needed by steps that read pages (not by cancel). */
+export function importPorts(client?: Client): ImportPorts {
+  return {
+    pages: clientPages(client),
+    staging: {
+      write: (importId, header, at, rows) => {
+        if (at === 0) removeSheet(stagingName(importId));
+        const sheet = ensureSideSheet(stagingName(importId), true);
+        writeBlock(sheet, at === 0 ? 1 : at + 2, at === 0 ? [[...header], ...rows] : rows);
+      },
+      // The sheet may hold more rows than asked for, left by an execution killed before it saved its cursor.
+      read: (importId, count, width) => {
+        const sheet = findSheet(stagingName(importId));
+        if (!sheet || count === 0) return [];
+        return sheet.getRange(2, 1, count, width).getValues() as Cell[][];
+      },
+      remove: (importId) => removeSheet(stagingName(importId)),
+    },
+    target: {
+      read: (name) => {
+        const sheet = findSheet(name);
+        return sheet ? readTable(sheet) : null;
+      },
+      write: (name, grid, dateColumns) => {
+        const sheet = ensureSheet(name);
+        replaceTable(sheet, grid);
+        formatDateColumns(sheet, dateColumns, grid.length - 1);
+        sheet.activate();
+      },
+    },
+    store: { specs: loadImports, saveSpecs: saveImports, load: loadRun, save: saveRun },
+    logs: {
+      run: (row) => appendLog(RUN_LOG, RUN_LOG_HEADER, [row]),
+      changes: (rows) => appendLog(CHANGE_LOG, CHANGE_LOG_HEADER, rows),
+    },
+    lock: documentLock(),
+    now: () => Date.now(),
+    newRunId: () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`,
+  };
+}

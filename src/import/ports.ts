@@ -1,0 +1,68 @@
+/**
+ * What the import needs from the world, as small interfaces: the list's pages, a staging area
+ * for rows between executions, the target table, the store of saved imports and runs, the run
+ * and change logs, a clock, a lock and an id source. src/gas supplies the Apps Script versions
+ * (src/gas/import-ports.ts); the unit tests supply fakes, so every path of the state machine runs
+ * in milliseconds without a spreadsheet.
+ */
+import type { Outcome } from '../api/client';
+import type { Page, ServiceRecord } from '../api/records';
+import type { Cell } from '../table/cells';
+import type { OutCell } from './merge';
+import type { RunState } from './run-state';
+import type { ImportSpec } from './spec';
+
+export interface PagePort {
+  /** Pages of the active-partners list at `limit` a page, fetched together, in order. */
+  fetch(pages: number[], limit: number): Outcome<Page<ServiceRecord>>[];
+  /** Requests sent and retried so far by this port. */
+  counters(): { fetches: number; retries: number };
+}
+
+/** Rows kept between executions (a hidden sheet in Apps Script). */
+export interface StagingPort {
+  /** Writes `rows` from data row `at` (0-based); at 0 the area is created anew, with `header`. */
+  write(importId: string, header: readonly string[], at: number, rows: Cell[][]): void;
+  /** The first `count` data rows, `width` cells each. */
+  read(importId: string, count: number, width: number): Cell[][];
+  remove(importId: string): void;
+}
+
+export interface TableSnapshot {
+  values: Cell[][];
+  formulas: string[][];
+}
+
+export interface TargetPort {
+  read(sheetName: string): TableSnapshot | null;
+  /** Replaces the table in one write; `dateColumns` (1-based) are formatted as date-times. */
+  write(sheetName: string, grid: OutCell[][], dateColumns: number[]): void;
+}
+
+export interface RunStore {
+  specs(): ImportSpec[];
+  saveSpecs(specs: readonly ImportSpec[]): void;
+  load(importId: string): RunState | null;
+  save(run: RunState): void;
+}
+
+export interface LogPort {
+  run(row: Cell[]): void;
+  changes(rows: Cell[][]): void;
+}
+
+export interface LockPort {
+  tryLock(waitMs: number): boolean;
+  release(): void;
+}
+
+export interface ImportPorts {
+  pages: PagePort;
+  staging: StagingPort;
+  target: TargetPort;
+  store: RunStore;
+  logs: LogPort;
+  lock: LockPort;
+  now(): number;
+  newRunId(): string;
+}
