@@ -1,0 +1,135 @@
+/**
+ * In-memory ports for the import state machine (src/import/ports.ts): a staging area, target
+ * tables, a run store, logs, a lock, a manual clock and a page port over a fake list. `kill()`
+ * models Apps Script ending an execution at its time limit: from then on every port call throws
+ * and nothing more is written, as no code runs after a kill.
+ */
+import type { PageFetcher } from '../../src/api/pages';
+import type { ImportPorts, TableSnapshot } from '../../src/import/ports';
+import type { RunState } from '../../src/import/run-state';
+import type { ImportSpec } from '../../src/import/spec';
+import type { OutCell } from '../../src/import/merge';
+import type { Cell } from '../../src/table/cells';
+
+export class Killed extends Error {}
+
+export interface World {
+  ports: ImportPorts;
+  specs: ImportSpec[];
+  runs: Map<string, RunState>;
+  staging: Map<string, Cell[][]>;
+  tables: Map<string, OutCell[][]>;
+  runLog: Cell[][];
+  changeLog: Cell[][];
+  clock: { t: number };
+  lockHeld: boolean;
+  fetches: number;
+  /** Makes every port call from now on throw (the execution was killed). */
+  kill(): void;
+  /** A fresh set of ports on the same persistent state (the next execution). */
+  nextExecution(): ImportPorts;
+}
+
+const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
+
+export function world(fetch: PageFetcher, specs: ImportSpec[], options: { msPerFetch?: number } = {}): World {
+  let dead = false;
+  let n = 0;
+  const alive = () => {
+    if (dead) throw new Killed('Exceeded maximum execution time');
+  };
+  const w = {
+    specs, runs: new Map(), staging: new Map(), tables: new Map(), runLog: [], changeLog: [], clock: { t: 1_000_000 }, lockHeld: false, fetches: 0,
+    kill: () => {
+      dead = true;
+    },
+  } as unknown as World;
+  const make = (): ImportPorts => {
+    dead = false;
+    let fetches = 0;
+    return {
+      pages: {
+        fetch: (pages, limit) => {
+          alive();
+          fetches += pages.length;
+          w.fetches += pages.length;
+          w.clock.t += (options.msPerFetch ?? 100) * pages.length;
+          return fetch(pages, limit);
+        },
+        counters: () => ({ fetches, retries: 0 }),
+      },
+      staging: {
+        write: (id, header, at, rows) => {
+          alive();
+          const sheet = at === 0 ? [[...header]] : (w.staging.get(id) ?? [[...header]]);
+          rows.forEach((r, i) => {
+            sheet[at + 1 + i] = [...r];
+          });
+          w.staging.set(id, sheet);
+        },
+        read: (id, count) => {
+          alive();
+          return (w.staging.get(id) ?? []).slice(1, 1 + count).map((r) => [...r]);
+        },
+        remove: (id) => {
+          alive();
+          w.staging.delete(id);
+        },
+      },
+      target: {
+        read: (name): TableSnapshot | null => {
+          alive();
+          const t = w.tables.get(name);
+          if (!t) return null;
+          const isFormula = (c: OutCell): c is { formula: string } => typeof c === 'object' && c !== null && 'formula' in c;
+          return { values: t.map((r) => r.map((c) => (isFormula(c) ? 0 : c))), formulas: t.map((r) => r.map((c) => (isFormula(c) ? c.formula : ''))) };
+        },
+        write: (name, grid) => {
+          alive();
+          w.tables.set(name, grid.map((r) => [...r]));
+        },
+      },
+      store: {
+        specs: () => {
+          alive();
+          return clone(w.specs);
+        },
+        saveSpecs: (s) => {
+          alive();
+          w.specs = clone([...s]);
+        },
+        load: (id) => {
+          alive();
+          const r = w.runs.get(id);
+          return r ? clone(r) : null;
+        },
+        save: (run) => {
+          alive();
+          w.runs.set(run.importId, clone(run));
+        },
+      },
+      logs: {
+        run: (row) => {
+          alive();
+          w.runLog.push(row);
+        },
+        changes: (rows) => {
+          alive();
+          w.changeLog.push(...rows);
+        },
+      },
+      lock: {
+        tryLock: () => !w.lockHeld,
+        release: () => undefined,
+      },
+      now: () => w.clock.t,
+      newRunId: () => `run${++n}`,
+    };
+  };
+  w.ports = make();
+  w.nextExecution = () => {
+    w.ports = make();
+    return w.ports;
+  };
+  return w;
+}

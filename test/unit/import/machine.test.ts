@@ -1,0 +1,197 @@
+import { ServiceError } from '../../../src/api/errors';
+import { beginRun, cancelRun, continueRun, LOCKED_MESSAGE, MAX_PASSES, MAX_STALLS } from '../../../src/import/machine';
+import type { RunSummary } from '../../../src/import/run-state';
+import type { ImportSpec } from '../../../src/import/spec';
+import { fakeList, records } from '../../helpers/fake-list';
+import { Killed, type World, world } from '../../helpers/fake-ports';
+
+const spec = (mode: 'replace' | 'merge' = 'replace'): ImportSpec => ({ id: 'imp1', sheetName: 'Partners', fields: ['id', 'fullName'], mode });
+const table = (w: World) => w.tables.get('Partners');
+const tableIds = (w: World) => (table(w) ?? []).slice(1).map((r) => r[0]);
+const expected = (n: number) => records(n).map((r) => r.id);
+
+/** Starts the run, then continues it (each step a new execution with `budget` ms) until it is not running. */
+function drive(w: World, budget = 60_000, maxSteps = 50): RunSummary[] {
+  const seen = [beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t + budget)];
+  while (seen[seen.length - 1].status === 'running' && seen.length < maxSteps) {
+    seen.push(continueRun('imp1', w.nextExecution(), w.clock.t + budget));
+  }
+  return seen;
+}
+
+describe('import state machine: the happy paths', () => {
+  test('a run that fits one step: read, one write of the table, a log row, no staging left', () => {
+    const w = world(fakeList(records(250)).fetch, [spec()]);
+    const steps = drive(w);
+    expect(steps.map((s) => s.status)).toEqual(['done']);
+    expect(steps[0]).toMatchObject({ rows: 250, totalItems: 250, page: 3, totalPages: 3, message: 'Imported 250 active limited partners into "Partners".' });
+    expect(table(w)?.[0]).toEqual(['id', 'fullName']);
+    expect(tableIds(w)).toEqual(expected(250));
+    expect(w.staging.size).toBe(0);
+    expect(w.runLog).toHaveLength(1);
+    expect(w.runLog[0].slice(2, 9)).toEqual(['Partners', 'replace', 'sidebar', 'done', 250, 3, 3]);
+    expect(w.specs[0].last).toMatchObject({ status: 'done', rows: 250 });
+  });
+
+  test('a run longer than one step stages its rows and carries on; the result is the same', () => {
+    const w = world(fakeList(records(1050), { cap: 10 }).fetch, [spec()], { msPerFetch: 1000 });
+    const steps = drive(w, 25_000);
+    expect(steps.length).toBeGreaterThan(2);
+    expect(steps.slice(0, -1).every((s) => s.status === 'running')).toBe(true);
+    expect(steps[1].rows).toBeGreaterThan(steps[0].rows);
+    expect(steps[steps.length - 1].status).toBe('done');
+    expect(tableIds(w)).toEqual(expected(1050));
+    expect(w.staging.size).toBe(0);
+  });
+
+  test('a second start of a running import carries on the same run', () => {
+    const w = world(fakeList(records(1050), { cap: 10 }).fetch, [spec()], { msPerFetch: 1000 });
+    beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t + 25_000);
+    const runId = w.runs.get('imp1')?.runId;
+    beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t + 25_000);
+    expect(w.runs.get('imp1')?.runId).toBe(runId);
+  });
+
+  test('merge keeps the analyst column with its partner and logs the changes', () => {
+    const w = world(fakeList(records(3)).fetch, [spec('merge')]);
+    w.tables.set('Partners', [['id', 'fullName', 'Notes'], ['p2', 'Old name', 'call back'], ['gone', 'X', 'keep me']]);
+    expect(drive(w)[0]).toMatchObject({ status: 'done', message: 'Imported 3 active limited partners into "Partners". 2 new, 1 no longer active, 1 field changes.' });
+    expect(table(w)).toEqual([
+      ['id', 'fullName', 'Notes'], ['p0', 'Name 0', ''], ['p1', 'Name 1', ''], ['p2', 'Name 2', 'call back'], ['gone', 'X', 'keep me'],
+    ]);
+    expect(w.changeLog.map((c) => `${c[2]}:${c[3]}`)).toEqual(['p0:new partner', 'p1:new partner', 'p2:changed', 'gone:no longer active']);
+  });
+});
+
+describe('import state machine: failures', () => {
+  const before = [['id', 'fullName'], ['old', 'Old']];
+
+  test('stall: a step that reads nothing because the service fails for now keeps the run; after MAX_STALLS such steps it fails, target untouched', () => {
+    const w = world(fakeList(records(250), { fail: () => new ServiceError('RATE_LIMITED', 'Rate limited by the data service, retry in 30 s.') }).fetch, [spec()]);
+    w.tables.set('Partners', before);
+    const steps = drive(w);
+    expect(steps.map((s) => s.status)).toEqual([...Array(MAX_STALLS).fill('running'), 'failed']);
+    expect(steps[0].message).toBe('Rate limited by the data service, retry in 30 s. Continuing at page 1 in the next step.');
+    expect(steps[1].message).toBe(`Rate limited by the data service, retry in 30 s. Continuing at page 1 in the next step (2 steps in a row without a page; the run fails after ${MAX_STALLS + 1}).`);
+    expect(steps[MAX_STALLS].message).toBe('Import failed: Rate limited by the data service, retry in 30 s. The sheet "Partners" keeps its previous data.');
+    expect(table(w)).toEqual(before);
+    expect(w.staging.size).toBe(0);
+  });
+
+  test('a step that reads some pages before a transient failure resets the stall count and keeps the pages', () => {
+    let failing = true;
+    const list = fakeList(records(2500), { fail: (page) => (failing && page === 22 ? new ServiceError('SERVER', 'The data service failed (HTTP 503).') : undefined) });
+    const w = world(list.fetch, [spec()]);
+    const first = beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t + 60_000);
+    expect(first).toMatchObject({ status: 'running', page: 21, rows: 2100, message: 'The data service failed (HTTP 503). Continuing at page 22 in the next step.' });
+    expect(w.runs.get('imp1')?.stalls).toBe(0);
+    failing = false;
+    expect(continueRun('imp1', w.nextExecution(), w.clock.t + 60_000).status).toBe('done');
+    expect(tableIds(w)).toEqual(expected(2500));
+  });
+
+  test('a final error (key refused) fails the run at once', () => {
+    const w = world(fakeList(records(250), { fail: () => new ServiceError('AUTH', 'The API key was refused (HTTP 403).') }).fetch, [spec()]);
+    w.tables.set('Partners', before);
+    const steps = drive(w);
+    expect(steps.map((s) => s.status)).toEqual(['failed']);
+    expect(steps[0].message).toBe('Import failed: The API key was refused (HTTP 403). The sheet "Partners" keeps its previous data.');
+    expect(table(w)).toEqual(before);
+  });
+
+  test('recheck: a list that changes under a read is read again, and the second read is written', () => {
+    const list = fakeList(records(300));
+    let calls = 0;
+    const w = world((pages, limit) => {
+      if (++calls === 2) list.items = list.items.slice(0, 299);
+      return list.fetch(pages, limit);
+    }, [spec()]);
+    const steps = drive(w);
+    expect(steps[steps.length - 1].status).toBe('done');
+    expect(w.runs.get('imp1')?.pass).toBe(2);
+    expect(tableIds(w)).toEqual(expected(299));
+  });
+
+  test(`a list that never adds up fails after ${MAX_PASSES} reads with the reason; the target is untouched`, () => {
+    const list = fakeList(records(350), { repeatPage: 3 });
+    const w = world(list.fetch, [spec()]);
+    w.tables.set('Partners', before);
+    const steps = drive(w);
+    expect(steps[steps.length - 1]).toMatchObject({
+      status: 'failed', message: `Incomplete after ${MAX_PASSES} reads of the list: page 3 repeats page 2. The sheet "Partners" keeps its previous data.`,
+    });
+    expect(w.runs.get('imp1')?.pass).toBe(MAX_PASSES);
+    expect(table(w)).toEqual(before);
+    expect(w.staging.size).toBe(0);
+  });
+
+  test('a list page without pagination (malformed, transient) never ends "done": the run fails after the stalls', () => {
+    const w = world(fakeList(records(350), { dropPagination: true }).fetch, [spec()]);
+    w.tables.set('Partners', before);
+    const steps = drive(w);
+    expect(steps.map((s) => s.status)).toEqual([...Array(MAX_STALLS).fill('running'), 'failed']);
+    expect(table(w)).toEqual(before);
+  });
+
+  test('an under-reported total never ends "done" with a short table', () => {
+    const w = world(fakeList(records(350), { reportTotal: () => 100 }).fetch, [spec()]);
+    w.tables.set('Partners', before);
+    const last = drive(w).pop();
+    expect(last).toMatchObject({ status: 'failed', message: expect.stringContaining('page 2, past the end, holds 100 more') });
+    expect(table(w)).toEqual(before);
+  });
+});
+
+describe('import state machine: interruptions', () => {
+  test('cancel ends a running run, removes its staging area and leaves the target as it was', () => {
+    const w = world(fakeList(records(1050), { cap: 10 }).fetch, [spec()], { msPerFetch: 1000 });
+    w.tables.set('Partners', [['id', 'fullName'], ['old', 'Old']]);
+    beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t + 25_000);
+    expect(w.staging.size).toBe(1);
+    expect(cancelRun('imp1', w.nextExecution())).toMatchObject({ status: 'cancelled', message: 'Cancelled. The sheet "Partners" keeps its previous data.' });
+    expect(w.staging.size).toBe(0);
+    expect(table(w)).toEqual([['id', 'fullName'], ['old', 'Old']]);
+    expect(w.runLog.map((r) => r[5])).toEqual(['cancelled']);
+    expect(continueRun('imp1', w.nextExecution(), w.clock.t + 25_000).status).toBe('cancelled');
+  });
+
+  test('resume after a kill: an execution killed after staging more rows than its saved cursor says is redone exactly', () => {
+    const w = world(fakeList(records(1050), { cap: 10 }).fetch, [spec()], { msPerFetch: 1000 });
+    beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t + 25_000);
+    const saved = w.runs.get('imp1');
+    // The next execution stages a batch and is then killed before it saves its cursor.
+    const ports = w.nextExecution();
+    const write = ports.staging.write;
+    ports.staging.write = (...args) => {
+      write(...args);
+      w.kill();
+    };
+    expect(() => continueRun('imp1', ports, w.clock.t + 25_000)).toThrow(Killed);
+    expect(w.runs.get('imp1')).toEqual(saved);
+    expect((w.staging.get('imp1') ?? []).length - 1).toBeGreaterThan(saved?.staged ?? 0);
+    const rest: RunSummary[] = [];
+    do rest.push(continueRun('imp1', w.nextExecution(), w.clock.t + 25_000));
+    while (rest[rest.length - 1].status === 'running' && rest.length < 50);
+    expect(rest[rest.length - 1].status).toBe('done');
+    expect(tableIds(w)).toEqual(expected(1050));
+  });
+
+  test('a lock held by another execution: the step says so and changes nothing', () => {
+    const w = world(fakeList(records(250)).fetch, [spec()]);
+    w.lockHeld = true;
+    expect(beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t + 60_000)).toMatchObject({ status: 'idle', message: LOCKED_MESSAGE });
+    expect(w.runs.size).toBe(0);
+    expect(w.fetches).toBe(0);
+    w.lockHeld = false;
+    expect(drive(w).pop()?.status).toBe('done');
+  });
+
+  test('a budget already spent reads nothing but keeps the run', () => {
+    const w = world(fakeList(records(250)).fetch, [spec()]);
+    const s = beginRun('imp1', 'schedule', w.nextExecution(), w.clock.t - 1);
+    expect(s).toMatchObject({ status: 'running', rows: 0 });
+    expect(w.fetches).toBe(0);
+    expect(continueRun('imp1', w.nextExecution(), w.clock.t + 60_000).status).toBe('done');
+    expect(w.runLog[0][4]).toBe('schedule');
+  });
+});
