@@ -23,14 +23,24 @@ function requiredId(params: URLSearchParams, name: string): string {
   return value;
 }
 
-function paginate(items: readonly ServiceRecord[] | readonly string[], params: URLSearchParams, maxPageSize: number, read: (i: number) => ServiceRecord): Body {
+/** One page of a list, honest unless the options ask for one of the lies a real service may tell. */
+function paginate(items: readonly ServiceRecord[] | readonly string[], params: URLSearchParams, o: ServiceOptions, read: (i: number) => ServiceRecord): Body {
+  const q = o.quirks;
   const page = positiveInt(params, 'page', 1);
-  const pageSize = Math.min(positiveInt(params, 'limit', 10), maxPageSize);
+  const pageSize = Math.min(positiveInt(params, 'limit', 10), o.maxPageSize);
   const totalItems = items.length;
-  const start = (page - 1) * pageSize;
+  const served = q.repeatPage === page && page > 1 ? page - 1 : page;
+  const start = (served - 1) * pageSize;
   const data: ServiceRecord[] = [];
   for (let i = start; i < Math.min(totalItems, start + pageSize); i++) data.push(read(i));
-  return { data, pagination: { totalItems, totalPages: Math.ceil(totalItems / pageSize), currentPage: page, pageSize } };
+  if (q.dropPagination) return { data };
+  const reportedTotal = q.totalItemsFactor !== undefined && q.totalItemsFactor < 1 ? Math.floor(totalItems * q.totalItemsFactor) : totalItems;
+  return {
+    data,
+    pagination: {
+      totalItems: reportedTotal, totalPages: q.reportedTotalPages ?? Math.ceil(reportedTotal / pageSize), currentPage: page, pageSize: q.reportedPageSize ?? pageSize,
+    },
+  };
 }
 
 const SUMMARY = ['id', 'name', 'fullName', 'activeStatus', 'slug', 'foto'] as const;
@@ -56,7 +66,7 @@ export function route(op: OperationName, params: URLSearchParams, o: ServiceOpti
   switch (op) {
     case 'getAllActiveLimitedPartners': {
       const ids = ds.activePartnerIds();
-      return paginate(ids, params, o.maxPageSize, (i) => ds.partner(ids[i]) as ServiceRecord);
+      return paginate(ids, params, o, (i) => ds.partner(ids[i]) as ServiceRecord);
     }
     case 'getLimitedPartnerById':
       return { data: [partner()] };
@@ -75,7 +85,7 @@ export function route(op: OperationName, params: URLSearchParams, o: ServiceOpti
     case 'getIndustriesByVentureFundId': {
       const [id] = fundOf();
       const items = ds.industries(id) ?? [];
-      return paginate(items, params, o.maxPageSize, (i) => items[i]);
+      return paginate(items, params, o, (i) => items[i]);
     }
     case 'getLastFundSizeByVentureFundId': {
       const [, r] = fundOf();

@@ -31,6 +31,16 @@ export interface Quirks {
   fundAsList: boolean;
   /** Which active-partners path answers: both, only the listed one, or only the sample's. */
   listPaths: 'both' | 'listed' | 'sample';
+  /** Lists answer without their `pagination` object. */
+  dropPagination?: boolean;
+  /** Lists report this fraction of their real `totalItems` (0..1; 1 = the truth). */
+  totalItemsFactor?: number;
+  /** This page of a list answers with the page before it. */
+  repeatPage?: number;
+  /** Lists report this `pageSize` whatever size they use. */
+  reportedPageSize?: number;
+  /** Lists report this `totalPages` whatever the truth. */
+  reportedTotalPages?: number;
 }
 
 export interface ServiceOptions {
