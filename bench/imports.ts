@@ -91,10 +91,10 @@ export async function benchScale(active: number, latencyMs: number): Promise<Sca
     const before = a.emu.history.length;
     const t = performance.now();
     a.emu.advance(3_600_000);
-    let s = call<Summary>(a.emu, 'importStatus', [id]);
+    let s = call(a.emu, 'importStatus', [id]);
     for (let i = 0; i < 200 && s.ok && s.status === 'running'; i++) {
       a.emu.advance(61_000);
-      s = call<Summary>(a.emu, 'importStatus', [id]);
+      s = call(a.emu, 'importStatus', [id]);
     }
     const runs = a.emu.history.slice(before).filter((l) => l.kind === 'trigger');
     return {

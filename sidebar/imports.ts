@@ -4,11 +4,7 @@
  * Run now, Schedule and Delete. A run in progress when the sidebar opens is picked up again.
  * Everything from the server is shown with textContent.
  */
-import { type Answer, call, type Json } from './rpc';
-
-interface Summary { importId: string; status: string; page: number; totalPages: number; rows: number; totalItems: number; message: string }
-type Schedule = { every: 'hours' | 'day' | 'week'; hours?: number; atHour?: number; weekday?: number };
-interface ImportView { id: string; sheetName: string; fields: string[]; mode: 'replace' | 'merge'; schedule?: Schedule; last?: { at: number; status: string; rows: number; message: string }; run: Summary }
+import { type Answer, call, type ImportView, type RunSummary as Summary, type Schedule } from './rpc';
 
 const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 const el = <K extends keyof HTMLElementTagNameMap>(tag: K, text = ''): HTMLElementTagNameMap[K] => {
@@ -51,8 +47,8 @@ function scheduleControls(v: ImportView): HTMLElement {
   fill();
   const save = async () => {
     const k = kind.value;
-    const schedule: Json = k === 'none' ? null : k === 'hours' ? { every: 'hours', hours: Number(n.value) } : k === 'day' ? { every: 'day', atHour: Number(n.value) } : { every: 'week', weekday: Number(day.value), atHour: Number(n.value) };
-    const r = await call<object>('scheduleImport', v.id, schedule);
+    const schedule: Schedule | null = k === 'none' ? null : k === 'hours' ? { every: 'hours', hours: Number(n.value) } : k === 'day' ? { every: 'day', atHour: Number(n.value) } : { every: 'week', weekday: Number(day.value), atHour: Number(n.value) };
+    const r = await call('scheduleImport', v.id, schedule);
     say(r.ok ? `Schedule saved for "${v.sheetName}".` : r.message, r.ok ? 'ok' : 'error');
     await refresh();
   };
@@ -135,11 +131,11 @@ async function drive(id: string, first: Answer<Summary>): Promise<void> {
         return;
       }
       if (cancelled) {
-        a = await call<Summary>('cancelImport', id);
+        a = await call('cancelImport', id);
         continue;
       }
       say(a.message);
-      a = await call<Summary>('continueImport', id);
+      a = await call('continueImport', id);
     }
   } finally {
     $('cancel-import').hidden = true;
@@ -169,12 +165,12 @@ function renderImports(imports: ImportView[]): void {
     cell.colSpan = 4;
     const run = el('button', 'Run now');
     run.type = 'button';
-    run.onclick = async () => drive(v.id, await call<Summary>('startImport', v.id));
+    run.onclick = async () => drive(v.id, await call('startImport', v.id));
     const schedule = scheduleControls(v);
     const del = el('button', 'Delete');
     del.type = 'button';
     del.onclick = async () => {
-      const r = await call<object>('deleteImport', v.id);
+      const r = await call('deleteImport', v.id);
       say(r.ok ? `Deleted the import into "${v.sheetName}" (the sheet stays).` : r.message, r.ok ? 'ok' : 'error');
       await refresh();
     };
@@ -185,7 +181,7 @@ function renderImports(imports: ImportView[]): void {
 }
 
 export async function refresh(): Promise<ImportView[]> {
-  const r = await call<{ imports: ImportView[]; fields: string[]; defaultFields: string[] }>('listImports');
+  const r = await call('listImports');
   if (!r.ok) {
     say(r.message, 'error');
     return [];
@@ -215,16 +211,16 @@ export async function startImports(): Promise<void> {
     say('Cancelling…');
   });
   $('import').addEventListener('click', async () => {
-    const mode = (document.querySelector('input[name="mode"]:checked') as HTMLInputElement).value;
+    const mode = (document.querySelector('input[name="mode"]:checked') as HTMLInputElement).value === 'merge' ? 'merge' : 'replace';
     const imports = await refresh();
     const sheetName = $<HTMLInputElement>('sheet-name').value;
     const same = imports.find((i) => i.sheetName.toLowerCase() === sheetName.trim().toLowerCase());
-    const saved = await call<{ import: ImportView }>('saveImport', { id: same?.id ?? null, sheetName, fields: chosen, mode });
+    const saved = await call('saveImport', { id: same?.id ?? null, sheetName, fields: chosen, mode });
     if (!saved.ok) {
       say(saved.message, 'error');
       return;
     }
-    await drive(saved.import.id, await call<Summary>('startImport', saved.import.id));
+    await drive(saved.import.id, await call('startImport', saved.import.id));
   });
   const imports = await refresh();
   const running = imports.find((i) => i.run.status === 'running');

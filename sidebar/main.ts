@@ -3,14 +3,7 @@
  * page as text (textContent), never as HTML.
  */
 import { startImports } from './imports';
-import { type Answer, call } from './rpc';
-
-interface State {
-  hasKey: boolean;
-  keyHint: string;
-  baseUrl: string;
-  ttlSeconds: number;
-}
+import { type Answer, call, type SidebarState as State } from './rpc';
 
 const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 
@@ -41,30 +34,30 @@ async function busy<T extends object>(button: string, work: () => Promise<Answer
 }
 
 function wire(): void {
-  $('save-key').addEventListener('click', () => busy('save-key', () => call<State>('saveApiKey', $<HTMLInputElement>('api-key').value), (s) => {
+  $('save-key').addEventListener('click', () => busy('save-key', () => call('saveApiKey', $<HTMLInputElement>('api-key').value), (s) => {
     $<HTMLInputElement>('api-key').value = '';
     show(s);
     say('Key saved.', 'ok');
   }));
-  $('remove-key').addEventListener('click', () => busy('remove-key', () => call<State>('removeApiKey'), (s) => {
+  $('remove-key').addEventListener('click', () => busy('remove-key', () => call('removeApiKey'), (s) => {
     show(s);
     say('Key removed.', 'ok');
   }));
-  $('test-connection').addEventListener('click', () => busy('test-connection', () => call<{ message: string }>('testConnection'), (r) => say(r.message, 'ok')));
+  $('test-connection').addEventListener('click', () => busy('test-connection', () => call('testConnection'), (r) => say(r.message, 'ok')));
   $('save-settings').addEventListener('click', () => busy('save-settings', async () => {
-    const url = await call<State>('saveServiceUrl', $<HTMLInputElement>('base-url').value);
+    const url = await call('saveServiceUrl', $<HTMLInputElement>('base-url').value);
     if (!url.ok) return url;
-    return call<State>('saveCacheTtl', Number($<HTMLInputElement>('cache-ttl').value));
+    return call('saveCacheTtl', Number($<HTMLInputElement>('cache-ttl').value));
   }, (s) => {
     show(s);
     say('Settings saved.', 'ok');
   }));
-  $('refresh-all').addEventListener('click', () => busy('refresh-all', () => call<{ count: number }>('refreshFormulas'), (r) => say(`Refreshed ${r.count} formulas.`, 'ok')));
+  $('refresh-all').addEventListener('click', () => busy('refresh-all', () => call('refreshFormulas'), (r) => say(`Refreshed ${r.count} formulas.`, 'ok')));
 }
 
 async function start(): Promise<void> {
   wire();
-  const state = await call<State>('getSidebarState');
+  const state = await call('getSidebarState');
   if (state.ok) show(state);
   else say(state.message, 'error');
   await startImports();

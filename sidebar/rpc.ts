@@ -1,13 +1,13 @@
 /**
- * The one way the sidebar calls the server: google.script.run as promises. Arguments must be
- * JSON-safe; server endpoints answer `{ ok, … }`, and transport failures become the same
+ * The one way the sidebar calls the server: google.script.run as promises, typed by the
+ * contract in src/contract.ts. Only the contract's endpoint names compile, with their argument
+ * types, and each call resolves to that endpoint's Answer; transport failures become the same
  * `{ ok: false, code, message }` shape, so the UI handles one kind of result.
  */
+import type { Answer, EndpointName, Endpoints } from '../src/contract';
 
-/** What google.script.run can carry: JSON values only (no Date, function or undefined). */
-export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
-
-export type Answer<T> = ({ ok: true } & T) | { ok: false; code: string; message: string };
+export type { Answer };
+export type { ImportView, RunSummary, Schedule, SidebarState } from '../src/contract';
 
 interface ScriptRun {
   withSuccessHandler(f: (value: unknown) => void): ScriptRun;
@@ -21,19 +21,21 @@ declare global {
   }
 }
 
-export function call<T extends object>(endpoint: string, ...args: Json[]): Promise<Answer<T>> {
+export function call<K extends EndpointName>(endpoint: K, ...args: Parameters<Endpoints[K]>): Promise<ReturnType<Endpoints[K]>> {
+  type Result = ReturnType<Endpoints[K]>;
+  const failure = (code: string, message: string) => ({ ok: false, code, message }) as Result;
   return new Promise((resolve) => {
     const run = window.google?.script.run;
     if (!run) {
-      resolve({ ok: false, code: 'NO_HOST', message: 'The sidebar is not running inside Google Sheets.' });
+      resolve(failure('NO_HOST', 'The sidebar is not running inside Google Sheets.'));
       return;
     }
     const runner = run
-      .withSuccessHandler((value) => resolve(value as Answer<T>))
-      .withFailureHandler((error) => resolve({ ok: false, code: 'SCRIPT', message: error?.message || 'The script failed.' }));
+      .withSuccessHandler((value) => resolve(value as Result))
+      .withFailureHandler((error) => resolve(failure('SCRIPT', error?.message || 'The script failed.')));
     const fn = runner[endpoint] as ((...a: unknown[]) => void) | undefined;
     if (typeof fn !== 'function') {
-      resolve({ ok: false, code: 'NO_ENDPOINT', message: `Unknown server function ${endpoint}.` });
+      resolve(failure('NO_ENDPOINT', `Unknown server function ${endpoint}.`));
       return;
     }
     fn.apply(runner, args);

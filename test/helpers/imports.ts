@@ -1,17 +1,23 @@
 /** Driving saved imports through the bundle's sidebar endpoints, as the sidebar does. */
 import type { Emulator, RunOptions } from '../../dev/emulator/runtime';
+import type { Answer, EndpointName, Endpoints, ImportInput, RunSummary } from '../../src/contract';
 
-export interface Summary { status: string; page: number; totalPages: number; rows: number; totalItems: number; message: string }
-type Answer<T> = ({ ok: true } & T) | { ok: false; code: string; message: string };
+export type Summary = RunSummary;
 
-export function call<T>(emu: Emulator, name: string, args: unknown[] = [], options: RunOptions = {}): Answer<T> {
-  const r = emu.run<Answer<T>>(name, args, { kind: 'sidebar', ...options });
-  if (r.error !== undefined) throw new Error(`${name}: ${r.error}`);
-  return r.value as Answer<T>;
+/** Calls a sidebar endpoint as google.script.run does, typed by the contract (src/contract.ts). */
+export function call<K extends EndpointName>(emu: Emulator, name: K, args: Parameters<Endpoints[K]>, options: RunOptions = {}): ReturnType<Endpoints[K]> {
+  return callUnchecked(emu, name, args, options) as ReturnType<Endpoints[K]>;
 }
 
-export function saveImport(emu: Emulator, spec: Record<string, unknown>): string {
-  const a = call<{ import: { id: string } }>(emu, 'saveImport', [spec]);
+/** The same without the contract's types: for tests that send what a hostile or broken caller could. */
+export function callUnchecked(emu: Emulator, name: string, args: unknown[] = [], options: RunOptions = {}): Answer {
+  const r = emu.run<Answer>(name, args, { kind: 'sidebar', ...options });
+  if (r.error !== undefined) throw new Error(`${name}: ${r.error}`);
+  return r.value as Answer;
+}
+
+export function saveImport(emu: Emulator, spec: ImportInput): string {
+  const a = call(emu, 'saveImport', [spec]);
   if (!a.ok) throw new Error(a.message);
   return a.import.id;
 }
@@ -19,12 +25,12 @@ export function saveImport(emu: Emulator, spec: Record<string, unknown>): string
 /** Start, then continue until the run is no longer running; returns every summary seen. */
 export function runImport(emu: Emulator, id: string, maxSteps = 200): Summary[] {
   const seen: Summary[] = [];
-  let a = call<Summary>(emu, 'startImport', [id]);
+  let a = call(emu, 'startImport', [id]);
   for (let i = 0; ; i++) {
     if (!a.ok) throw new Error(a.message);
     seen.push(a);
     if (a.status !== 'running' || i >= maxSteps) return seen;
-    a = call<Summary>(emu, 'continueImport', [id]);
+    a = call(emu, 'continueImport', [id]);
   }
 }
 

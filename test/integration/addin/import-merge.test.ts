@@ -1,6 +1,6 @@
 import type { Emulator } from '../../../dev/emulator/runtime';
 import { addin } from '../../helpers/addin';
-import { call, formulasOf, runImport, type Summary, saveImport, sheet } from '../../helpers/imports';
+import { call, callUnchecked, formulasOf, runImport, type Summary, saveImport, sheet } from '../../helpers/imports';
 import { type RunningService, startService } from '../../helpers/service';
 
 let svc: RunningService;
@@ -70,7 +70,7 @@ describe('runs that overlap', () => {
     const a = addin(svc.url);
     const id = saveImport(a.emu, { sheetName: 'Locked', fields: ['id'] });
     a.emu.holdLock('document', 60_000);
-    const blocked = call<Summary>(a.emu, 'startImport', [id]);
+    const blocked = call(a.emu, 'startImport', [id]);
     expect(blocked.ok && blocked.message).toBe('Another import is writing to this spreadsheet; waiting for it to finish.');
     expect(a.emu.workbook.byName('Locked')).toBeUndefined();
     a.emu.holdLock('document', 10_000);
@@ -84,7 +84,7 @@ describe('runs that overlap', () => {
     const a = addin(svc.url);
     const id = saveImport(a.emu, { sheetName: 'Once', fields: ['id'] });
     await killedStart(a.emu, id);
-    const status = call<Summary>(a.emu, 'importStatus', [id]);
+    const status = call(a.emu, 'importStatus', [id]);
     expect(status.ok && status.status).toBe('running');
     const steps = runImport(a.emu, id);
     expect(steps[steps.length - 1].status).toBe('done');
@@ -100,7 +100,7 @@ describe('a service that is rate limiting for a while', () => {
     const a = addin(svc.url);
     const id = saveImport(a.emu, { sheetName: 'Patient', fields: ['id'] });
     await svc.config({ faults: { rateLimit: 1, retryAfterSeconds: 30 } });
-    const first = call<Summary>(a.emu, 'startImport', [id]);
+    const first = call(a.emu, 'startImport', [id]);
     expect(first).toMatchObject({ ok: true, status: 'running', message: 'Rate limited by the data service, retry in 30 s. Continuing at page 1 in the next step.' });
     await svc.config({ faults: { rateLimit: 0 } });
     const steps = runImport(a.emu, id);
@@ -120,8 +120,8 @@ describe('cancel', () => {
     runImport(a.emu, id);
     const before = sheet(a.emu, 'Cancelled');
     await killedStart(a.emu, id);
-    expect(call<Summary>(a.emu, 'importStatus', [id])).toMatchObject({ ok: true, status: 'running' });
-    const cancelled = call<Summary>(a.emu, 'cancelImport', [id]);
+    expect(call(a.emu, 'importStatus', [id])).toMatchObject({ ok: true, status: 'running' });
+    const cancelled = call(a.emu, 'cancelImport', [id]);
     expect(cancelled).toMatchObject({ ok: true, status: 'cancelled', message: 'Cancelled. The sheet "Cancelled" keeps its previous data.' });
     expect(sheet(a.emu, 'Cancelled')).toEqual(before);
     expect(a.emu.workbook.sheets.some((s) => s.name.startsWith('__staging_'))).toBe(false);
@@ -145,7 +145,7 @@ describe('scheduled refresh', () => {
     expect(sheet(a.emu, 'Daily')).toEqual([]);
     const log = sheet(a.emu, 'Investor Data log');
     expect(log.slice(1).map((r) => `${r[2]}:${r[4]}:${r[5]}`)).toEqual(['Hourly:schedule:done']);
-    expect(call(a.emu, 'scheduleImport', [id, { every: 'minutes', hours: 1 }]).ok).toBe(false);
+    expect(callUnchecked(a.emu, 'scheduleImport', [id, { every: 'minutes', hours: 1 }]).ok).toBe(false);
     call(a.emu, 'scheduleImport', [id, null]);
     call(a.emu, 'scheduleImport', [other, null]);
     expect(a.emu.triggers.triggers).toEqual([]);
@@ -166,7 +166,7 @@ describe('scheduled refresh', () => {
     expect(sheet(a.emu, 'Nightly')).toEqual(before);
     const log = sheet(a.emu, 'Investor Data log');
     expect(log[log.length - 1][5]).toBe('failed');
-    const list = call<{ imports: Array<{ id: string; last: { status: string } }> }>(a.emu, 'listImports');
-    expect(list.ok && list.imports.find((i) => i.id === id)?.last.status).toBe('failed');
+    const list = call(a.emu, 'listImports', []);
+    expect(list.ok && list.imports.find((i) => i.id === id)?.last?.status).toBe('failed');
   });
 });

@@ -19,11 +19,11 @@ test('a 50,000-partner import crosses the 6-minute limit, resumes from a trigger
   expect(staging[0].hidden).toBe(true);
   expect(a.emu.workbook.sheets[a.emu.workbook.active].name).toBe('Sheet1');
   for (let i = 0; i < 30; i++) {
-    const s = call<Summary>(a.emu, 'importStatus', [id]);
+    const s = call(a.emu, 'importStatus', [id]);
     if (s.ok && s.status !== 'running') break;
     a.emu.advance(61_000);
   }
-  const status = call<Summary>(a.emu, 'importStatus', [id]);
+  const status = call(a.emu, 'importStatus', [id]);
   expect(status.ok && status.status).toBe('done');
   const runs = a.emu.history.slice(before).filter((l) => l.kind === 'trigger');
   expect(runs.length).toBeGreaterThanOrEqual(2);
