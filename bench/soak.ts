@@ -4,8 +4,10 @@
  * the fetch timeout) and the list changing under running imports. Every import must end complete
  * and correct (ids exactly the service's active list, no duplicates) or failed with the previous
  * data intact and a clear message; every formula row must be the right record, a clear error, or
- * a marked stale value, never a wrong one. Loopback only, bounded in count and time; exits
- * non-zero on any loss.
+ * a marked stale value, never a wrong one. A failed import must say what failed. With
+ * `--outage`, the service goes hard down (every request 503) once each saved import has run once:
+ * every later import must fail with its sheet intact and every formula row be a stale copy or a
+ * clear error. Loopback only, bounded in count and time; exits non-zero on any loss.
  */
 import { parseArgs } from 'node:util';
 import { addin } from '../test/helpers/addin';
@@ -13,12 +15,19 @@ import { runImport, saveImport, sheet } from '../test/helpers/imports';
 import { startService } from '../dev/service/spawn';
 import { partnerId } from '../dev/service/generate';
 
-const { values } = parseArgs({ options: { imports: { type: 'string' }, formulas: { type: 'string' }, seconds: { type: 'string' }, seed: { type: 'string' } } });
+const { values } = parseArgs({ options: { imports: { type: 'string' }, formulas: { type: 'string' }, seconds: { type: 'string' }, seed: { type: 'string' }, outage: { type: 'boolean' } } });
+const OUTAGE = values.outage === true;
 const IMPORTS = Number(values.imports ?? 200);
 const FORMULAS = Number(values.formulas ?? 200);
 const DEADLINE = Date.now() + Number(values.seconds ?? 900) * 1000;
 const SEED = Number(values.seed ?? 1);
 const STARTED = Date.now();
+
+/** A failed import's message names the failure (the service's answer, or why the list did not add up) and says the sheet is intact. */
+function saysWhatFailed(message: string, sheetName: string): boolean {
+  const why = /^(Import failed: (The data service|Rate limited|Could not reach|The API key|No API key).+|Incomplete after \d+ reads of the list: .+)/;
+  return why.test(message) && message.endsWith(` The sheet "${sheetName}" keeps its previous data.`);
+}
 
 async function main(): Promise<number> {
   const svc = await startService(['--partners', '300', '--max-page-size', '20', '--seed', String(SEED), '--error500', '0.05', '--error503', '0.04', '--rate-limit', '0.05',
@@ -33,6 +42,7 @@ async function main(): Promise<number> {
       const id = specs[n % specs.length];
       const name = `Soak ${n % specs.length}`;
       if (n % 25 === 24) await svc.mutate({ reorder: 'shuffle' });
+      if (OUTAGE && n === specs.length) await svc.config({ faults: { error500: 0, error503: 1, rateLimit: 0, truncated: 0, slow: 0, churn: 0 } });
       const before = JSON.stringify(sheet(a.emu, name));
       const steps = runImport(a.emu, id);
       const last = steps[steps.length - 1];
@@ -47,7 +57,7 @@ async function main(): Promise<number> {
           counts.importLosses++;
           losses.push(`import ${n} (${name}): ${ids.length} rows, ${new Set(ids).size} distinct, service lists ${active.size}`);
         }
-      } else if (JSON.stringify(table) === before && last.message.length > 10) counts.importsFailedIntact++;
+      } else if (JSON.stringify(table) === before && saysWhatFailed(last.message, name)) counts.importsFailedIntact++;
       else {
         counts.importLosses++;
         losses.push(`import ${n} (${name}) ${last.status} but the sheet changed: ${last.message}`);

@@ -205,17 +205,18 @@ export class Client {
           const res = responses[k];
           const sent = res instanceof Error ? toServiceError(res, secrets) : undefined;
           const result = sent ? { ok: false as const, error: sent } : interpret(res as HttpResponse, url, secrets, this.o.clock.now());
+          let error: ServiceError;
           if (result.ok) {
             try {
               const value = call.read(result.body.data, result.body);
               out[i] = { ok: true, value };
               onValue(i, value);
+              return;
             } catch (e) {
-              out[i] = { ok: false, error: toServiceError(e, secrets) };
+              // A body that parsed but is not what the operation promises follows the same rule as any failure.
+              error = toServiceError(e, secrets);
             }
-            return;
-          }
-          const error = result.error;
+          } else error = result.error;
           if (error.code === 'NOT_FOUND' && this.tryNextPath(call.op)) {
             again.push(i);
             return;

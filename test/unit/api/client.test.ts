@@ -236,3 +236,48 @@ describe('client: cache', () => {
     expect(down.client.stats.staleServed).toBe(1);
   });
 });
+
+describe('client: one rule for retries, on the error type', () => {
+  test('the code alone decides: transient codes are retried and fall back to a stale copy; final ones do neither', () => {
+    const transient = ['RATE_LIMITED', 'SERVER', 'NETWORK', 'TIMEOUT', 'MALFORMED'] as const;
+    const final = ['AUTH', 'NOT_FOUND', 'BAD_INPUT', 'NO_KEY'] as const;
+    for (const code of transient) expect(new ServiceError(code, 'x')).toMatchObject({ transient: true, fallsBack: true });
+    for (const code of final) expect(new ServiceError(code, 'x')).toMatchObject({ transient: false, fallsBack: false });
+    expect(new ServiceError('QUOTA', 'x')).toMatchObject({ transient: false, fallsBack: true });
+    expect(new ServiceError('BAD_RESPONSE', 'x')).toMatchObject({ transient: false, fallsBack: true });
+  });
+
+  test.each([
+    ['data: null', () => json(200, { data: null })],
+    ['data: []', () => json(200, { data: [] })],
+    ['no data field', () => json(200, { result: 1 })],
+    ['a truncated body', () => ({ status: 200, headers: {}, body: '{"data":[{"id":' })],
+  ])('a 200 with %s is a broken answer: retried, then served', (_, broken) => {
+    let calls = 0;
+    const { client } = setup((url) => (++calls <= 2 ? broken() : byIdHandler(url, { url: url.href, headers: {} })));
+    const [o] = client.limitedPartners(['a']);
+    expect(o.ok && o.value.id).toBe('a');
+    expect(client.stats.retries).toBe(2);
+  });
+
+  test('a null record never becomes a remembered "unknown id", and a 404 never replaces a good copy', () => {
+    const first = setup(byIdHandler, { ttlMs: 60_000 });
+    first.client.limitedPartners(['a']);
+    const fetchedAt = first.clock.now();
+    first.clock.t += 120_000;
+    const empty = setup(() => json(200, { data: null }), { store: first.store, clock: first.clock, ttlMs: 60_000, retry: { ...DEFAULT_RETRY, retries: 1 } });
+    expect(empty.client.limitedPartners(['a'])[0]).toMatchObject({ ok: true, staleSince: fetchedAt });
+    const gone = setup(() => json(404, {}), { store: first.store, clock: first.clock, ttlMs: 60_000 });
+    expect(gone.client.limitedPartners(['a'])[0]).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    const back = setup(() => json(503, {}), { store: first.store, clock: first.clock, ttlMs: 60_000, retry: { ...DEFAULT_RETRY, retries: 0 } });
+    expect(back.client.limitedPartners(['a'])[0]).toMatchObject({ ok: true, staleSince: fetchedAt });
+  });
+
+  test('a Retry-After longer than the policy accepts is not waited for, and only that request gives up', () => {
+    const { client, clock } = setup((url) => (url.searchParams.get('limitedPartnerId') === 'slow' ? json(429, {}, { 'retry-after': '60' }) : json(200, { data: [partner('ok')] })));
+    const [slow, ok] = client.limitedPartners(['slow', 'ok']);
+    expect(!slow.ok && slow.error.message).toBe('Rate limited by the data service, retry in 60 s.');
+    expect(ok.ok).toBe(true);
+    expect(clock.sleeps).toEqual([]);
+  });
+});
