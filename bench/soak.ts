@@ -35,6 +35,7 @@ async function main(): Promise<number> {
   const get = async <T>(path: string): Promise<T> => (await (await fetch(`${svc.url}${path}`)).json()) as T;
   const counts = { importsDone: 0, importsFailedIntact: 0, importLosses: 0, rowsOk: 0, rowsError: 0, rowsStale: 0, rowLosses: 0 };
   const losses: string[] = [];
+  const failures: string[] = [];
   try {
     const a = addin(svc.url, undefined, { fetchTimeoutMs: 500 });
     const specs = Array.from({ length: 4 }, (_, i) => saveImport(a.emu, { sheetName: `Soak ${i}`, fields: ['id', 'fullName', 'upvotes'], mode: i % 2 ? 'merge' : 'replace' }));
@@ -57,7 +58,10 @@ async function main(): Promise<number> {
           counts.importLosses++;
           losses.push(`import ${n} (${name}): ${ids.length} rows, ${new Set(ids).size} distinct, service lists ${active.size}`);
         }
-      } else if (JSON.stringify(table) === before && saysWhatFailed(last.message, name)) counts.importsFailedIntact++;
+      } else if (JSON.stringify(table) === before && saysWhatFailed(last.message, name)) {
+        counts.importsFailedIntact++;
+        failures.push(`import ${n} (${name}): ${last.message}`);
+      }
       else {
         counts.importLosses++;
         losses.push(`import ${n} (${name}) ${last.status} but the sheet changed: ${last.message}`);
@@ -89,6 +93,7 @@ async function main(): Promise<number> {
     console.table([{ ...counts, requests: stats.requests, faults: Object.values(stats.faults).reduce((x, y) => x + y, 0) }]);
     console.log('faults injected by kind:', stats.faults);
     console.log(`elapsed ${((Date.now() - STARTED) / 1000).toFixed(0)} s`);
+    for (const f of failures.slice(0, 10)) console.log(`FAILED ${f}`);
     for (const l of losses.slice(0, 20)) console.log(`LOSS ${l}`);
     const enough = counts.importsDone + counts.importsFailedIntact >= IMPORTS && counts.rowsOk + counts.rowsError + counts.rowsStale >= FORMULAS * 12;
     if (!enough) console.log('stopped by the time limit before every run was made');

@@ -31,6 +31,12 @@ export const LOCK_WAIT_MS = 30_000;
 export const MAX_STALLS = 3;
 /** Full reads of the list an import makes at most before it gives up on one it cannot trust. */
 export const MAX_PASSES = 3;
+/**
+ * A list that only moved under a read (a live service) is read again more often when it is
+ * short, where a read is cheap: up to MAX_LIVE_PASSES reads for lists of at most LIVE_LIST_PAGES pages.
+ */
+export const MAX_LIVE_PASSES = 10;
+export const LIVE_LIST_PAGES = 50;
 
 export const RUN_LOG = 'Investor Data log';
 export const CHANGE_LOG = 'Investor Data changes';
@@ -166,9 +172,10 @@ function finish(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPo
   const unique = dedupe(rows, spec.fields.indexOf('id'));
   const verdict = listVerdict(run.list, unique.length);
   if (verdict.complete) return writeTarget(spec, run, unique, ports);
-  if (run.pass >= MAX_PASSES) {
-    const why = verdict.changed ? ', because it kept changing during the import' : '';
-    return failRun(spec, run, ports, `Incomplete after ${run.pass} reads of the list: ${verdict.reason}${why}.`);
+  const passes = verdict.changed && run.list.lastPage <= LIVE_LIST_PAGES ? MAX_LIVE_PASSES : MAX_PASSES;
+  if (run.pass >= passes) {
+    const why = verdict.changed ? `it kept changing during the import (last read: ${verdict.reason})` : verdict.reason;
+    return failRun(spec, run, ports, `Incomplete after ${run.pass} reads of the list: ${why}.`);
   }
   ports.staging.remove(spec.id);
   run.pass++;

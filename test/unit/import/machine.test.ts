@@ -1,5 +1,5 @@
 import { ServiceError } from '../../../src/api/errors';
-import { beginRun, cancelRun, continueRun, LOCKED_MESSAGE, MAX_PASSES, MAX_STALLS } from '../../../src/import/machine';
+import { beginRun, cancelRun, continueRun, LIVE_LIST_PAGES, LOCKED_MESSAGE, MAX_LIVE_PASSES, MAX_PASSES, MAX_STALLS } from '../../../src/import/machine';
 import type { RunSummary } from '../../../src/import/run-state';
 import type { ImportSpec } from '../../../src/import/spec';
 import { fakeList, records } from '../../helpers/fake-list';
@@ -110,6 +110,28 @@ describe('import state machine: failures', () => {
     expect(steps[steps.length - 1].status).toBe('done');
     expect(w.runs.get('imp1')?.pass).toBe(2);
     expect(tableIds(w)).toEqual(expected(299));
+  });
+
+  test(`a short live list is read again while it keeps moving (up to ${MAX_LIVE_PASSES} reads); a long one ${MAX_PASSES} times`, () => {
+    const moving = (n: number, moves: number) => {
+      const list = fakeList(records(n));
+      let moved = 0;
+      return world((pages, limit) => {
+        if (pages.includes(2) && moved < moves) {
+          moved++;
+          list.items = list.items.slice(1);
+        }
+        return list.fetch(pages, limit);
+      }, [spec()]);
+    };
+    const short = moving(300, MAX_LIVE_PASSES - 1);
+    expect(drive(short).pop()?.status).toBe('done');
+    expect(short.runs.get('imp1')?.pass).toBe(MAX_LIVE_PASSES);
+    expect(tableIds(short)).toEqual(expected(300).slice(MAX_LIVE_PASSES - 1));
+    const never = moving(300, 1000);
+    expect(drive(never).pop()).toMatchObject({ status: 'failed', message: expect.stringContaining(`Incomplete after ${MAX_LIVE_PASSES} reads of the list: it kept changing during the import (last read: the list changed while it was read).`) });
+    const long = moving(100 * (LIVE_LIST_PAGES + 1), 1000);
+    expect(drive(long, 600_000).pop()).toMatchObject({ status: 'failed', message: expect.stringContaining(`Incomplete after ${MAX_PASSES} reads`) });
   });
 
   test(`a list that never adds up fails after ${MAX_PASSES} reads with the reason; the target is untouched`, () => {
