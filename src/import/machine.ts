@@ -221,7 +221,8 @@ function writeTarget(spec: ImportSpec, run: RunState, rows: Cell[][], ports: Imp
     const when = new Date(ports.now());
     ports.logs.changes(merged.changes.map((c) => [when, spec.sheetName, c.id, c.change, c.field, c.before, c.after]));
     const counts = (kind: string) => merged.changes.filter((c) => c.change === kind).length;
-    note = ` ${counts('new partner')} new, ${counts('no longer active')} no longer active, ${counts('changed')} field changes.`;
+    const repeated = counts('repeated id (kept)');
+    note = ` ${counts('new partner')} new, ${counts('no longer active')} no longer active, ${counts('changed')} field changes.${repeated ? ` ${repeated} rows with a repeated id kept below the table.` : ''}`;
   } else {
     grid = [[...spec.fields], ...rows];
   }

@@ -1,9 +1,13 @@
 /**
- * Merge by id: the new rows of an import laid over the table already in the sheet. Rows are
- * matched by `id`; the analyst's own columns (any column whose header is not an imported field)
- * stay with their partner wherever it moves, formulas included (same-row references follow the
- * row); partners no longer in the list keep their rows, below the active ones. Every difference
- * becomes a change-log entry: new partner, no longer active, or a field's old and new value.
+ * Merge by id: the new rows of an import laid over the table already in the sheet. The header
+ * row is found by meaning: the first of the top rows with a cell reading "id" in any case (rows
+ * above it, a title for instance, stay as they are); a sheet with data but no such row is refused
+ * (MergeRefused), never silently replaced. Rows are matched by id; the analyst's own columns
+ * (any column whose header is not an imported field) stay with their partner wherever it moves,
+ * formulas included (same-row references follow the row); partners no longer in the list keep
+ * their rows, below the active ones, and so does every further row of a repeated id. Every
+ * difference becomes a change-log entry: new partner, no longer active, repeated id (kept), or a
+ * field's old and new value.
  */
 import { type Cell, isDate } from '../table/cells';
 
@@ -14,7 +18,7 @@ export type OutCell = Cell | FormulaCell;
 
 export interface Change {
   id: string;
-  change: 'new partner' | 'no longer active' | 'changed';
+  change: 'new partner' | 'no longer active' | 'repeated id (kept)' | 'changed';
   field: string;
   before: Cell;
   after: Cell;
@@ -27,6 +31,14 @@ export interface MergeResult {
 }
 
 export const MAX_CHANGES = 10000;
+/** How far down the header row (the one with "id") may be, below a title or notes. */
+export const HEADER_SEARCH_ROWS = 10;
+
+/** Merge by id cannot be done without changing analyst data: the run fails and the sheet stays as it is. */
+export class MergeRefused extends Error {}
+
+const norm = (h: Cell | undefined) => String(h ?? '').trim().toLowerCase();
+const blank = (row: readonly Cell[] | undefined) => !row || row.every((v) => v === '' || v === undefined || v === null);
 
 export const sameCell = (a: Cell, b: Cell): boolean => {
   const norm = (v: Cell) => (isDate(v) ? `d${v.getTime()}` : typeof v === 'number' ? `n${v}` : `s${String(v)}`);
@@ -40,23 +52,40 @@ export function repointFormula(formula: string, from: number, to: number): strin
 }
 
 export function mergeTables(existing: { values: Cell[][]; formulas: string[][] } | null, fields: readonly string[], incoming: readonly Cell[][]): MergeResult {
-  const header = existing?.values[0]?.map((h) => String(h)) ?? [];
-  const oldIdCol = header.indexOf('id');
   const newIdCol = fields.indexOf('id');
-  if (!existing || existing.values.length === 0 || oldIdCol < 0) {
+  if (!existing || existing.values.every((row) => blank(row))) {
     return { grid: [[...fields], ...incoming.map((r) => [...r])], changes: [], kept: 0 };
   }
-  const analystCols = header.map((h, i) => ({ h, i })).filter(({ h, i }) => !fields.includes(h) && (h !== '' || existing.values.some((r) => r[i] !== '' && r[i] !== undefined)));
+  const top = Math.min(HEADER_SEARCH_ROWS, existing.values.length);
+  const h = existing.values.slice(0, top).findIndex((row) => row.some((c) => norm(c) === 'id'));
+  if (h < 0) {
+    throw new MergeRefused(`Merge by id needs an "id" column, and none of the first ${top} rows of the sheet has a cell reading "id"; nothing was changed. Name the id column "id", or import with replace into another sheet.`);
+  }
+  const header = existing.values[h].map((c) => String(c ?? ''));
+  const oldIdCol = header.findIndex((c) => norm(c) === 'id');
+  const colOf = new Map<string, number>();
+  header.forEach((c, i) => {
+    if (!colOf.has(norm(c))) colOf.set(norm(c), i);
+  });
+  const isField = (c: string) => fields.some((f) => norm(f) === norm(c));
+  const analystCols = header.map((c, i) => ({ h: c, i })).filter(({ h: c, i }) => !isField(c) && (c !== '' || existing.values.some((r, k) => k > h && r[i] !== '' && r[i] !== undefined)));
+  const cellOf = (r: number, c: number): OutCell => {
+    const f = existing.formulas[r]?.[c];
+    return f ? { formula: f } : (existing.values[r][c] ?? '');
+  };
+  // Rows above the header (a title, notes) stay exactly as they were, formulas included.
+  const width = Math.max(...existing.values.slice(0, h).map((r) => r.length), 0);
+  const grid: OutCell[][] = existing.values.slice(0, h).map((row, r) => Array.from({ length: Math.max(width, row.length) }, (_, c) => cellOf(r, c)));
   const oldRows = new Map<string, number>();
   existing.values.forEach((row, r) => {
     const id = String(row[oldIdCol] ?? '');
-    if (r > 0 && id && !oldRows.has(id)) oldRows.set(id, r);
+    if (r > h && id && !oldRows.has(id)) oldRows.set(id, r);
   });
   const changes: Change[] = [];
   const log = (c: Change) => {
     if (changes.length < MAX_CHANGES) changes.push(c);
   };
-  const grid: OutCell[][] = [[...fields, ...analystCols.map((c) => c.h)]];
+  grid.push([...fields, ...analystCols.map((c) => c.h)]);
   const carry = (oldRow: number | undefined, newRow: number): OutCell[] =>
     analystCols.map(({ i }) => {
       if (oldRow === undefined) return '';
@@ -72,22 +101,27 @@ export function mergeTables(existing: { values: Cell[][]; formulas: string[][] }
     if (oldRow === undefined) log({ id, change: 'new partner', field: '', before: '', after: '' });
     else {
       fields.forEach((f, k) => {
-        const col = header.indexOf(f);
-        if (col >= 0 && !sameCell(existing.values[oldRow][col] ?? '', row[k])) log({ id, change: 'changed', field: f, before: existing.values[oldRow][col] ?? '', after: row[k] });
+        const col = colOf.get(norm(f));
+        if (col !== undefined && !sameCell(existing.values[oldRow][col] ?? '', row[k])) log({ id, change: 'changed', field: f, before: existing.values[oldRow][col] ?? '', after: row[k] });
       });
     }
     grid.push([...row, ...carry(oldRow, grid.length + 1)]);
   }
   let kept = 0;
   existing.values.forEach((old, r) => {
-    if (r === 0) return;
+    if (r <= h) return;
     const id = String(old[oldIdCol] ?? '');
-    if (id && seen.has(id)) return;
-    if (!id && old.every((v) => v === '' || v === undefined)) return;
-    if (id && oldRows.get(id) !== r) return;
-    if (id) log({ id, change: 'no longer active', field: '', before: '', after: '' });
+    const first = id !== '' && oldRows.get(id) === r;
+    if (first && seen.has(id)) return;
+    if (!id && blank(old)) return;
+    // A partner no longer listed, a row without an id, or a further row of a repeated id: kept, never dropped.
+    if (id && first) log({ id, change: 'no longer active', field: '', before: '', after: '' });
+    else if (id) log({ id, change: 'repeated id (kept)', field: '', before: '', after: '' });
     kept++;
-    grid.push([...fields.map((f) => (header.indexOf(f) >= 0 ? (old[header.indexOf(f)] ?? '') : '')), ...carry(r, grid.length + 1)]);
+    grid.push([...fields.map((f) => {
+      const col = colOf.get(norm(f));
+      return col !== undefined ? (old[col] ?? '') : '';
+    }), ...carry(r, grid.length + 1)]);
   });
   return { grid, changes, kept };
 }

@@ -170,3 +170,41 @@ describe('scheduled refresh', () => {
     expect(list.ok && list.imports.find((i) => i.id === id)?.last?.status).toBe('failed');
   });
 });
+
+describe('merge never drops analyst data silently (issue 12, items 4 and 5)', () => {
+  test('a header "ID" below a title row is found; the title and the analyst column stay', () => {
+    const a = addin(svc.url);
+    const id = saveImport(a.emu, { sheetName: 'Titled', fields: ['id', 'fullName'], mode: 'merge' });
+    runImport(a.emu, id);
+    const s = a.emu.workbook.byName('Titled');
+    if (!s) throw new Error('no sheet');
+    const rows = sheet(a.emu, 'Titled');
+    s.clear();
+    const titled = [['Our LP list', ''], ['ID', 'fullName', 'Notes'], ...rows.slice(1).map((r) => [String(r[0]), String(r[1]), `note:${String(r[0])}`])];
+    titled.forEach((row, r) => row.forEach((v, c) => s.set(r, c, v)));
+    const last = runImport(a.emu, id).pop();
+    expect(last?.status).toBe('done');
+    const after = sheet(a.emu, 'Titled');
+    expect(after[0][0]).toBe('Our LP list');
+    expect(after[1]).toEqual(['id', 'fullName', 'Notes']);
+    expect(after.slice(2).every((r) => r[2] === `note:${String(r[0])}`)).toBe(true);
+  });
+
+  test('no id column: the run fails with the reason and the sheet is untouched; a repeated id keeps its row', () => {
+    const a = addin(svc.url);
+    const id = saveImport(a.emu, { sheetName: 'Mine', fields: ['id', 'fullName'], mode: 'merge' });
+    a.emu.workbook.addSheet('Mine');
+    const s = a.emu.workbook.byName('Mine');
+    if (!s) throw new Error('no sheet');
+    [['Name', 'Notes'], ['Ann', 'keep me']].forEach((row, r) => row.forEach((v, c) => s.set(r, c, v)));
+    const before = sheet(a.emu, 'Mine');
+    const failed = runImport(a.emu, id).pop();
+    expect(failed).toMatchObject({ status: 'failed', message: expect.stringContaining('Merge by id needs an "id" column') });
+    expect(sheet(a.emu, 'Mine')).toEqual(before);
+    [['id', 'fullName', 'Notes'], ['lp_0000a', 'x', 'first'], ['lp_0000a', 'x', 'second']].forEach((row, r) => row.forEach((v, c) => s.set(r, c, v)));
+    const done = runImport(a.emu, id).pop();
+    expect(done?.message).toContain('1 rows with a repeated id kept below the table.');
+    const notes = sheet(a.emu, 'Mine').map((r) => r[2]);
+    expect(notes).toEqual(expect.arrayContaining(['first', 'second']));
+  });
+});

@@ -1,4 +1,4 @@
-import { mergeTables, repointFormula } from '../../../src/import/merge';
+import { MergeRefused, mergeTables, repointFormula } from '../../../src/import/merge';
 import { checkSchedule, checkSheetName, checkSpec, nextDue } from '../../../src/import/spec';
 
 describe('merge', () => {
@@ -23,6 +23,40 @@ describe('merge', () => {
       { id: 'b', change: 'changed', field: 'x', before: 2, after: 3 },
       { id: 'a', change: 'no longer active', field: '', before: '', after: '' },
     ]);
+  });
+
+  test('the id column is found by meaning: any case, below a title row, which stays as it was', () => {
+    const existing = {
+      values: [['Partners we track', '', ''], ['ID', 'X', 'Notes'], ['a', 1, 'note a']],
+      formulas: [['', '=TODAY()', ''], ['', '', ''], ['', '', '']],
+    };
+    const r = mergeTables(existing, ['id', 'x'], [['b', 2], ['a', 3]]);
+    expect(r.grid).toEqual([
+      ['Partners we track', { formula: '=TODAY()' }, ''],
+      ['id', 'x', 'Notes'],
+      ['b', 2, ''],
+      ['a', 3, 'note a'],
+    ]);
+    expect(r.changes.map((c) => `${c.id}:${c.change}`)).toEqual(['b:new partner', 'a:changed']);
+  });
+
+  test('a sheet with data but no id column is refused, not replaced', () => {
+    const existing = { values: [['Name', 'Notes'], ['Ann', 'keep']], formulas: [['', ''], ['', '']] };
+    expect(() => mergeTables(existing, ['id', 'x'], [['a', 1]])).toThrow(MergeRefused);
+    expect(() => mergeTables(existing, ['id', 'x'], [['a', 1]])).toThrow('Merge by id needs an "id" column');
+  });
+
+  test('rows with a repeated id are kept with their notes, below the table, and logged', () => {
+    const existing = {
+      values: [['id', 'x', 'Notes'], ['a', 1, 'first'], ['a', 1, 'second note'], ['b', 2, 'b note']],
+      formulas: [['', '', ''], ['', '', ''], ['', '', '=C2&"!"'], ['', '', '']],
+    };
+    const r = mergeTables(existing, ['id', 'x'], [['a', 1], ['b', 2]]);
+    expect(r.grid).toEqual([
+      ['id', 'x', 'Notes'], ['a', 1, 'first'], ['b', 2, 'b note'], ['a', 1, { formula: '=C2&"!"' }],
+    ]);
+    expect(r.changes).toEqual([{ id: 'a', change: 'repeated id (kept)', field: '', before: '', after: '' }]);
+    expect(r.kept).toBe(1);
   });
 
   test('formula re-pointing touches only same-row relative references', () => {
