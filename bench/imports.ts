@@ -8,7 +8,7 @@ import { Emulator } from '../dev/emulator/runtime';
 import type { Ledger } from '../dev/emulator/execution';
 import { DEMO_KEY, startService } from '../dev/service/spawn';
 import { addin } from '../test/helpers/addin';
-import { call, runImport, saveImport, type Summary } from '../test/helpers/imports';
+import { call, runImport, saveImport } from '../test/helpers/imports';
 import { type Figure, figure } from './formulas';
 
 const FIELDS = ['id', 'fullName', 'firm', 'ticketSize', 'updatedAt'];

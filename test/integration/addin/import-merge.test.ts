@@ -1,6 +1,6 @@
 import type { Emulator } from '../../../dev/emulator/runtime';
 import { addin } from '../../helpers/addin';
-import { call, callUnchecked, formulasOf, runImport, type Summary, saveImport, sheet } from '../../helpers/imports';
+import { call, callUnchecked, formulasOf, runImport, saveImport, sheet } from '../../helpers/imports';
 import { type RunningService, startService } from '../../helpers/service';
 
 let svc: RunningService;

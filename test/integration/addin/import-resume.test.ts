@@ -1,5 +1,5 @@
 import { addin } from '../../helpers/addin';
-import { call, type Summary, saveImport, sheet } from '../../helpers/imports';
+import { call, saveImport, sheet } from '../../helpers/imports';
 import { type RunningService, startService } from '../../helpers/service';
 
 let svc: RunningService;
