@@ -14,7 +14,11 @@ function say(text: string, kind: 'ok' | 'error' | '' = ''): void {
 }
 
 function show(state: State): void {
-  $('key-status').textContent = state.hasKey ? `A key ending ${state.keyHint} is saved.` : 'No API key saved yet.';
+  const moved = state.hasKey && !state.addressConfirmed
+    ? ` This spreadsheet's service address is now ${state.baseUrl || '(none)'}, but your key is sent only to ${state.keyAddress || 'the address you confirm'}: if the new address is right, Save settings to confirm it.`
+    : '';
+  $('key-status').textContent = state.hasKey ? `A key ending ${state.keyHint} is saved.${moved}` : 'No API key saved yet.';
+  $('key-status').className = moved ? 'hint warning' : 'hint';
   $<HTMLInputElement>('base-url').value = state.baseUrl;
   $<HTMLInputElement>('cache-ttl').value = String(state.ttlSeconds);
   $<HTMLButtonElement>('remove-key').disabled = !state.hasKey;

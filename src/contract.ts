@@ -20,6 +20,10 @@ export interface SidebarState {
   keyHint: string;
   baseUrl: string;
   ttlSeconds: number;
+  /** The address the user's key is bound to; the key is sent nowhere else. */
+  keyAddress: string;
+  /** False when this spreadsheet's address is not the one the user's key is bound to (another editor changed it). */
+  addressConfirmed: boolean;
 }
 
 export interface ImportView extends ImportSpec {

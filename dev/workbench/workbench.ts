@@ -59,6 +59,8 @@ export class Workbench {
     for (const o of saved?.owners ?? []) this.engine.owners.set(`${o.sheet}!${o.row},${o.col}`, o);
     this.host = new ScriptRunHost(this.emu);
     this.emu.store('document').set('INVESTOR_DATA_BASE_URL', options.serviceUrl);
+    // Starting the workbench on a service is its one user confirming that address for their saved key.
+    for (const [scope, store] of this.emu.properties) if (scope.startsWith('user:') && store.has('INVESTOR_DATA_API_KEY')) store.set('INVESTOR_DATA_KEY_ADDRESS', options.serviceUrl);
     this.open();
   }
 

@@ -15,7 +15,10 @@ import { knownSecrets, PROP, readSettings, saveDocumentProperty, saveUserPropert
 
 function state(): SidebarState {
   const s = readSettings();
-  return { hasKey: !!s.apiKey, keyHint: s.apiKey ? keyHint(s.apiKey) : '', baseUrl: s.baseUrl, ttlSeconds: s.ttlSeconds };
+  return {
+    hasKey: !!s.apiKey, keyHint: s.apiKey ? keyHint(s.apiKey) : '', baseUrl: s.baseUrl, ttlSeconds: s.ttlSeconds,
+    keyAddress: s.keyAddress, addressConfirmed: !s.apiKey || s.keyAddress === s.baseUrl,
+  };
 }
 
 export function getSidebarState(): Answer<SidebarState> {
@@ -28,6 +31,8 @@ export function saveApiKey(key: unknown): Answer<SidebarState> {
     if (!text) throw new ServiceError('BAD_INPUT', 'Paste your API key first.');
     if (text.length > 512 || /\s/.test(text)) throw new ServiceError('BAD_INPUT', 'That does not look like an API key (no spaces, at most 512 characters).');
     saveUserProperty(PROP.apiKey, text);
+    // The key is bound to the address in force when its holder saved it.
+    saveUserProperty(PROP.keyAddress, readSettings().baseUrl);
     return state();
   }, knownSecrets);
 }
@@ -35,13 +40,17 @@ export function saveApiKey(key: unknown): Answer<SidebarState> {
 export function removeApiKey(): Answer<SidebarState> {
   return answer(() => {
     saveUserProperty(PROP.apiKey, null);
+    saveUserProperty(PROP.keyAddress, null);
     return state();
   }, knownSecrets);
 }
 
 export function saveServiceUrl(url: unknown): Answer<SidebarState> {
   return answer(() => {
-    saveDocumentProperty(PROP.baseUrl, normaliseBaseUrl(typeof url === 'string' ? url : ''));
+    const address = normaliseBaseUrl(typeof url === 'string' ? url : '');
+    saveDocumentProperty(PROP.baseUrl, address);
+    // Whoever saves an address confirms it for their own key only; other users' keys stay bound to theirs.
+    if (readSettings().apiKey) saveUserProperty(PROP.keyAddress, address);
     return state();
   }, knownSecrets);
 }
@@ -52,7 +61,8 @@ export function saveCacheTtl(seconds: unknown): Answer<SidebarState> {
     if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_CACHE_SECONDS) {
       throw new ServiceError('BAD_INPUT', `Cache lifetime must be a whole number of seconds from 0 to ${MAX_CACHE_SECONDS}.`);
     }
-    saveDocumentProperty(PROP.cacheTtlSeconds, String(n));
+    // The user's own setting: a colleague cannot make the owner's formulas spend the owner's quota.
+    saveUserProperty(PROP.cacheTtlSeconds, String(n));
     return state();
   }, knownSecrets);
 }

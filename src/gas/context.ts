@@ -25,6 +25,7 @@ export function memoFor(s: Settings): Memo {
 export function clientFor(kind: ExecutionKind, settings: Settings = readSettings()): Client {
   if (!settings.apiKey) throw new ServiceError('NO_KEY', 'No API key: open Investor Data ▸ Settings and save your key.');
   if (!settings.baseUrl) throw new ServiceError('BAD_INPUT', 'No service address: open Investor Data ▸ Settings and set it.');
+  if (settings.keyAddress !== settings.baseUrl) throw unconfirmedAddress(settings);
   const limit = kind === 'formula' ? CUSTOM_FUNCTION_LIMIT_MS : EXECUTION_LIMIT_MS;
   return new Client({
     baseUrl: settings.baseUrl,
@@ -35,4 +36,16 @@ export function clientFor(kind: ExecutionKind, settings: Settings = readSettings
     deadline: EXECUTION_STARTED_AT + limit,
     parallelism: 100,
   });
+}
+
+const hostOf = (address: string): string => address.replace(/^https?:\/\//, '').split('/')[0];
+
+/**
+ * The spreadsheet's service address is not the one the key's holder saved the key for (another
+ * editor changed it, or the key predates it): the key is not sent anywhere until its holder
+ * confirms the new address in the sidebar.
+ */
+export function unconfirmedAddress(s: Settings): ServiceError {
+  const before = s.keyAddress ? `was saved for ${hostOf(s.keyAddress)}` : 'was saved before any service address';
+  return new ServiceError('AUTH', `The service address of this spreadsheet is ${hostOf(s.baseUrl)}, but the API key ${before}; the key is not sent. If the new address is right, the key's owner opens Investor Data ▸ Settings and saves it.`);
 }

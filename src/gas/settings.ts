@@ -1,12 +1,17 @@
 /**
- * The add-in's settings in PropertiesService. The API key is the user's own (user properties;
- * custom functions see the spreadsheet owner's); the service address, cache lifetime and the
- * "refreshed at" mark belong to the spreadsheet (document properties), with script properties
- * as a deployment-wide default for the address.
+ * The add-in's settings in PropertiesService, arranged for shared spreadsheets. What spends or
+ * exposes a user's key is the user's own (user properties; custom functions and the user's
+ * triggers see the spreadsheet owner's): the key, the service address the key holder confirmed
+ * for it, and the cache lifetime. The spreadsheet's service address and the "refreshed at" mark
+ * belong to the document (document properties, which every editor can change; script properties
+ * hold a deployment-wide default address). A key is sent only to the address its holder
+ * confirmed: when an editor changes the document's address, the holder's key stays home until
+ * the holder saves the new address themselves (src/gas/context.ts refuses).
  */
 
 export const PROP = {
   apiKey: 'INVESTOR_DATA_API_KEY',
+  keyAddress: 'INVESTOR_DATA_KEY_ADDRESS',
   baseUrl: 'INVESTOR_DATA_BASE_URL',
   cacheTtlSeconds: 'INVESTOR_DATA_CACHE_TTL_SECONDS',
   refreshedAt: 'INVESTOR_DATA_REFRESHED_AT',
@@ -16,6 +21,8 @@ export const DEFAULT_TTL_SECONDS = 3600;
 
 export interface Settings {
   apiKey: string;
+  /** The service address the key's holder confirmed for it ('' when none yet). */
+  keyAddress: string;
   baseUrl: string;
   ttlSeconds: number;
   refreshedAt: number;
@@ -29,9 +36,11 @@ export function readSettings(): Settings {
   const user = PropertiesService.getUserProperties().getProperties();
   const doc = documentProps()?.getProperties() ?? {};
   const script = PropertiesService.getScriptProperties().getProperties();
-  const ttl = Number(doc[PROP.cacheTtlSeconds]);
+  const ttlText = user[PROP.cacheTtlSeconds];
+  const ttl = ttlText === undefined || ttlText === '' ? Number.NaN : Number(ttlText);
   return {
     apiKey: user[PROP.apiKey] ?? '',
+    keyAddress: user[PROP.keyAddress] ?? '',
     baseUrl: doc[PROP.baseUrl] || script[PROP.baseUrl] || '',
     ttlSeconds: Number.isFinite(ttl) && ttl >= 0 ? ttl : DEFAULT_TTL_SECONDS,
     refreshedAt: Number(doc[PROP.refreshedAt]) || 0,

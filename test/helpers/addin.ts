@@ -15,7 +15,10 @@ export function addin(serviceUrl: string, key: string | null = DEMO_KEY, options
   const emu = new Emulator(options);
   created.push(emu);
   emu.store('document').set('INVESTOR_DATA_BASE_URL', serviceUrl);
-  if (key !== null) emu.store(`user:${emu.owner}`).set('INVESTOR_DATA_API_KEY', key);
+  if (key !== null) {
+    emu.store(`user:${emu.owner}`).set('INVESTOR_DATA_API_KEY', key);
+    emu.store(`user:${emu.owner}`).set('INVESTOR_DATA_KEY_ADDRESS', serviceUrl);
+  }
   return { emu, cell: (name, ...args) => callCustomFunction(emu, name, args) };
 }
 

@@ -113,7 +113,7 @@ describe('custom functions in the emulator against the reference service', () =>
 
   test('when the service goes down the last good values are served, marked stale', async () => {
     const a = addin(svc.url);
-    a.emu.store('document').set('INVESTOR_DATA_CACHE_TTL_SECONDS', '60');
+    a.emu.store(`user:${a.emu.owner}`).set('INVESTOR_DATA_CACHE_TTL_SECONDS', '60');
     a.cell('LP_GET', [['lp_0000a'], ['lp_0000b']], 'id');
     const page = a.cell('LP_ACTIVE', 1, 2, 'id').value as unknown[][];
     a.emu.clock.advance(120_000);

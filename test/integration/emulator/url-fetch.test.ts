@@ -86,6 +86,7 @@ describe('emulator: the deployed bundle against the reference service', () => {
     const emu = new Emulator();
     emu.store('document').set('INVESTOR_DATA_BASE_URL', svc.url);
     emu.store(`user:${emu.owner}`).set('INVESTOR_DATA_API_KEY', DEMO_KEY);
+    emu.store(`user:${emu.owner}`).set('INVESTOR_DATA_KEY_ADDRESS', svc.url);
     const cell = callCustomFunction(emu, 'LP_GET', ['lp_0000a', 'id']);
     expect(cell.value).toBe('lp_0000a');
     expect(cell.run.ledger.fetches).toBe(1);
