@@ -8,7 +8,8 @@
 import type { Outcome } from './api/client';
 import { ServiceError } from './api/errors';
 import { FUND_FIELD_SPECS, type FieldSpec, LP_FIELD_SPECS, LP_FIRMS_FIELD_SPECS, LP_LABELS_FIELD_SPECS, type ServiceRecord } from './api/records';
-import { redact } from './api/redact';
+import { redact, redactAndCut } from './api/redact';
+import { knownKeys } from './known-key';
 import type { Cell } from './table/cells';
 import { parseFields } from './table/fields';
 import { readFlag, readIds, readPositiveInt } from './table/input';
@@ -23,9 +24,10 @@ function guard(body: () => FormulaResult): FormulaResult {
   try {
     return body();
   } catch (e) {
-    if (e instanceof ServiceError) throw new Error(e.message);
+    const keys = knownKeys();
+    if (e instanceof ServiceError) throw new Error(redact(e.message, keys));
     const text = e instanceof Error ? e.message : String(e);
-    throw new Error(`Investor Data failed: ${redact(text).slice(0, 200)}`);
+    throw new Error(`Investor Data failed: ${redactAndCut(text, keys, 200)}`);
   }
 }
 

@@ -5,7 +5,8 @@
  */
 import { ServiceError } from './api/errors';
 import { normaliseBaseUrl } from './api/url';
-import { keyHint, redact } from './api/redact';
+import { keyHint, keyProblem, redact, redactAndCut } from './api/redact';
+import { knownKeys } from './known-key';
 import { MAX_CACHE_SECONDS } from './api/memo';
 import { clientFor } from './context';
 import { refreshAllFormulas } from './menu';
@@ -17,18 +18,10 @@ export function answer<T extends object>(body: () => T): Answer<T> {
   try {
     return { ok: true, ...body() };
   } catch (e) {
-    const key = safeKey();
-    if (e instanceof ServiceError) return { ok: false, code: e.code, message: redact(e.message, [key]) };
+    const keys = knownKeys();
+    if (e instanceof ServiceError) return { ok: false, code: e.code, message: redact(e.message, keys) };
     const text = e instanceof Error ? e.message : String(e);
-    return { ok: false, code: 'INTERNAL', message: redact(text, [key]).slice(0, 300) };
-  }
-}
-
-function safeKey(): string {
-  try {
-    return readSettings().apiKey;
-  } catch {
-    return '';
+    return { ok: false, code: 'INTERNAL', message: redactAndCut(text, keys, 300) };
   }
 }
 
@@ -52,7 +45,8 @@ export function saveApiKey(key: unknown): Answer<SidebarState> {
   return answer(() => {
     const text = typeof key === 'string' ? key.trim() : '';
     if (!text) throw new ServiceError('BAD_INPUT', 'Paste your API key first.');
-    if (text.length > 512 || /\s/.test(text)) throw new ServiceError('BAD_INPUT', 'That does not look like an API key (no spaces, at most 512 characters).');
+    const problem = keyProblem(text);
+    if (problem) throw new ServiceError('BAD_INPUT', `That key cannot be saved: ${problem}`);
     saveUserProperty(PROP.apiKey, text);
     return state();
   });
