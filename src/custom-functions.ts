@@ -42,14 +42,20 @@ function perIdTable(
   const byId = new Map(ids.unique.map((id, i) => [id, outcomes[i]]));
   const failures = outcomes.filter((o): o is { ok: false; error: ServiceError } => !o.ok);
   if (failures.length === outcomes.length) throw failures[0].error;
-  const results: RowResult[] = ids.rows.map((id) => {
+  const results: RowResult[] = ids.rows.map((id, i) => {
+    if (ids.invalid[i] !== undefined) return { kind: 'error', error: new ServiceError('BAD_INPUT', ids.invalid[i]) };
     if (id === null) return { kind: 'blank' };
     const o = byId.get(id) as Outcome<ServiceRecord>;
     return o.ok ? { kind: 'record', record: o.value, staleSince: o.staleSince } : { kind: 'error', error: o.error };
   });
   const table = rowsTable(results, fields, headers, 'formula');
   if (ids.single && !headers && table[0].length === 1) return table[0][0];
-  return table;
+  return ids.across ? transpose(table) : table;
+}
+
+/** A row of ids answers across: one column per id, the fields (and headers) down. */
+function transpose(table: Cell[][]): Cell[][] {
+  return table[0].map((_, c) => table.map((row) => row[c]));
 }
 
 /**

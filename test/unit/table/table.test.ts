@@ -54,9 +54,10 @@ describe('field selection', () => {
 
 describe('formula arguments', () => {
   test('ids: a value or one column/row; blanks kept; duplicates fetched once', () => {
-    expect(readIds('lp_1')).toEqual({ rows: ['lp_1'], unique: ['lp_1'], single: true });
-    expect(readIds([['a'], [''], ['b'], ['a'], [' c ']])).toEqual({ rows: ['a', null, 'b', 'a', 'c'], unique: ['a', 'b', 'c'], single: false });
-    expect(readIds([['a', 'b', 'a']]).unique).toEqual(['a', 'b']);
+    expect(readIds('lp_1')).toEqual({ rows: ['lp_1'], unique: ['lp_1'], single: true, across: false, invalid: {} });
+    expect(readIds([['a'], [''], ['b'], ['a'], [' c ']])).toEqual({ rows: ['a', null, 'b', 'a', 'c'], unique: ['a', 'b', 'c'], single: false, across: false, invalid: {} });
+    expect(readIds([['a', 'b', 'a']])).toEqual(expect.objectContaining({ unique: ['a', 'b'], across: true }));
+    expect(readIds([['a', true, 'b\uD800']])).toEqual(expect.objectContaining({ rows: ['a', null, null], unique: ['a'], invalid: { 1: expect.stringContaining('TRUE is not an id'), 2: expect.stringContaining('broken character') } }));
     expect(readIds(12345).rows).toEqual(['12345']);
   });
 
