@@ -1,4 +1,5 @@
 import { partnerId } from '../../../dev/service/generate';
+import { oneShot } from '../../../dev/service/spawn';
 import { LP_FIELDS } from '../../../src/api/records';
 import { addin, everythingStored } from '../../helpers/addin';
 import { DEMO_KEY, type RunningService, startService } from '../../helpers/service';
@@ -66,7 +67,7 @@ describe('custom functions in the emulator against the reference service', () =>
     await svc.config({ quirks: { listPaths: 'sample' } });
     const a = addin(svc.url);
     const all = a.cell('LP_ACTIVE', '', 1000, 'id').value as unknown[][];
-    const total = (await (await fetch(`${svc.url}/api/limited-partners-data/getAllActiveLimitedPartners?apiKey=${DEMO_KEY}`)).json()).pagination.totalItems;
+    const total = ((await oneShot(`${svc.url}/api/limited-partners-data/getAllActiveLimitedPartners?apiKey=${DEMO_KEY}`)) as { pagination: { totalItems: number } }).pagination.totalItems;
     expect(all).toHaveLength(total + 1);
     expect(new Set(all.slice(1).map((r) => r[0])).size).toBe(total);
   });
