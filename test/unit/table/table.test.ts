@@ -30,6 +30,14 @@ describe('cell typing', () => {
     expect(toCell(123, 'string', 'sheet')).toBe(123);
   });
 
+  test('text Sheets would parse as a number, percent, currency, date, time or boolean gets a quote prefix in sheet writes only', () => {
+    for (const text of ['TRUE', 'false', '1/2/2023', '2020-01-02', '50%', '$1,000', '1,234', '(1,000)', '.5', '9:30', 'Jan 2, 2023', 'march 3 2024', '€5', ' 42']) {
+      expect(safeText(text, 'sheet')).toBe(`'${text}`);
+      expect(safeText(text, 'formula')).toBe(text);
+    }
+    for (const text of ['Acme Capital', 'lp_00005', 'TRUE story', 'Maybe 5', '', 'Marchant 2']) expect(safeText(text, 'sheet')).toBe(text);
+  });
+
   test('text over 50,000 characters is cut with a marker, within the limit even with the prefix', () => {
     const cut = toCell('x'.repeat(60000), 'string', 'formula') as string;
     expect(cut.length).toBe(MAX_CELL_CHARS);
