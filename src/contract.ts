@@ -7,7 +7,7 @@
  * milliseconds, never Dates. Also here: `answer`, which turns an endpoint body into an Answer.
  */
 import { ServiceError } from './api/errors';
-import { redact } from './api/redact';
+import { redact, redactAndCut } from './api/redact';
 import type { RunSummary } from './import/run-state';
 import type { ImportMode, ImportSpec, Schedule } from './import/spec';
 
@@ -66,6 +66,6 @@ export function answer<T extends object>(body: () => T, secrets: () => readonly 
     const known = secrets();
     if (e instanceof ServiceError) return { ok: false, code: e.code, message: redact(e.message, known) };
     const text = e instanceof Error ? e.message : String(e);
-    return { ok: false, code: 'INTERNAL', message: redact(text, known).slice(0, 300) };
+    return { ok: false, code: 'INTERNAL', message: redactAndCut(text, known, 300) };
   }
 }

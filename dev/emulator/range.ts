@@ -1,7 +1,8 @@
 /**
  * Range of the emulated SpreadsheetApp: values with Google's shape checks and error text, typed
- * input as Sheets reads it (formulas from `=` text), formulas, number formats; reads and writes
- * charged to the execution, writes refused in custom functions.
+ * input as Sheets reads it (formulas from `=` text; numbers, percents, currency, dates and
+ * booleans from text, with the number format Sheets picks where the cell has none), formulas,
+ * number formats; reads and writes charged to the execution, writes refused in custom functions.
  */
 import type { Execution } from './execution';
 import { COST } from './execution';
@@ -57,14 +58,19 @@ export class EmulatedRange implements Pick<R, 'getValues' | 'getValue' | 'setVal
       }
     });
     const parsed = values.map((row) => row.map((v) => this.input(v)));
-    parsed.forEach((row, i) => row.forEach((p, j) => this.data.set(this.row - 1 + i, this.col - 1 + j, p.value, p.formula)));
+    parsed.forEach((row, i) => row.forEach((p, j) => this.store(this.row - 1 + i, this.col - 1 + j, p)));
     return as<R>(this);
   }
   setValue(value: unknown): R {
     this.write('setValue');
     const p = this.input(value);
-    for (let i = 0; i < this.rows; i++) for (let j = 0; j < this.cols; j++) this.data.set(this.row - 1 + i, this.col - 1 + j, p.value, p.formula);
+    for (let i = 0; i < this.rows; i++) for (let j = 0; j < this.cols; j++) this.store(this.row - 1 + i, this.col - 1 + j, p);
     return as<R>(this);
+  }
+  private store(r: number, c: number, p: ReturnType<typeof interpretInput>): void {
+    this.data.set(r, c, p.value, p.formula);
+    const key = `${r},${c}`;
+    if (p.format && !this.data.formats.has(key)) this.data.formats.set(key, p.format);
   }
   private input(v: unknown): ReturnType<typeof interpretInput> {
     try {

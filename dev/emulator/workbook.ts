@@ -1,11 +1,13 @@
 /**
  * The in-memory workbook behind the emulated SpreadsheetApp: sheets of values, formulas and
  * number formats, grid sizes, frozen rows, plus what the UI showed (menus, sidebar, toasts).
- * It also owns how Sheets reads typed input: a string that begins with `=` is a formula, `+`/`-`
- * text that is not a number is a formula too, a leading apostrophe forces text, numeric text is
- * a number; more than 50,000 characters in a cell and more than 10,000,000 cells are refused.
+ * It also owns how Sheets reads typed input: a string that begins with `=` is a formula, a leading
+ * apostrophe forces text, text Sheets parses (numbers, percents, currency, dates, times, booleans:
+ * see typed-text.ts) becomes that value with its number format, other `+`/`-` text is a formula
+ * too; more than 50,000 characters in a cell and more than 10,000,000 cells are refused.
  */
 import { isDate } from './realm';
+import { parseTypedText } from './typed-text';
 
 export type CellValue = string | number | boolean | Date;
 
@@ -128,8 +130,8 @@ export class Workbook {
 
 export class InputError extends Error {}
 
-/** What Sheets stores for a value written with setValue(s), as if it had been typed. */
-export function interpretInput(input: unknown): { value: CellValue; formula?: string } {
+/** What Sheets stores for a value written with setValue(s), as if it had been typed (and the number format it picks). */
+export function interpretInput(input: unknown): { value: CellValue; formula?: string; format?: string } {
   if (input === null || input === undefined) return { value: '' };
   if (isDate(input)) return { value: new Date((input as Date).getTime()) };
   if (typeof input === 'number' || typeof input === 'boolean') return { value: input };
@@ -137,8 +139,8 @@ export function interpretInput(input: unknown): { value: CellValue; formula?: st
   if (text.length > MAX_CELL_CHARS) throw new InputError(`Exception: Your input contains more than the maximum of ${MAX_CELL_CHARS} characters in a single cell.`);
   if (text.startsWith("'")) return { value: text.slice(1) };
   if (text.startsWith('=') && text.length > 1) return { value: '', formula: text };
-  const numeric = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/.test(text);
-  if (numeric) return { value: Number(text) };
+  const typed = parseTypedText(text);
+  if (typed) return typed;
   if (/^[+-]/.test(text)) return { value: '#ERROR!', formula: `=${text}` };
   return { value: text };
 }

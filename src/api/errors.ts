@@ -5,7 +5,7 @@
  * (`transient`) and whether the last good copy may stand in for the answer (`fallsBack`).
  * Messages and URLs are redacted at construction, so a key can never leak through an error.
  */
-import { redact } from './redact';
+import { redact, redactAndCut } from './redact';
 
 export type ErrorCode =
   | 'AUTH'
@@ -76,5 +76,5 @@ export function toServiceError(e: unknown, secrets: readonly string[] = []): Ser
   if (/timed? ?out|timeout/i.test(text)) {
     return new ServiceError('TIMEOUT', 'The data service did not answer in time.', { secrets });
   }
-  return new ServiceError('NETWORK', `Could not reach the data service: ${text.slice(0, 200)}`, { secrets });
+  return new ServiceError('NETWORK', `Could not reach the data service: ${redactAndCut(text, secrets, 200)}`, { secrets });
 }

@@ -1,22 +1,95 @@
 /**
  * Credential redaction. The API key travels as a query parameter, so any URL, message or log
- * line that might hold it passes through here first. Redaction is by parameter name (any
- * `apiKey=` value) and by value (the key itself wherever it appears, raw or URL-encoded).
+ * line that might hold it passes through here first. Known keys are redacted by value first,
+ * every occurrence, raw or in any URL-encoded form (`'` as `%27`, `+` as `%2B`, `%` as `%25`,
+ * either hex case, encoded twice), and then any run of 8 or more characters copied from a key
+ * (a key cut in half by a length limit elsewhere still does not show); only then are unknown
+ * values of an `apiKey=` parameter redacted by name. Keys are checked against SAFE_KEY when they
+ * are saved, so the keys the add-in sends never need encoding at all.
  */
 
-const API_KEY_PARAM = /([?&]apiKey=)[^&#\s"']*/gi;
-
+/** What a saved key may hold: URL-unreserved characters only, 8 to 512 of them. */
+export const SAFE_KEY = /^[A-Za-z0-9._~-]{8,512}$/;
+/** The shortest run of a key's characters that is redacted on its own. */
+export const KEY_SLICE = 8;
 export const REDACTED = '***';
 
-export function redact(text: string, secrets: readonly string[] = []): string {
-  let out = text.replace(API_KEY_PARAM, `$1${REDACTED}`);
-  for (const secret of secrets) {
-    if (!secret || secret.length < 4) continue;
-    for (const form of new Set([secret, encodeURIComponent(secret)])) {
-      out = out.split(form).join(REDACTED);
+const API_KEY_PARAM = /((?:[?&]|%26|%3F)apiKey(?:=|%3D))[^&#\s"<>]*/gi;
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** A hex digit in either case. */
+const hex = (d: string): string => (/[A-F]/.test(d) ? `[${d}${d.toLowerCase()}]` : d);
+
+/** A pattern matching one character raw or percent-encoded (UTF-8 bytes, any hex case, `%` itself encoded up to twice). */
+function charPattern(ch: string): string {
+  let bytes: string[];
+  try {
+    bytes = encodeURIComponent(ch).match(/%[0-9A-F]{2}/g) ?? [];
+  } catch {
+    return escapeRegExp(ch); // a lone surrogate has no encoded form
+  }
+  if (bytes.length === 0) bytes = [`%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`];
+  return `(?:${escapeRegExp(ch)}|${bytes.map((b) => `%(?:25){0,2}${hex(b[1])}${hex(b[2])}`).join('')})`;
+}
+
+/** Every character of a key, raw or encoded, in sequence. */
+function keyPattern(secret: string): RegExp {
+  return new RegExp(Array.from(secret, charPattern).join(''), 'g');
+}
+
+/** Replaces every run of KEY_SLICE or more characters that also occurs in the secret. */
+function redactSlices(text: string, secret: string): string {
+  if (secret.length < KEY_SLICE || text.length < KEY_SLICE) return text;
+  const slices = new Set<string>();
+  for (let i = 0; i + KEY_SLICE <= secret.length; i++) slices.add(secret.slice(i, i + KEY_SLICE));
+  const covered = new Uint8Array(text.length);
+  let any = false;
+  for (let i = 0; i + KEY_SLICE <= text.length; i++) {
+    if (slices.has(text.slice(i, i + KEY_SLICE))) {
+      covered.fill(1, i, i + KEY_SLICE);
+      any = true;
     }
   }
+  if (!any) return text;
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    if (!covered[i]) out += text[i];
+    else if (i === 0 || !covered[i - 1]) out += REDACTED;
+  }
   return out;
+}
+
+export function redact(text: string, secrets: readonly string[] = []): string {
+  let out = String(text);
+  for (const secret of secrets) {
+    if (!secret || secret.length < 4) continue;
+    out = out.replace(keyPattern(secret), REDACTED);
+    for (const form of new Set([secret, encodeURIComponentSafe(secret)])) out = redactSlices(out, form);
+  }
+  return out.replace(API_KEY_PARAM, `$1${REDACTED}`);
+}
+
+function encodeURIComponentSafe(text: string): string {
+  try {
+    return encodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Redacts, then cuts to at most `max` characters: the order that never leaves part of a key. */
+export function redactAndCut(text: string, secrets: readonly string[], max: number): string {
+  return redact(text, secrets).slice(0, max);
+}
+
+/** Why a key cannot be saved, or undefined when it can. */
+export function keyProblem(key: string): string | undefined {
+  if (SAFE_KEY.test(key)) return undefined;
+  if (key.length < 8 || key.length > 512) return 'An API key is 8 to 512 characters long.';
+  return 'An API key may hold only letters, digits and the characters - _ . ~ (no spaces, quotes, +, %, & or other symbols).';
 }
 
 /** The last four characters of a key, for display ("…ab12"); never more. */

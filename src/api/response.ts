@@ -5,6 +5,7 @@
  */
 import { ServiceError } from './errors';
 import type { JsonValue } from './records';
+import { redactAndCut } from './redact';
 import { parseRetryAfter } from './retry';
 import { header, type HttpResponse } from './transport';
 
@@ -12,14 +13,15 @@ export type Interpreted =
   | { ok: true; body: { [key: string]: JsonValue } }
   | { ok: false; error: ServiceError };
 
-function serverText(body: string): string {
+/** The service's own short message, redacted before it is cut (a cut key would no longer match). */
+function serverText(body: string, secrets: readonly string[]): string {
   try {
     const parsed: unknown = JSON.parse(body);
     if (parsed && typeof parsed === 'object') {
       const p = parsed as Record<string, unknown>;
       const inner = p.error && typeof p.error === 'object' ? (p.error as Record<string, unknown>) : undefined;
       const text = [p.message, inner?.message, p.error].find((v) => typeof v === 'string');
-      if (typeof text === 'string') return text.replace(/\s+/g, ' ').trim().slice(0, 160);
+      if (typeof text === 'string') return redactAndCut(text.replace(/\s+/g, ' ').trim(), secrets, 160);
     }
   } catch {
     // not JSON: the body is not shown to the analyst
@@ -46,7 +48,7 @@ export function interpret(res: HttpResponse, url: string, secrets: readonly stri
     }
     return { ok: true, body: parsed as { [key: string]: JsonValue } };
   }
-  const said = serverText(res.body);
+  const said = serverText(res.body, secrets);
   const http = `HTTP ${status}${said ? `: ${said}` : ''}`;
   if (status === 401 || status === 403) {
     return { ok: false, error: new ServiceError('AUTH', `The API key was refused (${http}). Check it in Investor Data ▸ Settings.`, details) };

@@ -1,6 +1,7 @@
 /**
  * URL building. Every query value is encoded with encodeURIComponent, so an id holding `&`,
- * `#`, `/`, `?`, spaces or unicode can never add, drop or change a parameter.
+ * `#`, `/`, `?`, spaces or unicode can never add, drop or change a parameter. Text that cannot be
+ * encoded (a lone UTF-16 surrogate) is a BAD_INPUT error naming the parameter, never `URI malformed`.
  */
 import { badInput } from './errors';
 
@@ -11,9 +12,17 @@ export function buildUrl(baseUrl: string, path: string, query: Record<string, Qu
   const parts: string[] = [];
   for (const [name, value] of Object.entries(query)) {
     if (value === undefined) continue;
-    parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`);
+    parts.push(`${encodeURIComponent(name)}=${encodeValue(name, String(value))}`);
   }
   return parts.length ? `${base}${path}?${parts.join('&')}` : `${base}${path}`;
+}
+
+function encodeValue(name: string, value: string): string {
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    throw badInput(`The ${name} holds a broken character (half of a UTF-16 surrogate pair) and cannot be sent.`);
+  }
 }
 
 /** Checks a user-supplied base URL: https, or http only on the local machine. Returns it normalised. */

@@ -9,8 +9,9 @@ import type { Outcome } from '../api/client';
 import { ServiceError } from '../api/errors';
 import { incompleteError, type ListRead, type PageFetcher, readList } from '../api/pages';
 import { FUND_FIELD_SPECS, type FieldSpec, LP_FIELD_SPECS, LP_FIRMS_FIELD_SPECS, LP_LABELS_FIELD_SPECS, type ServiceRecord } from '../api/records';
-import { redact } from '../api/redact';
+import { redact, redactAndCut } from '../api/redact';
 import { clientFor } from '../gas/context';
+import { knownSecrets } from '../gas/settings';
 import type { Cell } from '../table/cells';
 import { parseFields } from '../table/fields';
 import { readFlag, readIds, readPositiveInt } from '../table/input';
@@ -23,9 +24,10 @@ function guard(body: () => FormulaResult): FormulaResult {
   try {
     return body();
   } catch (e) {
-    if (e instanceof ServiceError) throw new Error(e.message);
+    const keys = knownSecrets();
+    if (e instanceof ServiceError) throw new Error(redact(e.message, keys));
     const text = e instanceof Error ? e.message : String(e);
-    throw new Error(`Investor Data failed: ${redact(text).slice(0, 200)}`);
+    throw new Error(`Investor Data failed: ${redactAndCut(text, keys, 200)}`);
   }
 }
 
@@ -61,14 +63,20 @@ function perIdTable(
   const byId = new Map(ids.unique.map((id, i) => [id, outcomes[i]]));
   const failures = outcomes.filter((o): o is { ok: false; error: ServiceError } => !o.ok);
   if (failures.length === outcomes.length) throw failures[0].error;
-  const results: RowResult[] = ids.rows.map((id) => {
+  const results: RowResult[] = ids.rows.map((id, i) => {
+    if (ids.invalid[i] !== undefined) return { kind: 'error', error: new ServiceError('BAD_INPUT', ids.invalid[i]) };
     if (id === null) return { kind: 'blank' };
     const o = byId.get(id) as Outcome<ServiceRecord>;
     return o.ok ? { kind: 'record', record: o.value, staleSince: o.staleSince } : { kind: 'error', error: o.error };
   });
   const table = rowsTable(results, fields, headers, 'formula');
   if (ids.single && !headers && table[0].length === 1) return table[0][0];
-  return table;
+  return ids.across ? transpose(table) : table;
+}
+
+/** A row of ids answers across: one column per id, the fields (and headers) down. */
+function transpose(table: Cell[][]): Cell[][] {
+  return table[0].map((_, c) => table.map((row) => row[c]));
 }
 
 /**

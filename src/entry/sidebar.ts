@@ -6,7 +6,7 @@
  */
 import { ServiceError } from '../api/errors';
 import { MAX_CACHE_SECONDS } from '../api/memo';
-import { keyHint } from '../api/redact';
+import { keyHint, keyProblem } from '../api/redact';
 import { normaliseBaseUrl } from '../api/url';
 import { type Answer, answer, type SidebarState } from '../contract';
 import { clientFor } from '../gas/context';
@@ -29,7 +29,8 @@ export function saveApiKey(key: unknown): Answer<SidebarState> {
   return answer(() => {
     const text = typeof key === 'string' ? key.trim() : '';
     if (!text) throw new ServiceError('BAD_INPUT', 'Paste your API key first.');
-    if (text.length > 512 || /\s/.test(text)) throw new ServiceError('BAD_INPUT', 'That does not look like an API key (no spaces, at most 512 characters).');
+    const problem = keyProblem(text);
+    if (problem) throw new ServiceError('BAD_INPUT', `That key cannot be saved: ${problem}`);
     saveUserProperty(PROP.apiKey, text);
     // The key is bound to the address in force when its holder saved it.
     saveUserProperty(PROP.keyAddress, readSettings().baseUrl);

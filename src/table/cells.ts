@@ -2,8 +2,10 @@
  * Cell typing: one service value into one cell value. Numbers stay numbers, timestamps become
  * dates, lists are joined readably, JSON is compact, text is cut to what a cell holds, and no
  * text ever becomes a formula. Two targets differ in one point: values returned by a custom
- * function are never parsed by Sheets, but strings written with setValues are, as if typed, so
- * for the sheet target text that Sheets would read as a formula or a number gets a quote prefix.
+ * function are never parsed by Sheets (a string result stays text, so it gets no quote, which
+ * would show), but strings written with setValues are, as if typed, so for the sheet target text
+ * that Sheets would read as a formula, number, percent, currency, date, time or boolean gets a
+ * quote prefix.
  */
 import type { FieldType, JsonValue } from '../api/records';
 
@@ -18,12 +20,19 @@ export const MAX_CELL_CHARS = 50000;
 export const TRUNCATION_MARK = '… [truncated]';
 const LIST_SEPARATOR = ', ';
 
-/** Text Sheets would read as a number if it were typed: kept as text with a quote prefix. */
-const NUMERIC_TEXT = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
+/**
+ * Text Sheets might read as something other than text when it is typed (or written with
+ * setValues): a formula (`=`, `+`, `-`, `@`), a number with a sign, separators, decimals, an
+ * exponent, a currency sign, a percent or accounting parentheses, a date or a time (digits first,
+ * or a month name then a digit), a boolean; and text that already starts with a quote (Sheets
+ * would eat it). The test is deliberately broad: a quote before text that would have stayed text
+ * changes nothing (the cell reads back the same text), a missing one turns data into a value.
+ */
+const SHEETS_WOULD_PARSE = /^\s*(?:[=+\-@'(.$€£¥\d]|(?:true|false)\s*$|(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+\d)/i;
 
 /** Text as Sheets should keep it: cut to the cell limit, quote-prefixed where Sheets would parse it. */
 export function safeText(text: string, target: CellTarget): string {
-  const needsQuote = target === 'sheet' && (/^[=+\-@']/.test(text) || NUMERIC_TEXT.test(text));
+  const needsQuote = target === 'sheet' && SHEETS_WOULD_PARSE.test(text);
   const room = MAX_CELL_CHARS - (needsQuote ? 1 : 0);
   const cut = text.length > room ? text.slice(0, room - TRUNCATION_MARK.length) + TRUNCATION_MARK : text;
   return needsQuote ? `'${cut}` : cut;

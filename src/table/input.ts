@@ -1,7 +1,9 @@
 /**
  * Formula arguments as Sheets passes them (a value, or a 2D array for a range) into checked
- * values: ids with blanks kept in place, whole numbers for page and limit, a yes/no for headers.
- * Every bad argument is a BAD_INPUT error that says what was expected.
+ * values: ids with blanks kept in place and the range's direction (a row of ids comes back as a
+ * row), whole numbers for page and limit, a yes/no for headers. A bad argument is a BAD_INPUT
+ * error that says what was expected; in a range of ids, a bad cell (a lone surrogate, a boolean,
+ * a date, an id too long) fails only its own row.
  */
 import { badInput } from '../api/errors';
 
@@ -17,7 +19,14 @@ export interface IdList {
   unique: string[];
   /** Whether the input was a single value rather than a range. */
   single: boolean;
+  /** Whether the input was one row of several cells, so the answer goes back as a row. */
+  across: boolean;
+  /** Cells that hold no usable id, by position in `rows` (where they are null): why. */
+  invalid: Record<number, string>;
 }
+
+/** A UTF-16 surrogate without its partner: such text cannot be URL-encoded or sent. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 function idText(cell: unknown): string | null {
   if (cell === undefined || cell === null || cell === '') return null;
@@ -29,6 +38,7 @@ function idText(cell: unknown): string | null {
     const text = cell.trim();
     if (text === '') return null;
     if (text.length > MAX_ID_LENGTH) throw badInput(`An id is ${text.length} characters long; ids are at most ${MAX_ID_LENGTH}.`);
+    if (LONE_SURROGATE.test(text)) throw badInput('An id holds a broken character (half of a UTF-16 surrogate pair) and cannot be sent.');
     return text;
   }
   if (typeof cell === 'boolean') throw badInput(`${String(cell).toUpperCase()} is not an id: pass id text or a range of ids.`);
@@ -40,24 +50,42 @@ export function readIds(input: unknown): IdList {
   if (!Array.isArray(input)) {
     const id = idText(input);
     if (id === null) throw badInput('No id given: pass an id or a range of ids.');
-    return { rows: [id], unique: [id], single: true };
+    return { rows: [id], unique: [id], single: true, across: false, invalid: {} };
   }
   const grid = input.map((row) => (Array.isArray(row) ? row : [row]));
   const height = grid.length;
   const width = Math.max(0, ...grid.map((r) => r.length));
   if (height > 1 && width > 1) throw badInput(`Pass one column or one row of ids (got ${height} × ${width}).`);
-  const rows = grid.flat().map(idText);
+  const invalid: Record<number, string> = {};
+  const rows = grid.flat().map((cell, i) => {
+    try {
+      return idText(cell);
+    } catch (e) {
+      invalid[i] = (e as Error).message;
+      return null;
+    }
+  });
   const unique = [...new Set(rows.filter((r): r is string => r !== null))];
-  if (unique.length === 0) throw badInput('The range holds no ids.');
+  const firstInvalid = Object.values(invalid)[0];
+  if (unique.length === 0) throw badInput(firstInvalid ?? 'The range holds no ids.');
   if (unique.length > MAX_IDS) throw badInput(`${unique.length} distinct ids in one formula; at most ${MAX_IDS}. Split the range.`);
-  return { rows, unique, single: false };
+  return { rows, unique, single: false, across: height === 1 && width > 1, invalid };
 }
 
-/** A whole number ≥ 1 or the default when blank. */
+/** One value where one is expected: a range of one cell is that cell, a larger range is an error. */
+function oneValue(input: unknown, name: string): unknown {
+  if (!Array.isArray(input)) return input;
+  const cells = input.flat(2);
+  if (cells.length <= 1) return cells[0];
+  const width = Math.max(0, ...input.map((r) => (Array.isArray(r) ? r.length : 1)));
+  throw badInput(`${name} takes one value, not a range (got ${input.length} × ${width} cells).`);
+}
+
+/** A whole number ≥ 1 (a number, or plain decimal digits as text) or the default when blank. */
 export function readPositiveInt(input: unknown, name: string, fallback: number | undefined, max = 1_000_000): number | undefined {
-  const value = Array.isArray(input) ? input.flat(2)[0] : input;
+  const value = oneValue(input, name);
   if (value === undefined || value === null || value === '') return fallback;
-  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  const n = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) {
     throw badInput(`${name} must be a whole number of 1 or more (got ${JSON.stringify(value)?.slice(0, 40)}).`);
   }
@@ -66,7 +94,7 @@ export function readPositiveInt(input: unknown, name: string, fallback: number |
 }
 
 export function readFlag(input: unknown, name: string, fallback: boolean): boolean {
-  const value = Array.isArray(input) ? input.flat(2)[0] : input;
+  const value = oneValue(input, name);
   if (value === undefined || value === null || value === '') return fallback;
   if (typeof value === 'boolean') return value;
   if (value === 1 || value === 0) return value === 1;

@@ -1,3 +1,8 @@
+/**
+ * The real dist/Sidebar.html in Chromium, its google.script.run backed by the workbench's
+ * emulator: key handling, connection test, an import with its progress bar, scheduling, inert
+ * markup. Every wait is on the condition that proves the step (never a fixed delay).
+ */
 import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { launch, shot } from '../helpers/browser';
 import { type RunningWorkbench, startWorkbench } from '../helpers/workbench';
@@ -30,7 +35,7 @@ describe('sidebar (real dist/Sidebar.html, google.script.run backed by the emula
     await sidebar.locator('#save-key').click();
     await sidebar.locator('#key-status:has-text("ending …-key")').waitFor();
     await sidebar.locator('#test-connection').click();
-    await sidebar.locator('#message.error').waitFor();
+    await sidebar.locator('#message.error:has-text("refused")').waitFor();
     expect(await sidebar.locator('#message').textContent()).toBe('The API key was refused (HTTP 403: Invalid API key.). Check it in Investor Data ▸ Settings.');
     await page.screenshot({ path: shot('sidebar-bad-key') });
   });
@@ -43,14 +48,15 @@ describe('sidebar (real dist/Sidebar.html, google.script.run backed by the emula
     const html = await page.frame({ url: /\/sidebar$/ })?.content();
     expect(html).not.toContain(DEMO_KEY);
     await sidebar.locator('#test-connection').click();
-    await sidebar.locator('#message.ok').waitFor();
+    // "Key saved." is already an ok message: wait for the connection test's own answer.
+    await sidebar.locator('#message.ok:has-text("Connected to")').waitFor();
     expect(await sidebar.locator('#message').textContent()).toMatch(/^Connected to 127\.0\.0\.1:\d+: \d+ active limited partners\.$/);
   });
 
   test('run an import and watch the progress bar reach the end', async () => {
     await sidebar.locator('#sheet-name').fill('Partners');
     await sidebar.locator('#import').click();
-    await sidebar.locator('#import-message.ok').waitFor({ timeout: 60_000 });
+    await sidebar.locator('#import-message.ok').filter({ hasText: 'into "Partners"' }).waitFor({ timeout: 60_000 });
     const text = await sidebar.locator('#progress-text').textContent();
     const m = /^page (\d+) of (\d+) · rows (\d+) of (\d+)$/.exec(text ?? '');
     expect(m).not.toBeNull();
@@ -58,8 +64,7 @@ describe('sidebar (real dist/Sidebar.html, google.script.run backed by the emula
     expect(m?.[3]).toBe(m?.[4]);
     const bar = sidebar.locator('#progress');
     expect(await bar.evaluate((el) => [(el as HTMLProgressElement).value, (el as HTMLProgressElement).max])).toEqual([Number(m?.[4]), Number(m?.[4])]);
-    await page.waitForTimeout(1700);
-    await page.locator('td[data-cell="A2"]').filter({ hasText: /^lp_/ }).waitFor();
+    await page.locator('td[data-cell="A2"]').filter({ hasText: /^lp_/ }).waitFor({ timeout: 30_000 });
     await page.screenshot({ path: shot('sidebar-import-done') });
   });
 
@@ -78,7 +83,7 @@ describe('sidebar (real dist/Sidebar.html, google.script.run backed by the emula
   test('service and user text render inert: no markup runs', async () => {
     await sidebar.locator('#sheet-name').fill('<img src=x onerror="window.top.__xss=1">');
     await sidebar.locator('#import').click();
-    await sidebar.locator('#import-message.ok').waitFor({ timeout: 60_000 });
+    await sidebar.locator('#import-message.ok').filter({ hasText: 'into "<img src=x' }).waitFor({ timeout: 60_000 });
     await sidebar.locator('#imports td:has-text("<img src=x")').waitFor();
     await page.locator('.tab:has-text("<img")').click();
     await page.locator('td:has-text("<script>alert")').first().waitFor();

@@ -1,4 +1,5 @@
 import { partnerId } from '../../../dev/service/generate';
+import { oneShot } from '../../../dev/service/spawn';
 import { LP_FIELDS } from '../../../src/api/records';
 import { addin, everythingStored } from '../../helpers/addin';
 import { DEMO_KEY, type RunningService, startService } from '../../helpers/service';
@@ -66,7 +67,7 @@ describe('custom functions in the emulator against the reference service', () =>
     await svc.config({ quirks: { listPaths: 'sample' } });
     const a = addin(svc.url);
     const all = a.cell('LP_ACTIVE', '', 1000, 'id').value as unknown[][];
-    const total = (await (await fetch(`${svc.url}/api/limited-partners-data/getAllActiveLimitedPartners?apiKey=${DEMO_KEY}`)).json()).pagination.totalItems;
+    const total = ((await oneShot(`${svc.url}/api/limited-partners-data/getAllActiveLimitedPartners?apiKey=${DEMO_KEY}`)) as { pagination: { totalItems: number } }).pagination.totalItems;
     expect(all).toHaveLength(total + 1);
     expect(new Set(all.slice(1).map((r) => r[0])).size).toBe(total);
   });
@@ -151,5 +152,49 @@ describe('custom functions in the emulator against the reference service', () =>
     expect(warm.run.ledger.fetches).toBe(0);
     expect((warm.value as unknown[][]).map((r) => r[0])).toEqual(ids.map((r) => r[0]));
     expect(everythingStored(a.emu)).not.toContain(DEMO_KEY);
+  });
+});
+
+describe('input shapes', () => {
+  test('a row of ids answers as a row: one column per id, the fields down', () => {
+    const a = addin(svc.url);
+    expect(a.cell('LP_GET', [['lp_0000a', '', 'lp_0000b']], 'id').value).toEqual([['lp_0000a', '', 'lp_0000b']]);
+    expect(a.cell('LP_GET', [['lp_0000a', 'lp_0000b']], 'id,activeStatus', true).value).toEqual([
+      ['id', 'lp_0000a', 'lp_0000b'], ['activeStatus', 'ACTIVE', expect.any(String)],
+    ]);
+    expect(a.cell('FUND_LASTSIZE', [['vf_0003', 'vf_0004']]).value).toEqual([[expect.stringMatching(/^\$\d+M$/), expect.stringMatching(/^\$\d+M$/)]]);
+    expect(a.cell('LP_GET', [['lp_0000a'], ['lp_0000b']], 'id').value).toEqual([['lp_0000a'], ['lp_0000b']]);
+  });
+
+  test('one malformed id (a lone surrogate) errs on its own row; the others keep their values', () => {
+    const a = addin(svc.url);
+    const cell = a.cell('LP_GET', [['lp_0000a'], ['bad\uD800id'], ['lp_0000b'], [true]], 'id');
+    expect(cell.error).toBeUndefined();
+    expect(cell.value).toEqual([
+      ['lp_0000a'], ['Error: An id holds a broken character (half of a UTF-16 surrogate pair) and cannot be sent.'], ['lp_0000b'],
+      ['Error: TRUE is not an id: pass id text or a range of ids.'],
+    ]);
+    expect(cell.run.ledger.fetches).toBe(2);
+    expect(a.cell('LP_GET', 'x\uDC00', 'id').error).toBe('An id holds a broken character (half of a UTF-16 surrogate pair) and cannot be sent.');
+  });
+
+  test.each([
+    ['0x10', 'page must be a whole number of 1 or more (got "0x10").'],
+    ['1e1', 'page must be a whole number of 1 or more (got "1e1").'],
+    ['+2', 'page must be a whole number of 1 or more (got "+2").'],
+    [[[1, 2]], 'page takes one value, not a range (got 1 × 2 cells).'],
+    [[[1], [2]], 'page takes one value, not a range (got 2 × 1 cells).'],
+  ])('LP_ACTIVE page %j is refused: %s', (page, message) => {
+    const cell = addin(svc.url).cell('LP_ACTIVE', page, 5, 'id');
+    expect(cell.error).toBe(message);
+    expect(cell.run.ledger.fetches).toBe(0);
+  });
+
+  test('page as plain digits, or a one-cell range, is read; a 2-D headers or limit argument is an error', () => {
+    const a = addin(svc.url);
+    expect(a.cell('LP_ACTIVE', ' 2 ', 5, 'id', false).value).toEqual(a.cell('LP_ACTIVE', [[2]], 5, 'id', false).value);
+    expect((a.cell('LP_ACTIVE', '2', 5, 'id', false).value as unknown[][])).toHaveLength(5);
+    expect(a.cell('LP_ACTIVE', 1, [[5, 6], [7, 8]], 'id').error).toBe('limit takes one value, not a range (got 2 × 2 cells).');
+    expect(a.cell('LP_GET', 'lp_0000a', 'id', [[true, false]]).error).toBe('headers takes one value, not a range (got 1 × 2 cells).');
   });
 });

@@ -30,6 +30,14 @@ describe('cell typing', () => {
     expect(toCell(123, 'string', 'sheet')).toBe(123);
   });
 
+  test('text Sheets would parse as a number, percent, currency, date, time or boolean gets a quote prefix in sheet writes only', () => {
+    for (const text of ['TRUE', 'false', '1/2/2023', '2020-01-02', '50%', '$1,000', '1,234', '(1,000)', '.5', '9:30', 'Jan 2, 2023', 'march 3 2024', '€5', ' 42']) {
+      expect(safeText(text, 'sheet')).toBe(`'${text}`);
+      expect(safeText(text, 'formula')).toBe(text);
+    }
+    for (const text of ['Acme Capital', 'lp_00005', 'TRUE story', 'Maybe 5', '', 'Marchant 2']) expect(safeText(text, 'sheet')).toBe(text);
+  });
+
   test('text over 50,000 characters is cut with a marker, within the limit even with the prefix', () => {
     const cut = toCell('x'.repeat(60000), 'string', 'formula') as string;
     expect(cut.length).toBe(MAX_CELL_CHARS);
@@ -54,9 +62,10 @@ describe('field selection', () => {
 
 describe('formula arguments', () => {
   test('ids: a value or one column/row; blanks kept; duplicates fetched once', () => {
-    expect(readIds('lp_1')).toEqual({ rows: ['lp_1'], unique: ['lp_1'], single: true });
-    expect(readIds([['a'], [''], ['b'], ['a'], [' c ']])).toEqual({ rows: ['a', null, 'b', 'a', 'c'], unique: ['a', 'b', 'c'], single: false });
-    expect(readIds([['a', 'b', 'a']]).unique).toEqual(['a', 'b']);
+    expect(readIds('lp_1')).toEqual({ rows: ['lp_1'], unique: ['lp_1'], single: true, across: false, invalid: {} });
+    expect(readIds([['a'], [''], ['b'], ['a'], [' c ']])).toEqual({ rows: ['a', null, 'b', 'a', 'c'], unique: ['a', 'b', 'c'], single: false, across: false, invalid: {} });
+    expect(readIds([['a', 'b', 'a']])).toEqual(expect.objectContaining({ unique: ['a', 'b'], across: true }));
+    expect(readIds([['a', true, 'b\uD800']])).toEqual(expect.objectContaining({ rows: ['a', null, null], unique: ['a'], invalid: { 1: expect.stringContaining('TRUE is not an id'), 2: expect.stringContaining('broken character') } }));
     expect(readIds(12345).rows).toEqual(['12345']);
   });
 
