@@ -1,22 +1,43 @@
 /**
- * The add-in's menu and sidebar: onOpen/onInstall add the "Investor Data" menu, whose items
- * open the sidebar or refresh every formula of the add-in in this spreadsheet.
+ * The add-in's menu and sidebar: onOpen/onInstall add the menu under Extensions (the add-on
+ * menu, which a bound script gets too, captioned with the project's name), whose items open
+ * the sidebar or refresh every formula of the add-in in this spreadsheet.
  */
 import { saveDocumentProperty, PROP } from './gas/settings';
 import { CUSTOM_FUNCTION_NAMES } from './names';
 
-export function onOpen(): void {
-  SpreadsheetApp.getUi()
-    .createMenu('Investor Data')
-    .addItem('Open sidebar', 'showSidebar')
-    .addItem('Settings', 'showSidebar')
-    .addSeparator()
-    .addItem('Refresh all formulas', 'refreshAllFormulas')
-    .addToUi();
+/** The event of the onOpen/onInstall simple triggers; only `authMode` is read. */
+export interface OpenEvent {
+  authMode?: GoogleAppsScript.Script.AuthMode;
 }
 
-export function onInstall(): void {
-  onOpen();
+/** The menu: item captions and the globals they run (every one runs in AuthMode.FULL when clicked). */
+export const MENU_ITEMS: ReadonlyArray<readonly [string, string] | null> = [
+  ['Open sidebar', 'showSidebar'],
+  ['Settings', 'showSidebar'],
+  null,
+  ['Refresh all formulas', 'refreshAllFormulas'],
+];
+
+/**
+ * Runs when the spreadsheet opens: in AuthMode.NONE (an Editor add-on installed by this user but
+ * not yet used in this document), LIMITED (a bound script, or an add-on enabled here) or FULL
+ * (from onInstall). NONE allows nothing but building menus, so the menu is the same in every
+ * mode and built from nothing but the Ui: no properties, cache, document or network, whatever
+ * `e.authMode` says. Anything that needs more waits for a menu click, which runs in FULL.
+ */
+export function onOpen(_e?: OpenEvent): void {
+  const menu = SpreadsheetApp.getUi().createAddonMenu();
+  for (const item of MENU_ITEMS) {
+    if (item) menu.addItem(item[0], item[1]);
+    else menu.addSeparator();
+  }
+  menu.addToUi();
+}
+
+/** Runs once when a user installs the Editor add-on (in AuthMode.FULL): the document is already open, so add the menu now. */
+export function onInstall(e?: OpenEvent): void {
+  onOpen(e);
 }
 
 export function showSidebar(): void {
