@@ -8,3 +8,4 @@ export { onInstall, onOpen, refreshAllFormulas, showSidebar } from './menu';
 export { getSidebarState, refreshFormulas, removeApiKey, saveApiKey, saveCacheTtl, saveServiceUrl, testConnection } from './sidebar-api';
 export { cancelImport, continueImport, deleteImport, importStatus, listImports, saveImport, scheduleImport, startImport } from './import-api';
 export { continueImports, runScheduledImports } from './import/scheduler';
+export { getDiagnostics, showDiagnostics } from './diagnostics';

@@ -1,7 +1,7 @@
 /**
  * The add-in's menu and sidebar: onOpen/onInstall add the menu under Extensions (the add-on
  * menu, which a bound script gets too, captioned with the project's name), whose items open
- * the sidebar or refresh every formula of the add-in in this spreadsheet.
+ * the sidebar, refresh every formula of the add-in in this spreadsheet, or run Diagnostics.
  */
 import { saveDocumentProperty, PROP } from './gas/settings';
 import { CUSTOM_FUNCTION_NAMES } from './names';
@@ -17,6 +17,7 @@ export const MENU_ITEMS: ReadonlyArray<readonly [string, string] | null> = [
   ['Settings', 'showSidebar'],
   null,
   ['Refresh all formulas', 'refreshAllFormulas'],
+  ['Diagnostics', 'showDiagnostics'],
 ];
 
 /**

@@ -88,14 +88,14 @@ describe("the add-in's onOpen and onInstall in each mode", () => {
     expect(run.ledger.authMode).toBe(mode);
     expect(Object.keys(run.ledger.calls).sort()).toEqual(['SpreadsheetApp.getUi', 'Ui.createAddonMenu']);
     const items = emu.workbook.menus.get('Investor Data') ?? [];
-    expect(items.map((i) => i.caption)).toEqual(['Open sidebar', 'Settings', '—', 'Refresh all formulas']);
+    expect(items.map((i) => i.caption)).toEqual(['Open sidebar', 'Settings', '—', 'Refresh all formulas', 'Diagnostics']);
     for (const item of items) if (item.functionName) expect(code).toMatch(new RegExp(`^function ${item.functionName}\\(`, 'm'));
   });
 
   test('onInstall (AuthMode.FULL) adds the same menu', () => {
     const emu = new Emulator();
     expect(emu.run('onInstall', [{ authMode: 'FULL' }], { kind: 'simple-trigger' }).error).toBeUndefined();
-    expect(emu.workbook.menus.get('Investor Data')?.map((i) => i.functionName)).toEqual(['showSidebar', 'showSidebar', undefined, 'refreshAllFormulas']);
+    expect(emu.workbook.menus.get('Investor Data')?.map((i) => i.functionName)).toEqual(['showSidebar', 'showSidebar', undefined, 'refreshAllFormulas', 'showDiagnostics']);
   });
 
   test('the deployed manifest grants every scope the add-in uses: the sidebar opens in FULL, and is refused in LIMITED', () => {
