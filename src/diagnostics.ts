@@ -97,15 +97,17 @@ class Run {
     this.checks.push({ name, status, detail });
   }
 
-  /** Runs a check; a refusal of this authorization mode becomes SKIP, any other error FAIL. */
-  attempt(name: string, needs: 'data' | 'network' | 'triggers', body: () => void): void {
+  /** Runs a check (or several, named); a refusal of this authorization mode makes each SKIP, any other error FAIL. */
+  attempt(names: string | string[], needs: 'data' | 'network' | 'triggers', body: () => void): void {
     try {
       body();
     } catch (e) {
-      if (isPermissionError(e)) {
-        this.refused.add(needs);
-        this.add(name, 'SKIP', `not allowed in this authorization mode (${short(message(e), 160)})`);
-      } else this.add(name, 'FAIL', short(message(e), 200));
+      const refused = isPermissionError(e);
+      if (refused) this.refused.add(needs);
+      for (const name of typeof names === 'string' ? [names] : names) {
+        if (refused) this.add(name, 'SKIP', `not allowed in this authorization mode (${short(message(e), 160)})`);
+        else this.add(name, 'FAIL', short(message(e), 200));
+      }
     }
   }
 
@@ -121,7 +123,7 @@ function checkSettings(run: Run): Settings | undefined {
   run.attempt('API key', 'data', () => {
     settings = readSettings();
     if (settings.apiKey) run.add('API key', 'OK', `saved in your user properties (${keyHint(settings.apiKey)}, ${settings.apiKey.length} characters)`);
-    else run.add('API key', 'FAIL', 'none saved: open Investor Data ▸ Settings, paste your key, Save key');
+    else run.add('API key', 'FAIL', 'none saved: open Extensions ▸ Investor Data ▸ Settings, paste your key, Save key');
   });
   if (!settings) {
     run.add('Service address', 'SKIP', 'settings could not be read in this authorization mode');
@@ -129,7 +131,7 @@ function checkSettings(run: Run): Settings | undefined {
   }
   const s = settings;
   if (!s.baseUrl) {
-    run.add('Service address', 'FAIL', 'not set (there is no default): open Investor Data ▸ Settings and enter the https address your data provider gave you');
+    run.add('Service address', 'FAIL', 'not set (there is no default): open Extensions ▸ Investor Data ▸ Settings and enter the https address your data provider gave you');
     return s;
   }
   try {
@@ -146,7 +148,7 @@ function checkListPaths(run: Run, s: Settings): string | undefined {
   const paths = OPERATIONS.getAllActiveLimitedPartners.paths;
   const names = paths.map((p) => `List path ${p}`);
   let firstId: string | undefined;
-  run.attempt(names.join(' and '), 'network', () => {
+  run.attempt(names, 'network', () => {
     const base = normaliseBaseUrl(s.baseUrl);
     const started = Date.now();
     const answers = urlFetchTransport.fetchAll(paths.map((p) => ({ url: buildUrl(base, p, { page: 1, limit: 1, apiKey: s.apiKey }), headers: { accept: 'application/json' } })));
@@ -163,7 +165,7 @@ function checkListPaths(run: Run, s: Settings): string | undefined {
       const data = read.body.data as Array<Record<string, JsonValue>>;
       const p = read.body.pagination as Record<string, number>;
       if (firstId === undefined && data.length && typeof data[0].id === 'string') firstId = data[0].id;
-      return { ok: true, detail: `HTTP 200 in ${ms} ms: ${data.length} record, pagination ${PAGINATION_FIELDS.map((k) => `${k} ${count(p[k])}`).join(', ')}` };
+      return { ok: true, detail: `HTTP 200 within ${ms} ms (both paths asked at once): ${data.length} record, pagination ${PAGINATION_FIELDS.map((k) => `${k} ${count(p[k])}`).join(', ')}` };
     });
     const anyOk = results.some((r) => r.ok);
     results.forEach((r, i) => {
@@ -177,7 +179,7 @@ function checkListPaths(run: Run, s: Settings): string | undefined {
 function checkById(run: Run, s: Settings, id: string | undefined): void {
   const name = 'Per-id call getLimitedPartnerById';
   if (id === undefined) {
-    run.add(name, 'SKIP', 'no partner id to try: neither list answered with one');
+    run.add(name, 'SKIP', run.refused.has('network') ? 'not allowed in this authorization mode (no external requests)' : 'no partner id to try: neither list answered with one');
     return;
   }
   run.attempt(name, 'network', () => {
@@ -220,14 +222,13 @@ function checkTriggers(run: Run): void {
 }
 
 function render(run: Run, secret: string): string {
-  const width = Math.max(...run.checks.map((c) => c.name.length));
   const tally = (st: CheckStatus) => run.checks.filter((c) => c.status === st).length;
   const lines = [
     'Investor Data diagnostics',
     `Time: ${new Date().toISOString()}`,
     `Authorization mode: ${run.authMode}`,
     '',
-    ...run.checks.map((c) => `${c.status.padEnd(4)}  ${c.name.padEnd(width)}  ${c.detail}`),
+    ...run.checks.map((c) => `${c.status.padEnd(4)}  ${c.name}: ${c.detail}`),
     '',
     `Summary: ${tally('OK')} ok, ${tally('WARN')} warnings, ${tally('FAIL')} failed, ${tally('SKIP')} skipped.`,
     'This report holds no secret: the API key appears only as its last four characters.',

@@ -70,12 +70,12 @@ function isAuthModeName(v: unknown): v is AuthModeName {
   return typeof v === 'string' && (AUTH_MODE_NAMES as readonly string[]).includes(v);
 }
 
-/** Event objects (`{ authMode: 'LIMITED', … }`) as the bundle sees them: authMode is ScriptApp.AuthMode's enum value. */
+/** Event objects (`{ authMode: 'LIMITED', … }`) as the bundle sees them: authMode is the execution's mode, as ScriptApp.AuthMode's enum value. */
 function withAuthModeEnum(args: unknown[], mode: AuthModeName): unknown[] {
   return args.map((a) => {
     if (!a || typeof a !== 'object' || !('authMode' in a)) return a;
     const event = a as Record<string, unknown>;
-    event.authMode = AUTH_MODE[isAuthModeName(event.authMode) ? event.authMode : mode];
+    event.authMode = AUTH_MODE[mode];
     return event;
   });
 }

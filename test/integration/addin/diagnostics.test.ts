@@ -40,7 +40,7 @@ describe('Diagnostics', () => {
       ['Cache', 'OK'], ['User properties', 'OK'], ['Document properties', 'OK'], ['Triggers', 'OK'], ['URL fetches today', 'INFO'],
     ]);
     const page = (await (await fetch(`${svc.url}/api/active-partners-data/getAllActivePartnersData?apiKey=${DEMO_KEY}&limit=1`)).json()) as { pagination: { totalItems: number } };
-    expect(d.checks[2].detail).toMatch(new RegExp(`^HTTP 200 in \\d+ ms: 1 record, pagination totalItems ${page.pagination.totalItems.toLocaleString('en-US')}, totalPages [\\d,]+, currentPage 1, pageSize 1$`));
+    expect(d.checks[2].detail).toMatch(new RegExp(`^HTTP 200 within \\d+ ms \\(both paths asked at once\\): 1 record, pagination totalItems ${page.pagination.totalItems.toLocaleString('en-US')}, totalPages [\\d,]+, currentPage 1, pageSize 1$`));
     expect(d.report).toMatch(/^Investor Data diagnostics\nTime: .+\nAuthorization mode: FULL\n/);
     expect(d.report).toContain(`…${DEMO_KEY.slice(-4)}`);
     expect(d.report).toContain(`${svc.url} (document properties)`);
@@ -71,7 +71,7 @@ describe('Diagnostics', () => {
     const noKey = diagnose(keyless);
     expect(keyless.history.at(-1)?.fetches).toBe(0);
     expect(statusOf(noKey, 'API key')).toBe('FAIL');
-    expect(noKey.report).toMatch(/API key\s+none saved: open Investor Data ▸ Settings/);
+    expect(noKey.report).toContain('FAIL  API key: none saved: open Extensions ▸ Investor Data ▸ Settings');
     expect(noKey.checks.find((c) => c.name === 'Service')).toEqual({ name: 'Service', status: 'SKIP', detail: 'needs a saved API key and a service address' });
     const emu = new Emulator();
     emu.store(`user:${emu.owner}`).set('INVESTOR_DATA_API_KEY', DEMO_KEY);
