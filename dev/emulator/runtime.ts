@@ -41,6 +41,8 @@ export interface EmulatorOptions {
    * (nothing refused for a scope) when the script comes from `code` and no scopes are given.
    */
   oauthScopes?: readonly string[] | null;
+  /** The manifest's urlFetchWhitelist (default: distDir/appsscript.json's; none when the script comes from `code`). */
+  urlFetchWhitelist?: readonly string[] | null;
 }
 
 export interface RunResult<T = unknown> {
@@ -94,11 +96,12 @@ function authorized<T extends object>(impl: T, service: string, exec: Execution)
   });
 }
 
-function manifestScopes(distDir: string): string[] | null {
+/** A list field of the deployed manifest (distDir/appsscript.json), or null. */
+function manifestList(distDir: string, field: 'oauthScopes' | 'urlFetchWhitelist'): string[] | null {
   const file = join(distDir, 'appsscript.json');
   if (!existsSync(file)) return null;
-  const scopes = (JSON.parse(readFileSync(file, 'utf8')) as { oauthScopes?: string[] }).oauthScopes;
-  return Array.isArray(scopes) ? scopes : null;
+  const value = (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>)[field];
+  return Array.isArray(value) ? value.map(String) : null;
 }
 
 /** Plain host values from the bundle's realm: dates re-made, arrays and objects copied. */
@@ -122,6 +125,7 @@ export class Emulator {
   private readonly script: vm.Script;
   private readonly distDir: string;
   private readonly grantedScopes: ReadonlySet<string> | null;
+  private readonly fetchAllowlist: readonly string[] | null;
 
   constructor(readonly options: EmulatorOptions = {}) {
     this.distDir = options.distDir ?? DEFAULT_DIST;
@@ -131,8 +135,10 @@ export class Emulator {
     this.owner = options.owner ?? 'owner@example.com';
     this.triggers = { triggers: [], nextId: 0, addOn: !!options.addOn };
     this.quota = { day: '', used: 0, limit: options.fetchQuota ?? DAILY_FETCH_QUOTA };
-    const scopes = options.oauthScopes !== undefined ? options.oauthScopes : options.code === undefined ? manifestScopes(this.distDir) : null;
+    const fromManifest = (field: 'oauthScopes' | 'urlFetchWhitelist') => (options.code === undefined ? manifestList(this.distDir, field) : null);
+    const scopes = options.oauthScopes !== undefined ? options.oauthScopes : fromManifest('oauthScopes');
     this.grantedScopes = scopes ? new Set(scopes) : null;
+    this.fetchAllowlist = options.urlFetchWhitelist !== undefined ? options.urlFetchWhitelist : fromManifest('urlFetchWhitelist');
   }
 
   /** A property store, for tests and the workbench to read or seed ("script", "document", "user:EMAIL"). */
@@ -161,7 +167,7 @@ export class Emulator {
     const locks = new EmulatedLockService(exec, this.locks);
     const log = loggers(exec);
     const services: Record<string, object> = {
-      UrlFetchApp: new EmulatedUrlFetchApp(exec, this.quota, this.options.fetchTimeoutMs ?? 60000, this.options.maxResponseBytes ?? MAX_RESPONSE_BYTES, !this.options.allowRemoteHosts),
+      UrlFetchApp: new EmulatedUrlFetchApp(exec, this.quota, this.options.fetchTimeoutMs ?? 60000, this.options.maxResponseBytes ?? MAX_RESPONSE_BYTES, !this.options.allowRemoteHosts, this.fetchAllowlist),
       CacheService: new EmulatedCacheService(exec, (scope) => this.cache(scope)),
       PropertiesService: new EmulatedPropertiesService(exec, (scope) => this.store(scope)),
       SpreadsheetApp: new EmulatedSpreadsheetApp(this.workbook, exec),

@@ -91,6 +91,15 @@ describe('Diagnostics', () => {
     expect(dead.checks.find((c) => c.name === LISTED)?.detail).toMatch(/^not reached: /);
   });
 
+  test("an address outside the add-on manifest's urlFetchWhitelist fails both list paths with Google's refusal, key redacted", () => {
+    const { emu } = addin(svc.url, DEMO_KEY, { urlFetchWhitelist: ['https://data.your-provider.example/'] });
+    const d = diagnose(emu);
+    expect([statusOf(d, LISTED), statusOf(d, SAMPLE), statusOf(d, 'Per-id')]).toEqual(['FAIL', 'FAIL', 'SKIP']);
+    expect(d.checks.find((c) => c.name === LISTED)?.detail).toContain(
+      `not reached: Could not reach the data service: Exception: Request to ${svc.url}/api/active-partners-data/getAllActivePartnersData?page=1&limit=1&apiKey=*** failed because the URL has not been whitelisted`,
+    );
+  });
+
   test('the trigger count is measured against the limit of 20 per user', () => {
     const { emu } = addin(svc.url);
     for (let i = 0; i < 19; i++) emu.triggers.triggers.push({ id: `t${i}`, handler: i ? 'runScheduledImports' : 'continueImports', user: emu.owner, periodMs: 3_600_000, nextRunAt: Date.UTC(2030, 0, 1), oneOff: false });
