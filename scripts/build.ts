@@ -1,11 +1,13 @@
 /**
  * `npm run build`: writes dist/Code.js, dist/Sidebar.html and dist/appsscript.json, the exact
  * files `clasp push` sends (rootDir "dist" in .clasp.json). Exits non-zero with the reason when
- * a check fails.
+ * a check fails (scripts/build-lib.ts for the code, scripts/manifest.ts for the manifest:
+ * least-privilege scopes, and `ADDON_URL_ALLOWLIST` as urlFetchWhitelist for an add-on).
  */
-import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildCode, buildSidebar } from './build-lib';
+import { buildManifest, type Manifest } from './manifest';
 
 async function main(): Promise<void> {
   const root = resolve(__dirname, '..');
@@ -13,11 +15,12 @@ async function main(): Promise<void> {
   const dist = join(root, process.env.BUILD_OUT_DIR ?? 'dist');
   const { code, exposed } = await buildCode(root, srcDir);
   const sidebar = await buildSidebar(root);
+  const manifest = buildManifest(JSON.parse(readFileSync(join(root, 'appsscript.json'), 'utf8')) as Manifest, code);
   rmSync(dist, { recursive: true, force: true });
   mkdirSync(dist, { recursive: true });
   writeFileSync(join(dist, 'Code.js'), code);
   writeFileSync(join(dist, 'Sidebar.html'), sidebar);
-  copyFileSync(join(root, 'appsscript.json'), join(dist, 'appsscript.json'));
+  writeFileSync(join(dist, 'appsscript.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   const custom = exposed.filter((f) => f.custom).length;
   console.log(`built ${dist}: Code.js ${(code.length / 1024).toFixed(1)} KB, ${exposed.length} globals (${custom} custom functions), Sidebar.html ${(sidebar.length / 1024).toFixed(1)} KB`);
 }

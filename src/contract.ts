@@ -38,6 +38,23 @@ export interface ImportInput {
   mode?: ImportMode;
 }
 
+export type CheckStatus = 'OK' | 'WARN' | 'FAIL' | 'SKIP' | 'INFO';
+
+export interface Check {
+  name: string;
+  status: CheckStatus;
+  detail: string;
+}
+
+/** What Diagnostics found (src/entry/diagnostics.ts). */
+export interface Diagnostics {
+  /** NONE, LIMITED or FULL, as far as this execution could tell from what it was allowed to do. */
+  authMode: string;
+  checks: Check[];
+  /** The plain-text report, free of secrets. */
+  report: string;
+}
+
 export interface Endpoints {
   getSidebarState(): Answer<SidebarState>;
   saveApiKey(key: string): Answer<SidebarState>;
@@ -54,6 +71,7 @@ export interface Endpoints {
   continueImport(id: string): Answer<RunSummary>;
   importStatus(id: string): Answer<RunSummary>;
   cancelImport(id: string): Answer<RunSummary>;
+  getDiagnostics(): Answer<Diagnostics>;
 }
 
 export type EndpointName = keyof Endpoints;

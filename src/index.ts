@@ -10,6 +10,7 @@ export { FUND_FIELDS, FUND_GET, FUND_INDUSTRIES, FUND_LASTSIZE, LP_ACTIVE, LP_FI
 export { cancelImport, continueImport, deleteImport, importStatus, listImports, saveImport, scheduleImport, startImport } from './entry/imports';
 export { onInstall, onOpen, refreshAllFormulas, showSidebar } from './entry/menu';
 export { getSidebarState, refreshFormulas, removeApiKey, saveApiKey, saveCacheTtl, saveServiceUrl, testConnection } from './entry/sidebar';
+export { getDiagnostics, showDiagnostics } from './entry/diagnostics';
 export { continueImports, runScheduledImports } from './entry/triggers';
 
 /** tsc fails unless every endpoint of the sidebar contract (src/contract.ts) is a global here, with a compatible signature. */

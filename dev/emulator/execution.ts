@@ -3,7 +3,9 @@
  * ledger of what it did. Every emulated service call is charged here: the real time that passed
  * since the last charge (the bundle's own work, and real HTTP) plus the modelled cost of the call.
  * Past the limit the execution is dead: this call and every later one throws Google's message.
+ * It also runs in one authorization mode (auth.ts), which decides what it may call at all.
  */
+import { type AuthModeName, refusal } from './auth';
 
 export type ExecutionKind = 'custom-function' | 'simple-trigger' | 'menu' | 'sidebar' | 'trigger' | 'editor';
 
@@ -56,6 +58,15 @@ export interface Ledger {
   cellsWritten: number;
   logs: string[];
   timedOut: boolean;
+  authMode: AuthModeName;
+  /** Modal and modeless dialogs this execution showed (Ui.showModalDialog, showModelessDialog). */
+  dialogs: Array<{ title: string; html: string; modal: boolean }>;
+}
+
+/** The mode an execution of this kind runs in when nothing else says. */
+export function defaultAuthMode(kind: ExecutionKind): AuthModeName {
+  if (kind === 'custom-function') return 'CUSTOM_FUNCTION';
+  return kind === 'simple-trigger' ? 'LIMITED' : 'FULL';
 }
 
 export class Execution {
@@ -65,12 +76,22 @@ export class Execution {
   /** Makes a Date in the bundle's realm (set by the runtime). */
   makeDate: (ms: number) => Date = (ms) => new Date(ms);
 
-  constructor(readonly clock: SimClock, readonly kind: ExecutionKind, name: string, readonly user: string, readonly owner: string, readonly makeError: (m: string) => Error, killAfterMs?: number) {
+  /** The manifest's oauthScopes; null when the project declares none (nothing is refused for a scope). */
+  grantedScopes: ReadonlySet<string> | null = null;
+
+  constructor(readonly clock: SimClock, readonly kind: ExecutionKind, name: string, readonly user: string, readonly owner: string, readonly makeError: (m: string) => Error, killAfterMs?: number, readonly authMode: AuthModeName = defaultAuthMode(kind)) {
     this.limitMs = Math.min(LIMIT_MS[kind], killAfterMs ?? Number.POSITIVE_INFINITY);
     this.ledger = {
       kind, name, user, startedAt: clock.now(), endedAt: clock.now(), calls: {}, fetches: 0, fetchAllCalls: 0,
       cacheHits: 0, cacheMisses: 0, sheetReads: 0, sheetWrites: 0, cellsWritten: 0, logs: [], timedOut: false,
+      authMode, dialogs: [],
     };
+  }
+
+  /** Throws Google's permission error when this execution's mode or scopes do not allow the call. */
+  authorize(service: string, member: string): void {
+    const why = refusal(this.authMode, service, member, this.grantedScopes);
+    if (why) throw this.makeError(why);
   }
 
   get elapsedMs(): number {

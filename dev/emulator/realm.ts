@@ -23,7 +23,7 @@ export function createRealm(now: () => number): Realm {
       const now = __simNow;
       class SimDate extends RealDate {
         constructor(...args) { if (args.length === 0) super(now()); else super(...args); }
-        static now() { return now(); }
+        static now() { return Math.floor(now()); }
       }
       globalThis.Date = SimDate;
       delete globalThis.__simNow;

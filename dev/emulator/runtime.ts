@@ -4,11 +4,12 @@
  * emulated services bound to that execution, and keeps what outlives an execution (workbook,
  * properties, caches, triggers, locks, fetch quota, the simulated clock) between them.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import vm from 'node:vm';
+import { AUTH_MODE, AUTH_MODE_NAMES, type AuthModeName } from './auth';
 import { CacheStore, EmulatedCacheService } from './cache';
-import { Execution, type ExecutionKind, type Ledger, SimClock } from './execution';
+import { defaultAuthMode, Execution, type ExecutionKind, type Ledger, SimClock } from './execution';
 import { guard } from './guard';
 import { EmulatedHtmlService } from './html';
 import { EmulatedLockService, type LockState } from './lock';
@@ -34,6 +35,14 @@ export interface EmulatorOptions {
   fetchTimeoutMs?: number;
   fetchQuota?: number;
   workbook?: Workbook;
+  /**
+   * The OAuth scopes the project is granted. Default: the manifest's `oauthScopes` (distDir/
+   * appsscript.json), so a call the manifest does not cover fails as it would in Google; none
+   * (nothing refused for a scope) when the script comes from `code` and no scopes are given.
+   */
+  oauthScopes?: readonly string[] | null;
+  /** The manifest's urlFetchWhitelist (default: distDir/appsscript.json's; none when the script comes from `code`). */
+  urlFetchWhitelist?: readonly string[] | null;
 }
 
 export interface RunResult<T = unknown> {
@@ -47,11 +56,53 @@ export interface RunOptions {
   user?: string;
   /** Kills the execution once this much simulated time has passed (a crash, a closed tab, a limit). */
   killAfterMs?: number;
+  /**
+   * The authorization mode (auth.ts). Default: the `authMode` of an event argument
+   * (`{ authMode: 'NONE' }`), else LIMITED for simple triggers, CUSTOM_FUNCTION for custom
+   * functions, FULL for the rest.
+   */
+  authMode?: Exclude<AuthModeName, 'CUSTOM_FUNCTION'>;
 }
 
 const DEFAULT_DIST = join(__dirname, '../../dist');
 /** Services that need authorisation, which Google refuses to custom functions. */
 const DENIED_IN_CUSTOM_FUNCTIONS = new Set(['ScriptApp', 'HtmlService']);
+
+function isAuthModeName(v: unknown): v is AuthModeName {
+  return typeof v === 'string' && (AUTH_MODE_NAMES as readonly string[]).includes(v);
+}
+
+/** Event objects (`{ authMode: 'LIMITED', … }`) as the bundle sees them: authMode is the execution's mode, as ScriptApp.AuthMode's enum value. */
+function withAuthModeEnum(args: unknown[], mode: AuthModeName): unknown[] {
+  return args.map((a) => {
+    if (!a || typeof a !== 'object' || !('authMode' in a)) return a;
+    const event = a as Record<string, unknown>;
+    event.authMode = AUTH_MODE[mode];
+    return event;
+  });
+}
+
+/** Every function member of a service asks the execution for permission before it runs. */
+function authorized<T extends object>(impl: T, service: string, exec: Execution): T {
+  return new Proxy(impl, {
+    get(obj, prop, receiver) {
+      const value = Reflect.get(obj, prop, receiver);
+      if (typeof value !== 'function' || typeof prop !== 'string') return value;
+      return (...args: unknown[]) => {
+        exec.authorize(service, prop);
+        return (value as (...a: unknown[]) => unknown).apply(obj, args);
+      };
+    },
+  });
+}
+
+/** A list field of the deployed manifest (distDir/appsscript.json), or null. */
+function manifestList(distDir: string, field: 'oauthScopes' | 'urlFetchWhitelist'): string[] | null {
+  const file = join(distDir, 'appsscript.json');
+  if (!existsSync(file)) return null;
+  const value = (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>)[field];
+  return Array.isArray(value) ? value.map(String) : null;
+}
 
 /** Plain host values from the bundle's realm: dates re-made, arrays and objects copied. */
 export function exportValue(v: unknown): unknown {
@@ -73,6 +124,8 @@ export class Emulator {
   readonly history: Ledger[] = [];
   private readonly script: vm.Script;
   private readonly distDir: string;
+  private readonly grantedScopes: ReadonlySet<string> | null;
+  private readonly fetchAllowlist: readonly string[] | null;
 
   constructor(readonly options: EmulatorOptions = {}) {
     this.distDir = options.distDir ?? DEFAULT_DIST;
@@ -82,6 +135,10 @@ export class Emulator {
     this.owner = options.owner ?? 'owner@example.com';
     this.triggers = { triggers: [], nextId: 0, addOn: !!options.addOn };
     this.quota = { day: '', used: 0, limit: options.fetchQuota ?? DAILY_FETCH_QUOTA };
+    const fromManifest = (field: 'oauthScopes' | 'urlFetchWhitelist') => (options.code === undefined ? manifestList(this.distDir, field) : null);
+    const scopes = options.oauthScopes !== undefined ? options.oauthScopes : fromManifest('oauthScopes');
+    this.grantedScopes = scopes ? new Set(scopes) : null;
+    this.fetchAllowlist = options.urlFetchWhitelist !== undefined ? options.urlFetchWhitelist : fromManifest('urlFetchWhitelist');
   }
 
   /** A property store, for tests and the workbench to read or seed ("script", "document", "user:EMAIL"). */
@@ -102,12 +159,15 @@ export class Emulator {
     const kind = options.kind ?? 'editor';
     const user = options.user ?? this.owner;
     const realm = createRealm(() => this.clock.now());
-    const exec = new Execution(this.clock, kind, name, user, this.owner, realm.error, options.killAfterMs);
+    const event = args.find((a): a is { authMode: unknown } => !!a && typeof a === 'object' && 'authMode' in a);
+    const mode: AuthModeName = kind === 'custom-function' ? 'CUSTOM_FUNCTION' : options.authMode ?? (isAuthModeName(event?.authMode) ? event.authMode : defaultAuthMode(kind));
+    const exec = new Execution(this.clock, kind, name, user, this.owner, realm.error, options.killAfterMs, mode);
+    exec.grantedScopes = this.grantedScopes;
     exec.makeDate = realm.date;
     const locks = new EmulatedLockService(exec, this.locks);
     const log = loggers(exec);
     const services: Record<string, object> = {
-      UrlFetchApp: new EmulatedUrlFetchApp(exec, this.quota, this.options.fetchTimeoutMs ?? 60000, this.options.maxResponseBytes ?? MAX_RESPONSE_BYTES, !this.options.allowRemoteHosts),
+      UrlFetchApp: new EmulatedUrlFetchApp(exec, this.quota, this.options.fetchTimeoutMs ?? 60000, this.options.maxResponseBytes ?? MAX_RESPONSE_BYTES, !this.options.allowRemoteHosts, this.fetchAllowlist),
       CacheService: new EmulatedCacheService(exec, (scope) => this.cache(scope)),
       PropertiesService: new EmulatedPropertiesService(exec, (scope) => this.store(scope)),
       SpreadsheetApp: new EmulatedSpreadsheetApp(this.workbook, exec),
@@ -122,7 +182,7 @@ export class Emulator {
     for (const [service, impl] of Object.entries(services)) {
       globals[service] = kind === 'custom-function' && DENIED_IN_CUSTOM_FUNCTIONS.has(service)
         ? new Proxy({}, { get: (_, prop) => exec.deny(`${service}.${String(prop)}`) })
-        : guard(impl, service);
+        : authorized(guard(impl, service), service, exec);
     }
     Object.assign(realm.context, globals);
     let result: RunResult<T>;
@@ -130,7 +190,7 @@ export class Emulator {
       this.script.runInContext(realm.context);
       const fn = realm.context[name];
       if (typeof fn !== 'function') throw new Error(`Script function not found: ${name}`);
-      const value = fn(...realm.import(args));
+      const value = fn(...withAuthModeEnum(realm.import(args), mode));
       result = { value: exportValue(value) as T, ledger: exec.ledger };
     } catch (e) {
       result = { error: typeof e === 'object' && e !== null && 'message' in e ? String((e as Error).message) : String(e), ledger: exec.ledger };

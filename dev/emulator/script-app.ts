@@ -2,8 +2,9 @@
  * ScriptApp's time-driven triggers on the simulated clock: everyMinutes (1, 5, 10, 15 or 30),
  * everyHours, everyDays with atHour, everyWeeks, one-off after/at; 20 triggers per user per
  * script; in add-on mode nothing more frequent than hourly. The runtime fires what is due when
- * a test advances the clock.
+ * a test advances the clock. ScriptApp.AuthMode is the enum of auth.ts.
  */
+import { AUTH_MODE } from './auth';
 import type { Execution } from './execution';
 
 export const MAX_TRIGGERS_PER_USER = 20;
@@ -114,6 +115,8 @@ class TriggerBuilder {
 
 export class EmulatedScriptApp implements Pick<GoogleAppsScript.Script.ScriptApp, 'newTrigger' | 'getProjectTriggers' | 'getUserTriggers' | 'deleteTrigger'> {
   readonly EventType = { CLOCK: 'CLOCK' };
+  /** ScriptApp.AuthMode: the same enum objects the runtime puts in event arguments. */
+  readonly AuthMode = AUTH_MODE;
   constructor(readonly exec: Execution, readonly state: TriggerState) {}
 
   newTrigger(functionName: string): GoogleAppsScript.Script.TriggerBuilder {

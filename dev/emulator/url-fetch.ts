@@ -2,7 +2,8 @@
  * UrlFetchApp: real, synchronous HTTP (a worker thread does the I/O while this thread waits on
  * Atomics), fetchAll in parallel with results in order, muteHttpExceptions, headers, redirects,
  * Google's errors for non-2xx responses, URLs over 2,082 characters and responses over 50 MB,
- * and the daily fetch quota (20,000 for consumer accounts).
+ * the daily fetch quota (20,000 for consumer accounts), and the manifest's urlFetchWhitelist
+ * (when the project has one, a URL outside its prefixes is refused).
  */
 import { join } from 'node:path';
 import { createSyncFn } from 'synckit';
@@ -33,6 +34,16 @@ export function isLoopback(url: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Whether a URL starts with one of the manifest's urlFetchWhitelist prefixes (a leading `*.` matches any subdomain). */
+export function allowedByManifest(url: string, prefixes: readonly string[]): boolean {
+  return prefixes.some((prefix) => {
+    const wild = /^https:\/\/\*\.([^/]+)(\/.*)$/.exec(prefix);
+    if (!wild) return url.startsWith(prefix);
+    const m = /^https:\/\/([^/?#]+)(.*)$/.exec(url);
+    return !!m && m[1].endsWith(`.${wild[1]}`) && m[2].startsWith(wild[2]);
+  });
 }
 
 export interface FetchQuota {
@@ -72,7 +83,7 @@ class HttpResponse implements Response {
 type Params = GoogleAppsScript.URL_Fetch.URLFetchRequestOptions;
 
 export class EmulatedUrlFetchApp implements FetchApp {
-  constructor(private readonly exec: Execution, private readonly quota: FetchQuota, private readonly timeoutMs: number, private readonly maxBytes = MAX_RESPONSE_BYTES, private readonly loopbackOnly = true) {}
+  constructor(private readonly exec: Execution, private readonly quota: FetchQuota, private readonly timeoutMs: number, private readonly maxBytes = MAX_RESPONSE_BYTES, private readonly loopbackOnly = true, private readonly allowlist: readonly string[] | null = null) {}
 
   fetch(url: string, params: Params = {}): GoogleAppsScript.URL_Fetch.HTTPResponse {
     this.exec.charge('UrlFetchApp.fetch', 0);
@@ -90,6 +101,7 @@ export class EmulatedUrlFetchApp implements FetchApp {
     for (const r of requests) {
       if (typeof r.url !== 'string' || !/^https?:\/\//i.test(r.url)) throw err(`Exception: Invalid argument: ${String(r.url).slice(0, 100)}`);
       if (r.url.length > MAX_URL_LENGTH) throw err('Exception: Limit Exceeded: URLFetch URL Length.');
+      if (this.allowlist && !allowedByManifest(r.url, this.allowlist)) throw err(`Exception: Request to ${r.url} failed because the URL has not been whitelisted in the script manifest.`);
       if (this.loopbackOnly && !isLoopback(r.url)) throw err(`Exception: Address unavailable: ${new URL(r.url).origin} (the emulator only fetches from this machine)`);
     }
     const day = new Date(this.exec.clock.now()).toISOString().slice(0, 10);

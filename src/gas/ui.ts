@@ -1,5 +1,7 @@
 /**
- * The add-in's menu and sidebar in Apps Script's UI services.
+ * The add-in's menu, sidebar and dialogs in Apps Script's UI services. The menu is the add-on
+ * menu (Extensions ▸ the project's name), which a bound script gets too; it is built from the
+ * Ui alone, so it works in every authorization mode.
  */
 
 export interface MenuItem {
@@ -8,8 +10,8 @@ export interface MenuItem {
 }
 
 /** Adds the menu; `null` items are separators. */
-export function addMenu(title: string, items: ReadonlyArray<MenuItem | null>): void {
-  const menu = SpreadsheetApp.getUi().createMenu(title);
+export function addMenu(items: ReadonlyArray<MenuItem | null>): void {
+  const menu = SpreadsheetApp.getUi().createAddonMenu();
   for (const item of items) {
     if (item) menu.addItem(item.caption, item.handler);
     else menu.addSeparator();

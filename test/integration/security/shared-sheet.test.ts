@@ -55,3 +55,12 @@ test("an editor's cache lifetime of 0 is the editor's own: the owner's warm form
   expect(warm.run.ledger.fetches).toBe(0);
   expect(call(a.emu, 'getSidebarState', [])).toMatchObject({ ok: true, ttlSeconds: 3600 });
 });
+
+test("Diagnostics, run by the owner after an editor changed the address, sends the owner's key nowhere", async () => {
+  const a = addin(svc.url);
+  a.emu.run('saveServiceUrl', [other.url], { kind: 'sidebar', user: EDITOR });
+  await other.resetStats();
+  const d = call(a.emu, 'getDiagnostics', []);
+  expect(d.ok && d.checks.find((c) => c.name === 'Key bound to this address')).toMatchObject({ status: 'FAIL' });
+  expect((await other.stats()).requests).toBe(0);
+});
