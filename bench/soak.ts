@@ -7,7 +7,8 @@
  * a marked stale value, never a wrong one. A failed import must say what failed. With
  * `--outage`, the service goes hard down (every request 503) once each saved import has run once:
  * every later import must fail with its sheet intact and every formula row be a stale copy or a
- * clear error. Loopback only, bounded in count and time; exits non-zero on any loss.
+ * clear error. `--sweep N` runs the 30 %-faults formula case on seeds 1..N instead. Loopback
+ * only, bounded in count and time; exits non-zero on any loss.
  */
 import { parseArgs } from 'node:util';
 import { addin } from '../test/helpers/addin';
@@ -15,7 +16,7 @@ import { runImport, saveImport, sheet } from '../test/helpers/imports';
 import { startService } from '../dev/service/spawn';
 import { partnerId } from '../dev/service/generate';
 
-const { values } = parseArgs({ options: { imports: { type: 'string' }, formulas: { type: 'string' }, seconds: { type: 'string' }, seed: { type: 'string' }, outage: { type: 'boolean' } } });
+const { values } = parseArgs({ options: { imports: { type: 'string' }, formulas: { type: 'string' }, seconds: { type: 'string' }, seed: { type: 'string' }, outage: { type: 'boolean' }, sweep: { type: 'string' } } });
 const OUTAGE = values.outage === true;
 const IMPORTS = Number(values.imports ?? 200);
 const FORMULAS = Number(values.formulas ?? 200);
@@ -29,7 +30,30 @@ function saysWhatFailed(message: string, sheetName: string): boolean {
   return why.test(message) && message.endsWith(` The sheet "${sheetName}" keeps its previous data.`);
 }
 
+/**
+ * `--sweep N`: the 30 %-faults formula case (60 ids, 10 % each of 500, 503 and 429) on the
+ * service's seeds 1..N, each a cold range in a fresh spreadsheet: every seed must load every row.
+ */
+async function sweep(seeds: number): Promise<number> {
+  const svc = await startService(['--partners', '300']);
+  const bad: string[] = [];
+  try {
+    const ids = Array.from({ length: 60 }, (_, i) => [partnerId(100 + i)]);
+    for (let seed = 1; seed <= seeds; seed++) {
+      await svc.config({ faults: { error500: 0.1, error503: 0.1, rateLimit: 0.1, retryAfterSeconds: 1 }, seed });
+      const cell = addin(svc.url).cell('LP_GET', ids, 'id');
+      if (cell.error !== undefined || JSON.stringify(cell.value) !== JSON.stringify(ids)) bad.push(`seed ${seed}: ${cell.error ?? 'rows differ'}`);
+    }
+  } finally {
+    await svc.stop();
+  }
+  console.log(`fault sweep: ${seeds - bad.length} of ${seeds} seeds loaded all 60 rows`);
+  for (const b of bad) console.log(`FAILED ${b}`);
+  return bad.length ? 1 : 0;
+}
+
 async function main(): Promise<number> {
+  if (values.sweep) return sweep(Number(values.sweep));
   const svc = await startService(['--partners', '300', '--max-page-size', '20', '--seed', String(SEED), '--error500', '0.05', '--error503', '0.04', '--rate-limit', '0.05',
     '--retry-after', '1', '--truncated', '0.04', '--slow', '0.02', '--slow-ms', '700', '--churn', '0.03']);
   const get = async <T>(path: string): Promise<T> => (await (await fetch(`${svc.url}${path}`)).json()) as T;

@@ -160,7 +160,11 @@ export class Client {
       } else pending.push(i);
     });
     const fresh: Array<[string, unknown]> = [];
-    this.fetchWithRetry(calls, pending, out, (i, value) => {
+    const hasCopy = (i: number) => {
+      const hit = keys[i] ? cached.get(keys[i] as string) : undefined;
+      return hit !== undefined && !isMissing(hit.value);
+    };
+    this.fetchWithRetry(calls, pending, out, hasCopy, (i, value) => {
       if (keys[i]) fresh.push([keys[i] as string, value]);
     });
     // Unknown ids are remembered too, so a sheet full of typos does not refetch them on every
@@ -183,7 +187,7 @@ export class Client {
     });
   }
 
-  private fetchWithRetry<T>(calls: Call<T>[], pending: number[], out: Array<Outcome<T> | undefined>, onValue: (i: number, v: T) => void): void {
+  private fetchWithRetry<T>(calls: Call<T>[], pending: number[], out: Array<Outcome<T> | undefined>, hasCopy: (i: number) => boolean, onValue: (i: number, v: T) => void): void {
     const secrets = [this.o.apiKey];
     const parallelism = Math.max(1, this.o.parallelism ?? 20);
     let todo = pending;
@@ -221,7 +225,7 @@ export class Client {
             again.push(i);
             return;
           }
-          const delay = retryDelay(error, attempt + 1, this.policy, this.o.random);
+          const delay = retryDelay(error, attempt + 1, this.policy, this.o.random, hasCopy(i));
           if (delay !== undefined) {
             again.push(i);
             wait = Math.max(wait, delay);

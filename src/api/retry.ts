@@ -7,8 +7,10 @@
 import type { ServiceError } from './errors';
 
 export interface RetryPolicy {
-  /** Attempts after the first. */
+  /** Attempts after the first, when a last good copy can stand in if they all fail. */
   retries: number;
+  /** Attempts after the first when there is no copy to fall back on (still bounded by the deadline). */
+  retriesWithoutCopy: number;
   /** Delay before the first retry, in ms. */
   baseDelayMs: number;
   /** Growth of the delay per attempt. */
@@ -23,9 +25,10 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = {
   retries: 4,
+  retriesWithoutCopy: 12,
   baseDelayMs: 400,
   factor: 2,
-  maxDelayMs: 8000,
+  maxDelayMs: 4000,
   jitter: 0.5,
   maxRetryAfterMs: 20000,
 };
@@ -47,9 +50,13 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
   return Math.max(0, date - nowMs);
 }
 
-/** The wait before retry number `attempt` (1-based) after `error`, or undefined: do not retry. */
-export function retryDelay(error: ServiceError, attempt: number, policy: RetryPolicy, random: () => number = Math.random): number | undefined {
-  if (!error.transient || attempt > policy.retries) return undefined;
+/**
+ * The wait before retry number `attempt` (1-based) after `error`, or undefined: do not retry.
+ * With nothing to fall back on, the client tries harder (retriesWithoutCopy), since giving up
+ * shows the analyst an error instead of a stale value.
+ */
+export function retryDelay(error: ServiceError, attempt: number, policy: RetryPolicy, random: () => number = Math.random, hasCopy = true): number | undefined {
+  if (!error.transient || attempt > (hasCopy ? policy.retries : policy.retriesWithoutCopy)) return undefined;
   const wait = error.retryAfterMs ?? backoffDelay(attempt, policy, random);
   return wait > policy.maxRetryAfterMs ? undefined : wait;
 }

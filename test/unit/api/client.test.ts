@@ -151,11 +151,25 @@ describe('client: retries', () => {
   });
 
   test('gives up after the configured retries', () => {
-    const { client, clock, transport } = setup(() => json(500, {}), { retry: { ...DEFAULT_RETRY, retries: 2 } });
+    const { client, clock, transport } = setup(() => json(500, {}), { retry: { ...DEFAULT_RETRY, retries: 2, retriesWithoutCopy: 2 } });
     const [o] = client.limitedPartners(['a']);
     expect(!o.ok && o.error.code).toBe('SERVER');
     expect(transport.requests).toHaveLength(3);
     expect(clock.sleeps).toHaveLength(2);
+  });
+
+  test('with no copy to fall back on the client tries harder; with one it gives up sooner and serves it, marked stale', () => {
+    let failing = false;
+    const first = setup((url) => (failing ? json(503, {}) : byIdHandler(url, { url: url.href, headers: {} })), { ttlMs: 1000 });
+    const cold = setup(() => json(503, {}), { store: first.store, clock: first.clock });
+    cold.client.limitedPartners(['a']);
+    expect(cold.transport.requests).toHaveLength(DEFAULT_RETRY.retriesWithoutCopy + 1);
+    first.client.limitedPartners(['b']);
+    first.clock.t += 5000;
+    failing = true;
+    const warm = setup(() => json(503, {}), { store: first.store, clock: first.clock, ttlMs: 1000 });
+    expect(warm.client.limitedPartners(['b'])[0]).toMatchObject({ ok: true, staleSince: expect.any(Number) });
+    expect(warm.transport.requests).toHaveLength(DEFAULT_RETRY.retries + 1);
   });
 
   test('Retry-After is honoured', () => {
