@@ -69,6 +69,8 @@ export function parseFormula(formula: string, known: readonly string[]): ParsedF
   return { name: m[1].toUpperCase(), args };
 }
 
+const BLOCKED = 'Array result was not expanded because it would overwrite data.';
+
 export interface SpillOwner {
   sheet: string;
   row: number;
@@ -137,7 +139,7 @@ export class FormulaEngine {
     owner.extent = [grid.length, Math.max(0, ...grid.map((r) => r.length))];
     const blocked = grid.some((r, i) => r.some((_, j) => (i || j) && (s.get(row + i, col + j) !== '' || s.formulas.has(`${row + i},${col + j}`))));
     if (blocked) {
-      owner.error = 'Array result was not expanded because it would overwrite data.';
+      owner.error = BLOCKED;
       s.set(row, col, '#REF!', formula);
       return owner;
     }
@@ -170,6 +172,13 @@ export class FormulaEngine {
       const [rows, cols] = owner.extent ?? [1, 1];
       const spill = owner.sheet === sheetName && row >= owner.row && row < owner.row + rows && col >= owner.col && col < owner.col + cols;
       if (argument || spill) {
+        this.evaluate(owner.sheet, owner.row, owner.col, owner.formula);
+        n++;
+      }
+    }
+    // A result that gave way (#REF!) may have freed the area of another one that was blocked by it.
+    for (const owner of [...this.owners.values()]) {
+      if (owner.sheet === sheetName && owner.error === BLOCKED) {
         this.evaluate(owner.sheet, owner.row, owner.col, owner.formula);
         n++;
       }

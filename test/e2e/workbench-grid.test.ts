@@ -136,6 +136,16 @@ describe('formulas', () => {
     await cellIs(page, 'C3', /.{3,}/);
   });
 
+  test('a formula typed into the result of another: the older one gives way (#REF!) and the new one spills', async () => {
+    await typeInto(page, 'G1', '=LP_GET("lp_0000a", "fullName,firm", TRUE)');
+    await cellIs(page, 'G2', /.{3,}/);
+    await typeInto(page, 'G2', '=LP_GET(A2:A3, "firm")');
+    await cellIs(page, 'G1', '#REF!');
+    await cellIs(page, 'G2', /.{3,}/);
+    await cellIs(page, 'G3', /.{3,}/);
+    expect(await cell(page, 'H2').textContent()).toBe('');
+  });
+
   test('cells show their real type: numbers and dates right, text left (a year as text too), formulas it does not evaluate as their text', async () => {
     await typeInto(page, 'E1', '=LP_GET("lp_0000a", "ticketSize")');
     await typeInto(page, 'E2', '=LP_GET("lp_0000a", "createdAt")');
