@@ -36,7 +36,7 @@ interface Saved {
 interface Edit { sheet: string; row: number; col: number; value: CellValue; formula?: string }
 
 const MAX_UNDO = 100;
-/** Rows the page draws at most (the .xlsx export has them all). */
+/** Rows the page draws at most, when the user goes down that far (the .xlsx export has them all). */
 export const MAX_SHOWN_ROWS = 2000;
 
 /** Reads the saved state; a file that cannot be read is renamed aside and reported, never fatal. */
@@ -244,7 +244,7 @@ export class Workbench {
     const s = wb.sheets[wb.active];
     const rows = s.lastRow();
     const cols = Math.min(s.maxCols, Math.max(s.lastColumn() + 3, DEFAULT_VIEW_COLS, want.cols ?? 0));
-    const shown = Math.min(s.maxRows, MAX_SHOWN_ROWS, Math.max(rows + 20, DEFAULT_VIEW_ROWS, want.rows ?? 0));
+    const shown = Math.min(s.maxRows, MAX_SHOWN_ROWS, Math.max(Math.min(rows + 20, FIRST_VIEW_MAX_ROWS), DEFAULT_VIEW_ROWS, want.rows ?? 0));
     const errors: Record<string, string> = {};
     for (const o of this.engine.owners.values()) if (o.sheet === s.name && o.error) errors[`${o.row},${o.col}`] = o.error;
     const cells: string[][] = [];
@@ -282,3 +282,5 @@ export class Workbench {
 
 const DEFAULT_VIEW_COLS = 26;
 const DEFAULT_VIEW_ROWS = 100;
+/** Rows drawn before the user goes further down (the page redraws every 1.5 s). */
+const FIRST_VIEW_MAX_ROWS = 500;
