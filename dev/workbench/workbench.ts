@@ -45,8 +45,8 @@ function loadState(file: string): { saved?: Saved; workbook?: Workbook; notice?:
   try {
     const saved = JSON.parse(readFileSync(file, 'utf8')) as Saved;
     const workbook = Workbook.fromJSON(saved.workbook);
-    if (!workbook.sheets.length || !Array.isArray(saved.properties) || !Array.isArray(saved.triggers?.triggers)) throw new Error('parts of it are missing');
-    for (const [, entries] of saved.properties) new Map(entries);
+    const stores = Array.isArray(saved.properties) && saved.properties.every((p) => Array.isArray(p) && typeof p[0] === 'string' && Array.isArray(p[1]));
+    if (!workbook.sheets.length || !stores || !Array.isArray(saved.triggers?.triggers)) throw new Error('parts of it are missing');
     return { saved, workbook };
   } catch (e) {
     const aside = `${file}.unreadable-${new Date().toISOString().replace(/[:.]/g, '-')}`;
