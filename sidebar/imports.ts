@@ -113,11 +113,22 @@ function showProgress(s: Summary): void {
   $('progress-text').textContent = s.totalPages ? `page ${s.page} of ${s.totalPages} · rows ${s.rows} of ${s.totalItems}` : 'starting…';
 }
 
-/** Drives a run to its end, one server step at a time. */
-async function drive(id: string, first: Answer<Summary>): Promise<void> {
+/** Shows a run as started the moment the user asks for it (the first step can take 20 s): button off, Cancel on, "starting…". */
+function begin(): void {
   cancelled = false;
   $('cancel-import').hidden = false;
   $<HTMLButtonElement>('import').disabled = true;
+  say('');
+  showProgress({ importId: '', status: 'running', page: 0, totalPages: 0, rows: 0, totalItems: 0, message: '' });
+}
+
+function end(): void {
+  $('cancel-import').hidden = true;
+  $<HTMLButtonElement>('import').disabled = false;
+}
+
+/** Drives a run to its end, one server step at a time; its progress is shown once, in the progress bar's line. */
+async function drive(id: string, first: Answer<Summary>): Promise<void> {
   let a = first;
   try {
     for (;;) {
@@ -134,12 +145,10 @@ async function drive(id: string, first: Answer<Summary>): Promise<void> {
         a = await call('cancelImport', id);
         continue;
       }
-      say(a.message);
       a = await call('continueImport', id);
     }
   } finally {
-    $('cancel-import').hidden = true;
-    $<HTMLButtonElement>('import').disabled = false;
+    end();
     await refresh();
   }
 }
@@ -165,7 +174,10 @@ function renderImports(imports: ImportView[]): void {
     cell.colSpan = 4;
     const run = el('button', 'Run now');
     run.type = 'button';
-    run.onclick = async () => drive(v.id, await call('startImport', v.id));
+    run.onclick = async () => {
+      begin();
+      await drive(v.id, await call('startImport', v.id));
+    };
     const schedule = scheduleControls(v);
     const del = el('button', 'Delete');
     del.type = 'button';
@@ -211,12 +223,15 @@ export async function startImports(): Promise<void> {
     say('Cancelling…');
   });
   $('import').addEventListener('click', async () => {
+    begin();
     const mode = (document.querySelector('input[name="mode"]:checked') as HTMLInputElement).value === 'merge' ? 'merge' : 'replace';
     const imports = await refresh();
     const sheetName = $<HTMLInputElement>('sheet-name').value;
     const same = imports.find((i) => i.sheetName.toLowerCase() === sheetName.trim().toLowerCase());
     const saved = await call('saveImport', { id: same?.id ?? null, sheetName, fields: chosen, mode });
     if (!saved.ok) {
+      end();
+      $('progress-box').hidden = true;
       say(saved.message, 'error');
       return;
     }
@@ -224,5 +239,8 @@ export async function startImports(): Promise<void> {
   });
   const imports = await refresh();
   const running = imports.find((i) => i.run.status === 'running');
-  if (running) await drive(running.id, { ok: true, ...running.run });
+  if (running) {
+    begin();
+    await drive(running.id, { ok: true, ...running.run });
+  }
 }

@@ -23,6 +23,8 @@ export class SheetData {
   formats = new Map<string, string>();
   frozenRows = 0;
   hidden = false;
+  /** When set, every cell written is added as "r,c" (the workbench evaluates the formulas a script wrote). */
+  written: Set<string> | undefined;
   constructor(public id: number, public name: string, public maxRows = DEFAULT_ROWS, public maxCols = DEFAULT_COLS) {}
 
   get(r: number, c: number): CellValue {
@@ -33,6 +35,7 @@ export class SheetData {
     const row = (this.values[r] ??= []);
     row[c] = value;
     const key = `${r},${c}`;
+    this.written?.add(key);
     if (formula) this.formulas.set(key, formula);
     else this.formulas.delete(key);
   }
@@ -104,7 +107,8 @@ export class Workbook {
       id: this.id, name: this.name, active: this.active,
       sheets: this.sheets.map((s) => ({
         id: s.id, name: s.name, maxRows: s.maxRows, maxCols: s.maxCols, frozenRows: s.frozenRows, hidden: s.hidden,
-        values: s.values.map((row) => (row ?? []).map((v) => (isDate(v) ? { $date: v.toISOString() } : v ?? ''))),
+        // Array.from, not map: map keeps the holes of a sparse array (rows above data), which JSON writes as null.
+        values: Array.from(s.values, (row) => Array.from(row ?? [], (v) => (isDate(v) ? { $date: v.toISOString() } : v ?? ''))),
         formulas: [...s.formulas], formats: [...s.formats],
       })),
     };
@@ -115,9 +119,10 @@ export class Workbook {
     const wb = new Workbook(d.id, d.name);
     wb.sheets = d.sheets.map((s) => {
       const sheet = new SheetData(s.id, s.name, s.maxRows, s.maxCols);
-      sheet.values = s.values.map((row) => row.map((v) => (v && typeof v === 'object' && '$date' in v ? new Date((v as { $date: string }).$date) : (v as CellValue))));
-      sheet.formulas = new Map(s.formulas);
-      sheet.formats = new Map(s.formats);
+      // Files saved before rows were written densely hold null for empty rows and cells.
+      sheet.values = (s.values ?? []).map((row) => (row ?? []).map((v) => (v === null || v === undefined ? '' : typeof v === 'object' && '$date' in v ? new Date((v as { $date: string }).$date) : (v as CellValue))));
+      sheet.formulas = new Map(s.formulas ?? []);
+      sheet.formats = new Map(s.formats ?? []);
       sheet.frozenRows = s.frozenRows;
       sheet.hidden = s.hidden;
       return sheet;

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { FUND_FIELD_SPECS, type FieldSpec, LP_FIELD_SPECS, type ServiceRecord } from '../../src/api/records';
-import { fundId, fundIndex, makeFund, makeIndustries, makePartner, partnerActive, partnerId, partnerIndex } from './generate';
+import { fundId, fundIndex, HARD_CASE_PARTNERS, HARD_CASES_AFTER, makeFund, makeIndustries, makePartner, partnerActive, partnerId, partnerIndex } from './generate';
 import { hash32 } from './rng';
 
 export interface Dataset {
@@ -91,10 +91,13 @@ export class GeneratedDataset extends Mutable {
     for (let i = 0; i < this.partnerCount; i++) this.basePartner(partnerId(i));
   }
 
+  /** In index order, except the hard cases, which follow the first HARD_CASES_AFTER ordinary partners. */
   protected baseActiveIds(): readonly string[] {
     if (!this.active) {
-      this.active = [];
-      for (let i = 0; i < this.partnerCount; i++) if (partnerActive(this.seed, i)) this.active.push(partnerId(i));
+      const hard: string[] = [];
+      const plain: string[] = [];
+      for (let i = 0; i < this.partnerCount; i++) if (partnerActive(this.seed, i)) (i < HARD_CASE_PARTNERS ? hard : plain).push(partnerId(i));
+      this.active = [...plain.slice(0, HARD_CASES_AFTER), ...hard, ...plain.slice(HARD_CASES_AFTER)];
     }
     return this.active;
   }

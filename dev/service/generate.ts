@@ -2,7 +2,8 @@
  * Seeded, realistic records for the reference service, made on demand from (seed, index) so that
  * 200,000 partners cost no memory until asked for. A few low indices are hard cases on purpose:
  * unicode, a description over 50,000 characters, empty lists, nulls, text that starts like a
- * formula, markup, and ids that need URL-encoding.
+ * formula, markup, and ids that need URL-encoding; the active list keeps them out of its first
+ * rows (an analyst's first screen is ordinary data).
  */
 import { faker } from '@faker-js/faker';
 import type { JsonValue, ServiceRecord } from '../../src/api/records';
@@ -38,9 +39,13 @@ export function fundIndex(id: string): number | undefined {
   return m && !SPECIAL_FUND_IDS[parseInt(m[1], 36)] ? parseInt(m[1], 36) : undefined;
 }
 
+/** Partners 0 to 7 are the hard cases (always active); the active list shows them after this many ordinary partners. */
+export const HARD_CASE_PARTNERS = 8;
+export const HARD_CASES_AFTER = 50;
+
 /** About 15 % of partners are inactive, decided by the seed. */
 export function partnerActive(seed: number, i: number): boolean {
-  return i < 8 || hash32(seed, 'active', i) % 100 >= 15;
+  return i < HARD_CASE_PARTNERS || hash32(seed, 'active', i) % 100 >= 15;
 }
 
 const pick = <T>(items: readonly T[], min: number, max: number): T[] => faker.helpers.arrayElements([...items], { min, max });

@@ -2,7 +2,9 @@
  * `npm start`: the workbench. Starts the reference service (unless --service-url points at
  * another), loads the bundle into the emulator with a workbook saved under .workbench/, serves
  * the page and prints one URL and the demo key. Ctrl-C stops everything. `--headless` runs the
- * saved imports and writes an .xlsx instead, for scheduled use from a shell.
+ * saved imports and writes an .xlsx instead, for scheduled use from a shell. The embedded service
+ * never outlives the workbench: it is stopped on every way out (Ctrl-C, a signal, a failed start,
+ * an uncaught error).
  */
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -55,25 +57,28 @@ async function main(): Promise<void> {
     return;
   }
   const stateDir = resolve(values['state-dir'] ?? join(__dirname, '../../.workbench'));
-  let service: RunningService | undefined;
   if (!values['service-url']) {
     service = await startService(['--latency', values.latency ?? '0', '--fault-rate', values['fault-rate'] ?? '0', '--partners', values.partners ?? '2500']);
   }
   const serviceUrl = values['service-url'] ?? (service as RunningService).url;
   const wb = new Workbench({ serviceUrl, stateDir, allowRemoteHosts: !!values['service-url'] });
-  const stop = async (code = 0) => {
-    await service?.stop();
-    process.exit(code);
-  };
+  if (wb.notice) console.error(wb.notice);
   if (values.headless) return stop(await headless(wb, resolve(values.out ?? join(stateDir, 'workbench.xlsx'))));
   const { url } = await startWorkbenchServer(wb, Number(values.port ?? 3000));
   console.log(`Investor Data workbench: ${url}`);
   console.log(`Service: ${serviceUrl}${service ? ` (embedded) · demo API key: ${DEMO_KEY}` : ''}`);
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
 }
 
-main().catch((e: unknown) => {
+let service: RunningService | undefined;
+async function stop(code = 0): Promise<void> {
+  await service?.stop();
+  process.exit(code);
+}
+// Last resort on any exit path: the signal reaches the child even when there is no time to wait for it.
+process.on('exit', () => service?.process.kill('SIGKILL'));
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop());
+
+main().catch(async (e: unknown) => {
   console.error((e as Error).message);
-  process.exit(1);
+  await stop(1);
 });

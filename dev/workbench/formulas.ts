@@ -3,7 +3,9 @@
  * `=NAME(arg, …)` where each argument is a string, number, TRUE/FALSE, a cell (A1, Sheet!A1)
  * or a range (A2:A20); evaluates it as Sheets does, through the bundle's custom function in the
  * emulator; spills the result to the right and down (refusing to overwrite data, as Sheets
- * does with #REF!); and recomputes formulas whose direct arguments changed.
+ * does with #REF!, also when a value is typed into the spill area later); keeps a formula it
+ * cannot parse in its cell as #ERROR! with the reason; and recomputes formulas whose direct
+ * arguments changed.
  */
 import { callCustomFunction } from '../emulator/hosts';
 import type { Emulator } from '../emulator/runtime';
@@ -17,6 +19,13 @@ export interface ParsedFormula {
 }
 
 const FORMULA = /^=\s*([A-Z][A-Z0-9_]*)\s*\(([\s\S]*)\)\s*$/i;
+const CALL = /^=\s*([A-Z][A-Z0-9_]*)\s*\(/i;
+
+/** Whether a formula calls one of the add-in's functions at its top level (the formulas this engine evaluates). */
+export function isAddinFormula(formula: string, known: readonly string[]): boolean {
+  const m = CALL.exec(formula);
+  return !!m && known.includes(m[1].toUpperCase());
+}
 
 function splitArgs(text: string): string[] {
   const out: string[] = [];
@@ -41,10 +50,11 @@ function splitArgs(text: string): string[] {
   return out;
 }
 
-/** The add-in formula in a cell, or undefined for anything else (kept as text). */
+/** The add-in formula in a cell, or undefined for anything else (kept as text); throws "Formula parse error" for an add-in call it cannot read. */
 export function parseFormula(formula: string, known: readonly string[]): ParsedFormula | undefined {
+  if (!isAddinFormula(formula, known)) return undefined;
   const m = FORMULA.exec(formula);
-  if (!m || !known.includes(m[1].toUpperCase())) return undefined;
+  if (!m || (m[2].match(/"/g)?.length ?? 0) % 2) throw new Error('Formula parse error: the parentheses or quotes do not match.');
   const args = splitArgs(m[2]).map((a): Arg => {
     if (a === '') return { kind: 'value', value: '' };
     if (/^".*"$/s.test(a)) return { kind: 'value', value: a.slice(1, -1).replace(/""/g, '"') };
@@ -53,11 +63,13 @@ export function parseFormula(formula: string, known: readonly string[]): ParsedF
     try {
       return { kind: 'ref', ...parseA1(a) };
     } catch {
-      throw new Error(`Formula parse error: ${a}`);
+      throw new Error(`Formula parse error: ${a} is not a value, a cell or a range (text needs "quotes").`);
     }
   });
   return { name: m[1].toUpperCase(), args };
 }
+
+const BLOCKED = 'Array result was not expanded because it would overwrite data.';
 
 export interface SpillOwner {
   sheet: string;
@@ -66,6 +78,8 @@ export interface SpillOwner {
   formula: string;
   cells: Array<[number, number]>;
   error?: string;
+  /** Rows and columns of the last result: the area a value typed later would block (#REF!). */
+  extent?: [number, number];
 }
 
 export class FormulaEngine {
@@ -98,14 +112,22 @@ export class FormulaEngine {
     const key = `${sheetName}!${row},${col}`;
     const previous = this.owners.get(key);
     if (previous) this.clearSpill(previous);
-    const parsed = parseFormula(formula, this.names);
     const s = this.sheet(sheetName);
+    const owner: SpillOwner = { sheet: sheetName, row, col, formula, cells: [[row, col]] };
+    let parsed: ParsedFormula | undefined;
+    try {
+      parsed = parseFormula(formula, this.names);
+    } catch (e) {
+      owner.error = (e as Error).message;
+      this.owners.set(key, owner);
+      s.set(row, col, '#ERROR!', formula);
+      return owner;
+    }
     if (!parsed) {
       this.owners.delete(key);
       s.set(row, col, '', formula);
       return undefined;
     }
-    const owner: SpillOwner = { sheet: sheetName, row, col, formula, cells: [[row, col]] };
     this.owners.set(key, owner);
     const result = callCustomFunction(this.emu, parsed.name, parsed.args.map((a) => this.argValue(a, sheetName)));
     if (result.error !== undefined) {
@@ -114,9 +136,10 @@ export class FormulaEngine {
       return owner;
     }
     const grid = Array.isArray(result.value) ? (result.value as unknown[][]) : [[result.value]];
+    owner.extent = [grid.length, Math.max(0, ...grid.map((r) => r.length))];
     const blocked = grid.some((r, i) => r.some((_, j) => (i || j) && (s.get(row + i, col + j) !== '' || s.formulas.has(`${row + i},${col + j}`))));
     if (blocked) {
-      owner.error = 'Array result was not expanded because it would overwrite data.';
+      owner.error = BLOCKED;
       s.set(row, col, '#REF!', formula);
       return owner;
     }
@@ -132,13 +155,30 @@ export class FormulaEngine {
     return owner;
   }
 
-  /** Re-evaluates formulas that take the edited cell as a direct argument. */
+  /** Takes a cell out of every other formula's spill, before a value or formula is put in it. */
+  release(sheetName: string, row: number, col: number): void {
+    for (const o of this.owners.values()) {
+      if (o.sheet === sheetName && (o.row !== row || o.col !== col)) o.cells = o.cells.filter(([r, c]) => r !== row || c !== col);
+    }
+  }
+
+  /** Re-evaluates formulas that take the edited cell as a direct argument, or whose result covers (or would cover) it. */
   recomputeAfterEdit(sheetName: string, row: number, col: number): number {
     let n = 0;
     for (const owner of [...this.owners.values()]) {
-      const parsed = parseFormula(owner.formula, this.names);
-      const hit = parsed?.args.some((a) => a.kind === 'ref' && (a.sheet ?? owner.sheet) === sheetName && row + 1 >= a.r1 && row + 1 <= a.r2 && col + 1 >= a.c1 && col + 1 <= a.c2);
-      if (hit) {
+      if (owner.sheet === sheetName && owner.row === row && owner.col === col) continue;
+      const parsed = safeParse(owner.formula, this.names);
+      const argument = parsed?.args.some((a) => a.kind === 'ref' && (a.sheet ?? owner.sheet) === sheetName && row + 1 >= a.r1 && row + 1 <= a.r2 && col + 1 >= a.c1 && col + 1 <= a.c2);
+      const [rows, cols] = owner.extent ?? [1, 1];
+      const spill = owner.sheet === sheetName && row >= owner.row && row < owner.row + rows && col >= owner.col && col < owner.col + cols;
+      if (argument || spill) {
+        this.evaluate(owner.sheet, owner.row, owner.col, owner.formula);
+        n++;
+      }
+    }
+    // A result that gave way (#REF!) may have freed the area of another one that was blocked by it.
+    for (const owner of [...this.owners.values()]) {
+      if (owner.sheet === sheetName && owner.error === BLOCKED) {
         this.evaluate(owner.sheet, owner.row, owner.col, owner.formula);
         n++;
       }
@@ -146,8 +186,25 @@ export class FormulaEngine {
     return n;
   }
 
-  /** Forgets formulas whose cell no longer holds them. */
-  prune(): void {
-    for (const [key, o] of this.owners) if (this.emu.workbook.byName(o.sheet)?.formulas.get(`${o.row},${o.col}`) !== o.formula) this.owners.delete(key);
+  /**
+   * Forgets formulas whose cell no longer holds them and clears what they spilled, as Sheets does
+   * when a formula is removed (cells `written` since, per sheet, by someone else stay).
+   */
+  prune(written?: ReadonlyMap<string, ReadonlySet<string>>): void {
+    for (const [key, o] of this.owners) {
+      const s = this.emu.workbook.byName(o.sheet);
+      if (s?.formulas.get(`${o.row},${o.col}`) === o.formula) continue;
+      this.owners.delete(key);
+      const other = written?.get(o.sheet);
+      if (s && other) for (const [r, c] of o.cells) if ((r !== o.row || c !== o.col) && !other.has(`${r},${c}`) && !s.formulas.has(`${r},${c}`)) s.set(r, c, '');
+    }
+  }
+}
+
+function safeParse(formula: string, known: readonly string[]): ParsedFormula | undefined {
+  try {
+    return parseFormula(formula, known);
+  } catch {
+    return undefined;
   }
 }

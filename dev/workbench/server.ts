@@ -1,8 +1,11 @@
 /**
  * The workbench's HTTP server (loopback): the page, the real dist/Sidebar.html with a
  * google.script.run shim that calls the bundle in the emulator, and a small JSON API for the
- * grid, menus, triggers and the .xlsx export.
+ * grid, menus, triggers and the .xlsx export. Every POST must carry the token the page and the
+ * sidebar get when they load (a page of another site cannot read it, so it cannot call
+ * `saveApiKey` or anything else), and a request naming another host is refused (DNS rebinding).
  */
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,10 +15,13 @@ import type { Workbench } from './workbench';
 import { toXlsx } from './xlsx';
 
 const PAGE_DIR = join(__dirname, 'page');
+/** The header that carries the page's token on every POST. */
+export const TOKEN_HEADER = 'x-workbench-token';
 
-/** Provides google.script.run to the sidebar by posting each call to the workbench. */
-export const SCRIPT_RUN_SHIM = `<script>
+/** Provides google.script.run to the sidebar by posting each call, with the page's token, to the workbench. */
+export const scriptRunShim = (token: string) => `<script>
 (function () {
+  var token = ${JSON.stringify(token)};
   function illegal(v, path) {
     if (v === null || typeof v === 'string' || typeof v === 'boolean') return '';
     if (typeof v === 'number') return isFinite(v) ? '' : path;
@@ -32,7 +38,7 @@ export const SCRIPT_RUN_SHIM = `<script>
         var args = Array.prototype.slice.call(arguments);
         var bad = illegal(args, 'arguments');
         if (bad) { setTimeout(function () { failure && failure(new Error('Failed due to illegal value in property: ' + bad)); }); return; }
-        fetch('/api/run', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: name, args: args }) })
+        fetch('/api/run', { method: 'POST', headers: { 'content-type': 'application/json', '${TOKEN_HEADER}': token }, body: JSON.stringify({ name: name, args: args }) })
           .then(function (r) { return r.json(); })
           .then(function (r) { if (r.ok) { success && success(r.value); } else { failure && failure(new Error(r.error)); } try { window.parent.postMessage({ type: 'workbench:changed' }, '*'); } catch (e) {} })
           .catch(function (e) { failure && failure(e); });
@@ -58,24 +64,31 @@ const json = (res: ServerResponse, data: unknown, status = 200) => send(res, sta
 export async function startWorkbenchServer(wb: Workbench, port = 0, host = '127.0.0.1'): Promise<{ url: string; server: Server }> {
   const app = await build({ entryPoints: [join(PAGE_DIR, 'app.ts')], bundle: true, format: 'iife', platform: 'browser', target: 'es2020', write: false, logLevel: 'silent' });
   const appJs = app.outputFiles[0].text;
-  const page = readFileSync(join(PAGE_DIR, 'index.html'), 'utf8');
+  const token = randomBytes(24).toString('hex');
+  const page = readFileSync(join(PAGE_DIR, 'index.html'), 'utf8').replace('</head>', () => `<meta name="workbench-token" content="${token}">\n</head>`);
   const css = readFileSync(join(PAGE_DIR, 'styles.css'), 'utf8');
+  let hosts: string[] = [];
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://workbench.local');
     try {
+      if (!hosts.includes(String(req.headers.host))) return json(res, { ok: false, error: 'Unknown host: open the address the workbench printed.' }, 403);
       if (req.method === 'GET' && url.pathname === '/') return send(res, 200, 'text/html; charset=utf-8', page);
       if (req.method === 'GET' && url.pathname === '/app.js') return send(res, 200, 'text/javascript; charset=utf-8', appJs);
       if (req.method === 'GET' && url.pathname === '/styles.css') return send(res, 200, 'text/css; charset=utf-8', css);
       if (req.method === 'GET' && url.pathname === '/sidebar') {
         const html = wb.emu.workbook.sidebar?.html ?? readFileSync(join(wb.options.distDir ?? join(__dirname, '../../dist'), 'Sidebar.html'), 'utf8');
-        return send(res, 200, 'text/html; charset=utf-8', html.replace(/<head>/i, () => `<head>${SCRIPT_RUN_SHIM}`));
+        return send(res, 200, 'text/html; charset=utf-8', html.replace(/<head>/i, () => `<head>${scriptRunShim(token)}`));
       }
-      if (req.method === 'GET' && url.pathname === '/api/state') return json(res, wb.snapshot(url.searchParams.has('sheet') ? Number(url.searchParams.get('sheet')) : undefined));
+      if (req.method === 'GET' && url.pathname === '/api/state') {
+        const n = (name: string) => (url.searchParams.has(name) ? Number(url.searchParams.get(name)) : undefined);
+        return json(res, wb.snapshot(n('sheet'), { rows: n('rows'), cols: n('cols') }));
+      }
       if (req.method === 'GET' && url.pathname === '/api/export.xlsx') {
         res.setHeader('content-disposition', 'attachment; filename="workbench.xlsx"');
         return send(res, 200, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', await toXlsx(wb.emu.workbook));
       }
       if (req.method !== 'POST') return json(res, { ok: false, error: 'Not found' }, 404);
+      if (req.headers[TOKEN_HEADER] !== token) return json(res, { ok: false, error: 'Refused: this request does not come from the workbench page (reload it).' }, 403);
       const b = await body(req);
       switch (url.pathname) {
         case '/api/run':
@@ -85,8 +98,9 @@ export async function startWorkbenchServer(wb: Workbench, port = 0, host = '127.
             return json(res, { ok: false, error: (e as Error).message });
           }
         case '/api/cell':
-          wb.setCell(String(b.sheet), String(b.a1), String(b.input ?? ''));
-          return json(res, { ok: true });
+          return json(res, { ok: true, ...wb.setCell(String(b.sheet), String(b.a1), String(b.input ?? '')) });
+        case '/api/undo':
+          return json(res, { ok: true, ...wb.undoLast() });
         case '/api/menu':
           return json(res, { ok: true, ...wb.runMenu(String(b.functionName)) });
         case '/api/sidebar/close':
@@ -108,5 +122,7 @@ export async function startWorkbenchServer(wb: Workbench, port = 0, host = '127.
     server.once('error', (e: NodeJS.ErrnoException) => reject(new Error(e.code === 'EADDRINUSE' ? `Port ${port} is in use: start with --port N (0 picks a free one).` : e.message)));
     server.listen(port, host, () => resolve());
   });
-  return { url: `http://${host}:${(server.address() as AddressInfo).port}`, server };
+  const bound = (server.address() as AddressInfo).port;
+  hosts = [`${host}:${bound}`, `localhost:${bound}`];
+  return { url: `http://${host}:${bound}`, server };
 }

@@ -1,17 +1,20 @@
 /**
  * The workbench's state: one emulator running the deployed bundle against a workbook that
- * survives restarts (saved as JSON under a git-ignored folder), the formula engine for the
- * add-in's functions, and the actions the page and the sidebar take on it.
+ * survives restarts (saved as JSON under a git-ignored folder; a file that cannot be read is set
+ * aside with a message and never blocks the start), the formula engine for the add-in's
+ * functions (formulas typed in the page and formulas a script wrote alike), an undo stack of the
+ * page's edits, a simulated clock that never runs behind the wall clock, and the actions the page
+ * and the sidebar take on it.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ScriptRunHost } from '../emulator/hosts';
-import { isDate } from '../emulator/realm';
 import { Emulator } from '../emulator/runtime';
 import type { TriggerRecord } from '../emulator/script-app';
-import { columnLetters, interpretInput, parseA1, Workbook } from '../emulator/workbook';
+import { type CellValue, columnLetters, interpretInput, parseA1, type SheetData, Workbook } from '../emulator/workbook';
 import { CUSTOM_FUNCTION_NAMES } from '../../src/table/names';
-import { FormulaEngine, type SpillOwner } from './formulas';
+import { FormulaEngine, isAddinFormula, type SpillOwner } from './formulas';
+import { cellView } from './display';
 
 export interface WorkbenchOptions {
   serviceUrl: string;
@@ -29,28 +32,54 @@ interface Saved {
   clock: number;
 }
 
+/** What a cell held before an edit of the page, for Ctrl-Z. */
+interface Edit { sheet: string; row: number; col: number; value: CellValue; formula?: string }
 
-export function display(v: unknown): string {
-  if (isDate(v)) return v.toISOString().replace('T', ' ').slice(0, 16);
-  if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE';
-  return v === undefined || v === null ? '' : String(v);
+const MAX_UNDO = 100;
+/** Rows the page draws at most, when the user goes down that far (the .xlsx export has them all). */
+export const MAX_SHOWN_ROWS = 2000;
+
+/** Reads the saved state; a file that cannot be read is renamed aside and reported, never fatal. */
+function loadState(file: string): { saved?: Saved; workbook?: Workbook; notice?: string } {
+  if (!existsSync(file)) return {};
+  try {
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as Saved;
+    const workbook = Workbook.fromJSON(saved.workbook);
+    const stores = Array.isArray(saved.properties) && saved.properties.every((p) => Array.isArray(p) && typeof p[0] === 'string' && Array.isArray(p[1]));
+    if (!workbook.sheets.length || !stores || !Array.isArray(saved.triggers?.triggers)) throw new Error('parts of it are missing');
+    return { saved, workbook };
+  } catch (e) {
+    const aside = `${file}.unreadable-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+    renameSync(file, aside);
+    return { notice: `The saved workbench state could not be read (${(e as Error).message}); it was set aside as ${aside} and the workbench starts with an empty workbook. Your key is in that file's user properties if you need it.` };
+  }
 }
 
 export class Workbench {
   readonly emu: Emulator;
   readonly engine: FormulaEngine;
   readonly host: ScriptRunHost;
+  /** Set when the saved state could not be read (the CLI prints it). */
+  readonly notice: string | undefined;
   private readonly file: string;
+  private readonly undo: Edit[] = [];
 
   constructor(readonly options: WorkbenchOptions) {
     this.file = join(options.stateDir, 'state.json');
-    const saved = existsSync(this.file) ? (JSON.parse(readFileSync(this.file, 'utf8')) as Saved) : undefined;
+    const { saved, workbook, notice } = loadState(this.file);
+    this.notice = notice;
     this.emu = new Emulator({
       distDir: options.distDir,
-      workbook: saved ? Workbook.fromJSON(saved.workbook) : new Workbook('workbench', 'Investor Data workbench'),
-      startTime: saved?.clock ?? Date.now(),
+      workbook: workbook ?? new Workbook('workbench', 'Investor Data workbench'),
+      startTime: Math.max(saved?.clock ?? 0, Date.now()),
       allowRemoteHosts: options.allowRemoteHosts,
     });
+    // Executions move the simulated clock by their simulated costs; between them it must still keep up with real time.
+    const clock = this.emu.clock;
+    clock.now = () => {
+      clock.nowMs = Math.max(clock.nowMs, Date.now());
+      return clock.nowMs;
+    };
     if (saved) {
       for (const [scope, entries] of saved.properties) this.emu.properties.set(scope, new Map(entries));
       Object.assign(this.emu.triggers, saved.triggers);
@@ -70,6 +99,7 @@ export class Workbench {
     this.emu.run('onOpen', [{ authMode: 'LIMITED' }], { kind: 'simple-trigger' });
   }
 
+  /** Written to a temporary file first, so a crash mid-write never leaves half a file. */
   save(): void {
     mkdirSync(this.options.stateDir, { recursive: true });
     const saved: Saved = {
@@ -79,16 +109,34 @@ export class Workbench {
       owners: [...this.engine.owners.values()],
       clock: this.emu.clock.now(),
     };
-    writeFileSync(this.file, JSON.stringify(saved));
+    writeFileSync(`${this.file}.tmp`, JSON.stringify(saved));
+    renameSync(`${this.file}.tmp`, this.file);
   }
 
-  /** Types into a cell, as in Sheets: `=` starts a formula, anything else is a value. */
-  setCell(sheetName: string, a1: string, input: string): void {
-    const { r1, c1 } = parseA1(a1);
-    const s = this.emu.workbook.byName(sheetName);
-    if (!s) throw new Error(`No sheet named ${sheetName}`);
-    const [row, col] = [r1 - 1, c1 - 1];
-    if (input.startsWith('=')) this.engine.evaluate(sheetName, row, col, input);
+  private sheet(name: string): SheetData {
+    const s = this.emu.workbook.byName(name);
+    if (!s) throw new Error(`No sheet named ${name}`);
+    return s;
+  }
+
+  /** A single cell of the sheet, or an error that says why not. */
+  private cell(s: SheetData, a1: string): { row: number; col: number } {
+    let p: ReturnType<typeof parseA1>;
+    try {
+      p = parseA1(a1);
+    } catch {
+      throw new Error(`${a1} is not a cell address (like B3).`);
+    }
+    if (p.r1 < 1 || p.c1 < 1 || p.r1 > s.maxRows || p.c1 > s.maxCols) throw new Error(`${a1} is outside the sheet (${s.maxRows} rows, columns A to ${columnLetters(s.maxCols)}).`);
+    return { row: p.r1 - 1, col: p.c1 - 1 };
+  }
+
+  /** Puts a value or a formula in a cell as the page does, then recomputes what depends on it. */
+  private put(sheetName: string, row: number, col: number, value: CellValue, formula?: string): string | undefined {
+    const s = this.sheet(sheetName);
+    this.engine.release(sheetName, row, col);
+    let error: string | undefined;
+    if (formula) error = this.engine.evaluate(sheetName, row, col, formula)?.error;
     else {
       const key = `${sheetName}!${row},${col}`;
       const owner = this.engine.owners.get(key);
@@ -96,26 +144,76 @@ export class Workbench {
         for (const [r, c] of owner.cells) s.set(r, c, '');
         this.engine.owners.delete(key);
       }
-      const parsed = interpretInput(input);
-      s.set(row, col, parsed.value, parsed.formula);
+      s.set(row, col, value);
     }
     this.engine.recomputeAfterEdit(sheetName, row, col);
+    return error;
+  }
+
+  /** Types into a cell, as in Sheets: `=` starts a formula, anything else is a value. Returns the formula's error, if any. */
+  setCell(sheetName: string, a1: string, input: string): { error?: string } {
+    const s = this.sheet(sheetName);
+    const { row, col } = this.cell(s, a1);
+    const parsed = interpretInput(input);
+    const key = `${row},${col}`;
+    const spilled = [...this.engine.owners.values()].some((o) => o.sheet === sheetName && (o.row !== row || o.col !== col) && o.cells.some(([r, c]) => r === row && c === col));
+    this.undo.push({ sheet: sheetName, row, col, value: spilled ? '' : s.get(row, col), formula: s.formulas.get(key) });
+    if (this.undo.length > MAX_UNDO) this.undo.shift();
+    const error = this.put(sheetName, row, col, parsed.value, parsed.formula);
+    this.save();
+    return error ? { error } : {};
+  }
+
+  /** Ctrl-Z: puts back what the last edit of the page replaced. */
+  undoLast(): { sheet?: string; a1?: string } {
+    const edit = this.undo.pop();
+    if (!edit || !this.emu.workbook.byName(edit.sheet)) return {};
+    this.put(edit.sheet, edit.row, edit.col, edit.value, edit.formula);
+    this.save();
+    return { sheet: edit.sheet, a1: `${columnLetters(edit.col + 1)}${edit.row + 1}` };
+  }
+
+  /** Runs the bundle with every sheet noting what it writes, then evaluates the add-in formulas the script wrote, as Sheets would. */
+  private withScript<T>(run: () => T): T {
+    for (const s of this.emu.workbook.sheets) s.written = new Set();
+    try {
+      return run();
+    } finally {
+      this.afterScript();
+    }
+  }
+
+  private afterScript(): void {
+    const written = new Map<string, Set<string>>();
+    for (const s of this.emu.workbook.sheets) {
+      if (s.written) written.set(s.name, s.written);
+      s.written = undefined;
+    }
+    this.engine.prune(written);
+    for (const s of this.emu.workbook.sheets) {
+      const w = written.get(s.name);
+      for (const [key, formula] of [...s.formulas]) {
+        if (!isAddinFormula(formula, CUSTOM_FUNCTION_NAMES)) continue;
+        const owner = this.engine.owners.get(`${s.name}!${key}`);
+        if (owner?.formula === formula && !w?.has(key)) continue;
+        const [row, col] = key.split(',').map(Number);
+        this.engine.evaluate(s.name, row, col, formula);
+      }
+    }
     this.save();
   }
 
   runMenu(functionName: string): { error?: string } {
-    const r = this.emu.run(functionName, [], { kind: 'menu' });
-    this.engine.prune();
-    this.save();
+    const r = this.withScript(() => this.emu.run(functionName, [], { kind: 'menu' }));
     return r.error ? { error: r.error } : {};
   }
 
   async scriptRun(name: string, args: unknown[]): Promise<unknown> {
+    for (const s of this.emu.workbook.sheets) s.written ??= new Set();
     try {
       return await this.host.call(name, args);
     } finally {
-      this.engine.prune();
-      this.save();
+      this.afterScript();
     }
   }
 
@@ -125,8 +223,7 @@ export class Workbench {
     if (!t) return { error: `No trigger ${id}` };
     if (t.oneOff) this.emu.triggers.triggers = this.emu.triggers.triggers.filter((x) => x !== t);
     else t.nextRunAt = this.emu.clock.now() + (t.periodMs as number);
-    const r = this.emu.run(t.handler, [{ triggerUid: t.id, authMode: 'FULL' }], { kind: 'trigger', user: t.user });
-    this.save();
+    const r = this.withScript(() => this.emu.run(t.handler, [{ triggerUid: t.id, authMode: 'FULL' }], { kind: 'trigger', user: t.user }));
     return r.error ? { error: r.error } : {};
   }
 
@@ -137,29 +234,55 @@ export class Workbench {
     this.save();
   }
 
-  /** The page's view: sheet tabs, the active sheet's first rows as text, formulas, errors, menus, sidebar, triggers. */
-  snapshot(sheetIndex?: number, maxRows = 500): Record<string, unknown> {
+  /**
+   * The page's view of the active sheet: its cells as displayed (by type and number format), what
+   * each holds (kind, and the text to edit where it differs from the display), formulas' errors,
+   * plus tabs, menus, sidebar, toasts and triggers. Draws a few columns and rows beyond the data,
+   * and at least `want` rows and columns when the page asks for them.
+   */
+  snapshot(sheetIndex?: number, want: { rows?: number; cols?: number } = {}): Record<string, unknown> {
     const wb = this.emu.workbook;
     if (sheetIndex !== undefined && sheetIndex >= 0 && sheetIndex < wb.sheets.length) wb.active = sheetIndex;
     const s = wb.sheets[wb.active];
     const rows = s.lastRow();
-    const cols = Math.max(s.lastColumn(), 8);
-    const shown = Math.min(Math.max(rows, 30), maxRows);
+    const cols = Math.min(s.maxCols, Math.max(s.lastColumn() + 3, DEFAULT_VIEW_COLS, want.cols ?? 0));
+    const shown = Math.min(s.maxRows, MAX_SHOWN_ROWS, Math.max(Math.min(rows + 20, FIRST_VIEW_MAX_ROWS), DEFAULT_VIEW_ROWS, want.rows ?? 0));
     const errors: Record<string, string> = {};
     for (const o of this.engine.owners.values()) if (o.sheet === s.name && o.error) errors[`${o.row},${o.col}`] = o.error;
+    const cells: string[][] = [];
+    const kinds: string[] = [];
+    const inputs: Record<string, string> = {};
+    for (let r = 0; r < shown; r++) {
+      const texts: string[] = [];
+      let kind = '';
+      for (let c = 0; c < cols; c++) {
+        const key = `${r},${c}`;
+        const formula = s.formulas.get(key);
+        const v = cellView(s.get(r, c), s.formats.get(key), formula, !!formula && !this.engine.owners.has(`${s.name}!${key}`));
+        texts.push(v.text);
+        kind += v.kind;
+        if (v.input !== v.text) inputs[key] = v.input;
+      }
+      cells.push(texts);
+      kinds.push(kind);
+    }
     return {
       sheets: wb.sheets.map((x) => ({ name: x.name, hidden: x.hidden })),
       active: wb.active,
-      rows, cols, shownRows: shown, frozenRows: s.frozenRows,
+      rows, shownRows: shown, maxRows: s.maxRows, maxCols: s.maxCols, frozenRows: s.frozenRows,
       columns: Array.from({ length: cols }, (_, c) => columnLetters(c + 1)),
-      cells: Array.from({ length: shown }, (_, r) => Array.from({ length: cols }, (_, c) => display(s.get(r, c)))),
-      formulas: Object.fromEntries(s.formulas),
-      errors,
+      cells, kinds, inputs, errors,
       menus: Object.fromEntries(wb.menus),
       sidebar: wb.sidebar ? { title: wb.sidebar.title } : null,
       toasts: wb.toasts.slice(-3),
       triggers: this.emu.triggers.triggers.map((t) => ({ id: t.id, handler: t.handler, nextRunAt: t.nextRunAt, every: t.periodMs ? `${t.periodMs / 60000} min` : 'once' })),
       clock: this.emu.clock.now(),
+      notice: this.notice ?? null,
     };
   }
 }
+
+const DEFAULT_VIEW_COLS = 26;
+const DEFAULT_VIEW_ROWS = 100;
+/** Rows drawn before the user goes further down (the page redraws every 1.5 s). */
+const FIRST_VIEW_MAX_ROWS = 500;

@@ -1,7 +1,11 @@
 /**
  * The workbench page: a grid with sheet tabs and a formula bar, the add-in's menus (built by its
- * onOpen), the real sidebar in a 300 px panel, and the triggers panel. It redraws from
- * /api/state after every action, when the sidebar reports a call, and every second.
+ * onOpen), the real sidebar in a 300 px panel, and the triggers panel. The grid behaves like
+ * Sheets for the basics: typing replaces the selected cell, Enter/Tab/arrows move, Enter or F2 or
+ * a double-click edits, Escape cancels, Delete clears, Ctrl-Z undoes the last edit, the name box
+ * goes to any A1 address (or says why it cannot). An error of the last action stays in the status
+ * bar until the next action. It redraws from /api/state after every action, when the sidebar
+ * reports a call, and every 1.5 seconds; every POST carries the token the page was served with.
  */
 
 interface MenuItem { caption: string; functionName?: string }
@@ -10,22 +14,41 @@ interface State {
   active: number;
   rows: number;
   shownRows: number;
+  maxRows: number;
+  maxCols: number;
   frozenRows: number;
   columns: string[];
   cells: string[][];
-  formulas: Record<string, string>;
+  /** One character per cell: n number, d date, b boolean, s text, e error, f formula kept as text, . empty. */
+  kinds: string[];
+  /** The text to edit, where it differs from the display ("r,c"). */
+  inputs: Record<string, string>;
   errors: Record<string, string>;
   menus: Record<string, MenuItem[]>;
   sidebar: { title: string } | null;
   toasts: Array<{ message: string; title: string }>;
   triggers: Array<{ id: string; handler: string; nextRunAt: number; every: string }>;
+  /** Why the saved state was set aside at start, if it was. */
+  notice: string | null;
 }
 
 const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
+const TOKEN = document.querySelector<HTMLMetaElement>('meta[name="workbench-token"]')?.content ?? '';
+const KIND_CLASS: Record<string, string> = { n: 'number', d: 'number', b: 'boolean', e: 'error-value', f: 'formula-text' };
 let state: State | undefined;
 let selected = { r: 0, c: 0 };
+/** Where each sheet's selection was, so a tab switch comes back to it. */
+const selections = new Map<string, { r: number; c: number }>();
+/** Rows and columns the page wants drawn (the name box may go past the data). */
+let want = { rows: 0, cols: 0 };
 let sidebarLoaded = false;
+/** The error of the last action; shown until the next one. */
+let sticky = '';
+let refreshes = 0;
 const drawn: Record<string, string> = {};
+
+/** An edit in progress: in the cell (typed over it, or opened with Enter/F2/double-click) or in the formula bar. */
+let editing: { r: number; c: number; original: string; typed: boolean; where: 'cell' | 'bar' } | undefined;
 
 /** Redraws a part only when its data changed, so an open menu or a focused button survives polling. */
 function changed(part: string, data: unknown): boolean {
@@ -35,12 +58,20 @@ function changed(part: string, data: unknown): boolean {
   return true;
 }
 
-async function post(path: string, data: unknown): Promise<{ ok: boolean; error?: string }> {
-  const res = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(data) });
+async function post(path: string, data: unknown): Promise<{ ok: boolean; error?: string; sheet?: string; a1?: string }> {
+  const res = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-workbench-token': TOKEN }, body: JSON.stringify(data) });
   return res.json();
 }
 
-const a1 = (r: number, c: number) => `${state?.columns[c] ?? 'A'}${r + 1}`;
+function letters(c: number): string {
+  let s = '';
+  for (let n = c + 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
+  return s;
+}
+const a1 = (r: number, c: number) => `${letters(c)}${r + 1}`;
+const sheetName = () => (state ? state.sheets[state.active].name : '');
+const cellInput = (r: number, c: number) => state?.inputs[`${r},${c}`] ?? state?.cells[r]?.[c] ?? '';
+const td = (r: number, c: number) => document.querySelector<HTMLTableCellElement>(`#grid td[data-cell="${a1(r, c)}"]`);
 
 function renderGrid(s: State): void {
   const grid = $<HTMLTableElement>('grid');
@@ -52,22 +83,18 @@ function renderGrid(s: State): void {
     if (r < s.frozenRows) tr.className = 'frozen';
     tr.append(Object.assign(document.createElement('th'), { className: 'row', textContent: String(r + 1) }));
     cells.forEach((text, c) => {
-      const td = document.createElement('td');
-      td.textContent = text;
-      td.dataset.cell = `${s.columns[c]}${r + 1}`;
+      const cell = document.createElement('td');
+      cell.textContent = text;
+      cell.dataset.cell = `${s.columns[c]}${r + 1}`;
+      const kind = s.kinds[r]?.[c] ?? '.';
+      if (KIND_CLASS[kind]) cell.classList.add(KIND_CLASS[kind]);
       const error = s.errors[`${r},${c}`];
       if (error) {
-        td.classList.add('error');
-        td.title = error;
-      } else if (text.length > 30) td.title = text.slice(0, 500);
-      if (text !== '' && !Number.isNaN(Number(text))) td.classList.add('number');
-      if (r === selected.r && c === selected.c) td.classList.add('selected');
-      td.onclick = () => select(r, c);
-      td.ondblclick = () => {
-        select(r, c);
-        $('formula-input').focus();
-      };
-      tr.append(td);
+        cell.classList.add('error');
+        cell.title = error;
+      } else if (text.length > 30) cell.title = text.slice(0, 500);
+      if (r === selected.r && c === selected.c) cell.classList.add('selected');
+      tr.append(cell);
     });
     return tr;
   });
@@ -75,14 +102,155 @@ function renderGrid(s: State): void {
   $('more-rows').textContent = s.rows > s.shownRows ? `Showing ${s.shownRows} of ${s.rows} rows (export to .xlsx for all).` : '';
 }
 
-function select(r: number, c: number): void {
-  selected = { r, c };
+/** The name box, the formula bar and the status bar for the selected cell (fields being typed in are left alone). */
+function showSelection(): void {
   if (!state) return;
-  $<HTMLInputElement>('name-box').value = a1(r, c);
-  $<HTMLInputElement>('formula-input').value = state.formulas[`${r},${c}`] ?? state.cells[r]?.[c] ?? '';
-  $('cell-error').textContent = state.errors[`${r},${c}`] ?? '';
+  const { r, c } = selected;
+  if (document.activeElement !== $('name-box')) $<HTMLInputElement>('name-box').value = a1(r, c);
+  if (!editing) $<HTMLInputElement>('formula-input').value = cellInput(r, c);
+  const status = sticky || state.errors[`${r},${c}`] || '';
+  $('cell-error').textContent = status;
+  $('cell-error').title = status;
+}
+
+function select(r: number, c: number, focusGrid = true): void {
+  if (!state) return;
+  selected = { r: Math.max(0, Math.min(r, state.maxRows - 1)), c: Math.max(0, Math.min(c, state.maxCols - 1)) };
+  selections.set(sheetName(), selected);
   document.querySelectorAll('#grid td.selected').forEach((el) => el.classList.remove('selected'));
-  document.querySelector(`#grid td[data-cell="${a1(r, c)}"]`)?.classList.add('selected');
+  const cell = td(selected.r, selected.c);
+  if (cell) {
+    cell.classList.add('selected');
+    cell.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  } else if (selected.r >= state.cells.length || selected.c >= state.columns.length) {
+    // Past the drawn grid: draw up to it, as Sheets scrolls to it.
+    want = { rows: Math.max(want.rows, selected.r + 20), cols: Math.max(want.cols, selected.c + 3) };
+    void refresh().then(() => td(selected.r, selected.c)?.scrollIntoView({ block: 'nearest', inline: 'nearest' }));
+  }
+  if (focusGrid) $('grid').focus({ preventScroll: true });
+  showSelection();
+}
+
+/** Opens the in-cell editor over the selected cell. */
+function startEdit(text: string, typed: boolean): void {
+  const cell = td(selected.r, selected.c);
+  if (!cell) return;
+  const editor = $<HTMLInputElement>('cell-editor');
+  editing = { ...selected, original: cellInput(selected.r, selected.c), typed, where: 'cell' };
+  Object.assign(editor.style, { top: `${cell.offsetTop}px`, left: `${cell.offsetLeft}px`, minWidth: `${cell.offsetWidth}px`, height: `${cell.offsetHeight}px` });
+  editor.hidden = false;
+  editor.value = text;
+  $<HTMLInputElement>('formula-input').value = text;
+  editor.focus();
+  editor.setSelectionRange(text.length, text.length);
+}
+
+function closeEditor(): void {
+  editing = undefined;
+  $('cell-editor').hidden = true;
+}
+
+/** Writes what was typed (unless nothing changed) and moves the selection by (dr, dc). */
+async function commit(input: string, dr: number, dc: number): Promise<void> {
+  const target = editing ?? { ...selected, original: cellInput(selected.r, selected.c) };
+  closeEditor();
+  select(target.r + dr, target.c + dc);
+  if (input === target.original || !state) return;
+  await write(target.r, target.c, input);
+}
+
+async function write(r: number, c: number, input: string): Promise<void> {
+  const res = await post('/api/cell', { sheet: sheetName(), a1: a1(r, c), input });
+  if (!res.ok || res.error) sticky = res.error ?? 'Could not set the cell.';
+  await refresh();
+}
+
+function cancelEdit(): void {
+  closeEditor();
+  select(selected.r, selected.c);
+}
+
+/** Keys on the grid (no edit open): move, edit, type over, clear, undo. */
+async function onGridKey(e: KeyboardEvent): Promise<void> {
+  if (!state || editing) return;
+  const { r, c } = selected;
+  const ctrl = e.ctrlKey || e.metaKey;
+  const move: Record<string, [number, number]> = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+  if (ctrl && e.key.toLowerCase() === 'z') {
+    e.preventDefault();
+    sticky = '';
+    const res = await post('/api/undo', {});
+    await refresh();
+    if (res.a1 && res.sheet === sheetName()) {
+      const m = /^([A-Z]+)(\d+)$/.exec(res.a1) as RegExpExecArray;
+      select(Number(m[2]) - 1, [...m[1]].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0) - 1);
+    }
+    return;
+  }
+  if (ctrl || e.altKey) return;
+  sticky = '';
+  if (move[e.key]) {
+    e.preventDefault();
+    select(r + move[e.key][0], c + move[e.key][1]);
+  } else if (e.key === 'Tab') {
+    e.preventDefault();
+    select(r, c + (e.shiftKey ? -1 : 1));
+  } else if (e.key === 'Enter' || e.key === 'F2') {
+    e.preventDefault();
+    startEdit(cellInput(r, c), false);
+  } else if (e.key === 'Delete' || e.key === 'Backspace') {
+    e.preventDefault();
+    showSelection();
+    if (cellInput(r, c) !== '') await write(r, c, '');
+  } else if (e.key.length === 1) {
+    e.preventDefault();
+    startEdit(e.key, true);
+  } else showSelection();
+}
+
+/** Keys in the in-cell editor or the formula bar: Enter, Tab, Escape; arrows commit a cell typed over, as in Sheets. */
+function onEditKey(e: KeyboardEvent, field: HTMLInputElement, where: 'cell' | 'bar'): void {
+  if (!state) return;
+  if (where === 'bar' && !editing) editing = { ...selected, original: cellInput(selected.r, selected.c), typed: false, where };
+  const moves: Record<string, [number, number]> = { Enter: [e.shiftKey ? -1 : 1, 0], Tab: [0, e.shiftKey ? -1 : 1] };
+  if (editing?.typed && !field.value.startsWith('=')) Object.assign(moves, { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] });
+  if (moves[e.key]) {
+    e.preventDefault();
+    sticky = '';
+    void commit(field.value, ...moves[e.key]);
+  } else if (e.key === 'Escape') {
+    e.preventDefault();
+    cancelEdit();
+  }
+}
+
+async function goTo(): Promise<void> {
+  if (!state) return;
+  const text = $<HTMLInputElement>('name-box').value.trim();
+  sticky = '';
+  const m = /^(?:(?:'((?:[^']|'')+)'|([^!]+))!)?\$?([A-Z]{1,3})\$?(\d{1,7})(?::\$?[A-Z]{1,3}\$?\d{1,7})?$/i.exec(text);
+  const sheet = m ? (m[1]?.replace(/''/g, "'") ?? m[2]) : undefined;
+  const index = sheet === undefined ? state.active : state.sheets.findIndex((s) => s.name.toLowerCase() === sheet.toLowerCase());
+  if (!m || index < 0) {
+    sticky = !m ? `Cannot go to "${text}": type a cell address like B3 or Sheet1!B3.` : `Cannot go to "${text}": there is no sheet named "${sheet}".`;
+    select(selected.r, selected.c);
+    return;
+  }
+  if (index !== state.active) await refresh(index);
+  const col = [...m[3].toUpperCase()].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0) - 1;
+  const row = Number(m[4]) - 1;
+  const s = state as State;
+  if (row < 0 || row >= s.maxRows || col >= s.maxCols) {
+    sticky = `Cannot go to ${m[3].toUpperCase()}${m[4]}: the sheet has ${s.maxRows} rows and columns A to ${letters(s.maxCols - 1)}.`;
+    select(selected.r, selected.c);
+    return;
+  }
+  if (row >= 2000) {
+    sticky = `Cannot go to ${m[3].toUpperCase()}${m[4]}: the workbench draws the first 2000 rows (export to .xlsx for all).`;
+    select(selected.r, selected.c);
+    return;
+  }
+  select(row, col);
 }
 
 function renderMenus(s: State): void {
@@ -101,6 +269,7 @@ function renderMenus(s: State): void {
         const b = Object.assign(document.createElement('button'), { type: 'button', textContent: item.caption });
         b.onclick = async () => {
           menu.classList.remove('open');
+          sticky = '';
           const r = await post('/api/menu', { functionName: item.functionName });
           if (r.error) $('toast').textContent = r.error;
           await refresh();
@@ -131,13 +300,16 @@ function renderSide(s: State): void {
       await post('/api/trigger', { id: t.id });
       await refresh();
     };
-    const td = document.createElement('td');
-    td.append(run);
-    tr.append(td);
+    const cell = document.createElement('td');
+    cell.append(run);
+    tr.append(cell);
     return tr;
   }));
   const toast = s.toasts[s.toasts.length - 1];
-  if (toast) $('toast').textContent = toast.message;
+  if (toast) {
+    $('toast').textContent = toast.message;
+    $('toast').title = toast.message;
+  }
 }
 
 function renderTabs(s: State): void {
@@ -145,40 +317,79 @@ function renderTabs(s: State): void {
     const b = Object.assign(document.createElement('button'), { type: 'button', textContent: sheet.name, className: `tab${i === s.active ? ' active' : ''}` });
     b.setAttribute('role', 'tab');
     b.hidden = sheet.hidden;
-    b.onclick = () => refresh(i);
+    b.onclick = () => {
+      sticky = '';
+      if (editing) closeEditor();
+      void refresh(i);
+    };
     return b;
   }));
 }
 
 async function refresh(sheet?: number): Promise<void> {
-  const res = await fetch(`/api/state${sheet === undefined ? '' : `?sheet=${sheet}`}`);
+  const before = state ? sheetName() : undefined;
+  if (sheet !== undefined) want = { rows: 0, cols: 0 };
+  const query = new URLSearchParams();
+  if (sheet !== undefined) query.set('sheet', String(sheet));
+  if (want.rows) query.set('rows', String(want.rows));
+  if (want.cols) query.set('cols', String(want.cols));
+  const res = await fetch(`/api/state?${query}`);
   state = (await res.json()) as State;
-  if (changed('grid', [state.cells, state.errors, state.frozenRows, state.rows])) renderGrid(state);
+  if (changed('grid', [state.active, state.cells, state.kinds, state.errors, state.frozenRows, state.rows])) renderGrid(state);
   if (changed('menus', state.menus)) renderMenus(state);
   if (changed('side', [state.sidebar, state.triggers, state.toasts])) renderSide(state);
   if (changed('tabs', [state.sheets, state.active])) renderTabs(state);
+  $('notice').hidden = !state.notice;
+  $('notice').textContent = state.notice ?? '';
+  if (sheetName() !== before) {
+    // Another sheet: back to where its selection was, with the formula bar showing that cell.
+    const back = selections.get(sheetName()) ?? { r: 0, c: 0 };
+    select(back.r, back.c, document.activeElement === document.body || document.activeElement === $('grid'));
+  } else showSelection();
+  document.body.dataset.refreshes = String(++refreshes);
 }
 
 function wire(): void {
-  $('formula-input').addEventListener('keydown', async (e) => {
-    if ((e as KeyboardEvent).key !== 'Enter' || !state) return;
-    const input = $<HTMLInputElement>('formula-input').value;
-    const target = { ...selected };
-    const r = await post('/api/cell', { sheet: state.sheets[state.active].name, a1: a1(target.r, target.c), input });
-    if (!r.ok) $('cell-error').textContent = r.error ?? 'Could not set the cell.';
-    await refresh();
-    // Move down as Sheets does, unless the user has already gone elsewhere meanwhile.
-    if (selected.r === target.r && selected.c === target.c) select(Math.min(target.r + 1, (state?.cells.length ?? 1) - 1), target.c);
+  const grid = $('grid');
+  // Focusable, so keys typed on the grid reach it (set here: the static page lints tabindex on a table).
+  grid.tabIndex = 0;
+  grid.addEventListener('keydown', (e) => {
+    if (e.target === grid) void onGridKey(e);
   });
-  const goTo = () => {
-    const m = /^([A-Z]+)(\d+)$/i.exec($<HTMLInputElement>('name-box').value.trim());
-    if (!m || !state) return;
-    const col = state.columns.indexOf(m[1].toUpperCase());
-    if (col >= 0) select(Number(m[2]) - 1, col);
-  };
-  $('name-box').addEventListener('change', goTo);
+  $('grid').addEventListener('mousedown', (e) => {
+    const cell = (e.target as HTMLElement).closest('td');
+    if (!cell || !state) return;
+    e.preventDefault();
+    const m = /^([A-Z]+)(\d+)$/.exec(cell.dataset.cell ?? '') as RegExpExecArray;
+    const c = state.columns.indexOf(m[1]);
+    const r = Number(m[2]) - 1;
+    const open = editing;
+    if (open) void commit(open.where === 'cell' ? $<HTMLInputElement>('cell-editor').value : $<HTMLInputElement>('formula-input').value, 0, 0);
+    sticky = '';
+    select(r, c);
+  });
+  $('grid').addEventListener('dblclick', (e) => {
+    if ((e.target as HTMLElement).closest('td')) startEdit(cellInput(selected.r, selected.c), false);
+  });
+  const editor = $<HTMLInputElement>('cell-editor');
+  editor.addEventListener('keydown', (e) => onEditKey(e, editor, 'cell'));
+  editor.addEventListener('input', () => {
+    $<HTMLInputElement>('formula-input').value = editor.value;
+  });
+  const bar = $<HTMLInputElement>('formula-input');
+  bar.addEventListener('keydown', (e) => onEditKey(e, bar, 'bar'));
+  bar.addEventListener('focus', () => {
+    if (editing?.where === 'cell') closeEditor();
+    editing = { ...selected, original: cellInput(selected.r, selected.c), typed: false, where: 'bar' };
+  });
+  bar.addEventListener('blur', () => {
+    if (editing?.where === 'bar') editing = undefined;
+  });
   $('name-box').addEventListener('keydown', (e) => {
-    if ((e as KeyboardEvent).key === 'Enter') goTo();
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      void goTo();
+    } else if (e.key === 'Escape') select(selected.r, selected.c);
   });
   $('close-sidebar').addEventListener('click', async () => {
     await post('/api/sidebar/close', {});

@@ -1,0 +1,170 @@
+/**
+ * The workbench starts whatever it finds and cleans up after itself (real Chromium where there is a
+ * page): a state file saved by an older workbench (rows as null) loads, an unreadable one is set
+ * aside with a message, a failed start leaves no process behind, a POST without the page's token
+ * is refused, an import shows its state the moment it is asked for, and the simulated clock is
+ * never behind the wall clock.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { get } from 'node:http';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { Workbook } from '../../dev/emulator/workbook';
+import { launch } from '../helpers/browser';
+import { cell, cellIs, DEMO_KEY, type RunningWorkbench, startWorkbench, typeInto } from '../helpers/workbench';
+
+const ROOT = join(__dirname, '../..');
+const OWNER = 'owner@example.com';
+let browser: Browser;
+let page: Page;
+const running: RunningWorkbench[] = [];
+
+/** A state folder holding the given state.json text. */
+function stateDir(text: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'workbench-state-'));
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'state.json'), text);
+  return dir;
+}
+
+/** A state file as the workbench saves it; `values` replaces Sheet1's rows (as an older workbench wrote them). */
+function savedState(opts: { values?: unknown[]; clock?: number; key?: boolean }): string {
+  const workbook = new Workbook('workbench', 'Investor Data workbench').toJSON() as { sheets: Array<{ values: unknown[] }> };
+  if (opts.values) workbook.sheets[0].values = opts.values;
+  const properties = opts.key ? [[`user:${OWNER}`, [['INVESTOR_DATA_API_KEY', DEMO_KEY]]]] : [];
+  return JSON.stringify({ workbook, properties, triggers: { triggers: [], nextId: 0 }, owners: [], clock: opts.clock ?? Date.now() });
+}
+
+async function start(args: string[], dir?: string): Promise<RunningWorkbench> {
+  const wb = await startWorkbench(['--partners', '300', ...args], dir);
+  running.push(wb);
+  return wb;
+}
+
+beforeAll(async () => {
+  browser = await launch();
+  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  for (const wb of running) await wb.stop();
+});
+
+describe('saved state always loads', () => {
+  test('a state file with empty rows saved as null (by an older workbench) loads, and the value below them shows', async () => {
+    const dir = stateDir(savedState({ values: [null, null, null, null, [null, 'hello']] }));
+    const wb = await start([], dir);
+    await page.goto(wb.url);
+    await cellIs(page, 'B5', 'hello');
+    expect(await cell(page, 'A5').textContent()).toBe('');
+    await typeInto(page, 'A1', 'again');
+    await cellIs(page, 'A1', 'again');
+    await wb.stop();
+    const restarted = await start([], dir);
+    await page.goto(restarted.url);
+    await cellIs(page, 'B5', 'hello');
+    await cellIs(page, 'A1', 'again');
+  }, 60_000);
+
+  test('an unreadable state file is set aside with a message and never blocks the start', async () => {
+    const dir = stateDir('{"workbook": {"sheets": [tru');
+    const wb = await start([], dir);
+    await page.goto(wb.url);
+    const notice = page.locator('#notice');
+    await notice.waitFor();
+    expect(await notice.textContent()).toMatch(/The saved workbench state could not be read \(.+\); it was set aside as \S+state\.json\.unreadable-\S+ and the workbench starts with an empty workbook/);
+    const aside = readdirSync(dir).find((f) => f.startsWith('state.json.unreadable-')) as string;
+    expect(readFileSync(join(dir, aside), 'utf8')).toBe('{"workbook": {"sheets": [tru');
+    await typeInto(page, 'A1', 'works');
+    await cellIs(page, 'A1', 'works');
+    expect(existsSync(join(dir, 'state.json'))).toBe(true);
+  }, 60_000);
+});
+
+describe('processes', () => {
+  test('a failed start (port taken) exits with the reason and leaves no process behind (not the embedded service)', async () => {
+    const blocker: Server = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    // Its own process group, so whatever it started can be found after it is gone.
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'dev/workbench/cli.ts'), '--port', String(port), '--partners', '300', '--state-dir', mkdtempSync(join(tmpdir(), 'workbench-'))], { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    blocker.close();
+    // Zombies (<defunct>) have ended already; anything else still in the group is a leak.
+    const group = () => execFileSync('ps', ['-eo', 'pgid=,pid=,args='], { encoding: 'utf8' }).split('\n').filter((l) => l.trim().split(/\s+/)[0] === String(child.pid) && !l.includes('<defunct>'));
+    const left = group();
+    if (left.length) process.kill(-(child.pid as number), 'SIGKILL');
+    expect(code).toBe(1);
+    expect(output).toContain(`Port ${port} is in use`);
+    expect(left).toEqual([]);
+  }, 60_000);
+});
+
+describe('the page', () => {
+  test('a POST without the token the page was served with is refused (a page of another site cannot save a key)', async () => {
+    const wb = await start([]);
+    await page.goto(wb.url);
+    const token = await page.locator('meta[name="workbench-token"]').getAttribute('content');
+    expect(token).toMatch(/^[0-9a-f]{48}$/);
+    const call = (headers: Record<string, string>) => fetch(`${wb.url}/api/run`, { method: 'POST', headers: { 'content-type': 'text/plain', ...headers }, body: JSON.stringify({ name: 'saveApiKey', args: ['stolen-key-12345678'] }) });
+    const attempts: Array<Record<string, string>> = [{}, { 'x-workbench-token': 'f'.repeat(48) }, { origin: 'http://evil.example' }];
+    for (const headers of attempts) {
+      const res = await call(headers);
+      expect(res.status).toBe(403);
+      expect(((await res.json()) as { error: string }).error).toMatch(/^Refused/);
+    }
+    const state = await fetch(`${wb.url}/api/run`, { method: 'POST', headers: { 'x-workbench-token': token as string }, body: JSON.stringify({ name: 'getSidebarState', args: [] }) });
+    expect(state.status).toBe(200);
+    expect(JSON.stringify(await state.json())).not.toContain('5678');
+    expect((await fetch(`${wb.url}/api/cell`, { method: 'POST', body: JSON.stringify({ sheet: 'Sheet1', a1: 'A1', input: 'x' }) })).status).toBe(403);
+    // A page of another site whose name now resolves to this machine (DNS rebinding) is refused too.
+    const rebound = await new Promise<number | undefined>((resolve, reject) => get(`${wb.url}/`, { headers: { host: 'evil.example' } }, (res) => resolve(res.resume().statusCode)).on('error', reject));
+    expect(rebound).toBe(403);
+  }, 60_000);
+
+  test('Import shows "starting…", Cancel and a disabled button at once, progress once; the run log has wall-clock times although the saved clock was 2 hours behind', async () => {
+    const wb = await start(['--latency', '200'], stateDir(savedState({ key: true, clock: Date.now() - 2 * 3600_000 })));
+    await page.goto(wb.url);
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/run', async (route) => {
+      if (String(route.request().postData()).includes('"startImport"')) await held;
+      await route.continue();
+    });
+    await page.click('#menu-investor-data');
+    await page.click('text=Open sidebar');
+    const sidebar = page.frameLocator('#sidebar-frame');
+    await sidebar.locator('#key-status:has-text("ending …6789")').waitFor();
+    const frame = page.frames().find((f) => f.url().endsWith('/sidebar'));
+    // Every text the message line takes during the run.
+    await frame?.evaluate(() => {
+      const m = document.getElementById('import-message') as HTMLElement;
+      (window as unknown as { said: string[] }).said = [];
+      new MutationObserver(() => (window as unknown as { said: string[] }).said.push(m.textContent ?? '')).observe(m, { childList: true, characterData: true, subtree: true });
+    });
+    const t0 = Date.now();
+    await sidebar.locator('#import').click();
+    await sidebar.locator('#progress-text:has-text("starting…")').waitFor();
+    expect(await sidebar.locator('#import').isDisabled()).toBe(true);
+    expect(await sidebar.locator('#cancel-import').isVisible()).toBe(true);
+    release();
+    await sidebar.locator('#import-message.ok').waitFor({ timeout: 90_000 });
+    await page.unroute('**/api/run');
+    expect(await sidebar.locator('#progress-text').textContent()).toMatch(/^page \d+ of \d+ · rows \d+ of \d+$/);
+    const said = (await frame?.evaluate(() => (window as unknown as { said: string[] }).said)) ?? [];
+    expect(said.filter((t) => /page \d+ of/.test(t))).toEqual([]);
+    await page.locator('.tab:has-text("Investor Data log")').click();
+    await page.locator('.tab.active:has-text("Investor Data log")').waitFor();
+    await cellIs(page, 'A2', /^\d{4}-\d\d-\d\d \d\d:\d\d$/);
+    const logged = Date.parse(`${((await cell(page, 'A2').textContent()) as string).replace(' ', 'T')}:00Z`);
+    expect(logged).toBeGreaterThanOrEqual(Math.floor(t0 / 60_000) * 60_000);
+    // Ahead only by what executions cost in simulated time (charges, simulated waits).
+    expect(logged).toBeLessThanOrEqual(Date.now() + 60_000);
+  }, 120_000);
+});
