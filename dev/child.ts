@@ -8,6 +8,20 @@ import { join } from 'node:path';
 
 export const ROOT = join(__dirname, '..');
 
+/**
+ * Set for every child started here: the child keeps its standard input open and exits when it
+ * closes, which happens however the parent ends (even SIGKILL, which the parent cannot handle).
+ */
+export const EXIT_WITH_PARENT = 'INVESTOR_DATA_EXIT_WITH_PARENT';
+
+/** In a child: exit through `stop` when the parent that started it is gone. */
+export function exitWithParent(stop: () => void): void {
+  if (process.env[EXIT_WITH_PARENT] !== '1') return;
+  process.stdin.on('end', stop);
+  process.stdin.on('error', stop);
+  process.stdin.resume();
+}
+
 export interface Child {
   process: ChildProcess;
   /** The first capture group of the ready line. */
@@ -17,7 +31,7 @@ export interface Child {
 
 export async function startChild(script: string, args: string[], readyLine: RegExp, what: string, timeoutMs = 30000): Promise<Child> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, script), ...args], {
-    cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SERVICE_PORT: '' },
+    cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, SERVICE_PORT: '', [EXIT_WITH_PARENT]: '1' },
   });
   let output = '';
   const ready = await new Promise<string>((resolve, reject) => {

@@ -2,6 +2,7 @@
  * `npm run service`: starts the reference service and prints its address and demo key.
  * Prints `SERVICE_URL=…` on one line so that scripts and tests can read the chosen port.
  */
+import { exitWithParent } from '../child';
 import { DEMO_KEY, parseServiceArgs } from './options';
 import { ReferenceService } from './server';
 
@@ -19,6 +20,7 @@ async function main(): Promise<void> {
   const stop = () => service.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  exitWithParent(stop);
 }
 
 main().catch((e: unknown) => {

@@ -9,6 +9,7 @@
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { exitWithParent } from '../child';
 import { DEMO_KEY, type RunningService, startService } from '../service/spawn';
 import { startWorkbenchServer } from './server';
 import { Workbench } from './workbench';
@@ -77,6 +78,8 @@ async function stop(code = 0): Promise<void> {
 // Last resort on any exit path: the signal reaches the child even when there is no time to wait for it.
 process.on('exit', () => service?.process.kill('SIGKILL'));
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop());
+// Started by a test or a script (dev/child.ts): end, and stop the service, when that parent is gone.
+exitWithParent(() => void stop());
 
 main().catch(async (e: unknown) => {
   console.error((e as Error).message);

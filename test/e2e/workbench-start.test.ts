@@ -168,3 +168,25 @@ describe('the page', () => {
     expect(logged).toBeLessThanOrEqual(Date.now() + 60_000);
   }, 120_000);
 });
+
+describe('a workbench killed outright', () => {
+  test('SIGKILL of the workbench (it cannot clean up) still ends its embedded service', async () => {
+    const wb = await startWorkbench(['--partners', '300']);
+    const children = execFileSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' }).split('\n').map((l) => l.trim().split(/\s+/)).filter(([, ppid, ...args]) => ppid === String(wb.pid) && args.join(' ').includes('dev/service/cli.ts'));
+    expect(children).toHaveLength(1);
+    const servicePid = Number(children[0][0]);
+    const alive = () => {
+      try {
+        process.kill(servicePid, 0);
+        return !execFileSync('ps', ['-o', 'stat=', '-p', String(servicePid)], { encoding: 'utf8' }).includes('Z');
+      } catch {
+        return false;
+      }
+    };
+    expect(alive()).toBe(true);
+    wb.kill();
+    const deadline = Date.now() + 15_000;
+    while (alive() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(alive()).toBe(false);
+  }, 60_000);
+});

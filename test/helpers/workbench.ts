@@ -15,12 +15,15 @@ export { DEMO_KEY };
 export interface RunningWorkbench {
   url: string;
   stateDir: string;
+  pid: number;
   stop(): Promise<void>;
+  /** SIGKILL: the workbench gets no chance to clean up. */
+  kill(): void;
 }
 
 export async function startWorkbench(args: string[] = [], stateDir = mkdtempSync(join(tmpdir(), 'workbench-'))): Promise<RunningWorkbench> {
   const child = await startChild('dev/workbench/cli.ts', ['--port', '0', '--state-dir', stateDir, ...args], /Investor Data workbench: (\S+)/, 'workbench');
-  return { url: child.ready, stateDir, stop: () => child.stop('SIGTERM') };
+  return { url: child.ready, stateDir, pid: child.process.pid as number, stop: () => child.stop('SIGTERM'), kill: () => child.process.kill('SIGKILL') };
 }
 
 export const cell = (page: Page, a1: string): Locator => page.locator(`td[data-cell="${a1}"]`);
