@@ -171,15 +171,13 @@ export class Client {
     // recalculation; but a "not found" never replaces a good copy (it stays the last good value).
     pending.forEach((i) => {
       const o = out[i];
-      const before = keys[i] ? cached.get(keys[i] as string) : undefined;
-      const hasGoodCopy = before !== undefined && !isMissing(before.value);
-      if (keys[i] && o && !o.ok && o.error.code === 'NOT_FOUND' && calls[i].id !== undefined && !hasGoodCopy) fresh.push([keys[i] as string, { $missing: o.error.message }]);
+      if (keys[i] && o && !o.ok && o.error.code === 'NOT_FOUND' && calls[i].id !== undefined && !hasCopy(i)) fresh.push([keys[i] as string, { $missing: o.error.message }]);
     });
     if (this.o.memo && fresh.length) this.o.memo.putMany(fresh);
     return out.map((o, i) => {
       const result = o as Outcome<T>;
       const hit = keys[i] ? cached.get(keys[i] as string) : undefined;
-      if (!result.ok && hit && !isMissing(hit.value) && result.error.fallsBack) {
+      if (!result.ok && hit && hasCopy(i) && result.error.fallsBack) {
         this.stats.staleServed++;
         return { ok: true, value: hit.value as T, staleSince: hit.fetchedAt };
       }

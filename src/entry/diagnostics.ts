@@ -3,53 +3,29 @@
  * the service address, both active-partner list paths and a per-id call answering as the spec
  * says, the cache, both properties stores, the trigger count against Google's limit, and the
  * authorization mode) and writes a plain-text report a user can paste into a support request.
- * The report never holds a secret: the key shows as its last four characters, and any run of
- * six or more of its characters (raw or URL-encoded) is blanked wherever it appears, including
- * in text the service sent back. A check that this execution's authorization mode does not
+ * The report never holds a secret: the key shows as its last four characters, and the add-in's
+ * one redaction rule (src/api/redact.ts: the key raw or URL-encoded, and any run of 8 of its
+ * characters) is applied to everything, including text the service sent back. A check that this execution's authorization mode does not
  * allow is reported as skipped, never as a failure of the add-in.
  */
 import { toServiceError } from '../api/errors';
 import { OPERATIONS } from '../api/operations';
 import type { JsonValue } from '../api/records';
-import { keyHint } from '../api/redact';
+import { keyHint, redact } from '../api/redact';
 import { interpret } from '../api/response';
 import type { HttpResponse } from '../api/transport';
 import { buildUrl, normaliseBaseUrl } from '../api/url';
 import { clientFor, unconfirmedAddress } from '../gas/context';
 import { cacheRoundTrip, isPermissionError, type PropertyStore, propertiesRoundTrip, serviceAddressSource, showDialog, triggerHandlers } from '../gas/diagnostics-probe';
 import { urlFetchTransport } from '../gas/http';
-import { readSettings, type Settings } from '../gas/settings';
+import { knownSecrets, readSettings, type Settings } from '../gas/settings';
 import { type Answer, answer, type Check, type CheckStatus, type Diagnostics } from '../contract';
-import { knownSecrets } from '../gas/settings';
 
 export type { Check, CheckStatus, Diagnostics };
 
 /** Google's limit on time-driven and other installable triggers: 20 per user per script. */
 export const TRIGGERS_PER_USER = 20;
-/** Runs of this many characters of the key are blanked from the report (the hint shows 4). */
-const SECRET_RUN = 6;
 const PAGINATION_FIELDS = ['totalItems', 'totalPages', 'currentPage', 'pageSize'] as const;
-
-/** Blanks every run of `SECRET_RUN` or more characters of the secret (raw or URL-encoded) in a text. */
-export function scrubSecret(text: string, secret: string): string {
-  if (!secret) return text;
-  const forms = [...new Set([secret, encodeURIComponent(secret)])];
-  let out = text;
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (const form of forms) {
-      const n = Math.min(SECRET_RUN, form.length);
-      for (let i = 0; i + n <= form.length; i++) {
-        const run = form.slice(i, i + n);
-        if (out.includes(run)) {
-          out = out.split(run).join('***');
-          changed = true;
-        }
-      }
-    }
-  }
-  return out;
-}
 
 function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
@@ -220,7 +196,7 @@ function render(run: Run, secret: string): string {
     `Summary: ${tally('OK')} ok, ${tally('WARN')} warnings, ${tally('FAIL')} failed, ${tally('SKIP')} skipped.`,
     'This report holds no secret: the API key appears only as its last four characters.',
   ];
-  return scrubSecret(lines.join('\n'), secret);
+  return redact(lines.join('\n'), [secret]);
 }
 
 /** Runs every check. Never throws: a check that cannot run says why. */
@@ -236,7 +212,7 @@ export function runDiagnostics(): Diagnostics {
   checkTriggers(run);
   run.add('URL fetches today', 'INFO', 'not counted: the add-in keeps no count. Apps Script allows 20,000 URL fetches a day (100,000 with Google Workspace); each id a formula fetches and each page an import reads is one');
   const secret = s?.apiKey ?? '';
-  const checks = run.checks.map((c) => ({ ...c, detail: scrubSecret(c.detail, secret), name: scrubSecret(c.name, secret) }));
+  const checks = run.checks.map((c) => ({ ...c, detail: redact(c.detail, [secret]), name: redact(c.name, [secret]) }));
   return { authMode: run.authMode, checks, report: render(run, secret) };
 }
 

@@ -9,7 +9,7 @@ import { MAX_CACHE_SECONDS } from '../api/memo';
 import { keyHint, keyProblem } from '../api/redact';
 import { normaliseBaseUrl } from '../api/url';
 import { type Answer, answer, type SidebarState } from '../contract';
-import { clientFor } from '../gas/context';
+import { clientFor, hostOf } from '../gas/context';
 import { refreshAddinFormulas } from '../gas/formulas';
 import { knownSecrets, PROP, readSettings, saveDocumentProperty, saveUserProperty } from '../gas/settings';
 
@@ -73,9 +73,8 @@ export function testConnection(): Answer<{ message: string; totalItems: number }
     const s = readSettings();
     const outcome = clientFor('run', s).activePartnerPages([1], 1)[0];
     if (!outcome.ok) throw outcome.error;
-    const host = s.baseUrl.replace(/^https?:\/\//, '').split('/')[0];
     const total = outcome.value.pagination.totalItems;
-    return { message: `Connected to ${host}: ${total} active limited partners.`, totalItems: total };
+    return { message: `Connected to ${hostOf(s.baseUrl)}: ${total} active limited partners.`, totalItems: total };
   }, knownSecrets);
 }
 

@@ -38,7 +38,8 @@ export function clientFor(kind: ExecutionKind, settings: Settings = readSettings
   });
 }
 
-const hostOf = (address: string): string => address.replace(/^https?:\/\//, '').split('/')[0];
+/** The host (and port) of a service address, for messages. */
+export const hostOf = (address: string): string => address.replace(/^https?:\/\//, '').split('/')[0];
 
 /**
  * The spreadsheet's service address is not the one the key's holder saved the key for (another

@@ -208,3 +208,16 @@ describe('merge never drops analyst data silently (issue 12, items 4 and 5)', ()
     expect(notes).toEqual(expect.arrayContaining(['first', 'second']));
   });
 });
+
+describe('a run saved by the previous version', () => {
+  test('a running run without a list cursor is reported as stopped, and a new start reads afresh', () => {
+    const a = addin(svc.url);
+    const id = saveImport(a.emu, { sheetName: 'Legacy', fields: ['id'] });
+    const old = { runId: 'r1', importId: id, source: 'sidebar', status: 'running', startedAt: 1, updatedAt: 1, pageSize: 50, totalItems: 340, totalPages: 7, nextPage: 4, staged: 150, read: 150, pass: 1, passChanged: false, stalls: 0, fetches: 3, retries: 0, executions: 1, message: 'Page 3 of 7' };
+    a.emu.store('document').set(`INVESTOR_DATA_RUN_${id}`, JSON.stringify(old));
+    expect(call(a.emu, 'importStatus', [id])).toMatchObject({ ok: true, status: 'failed', message: 'Stopped by an update of the add-in; start it again.' });
+    const done = runImport(a.emu, id).pop();
+    expect(done?.status).toBe('done');
+    expect(new Set(sheet(a.emu, 'Legacy').slice(1).map((r) => r[0])).size).toBe(sheet(a.emu, 'Legacy').length - 1);
+  });
+});
