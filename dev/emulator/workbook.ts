@@ -31,7 +31,10 @@ export class SheetData {
     return this.values[r]?.[c] ?? '';
   }
 
+  /** Seeds or writes one cell (0-based); the grid grows to hold it, as a sheet does when data is pasted past its end. */
   set(r: number, c: number, value: CellValue, formula?: string): void {
+    this.maxRows = Math.max(this.maxRows, r + 1);
+    this.maxCols = Math.max(this.maxCols, c + 1);
     const row = (this.values[r] ??= []);
     row[c] = value;
     const key = `${r},${c}`;

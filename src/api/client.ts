@@ -6,7 +6,8 @@
  * service fails hands back the last good value, marked stale, where one exists.
  */
 import { badInput, ServiceError, toServiceError } from './errors';
-import type { Memo } from './memo';
+import type { Health } from './health';
+import type { Cached, Memo } from './memo';
 import { type Operation, type OperationName, OPERATIONS, readPagination, recordList, singleRecord } from './operations';
 import type { JsonValue, Page, ServiceRecord } from './records';
 import { interpret } from './response';
@@ -26,6 +27,8 @@ export interface ClientOptions {
   /** Requests sent at once in one fetchAll. */
   parallelism?: number;
   random?: () => number;
+  /** Memory of a hung service: while it says so, nothing is fetched (stale copies are served). */
+  health?: Health;
 }
 
 export type Outcome<T> = { ok: true; value: T; staleSince?: number } | { ok: false; error: ServiceError };
@@ -84,6 +87,30 @@ export class Client {
       const value = singleRecord(data, op, id).lastFundSize;
       return value === undefined ? null : value;
     })));
+  }
+
+  /** The memo keys of limited partners' answers (undefined for a blank id, or without a memo). */
+  partnerKeys(ids: readonly string[]): Array<string | undefined> {
+    const op = OPERATIONS.getLimitedPartnerById;
+    return ids.map((id) => (String(id ?? '').trim() ? this.cacheKey(this.idCall(op, id, () => null)) : undefined));
+  }
+
+  /** Limited partners whose fresh answer is in the memo (nothing is fetched). */
+  peekPartners(ids: readonly string[], hits?: Map<string, Cached>): Map<string, ServiceRecord> {
+    const out = new Map<string, ServiceRecord>();
+    if (!this.o.memo) return out;
+    const keys = this.partnerKeys(ids);
+    const found = hits ?? this.o.memo.getMany([...new Set(keys.filter((k): k is string => !!k))]);
+    ids.forEach((id, i) => {
+      const hit = found.get(keys[i] as string);
+      if (hit?.fresh && !isMissing(hit.value) && hit.value && typeof hit.value === 'object') out.set(id, hit.value as ServiceRecord);
+    });
+    return out;
+  }
+
+  /** Time left before the deadline's margin (Infinity without a deadline). */
+  timeLeft(): number {
+    return this.o.deadline === undefined ? Number.POSITIVE_INFINITY : this.o.deadline - DEADLINE_MARGIN_MS - this.o.clock.now();
   }
 
   /** Pages of the active-partners list, fetched together. */
@@ -159,6 +186,11 @@ export class Client {
         out[i] = { ok: false, error: badInput(`The id is too long for a request URL (${String(call.id ?? '').length} characters).`) };
       } else pending.push(i);
     });
+    const hung = pending.length ? this.o.health?.hung() : undefined;
+    if (hung) {
+      for (const i of pending) out[i] = { ok: false, error: new ServiceError('TIMEOUT', hung) };
+      pending.length = 0;
+    }
     const fresh: Array<[string, unknown]> = [];
     const hasCopy = (i: number) => {
       const hit = keys[i] ? cached.get(keys[i] as string) : undefined;

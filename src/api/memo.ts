@@ -97,8 +97,14 @@ export class Memo {
     return out;
   }
 
-  putMany(entries: ReadonlyArray<readonly [string, unknown]>): void {
+  /**
+   * Stores answers for as long as the cache allows, or (`shortLived`) only for the freshness
+   * lifetime: copies of what a longer-lived entry already holds, which the cache should drop first.
+   */
+  putMany(entries: ReadonlyArray<readonly [string, unknown]>, shortLived = false): void {
     if (entries.length === 0) return;
+    const seconds = shortLived ? Math.min(MAX_CACHE_SECONDS, Math.floor(this.o.ttlMs / 1000)) : MAX_CACHE_SECONDS;
+    if (seconds < 1) return;
     const values: Record<string, string> = {};
     const t = this.o.now();
     for (const [key, value] of entries) {
@@ -113,7 +119,7 @@ export class Memo {
       for (let i = 0; i < n; i++) values[`${key}~${i}`] = text.slice(i * size, (i + 1) * size);
       values[key] = `c${n}`;
     }
-    this.o.store.putAll(values, MAX_CACHE_SECONDS);
+    this.o.store.putAll(values, seconds);
   }
 
   remove(keys: readonly string[]): void {

@@ -10,7 +10,8 @@ import { ServiceError } from '../api/errors';
 import { incompleteError, type ListRead, type PageFetcher, readList } from '../api/pages';
 import { FUND_FIELD_SPECS, type FieldSpec, LP_FIELD_SPECS, LP_FIRMS_FIELD_SPECS, LP_LABELS_FIELD_SPECS, type ServiceRecord } from '../api/records';
 import { redact, redactAndCut } from '../api/redact';
-import { clientFor } from '../gas/context';
+import { clientFor, lookupPartners } from '../gas/context';
+import { neighboursOf } from '../gas/neighbours';
 import { knownSecrets } from '../gas/settings';
 import type { Cell } from '../table/cells';
 import { parseFields } from '../table/fields';
@@ -54,12 +55,12 @@ function readPages(fetch: PageFetcher, limit: number, page: number | undefined, 
 
 function perIdTable(
   idsInput: unknown, fieldsInput: unknown, headersInput: unknown, specs: readonly FieldSpec[], what: string,
-  fetch: (ids: string[]) => Outcome<ServiceRecord>[],
+  fetch: (ids: string[], single: boolean) => Outcome<ServiceRecord>[],
 ): FormulaResult {
   const ids = readIds(idsInput);
   const fields = parseFields(fieldsInput, specs, what);
   const headers = readFlag(headersInput, 'headers', false);
-  const outcomes = fetch(ids.unique);
+  const outcomes = fetch(ids.unique, ids.single);
   const byId = new Map(ids.unique.map((id, i) => [id, outcomes[i]]));
   const failures = outcomes.filter((o): o is { ok: false; error: ServiceError } => !o.ok);
   if (failures.length === outcomes.length) throw failures[0].error;
@@ -89,7 +90,7 @@ function transpose(table: Cell[][]): Cell[][] {
  * @customfunction
  */
 export function LP_GET(ids: unknown, fields?: unknown, headers?: unknown): FormulaResult {
-  return guard(() => perIdTable(ids, fields, headers, LP_FIELD_SPECS, 'limited partner', (u) => clientFor('formula').limitedPartners(u)));
+  return guard(() => perIdTable(ids, fields, headers, LP_FIELD_SPECS, 'limited partner', (u, single) => lookupPartners(u, single ? () => neighboursOf('LP_GET') : undefined)));
 }
 
 /**

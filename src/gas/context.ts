@@ -4,7 +4,11 @@
  */
 import { Client } from '../api/client';
 import { ServiceError } from '../api/errors';
+import { cacheHealth } from '../api/health';
 import { Memo } from '../api/memo';
+import { type Neighbours, PartnerLookup } from '../api/partners';
+import type { ServiceRecord } from '../api/records';
+import type { Outcome } from '../api/client';
 import { gasCacheStore, gasCodec } from './cache';
 import { CUSTOM_FUNCTION_LIMIT_MS, EXECUTION_LIMIT_MS, gasClock } from './clock';
 import { urlFetchTransport } from './http';
@@ -22,20 +26,32 @@ export function memoFor(s: Settings): Memo {
   });
 }
 
-export function clientFor(kind: ExecutionKind, settings: Settings = readSettings()): Client {
+export function clientFor(kind: ExecutionKind, settings: Settings = readSettings(), memo: Memo = memoFor(settings)): Client {
   if (!settings.apiKey) throw new ServiceError('NO_KEY', 'No API key: open Investor Data ▸ Settings and save your key.');
   if (!settings.baseUrl) throw new ServiceError('BAD_INPUT', 'No service address: open Investor Data ▸ Settings and set it.');
   if (settings.keyAddress !== settings.baseUrl) throw unconfirmedAddress(settings);
   const limit = kind === 'formula' ? CUSTOM_FUNCTION_LIMIT_MS : EXECUTION_LIMIT_MS;
+  const health = cacheHealth(memo, gasClock.now);
   return new Client({
     baseUrl: settings.baseUrl,
     apiKey: settings.apiKey,
-    transport: urlFetchTransport,
+    transport: { fetchAll: (requests) => health.around(() => urlFetchTransport.fetchAll(requests)) },
     clock: gasClock,
-    memo: memoFor(settings),
+    memo,
+    health,
     deadline: EXECUTION_STARTED_AT + limit,
     parallelism: 100,
   });
+}
+
+/** Limited partners for a formula: per-id answers, the shared snapshot, neighbours fetched together (src/api/partners.ts). */
+export function lookupPartners(ids: readonly string[], neighbours?: () => Neighbours | undefined): Outcome<ServiceRecord>[] {
+  const settings = readSettings();
+  const memo = memoFor(settings);
+  const client = clientFor('formula', settings, memo);
+  const token = `${EXECUTION_STARTED_AT.toString(36)}${Math.floor(Math.random() * 1e9).toString(36)}`;
+  const lookup = new PartnerLookup({ client, memo, clock: gasClock, token });
+  return lookup.lookup(ids, neighbours);
 }
 
 /** The host (and port) of a service address, for messages. */

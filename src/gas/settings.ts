@@ -35,13 +35,14 @@ function documentProps(): GoogleAppsScript.Properties.Properties | null {
 export function readSettings(): Settings {
   const user = PropertiesService.getUserProperties().getProperties();
   const doc = documentProps()?.getProperties() ?? {};
-  const script = PropertiesService.getScriptProperties().getProperties();
+  // Script properties only hold a fallback address (a script with no document): read them only then.
+  const baseUrl = doc[PROP.baseUrl] || PropertiesService.getScriptProperties().getProperty(PROP.baseUrl) || '';
   const ttlText = user[PROP.cacheTtlSeconds];
   const ttl = ttlText === undefined || ttlText === '' ? Number.NaN : Number(ttlText);
   return {
     apiKey: user[PROP.apiKey] ?? '',
     keyAddress: user[PROP.keyAddress] ?? '',
-    baseUrl: doc[PROP.baseUrl] || script[PROP.baseUrl] || '',
+    baseUrl,
     ttlSeconds: Number.isFinite(ttl) && ttl >= 0 ? ttl : DEFAULT_TTL_SECONDS,
     refreshedAt: Number(doc[PROP.refreshedAt]) || 0,
   };

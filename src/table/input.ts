@@ -8,7 +8,7 @@
 import { badInput } from '../api/errors';
 
 /** Most distinct ids one formula call fetches. */
-export const MAX_IDS = 5000;
+export const MAX_IDS = 20000;
 /** Longest id accepted (the request URL must stay under 2,082 characters). */
 export const MAX_ID_LENGTH = 1000;
 

@@ -1,0 +1,296 @@
+/**
+ * Looking up limited partners at sheet scale. The service has no batch lookup, but its
+ * active-partners list returns full records a page at a time, so for many ids reading the list
+ * is far cheaper than one request per id. A lookup takes, in order: fresh per-id answers from
+ * the memo; the shared snapshot of the active list (src/api/snapshot.ts); when neither has
+ * enough and more ids are wanted than the list has pages, a fresh snapshot read by this
+ * execution; and one request per id for the rest (inactive or unknown ids, small cases).
+ *
+ * "Wanted" includes the ids the neighbouring cells will ask for (a formula filled down a column),
+ * so the first cold cell fetches for its neighbours and leaves their answers in the cache.
+ * Sheets runs many of those cells at once: a short claim in the cache lets one execution fetch
+ * for a group while the others wait briefly for its answers instead of fetching the same ids.
+ */
+import type { Client, Outcome } from './client';
+import { ServiceError } from './errors';
+import type { Memo } from './memo';
+import { type PageFetcher, readList } from './pages';
+import type { Page, ServiceRecord } from './records';
+import { Snapshot, type SnapshotView } from './snapshot';
+import type { Clock } from './transport';
+
+/** Fewer wanted ids than this never read the list. */
+export const FILL_MIN_IDS = 30;
+/** A formula reads the list itself only up to this many pages; longer lists are left to the import. */
+export const MAX_FILL_PAGES = 300;
+/** The page size asked for (the service may cap it; the page reader uses what it gets). */
+export const FILL_PAGE_LIMIT = 1000;
+/** After reading the list for a filled-down column, this many of its cells' answers are also kept in small buckets (cheap to read). */
+export const MAX_RUN_COPIES = 4000;
+/** Buckets the run's answers are spread over (by a hash of the id): few cache items, each small enough to read without unzipping. */
+export const COPY_BUCKETS = 64;
+/** Neighbours' ids fetched one by one along with the cell's own, at most. */
+export const MAX_NEIGHBOURS = 200;
+/** A claim older than this is abandoned (its execution was killed or is slow). */
+export const CLAIM_MS = 25_000;
+/** How often a waiting execution looks for the answers it waits for. */
+export const POLL_MS = 300;
+/** Time a waiting execution keeps for its own requests after giving up the wait. */
+const KEEP_FOR_SELF_MS = 8_000;
+
+export interface LookupContext {
+  client: Client;
+  memo: Memo;
+  clock: Clock;
+  /** This execution, for claims. */
+  token: string;
+  random?: () => number;
+}
+
+export interface Neighbours {
+  /** Ids the cells of this cell's block will ask for (fetched one by one with its own when cheap). */
+  ids: readonly string[];
+  /** Ids the whole run of such cells will ask for (they decide whether reading the list is cheaper). */
+  run: readonly string[];
+  /** Names the block (sheet, column, rows), so all its cells claim the same key. */
+  group: string;
+}
+
+export interface LookupStats {
+  snapshotHits: number;
+  filled: boolean;
+  waited: number;
+}
+
+interface Meta {
+  total: number;
+  size: number;
+}
+
+const uniq = (xs: readonly string[]) => [...new Set(xs.filter((x) => String(x ?? '').trim() !== ''))];
+
+export class PartnerLookup {
+  readonly stats: LookupStats = { snapshotHits: 0, filled: false, waited: 0 };
+  private readonly snapshot: Snapshot;
+  /** The records this execution read from the list, by id. */
+  private readRecords: Map<string, ServiceRecord> | undefined;
+
+  constructor(private readonly c: LookupContext) {
+    this.snapshot = new Snapshot(c.memo);
+  }
+
+  /** `neighbours` is asked for only when this cell misses (reading them costs sheet reads). */
+  lookup(ids: readonly string[], neighboursOf?: () => Neighbours | undefined): Outcome<ServiceRecord>[] {
+    const found = new Map<string, Outcome<ServiceRecord>>();
+    const wantedOwn = uniq(ids);
+    // One cache read for this cell's own answers, alone or in a run's bucket (small, never unzipped).
+    const keys = this.c.client.partnerKeys(wantedOwn).filter((k): k is string => !!k);
+    const buckets = wantedOwn.length <= COPY_BUCKETS ? wantedOwn.map((id) => this.bucketKey(id)) : [];
+    const hits = this.c.memo.getMany([...new Set([...keys, ...buckets])]);
+    const peek = this.c.client.peekPartners(wantedOwn, hits);
+    for (const [id, record] of peek) found.set(id, { ok: true, value: record });
+    if (buckets.length) {
+      wantedOwn.forEach((id, i) => {
+        const hit = hits.get(buckets[i]);
+        const record = hit?.fresh && hit.value && typeof hit.value === 'object' ? (hit.value as Record<string, ServiceRecord>)[id] : undefined;
+        if (!found.has(id) && record && typeof record === 'object') found.set(id, { ok: true, value: record });
+      });
+    }
+    let misses = wantedOwn.filter((id) => !found.has(id));
+    let view: SnapshotView | undefined;
+    let extra: string[] = [];
+    let neighbours: Neighbours | undefined;
+    if (misses.length) {
+      view = this.snapshot.view();
+      if (view?.fresh) misses = this.fromSnapshot(view, misses, found);
+      if (misses.length) {
+        neighbours = neighboursOf?.();
+        const own = new Set(wantedOwn);
+        extra = this.missingNeighbours(neighbours?.ids, own, view);
+        const wanted = misses.length + (neighbours ? this.missingNeighbours(neighbours.run, own, view).length : 0);
+        if (!view?.fresh && wanted >= FILL_MIN_IDS) {
+          const filled = this.fill(wanted);
+          if (filled && neighbours) this.copyRun(neighbours.run);
+          if (filled) {
+            view = filled;
+            misses = this.fromSnapshot(filled, misses, found);
+            extra = extra.filter((id) => filled.chunkOf(id) === undefined);
+          }
+        }
+      }
+    }
+    if (misses.length) this.oneByOne(misses, extra, neighbours, found, view);
+    return ids.map((id) => found.get(id) ?? { ok: false, error: new ServiceError('BAD_INPUT', 'An id is empty.') });
+  }
+
+  private fromSnapshot(view: SnapshotView, ids: string[], found: Map<string, Outcome<ServiceRecord>>): string[] {
+    const hits = this.snapshot.lookup(view, ids);
+    for (const [id, hit] of hits) found.set(id, hit.fresh ? { ok: true, value: hit.record } : { ok: true, value: hit.record, staleSince: hit.fetchedAt });
+    this.stats.snapshotHits += hits.size;
+    return ids.filter((id) => !hits.has(id));
+  }
+
+  /** Neighbours' ids that have no fresh answer anywhere (the snapshot's are left out when it is fresh). */
+  private missingNeighbours(neighbours: readonly string[] | undefined, own: Set<string>, view: SnapshotView | undefined): string[] {
+    if (!neighbours) return [];
+    let ids = uniq(neighbours).filter((id) => !own.has(id));
+    if (view?.fresh) ids = ids.filter((id) => view.chunkOf(id) === undefined);
+    if (!ids.length) return [];
+    const peek = this.c.client.peekPartners(ids);
+    return ids.filter((id) => !peek.has(id));
+  }
+
+  /**
+   * Leaves the run's answers in the memo one by one (for the freshness lifetime only), so the
+   * cells Sheets evaluates next each read one small entry instead of the snapshot's chunks.
+   */
+  private copyRun(run: readonly string[]): void {
+    const records = this.readRecords;
+    if (!records) return;
+    const ids = uniq(run).filter((id) => records.has(id)).slice(0, MAX_RUN_COPIES);
+    const byBucket = new Map<string, Record<string, ServiceRecord>>();
+    for (const id of ids) {
+      const key = this.bucketKey(id);
+      if (!byBucket.has(key)) byBucket.set(key, {});
+      (byBucket.get(key) as Record<string, ServiceRecord>)[id] = records.get(id) as ServiceRecord;
+    }
+    this.c.memo.putMany([...byBucket], true);
+  }
+
+  private bucketKey(id: string): string {
+    return this.c.memo.key('copy', String(hash(id) % COPY_BUCKETS));
+  }
+
+  private key(name: string): string {
+    return this.c.memo.key('claim', name);
+  }
+
+  /** Claims `name` for this execution; false when another execution holds a live claim on it. */
+  private claim(name: string): boolean {
+    const key = this.key(name);
+    const held = this.c.memo.getMany([key]).get(key);
+    if (held && held.value !== this.c.token && this.c.clock.now() - held.fetchedAt < CLAIM_MS) return false;
+    this.c.memo.putMany([[key, this.c.token]]);
+    // Two executions may have written at once: the value that stayed decides.
+    return this.c.memo.getMany([key]).get(key)?.value === this.c.token;
+  }
+
+  private release(name: string): void {
+    this.c.memo.remove([this.key(name)]);
+  }
+
+  /** Waits (briefly, within the deadline) until `done` holds or the claim on `name` is gone. */
+  private waitFor(name: string, done: () => boolean): boolean {
+    const key = this.key(name);
+    const until = this.c.clock.now() + CLAIM_MS;
+    while (this.c.clock.now() < until && this.c.client.timeLeft() > KEEP_FOR_SELF_MS) {
+      this.c.clock.sleep(POLL_MS);
+      this.stats.waited += POLL_MS;
+      if (done()) return true;
+      const held = this.c.memo.getMany([key]).get(key);
+      if (!held || this.c.clock.now() - held.fetchedAt >= CLAIM_MS) return done();
+    }
+    return false;
+  }
+
+  /** The list's size, remembered so that cells deciding whether to read it ask once. */
+  private meta(): Meta | undefined {
+    const key = this.c.memo.key('snap', 'meta');
+    const hit = this.c.memo.getMany([key]).get(key);
+    const v = hit?.value as Meta | undefined;
+    return hit?.fresh && v && typeof v.total === 'number' && typeof v.size === 'number' ? v : undefined;
+  }
+
+  /**
+   * Reads the whole active list into a new snapshot when that is cheaper than `wanted` requests,
+   * or waits for another execution doing it. Returns the fresh snapshot, or undefined.
+   */
+  private fill(wanted: number): SnapshotView | undefined {
+    const fresh = () => {
+      const v = this.snapshot.view();
+      return v?.fresh ? v : undefined;
+    };
+    const known = this.meta();
+    if (known && (wanted <= pagesOf(known) || pagesOf(known) > MAX_FILL_PAGES)) return undefined;
+    if (!this.claim('snapshot')) return this.waitFor('snapshot', () => fresh() !== undefined) ? fresh() : undefined;
+    try {
+      let first: Outcome<Page<ServiceRecord>> | undefined;
+      const fetch: PageFetcher = (pages, limit) => {
+        if (pages.length === 1 && pages[0] === 1 && first) return [first];
+        return this.c.client.activePartnerPages(pages, limit);
+      };
+      if (!known) {
+        first = this.c.client.activePartnerPages([1], FILL_PAGE_LIMIT)[0];
+        if (!first.ok || first.staleSince !== undefined) return undefined;
+        const size = Math.max(1, first.value.items.length);
+        const meta: Meta = { total: first.value.pagination.totalItems, size };
+        this.c.memo.putMany([[this.c.memo.key('snap', 'meta'), meta]]);
+        if (wanted <= pagesOf(meta) || pagesOf(meta) > MAX_FILL_PAGES) return undefined;
+      }
+      const read = readList(fetch, { limit: FILL_PAGE_LIMIT, batch: 100, passes: 2 });
+      if (!read.verdict.complete || read.staleSince !== undefined) return undefined;
+      const gen = Snapshot.newGeneration(this.c.clock.now(), this.c.random ?? Math.random);
+      this.snapshot.replace(read.records, gen);
+      this.readRecords = new Map(read.records.flatMap((r) => (typeof r.id === 'string' || typeof r.id === 'number' ? [[String(r.id), r] as [string, ServiceRecord]] : [])));
+      this.stats.filled = true;
+      return fresh();
+    } catch (e) {
+      if (e instanceof ServiceError) return undefined;
+      throw e;
+    } finally {
+      this.release('snapshot');
+    }
+  }
+
+  /**
+   * One request per id, for this cell's ids and, when this execution can claim the group, its
+   * neighbours' too (their answers stay in the cache for them). A cell whose group another
+   * execution is fetching waits for that execution's answers first. Failures fall back to the
+   * snapshot's last good copy.
+   */
+  private oneByOne(misses: string[], extra: string[], neighbours: Neighbours | undefined, found: Map<string, Outcome<ServiceRecord>>, view: SnapshotView | undefined): void {
+    let todo = misses;
+    let also: string[] = [];
+    if (extra.length && neighbours) {
+      const name = `ids:${neighbours.group}`;
+      if (this.claim(name)) {
+        also = extra.slice(0, MAX_NEIGHBOURS);
+        try {
+          this.fetchInto([...todo, ...also], found, view);
+        } finally {
+          this.release(name);
+        }
+        return;
+      }
+      this.waitFor(name, () => this.c.client.peekPartners(todo).size === todo.length);
+      const peek = this.c.client.peekPartners(todo);
+      for (const [id, record] of peek) found.set(id, { ok: true, value: record });
+      todo = todo.filter((id) => !peek.has(id));
+    }
+    if (todo.length) this.fetchInto(todo, found, view);
+  }
+
+  private fetchInto(ids: string[], found: Map<string, Outcome<ServiceRecord>>, view: SnapshotView | undefined): void {
+    const outcomes = this.c.client.limitedPartners(ids);
+    const failedWithCopy = ids.filter((_, i) => !outcomes[i].ok && (outcomes[i] as { error: ServiceError }).error.fallsBack);
+    const stale = view && failedWithCopy.length ? this.snapshot.lookup(view, failedWithCopy) : new Map();
+    ids.forEach((id, i) => {
+      const hit = stale.get(id);
+      found.set(id, hit ? { ok: true, value: hit.record, staleSince: hit.fetchedAt } : outcomes[i]);
+    });
+  }
+}
+
+/** FNV-1a over UTF-16 code units: a stable, well-spread bucket for an id. */
+function hash(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h;
+}
+
+function pagesOf(m: Meta): number {
+  return Math.max(1, Math.ceil(m.total / Math.max(1, m.size)));
+}

@@ -1,0 +1,198 @@
+/**
+ * The shared partner snapshot: the whole active-partners list kept in the cache, so that a
+ * lookup of thousands of ids costs a few cache reads instead of one request per id. Records are
+ * stored column by column (which gzips a third smaller than records) in chunks of at most
+ * CHUNK_RECORDS, each one cache value under 100 KB; an index lists the ids of every chunk, so a
+ * lookup reads the index and only the chunks holding its ids. 100,000 partners take about 370
+ * values, well inside CacheService's 1,000. It lives in the memo's namespace (one per API key and
+ * service address) and follows the memo's rules: fresh inside the cache lifetime and after the last
+ * "refresh all", then kept only as a last good copy. A new snapshot is written under a new
+ * generation and published by its index last, so a reader never mixes two lists; the previous
+ * generation's chunks are removed when the new one is published.
+ */
+import type { Cached, Memo } from './memo';
+import type { ServiceRecord } from './records';
+
+/** Records in one chunk: about 75 KB gzipped and base64-encoded for typical partners. */
+export const CHUNK_RECORDS = 200;
+
+interface IndexEntry {
+  gen: string;
+  total: number;
+  /** Ids of each chunk, in list order. */
+  chunks: string[][];
+}
+
+interface Columns {
+  k: string[];
+  c: unknown[][];
+}
+
+/** A published snapshot as one execution sees it. */
+export interface SnapshotView {
+  readonly gen: string;
+  readonly total: number;
+  readonly fresh: boolean;
+  readonly fetchedAt: number;
+  /** The chunk that holds an id, if the list holds it. */
+  chunkOf(id: string): number | undefined;
+  readonly chunkCount: number;
+}
+
+export interface SnapshotHit {
+  record: ServiceRecord;
+  fresh: boolean;
+  fetchedAt: number;
+}
+
+const idOf = (r: ServiceRecord): string | undefined => (typeof r.id === 'string' || typeof r.id === 'number' ? String(r.id) : undefined);
+
+/** Column layout of a chunk; a field a record lacks is written as null (the table shows both as blank). */
+export function toColumns(records: readonly ServiceRecord[]): Columns {
+  const keys: string[] = [];
+  const seen = new Set<string>();
+  for (const r of records) {
+    for (const k of Object.keys(r)) {
+      if (seen.has(k)) continue;
+      seen.add(k);
+      keys.push(k);
+    }
+  }
+  return { k: keys, c: keys.map((k) => records.map((r) => (r[k] === undefined ? null : r[k]))) };
+}
+
+export function fromColumns(cols: Columns): ServiceRecord[] {
+  const n = cols.c.length ? cols.c[0].length : 0;
+  const out: ServiceRecord[] = [];
+  for (let i = 0; i < n; i++) {
+    const r: ServiceRecord = {};
+    cols.k.forEach((k, j) => {
+      r[k] = cols.c[j][i] as ServiceRecord[string];
+    });
+    out.push(r);
+  }
+  return out;
+}
+
+function isIndex(v: unknown): v is IndexEntry {
+  const e = v as IndexEntry;
+  return !!e && typeof e.gen === 'string' && typeof e.total === 'number' && Array.isArray(e.chunks) && e.chunks.every(Array.isArray);
+}
+
+function isColumns(v: unknown): v is Columns {
+  const c = v as Columns;
+  return !!c && Array.isArray(c.k) && Array.isArray(c.c) && c.k.length === c.c.length;
+}
+
+export class Snapshot {
+  constructor(private readonly memo: Memo) {}
+
+  private key(name: string): string {
+    return this.memo.key('snap', name);
+  }
+
+  private chunkKey(gen: string, n: number): string {
+    return this.key(`${gen}:${n}`);
+  }
+
+  /** The cache key of the index, for a caller that reads it with other keys in one call (`viewOf`). */
+  indexKey(): string {
+    return this.key('index');
+  }
+
+  /** The published snapshot, fresh or not; undefined when there is none (or it was evicted). */
+  view(): SnapshotView | undefined {
+    return this.viewOf(this.memo.getMany([this.indexKey()]).get(this.indexKey()));
+  }
+
+  viewOf(hit: Cached | undefined): SnapshotView | undefined {
+    if (!hit || !isIndex(hit.value)) return undefined;
+    const index = hit.value;
+    let byId: Map<string, number> | undefined;
+    return {
+      gen: index.gen, total: index.total, fresh: hit.fresh, fetchedAt: hit.fetchedAt, chunkCount: index.chunks.length,
+      chunkOf: (id) => {
+        if (!byId) {
+          byId = new Map();
+          index.chunks.forEach((ids, n) => {
+            for (const x of ids) byId?.set(x, n);
+          });
+        }
+        return byId.get(id);
+      },
+    };
+  }
+
+  /** The records of these ids that the snapshot holds (ids it does not hold, or whose chunk was evicted, are absent). */
+  lookup(view: SnapshotView, ids: readonly string[]): Map<string, SnapshotHit> {
+    const wanted = new Map<number, Set<string>>();
+    for (const id of ids) {
+      const n = view.chunkOf(id);
+      if (n === undefined) continue;
+      if (!wanted.has(n)) wanted.set(n, new Set());
+      wanted.get(n)?.add(id);
+    }
+    const out = new Map<string, SnapshotHit>();
+    for (const [n, records] of this.readChunks(view, [...wanted.keys()])) {
+      const set = wanted.get(n) as Set<string>;
+      for (const record of records) {
+        const id = idOf(record);
+        if (id !== undefined && set.has(id)) out.set(id, { record, fresh: view.fresh, fetchedAt: view.fetchedAt });
+      }
+    }
+    return out;
+  }
+
+  /** Every record, in list order; undefined when a chunk is missing (evicted): the snapshot is then not whole. */
+  all(view: SnapshotView): ServiceRecord[] | undefined {
+    const chunks = this.readChunks(view, Array.from({ length: view.chunkCount }, (_, n) => n));
+    if (chunks.size !== view.chunkCount) return undefined;
+    const out: ServiceRecord[] = [];
+    for (let n = 0; n < view.chunkCount; n++) out.push(...(chunks.get(n) as ServiceRecord[]));
+    return out;
+  }
+
+  private readChunks(view: SnapshotView, numbers: readonly number[]): Map<number, ServiceRecord[]> {
+    const keys = numbers.map((n) => this.chunkKey(view.gen, n));
+    const hits = this.memo.getMany(keys);
+    const out = new Map<number, ServiceRecord[]>();
+    numbers.forEach((n, i) => {
+      const v = hits.get(keys[i])?.value;
+      if (isColumns(v)) out.set(n, fromColumns(v));
+    });
+    return out;
+  }
+
+  /** A new generation's name. */
+  static newGeneration(now: number, random: () => number): string {
+    return `${now.toString(36)}${Math.floor(random() * 36 ** 4).toString(36)}`;
+  }
+
+  /**
+   * Writes records as chunks `first`, `first + 1`, … of generation `gen` and returns the ids of
+   * each chunk written (for `publish`). An import writes its chunks step by step.
+   */
+  writeChunks(gen: string, first: number, records: readonly ServiceRecord[]): string[][] {
+    const entries: Array<[string, unknown]> = [];
+    const ids: string[][] = [];
+    for (let at = 0, n = first; at < records.length; at += CHUNK_RECORDS, n++) {
+      const part = records.slice(at, at + CHUNK_RECORDS);
+      entries.push([this.chunkKey(gen, n), toColumns(part)]);
+      ids.push(part.map((r) => idOf(r) ?? ''));
+    }
+    this.memo.putMany(entries);
+    return ids;
+  }
+
+  /** Makes generation `gen` the snapshot, and removes the previous generation's chunks. */
+  publish(gen: string, total: number, chunks: string[][]): void {
+    const before = this.view();
+    this.memo.putMany([[this.key('index'), { gen, total, chunks } satisfies IndexEntry]]);
+    if (before && before.gen !== gen) this.memo.remove(Array.from({ length: before.chunkCount }, (_, n) => this.chunkKey(before.gen, n)));
+  }
+
+  /** Writes a whole list read in one go (a formula's fill) and publishes it. */
+  replace(records: readonly ServiceRecord[], gen: string): void {
+    this.publish(gen, records.length, this.writeChunks(gen, 0, records));
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * Custom functions at sheet scale (issue 13): thousands of ids through the shared partner
+ * snapshot, a formula filled down a column (each cell its own execution, seeing its calling
+ * cell), ranges that must not evict each other, and a hung service (issue 12 item 7). Figures are
+ * asserted against the service's own counts, at 10,000 active partners.
+ */
+import { partnerId } from '../../../dev/service/generate';
+import { oneShot } from '../../../dev/service/spawn';
+import type { Ledger } from '../../../dev/emulator/execution';
+import { addin, type Addin } from '../../helpers/addin';
+import { DEMO_KEY, type RunningService, startService } from '../../helpers/service';
+
+let svc: RunningService;
+let active: string[] = [];
+const inactive: string[] = [];
+const PAGE = 100;
+
+beforeAll(async () => {
+  svc = await startService(['--partners', '11800', '--funds', '10', '--max-page-size', String(PAGE)]);
+  const first = (await oneShot(`${svc.url}/api/limited-partners-data/getAllActiveLimitedPartners?apiKey=${DEMO_KEY}&limit=${PAGE}&page=1`)) as { pagination: { totalPages: number } };
+  const pages = first.pagination.totalPages;
+  for (let p = 1; p <= pages; p++) {
+    const body = (await oneShot(`${svc.url}/api/limited-partners-data/getAllActiveLimitedPartners?apiKey=${DEMO_KEY}&limit=${PAGE}&page=${p}`)) as { data: Array<{ id: string }> };
+    active.push(...body.data.map((r) => r.id));
+  }
+  const all = new Set(active);
+  for (let i = 100; inactive.length < 20; i++) if (!all.has(partnerId(i))) inactive.push(partnerId(i));
+  active = active.slice(0, 10000);
+}, 120_000);
+afterAll(() => svc.stop());
+afterEach(() => svc.config({ faults: { error500: 0, error502: 0, error503: 0, rateLimit: 0, truncated: 0, slow: 0 }, latencyMs: 0 }));
+
+const listPages = () => Math.ceil(10000 / PAGE) + 1;
+const column = (ids: readonly string[]) => ids.map((id) => [id]);
+const sum = (ledgers: Ledger[], f: (l: Ledger) => number) => ledgers.reduce((n, l) => n + f(l), 0);
+
+/** Puts ids in A2:A(n+1) and =LP_GET(A<row>, "fullName") in B, then evaluates every B cell as Sheets would: one execution per cell. */
+function fillDown(a: Addin, ids: readonly string[]): Array<{ value?: unknown; error?: string; ledger: Ledger }> {
+  const sheet = a.emu.workbook.sheets[0];
+  ids.forEach((id, i) => {
+    sheet.set(i + 1, 0, id);
+    sheet.set(i + 1, 1, '', `=LP_GET(A${i + 2}, "fullName")`);
+  });
+  return ids.map((id, i) => a.emu.run('LP_GET', [id, 'fullName'], { kind: 'custom-function', activeCell: { sheet: sheet.name, row: i + 2, col: 2 } }));
+}
+
+test('there are 10,000 active partners to look up', () => {
+  expect(active).toHaveLength(10000);
+  expect(new Set(active).size).toBe(10000);
+  expect(inactive).toHaveLength(20);
+});
+
+test('LP_GET over 10,000 distinct active ids: cold reads the list once (≤ 150 requests), warm makes none', () => {
+  const a = addin(svc.url);
+  const cold = a.cell('LP_GET', column(active), 'id');
+  expect(cold.error).toBeUndefined();
+  expect((cold.value as unknown[][]).map((r) => r[0])).toEqual(active);
+  expect(cold.run.ledger.fetches).toBeLessThanOrEqual(150);
+  expect(cold.run.ledger.fetches).toBeGreaterThanOrEqual(listPages() - 1);
+  const warm = a.cell('LP_GET', column(active), 'id');
+  expect(warm.run.ledger.fetches).toBe(0);
+  expect(warm.value).toEqual(cold.value);
+  // The snapshot is compact: well inside CacheService's 1,000 items.
+  const items = [...a.emu.caches.values()].reduce((n, c) => n + c.items.size, 0);
+  expect(items).toBeLessThan(100);
+});
+
+test('two ranges of 5,000 ids do not evict each other; inactive and unknown ids still go one by one', () => {
+  const a = addin(svc.url);
+  const left = [...active.slice(0, 5000), ...inactive.slice(0, 10)];
+  const right = [...active.slice(5000), ...inactive.slice(10), 'lp_nope'];
+  const first = a.cell('LP_GET', column(left), 'id,activeStatus');
+  expect(first.error).toBeUndefined();
+  expect((first.value as unknown[][]).slice(5000).every((r) => r[1] !== 'ACTIVE' && r[1] !== '')).toBe(true);
+  const second = a.cell('LP_GET', column(right), 'id');
+  expect(second.run.ledger.fetches).toBe(11); // the 10 inactive ids and the unknown one: the active ones are in the snapshot
+  expect((second.value as unknown[][])[right.length - 1][0]).toBe('Error: Unknown limited partner id: lp_nope');
+  for (const ids of [left, right, left]) expect(a.cell('LP_GET', column(ids), 'id').run.ledger.fetches).toBe(0);
+});
+
+test('1,000 single-id formulas filled down a column over 10,000 partners: cold ≤ list pages + 10 requests, warm none', () => {
+  const a = addin(svc.url);
+  const ids = active.filter((_, i) => i % 10 === 3);
+  const cold = fillDown(a, ids);
+  expect(cold.filter((c) => c.error !== undefined)).toEqual([]);
+  expect(cold.map((c) => c.value)).toEqual(ids.map(() => expect.any(String)));
+  const requests = sum(cold.map((c) => c.ledger), (l) => l.fetches);
+  expect(requests).toBeLessThanOrEqual(listPages() + 10);
+  const emulated = sum(cold.map((c) => c.ledger), (l) => l.endedAt - l.startedAt);
+  // The benchmark states the figure (at 100 ms latency); this bound only catches a collapse (each cell was a request).
+  expect(emulated).toBeLessThan(60_000);
+  const warm = fillDown(a, ids);
+  expect(sum(warm.map((c) => c.ledger), (l) => l.fetches)).toBe(0);
+  expect(warm.map((c) => c.value)).toEqual(cold.map((c) => c.value));
+});
+
+test('a short fill-down fetches its neighbours in one batch: the next cells hit the cache', () => {
+  const a = addin(svc.url);
+  const ids = active.slice(0, 20);
+  const cells = fillDown(a, ids);
+  expect(cells.map((c) => c.ledger.fetches)).toEqual([20, ...ids.slice(1).map(() => 0)]);
+});
