@@ -7,6 +7,13 @@
  */
 import { type AuthModeName, refusal } from './auth';
 
+/** A cell of the workbook, 1-based: the cell whose formula a custom-function execution evaluates. */
+export interface CellRef {
+  sheet: string;
+  row: number;
+  col: number;
+}
+
 export type ExecutionKind = 'custom-function' | 'simple-trigger' | 'menu' | 'sidebar' | 'trigger' | 'editor';
 
 /** Google's limits: 30 s for custom functions and simple triggers, 6 minutes for the rest. */
@@ -78,6 +85,9 @@ export class Execution {
 
   /** The manifest's oauthScopes; null when the project declares none (nothing is refused for a scope). */
   grantedScopes: ReadonlySet<string> | null = null;
+
+  /** The calling cell of a custom function (SpreadsheetApp.getActiveRange() returns it), when the host gave one. */
+  activeCell: CellRef | undefined;
 
   constructor(readonly clock: SimClock, readonly kind: ExecutionKind, name: string, readonly user: string, readonly owner: string, readonly makeError: (m: string) => Error, killAfterMs?: number, readonly authMode: AuthModeName = defaultAuthMode(kind)) {
     this.limitMs = Math.min(LIMIT_MS[kind], killAfterMs ?? Number.POSITIVE_INFINITY);

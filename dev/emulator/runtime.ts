@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import vm from 'node:vm';
 import { AUTH_MODE, AUTH_MODE_NAMES, type AuthModeName } from './auth';
 import { CacheStore, EmulatedCacheService } from './cache';
-import { defaultAuthMode, Execution, type ExecutionKind, type Ledger, SimClock } from './execution';
+import { type CellRef, defaultAuthMode, Execution, type ExecutionKind, type Ledger, SimClock } from './execution';
 import { guard } from './guard';
 import { EmulatedHtmlService } from './html';
 import { EmulatedLockService, type LockState } from './lock';
@@ -62,6 +62,13 @@ export interface RunOptions {
    * functions, FULL for the rest.
    */
   authMode?: Exclude<AuthModeName, 'CUSTOM_FUNCTION'>;
+  /**
+   * The cell that holds the formula (1-based), as Sheets gives a custom function: then
+   * `SpreadsheetApp.getActiveRange()`, `getCurrentCell()` and `getActiveSheet()` (also on the
+   * active spreadsheet) return that cell and its sheet. Without it they behave as before (the
+   * active sheet; no active range is modelled).
+   */
+  activeCell?: CellRef;
 }
 
 const DEFAULT_DIST = join(__dirname, '../../dist');
@@ -164,6 +171,7 @@ export class Emulator {
     const exec = new Execution(this.clock, kind, name, user, this.owner, realm.error, options.killAfterMs, mode);
     exec.grantedScopes = this.grantedScopes;
     exec.makeDate = realm.date;
+    exec.activeCell = options.activeCell;
     const locks = new EmulatedLockService(exec, this.locks);
     const log = loggers(exec);
     const services: Record<string, object> = {

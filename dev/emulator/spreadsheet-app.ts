@@ -151,7 +151,7 @@ export class EmulatedSheet implements Pick<Sh, 'getName' | 'setName' | 'getSheet
   }
 }
 
-export class EmulatedSpreadsheet implements Pick<S, 'getId' | 'getName' | 'getSheets' | 'getSheetByName' | 'insertSheet' | 'deleteSheet' | 'getActiveSheet' | 'setActiveSheet' | 'toast' | 'getUrl'> {
+export class EmulatedSpreadsheet implements Pick<S, 'getId' | 'getName' | 'getSheets' | 'getSheetByName' | 'insertSheet' | 'deleteSheet' | 'getActiveSheet' | 'setActiveSheet' | 'getActiveRange' | 'getCurrentCell' | 'toast' | 'getUrl'> {
   constructor(readonly data: Workbook, readonly exec: Execution) {}
 
   private sheet(d: SheetData): Sh {
@@ -208,7 +208,23 @@ export class EmulatedSpreadsheet implements Pick<S, 'getId' | 'getName' | 'getSh
     this.data.active = Math.max(0, active === d ? Math.min(this.data.active, this.data.sheets.length - 1) : this.data.sheets.indexOf(active));
   }
   getActiveSheet(): Sh {
-    return this.sheet(this.data.sheets[this.data.active]);
+    const cell = this.exec.activeCell;
+    return this.sheet(cell ? this.callingSheet(cell.sheet) : this.data.sheets[this.data.active]);
+  }
+  /** A custom function's calling cell (RunOptions.activeCell); no user selection is modelled otherwise. */
+  getActiveRange(): R {
+    this.exec.charge('Spreadsheet.getActiveRange');
+    const cell = this.exec.activeCell;
+    if (!cell) throw new Error('not emulated: Spreadsheet.getActiveRange without a calling cell (RunOptions.activeCell)');
+    return as<R>(new EmulatedRange(as<EmulatedSheet>(this.getActiveSheet()), cell.row, cell.col, 1, 1));
+  }
+  getCurrentCell(): R {
+    return this.getActiveRange();
+  }
+  private callingSheet(name: string): SheetData {
+    const d = this.data.byName(name);
+    if (!d) throw new Error(`activeCell names no sheet of the workbook: ${name}`);
+    return d;
   }
   setActiveSheet(sheet: Sh): Sh {
     this.data.active = Math.max(0, this.data.sheets.indexOf((sheet as unknown as EmulatedSheet).data));
@@ -220,7 +236,7 @@ export class EmulatedSpreadsheet implements Pick<S, 'getId' | 'getName' | 'getSh
   }
 }
 
-export class EmulatedSpreadsheetApp implements Pick<GoogleAppsScript.Spreadsheet.SpreadsheetApp, 'getActiveSpreadsheet' | 'getActive' | 'getActiveSheet' | 'getUi' | 'flush'> {
+export class EmulatedSpreadsheetApp implements Pick<GoogleAppsScript.Spreadsheet.SpreadsheetApp, 'getActiveSpreadsheet' | 'getActive' | 'getActiveSheet' | 'getActiveRange' | 'getCurrentCell' | 'getUi' | 'flush'> {
   constructor(private readonly book: Workbook, private readonly exec: Execution, private readonly addOnName = 'Investor Data') {}
   getActiveSpreadsheet(): S {
     this.exec.charge('SpreadsheetApp.getActiveSpreadsheet');
@@ -231,6 +247,12 @@ export class EmulatedSpreadsheetApp implements Pick<GoogleAppsScript.Spreadsheet
   }
   getActiveSheet(): Sh {
     return this.getActiveSpreadsheet().getActiveSheet();
+  }
+  getActiveRange(): R {
+    return this.getActiveSpreadsheet().getActiveRange() as R;
+  }
+  getCurrentCell(): R {
+    return this.getActiveSpreadsheet().getCurrentCell() as R;
   }
   getUi(): GoogleAppsScript.Base.Ui {
     this.exec.charge('SpreadsheetApp.getUi');
