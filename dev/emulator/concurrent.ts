@@ -174,31 +174,76 @@ function methodNames(obj: object): string[] {
   return [...names];
 }
 
+interface WaveHandlers {
+  onMessage(w: PooledWorker, msg: CallMessage | DoneMessage): void;
+  onFailure(w: PooledWorker, error: string): void;
+}
+
+/** Idle workers, kept between waves (booting one costs tens of ms, more on a busy machine); they do not keep the process alive. */
+const idleWorkers: PooledWorker[] = [];
+/** Each distinct script source gets a number; a worker compiles a source once (as Emulator compiles it once). */
+const sourceIds = new Map<string, number>();
+
 /** A worker thread that runs one job at a time, and the channel its calls are answered on. */
 class PooledWorker {
   readonly worker: Worker;
   private readonly flag = new Int32Array(new SharedArrayBuffer(4));
   private readonly port: MessagePort;
+  private readonly compiled = new Set<number>();
   run: JobRun | undefined;
+  /** The wave this worker serves now. */
+  wave: WaveHandlers | undefined;
   private watchdog: NodeJS.Timeout | undefined;
+  private exited = false;
 
-  constructor(source: string, onMessage: (w: PooledWorker, msg: CallMessage | DoneMessage) => void, onFailure: (w: PooledWorker, error: string) => void) {
+  constructor() {
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
+    this.port.unref();
+    // No execArgv: the worker is plain JavaScript and needs no loader (tsx would add its boot time).
     this.worker = new Worker(join(__dirname, 'job-worker.mjs'), {
-      workerData: { source, realmSetup: REALM_SETUP, wire: WIRE, flag: this.flag.buffer, port: port2 },
+      workerData: { realmSetup: REALM_SETUP, wire: WIRE, flag: this.flag.buffer, port: port2 },
       transferList: [port2],
+      execArgv: [],
     });
+    this.worker.unref();
     this.worker.on('message', (msg: CallMessage | DoneMessage) => {
       this.stopWatchdog();
-      onMessage(this, msg);
+      this.wave?.onMessage(this, msg);
     });
-    this.worker.on('error', (e) => onFailure(this, errorMessage(e)));
+    this.worker.on('error', (e) => this.wave?.onFailure(this, errorMessage(e)));
+    this.worker.on('exit', (code) => {
+      this.exited = true;
+      const i = idleWorkers.indexOf(this);
+      if (i >= 0) idleWorkers.splice(i, 1);
+      this.wave?.onFailure(this, `exited with code ${code}`);
+    });
   }
 
-  start(run: JobRun, globals: Record<string, unknown>, args: unknown, onRunaway: () => void): void {
+  static acquire(wave: WaveHandlers): PooledWorker {
+    const w = idleWorkers.pop() ?? new PooledWorker();
+    w.wave = wave;
+    w.worker.ref();
+    return w;
+  }
+
+  /** Back to the idle pool once its job has ended. */
+  release(): void {
+    this.stopWatchdog();
+    this.wave = undefined;
+    this.run = undefined;
+    if (this.exited) return;
+    this.worker.unref();
+    idleWorkers.push(this);
+  }
+
+  start(run: JobRun, source: string, globals: Record<string, unknown>, args: unknown, onRunaway: () => void): void {
     this.run = run;
-    this.worker.postMessage({ type: 'start', name: run.job.name, globals, args, now: run.exec.clock.now() });
+    let sourceId = sourceIds.get(source);
+    if (sourceId === undefined) sourceIds.set(source, (sourceId = sourceIds.size + 1));
+    const first = !this.compiled.has(sourceId);
+    this.compiled.add(sourceId);
+    this.worker.postMessage({ type: 'start', sourceId, source: first ? source : undefined, name: run.job.name, globals, args, now: run.exec.clock.now() });
     this.startWatchdog(run, onRunaway);
   }
 
@@ -223,10 +268,13 @@ class PooledWorker {
     this.watchdog = undefined;
   }
 
-  async close(): Promise<void> {
+  /** Stops the thread (a runaway job, a failed wave); it never returns to the pool. */
+  kill(): void {
     this.stopWatchdog();
+    this.wave = undefined;
+    this.exited = true;
     this.port.close();
-    await this.worker.terminate();
+    this.worker.terminate().catch(() => undefined);
   }
 }
 
@@ -237,32 +285,26 @@ export function runWave(emu: Emulator, jobs: ConcurrentJob[], options: WaveOptio
   const runs = jobs.map((job, i) => new JobRun(i, job));
   const waveStart = emu.clock.now();
   const queue = [...runs];
-  const idle: PooledWorker[] = [];
-  const all: PooledWorker[] = [];
   let computing: JobRun | undefined;
   let settled = false;
 
   return new Promise<RunResult[]>((resolve, reject) => {
     const finishWave = () => {
       settled = true;
-      const end = Math.max(emu.clock.now(), ...runs.map((r) => r.result?.ledger.endedAt ?? 0));
-      emu.clock.nowMs = end;
-      Promise.all(all.map((w) => w.close())).then(() => resolve(runs.map((r) => r.result as RunResult)), reject);
+      emu.clock.nowMs = Math.max(emu.clock.now(), ...runs.map((r) => r.result?.ledger.endedAt ?? 0));
+      resolve(runs.map((r) => r.result as RunResult));
     };
     const fail = (e: unknown) => {
       if (settled) return;
       settled = true;
-      Promise.all(all.map((w) => w.close())).finally(() => reject(e instanceof Error ? e : new Error(errorMessage(e))));
+      for (const r of runs) if (r.worker?.run === r) r.worker.kill();
+      reject(e instanceof Error ? e : new Error(errorMessage(e)));
     };
     const nextFromQueue = (at: number) => {
       const run = queue.shift();
       if (run) run.pending = { time: at, event: 'start' };
     };
-    const workerFor = (): PooledWorker => idle.pop() ?? (() => {
-      const w = new PooledWorker(emu.source, onMessage, (worker, error) => onFailure(worker, error));
-      all.push(w);
-      return w;
-    })();
+    const wave: WaveHandlers = { onMessage, onFailure: (_, error) => fail(new Error(`job worker failed: ${error}`)) };
 
     const end = (run: JobRun, result: Omit<RunResult, 'ledger'>) => {
       run.result = emu.settle(run.prepared as PreparedExecution, { ...result, ledger: run.exec.ledger });
@@ -277,17 +319,10 @@ export function runWave(emu: Emulator, jobs: ConcurrentJob[], options: WaveOptio
       run.exec.ledger.timedOut = true;
       run.addCompute(run.exec.limitMs - run.exec.elapsedMs + 1);
       computing = undefined;
-      worker.run = undefined;
-      all.splice(all.indexOf(worker), 1);
-      worker.close().catch(() => undefined);
+      worker.kill();
       end(run, { error: 'Exceeded maximum execution time' });
       pump();
     };
-
-    function onFailure(worker: PooledWorker, error: string) {
-      fail(new Error(`job worker failed: ${error}`));
-      void worker;
-    }
 
     function onMessage(worker: PooledWorker, msg: CallMessage | DoneMessage) {
       const run = worker.run;
@@ -314,11 +349,11 @@ export function runWave(emu: Emulator, jobs: ConcurrentJob[], options: WaveOptio
             next.prepared = emu.prepare(next.job.name, next.job.args, next.job.options ?? {}, clock, (m) => new Error(m), (ms) => new Date(ms));
             next.exec.useRealClock(next.realNow);
             const globals = Object.fromEntries(Object.entries(next.prepared.globals).map(([k, v]) => [k, next.handle(v)]));
-            const worker = workerFor();
+            const worker = PooledWorker.acquire(wave);
             next.worker = worker;
             next.pending = undefined;
             computing = next;
-            worker.start(next, globals, next.encode(next.prepared.args(next.job.args)), onRunaway(worker));
+            worker.start(next, emu.source, globals, next.encode(next.prepared.args(next.job.args)), onRunaway(worker));
           } else if (p.event === 'call') {
             const reply = next.serve(p.msg);
             if (!reply) {
@@ -329,9 +364,7 @@ export function runWave(emu: Emulator, jobs: ConcurrentJob[], options: WaveOptio
             computing = next;
             (next.worker as PooledWorker).reply(reply, onRunaway(next.worker as PooledWorker));
           } else {
-            const worker = next.worker as PooledWorker;
-            worker.run = undefined;
-            idle.push(worker);
+            (next.worker as PooledWorker).release();
             end(next, p.msg.error !== undefined ? { error: p.msg.error } : { value: p.msg.value });
           }
         }
@@ -345,6 +378,8 @@ export function runWave(emu: Emulator, jobs: ConcurrentJob[], options: WaveOptio
       return;
     }
     for (let i = 0; i < concurrency; i++) nextFromQueue(waveStart);
+    // Boot every worker the wave needs now, in parallel, not one per start event.
+    for (let i = Math.min(concurrency, runs.length) - idleWorkers.length; i > 0; i--) idleWorkers.push(new PooledWorker());
     pump();
   });
 }

@@ -8,9 +8,10 @@
 import vm from 'node:vm';
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 
-const { source, realmSetup, wire, port } = workerData;
+const { realmSetup, wire, port } = workerData;
 const flag = new Int32Array(workerData.flag);
-const script = new vm.Script(source, { filename: 'Code.js' });
+/** Compiled scripts by source number: the main thread sends a source once per worker. */
+const scripts = new Map();
 
 /** The job running now: its realm, its proxies, its clock. */
 let job;
@@ -93,7 +94,9 @@ function exportValue(v) {
   return v;
 }
 
-function runJob({ name, globals, args, now }) {
+function runJob({ sourceId, source, name, globals, args, now }) {
+  if (source !== undefined) scripts.set(sourceId, new vm.Script(source, { filename: 'Code.js' }));
+  const script = scripts.get(sourceId);
   job = { simBase: now, proxies: new Map(), ids: new Map() };
   const context = vm.createContext({ __simNow: () => job.simBase + (performance.now() - job.realBase) });
   job.realm = vm.runInContext(realmSetup, context);

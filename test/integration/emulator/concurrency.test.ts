@@ -72,7 +72,7 @@ describe('concurrent executions', () => {
     const sleeps = [900, 0, 300, 600, 150];
     const tags = ['e', 'a', 'c', 'd', 'b'];
     for (const concurrency of [5, DEFAULT_CONCURRENCY]) {
-      for (let repeat = 0; repeat < 8; repeat++) {
+      for (let repeat = 0; repeat < 25; repeat++) {
         const emu = probe(SCRIPT);
         const results = await emu.runConcurrently(sleeps.map((ms, i) => ({ name: 'appendAfter', args: [ms, tags[i]] })), { concurrency });
         expect(orderOf(emu)).toBe('abcde');
@@ -82,7 +82,7 @@ describe('concurrent executions', () => {
   });
 
   test('with fewer slots than jobs, a queued job starts when a running one ends', async () => {
-    for (let repeat = 0; repeat < 5; repeat++) {
+    for (let repeat = 0; repeat < 20; repeat++) {
       const emu = probe(SCRIPT);
       const start = emu.clock.now();
       // Slots: [a 500, b 100] → c takes b's slot at ~100 and appends at ~100+50; a at ~500.
