@@ -30,6 +30,7 @@ function badKey() {
   try { CacheService.getScriptCache().put(new Array(252).join('k'), 'v'); return 'no error'; }
   catch (e) { return [e instanceof Error, e.message]; }
 }
+function trigger() { return ScriptApp.newTrigger('x'); }
 function uncaught() { CacheService.getScriptCache().put(new Array(252).join('k'), 'v'); }
 function where() {
   var r = SpreadsheetApp.getActiveRange();
@@ -49,6 +50,15 @@ function holdLock(after, ms, tag) {
   c.put('locked', c.get('locked') + tag + '-');
   l.releaseLock();
   return tag;
+}
+function handles(text) {
+  var blob = Utilities.gzip(Utilities.newBlob(text));
+  var ss = SpreadsheetApp.getActiveSpreadsheet();
+  var sheet = ss.insertSheet('T');
+  ss.setActiveSheet(sheet);
+  sheet.getRange(1, 1, 1, 2).setValues([[text, 'B']]);
+  Logger.log('logged ' + text);
+  return [Utilities.ungzip(blob).getDataAsString(), ss.getActiveSheet().getName(), sheet.getRange('A1:B1').getValues()[0]];
 }
 function tryBriefly(ms) { Utilities.sleep(10); return LockService.getScriptLock().tryLock(ms); }
 `;
@@ -131,11 +141,24 @@ describe('concurrent executions', () => {
     expect(results[1].value).toBe('x');
   });
 
-  test('a service error keeps its message and is an Error of the script; uncaught, it is the result', async () => {
+  test('a service error keeps its message and is an Error of the script; uncaught, it is the result; denied services as in a sequential run', async () => {
     const emu = probe(SCRIPT);
-    const results = await emu.runConcurrently([{ name: 'badKey', args: [] }, { name: 'uncaught', args: [] }]);
+    const results = await emu.runConcurrently([{ name: 'badKey', args: [] }, { name: 'uncaught', args: [] }, { name: 'trigger', args: [], options: { kind: 'custom-function' } }]);
     expect(results[0].value).toEqual([true, 'Exception: Argument too large: key']);
     expect(results[1].error).toBe('Exception: Argument too large: key');
+    expect(results[2].error).toBe('Exception: You do not have permission to call ScriptApp.newTrigger');
+    expect(results[2].error).toBe(probe(SCRIPT).run('trigger', [], { kind: 'custom-function' }).error);
+  });
+
+  test('objects travel as handles, also back as arguments; logs go to the ledger; as in a sequential run', async () => {
+    const emu = probe(SCRIPT);
+    const [r] = await emu.runConcurrently([{ name: 'handles', args: ['zipped'], options: { kind: 'menu' } }]);
+    const sequential = probe(SCRIPT).run('handles', ['zipped'], { kind: 'menu' });
+    expect(r.value).toEqual(['zipped', 'T', ['zipped', 'B']]);
+    expect(r.value).toEqual(sequential.value);
+    expect(r.ledger.logs).toEqual(sequential.ledger.logs);
+    expect(r.ledger.calls).toEqual(sequential.ledger.calls);
+    expect(emu.workbook.byName('T')?.get(0, 1)).toBe('B');
   });
 
   test('the script sees its own realm and its own clock', async () => {
