@@ -44,8 +44,9 @@ export interface WaveOptions {
 }
 
 /**
- * How many custom-function executions Sheets runs at once is not documented; 10 is our choice
- * (settable per wave), enough for the cooperation between concurrent cells to matter.
+ * How many custom-function executions Sheets runs at once is not documented (the quota page caps
+ * simultaneous executions at 30 per user); 10 is our choice (settable per wave), enough for the
+ * cooperation between concurrent cells to matter.
  */
 export const DEFAULT_CONCURRENCY = 10;
 
