@@ -70,6 +70,11 @@ export interface Ledger {
   dialogs: Array<{ title: string; html: string; modal: boolean }>;
 }
 
+/** The message of anything thrown (what a result's `error` holds). */
+export function errorMessage(e: unknown): string {
+  return typeof e === 'object' && e !== null && 'message' in e ? String((e as Error).message) : String(e);
+}
+
 /** The mode an execution of this kind runs in when nothing else says. */
 export function defaultAuthMode(kind: ExecutionKind): AuthModeName {
   if (kind === 'custom-function') return 'CUSTOM_FUNCTION';
@@ -79,6 +84,8 @@ export function defaultAuthMode(kind: ExecutionKind): AuthModeName {
 export class Execution {
   readonly ledger: Ledger;
   readonly limitMs: number;
+  /** The real time this execution is charged for (ms): wall time, unless a host gives its own (useRealClock). */
+  private realNow: () => number = () => performance.now();
   private lastReal = performance.now();
   /** Makes a Date in the bundle's realm (set by the runtime). */
   makeDate: (ms: number) => Date = (ms) => new Date(ms);
@@ -117,9 +124,18 @@ export class Execution {
     this.check();
   }
 
+  /**
+   * Charges real time from this source from now on: the concurrent host (concurrent.ts) counts
+   * only the time a job computes or is served, not the time it waits for its turn.
+   */
+  useRealClock(now: () => number): void {
+    this.realNow = now;
+    this.lastReal = now();
+  }
+
   /** Adds real time spent since the last charge (the bundle's own computation, real I/O). */
   syncReal(): void {
-    const now = performance.now();
+    const now = this.realNow();
     this.clock.advance(now - this.lastReal);
     this.lastReal = now;
   }

@@ -1,10 +1,12 @@
 /**
  * How Sheets and the sidebar call into the bundle. Custom functions: a fresh 30-second
- * execution with read-only services; a thrown error shows as #ERROR! with its message.
+ * execution with read-only services; a thrown error shows as #ERROR! with its message; a
+ * recalculation runs many formula cells as concurrent executions, each seeing its own cell.
  * google.script.run: JSON-safe arguments and results only (a Date, function or undefined in
  * them fails the call, as Google's does), private names (ending in `_`) unreachable, and at
  * most 10 calls in flight; more wait their turn.
  */
+import type { FormulaCell, WaveOptions } from './concurrent';
 import type { Emulator, RunResult } from './runtime';
 
 export interface CellResult {
@@ -15,10 +17,19 @@ export interface CellResult {
   run: RunResult;
 }
 
-export function callCustomFunction(emu: Emulator, name: string, args: unknown[]): CellResult {
-  const run = emu.run(name, args, { kind: 'custom-function' });
+/** What a cell shows for one custom-function execution. */
+function cellResult(run: RunResult): CellResult {
   if (run.error !== undefined) return { error: run.error, run };
   return { value: run.value === undefined ? '' : run.value, run };
+}
+
+export function callCustomFunction(emu: Emulator, name: string, args: unknown[]): CellResult {
+  return cellResult(emu.run(name, args, { kind: 'custom-function' }));
+}
+
+/** Recalculates formula cells as Sheets does, several executions at once (Emulator.recalculate); results in cell order. */
+export async function recalculateCells(emu: Emulator, cells: FormulaCell[], options: WaveOptions = {}): Promise<CellResult[]> {
+  return (await emu.recalculate(cells, options)).map(cellResult);
 }
 
 export const MAX_IN_FLIGHT = 10;

@@ -2,6 +2,8 @@
  * Values that cross between the emulator (Node's realm) and the bundle's vm context. Objects made
  * here for the bundle (errors, dates, arrays of bytes) are created in the context's own realm,
  * so `instanceof Error` / `instanceof Date` in the bundle behave as they do in Apps Script.
+ * The set-up runs inside the context from one source text (REALM_SETUP), which the worker
+ * threads of concurrent executions (job-worker.mjs) use too, so both see the same realm.
  */
 import vm from 'node:vm';
 
@@ -15,37 +17,48 @@ export interface Realm {
 
 export const isDate = (v: unknown): v is Date => Object.prototype.toString.call(v) === '[object Date]';
 
-export function createRealm(now: () => number): Realm {
-  const context = vm.createContext({ __simNow: now });
-  vm.runInContext(
-    `(() => {
-      const RealDate = Date;
-      const now = __simNow;
-      class SimDate extends RealDate {
-        constructor(...args) { if (args.length === 0) super(now()); else super(...args); }
-        static now() { return Math.floor(now()); }
-      }
-      globalThis.Date = SimDate;
-      delete globalThis.__simNow;
-    })();`,
-    context,
-  );
-  const CtxError = vm.runInContext('Error', context) as ErrorConstructor;
-  const CtxDate = vm.runInContext('Date', context) as DateConstructor;
-  const copy = (v: unknown): unknown => {
-    if (isDate(v)) return new CtxDate((v as Date).getTime());
-    if (Array.isArray(v)) return vm.runInContext('Array', context).from(v.map(copy));
+/**
+ * Run inside a fresh context that holds `__simNow` (the simulated clock): replaces Date by one
+ * that reads that clock, removes `__simNow`, and evaluates to the context's Error, Date and a
+ * deep copy into the context (`copy(value, keep)`: values for which `keep` is true pass as they are).
+ */
+export const REALM_SETUP = `(() => {
+  const RealDate = Date;
+  const now = __simNow;
+  class SimDate extends RealDate {
+    constructor(...args) { if (args.length === 0) super(now()); else super(...args); }
+    static now() { return Math.floor(now()); }
+  }
+  globalThis.Date = SimDate;
+  delete globalThis.__simNow;
+  const isDate = (v) => Object.prototype.toString.call(v) === '[object Date]';
+  const copy = (v, keep) => {
+    if (keep && keep(v)) return v;
+    if (isDate(v)) return new SimDate(v.getTime());
+    if (Array.isArray(v)) return Array.from(v, (x) => copy(x, keep));
     if (v && typeof v === 'object') {
-      const o = vm.runInContext('({})', context) as Record<string, unknown>;
-      for (const [k, x] of Object.entries(v)) o[k] = copy(x);
+      const o = {};
+      for (const [k, x] of Object.entries(v)) o[k] = copy(x, keep);
       return o;
     }
     return v;
   };
+  return { Error, Date: SimDate, copy };
+})();`;
+
+interface RealmParts {
+  Error: ErrorConstructor;
+  Date: DateConstructor;
+  copy(value: unknown, keep?: (v: unknown) => boolean): unknown;
+}
+
+export function createRealm(now: () => number): Realm {
+  const context = vm.createContext({ __simNow: now });
+  const parts = vm.runInContext(REALM_SETUP, context) as RealmParts;
   return {
     context,
-    error: (message) => new CtxError(message),
-    date: (ms) => new CtxDate(ms),
-    import: <T>(value: T) => copy(value) as T,
+    error: (message) => new parts.Error(message),
+    date: (ms) => new parts.Date(ms),
+    import: <T>(value: T) => parts.copy(value) as T,
   };
 }

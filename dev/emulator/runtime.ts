@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import vm from 'node:vm';
 import { AUTH_MODE, AUTH_MODE_NAMES, type AuthModeName } from './auth';
 import { CacheStore, EmulatedCacheService } from './cache';
-import { type CellRef, defaultAuthMode, Execution, type ExecutionKind, type Ledger, SimClock } from './execution';
+import { type ConcurrentJob, type FormulaCell, runWave, type WaveOptions } from './concurrent';
+import { type CellRef, defaultAuthMode, errorMessage, Execution, type ExecutionKind, type Ledger, SimClock } from './execution';
 import { guard } from './guard';
 import { EmulatedHtmlService } from './html';
 import { EmulatedLockService, type LockState } from './lock';
@@ -119,6 +120,16 @@ export function exportValue(v: unknown): unknown {
   return v;
 }
 
+/** An execution prepared by Emulator.prepare, run by Emulator.run or by a concurrent wave. */
+export interface PreparedExecution {
+  exec: Execution;
+  globals: Record<string, object>;
+  locks: EmulatedLockService;
+  mode: AuthModeName;
+  /** The arguments as the bundle sees them (event objects carry the execution's authMode enum). */
+  args(args: unknown[]): unknown[];
+}
+
 export class Emulator {
   readonly clock: SimClock;
   readonly workbook: Workbook;
@@ -130,13 +141,15 @@ export class Emulator {
   readonly quota: FetchQuota;
   readonly history: Ledger[] = [];
   private readonly script: vm.Script;
+  private readonly scriptSource: string;
   private readonly distDir: string;
   private readonly grantedScopes: ReadonlySet<string> | null;
   private readonly fetchAllowlist: readonly string[] | null;
 
   constructor(readonly options: EmulatorOptions = {}) {
     this.distDir = options.distDir ?? DEFAULT_DIST;
-    this.script = new vm.Script(options.code ?? readFileSync(join(this.distDir, 'Code.js'), 'utf8'), { filename: 'Code.js' });
+    this.scriptSource = options.code ?? readFileSync(join(this.distDir, 'Code.js'), 'utf8');
+    this.script = new vm.Script(this.scriptSource, { filename: 'Code.js' });
     this.clock = new SimClock(options.startTime ?? Date.UTC(2026, 10, 23, 9, 0, 0));
     this.workbook = options.workbook ?? new Workbook();
     this.owner = options.owner ?? 'owner@example.com';
@@ -163,14 +176,50 @@ export class Emulator {
 
   /** Runs one global of the bundle as one execution. */
   run<T = unknown>(name: string, args: unknown[] = [], options: RunOptions = {}): RunResult<T> {
+    const realm = createRealm(() => this.clock.now());
+    const prepared = this.prepare(name, args, options, this.clock, realm.error, realm.date);
+    Object.assign(realm.context, prepared.globals);
+    let result: RunResult<T>;
+    try {
+      this.script.runInContext(realm.context);
+      const fn = realm.context[name];
+      if (typeof fn !== 'function') throw new Error(`Script function not found: ${name}`);
+      const value = fn(...prepared.args(realm.import(args)));
+      result = { value: exportValue(value) as T, ledger: prepared.exec.ledger };
+    } catch (e) {
+      result = { error: errorMessage(e), ledger: prepared.exec.ledger };
+    }
+    return this.settle(prepared, result);
+  }
+
+  /**
+   * Runs jobs as concurrent executions (concurrent.ts), at most `concurrency` at once (default
+   * DEFAULT_CONCURRENCY), each in its own worker thread and on its own simulated clock from the
+   * moment it starts; results in job order. The clock ends at the latest end.
+   */
+  runConcurrently(jobs: ConcurrentJob[], options: WaveOptions = {}): Promise<RunResult[]> {
+    return runWave(this, jobs, options);
+  }
+
+  /** Recalculates formula cells concurrently: each a custom-function execution that sees its cell (activeCell). */
+  recalculate(cells: FormulaCell[], options: WaveOptions = {}): Promise<RunResult[]> {
+    return this.runConcurrently(cells.map((c) => ({ name: c.name, args: c.args, options: { kind: 'custom-function', activeCell: { sheet: c.sheet, row: c.row, col: c.col } } })), options);
+  }
+
+  /** The script source every execution runs (concurrent.ts sends it to its workers). */
+  get source(): string {
+    return this.scriptSource;
+  }
+
+  /** One execution before its code runs: its Execution on `clock`, the globals the bundle sees (services bound to it), its locks. */
+  prepare(name: string, args: unknown[], options: RunOptions, clock: SimClock, makeError: (m: string) => Error, makeDate: (ms: number) => Date): PreparedExecution {
     const kind = options.kind ?? 'editor';
     const user = options.user ?? this.owner;
-    const realm = createRealm(() => this.clock.now());
     const event = args.find((a): a is { authMode: unknown } => !!a && typeof a === 'object' && 'authMode' in a);
     const mode: AuthModeName = kind === 'custom-function' ? 'CUSTOM_FUNCTION' : options.authMode ?? (isAuthModeName(event?.authMode) ? event.authMode : defaultAuthMode(kind));
-    const exec = new Execution(this.clock, kind, name, user, this.owner, realm.error, options.killAfterMs, mode);
+    const exec = new Execution(clock, kind, name, user, this.owner, makeError, options.killAfterMs, mode);
     exec.grantedScopes = this.grantedScopes;
-    exec.makeDate = realm.date;
+    exec.makeDate = makeDate;
     exec.activeCell = options.activeCell;
     const locks = new EmulatedLockService(exec, this.locks);
     const log = loggers(exec);
@@ -186,24 +235,19 @@ export class Emulator {
       HtmlService: new EmulatedHtmlService(exec, this.distDir),
       Logger: log.Logger,
     };
-    const globals: Record<string, unknown> = { console: log.console };
+    const globals: Record<string, object> = { console: log.console };
     for (const [service, impl] of Object.entries(services)) {
       globals[service] = kind === 'custom-function' && DENIED_IN_CUSTOM_FUNCTIONS.has(service)
         ? new Proxy({}, { get: (_, prop) => exec.deny(`${service}.${String(prop)}`) })
         : authorized(guard(impl, service), service, exec);
     }
-    Object.assign(realm.context, globals);
-    let result: RunResult<T>;
-    try {
-      this.script.runInContext(realm.context);
-      const fn = realm.context[name];
-      if (typeof fn !== 'function') throw new Error(`Script function not found: ${name}`);
-      const value = fn(...withAuthModeEnum(realm.import(args), mode));
-      result = { value: exportValue(value) as T, ledger: exec.ledger };
-    } catch (e) {
-      result = { error: typeof e === 'object' && e !== null && 'message' in e ? String((e as Error).message) : String(e), ledger: exec.ledger };
-    }
-    locks.held.clear();
+    return { exec, globals, locks, mode, args: (a) => withAuthModeEnum(a, mode) };
+  }
+
+  /** Ends an execution: its locks released, its ledger closed and kept in history; past its limit the result is Google's timeout. */
+  settle<T>(prepared: PreparedExecution, result: RunResult<T>): RunResult<T> {
+    const { exec, locks } = prepared;
+    locks.releaseAll();
     exec.finish();
     if (exec.ledger.timedOut) result = { error: 'Exceeded maximum execution time', ledger: exec.ledger };
     this.history.push(exec.ledger);

@@ -1,6 +1,11 @@
-/** The deployed bundle in a fresh emulator, configured to talk to a running reference service. */
-import { callCustomFunction, type CellResult } from '../../dev/emulator/hosts';
+/**
+ * The deployed bundle in a fresh emulator, configured to talk to a running reference service;
+ * and a column of one formula per row (filled down), recalculated concurrently as Sheets does.
+ */
+import type { WaveOptions } from '../../dev/emulator/concurrent';
+import { callCustomFunction, type CellResult, recalculateCells } from '../../dev/emulator/hosts';
 import { Emulator, type EmulatorOptions } from '../../dev/emulator/runtime';
+import { columnLetters } from '../../dev/emulator/workbook';
 import { DEMO_KEY } from './service';
 
 export interface Addin {
@@ -20,6 +25,44 @@ export function addin(serviceUrl: string, key: string | null = DEMO_KEY, options
     emu.store(`user:${emu.owner}`).set('INVESTOR_DATA_KEY_ADDRESS', serviceUrl);
   }
   return { emu, cell: (name, ...args) => callCustomFunction(emu, name, args) };
+}
+
+export interface FillDown {
+  /** The sheet (created when missing). */
+  sheet: string;
+  /** Written down column `idCol` from `firstRow`; each row's formula refers to its own id. */
+  ids: string[];
+  /** The custom function, e.g. LP_GET. */
+  name: string;
+  /** Arguments after the id, e.g. ['firm']: `=LP_GET(A2, "firm")`. */
+  rest?: unknown[];
+  idCol?: number;
+  formulaCol?: number;
+  firstRow?: number;
+}
+
+/** One recalculated formula cell: where it is, and what it shows (with its execution's ledger in `run`). */
+export type FilledCell = CellResult & { row: number; col: number; formula: string };
+
+const formulaArg = (v: unknown) => (typeof v === 'string' ? JSON.stringify(v) : String(v));
+
+/**
+ * Fills `=NAME(<id cell>, rest…)` down a column beside the ids (so the sheet holds what Sheets
+ * would: the ids and the formulas), then recalculates every formula cell concurrently.
+ */
+export async function fillDownAndRecalculate(emu: Emulator, fill: FillDown, wave: WaveOptions = {}): Promise<FilledCell[]> {
+  const { ids, name, rest = [], idCol = 1, formulaCol = 2, firstRow = 2 } = fill;
+  const data = emu.workbook.byName(fill.sheet) ?? emu.workbook.addSheet(fill.sheet);
+  if (data.maxRows < firstRow + ids.length) data.maxRows = firstRow + ids.length;
+  const cells = ids.map((id, i) => {
+    const row = firstRow + i;
+    const formula = `=${name}(${[`${columnLetters(idCol)}${row}`, ...rest.map(formulaArg)].join(', ')})`;
+    data.set(row - 1, idCol - 1, id);
+    data.set(row - 1, formulaCol - 1, '', formula);
+    return { sheet: fill.sheet, row, col: formulaCol, name, args: [id, ...rest], formula };
+  });
+  const results = await recalculateCells(emu, cells, wave);
+  return results.map((r, i) => ({ ...r, row: cells[i].row, col: cells[i].col, formula: cells[i].formula }));
 }
 
 /** Everything the emulator kept or logged, as one text, for scanning for secrets. */

@@ -1,0 +1,386 @@
+/**
+ * Concurrent executions, as Sheets runs a column of custom functions: a wave of jobs, at most
+ * `concurrency` running at once, each executing the bundle in its own worker thread
+ * (job-worker.mjs) so it can be suspended in the middle of its code. All state stays on this
+ * thread: the worker's globals are proxies that forward every member access synchronously here
+ * (the worker posts, then waits on Atomics), where the job's own Execution calls the real
+ * emulated services. Objects that are not plain values (Spreadsheet, Range, Cache, Blob, …)
+ * travel as handles the worker wraps in proxies again; a service error comes back as its message.
+ *
+ * Time: every job has its own simulated clock, from the moment it starts (the wave's start, or
+ * the end of the job whose place it takes). A conservative discrete-event scheduler serves the
+ * pending event (start, service call, end) with the earliest simulated time, and only while no
+ * job is computing: so shared state (caches, properties, the sheet, the fetch quota) is touched in
+ * simulated-time order, `Utilities.sleep` in one job lets the others run, and the outcome does not
+ * depend on thread timing. One job computes at a time, so each is charged its own real compute
+ * time (measured in its worker between calls) plus the time its calls take here, never the time
+ * it waited for its turn. Each execution keeps its own limit (30 s for custom functions).
+ */
+import { join } from 'node:path';
+import { type MessagePort, MessageChannel, Worker } from 'node:worker_threads';
+import { errorMessage, SimClock } from './execution';
+import { Blocked } from './lock';
+import { REALM_SETUP, isDate } from './realm';
+import type { Emulator, PreparedExecution, RunOptions, RunResult } from './runtime';
+
+export interface ConcurrentJob {
+  name: string;
+  args: unknown[];
+  options?: RunOptions;
+}
+
+/** A formula cell to recalculate: its place (1-based) and the custom function it calls. */
+export interface FormulaCell {
+  sheet: string;
+  row: number;
+  col: number;
+  name: string;
+  args: unknown[];
+}
+
+export interface WaveOptions {
+  /** Executions running at once (default DEFAULT_CONCURRENCY). */
+  concurrency?: number;
+}
+
+/**
+ * How many custom-function executions Sheets runs at once is not documented (the quota page caps
+ * simultaneous executions at 30 per user); 10 is our choice (settable per wave), enough for the
+ * cooperation between concurrent cells to matter.
+ */
+export const DEFAULT_CONCURRENCY = 10;
+
+/** A job computing this long (real ms) past its remaining limit without calling anything is stopped. */
+const RUNAWAY_GRACE_MS = 2000;
+
+/** Keys of the wire format, shared with job-worker.mjs through its workerData. */
+const WIRE = { handle: '__emuHandle', methods: '__emuMethods', method: '__emuMethod' } as const;
+
+type CallMessage = { type: 'call'; computeMs: number; op: 'call' | 'get'; h: number; prop: string; args?: unknown[] };
+type DoneMessage = { type: 'done'; computeMs: number; value?: unknown; error?: string };
+type Reply = { now: number; value?: unknown; error?: string };
+
+/** One job of the wave, on this thread. */
+class JobRun {
+  prepared: PreparedExecution | undefined;
+  result: RunResult | undefined;
+  /** The next thing this job does, at which simulated time. */
+  pending: { time: number; event: 'start' } | { time: number; event: 'call'; msg: CallMessage } | { time: number; event: 'done'; msg: DoneMessage } | undefined;
+  worker: PooledWorker | undefined;
+  /** Real time charged so far (compute reported by the worker + time served here). */
+  private charged = 0;
+  private serveStart: number | undefined;
+  private readonly handles = new Map<number, object>();
+  private readonly ids = new Map<object, number>();
+
+  constructor(readonly index: number, readonly job: ConcurrentJob) {}
+
+  get exec() {
+    return (this.prepared as PreparedExecution).exec;
+  }
+
+  /** The real-time source of this job's Execution: what it computed or was served, not what it waited. */
+  realNow = (): number => this.charged + (this.serveStart === undefined ? 0 : performance.now() - this.serveStart);
+
+  addCompute(ms: number): void {
+    this.charged += Math.max(0, ms);
+    this.exec.syncReal();
+  }
+
+  serving<T>(work: () => T): T {
+    this.serveStart = performance.now();
+    try {
+      return work();
+    } finally {
+      this.charged += performance.now() - this.serveStart;
+      this.serveStart = undefined;
+      this.exec.syncReal();
+    }
+  }
+
+  handle(obj: object): Record<string, unknown> {
+    let id = this.ids.get(obj);
+    if (id === undefined) {
+      id = this.ids.size + 1;
+      this.ids.set(obj, id);
+      this.handles.set(id, obj);
+    }
+    return { [WIRE.handle]: id, [WIRE.methods]: methodNames(obj) };
+  }
+
+  /** A service's answer for the worker: plain values as they are, anything else as a handle. */
+  encode(v: unknown): unknown {
+    if (v === null || (typeof v !== 'object' && typeof v !== 'function')) return v;
+    if (isDate(v)) return new Date(v.getTime());
+    if (ArrayBuffer.isView(v)) return v;
+    if (Array.isArray(v)) return v.map((x) => this.encode(x));
+    if (typeof v === 'object' && isPlainObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, this.encode(x)]));
+    return this.handle(v);
+  }
+
+  /** The worker's arguments, with its handles back to the objects they stand for. */
+  decode(v: unknown): unknown {
+    if (!v || typeof v !== 'object' || isDate(v) || ArrayBuffer.isView(v)) return v;
+    if (Array.isArray(v)) return v.map((x) => this.decode(x));
+    const o = v as Record<string, unknown>;
+    if (WIRE.handle in o) return this.target(o[WIRE.handle] as number);
+    return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, this.decode(x)]));
+  }
+
+  target(id: number): object {
+    const obj = this.handles.get(id);
+    if (!obj) throw new Error(`unknown handle ${id}`);
+    return obj;
+  }
+
+  /** Serves one member access of the worker on the real service object; undefined when it must wait (a lock held by another job). */
+  serve(msg: CallMessage): Reply | undefined {
+    let reply: Omit<Reply, 'now'>;
+    try {
+      reply = this.serving(() => {
+        const obj = this.target(msg.h);
+        const member = Reflect.get(obj, msg.prop) as unknown;
+        if (msg.op === 'get') return { value: typeof member === 'function' ? { [WIRE.method]: true } : this.encode(member) };
+        if (typeof member !== 'function') throw new TypeError(`${msg.prop} is not a function`);
+        return { value: this.encode((member as (...a: unknown[]) => unknown).apply(obj, this.decode(msg.args ?? []) as unknown[])) };
+      });
+    } catch (e) {
+      if (e instanceof Blocked) {
+        this.exec.clock.advance(e.ms);
+        return undefined;
+      }
+      reply = { error: errorMessage(e) };
+    }
+    return { ...reply, now: this.exec.clock.now() };
+  }
+}
+
+function isPlainObject(v: object): boolean {
+  const proto = Object.getPrototypeOf(v);
+  // Another realm's Object.prototype has no prototype either.
+  if (proto !== null && proto !== Object.prototype && Object.getPrototypeOf(proto) !== null) return false;
+  return !Object.values(v).some((x) => typeof x === 'function');
+}
+
+/** The function members of an object (own and inherited, short of Object.prototype): the worker calls these without asking first. */
+function methodNames(obj: object): string[] {
+  const names = new Set<string>();
+  for (let p: object | null = obj; p && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
+    for (const k of Object.getOwnPropertyNames(p)) {
+      if (k === 'constructor') continue;
+      const d = Object.getOwnPropertyDescriptor(p, k);
+      if (d && typeof d.value === 'function') names.add(k);
+    }
+  }
+  return [...names];
+}
+
+interface WaveHandlers {
+  onMessage(w: PooledWorker, msg: CallMessage | DoneMessage): void;
+  onFailure(w: PooledWorker, error: string): void;
+}
+
+/** Idle workers, kept between waves (booting one costs tens of ms, more on a busy machine); they do not keep the process alive. */
+const idleWorkers: PooledWorker[] = [];
+/** Each distinct script source gets a number; a worker compiles a source once (as Emulator compiles it once). */
+const sourceIds = new Map<string, number>();
+
+/** A worker thread that runs one job at a time, and the channel its calls are answered on. */
+class PooledWorker {
+  readonly worker: Worker;
+  private readonly flag = new Int32Array(new SharedArrayBuffer(4));
+  private readonly port: MessagePort;
+  private readonly compiled = new Set<number>();
+  run: JobRun | undefined;
+  /** The wave this worker serves now. */
+  wave: WaveHandlers | undefined;
+  private watchdog: NodeJS.Timeout | undefined;
+  private exited = false;
+
+  constructor() {
+    const { port1, port2 } = new MessageChannel();
+    this.port = port1;
+    this.port.unref();
+    // No execArgv: the worker is plain JavaScript and needs no loader (tsx would add its boot time).
+    this.worker = new Worker(join(__dirname, 'job-worker.mjs'), {
+      workerData: { realmSetup: REALM_SETUP, wire: WIRE, flag: this.flag.buffer, port: port2 },
+      transferList: [port2],
+      execArgv: [],
+    });
+    this.worker.unref();
+    this.worker.on('message', (msg: CallMessage | DoneMessage) => {
+      this.stopWatchdog();
+      this.wave?.onMessage(this, msg);
+    });
+    this.worker.on('error', (e) => this.wave?.onFailure(this, errorMessage(e)));
+    this.worker.on('exit', (code) => {
+      this.exited = true;
+      const i = idleWorkers.indexOf(this);
+      if (i >= 0) idleWorkers.splice(i, 1);
+      this.wave?.onFailure(this, `exited with code ${code}`);
+    });
+  }
+
+  static acquire(wave: WaveHandlers): PooledWorker {
+    const w = idleWorkers.pop() ?? new PooledWorker();
+    w.wave = wave;
+    w.worker.ref();
+    return w;
+  }
+
+  /** Back to the idle pool once its job has ended. */
+  release(): void {
+    this.stopWatchdog();
+    this.wave = undefined;
+    this.run = undefined;
+    if (this.exited) return;
+    this.worker.unref();
+    idleWorkers.push(this);
+  }
+
+  start(run: JobRun, source: string, globals: Record<string, unknown>, args: unknown, onRunaway: () => void): void {
+    this.run = run;
+    let sourceId = sourceIds.get(source);
+    if (sourceId === undefined) sourceIds.set(source, (sourceId = sourceIds.size + 1));
+    const first = !this.compiled.has(sourceId);
+    this.compiled.add(sourceId);
+    this.worker.postMessage({ type: 'start', sourceId, source: first ? source : undefined, name: run.job.name, globals, args, now: run.exec.clock.now() });
+    this.startWatchdog(run, onRunaway);
+  }
+
+  reply(reply: Reply, onRunaway: () => void): void {
+    try {
+      this.port.postMessage(reply);
+    } catch (e) {
+      this.port.postMessage({ now: reply.now, error: `The emulator cannot pass this value to the script: ${errorMessage(e)}` });
+    }
+    Atomics.store(this.flag, 0, 1);
+    Atomics.notify(this.flag, 0);
+    if (this.run) this.startWatchdog(this.run, onRunaway);
+  }
+
+  private startWatchdog(run: JobRun, onRunaway: () => void): void {
+    const left = Math.max(0, run.exec.limitMs - run.exec.elapsedMs);
+    this.watchdog = setTimeout(onRunaway, left + RUNAWAY_GRACE_MS);
+  }
+
+  stopWatchdog(): void {
+    if (this.watchdog) clearTimeout(this.watchdog);
+    this.watchdog = undefined;
+  }
+
+  /** Stops the thread (a runaway job, a failed wave); it never returns to the pool. */
+  kill(): void {
+    this.stopWatchdog();
+    this.wave = undefined;
+    this.exited = true;
+    this.port.close();
+    this.worker.terminate().catch(() => undefined);
+  }
+}
+
+/** Runs a wave of jobs on `emu` (Emulator.runConcurrently). */
+export function runWave(emu: Emulator, jobs: ConcurrentJob[], options: WaveOptions = {}): Promise<RunResult[]> {
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`concurrency must be a whole number ≥ 1, not ${concurrency}`);
+  const runs = jobs.map((job, i) => new JobRun(i, job));
+  const waveStart = emu.clock.now();
+  const queue = [...runs];
+  let computing: JobRun | undefined;
+  let settled = false;
+
+  return new Promise<RunResult[]>((resolve, reject) => {
+    const finishWave = () => {
+      settled = true;
+      emu.clock.nowMs = Math.max(emu.clock.now(), ...runs.map((r) => r.result?.ledger.endedAt ?? 0));
+      resolve(runs.map((r) => r.result as RunResult));
+    };
+    const fail = (e: unknown) => {
+      if (settled) return;
+      settled = true;
+      for (const r of runs) if (r.worker?.run === r) r.worker.kill();
+      reject(e instanceof Error ? e : new Error(errorMessage(e)));
+    };
+    const nextFromQueue = (at: number) => {
+      const run = queue.shift();
+      if (run) run.pending = { time: at, event: 'start' };
+    };
+    const wave: WaveHandlers = { onMessage, onFailure: (_, error) => fail(new Error(`job worker failed: ${error}`)) };
+
+    const end = (run: JobRun, result: Omit<RunResult, 'ledger'>) => {
+      run.result = emu.settle(run.prepared as PreparedExecution, { ...result, ledger: run.exec.ledger });
+      run.pending = undefined;
+      nextFromQueue(run.exec.ledger.endedAt);
+    };
+
+    const onRunaway = (worker: PooledWorker) => () => {
+      const run = worker.run;
+      if (!run || computing !== run) return;
+      // It computed past its limit without calling anything: Google stops it there.
+      run.exec.ledger.timedOut = true;
+      run.addCompute(run.exec.limitMs - run.exec.elapsedMs + 1);
+      computing = undefined;
+      worker.kill();
+      end(run, { error: 'Exceeded maximum execution time' });
+      pump();
+    };
+
+    function onMessage(worker: PooledWorker, msg: CallMessage | DoneMessage) {
+      const run = worker.run;
+      if (!run || computing !== run) return;
+      computing = undefined;
+      run.addCompute(msg.computeMs);
+      const time = run.exec.clock.now();
+      run.pending = msg.type === 'call' ? { time, event: 'call', msg } : { time, event: 'done', msg };
+      pump();
+    }
+
+    function pump() {
+      try {
+        while (!computing && !settled) {
+          let next: JobRun | undefined;
+          for (const r of runs) if (r.pending && (!next || r.pending.time < (next.pending?.time ?? Number.POSITIVE_INFINITY))) next = r;
+          if (!next) {
+            if (runs.every((r) => r.result)) finishWave();
+            return;
+          }
+          const p = next.pending as NonNullable<JobRun['pending']>;
+          if (p.event === 'start') {
+            const clock = new SimClock(p.time);
+            next.prepared = emu.prepare(next.job.name, next.job.args, next.job.options ?? {}, clock, (m) => new Error(m), (ms) => new Date(ms));
+            next.exec.useRealClock(next.realNow);
+            const globals = Object.fromEntries(Object.entries(next.prepared.globals).map(([k, v]) => [k, next.handle(v)]));
+            const worker = PooledWorker.acquire(wave);
+            next.worker = worker;
+            next.pending = undefined;
+            computing = next;
+            worker.start(next, emu.source, globals, next.encode(next.prepared.args(next.job.args)), onRunaway(worker));
+          } else if (p.event === 'call') {
+            const reply = next.serve(p.msg);
+            if (!reply) {
+              next.pending = { ...p, time: next.exec.clock.now() };
+              continue;
+            }
+            next.pending = undefined;
+            computing = next;
+            (next.worker as PooledWorker).reply(reply, onRunaway(next.worker as PooledWorker));
+          } else {
+            (next.worker as PooledWorker).release();
+            end(next, p.msg.error !== undefined ? { error: p.msg.error } : { value: p.msg.value });
+          }
+        }
+      } catch (e) {
+        fail(e);
+      }
+    }
+
+    if (runs.length === 0) {
+      resolve([]);
+      return;
+    }
+    for (let i = 0; i < concurrency; i++) nextFromQueue(waveStart);
+    // Boot every worker the wave needs now, in parallel, not one per start event.
+    for (let i = Math.min(concurrency, runs.length) - idleWorkers.length; i > 0; i--) idleWorkers.push(new PooledWorker());
+    pump();
+  });
+}

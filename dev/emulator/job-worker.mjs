@@ -1,0 +1,126 @@
+// Worker thread of a concurrent wave (concurrent.ts): runs one execution of the script at a
+// time in a fresh vm context (the same realm set-up as a sequential run, realm.ts's REALM_SETUP),
+// whose service globals are proxies. Every member access of a proxy is sent to the main thread,
+// which serves it on the real emulated service; this thread waits on Atomics until the answer
+// arrives, so the script's code is suspended mid-execution exactly at its service calls. Each
+// message carries the real time this thread computed since the last answer: that, not the time
+// spent waiting for its turn, is what the job is charged.
+import vm from 'node:vm';
+import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
+
+const { realmSetup, wire, port } = workerData;
+const flag = new Int32Array(workerData.flag);
+/** Compiled scripts by source number: the main thread sends a source once per worker. */
+const scripts = new Map();
+
+/** The job running now: its realm, its proxies, its clock. */
+let job;
+
+function isDate(v) {
+  return Object.prototype.toString.call(v) === '[object Date]';
+}
+
+/** A synchronous call to the main thread; throws the service's error message in the script's realm. */
+function rpc(msg) {
+  const computeMs = performance.now() - job.resumedAt;
+  let posted;
+  try {
+    posted = { type: 'call', computeMs, ...msg, args: msg.args?.map(encode) };
+    Atomics.store(flag, 0, 0);
+    parentPort.postMessage(posted);
+  } catch (e) {
+    throw new job.realm.Error(`The emulator cannot pass this argument to ${msg.prop}: ${e?.message}`);
+  }
+  Atomics.wait(flag, 0, 0);
+  const reply = receiveMessageOnPort(port).message;
+  job.resumedAt = performance.now();
+  job.simBase = reply.now;
+  job.realBase = job.resumedAt;
+  if (reply.error !== undefined) throw new job.realm.Error(reply.error);
+  const v = reply.value;
+  if (v && typeof v === 'object' && v[wire.method]) return (...args) => rpc({ op: 'call', h: msg.h, prop: msg.prop, args });
+  return decode(v);
+}
+
+/** The script's arguments for the main thread: proxies as their handles. */
+function encode(v) {
+  if (!v || typeof v !== 'object' || isDate(v) || ArrayBuffer.isView(v)) return v;
+  const id = job.ids.get(v);
+  if (id !== undefined) return { [wire.handle]: id };
+  if (Array.isArray(v)) return v.map(encode);
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, encode(x)]));
+}
+
+/** An answer for the script: handles as proxies, everything else copied into its realm. */
+function decode(v) {
+  return job.realm.copy(unmark(v), (x) => job.ids.has(x));
+}
+
+function unmark(v) {
+  if (!v || typeof v !== 'object' || isDate(v) || ArrayBuffer.isView(v)) return v;
+  if (wire.handle in v) return proxyFor(v);
+  if (Array.isArray(v)) return v.map(unmark);
+  for (const k of Object.keys(v)) v[k] = unmark(v[k]);
+  return v;
+}
+
+function proxyFor(desc) {
+  const id = desc[wire.handle];
+  const known = job.proxies.get(id);
+  if (known) return known;
+  const methods = new Set(desc[wire.methods]);
+  const fns = new Map();
+  const proxy = new Proxy(Object.create(null), {
+    get(_, prop) {
+      if (typeof prop === 'symbol') return undefined;
+      if (methods.has(prop)) {
+        let fn = fns.get(prop);
+        if (!fn) fns.set(prop, (fn = (...args) => rpc({ op: 'call', h: id, prop, args })));
+        return fn;
+      }
+      return rpc({ op: 'get', h: id, prop });
+    },
+  });
+  job.proxies.set(id, proxy);
+  job.ids.set(proxy, id);
+  return proxy;
+}
+
+/** Plain values out of the script's realm (dates re-made, arrays and objects copied). */
+function exportValue(v) {
+  if (isDate(v)) return new Date(v.getTime());
+  if (Array.isArray(v)) return v.map(exportValue);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, exportValue(x)]));
+  return v;
+}
+
+function runJob({ sourceId, source, name, globals, args, now }) {
+  if (source !== undefined) scripts.set(sourceId, new vm.Script(source, { filename: 'Code.js' }));
+  const script = scripts.get(sourceId);
+  job = { simBase: now, proxies: new Map(), ids: new Map() };
+  const context = vm.createContext({ __simNow: () => job.simBase + (performance.now() - job.realBase) });
+  job.realm = vm.runInContext(realmSetup, context);
+  for (const [k, desc] of Object.entries(globals)) context[k] = proxyFor(desc);
+  // As in a sequential run, the clock starts once the context is ready: top-level code onwards.
+  job.resumedAt = job.realBase = performance.now();
+  let out;
+  try {
+    script.runInContext(context);
+    const fn = context[name];
+    if (typeof fn !== 'function') throw new Error(`Script function not found: ${name}`);
+    out = { type: 'done', value: exportValue(fn(...decode(args))) };
+  } catch (e) {
+    out = { type: 'done', error: e !== null && typeof e === 'object' && 'message' in e ? String(e.message) : String(e) };
+  }
+  out.computeMs = performance.now() - job.resumedAt;
+  try {
+    parentPort.postMessage(out);
+  } catch (e) {
+    parentPort.postMessage({ type: 'done', error: `The emulator cannot return this value: ${e?.message}`, computeMs: out.computeMs });
+  }
+  job = undefined;
+}
+
+parentPort.on('message', (msg) => {
+  if (msg.type === 'start') runJob(msg);
+});
