@@ -56,7 +56,7 @@ interface Call<T> {
 /** The longest URL UrlFetchApp accepts. */
 export const MAX_URL_LENGTH = 2082;
 /** Time kept in hand at the deadline for writing results. */
-const DEADLINE_MARGIN_MS = 1500;
+export const DEADLINE_MARGIN_MS = 1500;
 
 export class Client {
   readonly stats: CallStats = { fetches: 0, retries: 0, cacheHits: 0, staleServed: 0 };
