@@ -40,6 +40,14 @@ export interface CallStats {
   staleServed: number;
 }
 
+/** A call still to send: its attempt count and the time (clock ms) before which it must not go. */
+interface Pending {
+  i: number;
+  attempt: number;
+  at: number;
+  sent: boolean;
+}
+
 interface Call<T> {
   op: Operation;
   query: Record<string, QueryValue>;
@@ -51,13 +59,14 @@ interface Call<T> {
 /** The longest URL UrlFetchApp accepts. */
 export const MAX_URL_LENGTH = 2082;
 /** Time kept in hand at the deadline for writing results. */
-const DEADLINE_MARGIN_MS = 1500;
+export const DEADLINE_MARGIN_MS = 1500;
 
 export class Client {
   readonly stats: CallStats = { fetches: 0, retries: 0, cacheHits: 0, staleServed: 0 };
   private readonly o: ClientOptions;
   private readonly policy: RetryPolicy;
   private readonly pathChoice = new Map<OperationName, number>();
+  private stepDeadline?: number;
 
   constructor(options: ClientOptions) {
     if (!options.apiKey) throw new ServiceError('NO_KEY', 'No API key: open Investor Data ▸ Settings and save your key.');
@@ -217,58 +226,63 @@ export class Client {
     });
   }
 
+  /**
+   * Sends the pending calls, each with its own not-before time: a call that failed and may succeed
+   * later waits alone (Retry-After, or backoff) while the others, and later batches, go on. When
+   * nothing is ready the client sleeps only until the earliest call is, and never past the
+   * deadline: a call that could only be retried after it keeps its last error, and one never sent
+   * fails with TIMEOUT.
+   */
   private fetchWithRetry<T>(calls: Call<T>[], pending: number[], out: Array<Outcome<T> | undefined>, hasCopy: (i: number) => boolean, onValue: (i: number, v: T) => void): void {
     const secrets = [this.o.apiKey];
     const parallelism = Math.max(1, this.o.parallelism ?? 20);
-    let todo = pending;
-    for (let attempt = 0; todo.length; attempt++) {
-      const again: number[] = [];
-      let wait = 0;
-      for (let start = 0; start < todo.length; start += parallelism) {
-        const batch = todo.slice(start, start + parallelism);
-        if (this.outOfTime(0)) {
-          for (const i of batch) out[i] = { ok: false, error: new ServiceError('TIMEOUT', 'Ran out of time before the data service answered; recalculate to load the rest.') };
-          continue;
-        }
-        const requests: HttpRequest[] = batch.map((i) => ({ url: this.url(calls[i], true), headers: { accept: 'application/json' } }));
-        this.stats.fetches += requests.length;
-        const responses = this.o.transport.fetchAll(requests);
-        batch.forEach((i, k) => {
-          const call = calls[i];
-          const url = this.url(call, false);
-          const res = responses[k];
-          const sent = res instanceof Error ? toServiceError(res, secrets) : undefined;
-          const result = sent ? { ok: false as const, error: sent } : interpret(res as HttpResponse, url, secrets, this.o.clock.now());
-          let error: ServiceError;
-          if (result.ok) {
-            try {
-              const value = call.read(result.body.data, result.body);
-              out[i] = { ok: true, value };
-              onValue(i, value);
-              return;
-            } catch (e) {
-              // A body that parsed but is not what the operation promises follows the same rule as any failure.
-              error = toServiceError(e, secrets);
-            }
-          } else error = result.error;
-          if (error.code === 'NOT_FOUND' && this.tryNextPath(call.op)) {
-            again.push(i);
+    const queue: Pending[] = pending.map((i) => ({ i, attempt: 0, at: 0, sent: false }));
+    while (queue.length) {
+      const now = this.o.clock.now();
+      const ready = queue.filter((p) => p.at <= now).sort((a, b) => a.i - b.i).slice(0, parallelism);
+      if (!ready.length) {
+        const next = Math.min(...queue.map((p) => p.at));
+        if (this.outOfTime(next - now)) break;
+        this.o.clock.sleep(next - now);
+        continue;
+      }
+      if (this.outOfTime(0)) break;
+      for (const p of ready) queue.splice(queue.indexOf(p), 1);
+      const requests: HttpRequest[] = ready.map((p) => ({ url: this.url(calls[p.i], true), headers: { accept: 'application/json' } }));
+      this.stats.fetches += requests.length;
+      const responses = this.o.transport.fetchAll(requests);
+      ready.forEach((p, k) => {
+        p.sent = true;
+        const call = calls[p.i];
+        const res = responses[k];
+        const sent = res instanceof Error ? toServiceError(res, secrets) : undefined;
+        const result = sent ? { ok: false as const, error: sent } : interpret(res as HttpResponse, this.url(call, false), secrets, this.o.clock.now());
+        let error: ServiceError;
+        if (result.ok) {
+          try {
+            const value = call.read(result.body.data, result.body);
+            out[p.i] = { ok: true, value };
+            onValue(p.i, value);
             return;
+          } catch (e) {
+            // A body that parsed but is not what the operation promises follows the same rule as any failure.
+            error = toServiceError(e, secrets);
           }
-          const delay = retryDelay(error, attempt + 1, this.policy, this.o.random, hasCopy(i));
-          if (delay !== undefined) {
-            again.push(i);
-            wait = Math.max(wait, delay);
-          }
-          out[i] = { ok: false, error: this.explain(error, call) };
-        });
-      }
-      if (again.length && this.outOfTime(wait)) break;
-      if (again.length && wait > 0) {
-        this.stats.retries += again.length;
-        this.o.clock.sleep(wait);
-      }
-      todo = again;
+        } else error = result.error;
+        out[p.i] = { ok: false, error: this.explain(error, call) };
+        if (error.code === 'NOT_FOUND' && this.tryNextPath(call.op)) {
+          queue.push({ ...p, at: 0 });
+          return;
+        }
+        const delay = retryDelay(error, p.attempt + 1, this.policy, this.o.random, hasCopy(p.i));
+        const at = this.o.clock.now() + (delay ?? 0);
+        if (delay === undefined || this.outOfTime(at - this.o.clock.now())) return;
+        this.stats.retries++;
+        queue.push({ i: p.i, attempt: p.attempt + 1, at, sent: true });
+      });
+    }
+    for (const p of queue) {
+      if (!p.sent) out[p.i] = { ok: false, error: new ServiceError('TIMEOUT', 'Ran out of time before the data service answered; recalculate to load the rest.') };
     }
   }
 
@@ -287,8 +301,23 @@ export class Client {
     return error;
   }
 
+  /**
+   * Runs `body` with every call also ending by `deadline` (an import step's budget): the earlier of
+   * it and the client's own deadline applies, and the client's own comes back afterwards.
+   */
+  within<R>(deadline: number, body: () => R): R {
+    const before = this.stepDeadline;
+    this.stepDeadline = Math.min(deadline, before ?? deadline);
+    try {
+      return body();
+    } finally {
+      this.stepDeadline = before;
+    }
+  }
+
   private outOfTime(waitMs: number): boolean {
-    return this.o.deadline !== undefined && this.o.clock.now() + waitMs > this.o.deadline - DEADLINE_MARGIN_MS;
+    const deadline = Math.min(this.o.deadline ?? Infinity, this.stepDeadline ?? Infinity);
+    return deadline !== Infinity && this.o.clock.now() + waitMs > deadline - DEADLINE_MARGIN_MS;
   }
 }
 

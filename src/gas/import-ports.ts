@@ -9,6 +9,7 @@ import type { ImportPorts, LockPort, PagePort } from '../import/ports';
 import { CHANGE_LOG, CHANGE_LOG_HEADER, RUN_LOG, RUN_LOG_HEADER } from '../import/machine';
 import { stagingName } from '../import/run-state';
 import type { Cell } from '../table/cells';
+import { gasClock } from './clock';
 import { appendLog, ensureSheet, ensureSideSheet, findSheet, formatDateColumns, readTable, removeSheet, replaceTable, writeBlock } from './sheets';
 import { loadImports, loadRun, saveImports, saveRun } from './store';
 
@@ -20,9 +21,9 @@ function documentLock(): LockPort {
 
 function clientPages(client: Client | undefined): PagePort {
   return {
-    fetch: (pages, limit) => {
+    fetch: (pages, limit, until) => {
       if (!client) throw new Error('This step needs the service client.');
-      return client.activePartnerPages(pages, limit);
+      return client.within(until, () => client.activePartnerPages(pages, limit));
     },
     counters: () => ({ fetches: client?.stats.fetches ?? 0, retries: client?.stats.retries ?? 0 }),
   };
@@ -39,10 +40,10 @@ export function importPorts(client?: Client): ImportPorts {
         writeBlock(sheet, at === 0 ? 1 : at + 2, at === 0 ? [[...header], ...rows] : rows);
       },
       // The sheet may hold more rows than asked for, left by an execution killed before it saved its cursor.
-      read: (importId, count, width) => {
+      read: (importId, count, width, from = 0) => {
         const sheet = findSheet(stagingName(importId));
         if (!sheet || count === 0) return [];
-        return sheet.getRange(2, 1, count, width).getValues() as Cell[][];
+        return sheet.getRange(2 + from, 1, count, width).getValues() as Cell[][];
       },
       remove: (importId) => removeSheet(stagingName(importId)),
     },
@@ -65,6 +66,7 @@ export function importPorts(client?: Client): ImportPorts {
     },
     lock: documentLock(),
     now: () => Date.now(),
+    sleep: (ms) => gasClock.sleep(ms),
     newRunId: () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`,
   };
 }

@@ -11,10 +11,12 @@
  * A failed, cancelled or killed run never touches the target table.
  */
 import type { ServiceError } from '../api/errors';
-import { acceptPage, acceptRefusal, cursorDone, listVerdict, nextPages, startCursor } from '../api/pages';
+import { DEADLINE_MARGIN_MS } from '../api/client';
+import { acceptPage, acceptRefusal, cursorDone, listVerdict, startCursor } from '../api/pages';
 import { type FieldSpec, LP_FIELD_SPECS } from '../api/records';
 import type { Cell } from '../table/cells';
 import { recordRow } from '../table/rows';
+import { type Held, heldRows, heldSpan, keepable, noteHeld, placeable, restoreHeld } from './held';
 import { mergeTables, type OutCell } from './merge';
 import type { ImportPorts } from './ports';
 import { pagesRead, type RunSource, type RunState, type RunSummary, summarize } from './run-state';
@@ -22,8 +24,13 @@ import type { ImportSpec } from './spec';
 
 /** What the first request asks for; the server's cap decides, and the reader learns it. */
 export const FIRST_PAGE_LIMIT = 1000;
-/** Pages fetched together in one fetchAll. */
-export const PAGES_PER_FETCH = 20;
+/** Pages asked for together: the client sends them 100 at a time, and one that must wait does so alone. */
+export const PAGES_PER_FETCH = 500;
+/**
+ * Time a step keeps at its end for writing what it read: a fixed part and a part per cell in hand
+ * (about twice what the emulator models for reading back and writing a cell).
+ */
+export const WRITE_MARGIN = { fixedMs: 1000, perCellMs: 0.025 };
 /** How long one step may run: short from the sidebar (its progress bar moves), long from triggers. */
 export const STEP_BUDGET_MS: Readonly<Record<RunSource, number>> = { sidebar: 20_000, schedule: 300_000 };
 export const LOCK_WAIT_MS = 30_000;
@@ -100,9 +107,10 @@ function fieldSpecs(spec: ImportSpec): FieldSpec[] {
   return spec.fields.map((name) => LP_FIELD_SPECS.find((s) => s.name === name) as FieldSpec);
 }
 
-function stage(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPorts): void {
-  if (rows.length === 0 && run.staged > 0) return;
-  ports.staging.write(spec.id, spec.fields, run.staged, rows);
+/** Writes the rows taken in this step after the staged ones, then `ahead` (held pages at their place); only the first count as staged. */
+function stage(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPorts, ahead: Cell[][] = []): void {
+  if (rows.length === 0 && ahead.length === 0 && run.staged > 0) return;
+  ports.staging.write(spec.id, spec.fields, run.staged, [...rows, ...ahead]);
   run.staged += rows.length;
 }
 
@@ -112,34 +120,112 @@ function count(run: RunState, ports: ImportPorts, from: { fetches: number; retri
   run.retries += now.retries - from.retries;
 }
 
-/** One step: pages until the budget ends, the read is over, or the service fails for now. */
+/** Time to keep at the end of a step for writing `rows` rows of `width` cells. */
+export function writeMargin(rows: number, width: number): number {
+  return WRITE_MARGIN.fixedMs + Math.ceil(rows * width * WRITE_MARGIN.perCellMs);
+}
+
+/** The held pages and waits the previous step left, read back from staging (none when their places are not certain). */
+function restore(spec: ImportSpec, run: RunState, ports: ImportPorts): { held: Map<number, Held>; waits: Map<number, number> } {
+  const note = run.held;
+  run.held = undefined;
+  if (!note || note.from !== run.list.nextPage || cursorDone(run.list) || !placeable(run.list, run.staged)) return { held: new Map(), waits: new Map() };
+  const span = heldSpan(run.list, note);
+  const rows = span > 0 ? ports.staging.read(spec.id, span, spec.fields.length, run.staged) : [];
+  return restoreHeld(run.list, note, rows, spec.fields.indexOf('id'));
+}
+
+/** The pages to ask for next: page 1 alone until it is in, then the missing ones from the cursor's next page, in order. */
+function missingPages(run: RunState, held: ReadonlyMap<number, Held>, tried: ReadonlySet<number>, max: number): number[] {
+  if (!run.list.started) return tried.has(1) ? [] : [1];
+  const out: number[] = [];
+  const last = run.list.lastPage + (run.list.probe ? 1 : 0);
+  for (let p = run.list.nextPage; p <= last && out.length < max; p++) if (!held.has(p) && !tried.has(p)) out.push(p);
+  return out;
+}
+
+/**
+ * One step: pages until the budget (less the time to write what was read) ends, the read is over,
+ * or the service fails for now. Pages are asked for together; one that must wait (Retry-After, however
+ * long) waits alone while the ones after it are held, and is asked for again when its time comes,
+ * in this step or the next (which carries on where this one stopped); a page that failed without a
+ * Retry-After, its retries spent, waits for the next step.
+ */
 export function step(spec: ImportSpec, run: RunState, ports: ImportPorts, deadline: number): RunSummary {
   const fields = fieldSpecs(spec);
+  const width = spec.fields.length;
   const buffer: Cell[][] = [];
   const startedEmpty = run.staged === 0;
+  const startedOver = cursorDone(run.list);
   const counted = ports.pages.counters();
   let failure: ServiceError | undefined;
+  let transient: ServiceError | undefined;
   let pagesIn = 0;
+  let moved = false;
   run.executions++;
   try {
-    while (!cursorDone(run.list) && !failure && ports.now() <= deadline) {
-      const pages = nextPages(run.list, PAGES_PER_FETCH);
-      const outcomes = ports.pages.fetch(pages, run.list.limit);
-      for (let k = 0; k < pages.length && !failure; k++) {
-        const o = outcomes[k];
-        if (!o.ok) {
-          // Keep the pages before the first failure: the cursor only moves over pages that are in.
-          if (!acceptRefusal(run.list, pages[k], o.error)) failure = o.error;
+    const { held, waits } = restore(spec, run, ports);
+    const tried = new Set<number>();
+    const take = () => {
+      for (let h = held.get(run.list.nextPage); h && !cursorDone(run.list) && !failure; h = held.get(run.list.nextPage)) {
+        const page = run.list.nextPage;
+        held.delete(page);
+        moved = true;
+        if ('refused' in h) {
+          if (!acceptRefusal(run.list, page, h.refused)) failure = h.refused;
           continue;
         }
         const before = run.list.received;
-        acceptPage(run.list, pages[k], o.value);
-        pagesIn++;
-        if (pages[k] === 1 || run.list.received > before) for (const record of o.value.items) buffer.push(recordRow(record, fields, 'formula'));
+        acceptPage(run.list, page, h.page);
+        if (page === 1 || run.list.received > before) buffer.push(...h.rows);
       }
       run.read = run.staged + buffer.length;
       run.message = `Page ${pagesRead(run)} of ${run.list.lastPage}`;
+    };
+    take();
+    while (!cursorDone(run.list) && !failure) {
+      const pages = missingPages(run, held, tried, PAGES_PER_FETCH);
+      if (!pages.length) break;
+      const inHand = buffer.length + [...held.values()].reduce((n, h) => n + ('rows' in h ? h.rows.length : 0), 0);
+      const until = deadline - writeMargin(inHand + pages.length * (run.list.size || run.list.limit), width);
+      const now = ports.now();
+      const ready = pages.filter((p) => (waits.get(p) ?? 0) <= now);
+      if (!ready.length) {
+        // Everything missing waits for the service's Retry-After: sleep until the first is due, or to the end
+        // of the budget (the next step carries on; a step that ended at once would only be called again).
+        const next = Math.min(...pages.map((p) => waits.get(p) as number));
+        ports.sleep(Math.max(0, Math.min(next, until - DEADLINE_MARGIN_MS) - now));
+        if (ports.now() < next) break;
+        continue;
+      }
+      if (now > until - DEADLINE_MARGIN_MS) break;
+      const outcomes = ports.pages.fetch(ready, run.list.limit, until);
+      const end = ports.now();
+      let final: ServiceError | undefined;
+      ready.forEach((page, k) => {
+        const o = outcomes[k];
+        if (o.ok) {
+          held.set(page, { page: o.value, rows: o.value.items.map((record) => recordRow(record, fields, 'formula')) });
+          waits.delete(page);
+          pagesIn++;
+          return;
+        }
+        if (run.list.started && page > run.list.lastPage && (o.error.code === 'NOT_FOUND' || o.error.code === 'BAD_INPUT')) held.set(page, { refused: o.error });
+        else if (!o.error.transient) final = final ?? o.error;
+        else {
+          // A page the service said when to ask again for waits for that time (in this step or the next);
+          // one without (the client's own retries are spent) waits for the next step.
+          if (o.error.retryAfterMs !== undefined) waits.set(page, end + o.error.retryAfterMs);
+          else tried.add(page);
+          // Requests the client had no time left to send are the end of the step, not a failure of the service.
+          const outOfTime = o.error.code === 'TIMEOUT' && end >= until - DEADLINE_MARGIN_MS;
+          if (!outOfTime && (!transient || page === run.list.nextPage)) transient = o.error;
+        }
+      });
+      take();
+      if (final && !cursorDone(run.list)) failure = final;
     }
+    if (!failure && transient && !cursorDone(run.list)) failure = transient;
     count(run, ports, counted);
     if (failure) {
       if (!failure.transient) return failRun(spec, run, ports, `Import failed: ${failure.message}`);
@@ -149,9 +235,13 @@ export function step(spec: ImportSpec, run: RunState, ports: ImportPorts, deadli
       const tries = run.stalls > 1 ? ` (${run.stalls} steps in a row without a page; the run fails after ${MAX_STALLS + 1})` : '';
       run.message = `${failure.message} Continuing at page ${run.list.nextPage} in the next step${tries}.`;
     } else if (pagesIn > 0) run.stalls = 0;
-    const over = cursorDone(run.list) && !failure;
+    // A read that ended too late to write the table in this step leaves the writing to the next one.
+    const late = !startedOver && ports.now() + writeMargin(run.staged + buffer.length, width) > deadline;
+    const over = cursorDone(run.list) && !failure && !late;
     if (over && startedEmpty) return finish(spec, run, buffer, ports, deadline);
-    stage(spec, run, buffer, ports);
+    const kept = placeable(run.list, run.staged + buffer.length) ? keepable(run.list, held) : [];
+    if (moved || pagesIn > 0) stage(spec, run, buffer, ports, heldRows(run.list, kept, held, width));
+    run.held = noteHeld(run.list, kept, waits);
     if (over) return finish(spec, run, ports.staging.read(spec.id, run.staged, spec.fields.length), ports, deadline);
     run.updatedAt = ports.now();
     ports.store.save(run);

@@ -13,8 +13,8 @@ import type { RunState } from './run-state';
 import type { ImportSpec } from './spec';
 
 export interface PagePort {
-  /** Pages of the active-partners list at `limit` a page, fetched together, in order. */
-  fetch(pages: number[], limit: number): Outcome<Page<ServiceRecord>>[];
+  /** Pages of the active-partners list at `limit` a page, fetched together, in order, all answered by `until` (clock ms). */
+  fetch(pages: number[], limit: number, until: number): Outcome<Page<ServiceRecord>>[];
   /** Requests sent and retried so far by this port. */
   counters(): { fetches: number; retries: number };
 }
@@ -23,8 +23,8 @@ export interface PagePort {
 export interface StagingPort {
   /** Writes `rows` from data row `at` (0-based); at 0 the area is created anew, with `header`. */
   write(importId: string, header: readonly string[], at: number, rows: Cell[][]): void;
-  /** The first `count` data rows, `width` cells each. */
-  read(importId: string, count: number, width: number): Cell[][];
+  /** `count` data rows from data row `from` (0-based, default 0), `width` cells each. */
+  read(importId: string, count: number, width: number, from?: number): Cell[][];
   remove(importId: string): void;
 }
 
@@ -64,5 +64,7 @@ export interface ImportPorts {
   logs: LogPort;
   lock: LockPort;
   now(): number;
+  /** Waits `ms` (Utilities.sleep in Apps Script). */
+  sleep(ms: number): void;
   newRunId(): string;
 }

@@ -4,6 +4,7 @@
  * store keeps it in one document property.
  */
 import type { ListCursor } from '../api/pages';
+import type { HeldNote } from './held';
 
 export type RunStatus = 'running' | 'done' | 'failed' | 'cancelled';
 export type RunSource = 'sidebar' | 'schedule';
@@ -23,6 +24,8 @@ export interface RunState {
   read: number;
   /** Which full read of the list this is (1, then 2… when the previous read could not be trusted). */
   pass: number;
+  /** Pages that came ahead of their turn (kept in staging at their place) and pages waiting for a Retry-After. */
+  held?: HeldNote;
   /** Steps in a row that ended on a transient failure without reading a page. */
   stalls: number;
   fetches: number;

@@ -4,6 +4,8 @@
  * models Apps Script ending an execution at its time limit: from then on every port call throws
  * and nothing more is written, as no code runs after a kill.
  */
+import { DEADLINE_MARGIN_MS } from '../../src/api/client';
+import { ServiceError } from '../../src/api/errors';
 import type { PageFetcher } from '../../src/api/pages';
 import type { ImportPorts, TableSnapshot } from '../../src/import/ports';
 import type { RunState } from '../../src/import/run-state';
@@ -24,6 +26,8 @@ export interface World {
   clock: { t: number };
   lockHeld: boolean;
   fetches: number;
+  /** Every wait of the machine (ms). */
+  sleeps: number[];
   /** Makes every port call from now on throw (the execution was killed). */
   kill(): void;
   /** A fresh set of ports on the same persistent state (the next execution). */
@@ -39,7 +43,7 @@ export function world(fetch: PageFetcher, specs: ImportSpec[], options: { msPerF
     if (dead) throw new Killed('Exceeded maximum execution time');
   };
   const w = {
-    specs, runs: new Map(), staging: new Map(), tables: new Map(), runLog: [], changeLog: [], clock: { t: 1_000_000 }, lockHeld: false, fetches: 0,
+    specs, runs: new Map(), staging: new Map(), tables: new Map(), runLog: [], changeLog: [], clock: { t: 1_000_000 }, lockHeld: false, fetches: 0, sleeps: [],
     kill: () => {
       dead = true;
     },
@@ -49,12 +53,18 @@ export function world(fetch: PageFetcher, specs: ImportSpec[], options: { msPerF
     let fetches = 0;
     return {
       pages: {
-        fetch: (pages, limit) => {
+        // Like the client: a page is sent only while there is time before `until` (less the client's
+        // margin); the ones left say TIMEOUT, as the client's unsent requests do.
+        fetch: (pages, limit, until = Number.POSITIVE_INFINITY) => {
           alive();
-          fetches += pages.length;
-          w.fetches += pages.length;
-          w.clock.t += (options.msPerFetch ?? 100) * pages.length;
-          return fetch(pages, limit);
+          const cost = options.msPerFetch ?? 100;
+          const sent = pages.filter((_, k) => w.clock.t + k * cost <= until - DEADLINE_MARGIN_MS);
+          fetches += sent.length;
+          w.fetches += sent.length;
+          w.clock.t += cost * sent.length;
+          const answers = fetch(sent, limit);
+          const unsent = new ServiceError('TIMEOUT', 'Ran out of time before the data service answered; recalculate to load the rest.');
+          return pages.map((_, k) => (k < sent.length ? answers[k] : { ok: false, error: unsent }));
         },
         counters: () => ({ fetches, retries: 0 }),
       },
@@ -67,9 +77,9 @@ export function world(fetch: PageFetcher, specs: ImportSpec[], options: { msPerF
           });
           w.staging.set(id, sheet);
         },
-        read: (id, count) => {
+        read: (id, count, _width, from = 0) => {
           alive();
-          return (w.staging.get(id) ?? []).slice(1, 1 + count).map((r) => [...r]);
+          return (w.staging.get(id) ?? []).slice(1 + from, 1 + from + count).map((r) => [...r]);
         },
         remove: (id) => {
           alive();
@@ -123,6 +133,11 @@ export function world(fetch: PageFetcher, specs: ImportSpec[], options: { msPerF
         release: () => undefined,
       },
       now: () => w.clock.t,
+      sleep: (ms) => {
+        alive();
+        w.sleeps.push(ms);
+        w.clock.t += ms;
+      },
       newRunId: () => `run${++n}`,
     };
   };

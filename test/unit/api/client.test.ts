@@ -295,3 +295,87 @@ describe('client: one rule for retries, on the error type', () => {
     expect(clock.sleeps).toEqual([]);
   });
 });
+
+describe('client: each request waits alone', () => {
+  /** A service where each request takes `costMs` of the clock and `fail` decides the first answers of some ids. */
+  function timed(costMs: number, fail: (id: string, attempt: number) => ReturnType<Handler> | undefined, options: Partial<ClientOptions> & { clock?: FakeClock } = {}) {
+    const clock = options.clock ?? new FakeClock();
+    const t0 = clock.now();
+    const attempts = new Map<string, number>();
+    const sentAt: Array<{ id: string; at: number }> = [];
+    const answeredAt = new Map<string, number>();
+    const handler: Handler = (url) => {
+      const id = url.searchParams.get('limitedPartnerId') as string;
+      const attempt = (attempts.get(id) ?? 0) + 1;
+      attempts.set(id, attempt);
+      sentAt.push({ id, at: clock.now() - t0 });
+      clock.t += costMs;
+      const failure = fail(id, attempt);
+      if (failure) return failure;
+      answeredAt.set(id, clock.now() - t0);
+      return json(200, { data: [partner(id)] });
+    };
+    return { ...setup(handler, { clock, ...options }), t0, sentAt, answeredAt };
+  }
+  const ids = (n: number) => Array.from({ length: n }, (_, i) => `p${i + 1}`);
+
+  test('one 429 with Retry-After 15 among 20 pages: the other 19 (and a 503 with a short backoff) arrive before the 15 s are up', () => {
+    const { client, clock, sentAt, answeredAt } = timed(250, (id, attempt) => {
+      if (id === 'p3' && attempt === 1) return json(429, {}, { 'retry-after': '15' });
+      if (id === 'p7' && attempt === 1) return json(503, {});
+      return undefined;
+    }, { parallelism: 4 });
+    const out = client.limitedPartners(ids(20));
+    expect(out.every((o) => o.ok)).toBe(true);
+    for (const id of ids(20).filter((i) => i !== 'p3')) expect(answeredAt.get(id)).toBeLessThan(15_000);
+    // p3 went again no sooner than 15 s after its 429 came back, and the client slept only until then.
+    const p3 = sentAt.filter((s) => s.id === 'p3');
+    expect(p3).toHaveLength(2);
+    expect(p3[1].at - (p3[0].at + 250)).toBeGreaterThanOrEqual(15_000);
+    expect(p3[1].at - (p3[0].at + 250)).toBeLessThanOrEqual(15_000 + 1000);
+    expect(clock.sleeps.every((ms) => ms <= 15_000)).toBe(true);
+    expect(client.stats.retries).toBe(2);
+  });
+
+  test('a retry goes out between later batches when its time comes, not after the whole round', () => {
+    const { client, sentAt } = timed(250, (id, attempt) => (id === 'p1' && attempt === 1 ? json(429, {}, { 'retry-after': '2' }) : undefined), { parallelism: 4 });
+    expect(client.limitedPartners(ids(40)).every((o) => o.ok)).toBe(true);
+    const order = sentAt.map((s) => s.id);
+    const retry = order.lastIndexOf('p1');
+    expect(retry).toBeGreaterThan(0);
+    expect(retry).toBeLessThan(order.indexOf('p40'));
+    expect(sentAt[retry].at).toBeGreaterThanOrEqual(1000 + 2000);
+  });
+
+  test('nothing sleeps past the deadline: retries that could only go after it keep their error, unsent ids say TIMEOUT', () => {
+    for (const retryAfter of ['3', '5', '15']) {
+      const clock = new FakeClock();
+      const deadline = clock.now() + 10_000;
+      const { client, sentAt } = timed(1000, (id) => {
+        if (id === 'p1') return json(429, {}, { 'retry-after': retryAfter });
+        if (id === 'p2') return json(503, {});
+        return undefined;
+      }, { parallelism: 1, deadline, clock });
+      const out = client.limitedPartners(ids(20));
+      expect(clock.now()).toBeLessThanOrEqual(deadline);
+      let t = 1_800_000_000_000;
+      for (const ms of clock.sleeps) expect((t += ms)).toBeLessThanOrEqual(deadline);
+      expect(out[0]).toMatchObject({ ok: false, error: { code: 'RATE_LIMITED', message: `Rate limited by the data service, retry in ${retryAfter} s.` } });
+      expect(out[1]).toMatchObject({ ok: false, error: { code: 'SERVER' } });
+      expect(out.slice(2).filter((o) => o.ok).length).toBeGreaterThan(0);
+      expect(out.filter((o) => !o.ok && o.error.code === 'TIMEOUT').length).toBeGreaterThan(0);
+      expect(out.every((o) => o.ok || ['RATE_LIMITED', 'SERVER', 'TIMEOUT'].includes(o.error.code))).toBe(true);
+      // A request goes out only while there is time for it (the margin kept for writing what was read).
+      for (const s of sentAt) expect(s.at).toBeLessThanOrEqual(10_000 - 1500);
+    }
+  });
+
+  test('within(step deadline): a step budget shorter than the execution cuts the waits, and the client\'s own deadline comes back after', () => {
+    const { client, clock, t0 } = timed(0, (_id, attempt) => (attempt === 1 ? json(429, {}, { 'retry-after': '10' }) : undefined));
+    const [cut] = client.within(t0 + 8000, () => client.limitedPartners(['a']));
+    expect(!cut.ok && cut.error.code).toBe('RATE_LIMITED');
+    expect(clock.sleeps).toEqual([]);
+    expect(client.limitedPartners(['b'])[0].ok).toBe(true);
+    expect(clock.sleeps).toEqual([10_000]);
+  });
+});

@@ -217,3 +217,71 @@ describe('import state machine: interruptions', () => {
     expect(w.runLog[0][4]).toBe('schedule');
   });
 });
+
+describe('import state machine: rate limits do not stall the read', () => {
+  const limited = (seconds: number) => new ServiceError('RATE_LIMITED', `Rate limited by the data service, retry in ${seconds} s.`, { retryAfterMs: seconds * 1000 });
+
+  /** Drives sidebar steps of `budget` ms, each starting when the previous ended; returns each step's length. */
+  function timedDrive(w: World, budget: number, maxSteps = 200): { steps: RunSummary[]; lengths: number[]; notes: unknown[] } {
+    const steps: RunSummary[] = [];
+    const lengths: number[] = [];
+    const notes: unknown[] = [];
+    do {
+      const start = w.clock.t;
+      const ports = w.nextExecution();
+      steps.push(steps.length ? continueRun('imp1', ports, start + budget) : beginRun('imp1', 'sidebar', ports, start + budget));
+      lengths.push(w.clock.t - start);
+      notes.push(w.runs.get('imp1')?.held);
+    } while (steps[steps.length - 1].status === 'running' && steps.length < maxSteps);
+    return { steps, lengths, notes };
+  }
+
+  test('one page rate-limited with Retry-After 15: the pages after it are held and staged at their place, not asked for again; the next step waits for it alone', () => {
+    const list = fakeList(records(2500), { fail: (page, call) => (page === 3 && call < 10 ? limited(15) : undefined) });
+    const w = world(list.fetch, [spec()]);
+    const { steps, lengths, notes } = timedDrive(w, 20_000);
+    expect(steps[0]).toMatchObject({ status: 'running', page: 2, message: 'Rate limited by the data service, retry in 15 s. Continuing at page 3 in the next step.' });
+    // Pages 4 to 25 and the empty page after the last are held; page 3 waits.
+    expect(notes[0]).toMatchObject({ from: 3, marks: `w${'h'.repeat(23)}` });
+    expect(steps[steps.length - 1].status).toBe('done');
+    expect(tableIds(w)).toEqual(expected(2500));
+    // Every page once, page 3 twice, and page 3 again no sooner than 15 s after it was refused.
+    const asked = list.asked.map((a) => a.page);
+    expect(asked.filter((p) => p === 3)).toHaveLength(2);
+    expect(new Set(asked).size).toBe(asked.length - 1);
+    expect(w.sleeps.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    for (const ms of lengths) expect(ms).toBeLessThanOrEqual(20_000);
+  });
+
+  test('no step runs past its budget whatever Retry-After says (30 % of requests refused, seeds swept); the table is exact', () => {
+    for (const retryAfter of [1, 15, 60]) {
+      for (let seed = 1; seed <= 10; seed++) {
+        let state = seed;
+        const random = () => {
+          state = (state * 1103515245 + 12345) % 2147483648;
+          return state / 2147483648;
+        };
+        const list = fakeList(records(5000), { fail: () => (random() < 0.3 ? limited(retryAfter) : undefined) });
+        const w = world(list.fetch, [spec()], { msPerFetch: 20 });
+        const { steps, lengths } = timedDrive(w, 20_000);
+        expect(steps[steps.length - 1]).toMatchObject({ status: 'done', rows: 5000 });
+        expect(tableIds(w)).toEqual(expected(5000));
+        expect(Math.max(...lengths)).toBeLessThanOrEqual(20_000);
+        expect(w.staging.size).toBe(0);
+      }
+    }
+  });
+
+  test('a read that ends too late to write the table leaves the writing to the next step', () => {
+    // Slow requests (2 s each): the last page is in 0.5 s before the end, less than the 1.015 s the write needs.
+    const w = world(fakeList(records(300)).fetch, [spec()], { msPerFetch: 2000 });
+    const deadline = w.clock.t + 8520;
+    const first = beginRun('imp1', 'sidebar', w.nextExecution(), deadline);
+    expect(first).toMatchObject({ status: 'running', page: 3, rows: 300 });
+    expect(w.clock.t).toBeLessThanOrEqual(deadline);
+    expect(w.tables.get('Partners')).toBeUndefined();
+    const second = continueRun('imp1', w.nextExecution(), w.clock.t + 20_000);
+    expect(second.status).toBe('done');
+    expect(tableIds(w)).toEqual(expected(300));
+  });
+});
