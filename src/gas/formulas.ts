@@ -6,8 +6,9 @@
  * column's adjacent rows, merged with neighbouring columns that span the same rows), one
  * `setFormulas` call per run to clear and one to rewrite, so no other cell is ever written.
  *
- * A block's formulas are journalled in document properties before the block is cleared and the
- * journal is dropped once it is rewritten. An execution killed between the two (time limit,
+ * A block's formulas are journalled in document properties (gzip + base64, in chunks under the
+ * 9 KB a value may hold) before the block is cleared, and the journal is dropped once the block
+ * is rewritten. An execution killed between the two (time limit,
  * closed tab) leaves the journal behind; `recoverInterruptedRefresh` puts those formulas back
  * at the start of the next refresh, sidebar opening or trigger run, into cells that are still
  * empty (a cell the analyst filled meanwhile is left as it is). A block that could not finish
@@ -22,8 +23,10 @@ const FORMULA_PATTERN = new RegExp(`\\b(${CUSTOM_FUNCTION_NAMES.join('|')})\\s*\
 /** Journal: a header (how many chunks) and its chunks, each under the 9 KB a property value may hold. */
 export const JOURNAL_KEY = 'INVESTOR_DATA_REFRESH_JOURNAL';
 const CHUNK_CHARS = 8000;
-/** Journal text per block (8 chunks): about 2,500 fill-down formulas. */
-const BLOCK_CHARS = 8 * CHUNK_CHARS;
+/** Journal per block, compressed: 12 chunks (96 KB of the store's 500 KB), about 28,000 fill-down formulas. */
+const JOURNAL_CHARS = 12 * CHUNK_CHARS;
+/** Journal characters per character of formula text to expect before the first block is measured (fill-down formulas: about 0.12). */
+const FIRST_RATIO = 0.12;
 /** Menu and sidebar executions have 6 minutes; a block is started only with this much of it left over. */
 const EXECUTION_LIMIT_MS = 360_000;
 const SAFETY_MS = 30_000;
@@ -59,13 +62,17 @@ export function refreshAddinFormulas(deadline = EXECUTION_STARTED_AT + EXECUTION
   let refreshed = 0;
   const started = Date.now();
   let perCellMs = 0;
-  for (const block of blocks(pieces)) {
-    const n = block.reduce((k, p) => k + cells(p), 0);
+  const queue = pieces.slice();
+  let ratio = FIRST_RATIO;
+  while (queue.length) {
     // Never start a block that might not finish: estimate from the blocks done so far (first block: go).
+    const block = nextBlock(queue, Math.floor((JOURNAL_CHARS * 0.9) / ratio));
+    const n = block.pieces.reduce((k, p) => k + cells(p), 0);
     if (refreshed > 0 && Date.now() + perCellMs * n * 2 + 1000 > deadline) break;
     rewriteBlock(book, block);
     refreshed += n;
     perCellMs = (Date.now() - started) / refreshed;
+    ratio = Math.max(block.journal.length / block.raw, 0.01);
   }
   const plural = (k: number) => `${k} Investor Data formula${k === 1 ? '' : 's'}`;
   book.toast(
@@ -79,7 +86,7 @@ function cells(p: Piece): number {
   return p.formulas.length * (p.formulas[0]?.length ?? 0);
 }
 
-/** Every add-in formula of every sheet as rectangles, each small enough for one journal. */
+/** Every add-in formula of every sheet as rectangles (one per run). */
 function findPieces(book: GoogleAppsScript.Spreadsheet.Spreadsheet): Piece[] {
   const pieces: Piece[] = [];
   for (const sheet of book.getSheets()) {
@@ -108,46 +115,73 @@ function findPieces(book: GoogleAppsScript.Spreadsheet.Spreadsheet): Piece[] {
       }
     }
     const id = sheet.getSheetId();
-    for (const { r1, r2, c1, c2 } of rects) {
-      // Split tall rectangles by rows so that each piece fits in one block's journal.
-      let start = r1;
-      let chars = 0;
-      for (let r = r1; r <= r2 + 1; r++) {
-        const rowChars = r <= r2 ? journalText(grid[r].slice(c1, c2 + 1)).length : 0;
-        if (r > r2 || (r > start && chars + rowChars > BLOCK_CHARS / 2)) {
-          pieces.push({ sheetId: id, row: start + 1, col: c1 + 1, formulas: grid.slice(start, r).map((row) => row.slice(c1, c2 + 1)) });
-          start = r;
-          chars = 0;
-        }
-        chars += rowChars;
-      }
-    }
+    for (const { r1, r2, c1, c2 } of rects) pieces.push({ sheetId: id, row: r1 + 1, col: c1 + 1, formulas: grid.slice(r1, r2 + 1).map((row) => row.slice(c1, c2 + 1)) });
   }
   return pieces;
 }
 
-/** Pieces packed greedily into blocks whose journal fits BLOCK_CHARS. */
-function blocks(pieces: Piece[]): Piece[][] {
-  const out: Piece[][] = [];
-  let block: Piece[] = [];
-  let chars = 0;
-  for (const p of pieces) {
-    const size = journalText(p).length;
-    if (block.length && chars + size > BLOCK_CHARS) {
-      out.push(block);
-      block = [];
-      chars = 0;
-    }
-    block.push(p);
-    chars += size;
-  }
-  if (block.length) out.push(block);
-  return out;
+interface Block {
+  pieces: Piece[];
+  /** The encoded journal of these pieces, and the size of their formula text. */
+  journal: string;
+  raw: number;
 }
 
-/** JSON with every non-ASCII character escaped, so that its length in characters is its size in bytes. */
-function journalText(v: unknown): string {
-  return JSON.stringify(v).replace(/[\u0080-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+function rawSize(rows: string[][]): number {
+  return rows.reduce((n, row) => row.reduce((k, f) => k + f.length + 3, n), 0);
+}
+
+/**
+ * Takes the next block off the front of the queue: pieces up to `rawBudget` characters of
+ * formula text (a piece cut by rows where it does not fit), with its encoded journal. When the
+ * journal is over JOURNAL_CHARS (formulas that compress worse than the last block's), the block
+ * is halved and the rest goes back to the front of the queue.
+ */
+function nextBlock(queue: Piece[], rawBudget: number): Block {
+  const take: Piece[] = [];
+  let raw = 0;
+  while (queue.length) {
+    const p = queue[0];
+    const size = rawSize(p.formulas);
+    if (raw + size <= rawBudget) {
+      take.push(queue.shift() as Piece);
+      raw += size;
+      continue;
+    }
+    if (!take.length) {
+      // Cut the first piece to the rows that fit (at least one).
+      let rows = 0;
+      let used = 0;
+      while (rows < p.formulas.length - 1 && used + rawSize([p.formulas[rows]]) <= rawBudget) used += rawSize([p.formulas[rows++]]);
+      rows = Math.max(rows, 1);
+      take.push({ ...p, formulas: p.formulas.slice(0, rows) });
+      queue[0] = { ...p, row: p.row + rows, formulas: p.formulas.slice(rows) };
+      raw = rawSize(take[0].formulas);
+    }
+    break;
+  }
+  for (;;) {
+    const journal = encode({ pieces: take });
+    if (journal.length <= JOURNAL_CHARS) return { pieces: take, journal, raw };
+    if (take.length > 1) {
+      queue.unshift(...take.splice(take.length >> 1));
+    } else {
+      const [p] = take;
+      if (p.formulas.length < 2) throw new Error(`The formulas at row ${p.row}, column ${p.col} are too long to refresh safely; nothing was changed there.`);
+      const half = p.formulas.length >> 1;
+      queue.unshift({ ...p, row: p.row + half, formulas: p.formulas.slice(half) });
+      take[0] = { ...p, formulas: p.formulas.slice(0, half) };
+    }
+    raw = take.reduce((n, p) => n + rawSize(p.formulas), 0);
+  }
+}
+
+function encode(journal: Journal): string {
+  return Utilities.base64Encode(Utilities.gzip(Utilities.newBlob(JSON.stringify(journal), 'application/json')).getBytes());
+}
+
+function decode(text: string): Journal {
+  return JSON.parse(Utilities.ungzip(Utilities.newBlob(Utilities.base64Decode(text), 'application/x-gzip')).getDataAsString()) as Journal;
 }
 
 function sheetById(book: GoogleAppsScript.Spreadsheet.Spreadsheet): Map<number, GoogleAppsScript.Spreadsheet.Sheet> {
@@ -155,22 +189,21 @@ function sheetById(book: GoogleAppsScript.Spreadsheet.Spreadsheet): Map<number, 
 }
 
 /** Journal, clear (one call per piece), flush, rewrite (one call per piece), drop the journal. */
-function rewriteBlock(book: GoogleAppsScript.Spreadsheet.Spreadsheet, block: Piece[]): void {
+function rewriteBlock(book: GoogleAppsScript.Spreadsheet.Spreadsheet, block: Block): void {
   const store = PropertiesService.getDocumentProperties();
-  const text = journalText({ pieces: block } satisfies Journal);
   const chunks: Record<string, string> = {};
-  const n = Math.ceil(text.length / CHUNK_CHARS);
-  for (let i = 0; i < n; i++) chunks[`${JOURNAL_KEY}_${i}`] = text.slice(i * CHUNK_CHARS, (i + 1) * CHUNK_CHARS);
+  const n = Math.ceil(block.journal.length / CHUNK_CHARS);
+  for (let i = 0; i < n; i++) chunks[`${JOURNAL_KEY}_${i}`] = block.journal.slice(i * CHUNK_CHARS, (i + 1) * CHUNK_CHARS);
   chunks[JOURNAL_KEY] = String(n);
   store.setProperties(chunks);
   const sheets = sheetById(book);
-  const ranges = block.map((p) => {
+  const ranges = block.pieces.map((p) => {
     const sheet = sheets.get(p.sheetId) as GoogleAppsScript.Spreadsheet.Sheet;
     return sheet.getRange(p.row, p.col, p.formulas.length, p.formulas[0].length);
   });
-  block.forEach((p, i) => ranges[i].setFormulas(p.formulas.map((row) => row.map(() => ''))));
+  block.pieces.forEach((p, i) => ranges[i].setFormulas(p.formulas.map((row) => row.map(() => ''))));
   SpreadsheetApp.flush();
-  block.forEach((p, i) => ranges[i].setFormulas(p.formulas));
+  block.pieces.forEach((p, i) => ranges[i].setFormulas(p.formulas));
   dropJournal(store, n);
 }
 
@@ -194,12 +227,8 @@ export function recoverInterruptedRefresh(): number {
   let recovered = 0;
   const n = Number(header);
   const text = Number.isInteger(n) && n > 0 ? Array.from({ length: n }, (_, i) => props[`${JOURNAL_KEY}_${i}`] ?? '').join('') : '';
-  let journal: Journal | null = null;
-  try {
-    journal = text ? (JSON.parse(text) as Journal) : null;
-  } catch {
-    journal = null; // A torn journal cannot be replayed; the header is written last in one call, so this does not happen.
-  }
+  // Header and chunks are written in one setProperties call, so a journal with its header is whole.
+  const journal = text ? decode(text) : null;
   if (journal) {
     const sheets = sheetById(SpreadsheetApp.getActiveSpreadsheet());
     for (const p of journal.pieces) {
