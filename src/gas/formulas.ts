@@ -11,8 +11,9 @@
  * is rewritten. An execution killed between the two (time limit,
  * closed tab) leaves the journal behind; `recoverInterruptedRefresh` puts those formulas back
  * at the start of the next refresh, sidebar opening or trigger run, into cells that are still
- * empty (a cell the analyst filled meanwhile is left as it is). A block that could not finish
- * before the execution's deadline is not started.
+ * empty (a cell the analyst filled meanwhile is left as it is). A call that fails with an error
+ * puts its block back at once. A block that could not finish before the execution's deadline is
+ * not started.
  */
 import { CUSTOM_FUNCTION_NAMES } from '../table/names';
 import { EXECUTION_STARTED_AT } from './context';
@@ -201,9 +202,15 @@ function rewriteBlock(book: GoogleAppsScript.Spreadsheet.Spreadsheet, block: Blo
     const sheet = sheets.get(p.sheetId) as GoogleAppsScript.Spreadsheet.Sheet;
     return sheet.getRange(p.row, p.col, p.formulas.length, p.formulas[0].length);
   });
-  block.pieces.forEach((p, i) => ranges[i].setFormulas(p.formulas.map((row) => row.map(() => ''))));
-  SpreadsheetApp.flush();
-  block.pieces.forEach((p, i) => ranges[i].setFormulas(p.formulas));
+  try {
+    block.pieces.forEach((p, i) => ranges[i].setFormulas(p.formulas.map((row) => row.map(() => ''))));
+    SpreadsheetApp.flush();
+    block.pieces.forEach((p, i) => ranges[i].setFormulas(p.formulas));
+  } catch (e) {
+    // A call that failed (a protected range, a service error at Google): put the block back now, then say what failed.
+    recoverInterruptedRefresh();
+    throw e;
+  }
   dropJournal(store, n);
 }
 

@@ -5,6 +5,8 @@
  * execution killed at any point loses no formula: the journal it leaves is replayed by the next
  * execution (a refresh, the sidebar opening, a trigger) into the cells still empty.
  */
+import { COST } from '../../../dev/emulator/execution';
+import { EmulatedRange } from '../../../dev/emulator/range';
 import { Emulator } from '../../../dev/emulator/runtime';
 import type { SheetData } from '../../../dev/emulator/workbook';
 import { addin } from '../../helpers/addin';
@@ -148,6 +150,53 @@ describe('Refresh all formulas', () => {
     expect(sheet.get(3, 1)).toBe('typed by the analyst');
     expect(sheet.formulas.get('4,1')).toBe('=LP_GET("lp_4", "firm")');
     expect(sheet.formulas.size).toBe(9);
+  });
+
+  test.each([1, 2, 9, 15, 16, 23, 30])('a sheet call that fails (setFormulas %i of 30: clearing, then rewriting) puts the block back at once and says what failed', (failing) => {
+    const a = addin(svc.url);
+    a.emu.workbook.addSheet('Second');
+    const sheets = a.emu.workbook.sheets;
+    seed(sheets, 40);
+    const before = snapshot(sheets);
+    const real = EmulatedRange.prototype.setFormulas;
+    let n = 0;
+    const spy = jest.spyOn(EmulatedRange.prototype, 'setFormulas').mockImplementation(function (this: EmulatedRange, formulas: string[][]) {
+      if (++n === failing) throw new Error('Service Spreadsheets failed while accessing document.');
+      return real.call(this, formulas);
+    });
+    try {
+      const run = a.emu.run('refreshAllFormulas', [], { kind: 'menu' });
+      expect(run.error).toBe('Service Spreadsheets failed while accessing document.');
+      // The failure was reached (15 runs: B2:C41, 12 in column D between the note and the SUM, 2 on the second sheet).
+      expect(n).toBeGreaterThanOrEqual(failing);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(snapshot(sheets)).toBe(before);
+    expect(a.emu.store('document').has('INVESTOR_DATA_REFRESH_JOURNAL')).toBe(false);
+  });
+
+  test('near the deadline (a slow Sheets) it stops between blocks: no timeout, nothing erased, the toast says how far it got', () => {
+    const a = addin(svc.url);
+    const sheet = a.emu.workbook.sheets[0];
+    sheet.maxRows = 50_001;
+    for (let r = 1; r <= 50_000; r++) sheet.set(r, 1, '', `=LP_GET(A${r + 1}, "firm")`);
+    const before = snapshot([sheet]);
+    const perCell = COST.sheetWritePerCell;
+    COST.sheetWritePerCell = 4; // 50,000 cells written twice would take 400 s
+    let run: ReturnType<Emulator['run']>;
+    try {
+      run = a.emu.run('refreshAllFormulas', [], { kind: 'menu' });
+    } finally {
+      COST.sheetWritePerCell = perCell;
+    }
+    expect(run.error).toBeUndefined();
+    expect(run.ledger.timedOut).toBe(false);
+    expect(run.value).toBeGreaterThan(0);
+    expect(run.value).toBeLessThan(50_000);
+    expect(a.emu.workbook.toasts.at(-1)?.message).toBe(`Refreshed ${run.value} of 50000 Investor Data formulas before the time limit; run Refresh all formulas again for the rest.`);
+    expect(snapshot([sheet])).toBe(before);
+    expect(a.emu.store('document').has('INVESTOR_DATA_REFRESH_JOURNAL')).toBe(false);
   });
 
   test('the emulator is no kinder than Sheets: setFormulas with "" empties a cell, plain text is text, shapes are checked', () => {
