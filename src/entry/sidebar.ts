@@ -82,6 +82,9 @@ export function testConnection(): Answer<{ message: string; totalItems: number }
   }, knownSecrets);
 }
 
-export function refreshFormulas(): Answer<{ count: number }> {
-  return answer(() => ({ count: refreshAddinFormulas().refreshed }), knownSecrets);
+export function refreshFormulas(): Answer<{ count: number; found: number }> {
+  return answer(() => {
+    const r = refreshAddinFormulas();
+    return { count: r.refreshed, found: r.found };
+  }, knownSecrets);
 }
