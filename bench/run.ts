@@ -3,6 +3,8 @@
  * injected latency, each figure beside its naive baseline from the same run. Writes
  * bench/results.json and prints tables. `--quick` is the smoke version `npm test` runs (small
  * sizes, no timing claims). `--latency MS` changes the injected latency (default 100).
+ * `--only refresh,formulas` runs only those sections (formulas, refresh, imports, scaling,
+ * service) and prints them without writing bench/results.json.
  */
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +13,7 @@ import { Emulator } from '../dev/emulator/runtime';
 import { DEMO_KEY, startService } from '../dev/service/spawn';
 import { benchFormulas } from './formulas';
 import { benchImport } from './imports';
+import { benchRefresh } from './refresh';
 import { scalePointInChild } from './scale-point';
 import { benchService } from './service';
 
@@ -23,32 +26,43 @@ export interface BenchOptions {
   quick: boolean;
   latencyMs: number;
   scale: number[];
+  /** Sections to run (all when absent). */
+  only?: readonly string[];
 }
+
+export const SECTIONS = ['formulas', 'refresh', 'imports', 'scaling', 'service'] as const;
 
 export async function runBench(o: BenchOptions): Promise<Record<string, unknown>> {
   const bundleKb = Math.round((statSync(join(__dirname, '../dist/Code.js')).size / 1024) * 10) / 10;
-  const svc = await startService(['--partners', o.quick ? '300' : '2500', '--latency', String(o.latencyMs)]);
-  let formulas: ReturnType<typeof benchFormulas>;
-  try {
-    warmUp(svc.url);
-    formulas = benchFormulas(svc, o.quick ? 40 : 1000, o.quick ? 20 : 1000);
-  } finally {
-    await svc.stop();
+  const want = (section: (typeof SECTIONS)[number]) => !o.only || o.only.includes(section);
+  let formulas: ReturnType<typeof benchFormulas> = [];
+  if (want('formulas')) {
+    const svc = await startService(['--partners', o.quick ? '300' : '2500', '--latency', String(o.latencyMs)]);
+    try {
+      warmUp(svc.url);
+      formulas = benchFormulas(svc, o.quick ? 40 : 1000, o.quick ? 20 : 1000);
+    } finally {
+      await svc.stop();
+    }
   }
-  const imports = await benchImport(o.quick ? 400 : 11820, o.latencyMs, true);
+  const refresh = want('refresh') ? benchRefresh(o.quick ? [200] : [1000, 10000, 50000]) : [];
+  const imports = want('imports') ? await benchImport(o.quick ? 400 : 11820, o.latencyMs, true) : [];
   const scaling = [];
-  for (const n of o.scale) scaling.push(scalePointInChild(n, o.latencyMs));
-  const service = o.quick ? [] : [await benchService(2500, true), await benchService(200000, false)];
-  return { date: new Date().toISOString(), quick: o.quick, latencyMs: o.latencyMs, bundleKb, formulas, imports, scaling, service };
+  if (want('scaling')) for (const n of o.scale) scaling.push(scalePointInChild(n, o.latencyMs));
+  const service = o.quick || !want('service') ? [] : [await benchService(2500, true), await benchService(200000, false)];
+  return { date: new Date().toISOString(), quick: o.quick, latencyMs: o.latencyMs, bundleKb, formulas, refresh, imports, scaling, service };
 }
 
 if (require.main === module) {
-  const { values } = parseArgs({ options: { quick: { type: 'boolean' }, latency: { type: 'string' }, scale: { type: 'string' } } });
+  const { values } = parseArgs({ options: { quick: { type: 'boolean' }, latency: { type: 'string' }, scale: { type: 'string' }, only: { type: 'string' } } });
   const quick = !!values.quick;
+  const only = values.only?.split(',').map((x) => x.trim());
+  const unknown = only?.filter((x) => !(SECTIONS as readonly string[]).includes(x)) ?? [];
+  if (unknown.length) throw new Error(`--only takes ${SECTIONS.join(', ')}; not ${unknown.join(', ')}`);
   const scale = (values.scale ?? (quick ? '300' : '1000,10000,50000,100000')).split(',').map(Number);
-  runBench({ quick, latencyMs: Number(values.latency ?? 100), scale }).then((r) => {
+  runBench({ quick, latencyMs: Number(values.latency ?? 100), scale, only }).then((r) => {
     console.log(`bundle dist/Code.js: ${r.bundleKb} KB (loaded on every custom-function call); injected latency ${r.latencyMs} ms`);
-    for (const key of ['formulas', 'imports', 'scaling', 'service']) if ((r[key] as unknown[]).length) console.table(r[key]);
-    if (!quick) writeFileSync(join(__dirname, 'results.json'), `${JSON.stringify(r, null, 2)}\n`);
+    for (const key of SECTIONS) if ((r[key] as unknown[]).length) console.table(r[key]);
+    if (!quick && !only) writeFileSync(join(__dirname, 'results.json'), `${JSON.stringify(r, null, 2)}\n`);
   });
 }

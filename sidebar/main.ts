@@ -56,7 +56,7 @@ function wire(): void {
     show(s);
     say('Settings saved.', 'ok');
   }));
-  $('refresh-all').addEventListener('click', () => busy('refresh-all', () => call('refreshFormulas'), (r) => say(`Refreshed ${r.count} formulas.`, 'ok')));
+  $('refresh-all').addEventListener('click', () => busy('refresh-all', () => call('refreshFormulas'), (r) => say(r.count === r.found ? `Refreshed ${r.count} formulas.` : `Refreshed ${r.count} of ${r.found} formulas before the time limit: click Refresh all formulas again for the rest.`, r.count === r.found ? 'ok' : 'error')));
 }
 
 async function start(): Promise<void> {

@@ -62,7 +62,8 @@ export interface Endpoints {
   saveServiceUrl(url: string): Answer<SidebarState>;
   saveCacheTtl(seconds: number): Answer<SidebarState>;
   testConnection(): Answer<{ message: string; totalItems: number }>;
-  refreshFormulas(): Answer<{ count: number }>;
+  /** count: formulas rewritten; found: formulas of the add-in (more than count when the time limit stopped it). */
+  refreshFormulas(): Answer<{ count: number; found: number }>;
   listImports(): Answer<{ imports: ImportView[]; fields: string[]; defaultFields: string[] }>;
   saveImport(input: ImportInput): Answer<{ import: ImportView }>;
   deleteImport(id: string): Answer<{ deleted: string }>;

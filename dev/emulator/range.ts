@@ -49,17 +49,21 @@ export class EmulatedRange implements Pick<R, 'getValues' | 'getValue' | 'setVal
   }
   setValues(values: unknown[][]): R {
     this.write('setValues');
-    if (!Array.isArray(values) || values.length !== this.rows) {
-      throw this.exec.makeError(`Exception: The number of rows in the data does not match the number of rows in the range. The data has ${Array.isArray(values) ? values.length : 0} but the range has ${this.rows}.`);
+    this.checkShape(values);
+    const parsed = values.map((row) => row.map((v) => this.input(v)));
+    parsed.forEach((row, i) => row.forEach((p, j) => this.store(this.row - 1 + i, this.col - 1 + j, p)));
+    return as<R>(this);
+  }
+  /** Google's shape checks and wording for a grid written to this range. */
+  private checkShape(grid: unknown[][]): void {
+    if (!Array.isArray(grid) || grid.length !== this.rows) {
+      throw this.exec.makeError(`Exception: The number of rows in the data does not match the number of rows in the range. The data has ${Array.isArray(grid) ? grid.length : 0} but the range has ${this.rows}.`);
     }
-    values.forEach((row) => {
+    grid.forEach((row) => {
       if (!Array.isArray(row) || row.length !== this.cols) {
         throw this.exec.makeError(`Exception: The number of columns in the data does not match the number of columns in the range. The data has ${Array.isArray(row) ? row.length : 0} but the range has ${this.cols}.`);
       }
     });
-    const parsed = values.map((row) => row.map((v) => this.input(v)));
-    parsed.forEach((row, i) => row.forEach((p, j) => this.store(this.row - 1 + i, this.col - 1 + j, p)));
-    return as<R>(this);
   }
   setValue(value: unknown): R {
     this.write('setValue');
@@ -90,16 +94,24 @@ export class EmulatedRange implements Pick<R, 'getValues' | 'getValue' | 'setVal
   }
   setFormula(formula: string): R {
     this.write('setFormula');
-    for (let i = 0; i < this.rows; i++) for (let j = 0; j < this.cols; j++) this.data.set(this.row - 1 + i, this.col - 1 + j, '', formula || undefined);
+    const p = this.formulaInput(formula);
+    for (let i = 0; i < this.rows; i++) for (let j = 0; j < this.cols; j++) this.store(this.row - 1 + i, this.col - 1 + j, p);
     return as<R>(this);
   }
+  /**
+   * One call for the whole grid, with setValues' shape checks. A cell given '' becomes empty (its
+   * value, not only its formula, is gone); text that is not a formula is stored as typed text,
+   * as Sheets does, not as a formula.
+   */
   setFormulas(formulas: string[][]): R {
     this.write('setFormulas');
-    if (formulas.length !== this.rows || formulas.some((r) => r.length !== this.cols)) {
-      throw this.exec.makeError(`Exception: The number of rows in the data does not match the number of rows in the range. The data has ${formulas.length} but the range has ${this.rows}.`);
-    }
-    formulas.forEach((row, i) => row.forEach((f, j) => this.data.set(this.row - 1 + i, this.col - 1 + j, '', f || undefined)));
+    this.checkShape(formulas);
+    const parsed = formulas.map((row) => row.map((f) => this.formulaInput(f)));
+    parsed.forEach((row, i) => row.forEach((p, j) => this.store(this.row - 1 + i, this.col - 1 + j, p)));
     return as<R>(this);
+  }
+  private formulaInput(f: unknown): ReturnType<typeof interpretInput> {
+    return f === '' || f === null || f === undefined ? { value: '' } : this.input(String(f));
   }
   getRow(): number {
     return this.row;

@@ -43,13 +43,14 @@ export class SheetData {
     else this.formulas.delete(key);
   }
 
+  /** The last row with a value or a formula (a formula below the last value counts, as in Sheets). */
   lastRow(): number {
-    for (let r = this.values.length - 1; r >= 0; r--) {
+    let last = 0;
+    for (const key of this.formulas.keys()) last = Math.max(last, Number(key.split(',')[0]) + 1);
+    for (let r = this.values.length - 1; r >= last; r--) {
       const row = this.values[r];
       if (row?.some((v) => v !== '' && v !== undefined)) return r + 1;
     }
-    let last = 0;
-    for (const key of this.formulas.keys()) last = Math.max(last, Number(key.split(',')[0]) + 1);
     return last;
   }
 

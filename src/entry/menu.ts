@@ -40,7 +40,7 @@ export function showSidebar(): void {
   openSidebar('Sidebar', 'Investor Data');
 }
 
-/** Marks every cached answer stale and recalculates the add-in's formulas; returns how many. */
+/** Marks every cached answer stale and recalculates the add-in's formulas; returns how many were rewritten. */
 export function refreshAllFormulas(): number {
-  return refreshAddinFormulas();
+  return refreshAddinFormulas().refreshed;
 }

@@ -10,7 +10,7 @@ import { keyHint, keyProblem } from '../api/redact';
 import { normaliseBaseUrl } from '../api/url';
 import { type Answer, answer, type SidebarState } from '../contract';
 import { clientFor, hostOf } from '../gas/context';
-import { refreshAddinFormulas } from '../gas/formulas';
+import { recoverInterruptedRefresh, refreshAddinFormulas } from '../gas/formulas';
 import { knownSecrets, PROP, readSettings, saveDocumentProperty, saveUserProperty } from '../gas/settings';
 
 function state(): SidebarState {
@@ -22,7 +22,11 @@ function state(): SidebarState {
 }
 
 export function getSidebarState(): Answer<SidebarState> {
-  return answer(state, knownSecrets);
+  return answer(() => {
+    // Opening the sidebar puts back formulas a killed "Refresh all formulas" left erased.
+    recoverInterruptedRefresh();
+    return state();
+  }, knownSecrets);
 }
 
 export function saveApiKey(key: unknown): Answer<SidebarState> {
@@ -78,6 +82,9 @@ export function testConnection(): Answer<{ message: string; totalItems: number }
   }, knownSecrets);
 }
 
-export function refreshFormulas(): Answer<{ count: number }> {
-  return answer(() => ({ count: refreshAddinFormulas() }), knownSecrets);
+export function refreshFormulas(): Answer<{ count: number; found: number }> {
+  return answer(() => {
+    const r = refreshAddinFormulas();
+    return { count: r.refreshed, found: r.found };
+  }, knownSecrets);
 }

@@ -5,6 +5,7 @@
  * target sheet keeps its last good data.
  */
 import { clientFor, EXECUTION_STARTED_AT } from '../gas/context';
+import { recoverInterruptedRefresh } from '../gas/formulas';
 import { importPorts } from '../gas/import-ports';
 import { loadImports, loadRun, saveImports } from '../gas/store';
 import { clearContinuation, syncTriggers } from '../gas/triggers';
@@ -19,11 +20,13 @@ const deadline = EXECUTION_STARTED_AT + STEP_BUDGET_MS.schedule;
 
 export function continueImports(e?: TriggerEvent): void {
   if (e?.triggerUid) clearContinuation(e.triggerUid);
+  recoverInterruptedRefresh();
   for (const spec of loadImports()) if (loadRun(spec.id)?.status === 'running') continueRun(spec.id, importPorts(clientFor('run')), deadline);
   syncTriggers();
 }
 
 export function runScheduledImports(): void {
+  recoverInterruptedRefresh();
   const now = Date.now();
   for (const spec of loadImports()) {
     const run = loadRun(spec.id);

@@ -7,6 +7,7 @@ test('npm run bench --quick: every benchmark and baseline runs and reports its f
     formulas: Array<{ name: string; fetches: number; error?: string }>;
     imports: Array<{ name: string; rows: number; fetches: number; setValuesCalls: number; error?: string }>;
     scaling: Array<{ status: string; activePartners: number; executions: number }>;
+    refresh: Array<{ name: string; formulas: number; lost: number; timedOut: boolean; setFormulaCalls: number }>;
   };
   expect(r.bundleKb).toBeGreaterThan(10);
   expect(r.formulas.map((f) => f.fetches)).toEqual([40, 0, 0, 40]);
@@ -18,4 +19,8 @@ test('npm run bench --quick: every benchmark and baseline runs and reports its f
   expect(cells.setValuesCalls).toBe(ours.rows * 5);
   expect(ours.setValuesCalls).toBeLessThanOrEqual(3);
   expect(r.scaling[0]).toMatchObject({ status: 'done', executions: 1 });
+  const [refresh, oneByOne, perSheet] = r.refresh;
+  expect(refresh).toMatchObject({ formulas: 200, lost: 0, timedOut: false, setFormulaCalls: 2 });
+  expect(oneByOne).toMatchObject({ formulas: 200, lost: 0, setFormulaCalls: 400 });
+  expect(perSheet).toMatchObject({ formulas: 200, lost: 0, setFormulaCalls: 2 });
 }, 120_000);

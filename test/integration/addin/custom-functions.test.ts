@@ -128,20 +128,6 @@ describe('custom functions in the emulator against the reference service', () =>
     expect(a.cell('LP_GET', 'lp_0000c', 'id').error).toMatch(/^The data service failed \(HTTP 503/);
   });
 
-  test('Refresh all formulas marks cached answers stale and writes the add-in\'s formulas again', () => {
-    const a = addin(svc.url);
-    expect(a.cell('LP_GET', 'lp_0000a', 'id').run.ledger.fetches).toBe(1);
-    expect(a.cell('LP_GET', 'lp_0000a', 'id').run.ledger.fetches).toBe(0);
-    const sheet = a.emu.workbook.sheets[0];
-    sheet.set(0, 0, '', '=LP_GET("lp_0000a")');
-    sheet.set(0, 1, '', '=SUM(1,2)');
-    const refreshed = a.emu.run('refreshAllFormulas', [], { kind: 'menu' });
-    expect(refreshed.value).toBe(1);
-    expect(refreshed.ledger.calls['Range.setFormula']).toBe(2);
-    expect(sheet.formulas.get('0,0')).toBe('=LP_GET("lp_0000a")');
-    expect(a.cell('LP_GET', 'lp_0000a', 'id').run.ledger.fetches).toBe(1);
-  });
-
   test('a warm 1,000-id range makes zero fetches; the key is nowhere in what the add-in stored or logged', () => {
     const a = addin(svc.url);
     const ids = Array.from({ length: 1000 }, (_, i) => [partnerId(i)]);
