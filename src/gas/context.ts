@@ -7,7 +7,7 @@ import { ServiceError } from '../api/errors';
 import { Memo } from '../api/memo';
 import { gasCacheStore, gasCodec } from './cache';
 import { CUSTOM_FUNCTION_LIMIT_MS, EXECUTION_LIMIT_MS, gasClock } from './clock';
-import { urlFetchTransport } from './http';
+import { guardedUrlFetch } from './http';
 import { readSettings, type Settings } from './settings';
 
 /** When this execution began: the bundle's top-level code runs at the start of every execution. */
@@ -30,7 +30,7 @@ export function clientFor(kind: ExecutionKind, settings: Settings = readSettings
   return new Client({
     baseUrl: settings.baseUrl,
     apiKey: settings.apiKey,
-    transport: urlFetchTransport,
+    transport: guardedUrlFetch(settings.dailyFetchLimit),
     clock: gasClock,
     memo: memoFor(settings),
     deadline: EXECUTION_STARTED_AT + limit,
