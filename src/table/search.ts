@@ -5,7 +5,8 @@
  * punctuation and runs of spaces as one space. `searchRecords` finds the active partners whose
  * name, firm, headquarters or sectors hold every query word, ranked: an exact whole-field match
  * above a word-prefix match above a substring match, then a name above a firm above a
- * headquarters or sector, each record ranked by its weakest word; ties keep input order.
+ * headquarters or sector, each record ranked by its weakest word (then by how many words match
+ * in names and firms); ties keep input order.
  * `readQuery` and `readFindLimit` check the formula's arguments (BAD_INPUT with a clear message).
  */
 import { badInput } from '../api/errors';
@@ -99,6 +100,8 @@ interface Ranked {
   record: ServiceRecord;
   kind: number;
   group: number;
+  /** The groups of every word's best match, summed: breaks ties in favour of more words in names. */
+  total: number;
   index: number;
 }
 
@@ -109,9 +112,10 @@ function rank(record: ServiceRecord, query: Query, fields: readonly SearchField[
   const values = fields.flatMap((f) => texts(record[f.name]).map((t) => ({ text: normalize(t), group: f.group })));
   // An exact whole-field match of the whole query outranks everything.
   const exact = values.filter((v) => v.text === query.normalized).sort((a, b) => a.group - b.group)[0];
-  if (exact) return { record, kind: MatchKind.Exact, group: exact.group, index };
+  if (exact) return { record, kind: MatchKind.Exact, group: exact.group, total: exact.group, index };
   // Otherwise every word must match somewhere; the record ranks by its weakest word's best match.
   let weakest: { kind: number; group: number } | undefined;
+  let total = 0;
   for (const word of query.words) {
     let best: { kind: number; group: number } | undefined;
     for (const v of values) {
@@ -119,9 +123,10 @@ function rank(record: ServiceRecord, query: Query, fields: readonly SearchField[
       if (kind && (!best || better({ kind, group: v.group }, best))) best = { kind, group: v.group };
     }
     if (!best) return undefined;
+    total += best.group;
     if (!weakest || better(weakest, best)) weakest = best;
   }
-  return weakest && { record, ...weakest, index };
+  return weakest && { record, ...weakest, total, index };
 }
 
 const isActive = (r: ServiceRecord): boolean => r.activeStatus === undefined || r.activeStatus === null || String(r.activeStatus).toUpperCase() === 'ACTIVE';
@@ -136,6 +141,6 @@ export function searchRecords(records: readonly ServiceRecord[], query: Query | 
     const r = rank(record, q, fields, index);
     if (r) found.push(r);
   });
-  found.sort((a, b) => b.kind - a.kind || a.group - b.group || a.index - b.index);
+  found.sort((a, b) => b.kind - a.kind || a.group - b.group || a.total - b.total || a.index - b.index);
   return found.slice(0, options.limit ?? DEFAULT_FIND_LIMIT).map((r) => r.record);
 }

@@ -72,6 +72,11 @@ describe('searchRecords', () => {
     expect(ids(searchRecords(records, 'lind eva'))).toEqual(['name', 't1', 't2', 'firm']);
   });
 
+  test('at the same weakest word, more words matching in names and firms rank higher', () => {
+    const records = [lp('hq', { fullName: 'Ola N', headquarters: 'Berlin', sectorsFocused: ['Climate'] }), lp('name', { fullName: 'Berlin Smith', sectorsFocused: ['Climate'] })];
+    expect(ids(searchRecords(records, 'berlin climate'))).toEqual(['name', 'hq']);
+  });
+
   test('lists are searched element by element; inactive partners are left out', () => {
     const records = [lp('a', { sectorsFocused: ['Fintech', 'Climate'] }), lp('b', { sectorsFocused: ['Climate'], activeStatus: 'INACTIVE' }), lp('c', { sectorsFocused: null, headquarters: null })];
     expect(ids(searchRecords(records, 'climate'))).toEqual(['a']);
