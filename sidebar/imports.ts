@@ -205,6 +205,8 @@ export async function refresh(): Promise<ImportView[]> {
     renderColumns();
   }
   renderImports(r.imports);
+  // Runs spend fetches: the connection card re-reads the day's count (sidebar/main.ts).
+  document.dispatchEvent(new Event('investor-data:fetched'));
   return r.imports;
 }
 

@@ -1,6 +1,8 @@
 /**
  * The sidebar's behaviour. Everything that came from the service or the server is put on the
- * page as text (textContent), never as HTML.
+ * page as text (textContent), never as HTML. The connection card also shows the day's URL
+ * fetches beside the daily limit, re-read after a connection test and whenever the imports list
+ * is refreshed (a run spends fetches).
  */
 import { startImports } from './imports';
 import { type Answer, call, type SidebarState as State } from './rpc';
@@ -13,7 +15,22 @@ function say(text: string, kind: 'ok' | 'error' | '' = ''): void {
   el.className = kind;
 }
 
+const grouped = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+/** "Fetches today: N of 20,000", with where the quota guard stops and when the count resets. */
+function showFetches(f: State['fetches']): void {
+  const reset = f.resetsAt === undefined ? '' : `; the count resets ${new Date(f.resetsAt).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  $('fetch-count').textContent = `Fetches today: ${grouped(f.used)} of ${grouped(f.dailyLimit)} (the add-in stops at ${grouped(f.allowed)}${reset}).`;
+  $('fetch-count').className = f.used >= f.allowed ? 'hint warning' : 'hint';
+}
+
+async function refreshFetches(): Promise<void> {
+  const state = await call('getSidebarState');
+  if (state.ok) showFetches(state.fetches);
+}
+
 function show(state: State): void {
+  showFetches(state.fetches);
   const moved = state.hasKey && !state.addressConfirmed
     ? ` This spreadsheet's service address is now ${state.baseUrl || '(none)'}, but your key is sent only to ${state.keyAddress || 'the address you confirm'}: if the new address is right, Save settings to confirm it.`
     : '';
@@ -47,7 +64,11 @@ function wire(): void {
     show(s);
     say('Key removed.', 'ok');
   }));
-  $('test-connection').addEventListener('click', () => busy('test-connection', () => call('testConnection'), (r) => say(r.message, 'ok')));
+  $('test-connection').addEventListener('click', () => busy('test-connection', () => call('testConnection'), (r) => {
+    say(r.message, 'ok');
+    void refreshFetches();
+  }));
+  document.addEventListener('investor-data:fetched', () => void refreshFetches());
   $('save-settings').addEventListener('click', () => busy('save-settings', async () => {
     const url = await call('saveServiceUrl', $<HTMLInputElement>('base-url').value);
     if (!url.ok) return url;

@@ -24,6 +24,17 @@ export interface SidebarState {
   keyAddress: string;
   /** False when this spreadsheet's address is not the one the user's key is bound to (another editor changed it). */
   addressConfirmed: boolean;
+  /** The URL fetches counted in the current 24-hour quota window (src/api/quota.ts). */
+  fetches: FetchUsage;
+}
+
+export interface FetchUsage {
+  used: number;
+  dailyLimit: number;
+  /** Where the quota guard stops: the limit minus its reserve. */
+  allowed: number;
+  /** When the count resets (ms; absent before the window's first fetch). */
+  resetsAt?: number;
 }
 
 export interface ImportView extends ImportSpec {

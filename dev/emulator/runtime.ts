@@ -154,7 +154,7 @@ export class Emulator {
     this.workbook = options.workbook ?? new Workbook();
     this.owner = options.owner ?? 'owner@example.com';
     this.triggers = { triggers: [], nextId: 0, addOn: !!options.addOn };
-    this.quota = { day: '', used: 0, limit: options.fetchQuota ?? DAILY_FETCH_QUOTA };
+    this.quota = { windowStart: 0, used: 0, limit: options.fetchQuota ?? DAILY_FETCH_QUOTA };
     const fromManifest = (field: 'oauthScopes' | 'urlFetchWhitelist') => (options.code === undefined ? manifestList(this.distDir, field) : null);
     const scopes = options.oauthScopes !== undefined ? options.oauthScopes : fromManifest('oauthScopes');
     this.grantedScopes = scopes ? new Set(scopes) : null;

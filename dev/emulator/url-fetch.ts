@@ -2,7 +2,7 @@
  * UrlFetchApp: real, synchronous HTTP (a worker thread does the I/O while this thread waits on
  * Atomics), fetchAll in parallel with results in order, muteHttpExceptions, headers, redirects,
  * Google's errors for non-2xx responses, URLs over 2,082 characters and responses over 50 MB,
- * the daily fetch quota (20,000 for consumer accounts), and the manifest's urlFetchWhitelist
+ * the daily fetch quota (20,000 for consumer accounts, reset 24 h after the first request), and the manifest's urlFetchWhitelist
  * (when the project has one, a URL outside its prefixes is refused).
  */
 import { join } from 'node:path';
@@ -16,6 +16,7 @@ type Response = Pick<GoogleAppsScript.URL_Fetch.HTTPResponse, 'getResponseCode' 
 export const MAX_URL_LENGTH = 2082;
 export const MAX_RESPONSE_BYTES = 50 * 1024 * 1024;
 export const DAILY_FETCH_QUOTA = 20000;
+export const QUOTA_WINDOW_MS = 24 * 3600_000;
 
 interface WireRequest { url: string; method?: string; headers?: Record<string, string>; payload?: string; followRedirects?: boolean }
 interface WireResult { status?: number; headers?: Record<string, string>; body?: string; text?: string; error?: string; elapsedMs: number }
@@ -46,8 +47,13 @@ export function allowedByManifest(url: string, prefixes: readonly string[]): boo
   });
 }
 
+/**
+ * Google's rule (developers.google.com/apps-script/guides/services/quotas): quotas are per user
+ * and reset 24 hours after the first request, not at a fixed hour. `windowStart` is the first
+ * request of the current window (0 before any).
+ */
 export interface FetchQuota {
-  day: string;
+  windowStart: number;
   used: number;
   limit: number;
 }
@@ -104,8 +110,8 @@ export class EmulatedUrlFetchApp implements FetchApp {
       if (this.allowlist && !allowedByManifest(r.url, this.allowlist)) throw err(`Exception: Request to ${r.url} failed because the URL has not been whitelisted in the script manifest.`);
       if (this.loopbackOnly && !isLoopback(r.url)) throw err(`Exception: Address unavailable: ${new URL(r.url).origin} (the emulator only fetches from this machine)`);
     }
-    const day = new Date(this.exec.clock.now()).toISOString().slice(0, 10);
-    if (this.quota.day !== day) Object.assign(this.quota, { day, used: 0 });
+    const now = this.exec.clock.now();
+    if (!this.quota.windowStart || now >= this.quota.windowStart + QUOTA_WINDOW_MS) Object.assign(this.quota, { windowStart: now, used: 0 });
     if (this.quota.used + requests.length > this.quota.limit) throw err('Exception: Service invoked too many times for one day: urlfetch.');
     this.quota.used += requests.length;
     this.exec.ledger.fetches += requests.length;

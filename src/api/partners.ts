@@ -14,7 +14,7 @@
 import type { Client, Outcome } from './client';
 import { ServiceError } from './errors';
 import type { Memo } from './memo';
-import { type PageFetcher, readList } from './pages';
+import { incompleteError, type PageFetcher, readList } from './pages';
 import type { Page, ServiceRecord } from './records';
 import { Snapshot, type SnapshotView } from './snapshot';
 import type { Clock } from './transport';
@@ -74,6 +74,10 @@ export class PartnerLookup {
   private readonly snapshot: Snapshot;
   /** The records this execution read from the list, by id. */
   private readRecords: Map<string, ServiceRecord> | undefined;
+  /** The records this execution read from the list, in list order. */
+  private readList: ServiceRecord[] | undefined;
+  /** Why this execution's read of the list failed, when it did. */
+  private fillError: ServiceError | undefined;
 
   constructor(private readonly c: LookupContext) {
     this.snapshot = new Snapshot(c.memo);
@@ -138,6 +142,26 @@ export class PartnerLookup {
     if (!ids.length) return [];
     const peek = this.c.client.peekPartners(ids);
     return ids.filter((id) => !peek.has(id));
+  }
+
+  /**
+   * Every active partner, in list order (LP_FIND): the fresh snapshot; else a new one read now (or
+   * by another execution that is reading it); else the last good one, marked stale; else the error.
+   */
+  activeRecords(): { records: ServiceRecord[]; staleSince?: number } {
+    const view = this.snapshot.view();
+    const whole = view?.fresh ? this.snapshot.all(view) : undefined;
+    if (whole) return { records: whole };
+    const filled = this.fill(Number.POSITIVE_INFINITY);
+    const records = this.readList ?? (filled ? this.snapshot.all(filled) : undefined);
+    if (records) return { records };
+    const known = this.meta();
+    if (!this.fillError && known && pagesOf(known) > MAX_FILL_PAGES) {
+      this.fillError = new ServiceError('BAD_INPUT', `${known.total} active partners are too many to read in a formula; run Investor Data ▸ Import once (it keeps a copy the formulas search).`);
+    }
+    const stale = view ? this.snapshot.all(view) : undefined;
+    if (stale && (!this.fillError || this.fillError.fallsBack)) return { records: stale, staleSince: view?.fetchedAt };
+    throw this.fillError ?? new ServiceError('SERVER', 'The list of active partners could not be read; try again in a minute.');
   }
 
   /**
@@ -221,6 +245,7 @@ export class PartnerLookup {
       };
       if (!known) {
         first = this.c.client.activePartnerPages([1], FILL_PAGE_LIMIT)[0];
+        if (!first.ok) this.fillError = first.error;
         if (!first.ok || first.staleSince !== undefined) return undefined;
         const size = Math.max(1, first.value.items.length);
         const meta: Meta = { total: first.value.pagination.totalItems, size };
@@ -228,15 +253,18 @@ export class PartnerLookup {
         if (wanted <= pagesOf(meta) || pagesOf(meta) > MAX_FILL_PAGES) return undefined;
       }
       const read = readList(fetch, { limit: FILL_PAGE_LIMIT, batch: 100, passes: 2 });
+      if (!read.verdict.complete) this.fillError = incompleteError('list of active partners', read.verdict);
       if (!read.verdict.complete || read.staleSince !== undefined) return undefined;
+      this.readList = read.records;
       const gen = Snapshot.newGeneration(this.c.clock.now(), this.c.random ?? Math.random);
       this.snapshot.replace(read.records, gen);
       this.readRecords = new Map(read.records.flatMap((r) => (typeof r.id === 'string' || typeof r.id === 'number' ? [[String(r.id), r] as [string, ServiceRecord]] : [])));
       this.stats.filled = true;
       return fresh();
     } catch (e) {
-      if (e instanceof ServiceError) return undefined;
-      throw e;
+      if (!(e instanceof ServiceError)) throw e;
+      this.fillError = e;
+      return undefined;
     } finally {
       this.release('snapshot');
     }

@@ -191,6 +191,17 @@ export class Snapshot {
     if (before && before.gen !== gen) this.memo.remove(Array.from({ length: before.chunkCount }, (_, n) => this.chunkKey(before.gen, n)));
   }
 
+  /** Publishes generation `gen` from its chunks as written (an import's, step by step): reads them for their ids. Returns false when one is missing. */
+  publishWritten(gen: string, chunkCount: number): boolean {
+    const view: SnapshotView = { gen, total: 0, fresh: true, fetchedAt: 0, chunkCount, chunkOf: () => undefined };
+    const chunks = this.readChunks(view, Array.from({ length: chunkCount }, (_, n) => n));
+    if (chunks.size !== chunkCount) return false;
+    const ids: string[][] = [];
+    for (let n = 0; n < chunkCount; n++) ids.push((chunks.get(n) as ServiceRecord[]).map((r) => idOf(r) ?? ''));
+    this.publish(gen, ids.reduce((k, x) => k + x.length, 0), ids);
+    return true;
+  }
+
   /** Writes a whole list read in one go (a formula's fill) and publishes it. */
   replace(records: readonly ServiceRecord[], gen: string): void {
     this.publish(gen, records.length, this.writeChunks(gen, 0, records));

@@ -9,28 +9,13 @@ import type { Outcome } from '../api/client';
 import { ServiceError } from '../api/errors';
 import { incompleteError, type ListRead, type PageFetcher, readList } from '../api/pages';
 import { FUND_FIELD_SPECS, type FieldSpec, LP_FIELD_SPECS, LP_FIRMS_FIELD_SPECS, LP_LABELS_FIELD_SPECS, type ServiceRecord } from '../api/records';
-import { redact, redactAndCut } from '../api/redact';
 import { clientFor, lookupPartners } from '../gas/context';
+import { type FormulaResult, guard } from '../gas/formula-guard';
 import { neighboursOf } from '../gas/neighbours';
-import { knownSecrets } from '../gas/settings';
 import type { Cell } from '../table/cells';
 import { parseFields } from '../table/fields';
 import { readFlag, readIds, readPositiveInt } from '../table/input';
 import { type RowResult, rowsTable } from '../table/rows';
-
-export type FormulaResult = Cell | Cell[][];
-
-/** Runs a custom function body and turns any failure into a short, redacted message. */
-function guard(body: () => FormulaResult): FormulaResult {
-  try {
-    return body();
-  } catch (e) {
-    const keys = knownSecrets();
-    if (e instanceof ServiceError) throw new Error(redact(e.message, keys));
-    const text = e instanceof Error ? e.message : String(e);
-    throw new Error(`Investor Data failed: ${redactAndCut(text, keys, 200)}`);
-  }
-}
 
 /** Most items a formula reads from a list before it points the analyst to the import. */
 export const MAX_LIST_ITEMS = 5000;

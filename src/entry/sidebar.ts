@@ -2,23 +2,31 @@
  * Sidebar endpoints for settings (google.script.run): the key, the service address, the cache
  * lifetime, the connection test and "refresh all formulas". Each returns a JSON-safe Answer
  * (src/contract.ts), never a thrown stack. The API key goes in once and never comes back: the
- * sidebar only ever sees its last four characters.
+ * sidebar only ever sees its last four characters. The state also carries the day's fetch count
+ * beside the daily limit (the quota guard's count).
  */
 import { ServiceError } from '../api/errors';
 import { MAX_CACHE_SECONDS } from '../api/memo';
 import { keyHint, keyProblem } from '../api/redact';
 import { normaliseBaseUrl } from '../api/url';
-import { type Answer, answer, type SidebarState } from '../contract';
+import { type Answer, answer, type FetchUsage, type SidebarState } from '../contract';
 import { clientFor, hostOf } from '../gas/context';
 import { recoverInterruptedRefresh, refreshAddinFormulas } from '../gas/formulas';
-import { knownSecrets, PROP, readSettings, saveDocumentProperty, saveUserProperty } from '../gas/settings';
+import { fetchBudget } from '../gas/http';
+import { knownSecrets, PROP, readSettings, type Settings, saveDocumentProperty, saveUserProperty } from '../gas/settings';
 
 function state(): SidebarState {
   const s = readSettings();
   return {
     hasKey: !!s.apiKey, keyHint: s.apiKey ? keyHint(s.apiKey) : '', baseUrl: s.baseUrl, ttlSeconds: s.ttlSeconds,
     keyAddress: s.keyAddress, addressConfirmed: !s.apiKey || s.keyAddress === s.baseUrl,
+    fetches: fetchUsage(s),
   };
+}
+
+function fetchUsage(s: Settings): FetchUsage {
+  const { used, dailyLimit, allowed, resetsAt } = fetchBudget(s.dailyFetchLimit).usage();
+  return resetsAt === undefined ? { used, dailyLimit, allowed } : { used, dailyLimit, allowed, resetsAt };
 }
 
 export function getSidebarState(): Answer<SidebarState> {

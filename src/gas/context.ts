@@ -3,6 +3,7 @@
  * Apps Script transport, clock and cache, and the deadline of this kind of execution.
  */
 import { Client } from '../api/client';
+import type { Transport } from '../api/transport';
 import { ServiceError } from '../api/errors';
 import { cacheHealth } from '../api/health';
 import { Memo } from '../api/memo';
@@ -11,7 +12,7 @@ import type { ServiceRecord } from '../api/records';
 import type { Outcome } from '../api/client';
 import { gasCacheStore, gasCodec } from './cache';
 import { CUSTOM_FUNCTION_LIMIT_MS, EXECUTION_LIMIT_MS, gasClock } from './clock';
-import { urlFetchTransport } from './http';
+import { guardedUrlFetch } from './http';
 import { readSettings, type Settings } from './settings';
 
 /** When this execution began: the bundle's top-level code runs at the start of every execution. */
@@ -32,10 +33,12 @@ export function clientFor(kind: ExecutionKind, settings: Settings = readSettings
   if (settings.keyAddress !== settings.baseUrl) throw unconfirmedAddress(settings);
   const limit = kind === 'formula' ? CUSTOM_FUNCTION_LIMIT_MS : EXECUTION_LIMIT_MS;
   const health = cacheHealth(memo, gasClock.now);
+  // Built at the first fetch: a formula answered from the cache never reads the quota settings.
+  let guarded: Transport | undefined;
   return new Client({
     baseUrl: settings.baseUrl,
     apiKey: settings.apiKey,
-    transport: { fetchAll: (requests) => health.around(() => urlFetchTransport.fetchAll(requests)) },
+    transport: { fetchAll: (requests) => health.around(() => (guarded ??= guardedUrlFetch(settings.dailyFetchLimit)).fetchAll(requests)) },
     clock: gasClock,
     memo,
     health,
@@ -44,14 +47,22 @@ export function clientFor(kind: ExecutionKind, settings: Settings = readSettings
   });
 }
 
-/** Limited partners for a formula: per-id answers, the shared snapshot, neighbours fetched together (src/api/partners.ts). */
-export function lookupPartners(ids: readonly string[], neighbours?: () => Neighbours | undefined): Outcome<ServiceRecord>[] {
+function partnerLookup(): PartnerLookup {
   const settings = readSettings();
   const memo = memoFor(settings);
   const client = clientFor('formula', settings, memo);
   const token = `${EXECUTION_STARTED_AT.toString(36)}${Math.floor(Math.random() * 1e9).toString(36)}`;
-  const lookup = new PartnerLookup({ client, memo, clock: gasClock, token });
-  return lookup.lookup(ids, neighbours);
+  return new PartnerLookup({ client, memo, clock: gasClock, token });
+}
+
+/** Limited partners for a formula: per-id answers, the shared snapshot, neighbours fetched together (src/api/partners.ts). */
+export function lookupPartners(ids: readonly string[], neighbours?: () => Neighbours | undefined): Outcome<ServiceRecord>[] {
+  return partnerLookup().lookup(ids, neighbours);
+}
+
+/** Every active partner for a formula, from the shared snapshot (read now when there is none fresh). */
+export function activePartners(): { records: ServiceRecord[]; staleSince?: number } {
+  return partnerLookup().activeRecords();
 }
 
 /** The host (and port) of a service address, for messages. */

@@ -1,8 +1,11 @@
 /**
  * The Transport over UrlFetchApp. fetchAll sends a batch in parallel; HTTP errors come back as
  * responses (muteHttpExceptions), and when fetchAll throws because one request could not be
- * sent at all, the batch is retried one by one so that only that request fails.
+ * sent at all, the batch is retried one by one so that only that request fails. The add-in's
+ * fetches go through the quota guard (`guardedUrlFetch`), which counts them in the user cache
+ * (custom functions see the owner's, whose quota they spend) and refuses a batch past the margin.
  */
+import { DEFAULT_QUOTA_POLICY, FetchBudget, guardedTransport, type QuotaStore } from '../api/quota';
 import type { HttpRequest, HttpResponse, Transport } from '../api/transport';
 
 function params(r: HttpRequest): GoogleAppsScript.URL_Fetch.URLFetchRequest {
@@ -37,3 +40,20 @@ export const urlFetchTransport: Transport = {
     }
   },
 };
+
+const userCache: QuotaStore = {
+  getAll: (keys) => CacheService.getUserCache().getAll([...keys]) as Record<string, string>,
+  putAll: (values, ttlSeconds) => {
+    if (Object.keys(values).length) CacheService.getUserCache().putAll(values, ttlSeconds);
+  },
+};
+
+/** This execution's fetch budget (one per execution: its slot is chosen once). */
+export function fetchBudget(dailyLimit: number): FetchBudget {
+  return new FetchBudget({ store: userCache, now: () => Date.now(), policy: { ...DEFAULT_QUOTA_POLICY, dailyLimit } });
+}
+
+/** UrlFetchApp behind the quota guard: what every fetch of the add-in goes through. */
+export function guardedUrlFetch(dailyLimit: number): Transport {
+  return guardedTransport(urlFetchTransport, fetchBudget(dailyLimit));
+}

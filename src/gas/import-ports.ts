@@ -5,6 +5,9 @@
  * Date.now and a random run id. This is the one place that wires the pure import to Google.
  */
 import type { Client } from '../api/client';
+import { Snapshot } from '../api/snapshot';
+import { memoFor } from './context';
+import { readSettings } from './settings';
 import type { ImportPorts, LockPort, PagePort } from '../import/ports';
 import { CHANGE_LOG, CHANGE_LOG_HEADER, RUN_LOG, RUN_LOG_HEADER } from '../import/machine';
 import { stagingName } from '../import/run-state';
@@ -31,8 +34,16 @@ function clientPages(client: Client | undefined): PagePort {
 
 /** The ports for this execution; `client` is needed by steps that read pages (not by cancel). */
 export function importPorts(client?: Client): ImportPorts {
+  let snapshot: Snapshot | undefined;
+  const snap = () => (snapshot ??= new Snapshot(memoFor(readSettings())));
   return {
     pages: clientPages(client),
+    snapshot: {
+      write: (gen, first, records) => snap().writeChunks(gen, first, records).length,
+      publish: (gen, chunks) => {
+        snap().publishWritten(gen, chunks);
+      },
+    },
     staging: {
       write: (importId, header, at, rows) => {
         if (at === 0) removeSheet(stagingName(importId));

@@ -9,12 +9,15 @@
  * the holder saves the new address themselves (src/gas/context.ts refuses).
  */
 
+import { DEFAULT_QUOTA_POLICY } from '../api/quota';
+
 export const PROP = {
   apiKey: 'INVESTOR_DATA_API_KEY',
   keyAddress: 'INVESTOR_DATA_KEY_ADDRESS',
   baseUrl: 'INVESTOR_DATA_BASE_URL',
   cacheTtlSeconds: 'INVESTOR_DATA_CACHE_TTL_SECONDS',
   refreshedAt: 'INVESTOR_DATA_REFRESHED_AT',
+  dailyFetchLimit: 'INVESTOR_DATA_DAILY_FETCH_LIMIT',
 } as const;
 
 export const DEFAULT_TTL_SECONDS = 3600;
@@ -26,6 +29,8 @@ export interface Settings {
   baseUrl: string;
   ttlSeconds: number;
   refreshedAt: number;
+  /** Apps Script's daily URL fetch quota for the account (script property; 20,000, or 100,000 on Workspace). */
+  dailyFetchLimit: number;
 }
 
 function documentProps(): GoogleAppsScript.Properties.Properties | null {
@@ -45,6 +50,11 @@ export function readSettings(): Settings {
     baseUrl,
     ttlSeconds: Number.isFinite(ttl) && ttl >= 0 ? ttl : DEFAULT_TTL_SECONDS,
     refreshedAt: Number(doc[PROP.refreshedAt]) || 0,
+    // Read only when something is about to be fetched: a warm formula never pays for it.
+    get dailyFetchLimit(): number {
+      const limit = Number(PropertiesService.getScriptProperties().getProperty(PROP.dailyFetchLimit));
+      return limit > 0 ? Math.floor(limit) : DEFAULT_QUOTA_POLICY.dailyLimit;
+    },
   };
 }
 

@@ -16,6 +16,7 @@ import { acceptPage, acceptRefusal, cursorDone, listVerdict, startCursor } from 
 import { type FieldSpec, LP_FIELD_SPECS } from '../api/records';
 import type { Cell } from '../table/cells';
 import { recordRow } from '../table/rows';
+import type { ServiceRecord } from '../api/records';
 import { type Held, heldRows, heldSpan, keepable, noteHeld, placeable, restoreHeld } from './held';
 import { mergeTables, type OutCell } from './merge';
 import type { ImportPorts } from './ports';
@@ -162,6 +163,11 @@ export function step(spec: ImportSpec, run: RunState, ports: ImportPorts, deadli
   let transient: ServiceError | undefined;
   let pagesIn = 0;
   let moved = false;
+  // Records of the pages this step fetched, in list order, for the shared snapshot.
+  const fetchedHere = new Set<number>();
+  const snapRecords: ServiceRecord[] = [];
+  if (!run.snap || !run.snap.gen.endsWith(`.${run.pass}`)) run.snap = { gen: `${run.runId}.${run.pass}`, chunks: 0, whole: true };
+  const snap = run.snap;
   run.executions++;
   try {
     const { held, waits } = restore(spec, run, ports);
@@ -177,7 +183,11 @@ export function step(spec: ImportSpec, run: RunState, ports: ImportPorts, deadli
         }
         const before = run.list.received;
         acceptPage(run.list, page, h.page);
-        if (page === 1 || run.list.received > before) buffer.push(...h.rows);
+        if (page === 1 || run.list.received > before) {
+          buffer.push(...h.rows);
+          if (fetchedHere.has(page)) snapRecords.push(...h.page.items);
+          else snap.whole = false;
+        }
       }
       run.read = run.staged + buffer.length;
       run.message = `Page ${pagesRead(run)} of ${run.list.lastPage}`;
@@ -206,6 +216,7 @@ export function step(spec: ImportSpec, run: RunState, ports: ImportPorts, deadli
         const o = outcomes[k];
         if (o.ok) {
           held.set(page, { page: o.value, rows: o.value.items.map((record) => recordRow(record, fields, 'formula')) });
+          fetchedHere.add(page);
           waits.delete(page);
           pagesIn++;
           return;
@@ -226,6 +237,7 @@ export function step(spec: ImportSpec, run: RunState, ports: ImportPorts, deadli
       if (final && !cursorDone(run.list)) failure = final;
     }
     if (!failure && transient && !cursorDone(run.list)) failure = transient;
+    if (ports.snapshot && snap.whole && snapRecords.length) snap.chunks += ports.snapshot.write(snap.gen, snap.chunks, snapRecords);
     count(run, ports, counted);
     if (failure) {
       if (!failure.transient) return failRun(spec, run, ports, `Import failed: ${failure.message}`);
@@ -261,7 +273,10 @@ export function dedupe(rows: readonly Cell[][], idCol: number): Cell[][] {
 function finish(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPorts, deadline: number): RunSummary {
   const unique = dedupe(rows, spec.fields.indexOf('id'));
   const verdict = listVerdict(run.list, unique.length);
-  if (verdict.complete) return writeTarget(spec, run, unique, ports);
+  if (verdict.complete) {
+    if (ports.snapshot && run.snap?.whole && run.snap.chunks > 0) ports.snapshot.publish(run.snap.gen, run.snap.chunks);
+    return writeTarget(spec, run, unique, ports);
+  }
   const passes = verdict.changed && run.list.lastPage <= LIVE_LIST_PAGES ? MAX_LIVE_PASSES : MAX_PASSES;
   if (run.pass >= passes) {
     const why = verdict.changed ? `it kept changing during the import (last read: ${verdict.reason})` : verdict.reason;

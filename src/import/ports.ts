@@ -56,8 +56,18 @@ export interface LockPort {
   release(): void;
 }
 
+/** The shared partner snapshot (src/api/snapshot.ts): every import that reads the whole list leaves a copy formulas can use. */
+export interface SnapshotPort {
+  /** Writes records as chunks `first`, `first + 1`, … of generation `gen`; returns how many chunks. */
+  write(gen: string, first: number, records: readonly ServiceRecord[]): number;
+  /** Publishes generation `gen` (its `chunks` chunks) as the snapshot. */
+  publish(gen: string, chunks: number): void;
+}
+
 export interface ImportPorts {
   pages: PagePort;
+  /** Optional: without it the import keeps no snapshot. */
+  snapshot?: SnapshotPort;
   staging: StagingPort;
   target: TargetPort;
   store: RunStore;

@@ -26,6 +26,8 @@ export interface RunState {
   pass: number;
   /** Pages that came ahead of their turn (kept in staging at their place) and pages waiting for a Retry-After. */
   held?: HeldNote;
+  /** The snapshot this read is writing: its generation, chunks written, and whether every page's records went in (a page restored from staging has only rows). */
+  snap?: { gen: string; chunks: number; whole: boolean };
   /** Steps in a row that ended on a transient failure without reading a page. */
   stalls: number;
   fetches: number;

@@ -73,7 +73,7 @@ export function readIds(input: unknown): IdList {
 }
 
 /** One value where one is expected: a range of one cell is that cell, a larger range is an error. */
-function oneValue(input: unknown, name: string): unknown {
+export function oneValue(input: unknown, name: string): unknown {
   if (!Array.isArray(input)) return input;
   const cells = input.flat(2);
   if (cells.length <= 1) return cells[0];

@@ -30,6 +30,11 @@ afterAll(async () => {
 });
 
 describe('sidebar (real dist/Sidebar.html, google.script.run backed by the emulator)', () => {
+  test('before any fetch the connection card shows "Fetches today: 0 of 20,000"', async () => {
+    await sidebar.locator('#fetch-count:has-text("Fetches today")').waitFor();
+    expect(await sidebar.locator('#fetch-count').textContent()).toBe('Fetches today: 0 of 20,000 (the add-in stops at 18,000).');
+  });
+
   test('a bad key is refused with a clear error', async () => {
     await sidebar.locator('#api-key').fill('not-the-key');
     await sidebar.locator('#save-key').click();
@@ -66,6 +71,15 @@ describe('sidebar (real dist/Sidebar.html, google.script.run backed by the emula
     expect(await bar.evaluate((el) => [(el as HTMLProgressElement).value, (el as HTMLProgressElement).max])).toEqual([Number(m?.[4]), Number(m?.[4])]);
     await page.locator('td[data-cell="A2"]').filter({ hasText: /^lp_/ }).waitFor({ timeout: 30_000 });
     await page.screenshot({ path: shot('sidebar-import-done') });
+  });
+
+  test('after the import the card counts the day\'s fetches: the requests the service received', async () => {
+    const base = await sidebar.locator('#base-url').inputValue();
+    const stats = await (await page.request.get(`${base}/__stats`)).json();
+    const served = Object.values(stats.byOperation as Record<string, number>).reduce((a, b) => a + b, 0);
+    expect(served).toBeGreaterThan(10);
+    await sidebar.locator('#fetch-count').filter({ hasText: `Fetches today: ${served.toLocaleString('en-US')} of 20,000` }).waitFor();
+    expect(await sidebar.locator('#fetch-count').textContent()).toMatch(/^Fetches today: [\d,]+ of 20,000 \(the add-in stops at 18,000; the count resets \d{4}-\d\d-\d\d \d\d:\d\d UTC\)\.$/);
   });
 
   test('schedule the saved import: the trigger appears in the workbench', async () => {

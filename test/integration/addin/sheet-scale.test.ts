@@ -8,6 +8,7 @@ import { partnerId } from '../../../dev/service/generate';
 import { oneShot } from '../../../dev/service/spawn';
 import type { Ledger } from '../../../dev/emulator/execution';
 import { addin, type Addin } from '../../helpers/addin';
+import { runImport, saveImport } from '../../helpers/imports';
 import { DEMO_KEY, type RunningService, startService } from '../../helpers/service';
 
 let svc: RunningService;
@@ -99,4 +100,28 @@ test('a short fill-down fetches its neighbours in one batch: the next cells hit 
   const ids = active.slice(0, 20);
   const cells = fillDown(a, ids);
   expect(cells.map((c) => c.ledger.fetches)).toEqual([20, ...ids.slice(1).map(() => 0)]);
+});
+
+test('an import leaves the snapshot: afterwards LP_GET over 5,000 ids and LP_FIND make no list requests', () => {
+  const a = addin(svc.url);
+  const id = saveImport(a.emu, { sheetName: 'Partners', fields: ['id', 'fullName'], mode: 'replace' });
+  const steps = runImport(a.emu, id);
+  expect(steps[steps.length - 1].status).toBe('done');
+  const cell = a.cell('LP_GET', column(active.slice(2000, 7000)), 'id');
+  expect(cell.error).toBeUndefined();
+  expect((cell.value as unknown[][]).map((r) => r[0])).toEqual(active.slice(2000, 7000));
+  expect(cell.run.ledger.fetches).toBe(0);
+  const found = a.cell('LP_FIND', 'a', 'fullName', 5);
+  expect(found.error).toBeUndefined();
+  expect(found.run.ledger.fetches).toBe(0);
+});
+
+test('LP_FIND reads the list once into the snapshot, then answers from it with no request', () => {
+  const a = addin(svc.url);
+  const first = a.cell('LP_FIND', 'partner', 'fullName,firm', 10);
+  expect(first.error).toBeUndefined();
+  expect(first.run.ledger.fetches).toBeLessThanOrEqual(listPages() + 3);
+  const again = a.cell('LP_FIND', 'partner', 'fullName,firm', 10);
+  expect(again.run.ledger.fetches).toBe(0);
+  expect(again.value).toEqual(first.value);
 });

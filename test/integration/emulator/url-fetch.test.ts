@@ -56,6 +56,15 @@ describe('emulator: UrlFetchApp over real HTTP', () => {
     expect(real.run('get', [byId('lp_0000a'), true]).error).toBe('Exception: Service invoked too many times for one day: urlfetch.');
   });
 
+  test('the quota resets 24 hours after the window\'s first request, not at midnight UTC (Google\'s rule)', () => {
+    const emu = probe(PROBES, { fetchQuota: 1, startTime: Date.UTC(2026, 10, 23, 23, 0, 0) });
+    expect(emu.run('get', [byId('lp_0000a'), true]).error).toBeUndefined();
+    emu.advance(2 * 3600_000); // past midnight UTC, 2 h into the window
+    expect(emu.run('get', [byId('lp_0000a'), true]).error).toBe('Exception: Service invoked too many times for one day: urlfetch.');
+    emu.advance(22 * 3600_000);
+    expect(emu.run('get', [byId('lp_0000a'), true]).error).toBeUndefined();
+  });
+
   test('responses over the size cap (50 MB by default) throw', () => {
     expect(MAX_RESPONSE_BYTES).toBe(50 * 1024 * 1024);
     const emu = probe(PROBES, { maxResponseBytes: 50_000 });

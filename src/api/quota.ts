@@ -1,0 +1,135 @@
+/**
+ * The quota guard: counts the URL fetches the add-in makes for one user and refuses a batch
+ * that would push the count past a safety margin below Apps Script's daily limit, so the rest
+ * of the day's quota is not burnt and cached copies can stand in (a QUOTA ServiceError falls
+ * back). Google's rule: quotas are per user and reset 24 hours after the first request (not at
+ * a fixed hour), 20,000 URL fetches for consumer accounts, 100,000 for Google Workspace.
+ *
+ * The count lives in a store every execution can update (in Apps Script the user cache; custom
+ * functions see the owner's, whose quota they spend). Concurrent executions must not lose counts,
+ * so the count is sharded: an execution adds to one slot, chosen at random when it starts, and
+ * readers sum the slots; two executions lose an update only if they share a slot and interleave.
+ * Each slot holds `windowStart:count`; a slot whose window is over counts nothing, so a new window
+ * starts from zero. The cache keeps an item at most 6 h: each write refreshes its own slot, and a
+ * refusal rewrites every live slot; a slot neither written nor refused for 6 h is forgotten (then
+ * the guard undercounts, and Google's own refusal still surfaces as QUOTA).
+ */
+import { ServiceError } from './errors';
+import type { Transport } from './transport';
+
+/** What the guard needs from a store: read several keys at once, write several at once. */
+export interface QuotaStore {
+  getAll(keys: readonly string[]): Record<string, string>;
+  putAll(values: Record<string, string>, ttlSeconds: number): void;
+}
+
+export interface QuotaPolicy {
+  /** Apps Script's URL fetch quota for this account (20,000 consumer, 100,000 Workspace). */
+  dailyLimit: number;
+  /** The fraction of the limit kept in reserve: batches stop at dailyLimit × (1 − reserve). */
+  reserve: number;
+}
+
+export const DEFAULT_QUOTA_POLICY: QuotaPolicy = { dailyLimit: 20000, reserve: 0.1 };
+export const QUOTA_WINDOW_MS = 24 * 3600_000;
+/** CacheService's longest lifetime. */
+const TTL_SECONDS = 21600;
+const slotKeys = Array.from({ length: 16 }, (_, i) => `fetches:${i}`);
+
+export interface QuotaUsage {
+  /** Fetches counted in the current window. */
+  used: number;
+  dailyLimit: number;
+  /** The most the guard lets the window reach. */
+  allowed: number;
+  /** When the current window began and when it ends (absent before the first fetch). */
+  windowStart?: number;
+  resetsAt?: number;
+}
+
+export interface FetchBudgetOptions {
+  store: QuotaStore;
+  now: () => number;
+  policy?: QuotaPolicy;
+  random?: () => number;
+}
+
+/** Whole count of fetches the guard allows in a window. */
+export function allowedFetches(policy: QuotaPolicy): number {
+  return Math.floor(policy.dailyLimit * (1 - policy.reserve));
+}
+
+const count = (text: string | undefined): number => {
+  const n = Number(text);
+  return Number.isFinite(n) && n > 0 ? Math.floor(n) : 0;
+};
+
+function utcTime(ms: number): string {
+  const d = new Date(ms);
+  const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+  const hh = String(d.getUTCHours()).padStart(2, '0');
+  const mm = String(d.getUTCMinutes()).padStart(2, '0');
+  return `${months[d.getUTCMonth()]} ${d.getUTCDate()}, ${hh}:${mm} UTC`;
+}
+
+const grouped = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+export class FetchBudget {
+  private readonly policy: QuotaPolicy;
+  private readonly slot: number;
+
+  constructor(private readonly o: FetchBudgetOptions) {
+    this.policy = o.policy ?? DEFAULT_QUOTA_POLICY;
+    this.slot = Math.min(slotKeys.length - 1, Math.floor((o.random ?? Math.random)() * slotKeys.length));
+  }
+
+  /** The live slots in one read: the window's start (the earliest live one) and each slot's count. */
+  private read(): { windowStart: number; slots: number[] } {
+    const values = this.o.store.getAll(slotKeys);
+    const now = this.o.now();
+    let windowStart = 0;
+    const slots = slotKeys.map((k) => {
+      const [start, n] = (values[k] ?? '').split(':').map(count);
+      if (!start || now >= start + QUOTA_WINDOW_MS || start > now) return 0;
+      if (!windowStart || start < windowStart) windowStart = start;
+      return n ?? 0;
+    });
+    return { windowStart, slots };
+  }
+
+  usage(): QuotaUsage {
+    const { windowStart, slots } = this.read();
+    const used = slots.reduce((a, b) => a + b, 0);
+    const base = { used, dailyLimit: this.policy.dailyLimit, allowed: allowedFetches(this.policy) };
+    return windowStart ? { ...base, windowStart, resetsAt: windowStart + QUOTA_WINDOW_MS } : base;
+  }
+
+  /**
+   * Counts `n` fetches about to be sent, or refuses them (nothing counted) with a QUOTA error
+   * when they would take the window past the allowed count. Reaching it exactly is allowed.
+   */
+  spend(n: number): ServiceError | undefined {
+    if (n <= 0) return undefined;
+    const { windowStart, slots } = this.read();
+    const used = slots.reduce((a, b) => a + b, 0);
+    const allowed = allowedFetches(this.policy);
+    if (used + n > allowed) {
+      // Near the margin few writes happen: a refusal rewrites the live slots so the cache keeps them.
+      this.o.store.putAll(Object.fromEntries(slots.flatMap((c, i) => (c ? [[slotKeys[i], `${windowStart}:${c}`]] : []))), TTL_SECONDS);
+      const resetsAt = (windowStart || this.o.now()) + QUOTA_WINDOW_MS;
+      return new ServiceError('QUOTA', `Daily fetch limit nearly reached: ${grouped(used)} of ${grouped(this.policy.dailyLimit)} URL fetches used since ${utcTime(windowStart || this.o.now())}, and this needs ${grouped(n)} more; the add-in keeps the last ${grouped(this.policy.dailyLimit - allowed)} in reserve. Cached values are shown where available; the count resets by ${utcTime(resetsAt)}.`);
+    }
+    this.o.store.putAll({ [slotKeys[this.slot]]: `${windowStart || this.o.now()}:${slots[this.slot] + n}` }, TTL_SECONDS);
+    return undefined;
+  }
+}
+
+/** A transport that asks the budget first: a refused batch is not sent, each request gets the QUOTA error. */
+export function guardedTransport(inner: Transport, budget: FetchBudget): Transport {
+  return {
+    fetchAll(requests) {
+      const refused = budget.spend(requests.length);
+      return refused ? requests.map(() => refused) : inner.fetchAll(requests);
+    },
+  };
+}

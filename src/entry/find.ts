@@ -1,0 +1,41 @@
+/**
+ * =LP_FIND(query, [fields], [limit], [headers]): finds active limited partners by name, firm,
+ * headquarters or sector, case- and accent-insensitive (`muller` finds `Müller`), ranked by the
+ * pure search (src/table/search.ts), as a typed table with ids first. The records come from the
+ * shared partner snapshot (src/api/partners.ts: read now when there is no fresh one, so a warm
+ * search makes no request); a stale list adds the "stale since" column.
+ */
+import { type FieldSpec, LP_FIELD_SPECS, type ServiceRecord } from '../api/records';
+import { activePartners } from '../gas/context';
+import { type FormulaResult, guard } from '../gas/formula-guard';
+import { parseFields } from '../table/fields';
+import { readFlag } from '../table/input';
+import { rowsTable } from '../table/rows';
+import { readFindLimit, readQuery, searchRecords } from '../table/search';
+
+/** Columns when no fields are chosen: what the search looks at. */
+const DEFAULT_FIND_FIELDS = ['fullName', 'firm', 'headquarters', 'sectorsFocused'];
+
+/**
+ * Finds active limited partners by name, firm, headquarters or sector, ignoring case and accents.
+ *
+ * @param {string} query Words to find, e.g. "muller berlin"; every word must match (at most 200 characters).
+ * @param {string|Array<Array<string>>} [fields] Field names to show after the id, comma-separated or a range (default: fullName, firm, headquarters, sectorsFocused).
+ * @param {number} [limit] Most partners returned, best matches first (default 50, at most 5,000).
+ * @param {boolean} [headers] TRUE to add a header row (default TRUE: this is a stand-alone table).
+ * @return {Array<Array<string|number|Date>>} One row per partner found: id, then the chosen fields.
+ * @customfunction
+ */
+export function LP_FIND(query: unknown, fields?: unknown, limit?: unknown, headers?: unknown): FormulaResult {
+  return guard(() => {
+    const q = readQuery(query);
+    const chosen = parseFields(fields === undefined || fields === null || fields === '' ? DEFAULT_FIND_FIELDS.join(',') : fields, LP_FIELD_SPECS, 'limited partner');
+    const n = readFindLimit(limit);
+    const withHeaders = readFlag(headers, 'headers', true);
+    const list = activePartners();
+    const found = searchRecords(list.records, q, { limit: n });
+    const columns: FieldSpec[] = [LP_FIELD_SPECS.find((f) => f.name === 'id') as FieldSpec, ...chosen.filter((f) => f.name !== 'id')];
+    const table = rowsTable(found.map((record) => ({ kind: 'record', record, staleSince: list.staleSince })), columns, withHeaders, 'formula');
+    return table.length ? table : '';
+  });
+}
