@@ -7,7 +7,7 @@
 import { partnerId } from '../../../dev/service/generate';
 import { oneShot } from '../../../dev/service/spawn';
 import type { Ledger } from '../../../dev/emulator/execution';
-import { addin, type Addin } from '../../helpers/addin';
+import { addin, type Addin, fillDownAndRecalculate } from '../../helpers/addin';
 import { runImport, saveImport } from '../../helpers/imports';
 import { DEMO_KEY, type RunningService, startService } from '../../helpers/service';
 
@@ -125,3 +125,16 @@ test('LP_FIND reads the list once into the snapshot, then answers from it with n
   expect(again.run.ledger.fetches).toBe(0);
   expect(again.value).toEqual(first.value);
 });
+
+test('the same 1,000 cells recalculated concurrently (10 executions at once): the cells cooperate, one reads the list, none waits past its limit', async () => {
+  const a = addin(svc.url);
+  const ids = active.filter((_, i) => i % 10 === 7);
+  const cold = await fillDownAndRecalculate(a.emu, { sheet: 'Fill', ids, name: 'LP_GET', rest: ['fullName'] }, { concurrency: 10 });
+  expect(cold.filter((c) => c.error !== undefined).map((c) => c.error)).toEqual([]);
+  const requests = sum(cold.map((c) => c.run.ledger), (l) => l.fetches);
+  expect(requests).toBeLessThanOrEqual(listPages() + 10);
+  expect(Math.max(...cold.map((c) => c.run.ledger.endedAt - c.run.ledger.startedAt))).toBeLessThan(30_000);
+  const warm = await fillDownAndRecalculate(a.emu, { sheet: 'Fill', ids, name: 'LP_GET', rest: ['fullName'] }, { concurrency: 10 });
+  expect(sum(warm.map((c) => c.run.ledger), (l) => l.fetches)).toBe(0);
+  expect(warm.map((c) => c.value)).toEqual(cold.map((c) => c.value));
+}, 240_000);
