@@ -53,9 +53,30 @@ export interface RefreshOutcome {
   recovered: number;
 }
 
-/** The whole refresh: recover, mark stale, rewrite block by block; a toast says what happened. */
+/** How long a refresh waits for another refresh or an import step to let go of the document. */
+const LOCK_WAIT_MS = 30_000;
+
+function documentLock(): GoogleAppsScript.Lock.Lock {
+  // The lock imports take too (src/gas/import-ports.ts): one writer of the sheets and of the journal at a time.
+  return LockService.getDocumentLock() ?? LockService.getScriptLock();
+}
+
+/**
+ * The whole refresh, holding the document lock: recover, mark stale, rewrite block by block; a
+ * toast says what happened.
+ */
 export function refreshAddinFormulas(deadline = EXECUTION_STARTED_AT + EXECUTION_LIMIT_MS - SAFETY_MS): RefreshOutcome {
-  const recovered = recoverInterruptedRefresh();
+  const lock = documentLock();
+  if (!lock.tryLock(LOCK_WAIT_MS)) throw new Error('An import or another Refresh all formulas is writing to this spreadsheet; try again when it has finished.');
+  try {
+    return refreshLocked(deadline);
+  } finally {
+    lock.releaseLock();
+  }
+}
+
+function refreshLocked(deadline: number): RefreshOutcome {
+  const recovered = recoverLocked();
   saveDocumentProperty(PROP.refreshedAt, String(Date.now()));
   const book = SpreadsheetApp.getActiveSpreadsheet();
   const pieces = findPieces(book);
@@ -208,7 +229,7 @@ function rewriteBlock(book: GoogleAppsScript.Spreadsheet.Spreadsheet, block: Blo
     block.pieces.forEach((p, i) => ranges[i].setFormulas(p.formulas));
   } catch (e) {
     // A call that failed (a protected range, a service error at Google): put the block back now, then say what failed.
-    recoverInterruptedRefresh();
+    recoverLocked();
     throw e;
   }
   dropJournal(store, n);
@@ -223,9 +244,22 @@ function dropJournal(store: GoogleAppsScript.Properties.Properties, n: number): 
 /**
  * Puts back the formulas of a refresh that was killed between clearing and rewriting a block,
  * into the cells of that block that are still empty; returns how many. Cheap when there is
- * nothing to do (one read of the document properties).
+ * nothing to do (one read of the document properties' keys). Skipped (0) while another execution holds
+ * the document lock: a running refresh looks after its own journal.
  */
 export function recoverInterruptedRefresh(): number {
+  const keys = PropertiesService.getDocumentProperties().getKeys();
+  if (!keys.some((k) => k.startsWith(JOURNAL_KEY))) return 0;
+  const lock = documentLock();
+  if (!lock.tryLock(0)) return 0;
+  try {
+    return recoverLocked();
+  } finally {
+    lock.releaseLock();
+  }
+}
+
+function recoverLocked(): number {
   const store = PropertiesService.getDocumentProperties();
   const props = store.getProperties();
   const leftovers = Object.keys(props).filter((k) => k.startsWith(`${JOURNAL_KEY}_`));

@@ -204,6 +204,31 @@ describe('Refresh all formulas', () => {
     expect(a.emu.store('document').has('INVESTOR_DATA_REFRESH_JOURNAL')).toBe(false);
   });
 
+  test('one writer at a time: while an import or another refresh holds the document lock, it refuses with a clear message and recovery waits', () => {
+    const a = addin(svc.url);
+    const sheet = a.emu.workbook.sheets[0];
+    for (let r = 0; r < 10; r++) sheet.set(r, 1, '', `=LP_GET("lp_${r}", "firm")`);
+    const before = snapshot([sheet]);
+    a.emu.holdLock('document', 120_000);
+    const refused = a.emu.run('refreshAllFormulas', [], { kind: 'menu' });
+    expect(refused.error).toBe('An import or another Refresh all formulas is writing to this spreadsheet; try again when it has finished.');
+    expect(refused.ledger.calls['Range.setFormulas']).toBeUndefined();
+    expect(snapshot([sheet])).toBe(before);
+    // A journal left by a killed refresh is not replayed under someone else's lock, but once it is free.
+    a.emu.clock.advance(120_000);
+    let at = 0;
+    for (; at < 2000 && sheet.formulas.size === 10; at++) {
+      a.emu.run('refreshAllFormulas', [], { kind: 'menu', killAfterMs: at });
+    }
+    expect(sheet.formulas.size).toBeLessThan(10);
+    a.emu.holdLock('document', 60_000);
+    expect(a.emu.run('getSidebarState', [], { kind: 'sidebar' }).error).toBeUndefined();
+    expect(sheet.formulas.size).toBeLessThan(10);
+    a.emu.clock.advance(60_000);
+    expect(a.emu.run('getSidebarState', [], { kind: 'sidebar' }).error).toBeUndefined();
+    expect(snapshot([sheet])).toBe(before);
+  });
+
   test('the emulator is no kinder than Sheets: setFormulas with "" empties a cell, plain text is text, shapes are checked', () => {
     const a = addin(svc.url);
     const sheet = a.emu.workbook.sheets[0];
