@@ -3,7 +3,7 @@
  * injected latency, each figure beside its naive baseline from the same run. Writes
  * bench/results.json and prints tables. `--quick` is the smoke version `npm test` runs (small
  * sizes, no timing claims). `--latency MS` changes the injected latency (default 100).
- * `--only refresh,formulas` runs only those sections (formulas, refresh, imports, scaling,
+ * `--only refresh,formulas` runs only those sections (formulas, sheetScale, refresh, imports, scaling,
  * service) and prints them without writing bench/results.json.
  */
 import { statSync, writeFileSync } from 'node:fs';
@@ -16,6 +16,7 @@ import { benchImport } from './imports';
 import { benchRefresh } from './refresh';
 import { scalePointInChild } from './scale-point';
 import { benchService } from './service';
+import { benchSheetScale } from './sheet-scale';
 
 /** Starts the emulator's fetch worker so that no figure includes its start-up. */
 function warmUp(url: string): void {
@@ -30,7 +31,7 @@ export interface BenchOptions {
   only?: readonly string[];
 }
 
-export const SECTIONS = ['formulas', 'refresh', 'imports', 'scaling', 'service'] as const;
+export const SECTIONS = ['formulas', 'sheetScale', 'refresh', 'imports', 'scaling', 'service'] as const;
 
 export async function runBench(o: BenchOptions): Promise<Record<string, unknown>> {
   const bundleKb = Math.round((statSync(join(__dirname, '../dist/Code.js')).size / 1024) * 10) / 10;
@@ -45,12 +46,22 @@ export async function runBench(o: BenchOptions): Promise<Record<string, unknown>
       await svc.stop();
     }
   }
+  let sheetScale: Awaited<ReturnType<typeof benchSheetScale>> = [];
+  if (want('sheetScale')) {
+    const svc = await startService(['--partners', o.quick ? '400' : '11800', '--latency', String(o.latencyMs)]);
+    try {
+      warmUp(svc.url);
+      sheetScale = await benchSheetScale(svc, o.quick);
+    } finally {
+      await svc.stop();
+    }
+  }
   const refresh = want('refresh') ? benchRefresh(o.quick ? [200] : [1000, 10000, 50000]) : [];
   const imports = want('imports') ? await benchImport(o.quick ? 400 : 11820, o.latencyMs, true) : [];
   const scaling = [];
   if (want('scaling')) for (const n of o.scale) scaling.push(scalePointInChild(n, o.latencyMs));
   const service = o.quick || !want('service') ? [] : [await benchService(2500, true), await benchService(200000, false)];
-  return { date: new Date().toISOString(), quick: o.quick, latencyMs: o.latencyMs, bundleKb, formulas, refresh, imports, scaling, service };
+  return { date: new Date().toISOString(), quick: o.quick, latencyMs: o.latencyMs, bundleKb, formulas, sheetScale, refresh, imports, scaling, service };
 }
 
 if (require.main === module) {

@@ -1,0 +1,85 @@
+/**
+ * Formulas at sheet scale (issue 13), at 10,000 active partners, each beside its baseline from
+ * the same run:
+ * - 1,000 single-id formulas filled down a column (`=LP_GET(A2,"fullName")`, one execution per
+ *   cell as Sheets runs them), cold one after another, cold 10 at once (the emulator's concurrent
+ *   recalculation), and warm; baseline: the same fill-down with a naive formula that fetches its
+ *   one id (what ImportJSON-style formulas do; every cell is a request, cold or warm).
+ * - `=LP_GET` over 2,000 / 5,000 / 10,000 distinct ids, cold and warm; baseline: the best a
+ *   careful script does without us, every id in parallel `fetchAll` batches of 100, no cache.
+ */
+import { Emulator } from '../dev/emulator/runtime';
+import type { Ledger } from '../dev/emulator/execution';
+import { oneShot } from '../dev/service/spawn';
+import { addin, fillDownAndRecalculate } from '../test/helpers/addin';
+import { DEMO_KEY, type RunningService } from '../test/helpers/service';
+import { type Figure, figure } from './formulas';
+
+const NAIVE = `
+function naiveOne(base, key, id) {
+  var r = UrlFetchApp.fetch(base + '/api/limited-partners-data/getLimitedPartnerById?apiKey=' + encodeURIComponent(key) + '&limitedPartnerId=' + encodeURIComponent(id), { muteHttpExceptions: true });
+  return JSON.parse(r.getContentText()).data[0].fullName;
+}
+function naiveMany(base, key, ids) {
+  var out = [];
+  for (var i = 0; i < ids.length; i += 100) {
+    var rs = UrlFetchApp.fetchAll(ids.slice(i, i + 100).map(function (id) {
+      return { url: base + '/api/limited-partners-data/getLimitedPartnerById?apiKey=' + encodeURIComponent(key) + '&limitedPartnerId=' + encodeURIComponent(id), muteHttpExceptions: true };
+    }));
+    rs.forEach(function (r) { out.push([JSON.parse(r.getContentText()).data[0].fullName]); });
+  }
+  return out;
+}`;
+
+async function activeIds(svc: RunningService, n: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let p = 1; ids.length < n; p++) {
+    const body = (await oneShot(`${svc.url}/api/limited-partners-data/getAllActiveLimitedPartners?apiKey=${DEMO_KEY}&limit=100&page=${p}`)) as { data: Array<{ id: string }> };
+    if (!body.data.length) break;
+    ids.push(...body.data.map((r) => r.id));
+  }
+  return ids.slice(0, n);
+}
+
+const ledgersOf = (cells: Array<{ run: { ledger: Ledger } }>) => cells.map((c) => c.run.ledger);
+const errorsOf = (cells: Array<{ error?: string }>) => {
+  const bad = cells.filter((c) => c.error !== undefined);
+  return bad.length ? `${bad.length} cells failed: ${bad[0].error}` : undefined;
+};
+
+export async function benchSheetScale(svc: RunningService, quick: boolean): Promise<Figure[]> {
+  const out: Figure[] = [];
+  const all = await activeIds(svc, quick ? 300 : 10000);
+  const fill = quick ? all.slice(0, 50) : all.filter((_, i) => i % 10 === 3);
+  const n = fill.length;
+  const emuSeq = addin(svc.url).emu;
+  let t = performance.now();
+  const seq = await fillDownAndRecalculate(emuSeq, { sheet: 'Fill', ids: fill, name: 'LP_GET', rest: ['fullName'] }, { concurrency: 1 });
+  out.push(figure(`fill-down: ${n} single-id formulas, cold, one at a time`, performance.now() - t, ledgersOf(seq), errorsOf(seq)));
+  t = performance.now();
+  const warm = await fillDownAndRecalculate(emuSeq, { sheet: 'Fill', ids: fill, name: 'LP_GET', rest: ['fullName'] }, { concurrency: 10 });
+  out.push(figure(`fill-down: ${n} single-id formulas, warm, 10 at once`, performance.now() - t, ledgersOf(warm), errorsOf(warm)));
+  const emuConc = addin(svc.url).emu;
+  t = performance.now();
+  const conc = await fillDownAndRecalculate(emuConc, { sheet: 'Fill', ids: fill, name: 'LP_GET', rest: ['fullName'] }, { concurrency: 10 });
+  out.push(figure(`fill-down: ${n} single-id formulas, cold, 10 at once`, performance.now() - t, ledgersOf(conc), errorsOf(conc)));
+  const naive = new Emulator({ code: NAIVE });
+  const naiveLedgers: Ledger[] = [];
+  t = performance.now();
+  for (const id of fill) naiveLedgers.push(naive.run('naiveOne', [svc.url, DEMO_KEY, id], { kind: 'custom-function' }).ledger);
+  out.push(figure(`fill-down baseline: ${n} naive formulas, one request each (cold = warm)`, performance.now() - t, naiveLedgers));
+  for (const size of quick ? [100] : [2000, 5000, 10000]) {
+    const ids = all.slice(0, size).map((id) => [id]);
+    const a = addin(svc.url);
+    t = performance.now();
+    const cold = a.cell('LP_GET', ids, 'fullName');
+    out.push(figure(`LP_GET ${size} distinct ids, cold`, performance.now() - t, [cold.run.ledger], cold.error));
+    t = performance.now();
+    const w = a.cell('LP_GET', ids, 'fullName');
+    out.push(figure(`LP_GET ${size} distinct ids, warm`, performance.now() - t, [w.run.ledger], w.error));
+    t = performance.now();
+    const base = naive.run('naiveMany', [svc.url, DEMO_KEY, ids.map((r) => r[0])], { kind: 'custom-function' });
+    out.push(figure(`baseline: ${size} ids in parallel fetchAll batches of 100, no cache`, performance.now() - t, [base.ledger], base.error));
+  }
+  return out;
+}
