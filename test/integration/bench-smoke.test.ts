@@ -5,13 +5,23 @@ test('npm run bench --quick: every benchmark and baseline runs and reports its f
   const r = (await runBench({ quick: true, latencyMs: 5, scale: [300] })) as {
     bundleKb: number;
     formulas: Array<{ name: string; fetches: number; error?: string }>;
+    sheetScale: Array<{ name: string; fetches: number; error?: string }>;
     imports: Array<{ name: string; rows: number; fetches: number; setValuesCalls: number; error?: string }>;
     scaling: Array<{ status: string; activePartners: number; executions: number }>;
     refresh: Array<{ name: string; formulas: number; lost: number; timedOut: boolean; setFormulaCalls: number }>;
   };
   expect(r.bundleKb).toBeGreaterThan(10);
-  expect(r.formulas.map((f) => f.fetches)).toEqual([40, 0, 0, 40]);
+  // 40 ids over a 300-partner service: reading the list (3 pages) beats 40 requests.
+  const [cold, warm, singles, serial] = r.formulas.map((f) => f.fetches);
+  expect(cold).toBeGreaterThan(0);
+  expect(cold).toBeLessThan(serial);
+  expect([warm, singles, serial]).toEqual([0, 0, 40]);
   expect(r.formulas.every((f) => f.error === undefined)).toBe(true);
+  const scale = Object.fromEntries(r.sheetScale.map((f) => [f.name.replace(/\d+/g, 'N'), f]));
+  expect(r.sheetScale.every((f) => f.error === undefined)).toBe(true);
+  expect(scale['fill-down: N single-id formulas, cold, one at a time'].fetches).toBeLessThan(scale['fill-down baseline: N naive formulas, one request each (cold = warm)'].fetches);
+  expect(scale['fill-down: N single-id formulas, warm, N at once'].fetches).toBe(0);
+  expect(scale['LP_GET N distinct ids, warm'].fetches).toBe(0);
   const [ours, naive, cells] = r.imports;
   expect(ours.error).toBeUndefined();
   expect(naive.rows).toBe(ours.rows);

@@ -5,7 +5,7 @@
  * crosses it mid-run (fails with the message, sheet intact), and the sidebar's count, which must
  * agree with the fetches the emulator (Google) counted.
  */
-import { partnerId } from '../../../dev/service/generate';
+import { fundId } from '../../../dev/service/generate';
 import { addin } from '../../helpers/addin';
 import { call, runImport, saveImport, sheet } from '../../helpers/imports';
 import { type RunningService, startService } from '../../helpers/service';
@@ -22,7 +22,8 @@ function small() {
   a.emu.store('script').set('INVESTOR_DATA_DAILY_FETCH_LIMIT', String(LIMIT));
   return a;
 }
-const ids = (from: number, n: number) => Array.from({ length: n }, (_, i) => [partnerId(from + i)]);
+// Venture funds: always one request per id (limited partners in numbers go through the partner snapshot).
+const ids = (from: number, n: number) => Array.from({ length: n }, (_, i) => [fundId(from + i)]);
 const counted = (a: ReturnType<typeof small>) => {
   const s = call(a.emu, 'getSidebarState', []);
   if (!s.ok) throw new Error(s.message);
@@ -32,33 +33,33 @@ const counted = (a: ReturnType<typeof small>) => {
 describe('quota guard in the bundle', () => {
   test('just under and exactly at the margin the formulas go; one past it says so and sends nothing; a cached copy is served stale', () => {
     const a = small();
-    expect(a.cell('LP_GET', ids(100, 89), 'id').run.ledger.fetches).toBe(89);
+    expect(a.cell('FUND_GET', ids(100, 89), 'id').run.ledger.fetches).toBe(89);
     expect(counted(a)).toMatchObject({ used: 89, dailyLimit: LIMIT, allowed: 90 });
-    const at = a.cell('LP_GET', ids(200, 1), 'id');
+    const at = a.cell('FUND_GET', ids(200, 1), 'id');
     expect(at.run.ledger.fetches).toBe(1);
     expect(at.value).toEqual(ids(200, 1));
-    const over = a.cell('LP_GET', ids(300, 2), 'id');
+    const over = a.cell('FUND_GET', ids(300, 2), 'id');
     expect(over.run.ledger.fetches).toBe(0);
     expect(over.error ?? over.value).toEqual(expect.stringContaining('Daily fetch limit nearly reached: 90 of 100 URL fetches used since'));
     expect(over.error ?? over.value).toEqual(expect.stringContaining('the count resets by'));
     expect(a.emu.quota.used).toBe(90);
     expect(counted(a).used).toBe(90);
     // A warm answer needs no fetch; one past its lifetime is served stale instead of spending the reserve.
-    expect(a.cell('LP_GET', partnerId(200), 'id').value).toBe(partnerId(200));
+    expect(a.cell('FUND_GET', fundId(200), 'id').value).toBe(fundId(200));
     a.emu.advance(2 * 3600_000);
-    const stale = a.cell('LP_GET', partnerId(200), 'id');
+    const stale = a.cell('FUND_GET', fundId(200), 'id');
     expect(stale.run.ledger.fetches).toBe(0);
-    expect((stale.value as unknown[][])[0][0]).toBe(partnerId(200));
+    expect((stale.value as unknown[][])[0][0]).toBe(fundId(200));
     expect((stale.value as unknown[][])[0]).toHaveLength(2);
   });
 
   test('a cold formula that would cross the margin is refused whole; a smaller one that fits still goes', () => {
     const a = small();
-    expect(a.cell('LP_GET', ids(100, 80), 'id').run.ledger.fetches).toBe(80);
-    const cold = a.cell('LP_GET', ids(200, 11), 'id');
+    expect(a.cell('FUND_GET', ids(100, 80), 'id').run.ledger.fetches).toBe(80);
+    const cold = a.cell('FUND_GET', ids(200, 11), 'id');
     expect(cold.run.ledger.fetches).toBe(0);
     expect(cold.error ?? cold.value).toEqual(expect.stringContaining('and this needs 11 more'));
-    const fits = a.cell('LP_GET', ids(200, 10), 'id');
+    const fits = a.cell('FUND_GET', ids(200, 10), 'id');
     expect(fits.run.ledger.fetches).toBe(10);
     expect(fits.value).toEqual(ids(200, 10));
     expect(a.emu.quota.used).toBe(counted(a).used);
@@ -74,7 +75,7 @@ describe('quota guard in the bundle', () => {
     const spent = counted(a).used;
     expect(spent).toBe(a.emu.quota.used);
     // Leave room for the first page only: the batch of the other pages would cross the margin.
-    a.cell('LP_GET', ids(100, 89 - spent), 'id');
+    a.cell('FUND_GET', ids(100, 89 - spent), 'id');
     const second = runImport(a.emu, id);
     const last = second[second.length - 1];
     expect(last.status).toBe('failed');

@@ -135,6 +135,7 @@ test('the same 1,000 cells recalculated concurrently (10 executions at once): th
   expect(requests).toBeLessThanOrEqual(listPages() + 10);
   expect(Math.max(...cold.map((c) => c.run.ledger.endedAt - c.run.ledger.startedAt))).toBeLessThan(30_000);
   const warm = await fillDownAndRecalculate(a.emu, { sheet: 'Fill', ids, name: 'LP_GET', rest: ['fullName'] }, { concurrency: 10 });
+  expect(warm.filter((c) => c.error !== undefined).map((c) => `${c.row}: ${c.error}`)).toEqual([]);
   expect(sum(warm.map((c) => c.run.ledger), (l) => l.fetches)).toBe(0);
   expect(warm.map((c) => c.value)).toEqual(cold.map((c) => c.value));
 }, 240_000);
