@@ -1,19 +1,22 @@
 /**
  * The import as a pure state machine over ports (./ports.ts). A run is a saved RunState; each
  * step reads pages of the active-partners list through the one page reader's cursor
- * (src/api/pages.ts) until its time budget ends, keeps rows in memory or in the staging area, and
- * saves the cursor. When the cursor's read is over, the run finishes: a complete read (end
+ * (src/api/pages.ts) until its time budget ends (less the time to write what it read), keeps rows
+ * in memory or in the staging area, and saves the cursor. Pages are asked for together; one the
+ * service refuses for now waits alone (its Retry-After, in this step or the next) while the pages
+ * after it are held (./held.ts). When the cursor's read is over, the run finishes: a complete read (end
  * confirmed, every page as long as it should be, distinct ids equal to the total) replaces or
  * merges into the target table in one write; an incomplete one is read again (a live list moves),
  * up to MAX_PASSES reads, and then fails with the reason. Failures follow the one rule on the
  * error type: a transient one ends the step and keeps what is in; the run fails only after
- * MAX_STALLS steps in a row that read nothing, or at once on a final error (key refused…).
+ * MAX_STALLS steps in a row that read nothing (or, when the service said when to come back, after
+ * MAX_WAIT_WITHOUT_PAGE_MS without a page), or at once on a final error (key refused…).
  * A failed, cancelled or killed run never touches the target table.
  */
 import type { ServiceError } from '../api/errors';
 import { DEADLINE_MARGIN_MS } from '../api/client';
 import { acceptPage, acceptRefusal, cursorDone, listVerdict, startCursor } from '../api/pages';
-import { type FieldSpec, LP_FIELD_SPECS } from '../api/records';
+import { type FieldSpec, LP_FIELD_SPECS, type ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
 import { recordRow } from '../table/rows';
 import { type Held, heldRows, heldSpan, keepable, noteHeld, placeable, restoreHeld } from './held';
@@ -36,6 +39,8 @@ export const STEP_BUDGET_MS: Readonly<Record<RunSource, number>> = { sidebar: 20
 export const LOCK_WAIT_MS = 30_000;
 /** Steps in a row that may end on a transient failure without reading a page before the run fails. */
 export const MAX_STALLS = 3;
+/** How long a run waits without a page for a service that keeps asking (Retry-After) to come back later. */
+export const MAX_WAIT_WITHOUT_PAGE_MS = 10 * 60_000;
 /** Full reads of the list an import makes at most before it gives up on one it cannot trust. */
 export const MAX_PASSES = 3;
 /**
@@ -205,7 +210,9 @@ export function step(spec: ImportSpec, run: RunState, ports: ImportPorts, deadli
       ready.forEach((page, k) => {
         const o = outcomes[k];
         if (o.ok) {
-          held.set(page, { page: o.value, rows: o.value.items.map((record) => recordRow(record, fields, 'formula')) });
+          // Only the ids stay with the rows: enough for the cursor's checks, and far less to keep in memory.
+          const items = o.value.items.map((record): ServiceRecord => ({ id: record.id }));
+          held.set(page, { page: { items, pagination: o.value.pagination }, rows: o.value.items.map((record) => recordRow(record, fields, 'formula')) });
           waits.delete(page);
           pagesIn++;
           return;
@@ -215,7 +222,7 @@ export function step(spec: ImportSpec, run: RunState, ports: ImportPorts, deadli
         else {
           // A page the service said when to ask again for waits for that time (in this step or the next);
           // one without (the client's own retries are spent) waits for the next step.
-          if (o.error.retryAfterMs !== undefined) waits.set(page, end + o.error.retryAfterMs);
+          if (o.error.retryAfterMs !== undefined) waits.set(page, o.error.retryAt ?? end + o.error.retryAfterMs);
           else tried.add(page);
           // Requests the client had no time left to send are the end of the step, not a failure of the service.
           const outOfTime = o.error.code === 'TIMEOUT' && end >= until - DEADLINE_MARGIN_MS;
@@ -227,12 +234,17 @@ export function step(spec: ImportSpec, run: RunState, ports: ImportPorts, deadli
     }
     if (!failure && transient && !cursorDone(run.list)) failure = transient;
     count(run, ports, counted);
+    if (pagesIn > 0) run.progressAt = ports.now();
     if (failure) {
       if (!failure.transient) return failRun(spec, run, ports, `Import failed: ${failure.message}`);
       run.stalls = pagesIn > 0 ? 0 : run.stalls + 1;
-      if (run.stalls > MAX_STALLS) return failRun(spec, run, ports, `Import failed: ${failure.message}`);
+      // A service that says when to ask again is waited for (a step may then hold one attempt only),
+      // up to MAX_WAIT_WITHOUT_PAGE_MS without a page; one that does not say fails the run after MAX_STALLS steps.
+      const told = failure.retryAfterMs !== undefined;
+      const waited = ports.now() - (run.progressAt ?? run.startedAt);
+      if (run.stalls > MAX_STALLS && (!told || waited > MAX_WAIT_WITHOUT_PAGE_MS)) return failRun(spec, run, ports, `Import failed: ${failure.message}`);
       // The service is failing for now (rate limit, outage): keep what is in, carry on in the next step.
-      const tries = run.stalls > 1 ? ` (${run.stalls} steps in a row without a page; the run fails after ${MAX_STALLS + 1})` : '';
+      const tries = run.stalls > 1 && !told ? ` (${run.stalls} steps in a row without a page; the run fails after ${MAX_STALLS + 1})` : '';
       run.message = `${failure.message} Continuing at page ${run.list.nextPage} in the next step${tries}.`;
     } else if (pagesIn > 0) run.stalls = 0;
     // A read that ended too late to write the table in this step leaves the writing to the next one.

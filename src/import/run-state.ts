@@ -26,6 +26,8 @@ export interface RunState {
   pass: number;
   /** Pages that came ahead of their turn (kept in staging at their place) and pages waiting for a Retry-After. */
   held?: HeldNote;
+  /** When the last page came in (clock ms). */
+  progressAt?: number;
   /** Steps in a row that ended on a transient failure without reading a page. */
   stalls: number;
   fetches: number;

@@ -1,5 +1,5 @@
 import { ServiceError } from '../../../src/api/errors';
-import { beginRun, cancelRun, continueRun, LIVE_LIST_PAGES, LOCKED_MESSAGE, MAX_LIVE_PASSES, MAX_PASSES, MAX_STALLS } from '../../../src/import/machine';
+import { beginRun, cancelRun, continueRun, LIVE_LIST_PAGES, LOCKED_MESSAGE, MAX_LIVE_PASSES, MAX_PASSES, MAX_STALLS, MAX_WAIT_WITHOUT_PAGE_MS } from '../../../src/import/machine';
 import type { RunSummary } from '../../../src/import/run-state';
 import type { ImportSpec } from '../../../src/import/spec';
 import { fakeList, records } from '../../helpers/fake-list';
@@ -283,5 +283,30 @@ describe('import state machine: rate limits do not stall the read', () => {
     const second = continueRun('imp1', w.nextExecution(), w.clock.t + 20_000);
     expect(second.status).toBe('done');
     expect(tableIds(w)).toEqual(expected(300));
+  });
+});
+
+describe('import state machine: a service that says when to come back', () => {
+  const limited = new ServiceError('RATE_LIMITED', 'Rate limited by the data service, retry in 15 s.', { retryAfterMs: 15_000 });
+
+  test('the last page refused 8 times in a row (one attempt a step) is waited for, not given up after the stall count', () => {
+    let refusals = 0;
+    const list = fakeList(records(250), { fail: (page) => (page === 3 && refusals++ < 8 ? limited : undefined) });
+    const w = world(list.fetch, [spec()]);
+    const steps = drive(w, 14_000);
+    expect(steps.length).toBeGreaterThan(MAX_STALLS + 1);
+    expect(steps[steps.length - 1].status).toBe('done');
+    expect(tableIds(w)).toEqual(expected(250));
+  });
+
+  test(`a service that never stops refusing fails the run once ${MAX_WAIT_WITHOUT_PAGE_MS / 60_000} minutes pass without a page, target untouched`, () => {
+    const w = world(fakeList(records(250), { fail: (page) => (page === 2 ? limited : undefined) }).fetch, [spec()]);
+    w.tables.set('Partners', [['id', 'fullName'], ['old', 'Old']]);
+    const steps = drive(w, 20_000, 200);
+    const last = steps[steps.length - 1];
+    expect(last).toMatchObject({ status: 'failed', message: 'Import failed: Rate limited by the data service, retry in 15 s. The sheet "Partners" keeps its previous data.' });
+    expect(w.clock.t - 1_000_000).toBeGreaterThan(MAX_WAIT_WITHOUT_PAGE_MS);
+    expect(w.clock.t - 1_000_000).toBeLessThan(MAX_WAIT_WITHOUT_PAGE_MS + 60_000);
+    expect(table(w)).toEqual([['id', 'fullName'], ['old', 'Old']]);
   });
 });
