@@ -3,14 +3,16 @@
  * injected latency, each figure beside its naive baseline from the same run. Writes
  * bench/results.json and prints tables. `--quick` is the smoke version `npm test` runs (small
  * sizes, no timing claims). `--latency MS` changes the injected latency (default 100).
+ * `--only formulas,imports,scaling,service,rateLimited` runs only those groups (the others are
+ * left out of the output, and bench/results.json keeps their previous figures).
  */
-import { statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Emulator } from '../dev/emulator/runtime';
 import { DEMO_KEY, startService } from '../dev/service/spawn';
 import { benchFormulas } from './formulas';
-import { benchImport } from './imports';
+import { benchImport, benchRateLimitedImport } from './imports';
 import { scalePointInChild } from './scale-point';
 import { benchService } from './service';
 
@@ -19,36 +21,55 @@ function warmUp(url: string): void {
   new Emulator({ code: 'function ping(u) { return UrlFetchApp.fetch(u, { muteHttpExceptions: true }).getResponseCode(); }' }).run('ping', [`${url}/api/limited-partners-data/getLimitedPartnerById?apiKey=${DEMO_KEY}&limitedPartnerId=lp_00001`]);
 }
 
+export const GROUPS = ['formulas', 'imports', 'scaling', 'service', 'rateLimited'] as const;
+export type Group = (typeof GROUPS)[number];
+
 export interface BenchOptions {
   quick: boolean;
   latencyMs: number;
   scale: number[];
+  /** Groups to run (all when absent). */
+  only?: readonly Group[];
 }
 
 export async function runBench(o: BenchOptions): Promise<Record<string, unknown>> {
+  const wanted = (g: Group) => !o.only || o.only.includes(g);
   const bundleKb = Math.round((statSync(join(__dirname, '../dist/Code.js')).size / 1024) * 10) / 10;
-  const svc = await startService(['--partners', o.quick ? '300' : '2500', '--latency', String(o.latencyMs)]);
-  let formulas: ReturnType<typeof benchFormulas>;
-  try {
-    warmUp(svc.url);
-    formulas = benchFormulas(svc, o.quick ? 40 : 1000, o.quick ? 20 : 1000);
-  } finally {
-    await svc.stop();
+  const out: Record<string, unknown> = { date: new Date().toISOString(), quick: o.quick, latencyMs: o.latencyMs, bundleKb };
+  if (wanted('formulas')) {
+    const svc = await startService(['--partners', o.quick ? '300' : '2500', '--latency', String(o.latencyMs)]);
+    try {
+      warmUp(svc.url);
+      out.formulas = benchFormulas(svc, o.quick ? 40 : 1000, o.quick ? 20 : 1000);
+    } finally {
+      await svc.stop();
+    }
   }
-  const imports = await benchImport(o.quick ? 400 : 11820, o.latencyMs, true);
-  const scaling = [];
-  for (const n of o.scale) scaling.push(scalePointInChild(n, o.latencyMs));
-  const service = o.quick ? [] : [await benchService(2500, true), await benchService(200000, false)];
-  return { date: new Date().toISOString(), quick: o.quick, latencyMs: o.latencyMs, bundleKb, formulas, imports, scaling, service };
+  if (wanted('imports')) out.imports = await benchImport(o.quick ? 400 : 11820, o.latencyMs, true);
+  if (wanted('scaling')) {
+    const scaling = [];
+    for (const n of o.scale) scaling.push(scalePointInChild(n, o.latencyMs));
+    out.scaling = scaling;
+  }
+  if (wanted('service')) out.service = o.quick ? [] : [await benchService(2500, true), await benchService(200000, false)];
+  if (wanted('rateLimited')) out.rateLimited = await benchRateLimitedImport(o.quick ? 300 : 50_000, o.latencyMs);
+  return out;
 }
 
 if (require.main === module) {
-  const { values } = parseArgs({ options: { quick: { type: 'boolean' }, latency: { type: 'string' }, scale: { type: 'string' } } });
+  const { values } = parseArgs({ options: { quick: { type: 'boolean' }, latency: { type: 'string' }, scale: { type: 'string' }, only: { type: 'string' } } });
   const quick = !!values.quick;
   const scale = (values.scale ?? (quick ? '300' : '1000,10000,50000,100000')).split(',').map(Number);
-  runBench({ quick, latencyMs: Number(values.latency ?? 100), scale }).then((r) => {
+  const only = values.only?.split(',').map((g) => g.trim());
+  const unknown = only?.filter((g) => !(GROUPS as readonly string[]).includes(g));
+  if (unknown?.length) throw new Error(`--only: unknown group ${unknown.join(', ')} (groups: ${GROUPS.join(', ')})`);
+  runBench({ quick, latencyMs: Number(values.latency ?? 100), scale, only: only as Group[] | undefined }).then((r) => {
     console.log(`bundle dist/Code.js: ${r.bundleKb} KB (loaded on every custom-function call); injected latency ${r.latencyMs} ms`);
-    for (const key of ['formulas', 'imports', 'scaling', 'service']) if ((r[key] as unknown[]).length) console.table(r[key]);
-    if (!quick) writeFileSync(join(__dirname, 'results.json'), `${JSON.stringify(r, null, 2)}\n`);
+    for (const key of GROUPS) if (Array.isArray(r[key]) && (r[key] as unknown[]).length) console.table(r[key]);
+    if (quick) return;
+    // A subset run keeps the figures of the groups it did not run.
+    const path = join(__dirname, 'results.json');
+    const previous = only && existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>) : {};
+    writeFileSync(path, `${JSON.stringify({ ...previous, ...r }, null, 2)}\n`);
   });
 }

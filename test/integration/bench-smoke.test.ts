@@ -7,6 +7,7 @@ test('npm run bench --quick: every benchmark and baseline runs and reports its f
     formulas: Array<{ name: string; fetches: number; error?: string }>;
     imports: Array<{ name: string; rows: number; fetches: number; setValuesCalls: number; error?: string }>;
     scaling: Array<{ status: string; activePartners: number; executions: number }>;
+    rateLimited: Array<{ status: string; rows: number; activePartners: number; steps: number; rateLimited: number }>;
   };
   expect(r.bundleKb).toBeGreaterThan(10);
   expect(r.formulas.map((f) => f.fetches)).toEqual([40, 0, 0, 40]);
@@ -18,4 +19,9 @@ test('npm run bench --quick: every benchmark and baseline runs and reports its f
   expect(cells.setValuesCalls).toBe(ours.rows * 5);
   expect(ours.setValuesCalls).toBeLessThanOrEqual(3);
   expect(r.scaling[0]).toMatchObject({ status: 'done', executions: 1 });
+  const [clean, limited] = r.rateLimited;
+  expect(clean).toMatchObject({ status: 'done', rows: clean.activePartners, rateLimited: 0 });
+  expect(limited).toMatchObject({ status: 'done', rows: clean.activePartners });
+  expect(limited.rateLimited).toBeGreaterThan(0);
+  expect(limited.steps).toBeGreaterThanOrEqual(clean.steps);
 }, 120_000);
