@@ -127,17 +127,18 @@ export interface SidebarImportFigure {
 }
 
 /**
- * The same sidebar import of about `active` partners twice on one service: without faults, then
- * with `rateLimit` of the requests answered 429 + `Retry-After: retryAfterSeconds`. Each sidebar
+ * The same sidebar import of about `active` partners on one service: without faults, then with
+ * `rateLimit` of the requests answered 429 + `Retry-After: retryAfterSeconds`, once for each of
+ * the service's fault `seeds` (the slowest page decides the time, so one seed is one draw). Each sidebar
  * step is one execution of at most its 20 s budget; the figures are the steps, the emulated time
  * summed over them and the longest one.
  */
-export async function benchRateLimitedImport(active: number, latencyMs: number, rateLimit = 0.3, retryAfterSeconds = 15): Promise<SidebarImportFigure[]> {
+export async function benchRateLimitedImport(active: number, latencyMs: number, rateLimit = 0.3, retryAfterSeconds = 15, seeds: readonly number[] = [7]): Promise<SidebarImportFigure[]> {
   const svc = await startService(['--partners', String(Math.ceil(active / 0.846)), '--latency', String(latencyMs), '--max-page-size', '100', '--preload'], 300_000);
   const out: SidebarImportFigure[] = [];
   try {
-    for (const faulty of [false, true]) {
-      await svc.config({ faults: { rateLimit: faulty ? rateLimit : 0, retryAfterSeconds }, seed: 7 });
+    for (const [faulty, seed] of [[false, seeds[0]] as const, ...seeds.map((n) => [true, n] as const)]) {
+      await svc.config({ faults: { rateLimit: faulty ? rateLimit : 0, retryAfterSeconds }, seed });
       await svc.resetStats();
       const a = addin(svc.url);
       const id = saveImport(a.emu, { sheetName: 'Partners', fields: FIELDS });
@@ -149,7 +150,7 @@ export async function benchRateLimitedImport(active: number, latencyMs: number, 
       const last = seen[seen.length - 1];
       const stats = await svc.stats();
       out.push({
-        name: faulty ? `import ${last.totalItems} partners from the sidebar, ${Math.round(rateLimit * 100)} % 429 with Retry-After: ${retryAfterSeconds}` : `import ${last.totalItems} partners from the sidebar, no faults`,
+        name: faulty ? `import ${last.totalItems} partners from the sidebar, ${Math.round(rateLimit * 100)} % 429 with Retry-After: ${retryAfterSeconds} (service seed ${seed})` : `import ${last.totalItems} partners from the sidebar, no faults`,
         activePartners: last.totalItems, rows: last.rows, status: last.status === 'done' ? 'done' : `${last.status}: ${last.message}`,
         steps: steps.length, emulatedMs: Math.round(steps.reduce((n, l) => n + l.endedAt - l.startedAt, 0)),
         longestStepMs: Math.round(Math.max(...steps.map((l) => l.endedAt - l.startedAt))), wallMs,

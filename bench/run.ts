@@ -52,7 +52,7 @@ export async function runBench(o: BenchOptions): Promise<Record<string, unknown>
     out.scaling = scaling;
   }
   if (wanted('service')) out.service = o.quick ? [] : [await benchService(2500, true), await benchService(200000, false)];
-  if (wanted('rateLimited')) out.rateLimited = await benchRateLimitedImport(o.quick ? 300 : 50_000, o.latencyMs);
+  if (wanted('rateLimited')) out.rateLimited = await benchRateLimitedImport(o.quick ? 300 : 50_000, o.latencyMs, 0.3, 15, o.quick ? [7] : [1, 2, 3, 4, 5, 6, 7, 8]);
   return out;
 }
 

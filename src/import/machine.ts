@@ -33,7 +33,12 @@ export const PAGES_PER_FETCH = 500;
  * Time a step keeps at its end for writing what it read: a fixed part and a part per cell in hand
  * (about twice what the emulator models for reading back and writing a cell).
  */
-export const WRITE_MARGIN = { fixedMs: 1000, perCellMs: 0.025 };
+export const WRITE_MARGIN = { fixedMs: 1000, perCellMs: 0.025, perWriteMs: 100 };
+/**
+ * Pages read in one step are written to staging at their place, one write per run of consecutive
+ * pages, when there are at most this many; more, and the whole held region is written at once.
+ */
+export const MAX_RUN_WRITES = 10;
 /** How long one step may run: short from the sidebar (its progress bar moves), long from triggers. */
 export const STEP_BUDGET_MS: Readonly<Record<RunSource, number>> = { sidebar: 20_000, schedule: 300_000 };
 export const LOCK_WAIT_MS = 30_000;
@@ -125,6 +130,17 @@ function count(run: RunState, ports: ImportPorts, from: { fetches: number; retri
   run.retries += now.retries - from.retries;
 }
 
+/** Writes pages (number and rows) at their place in staging, one write per run of consecutive pages. */
+function writeRuns(spec: ImportSpec, size: number, pages: Array<[number, Cell[][]]>, ports: ImportPorts): void {
+  pages.sort((a, b) => a[0] - b[0]);
+  for (let k = 0; k < pages.length; ) {
+    const first = pages[k][0];
+    const rows: Cell[][] = [];
+    for (let p = first; k < pages.length && pages[k][0] === p; p++, k++) rows.push(...pages[k][1]);
+    if (rows.length || first === 1) ports.staging.write(spec.id, spec.fields, (first - 1) * size, rows);
+  }
+}
+
 /** Time to keep at the end of a step for writing `rows` rows of `width` cells. */
 export function writeMargin(rows: number, width: number): number {
   return WRITE_MARGIN.fixedMs + Math.ceil(rows * width * WRITE_MARGIN.perCellMs);
@@ -171,6 +187,8 @@ export function step(spec: ImportSpec, run: RunState, ports: ImportPorts, deadli
   try {
     const { held, waits } = restore(spec, run, ports);
     const tried = new Set<number>();
+    /** Pages read in this step (the others held came back from staging, where they already are). */
+    const fresh = new Map<number, Cell[][]>();
     const take = () => {
       for (let h = held.get(run.list.nextPage); h && !cursorDone(run.list) && !failure; h = held.get(run.list.nextPage)) {
         const page = run.list.nextPage;
@@ -191,8 +209,11 @@ export function step(spec: ImportSpec, run: RunState, ports: ImportPorts, deadli
     while (!cursorDone(run.list) && !failure) {
       const pages = missingPages(run, held, tried, PAGES_PER_FETCH);
       if (!pages.length) break;
-      const inHand = buffer.length + [...held.values()].reduce((n, h) => n + ('rows' in h ? h.rows.length : 0), 0);
-      const until = deadline - writeMargin(inHand + pages.length * (run.list.size || run.list.limit), width);
+      // The time to keep: for the few pages of this step at their place, or for the whole held region.
+      const asked = pages.length * (run.list.size || run.list.limit);
+      const few = fresh.size + pages.length <= MAX_RUN_WRITES;
+      const inHand = few ? [...fresh.values()].reduce((n, rows) => n + rows.length, 0) : buffer.length + [...held.values()].reduce((n, h) => n + ('rows' in h ? h.rows.length : 0), 0);
+      const until = deadline - writeMargin(inHand + asked, width) - (few ? MAX_RUN_WRITES * WRITE_MARGIN.perWriteMs : 0);
       const now = ports.now();
       const ready = pages.filter((p) => (waits.get(p) ?? 0) <= now);
       if (!ready.length) {
@@ -212,7 +233,9 @@ export function step(spec: ImportSpec, run: RunState, ports: ImportPorts, deadli
         if (o.ok) {
           // Only the ids stay with the rows: enough for the cursor's checks, and far less to keep in memory.
           const items = o.value.items.map((record): ServiceRecord => ({ id: record.id }));
-          held.set(page, { page: { items, pagination: o.value.pagination }, rows: o.value.items.map((record) => recordRow(record, fields, 'formula')) });
+          const rows = o.value.items.map((record) => recordRow(record, fields, 'formula'));
+          held.set(page, { page: { items, pagination: o.value.pagination }, rows });
+          fresh.set(page, rows);
           waits.delete(page);
           pagesIn++;
           return;
@@ -251,8 +274,12 @@ export function step(spec: ImportSpec, run: RunState, ports: ImportPorts, deadli
     const late = !startedOver && ports.now() + writeMargin(run.staged + buffer.length, width) > deadline;
     const over = cursorDone(run.list) && !failure && !late;
     if (over && startedEmpty) return finish(spec, run, buffer, ports, deadline);
-    const kept = placeable(run.list, run.staged + buffer.length) ? keepable(run.list, held) : [];
-    if (moved || pagesIn > 0) stage(spec, run, buffer, ports, heldRows(run.list, kept, held, width));
+    const inPlace = placeable(run.list, run.staged + buffer.length);
+    const kept = inPlace ? keepable(run.list, held) : [];
+    if (inPlace && fresh.size <= MAX_RUN_WRITES) {
+      writeRuns(spec, run.list.size, [...fresh].filter(([p]) => p < run.list.nextPage || kept.includes(p)), ports);
+      run.staged += buffer.length;
+    } else if (moved || pagesIn > 0) stage(spec, run, buffer, ports, heldRows(run.list, kept, held, width));
     run.held = noteHeld(run.list, kept, waits);
     if (over) return finish(spec, run, ports.staging.read(spec.id, run.staged, spec.fields.length), ports, deadline);
     run.updatedAt = ports.now();
