@@ -14,7 +14,7 @@
  * A failed, cancelled or killed run never touches the target table.
  */
 import type { ServiceError } from '../api/errors';
-import { DEADLINE_MARGIN_MS } from '../api/client';
+import { DEADLINE_MARGIN_MS, UNSENT_MESSAGE } from '../api/client';
 import { acceptPage, acceptRefusal, cursorDone, listVerdict, startCursor } from '../api/pages';
 import { type FieldSpec, LP_FIELD_SPECS, type ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
@@ -27,8 +27,10 @@ import type { ImportSpec } from './spec';
 
 /** What the first request asks for; the server's cap decides, and the reader learns it. */
 export const FIRST_PAGE_LIMIT = 1000;
-/** Pages asked for together: the client sends them 100 at a time, and one that must wait does so alone. */
-export const PAGES_PER_FETCH = 500;
+/** Pages asked for in one call (one fetchAll; more costs memory); a page that must wait does so alone, the next call goes on. */
+export const PAGES_PER_FETCH = 20;
+/** The longest the client waits inside one call before a retry; a longer wait is left to the step, which goes on with other pages. */
+export const CALL_WAIT_MS = 5000;
 /**
  * Time a step keeps at its end for writing what it read: a fixed part and a part per cell in hand
  * (about twice what the emulator models for reading back and writing a cell).
@@ -157,12 +159,17 @@ function restore(spec: ImportSpec, run: RunState, ports: ImportPorts): { held: M
 }
 
 /** The pages to ask for next: page 1 alone until it is in, then the missing ones from the cursor's next page, in order. */
-function missingPages(run: RunState, held: ReadonlyMap<number, Held>, tried: ReadonlySet<number>, max: number): number[] {
+function missingPages(run: RunState, held: ReadonlyMap<number, Held>, tried: ReadonlySet<number>): number[] {
   if (!run.list.started) return tried.has(1) ? [] : [1];
   const out: number[] = [];
   const last = run.list.lastPage + (run.list.probe ? 1 : 0);
-  for (let p = run.list.nextPage; p <= last && out.length < max; p++) if (!held.has(p) && !tried.has(p)) out.push(p);
+  for (let p = run.list.nextPage; p <= last; p++) if (!held.has(p) && !tried.has(p)) out.push(p);
   return out;
+}
+
+/** A request the client had no time left to send (its call's deadline): asked again, not a failure of the service. */
+function unsent(error: ServiceError): boolean {
+  return error.code === 'TIMEOUT' && error.message === UNSENT_MESSAGE;
 }
 
 /**
@@ -207,15 +214,15 @@ export function step(spec: ImportSpec, run: RunState, ports: ImportPorts, deadli
     };
     take();
     while (!cursorDone(run.list) && !failure) {
-      const pages = missingPages(run, held, tried, PAGES_PER_FETCH);
+      const pages = missingPages(run, held, tried);
       if (!pages.length) break;
+      const now = ports.now();
+      const ready = pages.filter((p) => (waits.get(p) ?? 0) <= now).slice(0, PAGES_PER_FETCH);
       // The time to keep: for the few pages of this step at their place, or for the whole held region.
-      const asked = pages.length * (run.list.size || run.list.limit);
-      const few = fresh.size + pages.length <= MAX_RUN_WRITES;
+      const asked = Math.min(pages.length, PAGES_PER_FETCH) * (run.list.size || run.list.limit);
+      const few = fresh.size + Math.min(pages.length, PAGES_PER_FETCH) <= MAX_RUN_WRITES;
       const inHand = few ? [...fresh.values()].reduce((n, rows) => n + rows.length, 0) : buffer.length + [...held.values()].reduce((n, h) => n + ('rows' in h ? h.rows.length : 0), 0);
       const until = deadline - writeMargin(inHand + asked, width) - (few ? MAX_RUN_WRITES * WRITE_MARGIN.perWriteMs : 0);
-      const now = ports.now();
-      const ready = pages.filter((p) => (waits.get(p) ?? 0) <= now);
       if (!ready.length) {
         // Everything missing waits for the service's Retry-After: sleep until the first is due, or to the end
         // of the budget (the next step carries on; a step that ended at once would only be called again).
@@ -225,7 +232,8 @@ export function step(spec: ImportSpec, run: RunState, ports: ImportPorts, deadli
         continue;
       }
       if (now > until - DEADLINE_MARGIN_MS) break;
-      const outcomes = ports.pages.fetch(ready, run.list.limit, until);
+      // The client waits inside a call only briefly: a longer wait is the machine's, which goes on with other pages.
+      const outcomes = ports.pages.fetch(ready, run.list.limit, Math.min(until, now + DEADLINE_MARGIN_MS + CALL_WAIT_MS));
       const end = ports.now();
       let final: ServiceError | undefined;
       ready.forEach((page, k) => {
@@ -242,14 +250,12 @@ export function step(spec: ImportSpec, run: RunState, ports: ImportPorts, deadli
         }
         if (run.list.started && page > run.list.lastPage && (o.error.code === 'NOT_FOUND' || o.error.code === 'BAD_INPUT')) held.set(page, { refused: o.error });
         else if (!o.error.transient) final = final ?? o.error;
-        else {
+        else if (!unsent(o.error)) {
           // A page the service said when to ask again for waits for that time (in this step or the next);
           // one without (the client's own retries are spent) waits for the next step.
           if (o.error.retryAfterMs !== undefined) waits.set(page, o.error.retryAt ?? end + o.error.retryAfterMs);
           else tried.add(page);
-          // Requests the client had no time left to send are the end of the step, not a failure of the service.
-          const outOfTime = o.error.code === 'TIMEOUT' && end >= until - DEADLINE_MARGIN_MS;
-          if (!outOfTime && (!transient || page === run.list.nextPage)) transient = o.error;
+          if (!transient || page === run.list.nextPage) transient = o.error;
         }
       });
       take();
