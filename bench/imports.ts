@@ -2,7 +2,8 @@
  * Import benchmarks: the add-in's import of every active partner beside two naive baselines in
  * the same run, one serial fetch per page at the default limit=10 (written page by page), and one
  * setValue per cell for the same table; and the scaling curve at growing sizes, run from the
- * scheduled-refresh trigger so that big imports resume across executions as they must in Google.
+ * scheduled-refresh trigger so that big imports resume across executions as they must in Google;
+ * and a sidebar import with and without a rate-limiting service (steps, emulated time, longest step).
  */
 import { Emulator } from '../dev/emulator/runtime';
 import type { Ledger } from '../dev/emulator/execution';
@@ -104,6 +105,59 @@ export async function benchScale(active: number, latencyMs: number): Promise<Sca
       fetches: runs.reduce((n, l) => n + l.fetches, 0), setValuesCalls: runs.reduce((n, l) => n + (l.calls['Range.setValues'] ?? 0), 0),
       peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024), status: s.ok ? s.status : s.message,
     };
+  } finally {
+    await svc.stop();
+  }
+}
+
+export interface SidebarImportFigure {
+  name: string;
+  activePartners: number;
+  rows: number;
+  status: string;
+  /** Sidebar executions (start, then each continue). */
+  steps: number;
+  /** Emulated time summed over the steps. */
+  emulatedMs: number;
+  longestStepMs: number;
+  wallMs: number;
+  fetches: number;
+  /** Requests the service answered with 429. */
+  rateLimited: number;
+}
+
+/**
+ * The same sidebar import of about `active` partners on one service: without faults, then with
+ * `rateLimit` of the requests answered 429 + `Retry-After: retryAfterSeconds`, once for each of
+ * the service's fault `seeds` (the slowest page decides the time, so one seed is one draw). Each sidebar
+ * step is one execution of at most its 20 s budget; the figures are the steps, the emulated time
+ * summed over them and the longest one.
+ */
+export async function benchRateLimitedImport(active: number, latencyMs: number, rateLimit = 0.3, retryAfterSeconds = 15, seeds: readonly number[] = [7]): Promise<SidebarImportFigure[]> {
+  const svc = await startService(['--partners', String(Math.ceil(active / 0.846)), '--latency', String(latencyMs), '--max-page-size', '100', '--preload'], 300_000);
+  const out: SidebarImportFigure[] = [];
+  try {
+    for (const [faulty, seed] of [[false, seeds[0]] as const, ...seeds.map((n) => [true, n] as const)]) {
+      await svc.config({ faults: { rateLimit: faulty ? rateLimit : 0, retryAfterSeconds }, seed });
+      await svc.resetStats();
+      const a = addin(svc.url);
+      const id = saveImport(a.emu, { sheetName: 'Partners', fields: FIELDS });
+      const before = a.emu.history.length;
+      const t = performance.now();
+      const seen = runImport(a.emu, id, 1000);
+      const wallMs = Math.round(performance.now() - t);
+      const steps = a.emu.history.slice(before).filter((l) => l.kind === 'sidebar');
+      const last = seen[seen.length - 1];
+      const stats = await svc.stats();
+      out.push({
+        name: faulty ? `import ${last.totalItems} partners from the sidebar, ${Math.round(rateLimit * 100)} % 429 with Retry-After: ${retryAfterSeconds} (service seed ${seed})` : `import ${last.totalItems} partners from the sidebar, no faults`,
+        activePartners: last.totalItems, rows: last.rows, status: last.status === 'done' ? 'done' : `${last.status}: ${last.message}`,
+        steps: steps.length, emulatedMs: Math.round(steps.reduce((n, l) => n + l.endedAt - l.startedAt, 0)),
+        longestStepMs: Math.round(Math.max(...steps.map((l) => l.endedAt - l.startedAt))), wallMs,
+        fetches: steps.reduce((n, l) => n + l.fetches, 0), rateLimited: stats.byStatus['429'] ?? 0,
+      });
+    }
+    return out;
   } finally {
     await svc.stop();
   }

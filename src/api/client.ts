@@ -58,6 +58,8 @@ interface Call<T> {
 
 /** The longest URL UrlFetchApp accepts. */
 export const MAX_URL_LENGTH = 2082;
+/** The message of a request the client had no time left to send before its deadline. */
+export const UNSENT_MESSAGE = 'Ran out of time before the data service answered; recalculate to load the rest.';
 /** Time kept in hand at the deadline for writing results. */
 export const DEADLINE_MARGIN_MS = 1500;
 
@@ -282,7 +284,7 @@ export class Client {
       });
     }
     for (const p of queue) {
-      if (!p.sent) out[p.i] = { ok: false, error: new ServiceError('TIMEOUT', 'Ran out of time before the data service answered; recalculate to load the rest.') };
+      if (!p.sent) out[p.i] = { ok: false, error: new ServiceError('TIMEOUT', UNSENT_MESSAGE) };
     }
   }
 

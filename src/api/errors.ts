@@ -24,6 +24,8 @@ export interface ServiceErrorDetails {
   status?: number;
   url?: string;
   retryAfterMs?: number;
+  /** When the answer that carried `Retry-After` came (clock ms): the wait counts from then. */
+  answeredAt?: number;
   secrets?: readonly string[];
 }
 
@@ -32,6 +34,8 @@ export class ServiceError extends Error {
   readonly status?: number;
   readonly url?: string;
   readonly retryAfterMs?: number;
+  /** The time (clock ms) before which the service asked not to be asked again, when it said. */
+  readonly retryAt?: number;
 
   constructor(code: ErrorCode, message: string, details: ServiceErrorDetails = {}) {
     super(redact(message, details.secrets));
@@ -40,6 +44,7 @@ export class ServiceError extends Error {
     this.status = details.status;
     this.url = details.url === undefined ? undefined : redact(details.url, details.secrets);
     this.retryAfterMs = details.retryAfterMs;
+    this.retryAt = details.retryAfterMs !== undefined && details.answeredAt !== undefined ? details.answeredAt + details.retryAfterMs : undefined;
   }
 
   /** Whether trying again later may succeed: the service was busy, down, slow or sent a broken answer. */

@@ -35,6 +35,8 @@ export const MAX_NEIGHBOURS = 200;
 export const CLAIM_MS = 25_000;
 /** How often a waiting execution looks for the answers it waits for. */
 export const POLL_MS = 300;
+/** Time that must be left to write a snapshot just read (else it is used in memory only). */
+const WRITE_RESERVE_MS = 8_000;
 /** Time a waiting execution keeps for its own requests after giving up the wait. */
 const KEEP_FOR_SELF_MS = 8_000;
 
@@ -114,8 +116,17 @@ export class PartnerLookup {
         const wanted = misses.length + (neighbours ? this.missingNeighbours(neighbours.run, own, view).length : 0);
         if (!view?.fresh && wanted >= FILL_MIN_IDS) {
           const filled = this.fill(wanted);
-          if (filled && neighbours) this.copyRun(neighbours.run);
-          if (filled) {
+          const records = this.readRecords;
+          if (records) {
+            // This execution read the list: answer from memory, leave the column's answers for its neighbours.
+            if (neighbours && this.c.client.timeLeft() > WRITE_RESERVE_MS / 2) this.copyRun(neighbours.run);
+            for (const id of misses) {
+              const record = records.get(id);
+              if (record) found.set(id, { ok: true, value: record });
+            }
+            misses = misses.filter((id) => !records.has(id));
+            extra = extra.filter((id) => !records.has(id));
+          } else if (filled) {
             view = filled;
             misses = this.fromSnapshot(filled, misses, found);
             extra = extra.filter((id) => filled.chunkOf(id) === undefined);
@@ -252,13 +263,17 @@ export class PartnerLookup {
         this.c.memo.putMany([[this.c.memo.key('snap', 'meta'), meta]]);
         if (wanted <= pagesOf(meta) || pagesOf(meta) > MAX_FILL_PAGES) return undefined;
       }
-      const read = readList(fetch, { limit: FILL_PAGE_LIMIT, batch: 100, passes: 2 });
+      // The read ends early enough to leave time for writing it and answering the cell.
+      const until = this.c.clock.now() + this.c.client.timeLeft() - WRITE_RESERVE_MS;
+      const read = this.c.client.within(until, () => readList(fetch, { limit: FILL_PAGE_LIMIT, batch: 100, passes: 2 }));
       if (!read.verdict.complete) this.fillError = incompleteError('list of active partners', read.verdict);
       if (!read.verdict.complete || read.staleSince !== undefined) return undefined;
       this.readList = read.records;
+      this.readRecords = new Map(read.records.flatMap((r) => (typeof r.id === 'string' || typeof r.id === 'number' ? [[String(r.id), r] as [string, ServiceRecord]] : [])));
+      // Writing the snapshot takes time (about 1 s per 10,000 partners): never at the cost of this cell's 30 s.
+      if (this.c.client.timeLeft() < WRITE_RESERVE_MS) return undefined;
       const gen = Snapshot.newGeneration(this.c.clock.now(), this.c.random ?? Math.random);
       this.snapshot.replace(read.records, gen);
-      this.readRecords = new Map(read.records.flatMap((r) => (typeof r.id === 'string' || typeof r.id === 'number' ? [[String(r.id), r] as [string, ServiceRecord]] : [])));
       this.stats.filled = true;
       return fresh();
     } catch (e) {

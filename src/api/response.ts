@@ -57,14 +57,14 @@ export function interpret(res: HttpResponse, url: string, secrets: readonly stri
   if (status === 429) {
     const wait = parseRetryAfter(header(res, 'retry-after'), nowMs);
     const hint = wait !== undefined ? `, retry in ${secondsText(wait)}` : ', retry in a minute';
-    return { ok: false, error: new ServiceError('RATE_LIMITED', `Rate limited by the data service${hint}.`, { ...details, retryAfterMs: wait }) };
+    return { ok: false, error: new ServiceError('RATE_LIMITED', `Rate limited by the data service${hint}.`, { ...details, retryAfterMs: wait, answeredAt: nowMs }) };
   }
   if (status === 408 || status === 504) {
     return { ok: false, error: new ServiceError('TIMEOUT', `The data service timed out (HTTP ${status}).`, details) };
   }
   if (status >= 500) {
     const wait = parseRetryAfter(header(res, 'retry-after'), nowMs);
-    return { ok: false, error: new ServiceError('SERVER', `The data service failed (${http}). Try again shortly.`, { ...details, retryAfterMs: wait }) };
+    return { ok: false, error: new ServiceError('SERVER', `The data service failed (${http}). Try again shortly.`, { ...details, retryAfterMs: wait, answeredAt: nowMs }) };
   }
   if (status === 400 || status === 422) {
     return { ok: false, error: new ServiceError('BAD_INPUT', `The data service rejected the request (${http}).`, details) };

@@ -1,22 +1,25 @@
 /**
  * The import as a pure state machine over ports (./ports.ts). A run is a saved RunState; each
  * step reads pages of the active-partners list through the one page reader's cursor
- * (src/api/pages.ts) until its time budget ends, keeps rows in memory or in the staging area, and
- * saves the cursor. When the cursor's read is over, the run finishes: a complete read (end
+ * (src/api/pages.ts) until its time budget ends (less the time to write what it read), keeps rows
+ * in memory or in the staging area, and saves the cursor. Pages are asked for together; one the
+ * service refuses for now waits alone (its Retry-After, in this step or the next) while the pages
+ * after it are held (./held.ts). When the cursor's read is over, the run finishes: a complete read (end
  * confirmed, every page as long as it should be, distinct ids equal to the total) replaces or
  * merges into the target table in one write; an incomplete one is read again (a live list moves),
  * up to MAX_PASSES reads, and then fails with the reason. Failures follow the one rule on the
  * error type: a transient one ends the step and keeps what is in; the run fails only after
- * MAX_STALLS steps in a row that read nothing, or at once on a final error (key refused…).
+ * MAX_STALLS steps in a row that read nothing (or, when the service said when to come back, after
+ * MAX_WAIT_WITHOUT_PAGE_MS without a page), or at once on a final error (key refused…).
  * A failed, cancelled or killed run never touches the target table.
  */
 import type { ServiceError } from '../api/errors';
-import { DEADLINE_MARGIN_MS } from '../api/client';
+import { DEADLINE_MARGIN_MS, UNSENT_MESSAGE } from '../api/client';
 import { acceptPage, acceptRefusal, cursorDone, listVerdict, startCursor } from '../api/pages';
-import { type FieldSpec, LP_FIELD_SPECS } from '../api/records';
+import { CHUNK_RECORDS } from '../api/snapshot';
+import { type FieldSpec, LP_FIELD_SPECS, type ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
 import { recordRow } from '../table/rows';
-import type { ServiceRecord } from '../api/records';
 import { type Held, heldRows, heldSpan, keepable, noteHeld, placeable, restoreHeld } from './held';
 import { mergeTables, type OutCell } from './merge';
 import type { ImportPorts } from './ports';
@@ -25,18 +28,27 @@ import type { ImportSpec } from './spec';
 
 /** What the first request asks for; the server's cap decides, and the reader learns it. */
 export const FIRST_PAGE_LIMIT = 1000;
-/** Pages asked for together: the client sends them 100 at a time, and one that must wait does so alone. */
-export const PAGES_PER_FETCH = 500;
+/** Pages asked for in one call (one fetchAll; more costs memory); a page that must wait does so alone, the next call goes on. */
+export const PAGES_PER_FETCH = 20;
+/** The longest the client waits inside one call before a retry; a longer wait is left to the step, which goes on with other pages. */
+export const CALL_WAIT_MS = 5000;
 /**
  * Time a step keeps at its end for writing what it read: a fixed part and a part per cell in hand
  * (about twice what the emulator models for reading back and writing a cell).
  */
-export const WRITE_MARGIN = { fixedMs: 1000, perCellMs: 0.025 };
+export const WRITE_MARGIN = { fixedMs: 1000, perCellMs: 0.025, perWriteMs: 100 };
+/**
+ * Pages read in one step are written to staging at their place, one write per run of consecutive
+ * pages, when there are at most this many; more, and the whole held region is written at once.
+ */
+export const MAX_RUN_WRITES = 10;
 /** How long one step may run: short from the sidebar (its progress bar moves), long from triggers. */
 export const STEP_BUDGET_MS: Readonly<Record<RunSource, number>> = { sidebar: 20_000, schedule: 300_000 };
 export const LOCK_WAIT_MS = 30_000;
 /** Steps in a row that may end on a transient failure without reading a page before the run fails. */
 export const MAX_STALLS = 3;
+/** How long a run waits without a page for a service that keeps asking (Retry-After) to come back later. */
+export const MAX_WAIT_WITHOUT_PAGE_MS = 10 * 60_000;
 /** Full reads of the list an import makes at most before it gives up on one it cannot trust. */
 export const MAX_PASSES = 3;
 /**
@@ -121,6 +133,17 @@ function count(run: RunState, ports: ImportPorts, from: { fetches: number; retri
   run.retries += now.retries - from.retries;
 }
 
+/** Writes pages (number and rows) at their place in staging, one write per run of consecutive pages. */
+function writeRuns(spec: ImportSpec, size: number, pages: Array<[number, Cell[][]]>, ports: ImportPorts): void {
+  pages.sort((a, b) => a[0] - b[0]);
+  for (let k = 0; k < pages.length; ) {
+    const first = pages[k][0];
+    const rows: Cell[][] = [];
+    for (let p = first; k < pages.length && pages[k][0] === p; p++, k++) rows.push(...pages[k][1]);
+    if (rows.length || first === 1) ports.staging.write(spec.id, spec.fields, (first - 1) * size, rows);
+  }
+}
+
 /** Time to keep at the end of a step for writing `rows` rows of `width` cells. */
 export function writeMargin(rows: number, width: number): number {
   return WRITE_MARGIN.fixedMs + Math.ceil(rows * width * WRITE_MARGIN.perCellMs);
@@ -137,12 +160,17 @@ function restore(spec: ImportSpec, run: RunState, ports: ImportPorts): { held: M
 }
 
 /** The pages to ask for next: page 1 alone until it is in, then the missing ones from the cursor's next page, in order. */
-function missingPages(run: RunState, held: ReadonlyMap<number, Held>, tried: ReadonlySet<number>, max: number): number[] {
+function missingPages(run: RunState, held: ReadonlyMap<number, Held>, tried: ReadonlySet<number>): number[] {
   if (!run.list.started) return tried.has(1) ? [] : [1];
   const out: number[] = [];
   const last = run.list.lastPage + (run.list.probe ? 1 : 0);
-  for (let p = run.list.nextPage; p <= last && out.length < max; p++) if (!held.has(p) && !tried.has(p)) out.push(p);
+  for (let p = run.list.nextPage; p <= last; p++) if (!held.has(p) && !tried.has(p)) out.push(p);
   return out;
+}
+
+/** A request the client had no time left to send (its call's deadline): asked again, not a failure of the service. */
+function unsent(error: ServiceError): boolean {
+  return error.code === 'TIMEOUT' && error.message === UNSENT_MESSAGE;
 }
 
 /**
@@ -164,7 +192,7 @@ export function step(spec: ImportSpec, run: RunState, ports: ImportPorts, deadli
   let pagesIn = 0;
   let moved = false;
   // Records of the pages this step fetched, in list order, for the shared snapshot.
-  const fetchedHere = new Set<number>();
+  const rawHere = new Map<number, ServiceRecord[]>();
   const snapRecords: ServiceRecord[] = [];
   if (!run.snap || !run.snap.gen.endsWith(`.${run.pass}`)) run.snap = { gen: `${run.runId}.${run.pass}`, chunks: 0, whole: true };
   const snap = run.snap;
@@ -172,6 +200,8 @@ export function step(spec: ImportSpec, run: RunState, ports: ImportPorts, deadli
   try {
     const { held, waits } = restore(spec, run, ports);
     const tried = new Set<number>();
+    /** Pages read in this step (the others held came back from staging, where they already are). */
+    const fresh = new Map<number, Cell[][]>();
     const take = () => {
       for (let h = held.get(run.list.nextPage); h && !cursorDone(run.list) && !failure; h = held.get(run.list.nextPage)) {
         const page = run.list.nextPage;
@@ -185,8 +215,15 @@ export function step(spec: ImportSpec, run: RunState, ports: ImportPorts, deadli
         acceptPage(run.list, page, h.page);
         if (page === 1 || run.list.received > before) {
           buffer.push(...h.rows);
-          if (fetchedHere.has(page)) snapRecords.push(...h.page.items);
+          const raw = rawHere.get(page);
+          rawHere.delete(page);
+          if (raw) snapRecords.push(...raw);
           else snap.whole = false;
+          // Whole chunks go to the cache as they fill, so a long step never holds every record it read.
+          if (ports.snapshot && snap.whole && snapRecords.length >= 5 * CHUNK_RECORDS) {
+            const full = snapRecords.splice(0, snapRecords.length - (snapRecords.length % CHUNK_RECORDS));
+            snap.chunks += ports.snapshot.write(snap.gen, snap.chunks, full);
+          }
         }
       }
       run.read = run.staged + buffer.length;
@@ -194,12 +231,15 @@ export function step(spec: ImportSpec, run: RunState, ports: ImportPorts, deadli
     };
     take();
     while (!cursorDone(run.list) && !failure) {
-      const pages = missingPages(run, held, tried, PAGES_PER_FETCH);
+      const pages = missingPages(run, held, tried);
       if (!pages.length) break;
-      const inHand = buffer.length + [...held.values()].reduce((n, h) => n + ('rows' in h ? h.rows.length : 0), 0);
-      const until = deadline - writeMargin(inHand + pages.length * (run.list.size || run.list.limit), width);
       const now = ports.now();
-      const ready = pages.filter((p) => (waits.get(p) ?? 0) <= now);
+      const ready = pages.filter((p) => (waits.get(p) ?? 0) <= now).slice(0, PAGES_PER_FETCH);
+      // The time to keep: for the few pages of this step at their place, or for the whole held region.
+      const asked = Math.min(pages.length, PAGES_PER_FETCH) * (run.list.size || run.list.limit);
+      const few = fresh.size + Math.min(pages.length, PAGES_PER_FETCH) <= MAX_RUN_WRITES;
+      const inHand = few ? [...fresh.values()].reduce((n, rows) => n + rows.length, 0) : buffer.length + [...held.values()].reduce((n, h) => n + ('rows' in h ? h.rows.length : 0), 0);
+      const until = deadline - writeMargin(inHand + asked, width) - (few ? MAX_RUN_WRITES * WRITE_MARGIN.perWriteMs : 0);
       if (!ready.length) {
         // Everything missing waits for the service's Retry-After: sleep until the first is due, or to the end
         // of the budget (the next step carries on; a step that ended at once would only be called again).
@@ -209,28 +249,31 @@ export function step(spec: ImportSpec, run: RunState, ports: ImportPorts, deadli
         continue;
       }
       if (now > until - DEADLINE_MARGIN_MS) break;
-      const outcomes = ports.pages.fetch(ready, run.list.limit, until);
+      // The client waits inside a call only briefly: a longer wait is the machine's, which goes on with other pages.
+      const outcomes = ports.pages.fetch(ready, run.list.limit, Math.min(until, now + DEADLINE_MARGIN_MS + CALL_WAIT_MS));
       const end = ports.now();
       let final: ServiceError | undefined;
       ready.forEach((page, k) => {
         const o = outcomes[k];
         if (o.ok) {
-          held.set(page, { page: o.value, rows: o.value.items.map((record) => recordRow(record, fields, 'formula')) });
-          fetchedHere.add(page);
+          // Only the ids stay with the rows: enough for the cursor's checks, and far less to keep in memory.
+          const items = o.value.items.map((record): ServiceRecord => ({ id: record.id }));
+          const rows = o.value.items.map((record) => recordRow(record, fields, 'formula'));
+          held.set(page, { page: { items, pagination: o.value.pagination }, rows });
+          fresh.set(page, rows);
+          if (ports.snapshot && snap.whole) rawHere.set(page, o.value.items);
           waits.delete(page);
           pagesIn++;
           return;
         }
         if (run.list.started && page > run.list.lastPage && (o.error.code === 'NOT_FOUND' || o.error.code === 'BAD_INPUT')) held.set(page, { refused: o.error });
         else if (!o.error.transient) final = final ?? o.error;
-        else {
+        else if (!unsent(o.error)) {
           // A page the service said when to ask again for waits for that time (in this step or the next);
           // one without (the client's own retries are spent) waits for the next step.
-          if (o.error.retryAfterMs !== undefined) waits.set(page, end + o.error.retryAfterMs);
+          if (o.error.retryAfterMs !== undefined) waits.set(page, o.error.retryAt ?? end + o.error.retryAfterMs);
           else tried.add(page);
-          // Requests the client had no time left to send are the end of the step, not a failure of the service.
-          const outOfTime = o.error.code === 'TIMEOUT' && end >= until - DEADLINE_MARGIN_MS;
-          if (!outOfTime && (!transient || page === run.list.nextPage)) transient = o.error;
+          if (!transient || page === run.list.nextPage) transient = o.error;
         }
       });
       take();
@@ -239,20 +282,29 @@ export function step(spec: ImportSpec, run: RunState, ports: ImportPorts, deadli
     if (!failure && transient && !cursorDone(run.list)) failure = transient;
     if (ports.snapshot && snap.whole && snapRecords.length) snap.chunks += ports.snapshot.write(snap.gen, snap.chunks, snapRecords);
     count(run, ports, counted);
+    if (pagesIn > 0) run.progressAt = ports.now();
     if (failure) {
       if (!failure.transient) return failRun(spec, run, ports, `Import failed: ${failure.message}`);
       run.stalls = pagesIn > 0 ? 0 : run.stalls + 1;
-      if (run.stalls > MAX_STALLS) return failRun(spec, run, ports, `Import failed: ${failure.message}`);
+      // A service that says when to ask again is waited for (a step may then hold one attempt only),
+      // up to MAX_WAIT_WITHOUT_PAGE_MS without a page; one that does not say fails the run after MAX_STALLS steps.
+      const told = failure.retryAfterMs !== undefined;
+      const waited = ports.now() - (run.progressAt ?? run.startedAt);
+      if (run.stalls > MAX_STALLS && (!told || waited > MAX_WAIT_WITHOUT_PAGE_MS)) return failRun(spec, run, ports, `Import failed: ${failure.message}`);
       // The service is failing for now (rate limit, outage): keep what is in, carry on in the next step.
-      const tries = run.stalls > 1 ? ` (${run.stalls} steps in a row without a page; the run fails after ${MAX_STALLS + 1})` : '';
+      const tries = run.stalls > 1 && !told ? ` (${run.stalls} steps in a row without a page; the run fails after ${MAX_STALLS + 1})` : '';
       run.message = `${failure.message} Continuing at page ${run.list.nextPage} in the next step${tries}.`;
     } else if (pagesIn > 0) run.stalls = 0;
     // A read that ended too late to write the table in this step leaves the writing to the next one.
     const late = !startedOver && ports.now() + writeMargin(run.staged + buffer.length, width) > deadline;
     const over = cursorDone(run.list) && !failure && !late;
     if (over && startedEmpty) return finish(spec, run, buffer, ports, deadline);
-    const kept = placeable(run.list, run.staged + buffer.length) ? keepable(run.list, held) : [];
-    if (moved || pagesIn > 0) stage(spec, run, buffer, ports, heldRows(run.list, kept, held, width));
+    const inPlace = placeable(run.list, run.staged + buffer.length);
+    const kept = inPlace ? keepable(run.list, held) : [];
+    if (inPlace && fresh.size <= MAX_RUN_WRITES) {
+      writeRuns(spec, run.list.size, [...fresh].filter(([p]) => p < run.list.nextPage || kept.includes(p)), ports);
+      run.staged += buffer.length;
+    } else if (moved || pagesIn > 0) stage(spec, run, buffer, ports, heldRows(run.list, kept, held, width));
     run.held = noteHeld(run.list, kept, waits);
     if (over) return finish(spec, run, ports.staging.read(spec.id, run.staged, spec.fields.length), ports, deadline);
     run.updatedAt = ports.now();

@@ -28,6 +28,8 @@ export interface RunState {
   held?: HeldNote;
   /** The snapshot this read is writing: its generation, chunks written, and whether every page's records went in (a page restored from staging has only rows). */
   snap?: { gen: string; chunks: number; whole: boolean };
+  /** When the last page came in (clock ms). */
+  progressAt?: number;
   /** Steps in a row that ended on a transient failure without reading a page. */
   stalls: number;
   fetches: number;

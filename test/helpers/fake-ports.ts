@@ -4,7 +4,7 @@
  * models Apps Script ending an execution at its time limit: from then on every port call throws
  * and nothing more is written, as no code runs after a kill.
  */
-import { DEADLINE_MARGIN_MS } from '../../src/api/client';
+import { DEADLINE_MARGIN_MS, UNSENT_MESSAGE } from '../../src/api/client';
 import { ServiceError } from '../../src/api/errors';
 import type { PageFetcher } from '../../src/api/pages';
 import type { ImportPorts, TableSnapshot } from '../../src/import/ports';
@@ -63,7 +63,7 @@ export function world(fetch: PageFetcher, specs: ImportSpec[], options: { msPerF
           w.fetches += sent.length;
           w.clock.t += cost * sent.length;
           const answers = fetch(sent, limit);
-          const unsent = new ServiceError('TIMEOUT', 'Ran out of time before the data service answered; recalculate to load the rest.');
+          const unsent = new ServiceError('TIMEOUT', UNSENT_MESSAGE);
           return pages.map((_, k) => (k < sent.length ? answers[k] : { ok: false, error: unsent }));
         },
         counters: () => ({ fetches, retries: 0 }),

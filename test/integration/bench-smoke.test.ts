@@ -9,6 +9,7 @@ test('npm run bench --quick: every benchmark and baseline runs and reports its f
     imports: Array<{ name: string; rows: number; fetches: number; setValuesCalls: number; error?: string }>;
     scaling: Array<{ status: string; activePartners: number; executions: number }>;
     refresh: Array<{ name: string; formulas: number; lost: number; timedOut: boolean; setFormulaCalls: number }>;
+    rateLimited: Array<{ status: string; rows: number; activePartners: number; steps: number; rateLimited: number }>;
   };
   expect(r.bundleKb).toBeGreaterThan(10);
   // 40 ids over a 300-partner service: reading the list (3 pages) beats 40 requests.
@@ -33,4 +34,9 @@ test('npm run bench --quick: every benchmark and baseline runs and reports its f
   expect(refresh).toMatchObject({ formulas: 200, lost: 0, timedOut: false, setFormulaCalls: 2 });
   expect(oneByOne).toMatchObject({ formulas: 200, lost: 0, setFormulaCalls: 400 });
   expect(perSheet).toMatchObject({ formulas: 200, lost: 0, setFormulaCalls: 2 });
+  const [clean, limited] = r.rateLimited;
+  expect(clean).toMatchObject({ status: 'done', rows: clean.activePartners, rateLimited: 0 });
+  expect(limited).toMatchObject({ status: 'done', rows: clean.activePartners });
+  expect(limited.rateLimited).toBeGreaterThan(0);
+  expect(limited.steps).toBeGreaterThanOrEqual(clean.steps);
 }, 120_000);

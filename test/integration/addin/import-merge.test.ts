@@ -96,7 +96,7 @@ describe('runs that overlap', () => {
 describe('a service that is rate limiting for a while', () => {
   afterEach(() => svc.config({ faults: { rateLimit: 0 } }));
 
-  test('a step that meets a retryable failure stops and the run carries on later; it fails only after 3 such steps in a row', async () => {
+  test('a step that meets a retryable failure stops and the run carries on later; a service that keeps saying Retry-After fails the run once 10 minutes pass without a page', async () => {
     const a = addin(svc.url);
     const id = saveImport(a.emu, { sheetName: 'Patient', fields: ['id'] });
     await svc.config({ faults: { rateLimit: 1, retryAfterSeconds: 30 } });
@@ -107,9 +107,17 @@ describe('a service that is rate limiting for a while', () => {
     expect(steps[steps.length - 1].status).toBe('done');
     expect(sheet(a.emu, 'Patient').length).toBeGreaterThan(300);
     await svc.config({ faults: { rateLimit: 1, retryAfterSeconds: 30 } });
+    const before = a.emu.history.length;
     const failing = runImport(a.emu, id);
-    expect(failing.map((s) => s.status)).toEqual(['running', 'running', 'running', 'failed']);
-    expect(failing[3].message).toBe('Import failed: Rate limited by the data service, retry in 30 s. The sheet "Patient" keeps its previous data.');
+    const steps2 = a.emu.history.slice(before).filter((l) => l.kind === 'sidebar');
+    expect(failing.slice(0, -1).every((s) => s.status === 'running')).toBe(true);
+    expect(failing[failing.length - 1]).toMatchObject({ status: 'failed', message: 'Import failed: Rate limited by the data service, retry in 30 s. The sheet "Patient" keeps its previous data.' });
+    // Steps of at most 20 s, waiting 30 s between attempts, over 10 minutes (and not much more).
+    expect(Math.max(...steps2.map((l) => l.endedAt - l.startedAt))).toBeLessThanOrEqual(20_000);
+    const waited = steps2[steps2.length - 1].endedAt - steps2[0].startedAt;
+    expect(waited).toBeGreaterThan(600_000);
+    expect(waited).toBeLessThan(600_000 + 60_000);
+    expect(sheet(a.emu, 'Patient').length).toBeGreaterThan(300);
   });
 });
 

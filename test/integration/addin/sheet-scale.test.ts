@@ -130,7 +130,8 @@ test('the same 1,000 cells recalculated concurrently (10 executions at once): th
   const a = addin(svc.url);
   const ids = active.filter((_, i) => i % 10 === 7);
   const cold = await fillDownAndRecalculate(a.emu, { sheet: 'Fill', ids, name: 'LP_GET', rest: ['fullName'] }, { concurrency: 10 });
-  expect(cold.filter((c) => c.error !== undefined).map((c) => c.error)).toEqual([]);
+  const failed = cold.filter((c) => c.error !== undefined);
+  expect(failed.map((c) => `row ${c.row}: ${c.error} after ${Math.round(c.run.ledger.endedAt - c.run.ledger.startedAt)} ms, ${c.run.ledger.fetches} fetches, ${JSON.stringify(c.run.ledger.calls)}`)).toEqual([]);
   const requests = sum(cold.map((c) => c.run.ledger), (l) => l.fetches);
   expect(requests).toBeLessThanOrEqual(listPages() + 10);
   expect(Math.max(...cold.map((c) => c.run.ledger.endedAt - c.run.ledger.startedAt))).toBeLessThan(30_000);

@@ -1,5 +1,5 @@
 import { ServiceError } from '../../../src/api/errors';
-import { beginRun, cancelRun, continueRun, LIVE_LIST_PAGES, LOCKED_MESSAGE, MAX_LIVE_PASSES, MAX_PASSES, MAX_STALLS } from '../../../src/import/machine';
+import { beginRun, cancelRun, continueRun, LIVE_LIST_PAGES, LOCKED_MESSAGE, MAX_LIVE_PASSES, MAX_PASSES, MAX_STALLS, MAX_WAIT_WITHOUT_PAGE_MS } from '../../../src/import/machine';
 import type { RunSummary } from '../../../src/import/run-state';
 import type { ImportSpec } from '../../../src/import/spec';
 import { fakeList, records } from '../../helpers/fake-list';
@@ -239,7 +239,8 @@ describe('import state machine: rate limits do not stall the read', () => {
   test('one page rate-limited with Retry-After 15: the pages after it are held and staged at their place, not asked for again; the next step waits for it alone', () => {
     const list = fakeList(records(2500), { fail: (page, call) => (page === 3 && call < 10 ? limited(15) : undefined) });
     const w = world(list.fetch, [spec()]);
-    const { steps, lengths, notes } = timedDrive(w, 20_000);
+    // A 15 s budget: the wait for page 3 cannot end within the first step.
+    const { steps, lengths, notes } = timedDrive(w, 15_000);
     expect(steps[0]).toMatchObject({ status: 'running', page: 2, message: 'Rate limited by the data service, retry in 15 s. Continuing at page 3 in the next step.' });
     // Pages 4 to 25 and the empty page after the last are held; page 3 waits.
     expect(notes[0]).toMatchObject({ from: 3, marks: `w${'h'.repeat(23)}` });
@@ -250,7 +251,7 @@ describe('import state machine: rate limits do not stall the read', () => {
     expect(asked.filter((p) => p === 3)).toHaveLength(2);
     expect(new Set(asked).size).toBe(asked.length - 1);
     expect(w.sleeps.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
-    for (const ms of lengths) expect(ms).toBeLessThanOrEqual(20_000);
+    for (const ms of lengths) expect(ms).toBeLessThanOrEqual(15_000);
   });
 
   test('no step runs past its budget whatever Retry-After says (30 % of requests refused, seeds swept); the table is exact', () => {
@@ -283,5 +284,30 @@ describe('import state machine: rate limits do not stall the read', () => {
     const second = continueRun('imp1', w.nextExecution(), w.clock.t + 20_000);
     expect(second.status).toBe('done');
     expect(tableIds(w)).toEqual(expected(300));
+  });
+});
+
+describe('import state machine: a service that says when to come back', () => {
+  const limited = new ServiceError('RATE_LIMITED', 'Rate limited by the data service, retry in 15 s.', { retryAfterMs: 15_000 });
+
+  test('the last page refused 8 times in a row (one attempt a step) is waited for, not given up after the stall count', () => {
+    let refusals = 0;
+    const list = fakeList(records(250), { fail: (page) => (page === 3 && refusals++ < 8 ? limited : undefined) });
+    const w = world(list.fetch, [spec()]);
+    const steps = drive(w, 14_000);
+    expect(steps.length).toBeGreaterThan(MAX_STALLS + 1);
+    expect(steps[steps.length - 1].status).toBe('done');
+    expect(tableIds(w)).toEqual(expected(250));
+  });
+
+  test(`a service that never stops refusing fails the run once ${MAX_WAIT_WITHOUT_PAGE_MS / 60_000} minutes pass without a page, target untouched`, () => {
+    const w = world(fakeList(records(250), { fail: (page) => (page === 2 ? limited : undefined) }).fetch, [spec()]);
+    w.tables.set('Partners', [['id', 'fullName'], ['old', 'Old']]);
+    const steps = drive(w, 20_000, 200);
+    const last = steps[steps.length - 1];
+    expect(last).toMatchObject({ status: 'failed', message: 'Import failed: Rate limited by the data service, retry in 15 s. The sheet "Partners" keeps its previous data.' });
+    expect(w.clock.t - 1_000_000).toBeGreaterThan(MAX_WAIT_WITHOUT_PAGE_MS);
+    expect(w.clock.t - 1_000_000).toBeLessThan(MAX_WAIT_WITHOUT_PAGE_MS + 60_000);
+    expect(table(w)).toEqual([['id', 'fullName'], ['old', 'Old']]);
   });
 });
