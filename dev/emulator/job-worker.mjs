@@ -32,7 +32,13 @@ function rpc(msg) {
     throw new job.realm.Error(`The emulator cannot pass this argument to ${msg.prop}: ${e?.message}`);
   }
   Atomics.wait(flag, 0, 0);
-  const reply = receiveMessageOnPort(port).message;
+  // The flag can turn before the answer is readable on the port (seen under CPU load): look again until it is.
+  let received = receiveMessageOnPort(port);
+  while (received === undefined) {
+    Atomics.wait(flag, 0, 1, 1);
+    received = receiveMessageOnPort(port);
+  }
+  const reply = received.message;
   job.resumedAt = performance.now();
   job.simBase = reply.now;
   job.realBase = job.resumedAt;
