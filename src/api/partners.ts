@@ -58,12 +58,6 @@ export interface Neighbours {
   group: string;
 }
 
-export interface LookupStats {
-  snapshotHits: number;
-  filled: boolean;
-  waited: number;
-}
-
 interface Meta {
   total: number;
   size: number;
@@ -72,12 +66,9 @@ interface Meta {
 const uniq = (xs: readonly string[]) => [...new Set(xs.filter((x) => String(x ?? '').trim() !== ''))];
 
 export class PartnerLookup {
-  readonly stats: LookupStats = { snapshotHits: 0, filled: false, waited: 0 };
   private readonly snapshot: Snapshot;
-  /** The records this execution read from the list, by id. */
+  /** The records this execution read from the list, by id, in list order. */
   private readRecords: Map<string, ServiceRecord> | undefined;
-  /** The records this execution read from the list, in list order. */
-  private readList: ServiceRecord[] | undefined;
   /** Why this execution's read of the list failed, when it did. */
   private fillError: ServiceError | undefined;
 
@@ -141,7 +132,6 @@ export class PartnerLookup {
   private fromSnapshot(view: SnapshotView, ids: string[], found: Map<string, Outcome<ServiceRecord>>): string[] {
     const hits = this.snapshot.lookup(view, ids);
     for (const [id, hit] of hits) found.set(id, hit.fresh ? { ok: true, value: hit.record } : { ok: true, value: hit.record, staleSince: hit.fetchedAt });
-    this.stats.snapshotHits += hits.size;
     return ids.filter((id) => !hits.has(id));
   }
 
@@ -164,7 +154,7 @@ export class PartnerLookup {
     const whole = view?.fresh ? this.snapshot.all(view) : undefined;
     if (whole) return { records: whole };
     const filled = this.fill(Number.POSITIVE_INFINITY);
-    const records = this.readList ?? (filled ? this.snapshot.all(filled) : undefined);
+    const records = this.readRecords ? [...this.readRecords.values()] : filled ? this.snapshot.all(filled) : undefined;
     if (records) return { records };
     const known = this.meta();
     if (!this.fillError && known && pagesOf(known) > MAX_FILL_PAGES) {
@@ -220,7 +210,6 @@ export class PartnerLookup {
     const until = this.c.clock.now() + CLAIM_MS;
     while (this.c.clock.now() < until && this.c.client.timeLeft() > KEEP_FOR_SELF_MS) {
       this.c.clock.sleep(POLL_MS);
-      this.stats.waited += POLL_MS;
       if (done()) return true;
       const held = this.c.memo.getMany([key]).get(key);
       if (!held || this.c.clock.now() - held.fetchedAt >= CLAIM_MS) return done();
@@ -268,13 +257,11 @@ export class PartnerLookup {
       const read = this.c.client.within(until, () => readList(fetch, { limit: FILL_PAGE_LIMIT, batch: 100, passes: 2 }));
       if (!read.verdict.complete) this.fillError = incompleteError('list of active partners', read.verdict);
       if (!read.verdict.complete || read.staleSince !== undefined) return undefined;
-      this.readList = read.records;
       this.readRecords = new Map(read.records.flatMap((r) => (typeof r.id === 'string' || typeof r.id === 'number' ? [[String(r.id), r] as [string, ServiceRecord]] : [])));
       // Writing the snapshot takes time (about 1 s per 10,000 partners): never at the cost of this cell's 30 s.
       if (this.c.client.timeLeft() < WRITE_RESERVE_MS) return undefined;
       const gen = Snapshot.newGeneration(this.c.clock.now(), this.c.random ?? Math.random);
       this.snapshot.replace(read.records, gen);
-      this.stats.filled = true;
       return fresh();
     } catch (e) {
       if (!(e instanceof ServiceError)) throw e;

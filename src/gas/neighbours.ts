@@ -6,16 +6,19 @@
  * the cell then works alone, as before.
  */
 import { MAX_NEIGHBOURS, type Neighbours } from '../api/partners';
+import { idText } from '../table/input';
 import { type FirstArgument, runAround } from '../table/neighbours';
 
 /** Rows looked at above and below the calling cell. */
 const WINDOW_ROWS = 2000;
 
-function idText(v: unknown): string | undefined {
-  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
-  if (typeof v !== 'string') return undefined;
-  const t = v.trim();
-  return t ? t : undefined;
+/** A neighbour's id, read by the same rule as the formula's own; a cell that holds none is skipped. */
+function neighbourId(v: unknown): string | undefined {
+  try {
+    return idText(v) ?? undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export function neighboursOf(fn: string): Neighbours | undefined {
@@ -49,11 +52,11 @@ export function neighboursOf(fn: string): Neighbours | undefined {
       values.set(key, target.getRange(s.min, s.col, s.max - s.min + 1, 1).getValues().map((r) => r[0]));
     }
     const idOf = (arg: FirstArgument): string | undefined => {
-      if (arg.kind === 'text') return idText(arg.text);
+      if (arg.kind === 'text') return neighbourId(arg.text);
       const key = `${arg.sheet ?? ''}\u0000${arg.col}`;
       const s = spans.get(key);
       const column = values.get(key);
-      return s && column ? idText(column[arg.row - s.min]) : undefined;
+      return s && column ? neighbourId(column[arg.row - s.min]) : undefined;
     };
     const block = Math.floor((row - 1) / MAX_NEIGHBOURS);
     const ids: string[] = [];

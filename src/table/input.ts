@@ -28,7 +28,8 @@ export interface IdList {
 /** A UTF-16 surrogate without its partner: such text cannot be URL-encoded or sent. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-function idText(cell: unknown): string | null {
+/** The id a cell holds (null when blank); throws BAD_INPUT for what cannot be an id. */
+export function idText(cell: unknown): string | null {
   if (cell === undefined || cell === null || cell === '') return null;
   if (typeof cell === 'number') {
     if (!Number.isFinite(cell)) throw badInput('An id is not a finite number.');

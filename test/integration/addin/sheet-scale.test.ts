@@ -140,3 +140,13 @@ test('the same 1,000 cells recalculated concurrently (10 executions at once): th
   expect(sum(warm.map((c) => c.run.ledger), (l) => l.fetches)).toBe(0);
   expect(warm.map((c) => c.value)).toEqual(cold.map((c) => c.value));
 }, 240_000);
+
+test('a neighbour that holds no usable id (a lone surrogate) is skipped: the cells around it still load together', () => {
+  const a = addin(svc.url);
+  const ids = [...active.slice(0, 5), '\uD800', ...active.slice(5, 10)];
+  const cells = fillDown(a, ids);
+  expect(cells[5].error).toContain('broken character');
+  expect(cells.filter((_, i) => i !== 5).map((c) => c.error)).toEqual(ids.slice(1).map(() => undefined));
+  expect(cells[0].ledger.fetches).toBe(10);
+  expect(cells.slice(1).reduce((n, c) => n + c.ledger.fetches, 0)).toBe(0);
+});
