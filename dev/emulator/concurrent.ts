@@ -54,7 +54,18 @@ export const DEFAULT_CONCURRENCY = 10;
 const RUNAWAY_GRACE_MS = 2000;
 
 /** Keys of the wire format, shared with job-worker.mjs through its workerData. */
-const WIRE = { handle: '__emuHandle', methods: '__emuMethods', method: '__emuMethod' } as const;
+const WIRE = { handle: '__emuHandle', methods: '__emuMethods', method: '__emuMethod', bytes: '__emuBytes' } as const;
+
+/**
+ * Whether an array is a byte array as Apps Script passes them (Java-style signed bytes): those
+ * travel as one Int8Array, not element by element, so that a blob's bytes cost the thread hop
+ * about what they cost in a sequential run (the emulator's own overhead is not the script's time).
+ */
+export function isByteArray(v: readonly unknown[]): boolean {
+  if (v.length < 256) return false;
+  for (const x of v) if (typeof x !== 'number' || !Number.isInteger(x) || x < -128 || x > 127) return false;
+  return true;
+}
 
 type CallMessage = { type: 'call'; computeMs: number; op: 'call' | 'get'; h: number; prop: string; args?: unknown[] };
 type DoneMessage = { type: 'done'; computeMs: number; value?: unknown; error?: string };
@@ -113,7 +124,7 @@ class JobRun {
     if (v === null || (typeof v !== 'object' && typeof v !== 'function')) return v;
     if (isDate(v)) return new Date(v.getTime());
     if (ArrayBuffer.isView(v)) return v;
-    if (Array.isArray(v)) return v.map((x) => this.encode(x));
+    if (Array.isArray(v)) return isByteArray(v) ? { [WIRE.bytes]: Int8Array.from(v as number[]) } : v.map((x) => this.encode(x));
     if (typeof v === 'object' && isPlainObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, this.encode(x)]));
     return this.handle(v);
   }
@@ -124,6 +135,7 @@ class JobRun {
     if (Array.isArray(v)) return v.map((x) => this.decode(x));
     const o = v as Record<string, unknown>;
     if (WIRE.handle in o) return this.target(o[WIRE.handle] as number);
+    if (WIRE.bytes in o) return Array.from(o[WIRE.bytes] as Int8Array);
     return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, this.decode(x)]));
   }
 

@@ -53,7 +53,7 @@ function encode(v) {
   if (!v || typeof v !== 'object' || isDate(v) || ArrayBuffer.isView(v)) return v;
   const id = job.ids.get(v);
   if (id !== undefined) return { [wire.handle]: id };
-  if (Array.isArray(v)) return v.map(encode);
+  if (Array.isArray(v)) return isByteArray(v) ? { [wire.bytes]: Int8Array.from(v) } : v.map(encode);
   return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, encode(x)]));
 }
 
@@ -62,9 +62,17 @@ function decode(v) {
   return job.realm.copy(unmark(v), (x) => job.ids.has(x));
 }
 
+/** A byte array (signed bytes, as Apps Script passes them): sent as one Int8Array (concurrent.ts isByteArray). */
+function isByteArray(v) {
+  if (v.length < 256) return false;
+  for (const x of v) if (typeof x !== 'number' || !Number.isInteger(x) || x < -128 || x > 127) return false;
+  return true;
+}
+
 function unmark(v) {
   if (!v || typeof v !== 'object' || isDate(v) || ArrayBuffer.isView(v)) return v;
   if (wire.handle in v) return proxyFor(v);
+  if (wire.bytes in v) return job.realm.bytes(v[wire.bytes]);
   if (Array.isArray(v)) return v.map(unmark);
   for (const k of Object.keys(v)) v[k] = unmark(v[k]);
   return v;

@@ -33,6 +33,7 @@ export const REALM_SETUP = `(() => {
   delete globalThis.__simNow;
   const isDate = (v) => Object.prototype.toString.call(v) === '[object Date]';
   const copy = (v, keep) => {
+    if (v === null || (typeof v !== 'object' && typeof v !== 'function')) return v;
     if (keep && keep(v)) return v;
     if (isDate(v)) return new SimDate(v.getTime());
     if (Array.isArray(v)) return Array.from(v, (x) => copy(x, keep));
@@ -43,13 +44,16 @@ export const REALM_SETUP = `(() => {
     }
     return v;
   };
-  return { Error, Date: SimDate, copy };
+  // A byte array made in this realm from a typed array (one native copy, not one call per byte).
+  const bytes = (view) => Array.from(view);
+  return { Error, Date: SimDate, copy, bytes };
 })();`;
 
 interface RealmParts {
   Error: ErrorConstructor;
   Date: DateConstructor;
   copy(value: unknown, keep?: (v: unknown) => boolean): unknown;
+  bytes(view: Int8Array): number[];
 }
 
 export function createRealm(now: () => number): Realm {

@@ -7,8 +7,9 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Execution } from './execution';
 
 type Bytes = number[];
-const toSigned = (buf: Buffer): Bytes => [...buf].map((b) => (b > 127 ? b - 256 : b));
-const toBuffer = (data: Bytes | string): Buffer => (typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data.map((b) => (b + 256) % 256)));
+// Both conversions are native copies (Int8Array reads the same bytes as signed), not a call per byte.
+const toSigned = (buf: Buffer): Bytes => Array.from(new Int8Array(buf.buffer, buf.byteOffset, buf.length));
+const toBuffer = (data: Bytes | string): Buffer => (typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(Int8Array.from(data).buffer));
 
 export const MAX_SLEEP_MS = 300000;
 

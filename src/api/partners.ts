@@ -13,7 +13,7 @@
  */
 import type { Client, Outcome } from './client';
 import { ServiceError } from './errors';
-import type { Memo } from './memo';
+import type { Cached, Memo } from './memo';
 import { incompleteError, type PageFetcher, readList } from './pages';
 import type { Page, ServiceRecord } from './records';
 import { Snapshot, type SnapshotView } from './snapshot';
@@ -65,6 +65,12 @@ interface Meta {
 
 const uniq = (xs: readonly string[]) => [...new Set(xs.filter((x) => String(x ?? '').trim() !== ''))];
 
+/** A record another execution left in a run's bucket (fresh copies only). */
+function copied(hit: Cached | undefined, id: string): ServiceRecord | undefined {
+  const record = hit?.fresh && hit.value && typeof hit.value === 'object' ? (hit.value as Record<string, unknown>)[id] : undefined;
+  return record && typeof record === 'object' ? (record as ServiceRecord) : undefined;
+}
+
 export class PartnerLookup {
   private readonly snapshot: Snapshot;
   /** The records this execution read from the list, by id, in list order. */
@@ -86,13 +92,10 @@ export class PartnerLookup {
     const hits = this.c.memo.getMany([...new Set([...keys, ...buckets])]);
     const peek = this.c.client.peekPartners(wantedOwn, hits);
     for (const [id, record] of peek) found.set(id, { ok: true, value: record });
-    if (buckets.length) {
-      wantedOwn.forEach((id, i) => {
-        const hit = hits.get(buckets[i]);
-        const record = hit?.fresh && hit.value && typeof hit.value === 'object' ? (hit.value as Record<string, ServiceRecord>)[id] : undefined;
-        if (!found.has(id) && record && typeof record === 'object') found.set(id, { ok: true, value: record });
-      });
-    }
+    wantedOwn.forEach((id, i) => {
+      const record = i < buckets.length ? copied(hits.get(buckets[i]), id) : undefined;
+      if (!found.has(id) && record) found.set(id, { ok: true, value: record });
+    });
     let misses = wantedOwn.filter((id) => !found.has(id));
     let view: SnapshotView | undefined;
     let extra: string[] = [];
@@ -106,11 +109,11 @@ export class PartnerLookup {
         extra = this.missingNeighbours(neighbours?.ids, own, view);
         const wanted = misses.length + (neighbours ? this.missingNeighbours(neighbours.run, own, view).length : 0);
         if (!view?.fresh && wanted >= FILL_MIN_IDS) {
-          const filled = this.fill(wanted);
+          const filled = this.fill(wanted, neighbours?.run, misses, found);
+          misses = misses.filter((id) => !found.has(id));
           const records = this.readRecords;
           if (records) {
-            // This execution read the list: answer from memory, leave the column's answers for its neighbours.
-            if (neighbours && this.c.client.timeLeft() > WRITE_RESERVE_MS / 2) this.copyRun(neighbours.run);
+            // This execution read the list: answer from memory (fill left the column's answers for its neighbours).
             for (const id of misses) {
               const record = records.get(id);
               if (record) found.set(id, { ok: true, value: record });
@@ -127,6 +130,17 @@ export class PartnerLookup {
     }
     if (misses.length) this.oneByOne(misses, extra, neighbours, found, view);
     return ids.map((id) => found.get(id) ?? { ok: false, error: new ServiceError('BAD_INPUT', 'An id is empty.') });
+  }
+
+  /** Answers for `ids` from the run's buckets (another execution's copies); true when every one was there. */
+  private fromCopies(ids: readonly string[], found: Map<string, Outcome<ServiceRecord>>): boolean {
+    const keys = ids.map((id) => this.bucketKey(id));
+    const hits = this.c.memo.getMany([...new Set(keys)]);
+    ids.forEach((id, i) => {
+      const record = copied(hits.get(keys[i]), id);
+      if (!found.has(id) && record) found.set(id, { ok: true, value: record });
+    });
+    return ids.every((id) => found.has(id));
   }
 
   private fromSnapshot(view: SnapshotView, ids: string[], found: Map<string, Outcome<ServiceRecord>>): string[] {
@@ -229,14 +243,18 @@ export class PartnerLookup {
    * Reads the whole active list into a new snapshot when that is cheaper than `wanted` requests,
    * or waits for another execution doing it. Returns the fresh snapshot, or undefined.
    */
-  private fill(wanted: number): SnapshotView | undefined {
+  private fill(wanted: number, run?: readonly string[], own: readonly string[] = [], found?: Map<string, Outcome<ServiceRecord>>): SnapshotView | undefined {
     const fresh = () => {
       const v = this.snapshot.view();
       return v?.fresh ? v : undefined;
     };
     const known = this.meta();
     if (known && (wanted <= pagesOf(known) || pagesOf(known) > MAX_FILL_PAGES)) return undefined;
-    if (!this.claim('snapshot')) return this.waitFor('snapshot', () => fresh() !== undefined) ? fresh() : undefined;
+    if (!this.claim('snapshot')) {
+      // The reader leaves the column's answers before it writes the snapshot: a waiting cell stops at the first of the two.
+      const copied = () => found !== undefined && own.length > 0 && this.fromCopies(own, found);
+      return this.waitFor('snapshot', () => copied() || fresh() !== undefined) ? fresh() : undefined;
+    }
     try {
       let first: Outcome<Page<ServiceRecord>> | undefined;
       const fetch: PageFetcher = (pages, limit) => {
@@ -258,6 +276,8 @@ export class PartnerLookup {
       if (!read.verdict.complete) this.fillError = incompleteError('list of active partners', read.verdict);
       if (!read.verdict.complete || read.staleSince !== undefined) return undefined;
       this.readRecords = new Map(read.records.flatMap((r) => (typeof r.id === 'string' || typeof r.id === 'number' ? [[String(r.id), r] as [string, ServiceRecord]] : [])));
+      // The column's answers first: the cells waiting for this read (and the ones Sheets runs next) need only those.
+      if (run && this.c.client.timeLeft() > WRITE_RESERVE_MS / 2) this.copyRun(run);
       // Writing the snapshot takes time (about 1 s per 10,000 partners): never at the cost of this cell's 30 s.
       if (this.c.client.timeLeft() < WRITE_RESERVE_MS) return undefined;
       const gen = Snapshot.newGeneration(this.c.clock.now(), this.c.random ?? Math.random);
