@@ -214,6 +214,17 @@ export class PartnerLookup {
     return this.c.memo.getMany([key]).get(key)?.value === this.c.token;
   }
 
+  /** Whether this execution still holds its claim on `name` (two claims written at the same instant: the later one stays). */
+  private holds(name: string): boolean {
+    const key = this.key(name);
+    return this.c.memo.getMany([key]).get(key)?.value === this.c.token;
+  }
+
+  /** Renews this execution's claim on `name`, so that a long read is not taken for abandoned. */
+  private renew(name: string): void {
+    this.c.memo.putMany([[this.key(name), this.c.token]]);
+  }
+
   private release(name: string): void {
     this.c.memo.remove([this.key(name)]);
   }
@@ -250,11 +261,11 @@ export class PartnerLookup {
     };
     const known = this.meta();
     if (known && (wanted <= pagesOf(known) || pagesOf(known) > MAX_FILL_PAGES)) return undefined;
-    if (!this.claim('snapshot')) {
-      // The reader leaves the column's answers before it writes the snapshot: a waiting cell stops at the first of the two.
-      const copied = () => found !== undefined && own.length > 0 && this.fromCopies(own, found);
-      return this.waitFor('snapshot', () => copied() || fresh() !== undefined) ? fresh() : undefined;
-    }
+    // The reader leaves the column's answers before it writes the snapshot: a waiting cell stops at the first of the two.
+    const copied = () => found !== undefined && own.length > 0 && this.fromCopies(own, found);
+    const waitForReader = () => (this.waitFor('snapshot', () => copied() || fresh() !== undefined) ? fresh() : undefined);
+    if (!this.claim('snapshot')) return waitForReader();
+    let lost = false;
     try {
       let first: Outcome<Page<ServiceRecord>> | undefined;
       const fetch: PageFetcher = (pages, limit) => {
@@ -270,12 +281,18 @@ export class PartnerLookup {
         this.c.memo.putMany([[this.c.memo.key('snap', 'meta'), meta]]);
         if (wanted <= pagesOf(meta) || pagesOf(meta) > MAX_FILL_PAGES) return undefined;
       }
+      // Another execution may have claimed at the same instant and kept it: then it reads the list, not this one.
+      if (!this.holds('snapshot')) {
+        lost = true;
+        return waitForReader();
+      }
       // The read ends early enough to leave time for writing it and answering the cell.
       const until = this.c.clock.now() + this.c.client.timeLeft() - WRITE_RESERVE_MS;
       const read = this.c.client.within(until, () => readList(fetch, { limit: FILL_PAGE_LIMIT, batch: 100, passes: 2 }));
       if (!read.verdict.complete) this.fillError = incompleteError('list of active partners', read.verdict);
       if (!read.verdict.complete || read.staleSince !== undefined) return undefined;
       this.readRecords = new Map(read.records.flatMap((r) => (typeof r.id === 'string' || typeof r.id === 'number' ? [[String(r.id), r] as [string, ServiceRecord]] : [])));
+      this.renew('snapshot');
       // The column's answers first: the cells waiting for this read (and the ones Sheets runs next) need only those.
       if (run && this.c.client.timeLeft() > WRITE_RESERVE_MS / 2) this.copyRun(run);
       // Writing the snapshot takes time (about 1 s per 10,000 partners): never at the cost of this cell's 30 s.
@@ -288,7 +305,7 @@ export class PartnerLookup {
       this.fillError = e;
       return undefined;
     } finally {
-      this.release('snapshot');
+      if (!lost) this.release('snapshot');
     }
   }
 

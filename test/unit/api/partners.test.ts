@@ -1,0 +1,55 @@
+/**
+ * PartnerLookup's claim on reading the active list (src/api/partners.ts), over the fake transport,
+ * clock and cache: one execution reads the list for many ids; when two executions claimed at the
+ * same instant and the other one's claim stayed, this one stops after the first page and waits
+ * instead of reading the whole list a second time.
+ */
+import { Client } from '../../../src/api/client';
+import { Memo } from '../../../src/api/memo';
+import { PartnerLookup } from '../../../src/api/partners';
+import { FakeClock, FakeTransport, type Handler, json, LimitedStore, nodeCodec } from '../../helpers/fakes';
+
+const BASE = 'https://data.example.com';
+const TOTAL = 300;
+const ids = Array.from({ length: TOTAL }, (_, i) => `lp_${String(i).padStart(4, '0')}`);
+const partner = (id: string) => ({ id, fullName: `Name ${id}`, activeStatus: 'ACTIVE' });
+const isList = (url: URL) => /getAllActive/.test(url.pathname);
+
+function setup(onListPage?: (page: number, memo: Memo) => void) {
+  const clock = new FakeClock();
+  const store = new LimitedStore(clock);
+  const memo = new Memo({ store, codec: nodeCodec, apiKey: 'k_test_1234', baseUrl: BASE, ttlMs: 3_600_000, invalidatedBefore: 0, now: () => clock.now() });
+  const handler: Handler = (url) => {
+    if (isList(url)) {
+      const page = Number(url.searchParams.get('page'));
+      const size = Math.min(100, Number(url.searchParams.get('limit')));
+      onListPage?.(page, memo);
+      return json(200, { data: ids.slice((page - 1) * size, page * size).map(partner), pagination: { totalItems: TOTAL, totalPages: Math.ceil(TOTAL / size), currentPage: page, pageSize: size } });
+    }
+    return json(200, { data: [partner(url.searchParams.get('limitedPartnerId') as string)] });
+  };
+  const transport = new FakeTransport(handler);
+  const client = new Client({ baseUrl: BASE, apiKey: 'k_test_1234', transport, clock, memo, random: () => 0.5, deadline: clock.now() + 30_000 });
+  const lookup = new PartnerLookup({ client, memo, clock, token: 'mine', random: () => 0.5 });
+  const listRequests = () => transport.requests.filter((r) => isList(new URL(r.url))).length;
+  return { lookup, listRequests, transport };
+}
+
+test('many uncached ids: the execution that holds the claim reads the whole list and answers from it', () => {
+  const { lookup, listRequests, transport } = setup();
+  const out = lookup.lookup(ids.slice(0, 50));
+  expect(out.every((o) => o.ok)).toBe(true);
+  // Its 3 pages and one past the announced end (the reader confirms the list ends where it says), nothing per id.
+  expect(transport.requests.map((r) => new URL(r.url).searchParams.get('page'))).toEqual(['1', '2', '3', '4']);
+  expect(listRequests()).toBe(4);
+});
+
+test('two executions claimed at once and the other claim stayed: this one reads one page, not the whole list again', () => {
+  // The other execution's claim lands while this one reads the first page (both saw no claim before).
+  const { lookup, listRequests } = setup((page, memo) => {
+    if (page === 1) memo.putMany([[memo.key('claim', 'snapshot'), 'theirs']]);
+  });
+  const out = lookup.lookup(ids.slice(0, 50));
+  expect(out.every((o) => o.ok)).toBe(true);
+  expect(listRequests()).toBe(1);
+});
