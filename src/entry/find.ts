@@ -5,7 +5,7 @@
  * shared partner snapshot (src/api/partners.ts: read now when there is no fresh one, so a warm
  * search makes no request); a stale list adds the "stale since" column.
  */
-import { type FieldSpec, LP_FIELD_SPECS, type ServiceRecord } from '../api/records';
+import { type FieldSpec, LP_FIELD_SPECS } from '../api/records';
 import { activePartners } from '../gas/context';
 import { type FormulaResult, guard } from '../gas/formula-guard';
 import { parseFields } from '../table/fields';
