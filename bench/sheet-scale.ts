@@ -52,14 +52,19 @@ export async function benchSheetScale(svc: RunningService, quick: boolean): Prom
   const all = await activeIds(svc, quick ? 300 : 10000);
   const fill = quick ? all.slice(0, 50) : all.filter((_, i) => i % 10 === 3);
   const n = fill.length;
-  const emuSeq = addin(svc.url).emu;
+  // As an analyst's spreadsheet is: the sidebar has been opened once (the key saved there), which leaves the document settings' cache copy.
+  const opened = (emu: Emulator) => {
+    emu.run('getSidebarState', [], { kind: 'sidebar' });
+    return emu;
+  };
+  const emuSeq = opened(addin(svc.url).emu);
   let t = performance.now();
   const seq = await fillDownAndRecalculate(emuSeq, { sheet: 'Fill', ids: fill, name: 'LP_GET', rest: ['fullName'] }, { concurrency: 1 });
   out.push(figure(`fill-down: ${n} single-id formulas, cold, one at a time`, performance.now() - t, ledgersOf(seq), errorsOf(seq)));
   t = performance.now();
   const warm = await fillDownAndRecalculate(emuSeq, { sheet: 'Fill', ids: fill, name: 'LP_GET', rest: ['fullName'] }, { concurrency: 10 });
   out.push(figure(`fill-down: ${n} single-id formulas, warm, 10 at once`, performance.now() - t, ledgersOf(warm), errorsOf(warm)));
-  const emuConc = addin(svc.url).emu;
+  const emuConc = opened(addin(svc.url).emu);
   t = performance.now();
   const conc = await fillDownAndRecalculate(emuConc, { sheet: 'Fill', ids: fill, name: 'LP_GET', rest: ['fullName'] }, { concurrency: 10 });
   out.push(figure(`fill-down: ${n} single-id formulas, cold, 10 at once`, performance.now() - t, ledgersOf(conc), errorsOf(conc)));
@@ -71,6 +76,7 @@ export async function benchSheetScale(svc: RunningService, quick: boolean): Prom
   for (const size of quick ? [100] : [2000, 5000, 10000]) {
     const ids = all.slice(0, size).map((id) => [id]);
     const a = addin(svc.url);
+    opened(a.emu);
     t = performance.now();
     const cold = a.cell('LP_GET', ids, 'fullName');
     out.push(figure(`LP_GET ${size} distinct ids, cold`, performance.now() - t, [cold.run.ledger], cold.error));

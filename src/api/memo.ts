@@ -28,8 +28,8 @@ export interface MemoOptions {
   baseUrl: string;
   /** How long an answer is served without asking the service again. */
   ttlMs: number;
-  /** Answers fetched before this instant are stale ("refresh all" moves it). */
-  invalidatedBefore: number;
+  /** Answers fetched before this instant are stale ("refresh all" moves it); a function is asked only when an answer is judged. */
+  invalidatedBefore: number | (() => number);
   now: () => number;
 }
 
@@ -66,6 +66,11 @@ export class Memo {
   constructor(options: MemoOptions) {
     this.o = options;
     this.namespace = options.codec.digest(`${options.apiKey}\u0000${options.baseUrl}`).slice(0, 20);
+  }
+
+  private invalidatedBefore(): number {
+    const v = this.o.invalidatedBefore;
+    return typeof v === 'function' ? v() : v;
   }
 
   /** A cache key for a call: namespaced, and digested when it would pass the length limit. */
@@ -131,7 +136,7 @@ export class Memo {
       const json = text.startsWith('z') ? this.o.codec.gunzip(text.slice(1)) : text.slice(1);
       const entry = JSON.parse(json) as { t: number; v: unknown };
       if (typeof entry.t !== 'number') return;
-      const fresh = entry.t >= this.o.invalidatedBefore && this.o.now() - entry.t < this.o.ttlMs;
+      const fresh = entry.t >= this.invalidatedBefore() && this.o.now() - entry.t < this.o.ttlMs;
       out.set(key, { value: entry.v, fetchedAt: entry.t, fresh });
     } catch {
       // a damaged entry is a miss

@@ -13,7 +13,7 @@ import { type Answer, answer, type FetchUsage, type SidebarState } from '../cont
 import { clientFor, hostOf } from '../gas/context';
 import { recoverInterruptedRefresh, refreshAddinFormulas } from '../gas/formulas';
 import { fetchBudget } from '../gas/http';
-import { knownSecrets, PROP, readSettings, type Settings, saveDocumentProperty, saveUserProperty } from '../gas/settings';
+import { ensureDocumentCopy, knownSecrets, PROP, readSettings, type Settings, saveDocumentProperty, saveUserProperty } from '../gas/settings';
 
 function state(): SidebarState {
   const s = readSettings();
@@ -33,6 +33,7 @@ export function getSidebarState(): Answer<SidebarState> {
   return answer(() => {
     // Opening the sidebar puts back formulas a killed "Refresh all formulas" left erased.
     recoverInterruptedRefresh();
+    ensureDocumentCopy();
     return state();
   }, knownSecrets);
 }

@@ -7,6 +7,7 @@
 import { clientFor, EXECUTION_STARTED_AT } from '../gas/context';
 import { recoverInterruptedRefresh } from '../gas/formulas';
 import { importPorts } from '../gas/import-ports';
+import { ensureDocumentCopy } from '../gas/settings';
 import { loadImports, loadRun, saveImports } from '../gas/store';
 import { clearContinuation, syncTriggers } from '../gas/triggers';
 import { beginRun, continueRun, STEP_BUDGET_MS } from '../import/machine';
@@ -27,6 +28,8 @@ export function continueImports(e?: TriggerEvent): void {
 
 export function runScheduledImports(): void {
   recoverInterruptedRefresh();
+  // The hourly run keeps the document cache's copy of the settings alive for the formulas.
+  ensureDocumentCopy();
   const now = Date.now();
   for (const spec of loadImports()) {
     const run = loadRun(spec.id);

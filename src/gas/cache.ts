@@ -4,12 +4,35 @@
  */
 import type { CacheStore, Codec } from '../api/memo';
 
-function cache(): GoogleAppsScript.Cache.Cache {
+export function cache(): GoogleAppsScript.Cache.Cache {
   return CacheService.getDocumentCache() ?? CacheService.getScriptCache();
 }
 
+/** Keys read along with the next cache read of this execution, and what to do with their values. */
+const alongside = new Map<string, (value: string | undefined) => void>();
+
+/**
+ * Has `key` read in the same call as the next cache read of this execution (no call of its own):
+ * a warm formula learns the document's settings from the read that finds its answer.
+ */
+export function readAlongWithNext(key: string, use: (value: string | undefined) => void): void {
+  alongside.set(key, use);
+}
+
+function readAll(keys: string[]): Record<string, string> {
+  if (!alongside.size) return keys.length ? (cache().getAll(keys) as Record<string, string>) : {};
+  const extra = [...alongside];
+  alongside.clear();
+  const got = cache().getAll([...keys, ...extra.map(([k]) => k)]) as Record<string, string>;
+  for (const [k, use] of extra) {
+    use(got[k]);
+    if (!keys.includes(k)) delete got[k];
+  }
+  return got;
+}
+
 export const gasCacheStore: CacheStore = {
-  getAll: (keys) => (keys.length ? (cache().getAll(keys) as Record<string, string>) : {}),
+  getAll: (keys) => readAll(keys),
   putAll: (values, ttlSeconds) => {
     if (Object.keys(values).length) cache().putAll(values, ttlSeconds);
   },

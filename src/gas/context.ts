@@ -22,23 +22,40 @@ export type ExecutionKind = 'formula' | 'run';
 
 export function memoFor(s: Settings): Memo {
   return new Memo({
-    store: gasCacheStore, codec: gasCodec, apiKey: s.apiKey, baseUrl: s.baseUrl,
-    ttlMs: s.ttlSeconds * 1000, invalidatedBefore: s.refreshedAt, now: gasClock.now,
+    // The address the key was confirmed for: the only one anything is asked of (and the same as the document's, or nothing is served).
+    store: gasCacheStore, codec: gasCodec, apiKey: s.apiKey, baseUrl: s.keyAddress || s.baseUrl,
+    ttlMs: s.ttlSeconds * 1000, invalidatedBefore: () => s.refreshedAt, now: gasClock.now,
   });
 }
 
-export function clientFor(kind: ExecutionKind, settings: Settings = readSettings(), memo: Memo = memoFor(settings)): Client {
-  if (!settings.apiKey) throw new ServiceError('NO_KEY', 'No API key: open Investor Data ▸ Settings and save your key.');
+/** Throws unless the spreadsheet's service address is set and is the one the key's holder confirmed. */
+export function confirmAddress(settings: Settings): void {
   if (!settings.baseUrl) throw new ServiceError('BAD_INPUT', 'No service address: open Investor Data ▸ Settings and set it.');
   if (settings.keyAddress !== settings.baseUrl) throw unconfirmedAddress(settings);
+}
+
+/**
+ * `confirmLater`: the caller confirms the address itself once it has read the cache (which reads
+ * the document's settings along with it), and before anything it found is shown; a fetch
+ * confirms it first in any case.
+ */
+export function clientFor(kind: ExecutionKind, settings: Settings = readSettings(), memo: Memo = memoFor(settings), confirmLater = false): Client {
+  if (!settings.apiKey) throw new ServiceError('NO_KEY', 'No API key: open Investor Data ▸ Settings and save your key.');
+  if (!confirmLater || !settings.keyAddress) confirmAddress(settings);
   const limit = kind === 'formula' ? CUSTOM_FUNCTION_LIMIT_MS : EXECUTION_LIMIT_MS;
   const health = cacheHealth(memo, gasClock.now);
   // Built at the first fetch: a formula answered from the cache never reads the quota settings.
   let guarded: Transport | undefined;
   return new Client({
-    baseUrl: settings.baseUrl,
+    // A key goes only to the address its holder confirmed.
+    baseUrl: settings.keyAddress,
     apiKey: settings.apiKey,
-    transport: { fetchAll: (requests) => health.around(() => (guarded ??= guardedUrlFetch(settings.dailyFetchLimit)).fetchAll(requests)) },
+    transport: {
+      fetchAll: (requests) => {
+        confirmAddress(settings);
+        return health.around(() => (guarded ??= guardedUrlFetch(settings.dailyFetchLimit)).fetchAll(requests));
+      },
+    },
     clock: gasClock,
     memo,
     health,
@@ -47,22 +64,31 @@ export function clientFor(kind: ExecutionKind, settings: Settings = readSettings
   });
 }
 
-function partnerLookup(): PartnerLookup {
+/** A lookup whose address is confirmed after its first cache read (which brings the document's settings along). */
+function withPartnerLookup<T>(use: (lookup: PartnerLookup) => T): T {
   const settings = readSettings();
   const memo = memoFor(settings);
-  const client = clientFor('formula', settings, memo);
+  const client = clientFor('formula', settings, memo, true);
   const token = `${EXECUTION_STARTED_AT.toString(36)}${Math.floor(Math.random() * 1e9).toString(36)}`;
-  return new PartnerLookup({ client, memo, clock: gasClock, token });
+  let out: T;
+  try {
+    out = use(new PartnerLookup({ client, memo, clock: gasClock, token }));
+  } catch (e) {
+    confirmAddress(settings);
+    throw e;
+  }
+  confirmAddress(settings);
+  return out;
 }
 
 /** Limited partners for a formula: per-id answers, the shared snapshot, neighbours fetched together (src/api/partners.ts). */
 export function lookupPartners(ids: readonly string[], neighbours?: () => Neighbours | undefined): Outcome<ServiceRecord>[] {
-  return partnerLookup().lookup(ids, neighbours);
+  return withPartnerLookup((lookup) => lookup.lookup(ids, neighbours));
 }
 
 /** Every active partner for a formula, from the shared snapshot (read now when there is none fresh). */
 export function activePartners(): { records: ServiceRecord[]; staleSince?: number } {
-  return partnerLookup().activeRecords();
+  return withPartnerLookup((lookup) => lookup.activeRecords());
 }
 
 /** The host (and port) of a service address, for messages. */

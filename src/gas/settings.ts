@@ -10,6 +10,7 @@
  */
 
 import { DEFAULT_QUOTA_POLICY } from '../api/quota';
+import { cache, readAlongWithNext } from './cache';
 
 export const PROP = {
   apiKey: 'INVESTOR_DATA_API_KEY',
@@ -37,19 +38,79 @@ function documentProps(): GoogleAppsScript.Properties.Properties | null {
   return PropertiesService.getDocumentProperties();
 }
 
+/**
+ * The document's settings (its service address, "refreshed at") are also kept in the document
+ * cache under this key, written by whatever writes them (saveDocumentProperty) and when the
+ * sidebar opens. A formula reads them along with its answers (one cache call instead of one more
+ * properties call); without the copy it reads the properties. The copy holds no secret, and it
+ * cannot send a key anywhere: a key only ever goes to the address its holder confirmed.
+ */
+export const DOCUMENT_COPY_KEY = 'investor-data:document-settings';
+const DOCUMENT_COPY_SECONDS = 21600;
+
+interface DocumentSettings {
+  /** The document's own address ('' when it has none: then script properties' default applies). */
+  address: string;
+  refreshedAt: number;
+}
+
+/** The document's settings as this execution knows them (each execution starts the bundle afresh). */
+let documentNow: DocumentSettings | undefined;
+
+function fromDocumentProperties(): DocumentSettings {
+  const doc = documentProps()?.getProperties() ?? {};
+  return { address: doc[PROP.baseUrl] ?? '', refreshedAt: Number(doc[PROP.refreshedAt]) || 0 };
+}
+
+function parseCopy(text: string | undefined): DocumentSettings | undefined {
+  if (!text) return undefined;
+  try {
+    const v = JSON.parse(text) as Partial<DocumentSettings>;
+    return typeof v.address === 'string' && typeof v.refreshedAt === 'number' ? { address: v.address, refreshedAt: v.refreshedAt } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function documentSettings(): DocumentSettings {
+  documentNow ??= fromDocumentProperties();
+  return documentNow;
+}
+
+/** Writes the document cache's copy from the document properties (after they changed, or when it is missing). */
+export function writeDocumentCopy(): void {
+  documentNow = fromDocumentProperties();
+  cache().put(DOCUMENT_COPY_KEY, JSON.stringify(documentNow), DOCUMENT_COPY_SECONDS);
+}
+
+/** Puts the copy back when the cache lost it (it lives 6 hours at most) or when it no longer says what the properties say. */
+export function ensureDocumentCopy(): void {
+  const copy = parseCopy(cache().get(DOCUMENT_COPY_KEY) ?? undefined);
+  const now = fromDocumentProperties();
+  documentNow = now;
+  if (copy?.address !== now.address || copy.refreshedAt !== now.refreshedAt) cache().put(DOCUMENT_COPY_KEY, JSON.stringify(now), DOCUMENT_COPY_SECONDS);
+}
+
 export function readSettings(): Settings {
   const user = PropertiesService.getUserProperties().getProperties();
-  const doc = documentProps()?.getProperties() ?? {};
-  // Script properties only hold a fallback address (a script with no document): read them only then.
-  const baseUrl = doc[PROP.baseUrl] || PropertiesService.getScriptProperties().getProperty(PROP.baseUrl) || '';
+  if (!documentNow) {
+    readAlongWithNext(DOCUMENT_COPY_KEY, (text) => {
+      documentNow ??= parseCopy(text);
+    });
+  }
   const ttlText = user[PROP.cacheTtlSeconds];
   const ttl = ttlText === undefined || ttlText === '' ? Number.NaN : Number(ttlText);
   return {
     apiKey: user[PROP.apiKey] ?? '',
     keyAddress: user[PROP.keyAddress] ?? '',
-    baseUrl,
+    // Script properties only hold a fallback address (a script with no document): read them only then.
+    get baseUrl(): string {
+      return documentSettings().address || PropertiesService.getScriptProperties().getProperty(PROP.baseUrl) || '';
+    },
     ttlSeconds: Number.isFinite(ttl) && ttl >= 0 ? ttl : DEFAULT_TTL_SECONDS,
-    refreshedAt: Number(doc[PROP.refreshedAt]) || 0,
+    get refreshedAt(): number {
+      return documentSettings().refreshedAt;
+    },
     // Read only when something is about to be fetched: a warm formula never pays for it.
     get dailyFetchLimit(): number {
       const limit = Number(PropertiesService.getScriptProperties().getProperty(PROP.dailyFetchLimit));
@@ -68,6 +129,7 @@ export function saveDocumentProperty(name: string, value: string | null): void {
   const store = documentProps() ?? PropertiesService.getScriptProperties();
   if (value === null) store.deleteProperty(name);
   else store.setProperty(name, value);
+  if (name === PROP.baseUrl || name === PROP.refreshedAt) writeDocumentCopy();
 }
 
 /** The secrets an answer or message must never show: the saved key, when it can be read. */

@@ -6,17 +6,14 @@
  */
 import { addin } from '../../helpers/addin';
 import { call, runImport, saveImport, sheet } from '../../helpers/imports';
-import { DEMO_KEY, type RunningService, startService } from '../../helpers/service';
+import { DEMO_KEY, type RunningService, servicesForThisFile } from '../../helpers/service';
 
 const EDITOR = 'editor@example.com';
+const services = servicesForThisFile(2, ['--partners', '300']);
 let svc: RunningService;
 let other: RunningService;
-
-beforeAll(async () => {
-  [svc, other] = await Promise.all([startService(['--partners', '300']), startService(['--partners', '300'])]);
-});
-afterAll(async () => {
-  await Promise.all([svc?.stop(), other?.stop()]);
+beforeAll(() => {
+  [svc, other] = services;
 });
 
 test("an editor's new address gets none of the owner's requests until the owner confirms it", async () => {
