@@ -12,7 +12,7 @@ export { cancelImport, continueImport, deleteImport, importStatus, listImports, 
 export { onInstall, onOpen, refreshAllFormulas, showSidebar } from './entry/menu';
 export { getSidebarState, refreshFormulas, removeApiKey, saveApiKey, saveCacheTtl, saveServiceUrl, testConnection } from './entry/sidebar';
 export { getDiagnostics, showDiagnostics } from './entry/diagnostics';
-export { continueImports, runScheduledImports } from './entry/triggers';
+export { continueImports, repairInterruptedRefresh, runScheduledImports } from './entry/triggers';
 
 /** tsc fails unless every endpoint of the sidebar contract (src/contract.ts) is a global here, with a compatible signature. */
 type Implements<T extends Endpoints> = T;

@@ -9,7 +9,7 @@ import { recoverInterruptedRefresh } from '../gas/formulas';
 import { importPorts } from '../gas/import-ports';
 import { ensureDocumentCopy } from '../gas/settings';
 import { loadImports, loadRun, saveImports } from '../gas/store';
-import { clearContinuation, syncTriggers } from '../gas/triggers';
+import { clearContinuation, clearRefreshRepair, syncTriggers } from '../gas/triggers';
 import { beginRun, continueRun, STEP_BUDGET_MS } from '../import/machine';
 import { nextDue } from '../import/spec';
 
@@ -45,4 +45,10 @@ export function runScheduledImports(): void {
     }
   }
   syncTriggers();
+}
+
+/** The one-off repair armed by "Refresh all formulas": puts back what a killed refresh erased, then disarms itself. */
+export function repairInterruptedRefresh(e?: TriggerEvent): void {
+  clearRefreshRepair(e?.triggerUid);
+  recoverInterruptedRefresh();
 }

@@ -10,7 +10,8 @@
  * 9 KB a value may hold) before the block is cleared, and the journal is dropped once the block
  * is rewritten. An execution killed between the two (time limit,
  * closed tab) leaves the journal behind; `recoverInterruptedRefresh` puts those formulas back
- * at the start of the next refresh, sidebar opening or trigger run, into cells that are still
+ * about a minute later (a one-off trigger armed before the first block and disarmed at the end),
+ * or sooner at the start of the next refresh, sidebar opening or trigger run, into cells that are still
  * empty (a cell the analyst filled meanwhile is left as it is). A call that fails with an error
  * puts its block back at once. A block that could not finish before the execution's deadline is
  * not started.
@@ -18,6 +19,7 @@
 import { CUSTOM_FUNCTION_NAMES } from '../table/names';
 import { EXECUTION_STARTED_AT } from './context';
 import { PROP, saveDocumentProperty } from './settings';
+import { clearRefreshRepair, ensureRefreshRepair } from './triggers';
 
 const FORMULA_PATTERN = new RegExp(`\\b(${CUSTOM_FUNCTION_NAMES.join('|')})\\s*\\(`, 'i');
 
@@ -86,6 +88,7 @@ function refreshLocked(deadline: number): RefreshOutcome {
   let perCellMs = 0;
   const queue = pieces.slice();
   let ratio = FIRST_RATIO;
+  const armed = queue.length > 0 && armRepair();
   while (queue.length) {
     // Never start a block that might not finish: estimate from the blocks done so far (first block: go).
     const block = nextBlock(queue, Math.floor((JOURNAL_CHARS * 0.9) / ratio));
@@ -96,12 +99,23 @@ function refreshLocked(deadline: number): RefreshOutcome {
     perCellMs = (Date.now() - started) / refreshed;
     ratio = Math.max(block.journal.length / block.raw, 0.01);
   }
+  if (armed) clearRefreshRepair();
   const plural = (k: number) => `${k} Investor Data formula${k === 1 ? '' : 's'}`;
   book.toast(
     refreshed === found ? `Refreshed ${plural(found)}.` : `Refreshed ${refreshed} of ${plural(found)} before the time limit; run Refresh all formulas again for the rest.`,
     'Investor Data',
   );
   return { found, refreshed, recovered };
+}
+
+/** Arms the repair trigger; false when it cannot be (20 triggers already): the next execution still repairs. */
+function armRepair(): boolean {
+  try {
+    ensureRefreshRepair();
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function cells(p: Piece): number {

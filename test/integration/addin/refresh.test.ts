@@ -134,6 +134,33 @@ describe('Refresh all formulas', () => {
     expect(erasedAtKill).toBeGreaterThan(0);
   }, 180_000);
 
+  test('killed between clearing and rewriting a block, with nobody opening anything: the repair trigger puts the formulas back a minute later; a refresh that finishes leaves no trigger', () => {
+    const a = addin(svc.url);
+    a.emu.workbook.addSheet('Second');
+    const sheets = a.emu.workbook.sheets;
+    seed(sheets, 600);
+    seedRandom(sheets[1], 2600, 7);
+    const before = snapshot(sheets);
+    const repairs = () => a.emu.triggers.triggers.filter((t) => t.handler === 'repairInterruptedRefresh');
+    const full = a.emu.run('refreshAllFormulas', [], { kind: 'menu' });
+    expect(full.error).toBeUndefined();
+    expect(repairs()).toEqual([]);
+    const total = full.ledger.endedAt - full.ledger.startedAt;
+    let erased = 0;
+    for (let at = 1; at <= total; at += Math.max(1, total / 40)) {
+      a.emu.run('refreshAllFormulas', [], { kind: 'menu', killAfterMs: at });
+      if (snapshot(sheets) === before) continue;
+      erased++;
+      expect(repairs()).toHaveLength(1);
+      const fired = a.emu.advance(61_000);
+      expect(fired.map((r) => [r.ledger.name, r.error])).toEqual([['repairInterruptedRefresh', undefined]]);
+      expect(snapshot(sheets)).toBe(before);
+      expect(repairs()).toEqual([]);
+      expect(a.emu.store('document').has('INVESTOR_DATA_REFRESH_JOURNAL')).toBe(false);
+    }
+    expect(erased).toBeGreaterThan(0);
+  }, 180_000);
+
   test('recovery writes only cells still empty: what the analyst typed after the kill stays', () => {
     const a = addin(svc.url);
     const sheet = a.emu.workbook.sheets[0];
