@@ -44,6 +44,16 @@ function seed(sheets: SheetData[], rows: number): void {
   two.set(5, 1, '', '=lp_fields(TRUE)');
 }
 
+/** A spreadsheet of two sheets with several journal blocks' worth of add-in formulas, and how it looks before any refresh. */
+function twoSeededSheets() {
+  const a = addin(svc.url);
+  a.emu.workbook.addSheet('Second');
+  const sheets = a.emu.workbook.sheets;
+  seed(sheets, 600);
+  seedRandom(sheets[1], 2600, 7);
+  return { a, sheets, before: snapshot(sheets) };
+}
+
 /** Formulas that compress poorly (seeded random ids), so that a few thousand need several journal blocks. */
 function seedRandom(sheet: SheetData, rows: number, seed: number): void {
   let x = seed;
@@ -104,12 +114,7 @@ describe('Refresh all formulas', () => {
   });
 
   test('killed at any call, from the first to the last, no formula is lost: the next execution puts back what was erased', () => {
-    const a = addin(svc.url);
-    a.emu.workbook.addSheet('Second');
-    const sheets = a.emu.workbook.sheets;
-    seed(sheets, 600);
-    seedRandom(sheets[1], 2600, 7);
-    const before = snapshot(sheets);
+    const { a, sheets, before } = twoSeededSheets();
     const full = a.emu.run('refreshAllFormulas', [], { kind: 'menu' });
     expect(full.error).toBeUndefined();
     const total = full.ledger.endedAt - full.ledger.startedAt;
@@ -135,12 +140,7 @@ describe('Refresh all formulas', () => {
   }, 180_000);
 
   test('killed between clearing and rewriting a block, with nobody opening anything: the repair trigger puts the formulas back a minute later; a refresh that finishes leaves no trigger', () => {
-    const a = addin(svc.url);
-    a.emu.workbook.addSheet('Second');
-    const sheets = a.emu.workbook.sheets;
-    seed(sheets, 600);
-    seedRandom(sheets[1], 2600, 7);
-    const before = snapshot(sheets);
+    const { a, sheets, before } = twoSeededSheets();
     const repairs = () => a.emu.triggers.triggers.filter((t) => t.handler === 'repairInterruptedRefresh');
     const full = a.emu.run('refreshAllFormulas', [], { kind: 'menu' });
     expect(full.error).toBeUndefined();
