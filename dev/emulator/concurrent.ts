@@ -19,6 +19,7 @@
 import { join } from 'node:path';
 import { type MessagePort, MessageChannel, Worker } from 'node:worker_threads';
 import { errorMessage, SimClock } from './execution';
+import { arrayOf } from './utilities';
 import { Blocked } from './lock';
 import { REALM_SETUP, isDate } from './realm';
 import type { Emulator, PreparedExecution, RunOptions, RunResult } from './runtime';
@@ -63,7 +64,10 @@ const WIRE = { handle: '__emuHandle', methods: '__emuMethods', method: '__emuMet
  */
 export function isByteArray(v: readonly unknown[]): boolean {
   if (v.length < 256) return false;
-  for (const x of v) if (typeof x !== 'number' || !Number.isInteger(x) || x < -128 || x > 127) return false;
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    if (typeof x !== 'number' || (x | 0) !== x || x < -128 || x > 127) return false;
+  }
   return true;
 }
 
@@ -135,7 +139,7 @@ class JobRun {
     if (Array.isArray(v)) return v.map((x) => this.decode(x));
     const o = v as Record<string, unknown>;
     if (WIRE.handle in o) return this.target(o[WIRE.handle] as number);
-    if (WIRE.bytes in o) return Array.from(o[WIRE.bytes] as Int8Array);
+    if (WIRE.bytes in o) return arrayOf(o[WIRE.bytes] as Int8Array);
     return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, this.decode(x)]));
   }
 

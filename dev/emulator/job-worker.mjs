@@ -59,20 +59,28 @@ function encode(v) {
 
 /** An answer for the script: handles as proxies, everything else copied into its realm. */
 function decode(v) {
-  return job.realm.copy(unmark(v), (x) => job.ids.has(x));
+  return job.realm.copy(unmark(v), (x) => job.ids.has(x) || job.made.has(x));
 }
 
 /** A byte array (signed bytes, as Apps Script passes them): sent as one Int8Array (concurrent.ts isByteArray). */
 function isByteArray(v) {
   if (v.length < 256) return false;
-  for (const x of v) if (typeof x !== 'number' || !Number.isInteger(x) || x < -128 || x > 127) return false;
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    if (typeof x !== 'number' || (x | 0) !== x || x < -128 || x > 127) return false;
+  }
   return true;
 }
 
 function unmark(v) {
   if (!v || typeof v !== 'object' || isDate(v) || ArrayBuffer.isView(v)) return v;
   if (wire.handle in v) return proxyFor(v);
-  if (wire.bytes in v) return job.realm.bytes(v[wire.bytes]);
+  if (wire.bytes in v) {
+    // Made in the script's realm already: the copy below keeps it as it is.
+    const bytes = job.realm.bytes(v[wire.bytes]);
+    job.made.add(bytes);
+    return bytes;
+  }
   if (Array.isArray(v)) return v.map(unmark);
   for (const k of Object.keys(v)) v[k] = unmark(v[k]);
   return v;
@@ -111,7 +119,7 @@ function exportValue(v) {
 function runJob({ sourceId, source, name, globals, args, now }) {
   if (source !== undefined) scripts.set(sourceId, new vm.Script(source, { filename: 'Code.js' }));
   const script = scripts.get(sourceId);
-  job = { simBase: now, proxies: new Map(), ids: new Map() };
+  job = { simBase: now, proxies: new Map(), ids: new Map(), made: new WeakSet() };
   const context = vm.createContext({ __simNow: () => job.simBase + (performance.now() - job.realBase) });
   job.realm = vm.runInContext(realmSetup, context);
   for (const [k, desc] of Object.entries(globals)) context[k] = proxyFor(desc);

@@ -44,8 +44,12 @@ export const REALM_SETUP = `(() => {
     }
     return v;
   };
-  // A byte array made in this realm from a typed array (one native copy, not one call per byte).
-  const bytes = (view) => Array.from(view);
+  // A byte array made in this realm from a typed array (a plain loop: Array.from over a typed array is several times slower).
+  const bytes = (view) => {
+    const out = new Array(view.length);
+    for (let i = 0; i < view.length; i++) out[i] = view[i];
+    return out;
+  };
   return { Error, Date: SimDate, copy, bytes };
 })();`;
 

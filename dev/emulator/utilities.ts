@@ -7,8 +7,13 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Execution } from './execution';
 
 type Bytes = number[];
-// Both conversions are native copies (Int8Array reads the same bytes as signed), not a call per byte.
-const toSigned = (buf: Buffer): Bytes => Array.from(new Int8Array(buf.buffer, buf.byteOffset, buf.length));
+// Int8Array reads the same bytes as signed; plain loops (Array.from over a typed array is several times slower).
+export function arrayOf(view: Int8Array): Bytes {
+  const out = new Array<number>(view.length);
+  for (let i = 0; i < view.length; i++) out[i] = view[i];
+  return out;
+}
+const toSigned = (buf: Buffer): Bytes => arrayOf(new Int8Array(buf.buffer, buf.byteOffset, buf.length));
 const toBuffer = (data: Bytes | string): Buffer => (typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(Int8Array.from(data).buffer));
 
 export const MAX_SLEEP_MS = 300000;
