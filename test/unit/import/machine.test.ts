@@ -254,6 +254,29 @@ describe('import state machine: rate limits do not stall the read', () => {
     for (const ms of lengths) expect(ms).toBeLessThanOrEqual(15_000);
   });
 
+  test('each refused page waits for its own Retry-After across steps, not for the longest wait of the step', () => {
+    const asked: Array<{ page: number; t: number }> = [];
+    let w: World | undefined;
+    // Page 3 is refused once with 15 s, page 24 once with 60 s; every other page comes at once.
+    const list = fakeList(records(2500), {
+      before: (page) => asked.push({ page, t: (w as World).clock.t }),
+      fail: (page, call) => (page === 3 && call < 5 ? limited(15) : page === 24 && call < 25 ? limited(60) : undefined),
+    });
+    w = world(list.fetch, [spec()]);
+    // 12 s steps: page 3's wait ends in the second step, page 24's in the sixth.
+    const { steps } = timedDrive(w, 12_000);
+    expect(steps[steps.length - 1].status).toBe('done');
+    expect(tableIds(w)).toEqual(expected(2500));
+    const times = (page: number) => asked.filter((a) => a.page === page).map((a) => a.t);
+    const [refused, again] = times(3);
+    expect(times(3)).toHaveLength(2);
+    // Asked again once its own 15 s are over (one fetch of 100 ms after the refusal, and the next step's start), long before page 24's 60 s.
+    expect(again - refused).toBeGreaterThanOrEqual(15_000);
+    expect(again - refused).toBeLessThan(17_000);
+    const [late, lateAgain] = times(24);
+    expect(lateAgain - late).toBeGreaterThanOrEqual(60_000);
+  });
+
   test('no step runs past its budget whatever Retry-After says (30 % of requests refused, seeds swept); the table is exact', () => {
     for (const retryAfter of [1, 15, 60]) {
       for (let seed = 1; seed <= 10; seed++) {
