@@ -149,11 +149,16 @@ export function writeMargin(rows: number, width: number): number {
   return WRITE_MARGIN.fixedMs + Math.ceil(rows * width * WRITE_MARGIN.perCellMs);
 }
 
-/** The held pages and waits the previous step left, read back from staging (none when their places are not certain). */
+/**
+ * The held pages and waits the previous step left, held pages read back from staging (none when
+ * their places are not certain). The waits stay even then (page 1 refused before the list's shape
+ * is known): a page the service asked to wait for is never asked for again before its time.
+ */
 function restore(spec: ImportSpec, run: RunState, ports: ImportPorts): { held: Map<number, Held>; waits: Map<number, number> } {
-  const note = run.held;
+  let note = run.held;
   run.held = undefined;
-  if (!note || note.from !== run.list.nextPage || cursorDone(run.list) || !placeable(run.list, run.staged)) return { held: new Map(), waits: new Map() };
+  if (!note || note.from !== run.list.nextPage || cursorDone(run.list)) return { held: new Map(), waits: new Map() };
+  if (!placeable(run.list, run.staged)) note = { ...note, marks: note.marks.replace(/h/g, '.') };
   const span = heldSpan(run.list, note);
   const rows = span > 0 ? ports.staging.read(spec.id, span, spec.fields.length, run.staged) : [];
   return restoreHeld(run.list, note, rows, spec.fields.indexOf('id'));

@@ -277,6 +277,20 @@ describe('import state machine: rate limits do not stall the read', () => {
     expect(lateAgain - late).toBeGreaterThanOrEqual(60_000);
   });
 
+  test('page 1 refused before the list is known waits its Retry-After across steps too (not asked again as the next step starts)', () => {
+    const asked: number[] = [];
+    let w: World | undefined;
+    const list = fakeList(records(500), { before: () => asked.push((w as World).clock.t), fail: (page, call) => (page === 1 && call < 2 ? limited(15) : undefined) });
+    w = world(list.fetch, [spec()]);
+    const { steps } = timedDrive(w, 12_000);
+    expect(steps[steps.length - 1].status).toBe('done');
+    expect(tableIds(w)).toEqual(expected(500));
+    // Page 1 asked three times, each again no sooner than 15 s after its refusal (one fetch of 100 ms).
+    expect(list.asked.slice(0, 3).map((a) => a.page)).toEqual([1, 1, 1]);
+    expect(asked[1] - asked[0]).toBeGreaterThanOrEqual(15_000);
+    expect(asked[2] - asked[1]).toBeGreaterThanOrEqual(15_000);
+  });
+
   test('no step runs past its budget whatever Retry-After says (30 % of requests refused, seeds swept); the table is exact', () => {
     for (const retryAfter of [1, 15, 60]) {
       for (let seed = 1; seed <= 10; seed++) {
