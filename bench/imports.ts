@@ -126,7 +126,10 @@ export interface SidebarImportFigure {
   rateLimited: number;
   /** The most 429s in a row one page met (service side): honouring Retry-After, the import cannot end sooner than that many Retry-Afters. */
   longest429Run: number;
-  /** That bound: the longest run × Retry-After, plus the same import's emulated time without faults. */
+  /**
+   * The estimate of the best time this draw allows: the longest run × Retry-After (a strict bound on its
+   * own), plus the same run's import without faults (an estimate: part of it can overlap the waits).
+   */
   lowerBoundMs: number;
 }
 
