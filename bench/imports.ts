@@ -124,6 +124,13 @@ export interface SidebarImportFigure {
   fetches: number;
   /** Requests the service answered with 429. */
   rateLimited: number;
+  /** The most 429s in a row one page met (service side): honouring Retry-After, the import cannot end sooner than that many Retry-Afters. */
+  longest429Run: number;
+  /**
+   * The estimate of the best time this draw allows: the longest run × Retry-After (a strict bound on its
+   * own), plus the same run's import without faults (an estimate: part of it can overlap the waits).
+   */
+  lowerBoundMs: number;
 }
 
 /**
@@ -155,6 +162,7 @@ export async function benchRateLimitedImport(active: number, latencyMs: number, 
         steps: steps.length, emulatedMs: Math.round(steps.reduce((n, l) => n + l.endedAt - l.startedAt, 0)),
         longestStepMs: Math.round(Math.max(...steps.map((l) => l.endedAt - l.startedAt))), wallMs,
         fetches: steps.reduce((n, l) => n + l.fetches, 0), rateLimited: stats.byStatus['429'] ?? 0,
+        longest429Run: stats.longest429Run, lowerBoundMs: stats.longest429Run * retryAfterSeconds * 1000 + (out[0]?.emulatedMs ?? 0),
       });
     }
     return out;

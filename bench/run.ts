@@ -4,7 +4,8 @@
  * bench/results.json and prints tables. `--quick` is the smoke version `npm test` runs (small
  * sizes, no timing claims). `--latency MS` changes the injected latency (default 100).
  * `--only formulas,sheetScale,refresh,imports,scaling,service,rateLimited` runs only those groups (the others are
- * left out of the output, and bench/results.json keeps their previous figures).
+ * left out of the output, and bench/results.json keeps their previous figures). `--seeds 1-8` (or
+ * `1,5,9`) picks the service's fault seeds of the rate-limited import (default 1-8).
  */
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,6 +33,8 @@ export interface BenchOptions {
   scale: number[];
   /** Groups to run (all when absent). */
   only?: readonly Group[];
+  /** Fault seeds of the rate-limited import. */
+  seeds?: readonly number[];
 }
 
 export async function runBench(o: BenchOptions): Promise<Record<string, unknown>> {
@@ -64,18 +67,23 @@ export async function runBench(o: BenchOptions): Promise<Record<string, unknown>
     out.scaling = scaling;
   }
   if (wanted('service')) out.service = o.quick ? [] : [await benchService(2500, true), await benchService(200000, false)];
-  if (wanted('rateLimited')) out.rateLimited = await benchRateLimitedImport(o.quick ? 300 : 50_000, o.latencyMs, 0.3, 15, o.quick ? [7] : [1, 2, 3, 4, 5, 6, 7, 8]);
+  if (wanted('rateLimited')) out.rateLimited = await benchRateLimitedImport(o.quick ? 300 : 50_000, o.latencyMs, 0.3, 15, o.seeds ?? (o.quick ? [7] : [1, 2, 3, 4, 5, 6, 7, 8]));
   return out;
 }
 
 if (require.main === module) {
-  const { values } = parseArgs({ options: { quick: { type: 'boolean' }, latency: { type: 'string' }, scale: { type: 'string' }, only: { type: 'string' } } });
+  const { values } = parseArgs({ options: { quick: { type: 'boolean' }, latency: { type: 'string' }, scale: { type: 'string' }, only: { type: 'string' }, seeds: { type: 'string' } } });
   const quick = !!values.quick;
   const scale = (values.scale ?? (quick ? '300' : '1000,10000,50000,100000')).split(',').map(Number);
   const only = values.only?.split(',').map((g) => g.trim());
   const unknown = only?.filter((g) => !(GROUPS as readonly string[]).includes(g));
   if (unknown?.length) throw new Error(`--only: unknown group ${unknown.join(', ')} (groups: ${GROUPS.join(', ')})`);
-  runBench({ quick, latencyMs: Number(values.latency ?? 100), scale, only: only as Group[] | undefined }).then((r) => {
+  const seeds = values.seeds?.split(',').flatMap((part) => {
+    const [from, to = from] = part.split('-').map(Number);
+    if (!Number.isInteger(from) || !Number.isInteger(to) || to < from) throw new Error(`--seeds: ${part} is not a seed or a range like 1-8`);
+    return Array.from({ length: to - from + 1 }, (_, k) => from + k);
+  });
+  runBench({ quick, latencyMs: Number(values.latency ?? 100), scale, only: only as Group[] | undefined, seeds }).then((r) => {
     console.log(`bundle dist/Code.js: ${r.bundleKb} KB (loaded on every custom-function call); injected latency ${r.latencyMs} ms`);
     for (const key of GROUPS) if (Array.isArray(r[key]) && (r[key] as unknown[]).length) console.table(r[key]);
     if (quick) return;

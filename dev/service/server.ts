@@ -63,6 +63,11 @@ export interface Stats {
   faults: Record<string, number>;
   /** The last 50 API requests: operation and query parameters, the key left out. */
   recent: Array<{ op: string; query: Record<string, string[]> }>;
+  /**
+   * The longest run of 429s in a row that one request (same path and query, the key left out) met:
+   * honouring Retry-After, a client waits at least that many times the Retry-After for it.
+   */
+  longest429Run: number;
 }
 
 const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable' };
@@ -82,7 +87,9 @@ const OPERATION_BY_PATH = new Map<string, OperationName>(
 );
 
 export class ReferenceService {
-  readonly stats: Stats = { requests: 0, byOperation: {}, byStatus: {}, faults: {}, recent: [] };
+  readonly stats: Stats = { requests: 0, byOperation: {}, byStatus: {}, faults: {}, recent: [], longest429Run: 0 };
+  /** 429s in a row so far per request (path and query without the key), for `longest429Run`. */
+  private readonly runs429 = new Map<string, number>();
   private readonly server: Server;
   private random: () => number;
   private url = '';
@@ -131,8 +138,13 @@ export class ReferenceService {
     query.apiKeyCount = [String(url.searchParams.getAll('apiKey').length)];
     this.stats.recent.push({ op: opName ?? url.pathname, query });
     if (this.stats.recent.length > 50) this.stats.recent.shift();
+    const request = `${url.pathname}?${[...url.searchParams].filter(([k]) => k !== 'apiKey').map(([k, v]) => `${k}=${v}`).sort().join('&')}`;
     const reply = (status: number, body: string, headers: Record<string, string> = {}) => {
       this.count(this.stats.byStatus, String(status));
+      const run = status === 429 ? (this.runs429.get(request) ?? 0) + 1 : 0;
+      if (run) this.runs429.set(request, run);
+      else this.runs429.delete(request);
+      this.stats.longest429Run = Math.max(this.stats.longest429Run, run);
       this.send(res, status, body, headers);
     };
     try {
@@ -196,7 +208,8 @@ export class ReferenceService {
     if (url.pathname === '/openapi.json' && req.method === 'GET') return this.send(res, 200, JSON.stringify(openApiDocument(this.url, this.options.maxPageSize)));
     if (url.pathname === '/__stats' && req.method === 'GET') return this.send(res, 200, JSON.stringify(this.stats));
     if (url.pathname === '/__stats/reset' && req.method === 'POST') {
-      Object.assign(this.stats, { requests: 0, byOperation: {}, byStatus: {}, faults: {}, recent: [] });
+      Object.assign(this.stats, { requests: 0, byOperation: {}, byStatus: {}, faults: {}, recent: [], longest429Run: 0 });
+      this.runs429.clear();
       return this.send(res, 200, JSON.stringify(this.stats));
     }
     if (url.pathname === '/__admin/active-ids' && req.method === 'GET') return this.send(res, 200, JSON.stringify(this.options.dataset.activePartnerIds()));

@@ -17,12 +17,15 @@ export type Held = { page: Page<ServiceRecord>; rows: Cell[][] } | { refused: Se
 
 /**
  * Saved with the run. From page `from` on, one mark per page: `h` held in staging at its place,
- * `w` asked for and refused for now (not to be asked for again before `until`), `.` not in yet.
+ * `w` asked for and refused for now (not to be asked for again before its own time in `at`), `.` not in yet.
  */
 export interface HeldNote {
   from: number;
   marks: string;
+  /** The latest of the waits (all a note saved before `at` existed has). */
   until: number;
+  /** The not-before time of each `w` mark, in order: each page waits for its own Retry-After, not the longest one. */
+  at?: number[];
 }
 
 /** The rows page `page` holds when the cursor's checks pass: full pages, then the rest, then none (the page after the last). */
@@ -57,7 +60,8 @@ export function noteHeld(c: ListCursor, kept: readonly number[], waits: Readonly
   const keptSet = new Set(kept);
   let marks = '';
   for (let p = c.nextPage; p <= last; p++) marks += keptSet.has(p) ? 'h' : waits.has(p) ? 'w' : '.';
-  return { from: c.nextPage, marks, until: Math.max(0, ...waiting.map((p) => waits.get(p) as number)) };
+  const at = [...marks].flatMap((m, k) => (m === 'w' ? [waits.get(c.nextPage + k) as number] : []));
+  return { from: c.nextPage, marks, until: Math.max(0, ...at), at };
 }
 
 /** Staging rows from the cursor's next page to the last kept page: each kept page's rows, blank rows for the others. */
@@ -88,10 +92,11 @@ export function restoreHeld(c: ListCursor, note: HeldNote, rows: readonly Cell[]
   const held = new Map<number, Held>();
   const waits = new Map<number, number>();
   let at = 0;
+  let w = 0;
   for (let k = 0; k < note.marks.length; k++) {
     const p = note.from + k;
     const n = expectedRows(c, p);
-    if (note.marks[k] === 'w') waits.set(p, note.until);
+    if (note.marks[k] === 'w') waits.set(p, note.at?.[w++] ?? note.until);
     if (note.marks[k] === 'h' && at + n <= rows.length) {
       const mine = rows.slice(at, at + n).map((r) => [...r]);
       const items = mine.map((r): ServiceRecord => ({ id: String(r[idCol]) }));

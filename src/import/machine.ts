@@ -149,19 +149,49 @@ export function writeMargin(rows: number, width: number): number {
   return WRITE_MARGIN.fixedMs + Math.ceil(rows * width * WRITE_MARGIN.perCellMs);
 }
 
-/** The held pages and waits the previous step left, read back from staging (none when their places are not certain). */
+/**
+ * The held pages and waits the previous step left, held pages read back from staging (none when
+ * their places are not certain). The waits stay even then (page 1 refused before the list's shape
+ * is known): a page the service asked to wait for is never asked for again before its time.
+ */
 function restore(spec: ImportSpec, run: RunState, ports: ImportPorts): { held: Map<number, Held>; waits: Map<number, number> } {
-  const note = run.held;
+  let note = run.held;
   run.held = undefined;
-  if (!note || note.from !== run.list.nextPage || cursorDone(run.list) || !placeable(run.list, run.staged)) return { held: new Map(), waits: new Map() };
+  if (!note || note.from !== run.list.nextPage || cursorDone(run.list)) return { held: new Map(), waits: new Map() };
+  if (!placeable(run.list, run.staged)) note = { ...note, marks: note.marks.replace(/h/g, '.') };
   const span = heldSpan(run.list, note);
   const rows = span > 0 ? ports.staging.read(spec.id, span, spec.fields.length, run.staged) : [];
   return restoreHeld(run.list, note, rows, spec.fields.indexOf('id'));
 }
 
-/** The pages to ask for next: page 1 alone until it is in, then the missing ones from the cursor's next page, in order. */
-function missingPages(run: RunState, held: ReadonlyMap<number, Held>, tried: ReadonlySet<number>): number[] {
-  if (!run.list.started) return tried.has(1) ? [] : [1];
+/**
+ * The items a page holds as far as the pages in hand show before page 1 is in (the longest one),
+ * and the list's total they report; undefined while none holds any.
+ */
+function provisionalShape(held: ReadonlyMap<number, Held>): { size: number; total: number } | undefined {
+  let shape: { size: number; total: number } | undefined;
+  for (const h of held.values()) {
+    if ('page' in h && h.page.items.length > (shape?.size ?? 0)) shape = { size: h.page.items.length, total: h.page.pagination.totalItems };
+  }
+  return shape;
+}
+
+/**
+ * The pages to ask for next: page 1 alone until it is in, then the missing ones from the cursor's
+ * next page, in order. While page 1 waits for its Retry-After the pages after it go on (same
+ * limit, so the same page size as page 1 will have): first the next PAGES_PER_FETCH, then as far
+ * as the total they report, up to `ahead` pages (what the step can still write once page 1 is in).
+ */
+function missingPages(run: RunState, held: ReadonlyMap<number, Held>, tried: ReadonlySet<number>, waits: ReadonlyMap<number, number>, ahead = 0): number[] {
+  if (!run.list.started) {
+    if (tried.has(1)) return [];
+    if (!waits.has(1) || ahead < 1) return [1];
+    const shape = provisionalShape(held);
+    const last = Math.min(1 + ahead, shape ? Math.ceil(shape.total / shape.size) : 1 + PAGES_PER_FETCH);
+    const out = [1];
+    for (let p = 2; p <= last; p++) if (!held.has(p) && !tried.has(p)) out.push(p);
+    return out;
+  }
   const out: number[] = [];
   const last = run.list.lastPage + (run.list.probe ? 1 : 0);
   for (let p = run.list.nextPage; p <= last; p++) if (!held.has(p) && !tried.has(p)) out.push(p);
@@ -231,14 +261,18 @@ export function step(spec: ImportSpec, run: RunState, ports: ImportPorts, deadli
     };
     take();
     while (!cursorDone(run.list) && !failure) {
-      const pages = missingPages(run, held, tried);
-      if (!pages.length) break;
       const now = ports.now();
+      // Pages fetched ahead of page 1 are kept in memory only: no more than the step can write after page 1's wait.
+      const size = run.list.size || provisionalShape(held)?.size || run.list.limit;
+      const ahead = run.list.started ? 0 : Math.floor((deadline - DEADLINE_MARGIN_MS - WRITE_MARGIN.fixedMs - (waits.get(1) ?? deadline)) / (WRITE_MARGIN.perCellMs * width * size));
+      const pages = missingPages(run, held, tried, waits, ahead);
+      if (!pages.length) break;
       const ready = pages.filter((p) => (waits.get(p) ?? 0) <= now).slice(0, PAGES_PER_FETCH);
       // The time to keep: for the few pages of this step at their place, or for the whole held region.
-      const asked = Math.min(pages.length, PAGES_PER_FETCH) * (run.list.size || run.list.limit);
+      const asked = Math.min(pages.length, PAGES_PER_FETCH) * size;
       const few = fresh.size + Math.min(pages.length, PAGES_PER_FETCH) <= MAX_RUN_WRITES;
-      const inHand = few ? [...fresh.values()].reduce((n, rows) => n + rows.length, 0) : buffer.length + [...held.values()].reduce((n, h) => n + ('rows' in h ? h.rows.length : 0), 0);
+      // Before page 1, the pages in hand are not written at the step's end (their place is not certain yet).
+      const inHand = !run.list.started ? 0 : few ? [...fresh.values()].reduce((n, rows) => n + rows.length, 0) : buffer.length + [...held.values()].reduce((n, h) => n + ('rows' in h ? h.rows.length : 0), 0);
       const until = deadline - writeMargin(inHand + asked, width) - (few ? MAX_RUN_WRITES * WRITE_MARGIN.perWriteMs : 0);
       if (!ready.length) {
         // Everything missing waits for the service's Retry-After: sleep until the first is due, or to the end
@@ -266,7 +300,8 @@ export function step(spec: ImportSpec, run: RunState, ports: ImportPorts, deadli
           pagesIn++;
           return;
         }
-        if (run.list.started && page > run.list.lastPage && (o.error.code === 'NOT_FOUND' || o.error.code === 'BAD_INPUT')) held.set(page, { refused: o.error });
+        // A page past the end refused (or, asked ahead of page 1, any page refused for good): the cursor judges it when it gets there.
+        if ((run.list.started ? page > run.list.lastPage && (o.error.code === 'NOT_FOUND' || o.error.code === 'BAD_INPUT') : page > 1 && !o.error.transient)) held.set(page, { refused: o.error });
         else if (!o.error.transient) final = final ?? o.error;
         else if (!unsent(o.error)) {
           // A page the service said when to ask again for waits for that time (in this step or the next);
@@ -282,6 +317,8 @@ export function step(spec: ImportSpec, run: RunState, ports: ImportPorts, deadli
     if (!failure && transient && !cursorDone(run.list)) failure = transient;
     if (ports.snapshot && snap.whole && snapRecords.length) snap.chunks += ports.snapshot.write(snap.gen, snap.chunks, snapRecords);
     count(run, ports, counted);
+    // Pages fetched ahead of a page 1 that did not come are not kept: no progress.
+    if (!run.list.started) pagesIn = 0;
     if (pagesIn > 0) run.progressAt = ports.now();
     if (failure) {
       if (!failure.transient) return failRun(spec, run, ports, `Import failed: ${failure.message}`);

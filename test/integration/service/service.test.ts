@@ -213,6 +213,21 @@ describe('reference service: quirks and faults', () => {
     expect(stats.byOperation.getLimitedPartnerById).toBe(200);
     expect((stats.byStatus['500'] ?? 0) + (stats.byStatus['503'] ?? 0) + (stats.byStatus['429'] ?? 0)).toBe(faults);
   });
+
+  test('/__stats counts the longest run of 429s in a row one request met (same path and query, whatever the key)', async () => {
+    await svc.resetStats();
+    await svc.config({ faults: { error500: 0, error503: 0, rateLimit: 1 }, seed: 1 });
+    for (let i = 0; i < 3; i++) expect((await api(LISTED, { page: '2', limit: '50' })).status).toBe(429);
+    expect((await api(LISTED, { page: '3', limit: '50' })).status).toBe(429);
+    await svc.config({ faults: { rateLimit: 0 } });
+    expect((await api(LISTED, { page: '2', limit: '50' })).status).toBe(200);
+    await svc.config({ faults: { rateLimit: 1 } });
+    expect((await api(LISTED, { page: '2', limit: '50' })).status).toBe(429);
+    expect((await svc.stats()).longest429Run).toBe(3);
+    await svc.config({ faults: { rateLimit: 0 } });
+    await svc.resetStats();
+    expect((await svc.stats()).longest429Run).toBe(0);
+  });
 });
 
 describe('reference service: data', () => {

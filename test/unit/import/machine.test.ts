@@ -254,6 +254,79 @@ describe('import state machine: rate limits do not stall the read', () => {
     for (const ms of lengths) expect(ms).toBeLessThanOrEqual(15_000);
   });
 
+  test('each refused page waits for its own Retry-After across steps, not for the longest wait of the step', () => {
+    const asked: Array<{ page: number; t: number }> = [];
+    let w: World | undefined;
+    // Page 3 is refused once with 15 s, page 24 once with 60 s; every other page comes at once.
+    const list = fakeList(records(2500), {
+      before: (page) => asked.push({ page, t: (w as World).clock.t }),
+      fail: (page, call) => (page === 3 && call < 5 ? limited(15) : page === 24 && call < 25 ? limited(60) : undefined),
+    });
+    w = world(list.fetch, [spec()]);
+    // 12 s steps: page 3's wait ends in the second step, page 24's in the sixth.
+    const { steps } = timedDrive(w, 12_000);
+    expect(steps[steps.length - 1].status).toBe('done');
+    expect(tableIds(w)).toEqual(expected(2500));
+    const times = (page: number) => asked.filter((a) => a.page === page).map((a) => a.t);
+    const [refused, again] = times(3);
+    expect(times(3)).toHaveLength(2);
+    // Asked again once its own 15 s are over (one fetch of 100 ms after the refusal, and the next step's start), long before page 24's 60 s.
+    expect(again - refused).toBeGreaterThanOrEqual(15_000);
+    expect(again - refused).toBeLessThan(17_000);
+    const [late, lateAgain] = times(24);
+    expect(lateAgain - late).toBeGreaterThanOrEqual(60_000);
+  });
+
+  test('page 1 refused before the list is known waits its Retry-After across steps too (not asked again as the next step starts)', () => {
+    const asked: number[] = [];
+    let w: World | undefined;
+    let refusals = 0;
+    const list = fakeList(records(500), { before: (page) => page === 1 && asked.push((w as World).clock.t), fail: (page) => (page === 1 && refusals++ < 2 ? limited(15) : undefined) });
+    w = world(list.fetch, [spec()]);
+    const { steps } = timedDrive(w, 12_000);
+    expect(steps[steps.length - 1].status).toBe('done');
+    expect(tableIds(w)).toEqual(expected(500));
+    // Page 1 asked three times, each again no sooner than 15 s after its refusal (one fetch of 100 ms).
+    expect(asked).toHaveLength(3);
+    expect(asked[1] - asked[0]).toBeGreaterThanOrEqual(15_000);
+    expect(asked[2] - asked[1]).toBeGreaterThanOrEqual(15_000);
+  });
+
+  test('while page 1 waits for its Retry-After the pages after it are asked for (each once), so the read does not start 15 s late', () => {
+    const firstAsked = new Map<number, number>();
+    let w: World | undefined;
+    let refusals = 0;
+    const list = fakeList(records(5000), {
+      before: (page) => firstAsked.has(page) || firstAsked.set(page, (w as World).clock.t),
+      fail: (page) => (page === 1 && refusals++ < 1 ? limited(15) : undefined),
+    });
+    w = world(list.fetch, [spec()], { msPerFetch: 20 });
+    const start = w.clock.t;
+    const { steps, lengths } = timedDrive(w, 20_000);
+    expect(steps[steps.length - 1]).toMatchObject({ status: 'done', rows: 5000 });
+    expect(tableIds(w)).toEqual(expected(5000));
+    // Every page of the list was first asked for within the first 5 s, long before page 1 came (15 s).
+    for (let p = 2; p <= 50; p++) expect((firstAsked.get(p) as number) - start).toBeLessThan(5000);
+    const asked = list.asked.map((a) => a.page);
+    expect(asked.filter((p) => p === 1)).toHaveLength(2);
+    expect(new Set(asked).size).toBe(asked.length - 1);
+    expect(steps).toHaveLength(1);
+    for (const ms of lengths) expect(ms).toBeLessThanOrEqual(20_000);
+  });
+
+  test('pages asked ahead of a refused page 1 that lie past the end (empty, 404, clamped) do not break a short list', () => {
+    for (const pastEnd of ['empty', '404', 'clamp'] as const) {
+      for (const n of [0, 50, 100, 150, 300, 2500]) {
+        let refusals = 0;
+        const list = fakeList(records(n), { pastEnd, fail: (page) => (page === 1 && refusals++ < 1 ? limited(15) : undefined) });
+        const w = world(list.fetch, [spec()]);
+        const { steps } = timedDrive(w, 20_000);
+        expect(steps[steps.length - 1]).toMatchObject({ status: 'done', rows: n });
+        expect(tableIds(w)).toEqual(expected(n));
+      }
+    }
+  });
+
   test('no step runs past its budget whatever Retry-After says (30 % of requests refused, seeds swept); the table is exact', () => {
     for (const retryAfter of [1, 15, 60]) {
       for (let seed = 1; seed <= 10; seed++) {
