@@ -224,7 +224,7 @@ export function step(spec: ImportSpec, run: RunState, ports: ImportPorts, deadli
   // Records of the pages this step fetched, in list order, for the shared snapshot.
   const rawHere = new Map<number, ServiceRecord[]>();
   const snapRecords: ServiceRecord[] = [];
-  if (!run.snap || !run.snap.gen.endsWith(`.${run.pass}`)) run.snap = { gen: `${run.runId}.${run.pass}`, chunks: 0, whole: true };
+  if (!run.snap?.gen.endsWith(`.${run.pass}`)) run.snap = { gen: `${run.runId}.${run.pass}`, chunks: 0, whole: true };
   const snap = run.snap;
   run.executions++;
   try {
