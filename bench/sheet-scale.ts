@@ -52,19 +52,20 @@ export async function benchSheetScale(svc: RunningService, quick: boolean): Prom
   const all = await activeIds(svc, quick ? 300 : 10000);
   const fill = quick ? all.slice(0, 50) : all.filter((_, i) => i % 10 === 3);
   const n = fill.length;
-  // As an analyst's spreadsheet is: the sidebar has been opened once (the key saved there), which leaves the document settings' cache copy.
+  // As an analyst's spreadsheet is: the key saved in the sidebar (which keeps its cache namespace with it), the sidebar open once (which leaves the document settings' cache copy).
   const opened = (emu: Emulator) => {
+    emu.run('saveApiKey', [DEMO_KEY], { kind: 'sidebar' });
     emu.run('getSidebarState', [], { kind: 'sidebar' });
     return emu;
   };
-  const emuSeq = opened(addin(svc.url).emu);
+  const emuSeq = opened(addin(svc.url, null).emu);
   let t = performance.now();
   const seq = await fillDownAndRecalculate(emuSeq, { sheet: 'Fill', ids: fill, name: 'LP_GET', rest: ['fullName'] }, { concurrency: 1 });
   out.push(figure(`fill-down: ${n} single-id formulas, cold, one at a time`, performance.now() - t, ledgersOf(seq), errorsOf(seq)));
   t = performance.now();
   const warm = await fillDownAndRecalculate(emuSeq, { sheet: 'Fill', ids: fill, name: 'LP_GET', rest: ['fullName'] }, { concurrency: 10 });
   out.push(figure(`fill-down: ${n} single-id formulas, warm, 10 at once`, performance.now() - t, ledgersOf(warm), errorsOf(warm)));
-  const emuConc = opened(addin(svc.url).emu);
+  const emuConc = opened(addin(svc.url, null).emu);
   t = performance.now();
   const conc = await fillDownAndRecalculate(emuConc, { sheet: 'Fill', ids: fill, name: 'LP_GET', rest: ['fullName'] }, { concurrency: 10 });
   out.push(figure(`fill-down: ${n} single-id formulas, cold, 10 at once`, performance.now() - t, ledgersOf(conc), errorsOf(conc)));
@@ -75,7 +76,7 @@ export async function benchSheetScale(svc: RunningService, quick: boolean): Prom
   out.push(figure(`fill-down baseline: ${n} naive formulas, one request each (cold = warm)`, performance.now() - t, naiveLedgers));
   for (const size of quick ? [100] : [2000, 5000, 10000]) {
     const ids = all.slice(0, size).map((id) => [id]);
-    const a = addin(svc.url);
+    const a = addin(svc.url, null);
     opened(a.emu);
     t = performance.now();
     const cold = a.cell('LP_GET', ids, 'fullName');

@@ -7,6 +7,7 @@
  * if still too big, split into chunks. The namespace is a digest of (API key, base URL), so two
  * keys never share an entry and the key itself never appears in a cache key.
  */
+import { fnv1a } from './hash';
 
 export interface CacheStore {
   getAll(keys: string[]): Record<string, string>;
@@ -31,6 +32,11 @@ export interface MemoOptions {
   /** Answers fetched before this instant are stale ("refresh all" moves it); a function is asked only when an answer is judged. */
   invalidatedBefore: number | (() => number);
   now: () => number;
+  /**
+   * The namespace as stored with the key (`Memo.storedNamespace`), so that an execution need not
+   * digest the key again; used only when its check matches this key and address.
+   */
+  stored?: string;
 }
 
 export interface Cached {
@@ -59,13 +65,38 @@ export function utf8Length(text: string): number {
   return bytes;
 }
 
+/** A stored namespace, when its check says it was made for this key and address. */
+function fromStored(stored: string | undefined, apiKey: string, baseUrl: string): string | undefined {
+  const m = stored ? /^([0-9a-z]+):([0-9a-f]{20})$/.exec(stored) : null;
+  return m && m[1] === fnv1a(`${apiKey}\u0000${baseUrl}`).toString(36) ? m[2] : undefined;
+}
+
+/**
+ * Whether a text is over MAX_VALUE_BYTES in UTF-8, counting only when its length leaves it in
+ * doubt: a UTF-16 code unit is 1 to 3 bytes (a surrogate pair, two units, is 4).
+ */
+export function overLimit(text: string): boolean {
+  if (text.length > MAX_VALUE_BYTES) return true;
+  return text.length * 3 > MAX_VALUE_BYTES && utf8Length(text) > MAX_VALUE_BYTES;
+}
+
 export class Memo {
   readonly namespace: string;
   private readonly o: MemoOptions;
 
   constructor(options: MemoOptions) {
     this.o = options;
-    this.namespace = options.codec.digest(`${options.apiKey}\u0000${options.baseUrl}`).slice(0, 20);
+    this.namespace = fromStored(options.stored, options.apiKey, options.baseUrl) ?? Memo.namespaceOf(options.codec, options.apiKey, options.baseUrl);
+  }
+
+  /** The cache namespace of a key at an address: a digest, so no cache key shows the key. */
+  static namespaceOf(codec: Codec, apiKey: string, baseUrl: string): string {
+    return codec.digest(`${apiKey}\u0000${baseUrl}`).slice(0, 20);
+  }
+
+  /** The namespace with a cheap check of what it was made for, to keep in the key holder's own store. */
+  static storedNamespace(codec: Codec, apiKey: string, baseUrl: string): string {
+    return `${fnv1a(`${apiKey}\u0000${baseUrl}`).toString(36)}:${Memo.namespaceOf(codec, apiKey, baseUrl)}`;
   }
 
   private invalidatedBefore(): number {
@@ -114,7 +145,7 @@ export class Memo {
     const t = this.o.now();
     for (const [key, value] of entries) {
       let text = `j${JSON.stringify({ t, v: value })}`;
-      if (utf8Length(text) > MAX_VALUE_BYTES) text = `z${this.o.codec.gzip(text.slice(1))}`;
+      if (overLimit(text)) text = `z${this.o.codec.gzip(text.slice(1))}`;
       if (text.length <= MAX_VALUE_BYTES) {
         values[key] = text;
         continue;

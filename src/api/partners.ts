@@ -13,6 +13,7 @@
  */
 import type { Client, Outcome } from './client';
 import { ServiceError } from './errors';
+import { fnv1a } from './hash';
 import type { Cached, Memo } from './memo';
 import { incompleteError, type PageFetcher, readList } from './pages';
 import type { Page, ServiceRecord } from './records';
@@ -197,7 +198,7 @@ export class PartnerLookup {
   }
 
   private bucketKey(id: string): string {
-    return this.c.memo.key('copy', String(hash(id) % COPY_BUCKETS));
+    return this.c.memo.key('copy', String(fnv1a(id) % COPY_BUCKETS));
   }
 
   private key(name: string): string {
@@ -346,16 +347,6 @@ export class PartnerLookup {
       found.set(id, hit ? { ok: true, value: hit.record, staleSince: hit.fetchedAt } : outcomes[i]);
     });
   }
-}
-
-/** FNV-1a over UTF-16 code units: a stable, well-spread bucket for an id. */
-function hash(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h;
 }
 
 function pagesOf(m: Meta): number {

@@ -24,7 +24,7 @@ export function memoFor(s: Settings): Memo {
   return new Memo({
     // The address the key was confirmed for: the only one anything is asked of (and the same as the document's, or nothing is served).
     store: gasCacheStore, codec: gasCodec, apiKey: s.apiKey, baseUrl: s.keyAddress || s.baseUrl,
-    ttlMs: s.ttlSeconds * 1000, invalidatedBefore: () => s.refreshedAt, now: gasClock.now,
+    ttlMs: s.ttlSeconds * 1000, invalidatedBefore: () => s.refreshedAt, now: gasClock.now, stored: s.storedNamespace,
   });
 }
 

@@ -10,7 +10,8 @@
  */
 
 import { DEFAULT_QUOTA_POLICY } from '../api/quota';
-import { cache, readAlongWithNext } from './cache';
+import { Memo } from '../api/memo';
+import { cache, gasCodec, readAlongWithNext } from './cache';
 
 export const PROP = {
   apiKey: 'INVESTOR_DATA_API_KEY',
@@ -19,6 +20,8 @@ export const PROP = {
   cacheTtlSeconds: 'INVESTOR_DATA_CACHE_TTL_SECONDS',
   refreshedAt: 'INVESTOR_DATA_REFRESHED_AT',
   dailyFetchLimit: 'INVESTOR_DATA_DAILY_FETCH_LIMIT',
+  /** The key's cache namespace (a digest; Memo.storedNamespace), kept with it so formulas need not digest the key each time. */
+  cacheNamespace: 'INVESTOR_DATA_CACHE_NAMESPACE',
 } as const;
 
 export const DEFAULT_TTL_SECONDS = 3600;
@@ -32,6 +35,8 @@ export interface Settings {
   refreshedAt: number;
   /** Apps Script's daily URL fetch quota for the account (script property; 20,000, or 100,000 on Workspace). */
   dailyFetchLimit: number;
+  /** The key's cache namespace as stored with it ('' when none; the memo checks it was made for this key and address). */
+  storedNamespace: string;
 }
 
 function documentProps(): GoogleAppsScript.Properties.Properties | null {
@@ -103,6 +108,7 @@ export function readSettings(): Settings {
   return {
     apiKey: user[PROP.apiKey] ?? '',
     keyAddress: user[PROP.keyAddress] ?? '',
+    storedNamespace: user[PROP.cacheNamespace] ?? '',
     // Script properties only hold a fallback address (a script with no document): read them only then.
     get baseUrl(): string {
       return documentSettings().address || PropertiesService.getScriptProperties().getProperty(PROP.baseUrl) || '';
@@ -123,6 +129,12 @@ export function saveUserProperty(name: string, value: string | null): void {
   const store = PropertiesService.getUserProperties();
   if (value === null) store.deleteProperty(name);
   else store.setProperty(name, value);
+  if (name === PROP.apiKey || name === PROP.keyAddress) {
+    const key = store.getProperty(PROP.apiKey);
+    const address = store.getProperty(PROP.keyAddress);
+    if (key && address) store.setProperty(PROP.cacheNamespace, Memo.storedNamespace(gasCodec, key, address));
+    else store.deleteProperty(PROP.cacheNamespace);
+  }
 }
 
 export function saveDocumentProperty(name: string, value: string | null): void {

@@ -59,3 +59,45 @@ describe('a key saved before the safe-character rule', () => {
     expect(shown).not.toContain("'defghijkl");
   });
 });
+
+describe('the cache namespace kept with the key', () => {
+  const OTHER = 'other-key-0123456789';
+  const user = (a: ReturnType<typeof addin>) => a.emu.store(`user:${a.emu.owner}`);
+
+  test('saving the key keeps its namespace with it: a warm formula digests nothing', () => {
+    const a = addin(svc.url, null);
+    a.emu.run('saveApiKey', [DEMO_KEY], { kind: 'sidebar' });
+    const stored = user(a).get('INVESTOR_DATA_CACHE_NAMESPACE') as string;
+    expect(stored).toMatch(/^[0-9a-z]+:[0-9a-f]{20}$/);
+    expect(leaksIn(stored, [DEMO_KEY])).toEqual([]);
+    expect(a.cell('LP_GET', 'lp_0000a', 'id').value).toBe('lp_0000a');
+    const warm = a.cell('LP_GET', 'lp_0000a', 'id');
+    expect(warm.value).toBe('lp_0000a');
+    expect(warm.run.ledger.fetches).toBe(0);
+    expect(warm.run.ledger.calls['Utilities.computeDigest']).toBeUndefined();
+  });
+
+  test('a namespace that does not match the key (changed behind the add-in\'s back) is not used: the old key\'s answers are not served', () => {
+    const a = addin(svc.url, null);
+    a.emu.run('saveApiKey', [DEMO_KEY], { kind: 'sidebar' });
+    expect(a.cell('LP_GET', 'lp_0000a', 'id').value).toBe('lp_0000a');
+    // Another key written directly, the demo key's namespace left beside it: the service does not know this key.
+    user(a).set('INVESTOR_DATA_API_KEY', OTHER);
+    const other = a.cell('LP_GET', 'lp_0000a', 'id');
+    expect(other.run.ledger.fetches).toBe(1);
+    expect(other.error).toMatch(/API key was refused/);
+    expect(other.run.ledger.calls['Utilities.computeDigest']).toBe(1);
+  });
+
+  test('removing the key removes its namespace; moving the key to a new address renews it', () => {
+    const a = addin(svc.url, null);
+    a.emu.run('saveApiKey', [DEMO_KEY], { kind: 'sidebar' });
+    const first = user(a).get('INVESTOR_DATA_CACHE_NAMESPACE');
+    a.emu.run('saveServiceUrl', [svc.url.replace('127.0.0.1', 'localhost')], { kind: 'sidebar' });
+    const second = user(a).get('INVESTOR_DATA_CACHE_NAMESPACE');
+    expect(second).toMatch(/^[0-9a-z]+:[0-9a-f]{20}$/);
+    expect(second).not.toBe(first);
+    a.emu.run('removeApiKey', [], { kind: 'sidebar' });
+    expect(user(a).get('INVESTOR_DATA_CACHE_NAMESPACE')).toBeUndefined();
+  });
+});
