@@ -51,7 +51,7 @@ export async function runBench(o: BenchOptions): Promise<Record<string, unknown>
     }
   }
   if (wanted('sheetScale')) {
-    const svc = await startService(['--partners', o.quick ? '400' : '11800', '--funds', o.quick ? '100' : '1200', '--latency', String(o.latencyMs)]);
+    const svc = await startService(['--partners', o.quick ? '400' : '11800', '--latency', String(o.latencyMs)]);
     try {
       warmUp(svc.url);
       out.sheetScale = await benchSheetScale(svc, o.quick);

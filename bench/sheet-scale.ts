@@ -5,14 +5,11 @@
  *   cell as Sheets runs them), cold one after another, cold 10 at once (the emulator's concurrent
  *   recalculation), and warm; baseline: the same fill-down with a naive formula that fetches its
  *   one id (what ImportJSON-style formulas do; every cell is a request, cold or warm).
- * - 1,000 `=FUND_LASTSIZE(A2)` filled down (no list to read: each cold cell fetches its block of
- *   200 rows), cold one at a time and 10 at once; baseline: the naive one-request formula.
  * - `=LP_GET` over 2,000 / 5,000 / 10,000 distinct ids, cold and warm; baseline: the best a
  *   careful script does without us, every id in parallel `fetchAll` batches of 100, no cache.
  */
 import { Emulator } from '../dev/emulator/runtime';
 import type { Ledger } from '../dev/emulator/execution';
-import { fundId } from '../dev/service/generate';
 import { oneShot } from '../dev/service/spawn';
 import { addin, fillDownAndRecalculate } from '../test/helpers/addin';
 import { DEMO_KEY, type RunningService } from '../test/helpers/service';
@@ -22,10 +19,6 @@ const NAIVE = `
 function naiveOne(base, key, id) {
   var r = UrlFetchApp.fetch(base + '/api/limited-partners-data/getLimitedPartnerById?apiKey=' + encodeURIComponent(key) + '&limitedPartnerId=' + encodeURIComponent(id), { muteHttpExceptions: true });
   return JSON.parse(r.getContentText()).data[0].fullName;
-}
-function naiveFund(base, key, id) {
-  var r = UrlFetchApp.fetch(base + '/api/venture-funds-data/getLastFundSizeByVentureFundId?apiKey=' + encodeURIComponent(key) + '&ventureFundId=' + encodeURIComponent(id), { muteHttpExceptions: true });
-  return JSON.parse(r.getContentText()).data[0].lastFundSize;
 }
 function naiveMany(base, key, ids) {
   var out = [];
@@ -81,17 +74,6 @@ export async function benchSheetScale(svc: RunningService, quick: boolean): Prom
   t = performance.now();
   for (const id of fill) naiveLedgers.push(naive.run('naiveOne', [svc.url, DEMO_KEY, id], { kind: 'custom-function' }).ledger);
   out.push(figure(`fill-down baseline: ${n} naive formulas, one request each (cold = warm)`, performance.now() - t, naiveLedgers));
-  const funds = Array.from({ length: quick ? 50 : 1000 }, (_, i) => fundId(i + 2));
-  for (const concurrency of [1, 10]) {
-    const emu = opened(addin(svc.url, null).emu);
-    t = performance.now();
-    const cells = await fillDownAndRecalculate(emu, { sheet: 'Funds', ids: funds, name: 'FUND_LASTSIZE' }, { concurrency });
-    out.push(figure(`fill-down: ${funds.length} FUND_LASTSIZE formulas, cold, ${concurrency === 1 ? 'one at a time' : '10 at once'}`, performance.now() - t, ledgersOf(cells), errorsOf(cells)));
-  }
-  const naiveFunds: Ledger[] = [];
-  t = performance.now();
-  for (const id of funds) naiveFunds.push(naive.run('naiveFund', [svc.url, DEMO_KEY, id], { kind: 'custom-function' }).ledger);
-  out.push(figure(`fill-down baseline: ${funds.length} naive fund-size formulas, one request each`, performance.now() - t, naiveFunds));
   for (const size of quick ? [100] : [2000, 5000, 10000]) {
     const ids = all.slice(0, size).map((id) => [id]);
     const a = addin(svc.url, null);

@@ -53,28 +53,7 @@ interface Call<T> {
   query: Record<string, QueryValue>;
   id?: string;
   cache: boolean;
-  /** A neighbouring cell's id fetched along with this execution's own: sent once, never retried, its answer only cached. */
-  alongside?: boolean;
   read: (data: JsonValue | undefined, body: { [key: string]: JsonValue }) => T;
-}
-
-/**
- * What `alongside` returns when another execution was fetching this cell's block and has finished
- * (or given up): the client reads its own answers from the cache again before fetching them.
- */
-export const RECHECK = 'recheck';
-export type Alongside = () => readonly string[] | typeof RECHECK;
-
-/** Calls for the neighbours' ids (an id no request could carry is left out), or RECHECK. */
-function neighbourCalls<T>(ids: readonly string[] | typeof RECHECK, call: (id: string) => Call<T>): Call<T>[] | typeof RECHECK {
-  if (ids === RECHECK) return RECHECK;
-  return ids.flatMap((id) => {
-    try {
-      return [call(id)];
-    } catch {
-      return [];
-    }
-  });
 }
 
 /** The longest URL UrlFetchApp accepts. */
@@ -101,33 +80,24 @@ export class Client {
     return this.byId(OPERATIONS.getLimitedPartnerById, ids);
   }
 
-  /*
-   * The per-id lookups below take `alongside`: asked only when one of `ids` has no fresh answer,
-   * it names ids the neighbouring cells will ask for (a formula filled down a column). Those
-   * without a fresh answer go in the same batches, once, never retried, and their answers are
-   * left in the memo for their own cells; only the answers for `ids` come back. It may instead
-   * say RECHECK (another execution fetched them meanwhile): `ids` are read from the cache again.
-   */
-
-  firms(ids: readonly string[], alongside?: Alongside): Outcome<ServiceRecord>[] {
-    return this.byId(OPERATIONS.getLimitedPartnersAndTheirFirms, ids, alongside);
+  firms(ids: readonly string[]): Outcome<ServiceRecord>[] {
+    return this.byId(OPERATIONS.getLimitedPartnersAndTheirFirms, ids);
   }
 
-  labels(ids: readonly string[], alongside?: Alongside): Outcome<ServiceRecord>[] {
-    return this.byId(OPERATIONS.getLabelsByLimitedPartnerId, ids, alongside);
+  labels(ids: readonly string[]): Outcome<ServiceRecord>[] {
+    return this.byId(OPERATIONS.getLabelsByLimitedPartnerId, ids);
   }
 
-  funds(ids: readonly string[], alongside?: Alongside): Outcome<ServiceRecord>[] {
-    return this.byId(OPERATIONS.getVentureFundById, ids, alongside);
+  funds(ids: readonly string[]): Outcome<ServiceRecord>[] {
+    return this.byId(OPERATIONS.getVentureFundById, ids);
   }
 
-  lastFundSizes(ids: readonly string[], alongside?: Alongside): Outcome<JsonValue>[] {
+  lastFundSizes(ids: readonly string[]): Outcome<JsonValue>[] {
     const op = OPERATIONS.getLastFundSizeByVentureFundId;
-    const call = (id: string) => this.idCall(op, id, (data) => {
+    return this.run(ids.map((id) => this.idCall(op, id, (data) => {
       const value = singleRecord(data, op, id).lastFundSize;
       return value === undefined ? null : value;
-    });
-    return this.run(ids.map(call), alongside && (() => neighbourCalls(alongside(), call)));
+    })));
   }
 
   /** The memo keys of limited partners' answers (undefined for a blank id, or without a memo). */
@@ -167,9 +137,8 @@ export class Client {
     return this.run(pages.map((page) => this.pageCall(op, { [op.idParam as string]: id, page, limit }, true, fundId)));
   }
 
-  private byId(op: Operation, ids: readonly string[], alongside?: Alongside): Outcome<ServiceRecord>[] {
-    const call = (id: string) => this.idCall(op, id, (data) => singleRecord(data, op, id));
-    return this.run(ids.map(call), alongside && (() => neighbourCalls(alongside(), call)));
+  private byId(op: Operation, ids: readonly string[]): Outcome<ServiceRecord>[] {
+    return this.run(ids.map((id) => this.idCall(op, id, (data) => singleRecord(data, op, id))));
   }
 
   private idCall<T>(op: Operation, id: string, read: Call<T>['read']): Call<T> {
@@ -214,8 +183,7 @@ export class Client {
     return this.o.memo.key(call.op.tag, params);
   }
 
-  private run<T>(own: Call<T>[], alongside?: () => Call<T>[] | typeof RECHECK): Outcome<T>[] {
-    const calls = [...own];
+  private run<T>(calls: Call<T>[]): Outcome<T>[] {
     const out: Array<Outcome<T> | undefined> = new Array(calls.length);
     const keys = calls.map((c) => this.cacheKey(c));
     const cached = this.o.memo ? this.o.memo.getMany([...new Set(keys.filter((k): k is string => !!k))]) : new Map();
@@ -234,11 +202,6 @@ export class Client {
       for (const i of pending) out[i] = { ok: false, error: new ServiceError('TIMEOUT', hung) };
       pending.length = 0;
     }
-    if (pending.length && alongside && this.o.memo) {
-      const extra = alongside();
-      if (extra === RECHECK) this.recheck(keys, cached, pending, out);
-      else this.addAlongside(extra, calls, keys, cached, pending, out);
-    }
     const fresh: Array<[string, unknown]> = [];
     const hasCopy = (i: number) => {
       const hit = keys[i] ? cached.get(keys[i] as string) : undefined;
@@ -254,7 +217,7 @@ export class Client {
       if (keys[i] && o && !o.ok && o.error.code === 'NOT_FOUND' && calls[i].id !== undefined && !hasCopy(i)) fresh.push([keys[i] as string, { $missing: o.error.message }]);
     });
     if (this.o.memo && fresh.length) this.o.memo.putMany(fresh);
-    return out.slice(0, own.length).map((o, i) => {
+    return out.map((o, i) => {
       const result = o as Outcome<T>;
       const hit = keys[i] ? cached.get(keys[i] as string) : undefined;
       if (!result.ok && hit && hasCopy(i) && result.error.fallsBack) {
@@ -263,42 +226,6 @@ export class Client {
       }
       return result;
     });
-  }
-
-  /** Reads the pending calls' answers again (another execution was fetching them): the fresh ones are served. */
-  private recheck<T>(keys: Array<string | undefined>, cached: Map<string, Cached>, pending: number[], out: Array<Outcome<T> | undefined>, read?: Map<string, Cached>): void {
-    const hits = read ?? (this.o.memo as Memo).getMany([...new Set(pending.map((i) => keys[i]).filter((k): k is string => !!k))]);
-    for (const i of [...pending]) {
-      const hit = keys[i] ? hits.get(keys[i] as string) : undefined;
-      if (!hit) continue;
-      cached.set(keys[i] as string, hit);
-      if (!hit.fresh) continue;
-      this.stats.cacheHits++;
-      out[i] = isMissing(hit.value) ? { ok: false, error: new ServiceError('NOT_FOUND', hit.value.$missing) } : { ok: true, value: hit.value as T };
-      pending.splice(pending.indexOf(i), 1);
-    }
-  }
-
-  /**
-   * Adds the neighbours' calls that have no fresh answer to this batch. The same cache read looks
-   * at this cell's own answers again: another execution may have left them since the first read.
-   */
-  private addAlongside<T>(extra: Call<T>[], calls: Call<T>[], keys: Array<string | undefined>, cached: Map<string, Cached>, pending: number[], out: Array<Outcome<T> | undefined>): void {
-    const seen = new Set(keys.filter((k): k is string => !!k));
-    const wanted = extra.map((call) => ({ call, key: this.cacheKey(call) })).filter((e): e is { call: Call<T>; key: string } => !!e.key && !seen.has(e.key) && this.url(e.call, true).length <= MAX_URL_LENGTH);
-    if (!wanted.length) return;
-    const own = pending.map((i) => keys[i]).filter((k): k is string => !!k);
-    const hits = (this.o.memo as Memo).getMany([...new Set([...own, ...wanted.map((e) => e.key)])]);
-    this.recheck(keys, cached, pending, out, hits);
-    for (const { call, key } of wanted) {
-      if (seen.has(key) || hits.get(key)?.fresh) continue;
-      seen.add(key);
-      const hit = hits.get(key);
-      if (hit) cached.set(key, hit);
-      calls.push({ ...call, alongside: true });
-      keys.push(key);
-      pending.push(calls.length - 1);
-    }
   }
 
   /**
@@ -345,8 +272,6 @@ export class Client {
           }
         } else error = result.error;
         out[p.i] = { ok: false, error: this.explain(error, call) };
-        // A neighbour's failure is left for its own cell, which asks again.
-        if (call.alongside) return;
         if (error.code === 'NOT_FOUND' && this.tryNextPath(call.op)) {
           queue.push({ ...p, at: 0 });
           return;

@@ -11,7 +11,6 @@
  * Sheets runs many of those cells at once: a short claim in the cache lets one execution fetch
  * for a group while the others wait briefly for its answers instead of fetching the same ids.
  */
-import { Claims } from './claims';
 import type { Client, Outcome } from './client';
 import { ServiceError } from './errors';
 import { fnv1a } from './hash';
@@ -33,6 +32,10 @@ export const MAX_RUN_COPIES = 4000;
 export const COPY_BUCKETS = 64;
 /** Neighbours' ids fetched one by one along with the cell's own, at most. */
 export const MAX_NEIGHBOURS = 200;
+/** A claim older than this is abandoned (its execution was killed or is slow). */
+export const CLAIM_MS = 25_000;
+/** How often a waiting execution looks for the answers it waits for. */
+export const POLL_MS = 300;
 /** Time that must be left to write a snapshot just read (else it is used in memory only). */
 const WRITE_RESERVE_MS = 8_000;
 /** Time a waiting execution keeps for its own requests after giving up the wait. */
@@ -76,11 +79,8 @@ export class PartnerLookup {
   /** Why this execution's read of the list failed, when it did. */
   private fillError: ServiceError | undefined;
 
-  private readonly claims: Claims;
-
   constructor(private readonly c: LookupContext) {
     this.snapshot = new Snapshot(c.memo);
-    this.claims = new Claims(c.memo, c.clock, c.token, () => c.client.timeLeft());
   }
 
   /** `neighbours` is asked for only when this cell misses (reading them costs sheet reads). */
@@ -201,6 +201,48 @@ export class PartnerLookup {
     return this.c.memo.key('copy', String(fnv1a(id) % COPY_BUCKETS));
   }
 
+  private key(name: string): string {
+    return this.c.memo.key('claim', name);
+  }
+
+  /** Claims `name` for this execution; false when another execution holds a live claim on it. */
+  private claim(name: string): boolean {
+    const key = this.key(name);
+    const held = this.c.memo.getMany([key]).get(key);
+    if (held && held.value !== this.c.token && this.c.clock.now() - held.fetchedAt < CLAIM_MS) return false;
+    this.c.memo.putMany([[key, this.c.token]]);
+    // Two executions may have written at once: the value that stayed decides.
+    return this.c.memo.getMany([key]).get(key)?.value === this.c.token;
+  }
+
+  /** Whether this execution still holds its claim on `name` (two claims written at the same instant: the later one stays). */
+  private holds(name: string): boolean {
+    const key = this.key(name);
+    return this.c.memo.getMany([key]).get(key)?.value === this.c.token;
+  }
+
+  /** Renews this execution's claim on `name`, so that a long read is not taken for abandoned. */
+  private renew(name: string): void {
+    this.c.memo.putMany([[this.key(name), this.c.token]]);
+  }
+
+  private release(name: string): void {
+    this.c.memo.remove([this.key(name)]);
+  }
+
+  /** Waits (briefly, within the deadline) until `done` holds or the claim on `name` is gone. */
+  private waitFor(name: string, done: () => boolean): boolean {
+    const key = this.key(name);
+    const until = this.c.clock.now() + CLAIM_MS;
+    while (this.c.clock.now() < until && this.c.client.timeLeft() > KEEP_FOR_SELF_MS) {
+      this.c.clock.sleep(POLL_MS);
+      if (done()) return true;
+      const held = this.c.memo.getMany([key]).get(key);
+      if (!held || this.c.clock.now() - held.fetchedAt >= CLAIM_MS) return done();
+    }
+    return false;
+  }
+
   /** The list's size, remembered so that cells deciding whether to read it ask once. */
   private meta(): Meta | undefined {
     const key = this.c.memo.key('snap', 'meta');
@@ -222,8 +264,8 @@ export class PartnerLookup {
     if (known && (wanted <= pagesOf(known) || pagesOf(known) > MAX_FILL_PAGES)) return undefined;
     // The reader leaves the column's answers before it writes the snapshot: a waiting cell stops at the first of the two.
     const copied = () => found !== undefined && own.length > 0 && this.fromCopies(own, found);
-    const waitForReader = () => (this.claims.waitFor('snapshot', () => copied() || fresh() !== undefined, KEEP_FOR_SELF_MS) ? fresh() : undefined);
-    if (!this.claims.claim('snapshot')) return waitForReader();
+    const waitForReader = () => (this.waitFor('snapshot', () => copied() || fresh() !== undefined) ? fresh() : undefined);
+    if (!this.claim('snapshot')) return waitForReader();
     let lost = false;
     try {
       let first: Outcome<Page<ServiceRecord>> | undefined;
@@ -241,7 +283,7 @@ export class PartnerLookup {
         if (wanted <= pagesOf(meta) || pagesOf(meta) > MAX_FILL_PAGES) return undefined;
       }
       // Another execution may have claimed at the same instant and kept it: then it reads the list, not this one.
-      if (!this.claims.holds('snapshot')) {
+      if (!this.holds('snapshot')) {
         lost = true;
         return waitForReader();
       }
@@ -251,7 +293,7 @@ export class PartnerLookup {
       if (!read.verdict.complete) this.fillError = incompleteError('list of active partners', read.verdict);
       if (!read.verdict.complete || read.staleSince !== undefined) return undefined;
       this.readRecords = new Map(read.records.flatMap((r) => (typeof r.id === 'string' || typeof r.id === 'number' ? [[String(r.id), r] as [string, ServiceRecord]] : [])));
-      this.claims.renew('snapshot');
+      this.renew('snapshot');
       // The column's answers first: the cells waiting for this read (and the ones Sheets runs next) need only those.
       if (run && this.c.client.timeLeft() > WRITE_RESERVE_MS / 2) this.copyRun(run);
       // Writing the snapshot takes time (about 1 s per 10,000 partners): never at the cost of this cell's 30 s.
@@ -264,7 +306,7 @@ export class PartnerLookup {
       this.fillError = e;
       return undefined;
     } finally {
-      if (!lost) this.claims.release('snapshot');
+      if (!lost) this.release('snapshot');
     }
   }
 
@@ -279,16 +321,16 @@ export class PartnerLookup {
     let also: string[] = [];
     if (extra.length && neighbours) {
       const name = `ids:${neighbours.group}`;
-      if (this.claims.claim(name)) {
+      if (this.claim(name)) {
         also = extra.slice(0, MAX_NEIGHBOURS);
         try {
           this.fetchInto([...todo, ...also], found, view);
         } finally {
-          this.claims.release(name);
+          this.release(name);
         }
         return;
       }
-      this.claims.waitFor(name, () => this.c.client.peekPartners(todo).size === todo.length, KEEP_FOR_SELF_MS);
+      this.waitFor(name, () => this.c.client.peekPartners(todo).size === todo.length);
       const peek = this.c.client.peekPartners(todo);
       for (const [id, record] of peek) found.set(id, { ok: true, value: record });
       todo = todo.filter((id) => !peek.has(id));

@@ -9,7 +9,7 @@ import type { Outcome } from '../api/client';
 import { ServiceError } from '../api/errors';
 import { incompleteError, type ListRead, type PageFetcher, readList } from '../api/pages';
 import { FUND_FIELD_SPECS, type FieldSpec, LP_FIELD_SPECS, LP_FIRMS_FIELD_SPECS, LP_LABELS_FIELD_SPECS, type ServiceRecord } from '../api/records';
-import { clientFor, lookupPartners, perIdWithNeighbours } from '../gas/context';
+import { clientFor, lookupPartners } from '../gas/context';
 import { type FormulaResult, guard } from '../gas/formula-guard';
 import { neighboursOf } from '../gas/neighbours';
 import type { Cell } from '../table/cells';
@@ -87,7 +87,7 @@ export function LP_GET(ids: unknown, fields?: unknown, headers?: unknown): Formu
  * @customfunction
  */
 export function LP_FIRMS(ids: unknown, headers?: unknown): FormulaResult {
-  return guard(() => perIdTable(ids, undefined, headers, LP_FIRMS_FIELD_SPECS, 'firms', (u, single) => perIdWithNeighbours('LP_FIRMS', u, single, (c, ids, alongside) => c.firms(ids, alongside))));
+  return guard(() => perIdTable(ids, undefined, headers, LP_FIRMS_FIELD_SPECS, 'firms', (u) => clientFor('formula').firms(u)));
 }
 
 /**
@@ -99,7 +99,7 @@ export function LP_FIRMS(ids: unknown, headers?: unknown): FormulaResult {
  * @customfunction
  */
 export function LP_LABELS(ids: unknown, headers?: unknown): FormulaResult {
-  return guard(() => perIdTable(ids, undefined, headers, LP_LABELS_FIELD_SPECS, 'labels', (u, single) => perIdWithNeighbours('LP_LABELS', u, single, (c, ids, alongside) => c.labels(ids, alongside))));
+  return guard(() => perIdTable(ids, undefined, headers, LP_LABELS_FIELD_SPECS, 'labels', (u) => clientFor('formula').labels(u)));
 }
 
 /**
@@ -112,7 +112,7 @@ export function LP_LABELS(ids: unknown, headers?: unknown): FormulaResult {
  * @customfunction
  */
 export function FUND_GET(ids: unknown, fields?: unknown, headers?: unknown): FormulaResult {
-  return guard(() => perIdTable(ids, fields, headers, FUND_FIELD_SPECS, 'venture fund', (u, single) => perIdWithNeighbours('FUND_GET', u, single, (c, ids, alongside) => c.funds(ids, alongside))));
+  return guard(() => perIdTable(ids, fields, headers, FUND_FIELD_SPECS, 'venture fund', (u) => clientFor('formula').funds(u)));
 }
 
 /**
@@ -125,8 +125,8 @@ export function FUND_GET(ids: unknown, fields?: unknown, headers?: unknown): For
  */
 export function FUND_LASTSIZE(ids: unknown, headers?: unknown): FormulaResult {
   const specs: FieldSpec[] = [{ name: 'lastFundSize', type: 'string' }];
-  return guard(() => perIdTable(ids, undefined, headers, specs, 'last fund size', (u, single) =>
-    perIdWithNeighbours('FUND_LASTSIZE', u, single, (c, ids, alongside) => c.lastFundSizes(ids, alongside)).map((o) => (o.ok ? { ...o, value: { lastFundSize: o.value } } : o))));
+  return guard(() => perIdTable(ids, undefined, headers, specs, 'last fund size', (u) =>
+    clientFor('formula').lastFundSizes(u).map((o) => (o.ok ? { ...o, value: { lastFundSize: o.value } } : o))));
 }
 
 /**

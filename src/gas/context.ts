@@ -2,8 +2,7 @@
  * Builds the service client for the current execution from the saved settings, with the
  * Apps Script transport, clock and cache, and the deadline of this kind of execution.
  */
-import { Claims } from '../api/claims';
-import { type Alongside, Client, RECHECK } from '../api/client';
+import { Client } from '../api/client';
 import type { Transport } from '../api/transport';
 import { ServiceError } from '../api/errors';
 import { cacheHealth } from '../api/health';
@@ -14,7 +13,6 @@ import type { Outcome } from '../api/client';
 import { gasCacheStore, gasCodec } from './cache';
 import { CUSTOM_FUNCTION_LIMIT_MS, EXECUTION_LIMIT_MS, gasClock } from './clock';
 import { guardedUrlFetch } from './http';
-import { neighboursOf } from './neighbours';
 import { readSettings, type Settings } from './settings';
 
 /** When this execution began: the bundle's top-level code runs at the start of every execution. */
@@ -66,49 +64,12 @@ export function clientFor(kind: ExecutionKind, settings: Settings = readSettings
   });
 }
 
-/** A token naming this execution in claims. */
-const executionToken = () => `${EXECUTION_STARTED_AT.toString(36)}${Math.floor(Math.random() * 1e9).toString(36)}`;
-
-/** Time a cell waiting for another cell's block keeps for its own request. */
-const KEEP_FOR_SELF_MS = 8_000;
-
-/**
- * A per-id lookup for a formula (firms, labels, funds, last fund sizes). A single-id cell that
- * misses the cache also fetches the ids of its block of filled-down neighbours, in the same
- * batches, when it can claim the block; when another cell holds the claim (Sheets runs several
- * at once), it waits for that cell to finish and reads its answer from the cache, fetching it
- * itself only if it is still missing: each id is asked about once.
- */
-export function perIdWithNeighbours<T>(fn: string, ids: readonly string[], single: boolean, fetch: (client: Client, ids: readonly string[], alongside?: Alongside) => Outcome<T>[]): Outcome<T>[] {
-  const settings = readSettings();
-  const memo = memoFor(settings);
-  const client = clientFor('formula', settings, memo);
-  if (!single) return fetch(client, ids);
-  const claims = new Claims(memo, gasClock, executionToken(), () => client.timeLeft());
-  let held: string | undefined;
-  try {
-    return fetch(client, ids, () => {
-      const block = neighboursOf(fn);
-      if (!block || block.ids.length < 2) return [];
-      const name = `ids:${fn}:${block.group}`;
-      if (!claims.claim(name)) {
-        claims.waitFor(name, () => false, KEEP_FOR_SELF_MS);
-        return RECHECK;
-      }
-      held = name;
-      return block.ids;
-    });
-  } finally {
-    if (held) claims.release(held);
-  }
-}
-
 /** A lookup whose address is confirmed after its first cache read (which brings the document's settings along). */
 function withPartnerLookup<T>(use: (lookup: PartnerLookup) => T): T {
   const settings = readSettings();
   const memo = memoFor(settings);
   const client = clientFor('formula', settings, memo, true);
-  const token = executionToken();
+  const token = `${EXECUTION_STARTED_AT.toString(36)}${Math.floor(Math.random() * 1e9).toString(36)}`;
   let out: T;
   try {
     out = use(new PartnerLookup({ client, memo, clock: gasClock, token }));
