@@ -313,8 +313,9 @@ export class PartnerLookup {
   /**
    * One request per id, for this cell's ids and, when this execution can claim the group, its
    * neighbours' too (their answers stay in the cache for them). A cell whose group another
-   * execution is fetching waits for that execution's answers first. Failures fall back to the
-   * snapshot's last good copy.
+   * execution is fetching waits for that execution's answers first; a batch the quota guard refuses
+   * whole is tried again with the cell's own ids alone. Failures fall back to the snapshot's last
+   * good copy.
    */
   private oneByOne(misses: string[], extra: string[], neighbours: Neighbours | undefined, found: Map<string, Outcome<ServiceRecord>>, view: SnapshotView | undefined): void {
     let todo = misses;
@@ -325,6 +326,9 @@ export class PartnerLookup {
         also = extra.slice(0, MAX_NEIGHBOURS);
         try {
           this.fetchInto([...todo, ...also], found, view);
+          // Near the day's fetch margin the batch with the neighbours may be refused whole: this cell's own ids alone may still fit.
+          const refused = todo.filter((id) => { const o = found.get(id); return o !== undefined && !o.ok && o.error.code === 'QUOTA'; });
+          if (refused.length) this.fetchInto(refused, found, view);
         } finally {
           this.release(name);
         }

@@ -3,10 +3,11 @@
  * daily fetch quota and the add-in's limit set small (100; the guard stops at 90): formulas just
  * under, exactly at and just over the margin, a cold formula that would cross it, an import that
  * crosses it mid-run (fails with the message, sheet intact), and the sidebar's count, which must
- * agree with the fetches the emulator (Google) counted.
+ * agree with the fetches the emulator (Google) counted; near the margin, a formula filled down
+ * still answers its own cell when the batch with its neighbours would cross it.
  */
-import { fundId } from '../../../dev/service/generate';
-import { addin } from '../../helpers/addin';
+import { fundId, partnerId } from '../../../dev/service/generate';
+import { addin, fillDownAndRecalculate } from '../../helpers/addin';
 import { call, runImport, saveImport, sheet } from '../../helpers/imports';
 import { type RunningService, startService } from '../../helpers/service';
 
@@ -83,5 +84,19 @@ describe('quota guard in the bundle', () => {
     expect(sheet(a.emu, 'Partners')).toEqual(before);
     expect(a.emu.quota.used).toBe(90);
     expect(counted(a)).toMatchObject({ used: 90, resetsAt: expect.any(Number) });
+  });
+
+  test('near the margin a filled-down LP_GET still answers its own cell when its neighbours would cross it', async () => {
+    const a = small();
+    a.cell('FUND_GET', ids(100, 80), 'id');
+    // 20 partners (too few to read the list): each cold cell asks for its neighbours along with its own id.
+    const partners = Array.from({ length: 20 }, (_, i) => partnerId(i + 1));
+    const cells = await fillDownAndRecalculate(a.emu, { sheet: 'Fill', ids: partners, name: 'LP_GET', rest: ['id'] }, { concurrency: 1 });
+    const loaded = cells.filter((c) => c.error === undefined && JSON.stringify(c.value) === JSON.stringify(partners[c.row - 2]));
+    // The 10 fetches left before the margin answer 10 cells, one each; the rest say the limit is near, and nothing crossed it.
+    expect(loaded.map((c) => c.row)).toEqual(Array.from({ length: 10 }, (_, i) => i + 2));
+    for (const c of cells.slice(10)) expect(c.error ?? c.value).toEqual(expect.stringContaining('Daily fetch limit nearly reached'));
+    expect(a.emu.quota.used).toBe(90);
+    expect(counted(a).used).toBe(90);
   });
 });
