@@ -104,6 +104,13 @@ export class FetchBudget {
     return windowStart ? { ...base, windowStart, resetsAt: windowStart + QUOTA_WINDOW_MS } : base;
   }
 
+  /** The count in words, for Diagnostics. */
+  describeUsage(): string {
+    const u = this.usage();
+    const window = u.windowStart !== undefined && u.resetsAt !== undefined ? ` since ${utcTime(u.windowStart)} (the count resets by ${utcTime(u.resetsAt)})` : '';
+    return `${grouped(u.used)} of ${grouped(u.dailyLimit)} counted by the add-in for you${window}; it stops asking at ${grouped(u.allowed)}. Google's own count also holds your other scripts' fetches`;
+  }
+
   /**
    * Counts `n` fetches about to be sent, or refuses them (nothing counted) with a QUOTA error
    * when they would take the window past the allowed count. Reaching it exactly is allowed.

@@ -1,8 +1,8 @@
 /**
  * Diagnostics: checks, in the real environment, everything the add-in relies on (the API key,
  * the service address, both active-partner list paths and a per-id call answering as the spec
- * says, the cache, both properties stores, the trigger count against Google's limit, and the
- * authorization mode) and writes a plain-text report a user can paste into a support request.
+ * says, the cache, both properties stores, the trigger count against Google's limit, the day's
+ * fetch count as the quota guard keeps it, and the authorization mode) and writes a plain-text report a user can paste into a support request.
  * The report never holds a secret: the key shows as its last four characters, and the add-in's
  * one redaction rule (src/api/redact.ts: the key raw or URL-encoded, and any run of 8 of its
  * characters) is applied to everything, including text the service sent back. A check that this execution's authorization mode does not
@@ -10,6 +10,7 @@
  */
 import { toServiceError } from '../api/errors';
 import { OPERATIONS } from '../api/operations';
+import { DEFAULT_QUOTA_POLICY } from '../api/quota';
 import type { JsonValue } from '../api/records';
 import { keyHint, redact } from '../api/redact';
 import { interpret } from '../api/response';
@@ -17,7 +18,7 @@ import type { HttpResponse } from '../api/transport';
 import { buildUrl, normaliseBaseUrl } from '../api/url';
 import { clientFor, unconfirmedAddress } from '../gas/context';
 import { cacheRoundTrip, isPermissionError, type PropertyStore, propertiesRoundTrip, serviceAddressSource, showDialog, triggerHandlers } from '../gas/diagnostics-probe';
-import { urlFetchTransport } from '../gas/http';
+import { fetchBudget, urlFetchTransport } from '../gas/http';
 import { knownSecrets, readSettings, type Settings } from '../gas/settings';
 import { type Answer, answer, type Check, type CheckStatus, type Diagnostics } from '../contract';
 
@@ -210,7 +211,7 @@ export function runDiagnostics(): Diagnostics {
   else run.add('Service', 'SKIP', bound || !s?.apiKey ? 'needs a saved API key and a service address' : 'the key is not sent to an address its owner has not confirmed');
   checkStores(run);
   checkTriggers(run);
-  run.add('URL fetches today', 'INFO', 'not counted: the add-in keeps no count. Apps Script allows 20,000 URL fetches a day (100,000 with Google Workspace); each id a formula fetches and each page an import reads is one');
+  run.attempt('URL fetches today', 'data', () => run.add('URL fetches today', 'INFO', fetchBudget(s?.dailyFetchLimit ?? DEFAULT_QUOTA_POLICY.dailyLimit).describeUsage()));
   const secret = s?.apiKey ?? '';
   const checks = run.checks.map((c) => ({ ...c, detail: redact(c.detail, [secret]), name: redact(c.name, [secret]) }));
   return { authMode: run.authMode, checks, report: render(run, secret) };

@@ -6,6 +6,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { Emulator } from '../../../dev/emulator/runtime';
+import { fundId } from '../../../dev/service/generate';
 import { addin } from '../../helpers/addin';
 import { DEMO_KEY, type RunningService, startService } from '../../helpers/service';
 
@@ -46,11 +47,23 @@ describe('Diagnostics', () => {
     expect(d.report).toContain(`${svc.url} (document properties)`);
     expect(d.report).toContain('0 of 20 allowed for you in this project');
     expect(d.report).toContain('URL fetches today');
-    expect(d.report).toMatch(/not counted/);
+    // The per-id probe goes through the add-in's client, so the guard counted it; the two list-path probes are not counted.
+    expect(d.report).toMatch(/URL fetches today: 1 of 20,000 counted by the add-in for you since .+; it stops asking at 18,000\./);
     expect(d.report).toMatch(/Summary: 9 ok, 0 warnings, 0 failed, 0 skipped\./);
     // probes leave nothing behind
     expect([...emu.store('document').keys()]).toEqual(['INVESTOR_DATA_BASE_URL']);
     expect([...emu.store(`user:${emu.owner}`).keys()]).toEqual(['INVESTOR_DATA_API_KEY', 'INVESTOR_DATA_KEY_ADDRESS']);
+  });
+
+  test("the day's fetch count is the quota guard's: a formula's fetches show, with the window and the stop", () => {
+    const { emu, cell } = addin(svc.url);
+    expect(cell('FUND_GET', [[fundId(1)], [fundId(2)], [fundId(3)]], 'id').run.ledger.fetches).toBe(3);
+    const d = diagnose(emu);
+    // The formula's 3 and Diagnostics' own per-id probe.
+    expect(d.checks.find((c) => c.name === 'URL fetches today')).toEqual({
+      name: 'URL fetches today', status: 'INFO',
+      detail: expect.stringMatching(/^4 of 20,000 counted by the add-in for you since [A-Z][a-z]{2} \d+, \d\d:\d\d UTC \(the count resets by [A-Z][a-z]{2} \d+, \d\d:\d\d UTC\); it stops asking at 18,000\. Google's own count also holds your other scripts' fetches$/),
+    });
   });
 
   test('the menu item shows the report in a dialog, as escaped text ready to copy', () => {
