@@ -7,7 +7,8 @@
  * execution; and one request per id for the rest (inactive or unknown ids, small cases).
  *
  * "Wanted" includes the ids the neighbouring cells will ask for (a formula filled down a column),
- * so the first cold cell fetches for its neighbours and leaves their answers in the cache.
+ * so the first cold cell fetches for its neighbours and leaves their answers in the cache. A
+ * range that reads the list leaves its ids' answers the same way, for single-id formulas after it.
  * Sheets runs many of those cells at once: a short claim in the cache lets one execution fetch
  * for a group while the others wait briefly for its answers instead of fetching the same ids.
  */
@@ -26,7 +27,7 @@ export const FILL_MIN_IDS = 30;
 export const MAX_FILL_PAGES = 300;
 /** The page size asked for (the service may cap it; the page reader uses what it gets). */
 export const FILL_PAGE_LIMIT = 1000;
-/** After reading the list for a filled-down column, this many of its cells' answers are also kept in small buckets (cheap to read). */
+/** After reading the list for a filled-down column (or a range), this many of its ids' answers are also kept in small buckets (cheap to read). */
 export const MAX_RUN_COPIES = 4000;
 /** Buckets the run's answers are spread over (by a hash of the id): few cache items, each small enough to read without unzipping. */
 export const COPY_BUCKETS = 64;
@@ -110,7 +111,7 @@ export class PartnerLookup {
         extra = this.missingNeighbours(neighbours?.ids, own, view);
         const wanted = misses.length + (neighbours ? this.missingNeighbours(neighbours.run, own, view).length : 0);
         if (!view?.fresh && wanted >= FILL_MIN_IDS) {
-          const filled = this.fill(wanted, neighbours?.run, misses, found);
+          const filled = this.fill(wanted, neighbours?.run ?? wantedOwn, misses, found);
           misses = misses.filter((id) => !found.has(id));
           const records = this.readRecords;
           if (records) {

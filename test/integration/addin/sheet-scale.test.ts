@@ -61,9 +61,11 @@ test('LP_GET over 10,000 distinct active ids: cold reads the list once (â‰¤ 150 
   const warm = a.cell('LP_GET', column(active), 'id');
   expect(warm.run.ledger.fetches).toBe(0);
   expect(warm.value).toEqual(cold.value);
-  // The snapshot is compact: well inside CacheService's 1,000 items.
-  const items = [...a.emu.caches.values()].reduce((n, c) => n + c.items.size, 0);
-  expect(items).toBeLessThan(100);
+  // The snapshot is compact: well inside CacheService's 1,000 items, also with the 64 small buckets of the range's answers beside it.
+  const keys = [...a.emu.caches.values()].flatMap((c) => [...c.items.keys()]);
+  expect(keys.filter((k) => k.includes(':snap:')).length).toBeLessThan(100);
+  expect(keys.filter((k) => k.includes(':copy:')).length).toBeLessThanOrEqual(64);
+  expect(keys.length).toBeLessThan(170);
 });
 
 test('two ranges of 5,000 ids do not evict each other; inactive and unknown ids still go one by one', () => {
@@ -93,6 +95,23 @@ test('1,000 single-id formulas filled down a column over 10,000 partners: cold â
   const warm = fillDown(a, ids);
   expect(sum(warm.map((c) => c.ledger), (l) => l.fetches)).toBe(0);
   expect(warm.map((c) => c.value)).toEqual(cold.map((c) => c.value));
+});
+
+test('after a range read the list, a single-id formula of one of its ids reads one small cache entry, not a snapshot chunk', () => {
+  const a = addin(svc.url);
+  const ids = active.slice(2000, 3000);
+  const range = a.cell('LP_GET', column(ids), 'fullName');
+  expect(range.error).toBeUndefined();
+  expect(range.run.ledger.fetches).toBeLessThanOrEqual(listPages() + 1);
+  const names = (range.value as unknown[][]).map((r) => r[0]);
+  for (const i of [0, 499, 999]) {
+    const one = a.cell('LP_GET', ids[i], 'fullName');
+    expect(one.value).toBe(names[i]);
+    expect(one.run.ledger.fetches).toBe(0);
+    // One cache read: the id's answer sits in a small bucket the range left, so neither the index nor a chunk is read.
+    expect(one.run.ledger.calls['Utilities.ungzip'] ?? 0).toBe(0);
+    expect(one.run.ledger.calls['DocumentCache.getAll']).toBe(1);
+  }
 });
 
 test('a short fill-down fetches its neighbours in one batch: the next cells hit the cache', () => {
