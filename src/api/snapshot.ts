@@ -168,11 +168,18 @@ export class Snapshot {
     return `${now.toString(36)}${Math.floor(random() * 36 ** 4).toString(36)}`;
   }
 
+  /** Where an import's write of chunks `first`, … keeps their ids until the generation is published. */
+  private idsKey(gen: string, first: number): string {
+    return this.key(`${gen}:ids:${first}`);
+  }
+
   /**
    * Writes records as chunks `first`, `first + 1`, … of generation `gen` and returns the ids of
-   * each chunk written (for `publish`). An import writes its chunks step by step.
+   * each chunk written (for `publish`). An import writes its chunks step by step, across
+   * executions: `keepIds` also leaves the ids of this write in one small value, so that
+   * `publishWritten` need not read every chunk back.
    */
-  writeChunks(gen: string, first: number, records: readonly ServiceRecord[]): string[][] {
+  writeChunks(gen: string, first: number, records: readonly ServiceRecord[], keepIds = false): string[][] {
     const entries: Array<[string, unknown]> = [];
     const ids: string[][] = [];
     for (let at = 0, n = first; at < records.length; at += CHUNK_RECORDS, n++) {
@@ -180,6 +187,7 @@ export class Snapshot {
       entries.push([this.chunkKey(gen, n), toColumns(part)]);
       ids.push(part.map((r) => idOf(r) ?? ''));
     }
+    if (keepIds && ids.length) entries.push([this.idsKey(gen, first), ids]);
     this.memo.putMany(entries);
     return ids;
   }
@@ -191,14 +199,32 @@ export class Snapshot {
     if (before && before.gen !== gen) this.memo.remove(Array.from({ length: before.chunkCount }, (_, n) => this.chunkKey(before.gen, n)));
   }
 
-  /** Publishes generation `gen` from its chunks as written (an import's, step by step): reads them for their ids. Returns false when one is missing. */
+  /**
+   * Publishes generation `gen` from its chunks as written (an import's, step by step): their ids
+   * come from the small values `writeChunks` kept, or, where one of those is gone, from the chunks
+   * themselves. Returns false when a chunk read for its ids is missing. (A chunk whose ids were
+   * kept is not read: if the cache evicted it, lookups miss it, as after any later eviction, and
+   * the ids it held go one by one.)
+   */
   publishWritten(gen: string, chunkCount: number): boolean {
+    const firsts = Array.from({ length: chunkCount }, (_, n) => n);
+    const kept = this.memo.getMany(firsts.map((n) => this.idsKey(gen, n)));
+    const ids: Array<string[] | undefined> = new Array(chunkCount).fill(undefined);
+    for (const first of firsts) {
+      const v = kept.get(this.idsKey(gen, first))?.value;
+      if (!Array.isArray(v)) continue;
+      v.forEach((chunk, k) => {
+        if (first + k < chunkCount && Array.isArray(chunk) && chunk.every((x) => typeof x === 'string')) ids[first + k] = chunk as string[];
+      });
+    }
+    const unknown = firsts.filter((n) => ids[n] === undefined);
     const view: SnapshotView = { gen, total: 0, fresh: true, fetchedAt: 0, chunkCount, chunkOf: () => undefined };
-    const chunks = this.readChunks(view, Array.from({ length: chunkCount }, (_, n) => n));
-    if (chunks.size !== chunkCount) return false;
-    const ids: string[][] = [];
-    for (let n = 0; n < chunkCount; n++) ids.push((chunks.get(n) as ServiceRecord[]).map((r) => idOf(r) ?? ''));
-    this.publish(gen, ids.reduce((k, x) => k + x.length, 0), ids);
+    const chunks = this.readChunks(view, unknown);
+    if (chunks.size !== unknown.length) return false;
+    for (const n of unknown) ids[n] = (chunks.get(n) as ServiceRecord[]).map((r) => idOf(r) ?? '');
+    const whole = ids as string[][];
+    this.publish(gen, whole.reduce((k, x) => k + x.length, 0), whole);
+    this.memo.remove(firsts.filter((n) => kept.has(this.idsKey(gen, n))).map((n) => this.idsKey(gen, n)));
     return true;
   }
 

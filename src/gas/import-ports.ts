@@ -39,7 +39,7 @@ export function importPorts(client?: Client): ImportPorts {
   return {
     pages: clientPages(client),
     snapshot: {
-      write: (gen, first, records) => snap().writeChunks(gen, first, records).length,
+      write: (gen, first, records) => snap().writeChunks(gen, first, records, true).length,
       publish: (gen, chunks) => {
         snap().publishWritten(gen, chunks);
       },

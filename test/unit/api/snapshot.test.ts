@@ -1,0 +1,72 @@
+/**
+ * Publishing an import's snapshot (src/api/snapshot.ts): the import writes chunks step by step,
+ * across executions, and keeps each write's ids in one small value, so publishing reads those
+ * instead of unzipping every chunk; where one is gone, that write's chunks are read back; where a
+ * chunk read back is gone too, nothing is published.
+ */
+import { Memo } from '../../../src/api/memo';
+import type { ServiceRecord } from '../../../src/api/records';
+import { CHUNK_RECORDS, Snapshot } from '../../../src/api/snapshot';
+import { FakeClock, LimitedStore, nodeCodec } from '../../helpers/fakes';
+
+const partner = (i: number): ServiceRecord => ({ id: `lp_${String(i).padStart(5, '0')}`, fullName: `Name ${i}`, ticketSize: i * 1000 });
+const records = Array.from({ length: 7 * CHUNK_RECORDS + 37 }, (_, i) => partner(i));
+
+function setup() {
+  const clock = new FakeClock();
+  const memo = new Memo({ store: new LimitedStore(clock), codec: nodeCodec, apiKey: 'k_test_1234', baseUrl: 'https://data.example.com', ttlMs: 3_600_000, invalidatedBefore: 0, now: () => clock.now() });
+  const asked: string[] = [];
+  const getMany = memo.getMany.bind(memo);
+  memo.getMany = (keys) => {
+    asked.push(...keys);
+    return getMany(keys);
+  };
+  return { memo, snapshot: new Snapshot(memo), asked };
+}
+
+/** Writes the records as an import does: three writes of whole chunks, then the rest. */
+function writeInSteps(snapshot: Snapshot, gen: string, keepIds: boolean): number {
+  let chunks = 0;
+  for (const [from, to] of [[0, 3], [3, 5], [5, 8]]) {
+    chunks += snapshot.writeChunks(gen, chunks, records.slice(from * CHUNK_RECORDS, to * CHUNK_RECORDS), keepIds).length;
+  }
+  return chunks;
+}
+
+const chunkKeys = (memo: Memo, gen: string) => Array.from({ length: 8 }, (_, n) => memo.key('snap', `${gen}:${n}`));
+
+test('with the ids kept, publishing reads no chunk, and the snapshot answers for every id; the kept ids are removed', () => {
+  const { memo, snapshot, asked } = setup();
+  const chunks = writeInSteps(snapshot, 'g1', true);
+  expect(chunks).toBe(8);
+  asked.length = 0;
+  expect(snapshot.publishWritten('g1', chunks)).toBe(true);
+  expect(asked.filter((k) => chunkKeys(memo, 'g1').includes(k))).toEqual([]);
+  const view = snapshot.view();
+  expect(view).toMatchObject({ gen: 'g1', total: records.length, chunkCount: 8, fresh: true });
+  expect(snapshot.all(view as NonNullable<typeof view>)).toEqual(records);
+  const some = [0, CHUNK_RECORDS * 4 + 3, records.length - 1].map((i) => String(records[i].id));
+  expect([...snapshot.lookup(view as NonNullable<typeof view>, some).keys()].sort()).toEqual([...some].sort());
+  const kept = [0, 3, 5].map((n) => memo.key('snap', `g1:ids:${n}`));
+  expect(memo.getMany(kept).size).toBe(0);
+});
+
+test("a write whose kept ids are gone: only that write's chunks are read back, and the snapshot is still whole", () => {
+  const { memo, snapshot, asked } = setup();
+  const chunks = writeInSteps(snapshot, 'g2', true);
+  memo.remove([memo.key('snap', 'g2:ids:3')]);
+  asked.length = 0;
+  expect(snapshot.publishWritten('g2', chunks)).toBe(true);
+  expect(asked.filter((k) => chunkKeys(memo, 'g2').includes(k))).toEqual(chunkKeys(memo, 'g2').slice(3, 5));
+  const view = snapshot.view();
+  expect(snapshot.all(view as NonNullable<typeof view>)).toEqual(records);
+});
+
+test('without kept ids, a chunk that is gone makes publishing refuse: the previous snapshot stays', () => {
+  const { memo, snapshot } = setup();
+  snapshot.replace(records.slice(0, 10), 'old');
+  const chunks = writeInSteps(snapshot, 'g3', false);
+  memo.remove([chunkKeys(memo, 'g3')[6]]);
+  expect(snapshot.publishWritten('g3', chunks)).toBe(false);
+  expect(snapshot.view()).toMatchObject({ gen: 'old', total: 10 });
+});
