@@ -31,8 +31,12 @@ export const FILL_PAGE_LIMIT = 1000;
 export const MAX_RUN_COPIES = 4000;
 /** Buckets the run's answers are spread over (by a hash of the id): few cache items, each small enough to read without unzipping. */
 export const COPY_BUCKETS = 64;
-/** Neighbours' ids fetched one by one along with the cell's own, at most. */
-export const MAX_NEIGHBOURS = 200;
+/**
+ * A block of a filled-down column: its cells' ids are fetched one by one together, the cell's own
+ * among them, in at most this many requests: one batch of the client (parallelism 100 in
+ * src/gas/context.ts), which the quota guard sends or refuses whole.
+ */
+export const MAX_NEIGHBOURS = 100;
 /** A claim older than this is abandoned (its execution was killed or is slow). */
 export const CLAIM_MS = 25_000;
 /** How often a waiting execution looks for the answers it waits for. */
@@ -69,7 +73,9 @@ const uniq = (xs: readonly string[]) => [...new Set(xs.filter((x) => String(x ??
 
 /** A record another execution left in a run's bucket (fresh copies only). */
 function copied(hit: Cached | undefined, id: string): ServiceRecord | undefined {
-  const record = hit?.fresh && hit.value && typeof hit.value === 'object' ? (hit.value as Record<string, unknown>)[id] : undefined;
+  const bucket = hit?.fresh && hit.value && typeof hit.value === 'object' ? (hit.value as Record<string, unknown>) : undefined;
+  // Own properties only: an id such as "__proto__" must not find Object.prototype.
+  const record: unknown = bucket ? Object.getOwnPropertyDescriptor(bucket, id)?.value : undefined;
   return record && typeof record === 'object' ? (record as ServiceRecord) : undefined;
 }
 
@@ -105,12 +111,15 @@ export class PartnerLookup {
     if (misses.length) {
       view = this.snapshot.view();
       if (view?.fresh) misses = this.fromSnapshot(view, misses, found);
+      // A fresh snapshot that names a chunk the cache has evicted since is holed: it may be read again.
+      const holed = !!view?.fresh && misses.some((id) => view?.chunkOf(id) !== undefined);
       if (misses.length) {
         neighbours = neighboursOf?.();
         const own = new Set(wantedOwn);
-        extra = this.missingNeighbours(neighbours?.ids, own, view);
-        const wanted = misses.length + (neighbours ? this.missingNeighbours(neighbours.run, own, view).length : 0);
-        if (!view?.fresh && wanted >= FILL_MIN_IDS) {
+        const whole = holed ? undefined : view;
+        extra = this.missingNeighbours(neighbours?.ids, own, whole);
+        const wanted = misses.length + (neighbours ? this.missingNeighbours(neighbours.run, own, whole).length : 0);
+        if ((!view?.fresh || holed) && wanted >= FILL_MIN_IDS) {
           const filled = this.fill(wanted, neighbours?.run ?? wantedOwn, misses, found);
           misses = misses.filter((id) => !found.has(id));
           const records = this.readRecords;
@@ -192,7 +201,8 @@ export class PartnerLookup {
     const byBucket = new Map<string, Record<string, ServiceRecord>>();
     for (const id of ids) {
       const key = this.bucketKey(id);
-      if (!byBucket.has(key)) byBucket.set(key, {});
+      // No prototype: an id such as "__proto__" is stored as an ordinary entry.
+      if (!byBucket.has(key)) byBucket.set(key, Object.create(null) as Record<string, ServiceRecord>);
       (byBucket.get(key) as Record<string, ServiceRecord>)[id] = records.get(id) as ServiceRecord;
     }
     this.c.memo.putMany([...byBucket], true);
@@ -324,7 +334,7 @@ export class PartnerLookup {
     if (extra.length && neighbours) {
       const name = `ids:${neighbours.group}`;
       if (this.claim(name)) {
-        also = extra.slice(0, MAX_NEIGHBOURS);
+        also = extra.slice(0, Math.max(0, MAX_NEIGHBOURS - todo.length));
         try {
           this.fetchInto([...todo, ...also], found, view);
           // Near the day's fetch margin the batch with the neighbours may be refused whole: this cell's own ids alone may still fit.

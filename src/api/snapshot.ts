@@ -200,30 +200,31 @@ export class Snapshot {
   }
 
   /**
-   * Publishes generation `gen` from its chunks as written (an import's, step by step): their ids
-   * come from the small values `writeChunks` kept, or, where one of those is gone, from the chunks
-   * themselves. Returns false when a chunk read for its ids is missing. (A chunk whose ids were
-   * kept is not read: if the cache evicted it, lookups miss it, as after any later eviction, and
-   * the ids it held go one by one.)
+   * Publishes generation `gen` from its chunks as written (an import's, step by step). Their ids
+   * come from the small values `writeChunks` kept, followed as a chain from chunk 0: each value
+   * covers the chunks of one write and the next write starts where it ends. A value left by an
+   * execution killed before it saved its progress lies off that chain (or was overwritten by the
+   * write that redid it) and is never used. From the first gap on, the chunks themselves are read
+   * for their ids. Returns false when a chunk read for its ids is missing. (A chunk whose ids were
+   * kept is not read: if the cache evicted it, lookups find the snapshot holed and read the list
+   * again, as after any later eviction.)
    */
   publishWritten(gen: string, chunkCount: number): boolean {
     const firsts = Array.from({ length: chunkCount }, (_, n) => n);
     const kept = this.memo.getMany(firsts.map((n) => this.idsKey(gen, n)));
-    const ids: Array<string[] | undefined> = new Array(chunkCount).fill(undefined);
-    for (const first of firsts) {
-      const v = kept.get(this.idsKey(gen, first))?.value;
-      if (!Array.isArray(v)) continue;
-      v.forEach((chunk, k) => {
-        if (first + k < chunkCount && Array.isArray(chunk) && chunk.every((x) => typeof x === 'string')) ids[first + k] = chunk as string[];
-      });
+    const ids: string[][] = [];
+    while (ids.length < chunkCount) {
+      const v = kept.get(this.idsKey(gen, ids.length))?.value;
+      const isIds = (c: unknown): c is string[] => Array.isArray(c) && c.every((x) => typeof x === 'string');
+      if (!Array.isArray(v) || v.length === 0 || ids.length + v.length > chunkCount || !v.every(isIds)) break;
+      ids.push(...v);
     }
-    const unknown = firsts.filter((n) => ids[n] === undefined);
+    const rest = firsts.slice(ids.length);
     const view: SnapshotView = { gen, total: 0, fresh: true, fetchedAt: 0, chunkCount, chunkOf: () => undefined };
-    const chunks = this.readChunks(view, unknown);
-    if (chunks.size !== unknown.length) return false;
-    for (const n of unknown) ids[n] = (chunks.get(n) as ServiceRecord[]).map((r) => idOf(r) ?? '');
-    const whole = ids as string[][];
-    this.publish(gen, whole.reduce((k, x) => k + x.length, 0), whole);
+    const chunks = this.readChunks(view, rest);
+    if (chunks.size !== rest.length) return false;
+    for (const n of rest) ids.push((chunks.get(n) as ServiceRecord[]).map((r) => idOf(r) ?? ''));
+    this.publish(gen, ids.reduce((k, x) => k + x.length, 0), ids);
     this.memo.remove(firsts.filter((n) => kept.has(this.idsKey(gen, n))).map((n) => this.idsKey(gen, n)));
     return true;
   }

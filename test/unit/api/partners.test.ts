@@ -2,7 +2,9 @@
  * PartnerLookup's claim on reading the active list (src/api/partners.ts), over the fake transport,
  * clock and cache: one execution reads the list for many ids; when two executions claimed at the
  * same instant and the other one's claim stayed, this one stops after the first page and waits
- * instead of reading the whole list a second time.
+ * instead of reading the whole list a second time. A snapshot the cache has since lost a chunk of
+ * is read again rather than asked for id by id, and an id such as "__proto__" finds nothing in
+ * the small buckets of answers.
  */
 import { Client } from '../../../src/api/client';
 import { Memo } from '../../../src/api/memo';
@@ -30,9 +32,10 @@ function setup(onListPage?: (page: number, memo: Memo) => void) {
   };
   const transport = new FakeTransport(handler);
   const client = new Client({ baseUrl: BASE, apiKey: 'k_test_1234', transport, clock, memo, random: () => 0.5, deadline: clock.now() + 30_000 });
+  const another = () => new PartnerLookup({ client, memo, clock, token: 'another', random: () => 0.5 });
   const lookup = new PartnerLookup({ client, memo, clock, token: 'mine', random: () => 0.5 });
   const listRequests = () => transport.requests.filter((r) => isList(new URL(r.url))).length;
-  return { lookup, listRequests, transport };
+  return { lookup, listRequests, transport, memo, another };
 }
 
 test('many uncached ids: the execution that holds the claim reads the whole list and answers from it', () => {
@@ -52,4 +55,27 @@ test('two executions claimed at once and the other claim stayed: this one reads 
   const out = lookup.lookup(ids.slice(0, 50));
   expect(out.every((o) => o.ok)).toBe(true);
   expect(listRequests()).toBe(1);
+});
+
+test('a fresh snapshot that lost a chunk to eviction is read again for many of its ids, not asked for id by id', () => {
+  const { lookup, listRequests, transport, memo, another } = setup();
+  expect(lookup.lookup(ids.slice(0, 50)).every((o) => o.ok)).toBe(true);
+  expect(listRequests()).toBe(4);
+  const index = memo.getMany([memo.key('snap', 'index')]).get(memo.key('snap', 'index'))?.value as { gen: string };
+  memo.remove([memo.key('snap', `${index.gen}:0`)]);
+  const before = transport.requests.length;
+  // Another execution, 50 other ids of the lost chunk (chunk 0 holds the first 200).
+  const out = another().lookup(ids.slice(100, 150));
+  expect(out.map((o) => (o.ok ? o.value.id : o.error.message))).toEqual(ids.slice(100, 150));
+  expect(transport.requests.length - before).toBe(4);
+  expect(listRequests()).toBe(8);
+});
+
+test('an id such as "__proto__" finds nothing in the buckets a read of the list left: it is asked for', () => {
+  const { lookup, transport, another } = setup();
+  expect(lookup.lookup(ids.slice(0, 50)).every((o) => o.ok)).toBe(true);
+  const before = transport.requests.length;
+  const [out] = another().lookup(['__proto__']);
+  expect(transport.requests.length - before).toBe(1);
+  expect(out.ok && out.value.id).toBe('__proto__');
 });

@@ -1,8 +1,9 @@
 /**
  * Publishing an import's snapshot (src/api/snapshot.ts): the import writes chunks step by step,
  * across executions, and keeps each write's ids in one small value, so publishing reads those
- * instead of unzipping every chunk; where one is gone, that write's chunks are read back; where a
- * chunk read back is gone too, nothing is published.
+ * instead of unzipping every chunk; where one is gone, the chunks from there on are read back; where
+ * a chunk read back is gone too, nothing is published. Ids kept by an execution killed before it
+ * saved its progress are never used: the write that redoes it starts where the saved progress ends.
  */
 import { Memo } from '../../../src/api/memo';
 import type { ServiceRecord } from '../../../src/api/records';
@@ -51,13 +52,13 @@ test('with the ids kept, publishing reads no chunk, and the snapshot answers for
   expect(memo.getMany(kept).size).toBe(0);
 });
 
-test("a write whose kept ids are gone: only that write's chunks are read back, and the snapshot is still whole", () => {
+test('a write whose kept ids are gone: the chunks from there on are read back, and the snapshot is still whole', () => {
   const { memo, snapshot, asked } = setup();
   const chunks = writeInSteps(snapshot, 'g2', true);
   memo.remove([memo.key('snap', 'g2:ids:3')]);
   asked.length = 0;
   expect(snapshot.publishWritten('g2', chunks)).toBe(true);
-  expect(asked.filter((k) => chunkKeys(memo, 'g2').includes(k))).toEqual(chunkKeys(memo, 'g2').slice(3, 5));
+  expect(asked.filter((k) => chunkKeys(memo, 'g2').includes(k))).toEqual(chunkKeys(memo, 'g2').slice(3));
   const view = snapshot.view();
   expect(snapshot.all(view as NonNullable<typeof view>)).toEqual(records);
 });
@@ -69,4 +70,25 @@ test('without kept ids, a chunk that is gone makes publishing refuse: the previo
   memo.remove([chunkKeys(memo, 'g3')[6]]);
   expect(snapshot.publishWritten('g3', chunks)).toBe(false);
   expect(snapshot.view()).toMatchObject({ gen: 'old', total: 10 });
+});
+
+test('ids kept by a killed execution (its writes redone at other chunk boundaries) are not used: every id maps to its chunk', () => {
+  const { memo, snapshot } = setup();
+  const stale = (n: number): ServiceRecord[] => Array.from({ length: n }, (_, i) => ({ id: `stale_${i}`, fullName: 'killed' }));
+  // Saved progress: 3 chunks. The killed execution then wrote chunks 3-4 and 5-6 of other records and died before saving.
+  snapshot.writeChunks('g4', 0, records.slice(0, 3 * CHUNK_RECORDS), true);
+  snapshot.writeChunks('g4', 3, stale(2 * CHUNK_RECORDS), true);
+  snapshot.writeChunks('g4', 5, stale(2 * CHUNK_RECORDS), true);
+  // The redo writes from chunk 3 again, in writes of 3 chunks, then the rest.
+  let chunks = 3;
+  chunks += snapshot.writeChunks('g4', chunks, records.slice(3 * CHUNK_RECORDS, 6 * CHUNK_RECORDS), true).length;
+  chunks += snapshot.writeChunks('g4', chunks, records.slice(6 * CHUNK_RECORDS), true).length;
+  expect(chunks).toBe(8);
+  expect(snapshot.publishWritten('g4', chunks)).toBe(true);
+  const view = snapshot.view() as NonNullable<ReturnType<Snapshot['view']>>;
+  expect(view.total).toBe(records.length);
+  expect(view.chunkOf('stale_0')).toBeUndefined();
+  const all = records.map((r) => String(r.id));
+  expect(snapshot.lookup(view, all).size).toBe(records.length);
+  expect(memo.getMany([memo.key('snap', 'g4:ids:3'), memo.key('snap', 'g4:ids:6')]).size).toBe(0);
 });
