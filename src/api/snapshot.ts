@@ -3,8 +3,8 @@
  * lookup of thousands of ids costs a few cache reads instead of one request per id. Records are
  * stored column by column (which gzips a third smaller than records) in chunks of at most
  * CHUNK_RECORDS, each one cache value under 100 KB; an index lists the ids of every chunk, so a
- * lookup reads the index and only the chunks holding its ids. 100,000 partners take about 370
- * values, well inside CacheService's 1,000. It lives in the memo's namespace (one per API key and
+ * lookup reads the index and only the chunks holding its ids. 100,000 partners take 504 values
+ * (500 chunks and the index's parts) of CacheService's 1,000. It lives in the memo's namespace (one per API key and
  * service address) and follows the memo's rules: fresh inside the cache lifetime and after the last
  * "refresh all", then kept only as a last good copy. A new snapshot is written under a new
  * generation and published by its index last, so a reader never mixes two lists; the previous
