@@ -338,7 +338,10 @@ export class PartnerLookup {
         try {
           this.fetchInto([...todo, ...also], found, view);
           // Near the day's fetch margin the batch with the neighbours may be refused whole: this cell's own ids alone may still fit.
-          const refused = todo.filter((id) => { const o = found.get(id); return o !== undefined && !o.ok && o.error.code === 'QUOTA'; });
+          const refused = todo.filter((id) => {
+            const o = found.get(id);
+            return o !== undefined && !o.ok && o.error.code === 'QUOTA';
+          });
           if (refused.length) this.fetchInto(refused, found, view);
         } finally {
           this.release(name);

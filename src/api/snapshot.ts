@@ -4,8 +4,8 @@
  * stored column by column (which gzips a third smaller than records) in chunks of at most
  * CHUNK_RECORDS, each one cache value under 100 KB; an index lists the ids of every chunk, so a
  * lookup reads the index and only the chunks holding its ids. 100,000 partners take 504 values
- * (500 chunks and the index's parts) of CacheService's 1,000. It lives in the memo's namespace (one per API key and
- * service address) and follows the memo's rules: fresh inside the cache lifetime and after the last
+ * (500 chunks and the index's parts) of CacheService's 1,000. It lives in the memo's namespace
+ * (one per API key and service address) and follows the memo's rules: fresh inside the cache lifetime and after the last
  * "refresh all", then kept only as a last good copy. A new snapshot is written under a new
  * generation and published by its index last, so a reader never mixes two lists; the previous
  * generation's chunks are removed when the new one is published.
@@ -73,6 +73,8 @@ export function fromColumns(cols: Columns): ServiceRecord[] {
   }
   return out;
 }
+
+const isIdList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
 
 function isIndex(v: unknown): v is IndexEntry {
   const e = v as IndexEntry;
@@ -215,8 +217,7 @@ export class Snapshot {
     const ids: string[][] = [];
     while (ids.length < chunkCount) {
       const v = kept.get(this.idsKey(gen, ids.length))?.value;
-      const isIds = (c: unknown): c is string[] => Array.isArray(c) && c.every((x) => typeof x === 'string');
-      if (!Array.isArray(v) || v.length === 0 || ids.length + v.length > chunkCount || !v.every(isIds)) break;
+      if (!Array.isArray(v) || v.length === 0 || ids.length + v.length > chunkCount || !v.every(isIdList)) break;
       ids.push(...v);
     }
     const rest = firsts.slice(ids.length);

@@ -2,7 +2,8 @@
  * Diagnostics: checks, in the real environment, everything the add-in relies on (the API key,
  * the service address, both active-partner list paths and a per-id call answering as the spec
  * says, the cache, both properties stores, the trigger count against Google's limit, the day's
- * fetch count as the quota guard keeps it, and the authorization mode) and writes a plain-text report a user can paste into a support request.
+ * fetch count as the quota guard keeps it, and the authorization mode) and writes a plain-text
+ * report a user can paste into a support request.
  * The report never holds a secret: the key shows as its last four characters, and the add-in's
  * one redaction rule (src/api/redact.ts: the key raw or URL-encoded, and any run of 8 of its
  * characters) is applied to everything, including text the service sent back. A check that this execution's authorization mode does not
