@@ -17,12 +17,13 @@ import type { ServiceError } from '../api/errors';
 import { DEADLINE_MARGIN_MS, UNSENT_MESSAGE } from '../api/client';
 import { acceptPage, acceptRefusal, cursorDone, listVerdict, startCursor } from '../api/pages';
 import { CHUNK_RECORDS } from '../api/snapshot';
-import { type FieldSpec, LP_FIELD_SPECS, type ServiceRecord } from '../api/records';
+import { type FieldSpec, LP_FIELD_SPECS, LP_FIELDS, type ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
 import { recordRow } from '../table/rows';
 import { type Held, heldRows, heldSpan, keepable, noteHeld, placeable, restoreHeld } from './held';
 import { mergeTables, type OutCell } from './merge';
 import type { ImportPorts } from './ports';
+import { replaceRefusal } from './replace';
 import { pagesRead, type RunSource, type RunState, type RunSummary, summarize } from './run-state';
 import type { ImportSpec } from './spec';
 
@@ -96,8 +97,17 @@ export function beginRun(importId: string, source: RunSource, ports: ImportPorts
     if (current?.status === 'running') return step(spec, current, ports, deadline);
     const run = newRun(spec, source, ports);
     ports.store.save(run);
+    // Refused before any request when the sheet already holds the analyst's cells (checked again before writing).
+    const refusal = replaceRefused(spec, ports);
+    if (refusal) return failRun(spec, run, ports, `Import failed: ${refusal}`);
     return step(spec, run, ports, deadline);
   });
+}
+
+/** Why this replace run may not write its sheet (src/import/replace.ts), or undefined. */
+function replaceRefused(spec: ImportSpec, ports: ImportPorts): string | undefined {
+  if (spec.mode !== 'replace') return undefined;
+  return replaceRefusal(ports.target.read(spec.sheetName), [...LP_FIELDS, ...spec.fields], spec.sheetName);
 }
 
 export function continueRun(importId: string, ports: ImportPorts, deadline: number): RunSummary {
@@ -418,6 +428,8 @@ function writeTarget(spec: ImportSpec, run: RunState, rows: Cell[][], ports: Imp
     const repeated = counts('repeated id (kept)');
     note = ` ${counts('new partner')} new, ${counts('no longer active')} no longer active, ${counts('changed')} field changes.${repeated ? ` ${repeated} rows with a repeated id kept below the table.` : ''}`;
   } else {
+    const refusal = replaceRefused(spec, ports);
+    if (refusal) throw new Error(refusal);
     grid = [[...spec.fields], ...rows];
   }
   const dateColumns = spec.fields.map((f, i) => (LP_FIELD_SPECS.find((s) => s.name === f)?.type === 'datetime' ? i + 1 : 0)).filter((c) => c > 0);

@@ -16,13 +16,15 @@ const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 let browser: Browser;
 let wb: RunningWorkbench;
 let page: Page;
-/** Row 2 of the formula typed next to the imported ids, and the column it is in. */
-let formulaColumn = '';
+/** README's first formula, typed in Sheet1!B2 over the imported ids. */
+const FORMULA = `=LP_GET('Limited partners'!A2:A20, "fullName,firm")`;
 /** Formulas typed on Sheet1 (one per id README offers). */
 let tried = 0;
 
 const texts = (a1s: string[]) => Promise.all(a1s.map(async (a) => (await cell(page, a).textContent()) ?? ''));
 const letter = (i: number) => String.fromCharCode(65 + i);
+/** Rows 2 to 20 of a column, as A1 names. */
+const rows = (col: string) => Array.from({ length: 19 }, (_, i) => `${col}${i + 2}`);
 
 beforeAll(async () => {
   wb = await startWorkbench(['--partners', '800']);
@@ -38,7 +40,7 @@ afterAll(async () => {
 describe("README's first recipe, exactly as written", () => {
   test('the recipe is the one this test follows', () => {
     expect(README).toContain('**Investor Data ▸ Open sidebar**, paste the key, **Save key**, **Import**');
-    expect(README).toContain('click the first empty cell of row 2 right of the data, type\n`=LP_GET(A2:A20, "fullName,firm")` and press Enter');
+    expect(README).toContain(`Then open the tab *Sheet1*, click B2, type\n\`${FORMULA}\` and press Enter`);
   });
 
   test('Open sidebar, paste the key, Save key, Import: the partners land in a sheet, ordinary ones first', async () => {
@@ -54,25 +56,24 @@ describe("README's first recipe, exactly as written", () => {
     await page.screenshot({ path: shot('workbench-2-imported') });
   }, 120_000);
 
-  test('then click the first empty cell of row 2 right of the data, type the formula and press Enter: names and firms for A2:A20', async () => {
+  test('then open Sheet1, click B2, type the formula and press Enter: names and firms of the partners in A2:A20 of the import', async () => {
     const header = await page.evaluate(() => [...document.querySelectorAll('#grid tr:nth-child(2) td')].map((td) => td.textContent ?? ''));
-    const firstEmpty = header.indexOf('');
-    expect(firstEmpty).toBeGreaterThan(1);
-    formulaColumn = letter(firstEmpty);
-    const [nameCol, firmCol] = ['fullName', 'firm'].map((f) => letter(header.indexOf(f)));
     expect(header).toEqual(expect.arrayContaining(['fullName', 'firm']));
-    await cell(page, `${formulaColumn}2`).click();
-    await page.keyboard.type('=LP_GET(A2:A20, "fullName,firm")');
+    const [nameCol, firmCol] = ['fullName', 'firm'].map((f) => letter(header.indexOf(f)));
+    const names = await texts(rows(nameCol));
+    const firms = await texts(rows(firmCol));
+    await page.locator('.tab:has-text("Sheet1")').click();
+    await page.locator('.tab.active:has-text("Sheet1")').waitFor();
+    await cell(page, 'B2').click();
+    await page.keyboard.type(FORMULA);
     await page.keyboard.press('Enter');
-    await page.locator(`td.selected[data-cell="${formulaColumn}3"]`).waitFor();
-    const firmOf = letter(firstEmpty + 1);
-    const expected = await texts(Array.from({ length: 19 }, (_, i) => `${nameCol}${i + 2}`));
-    await cellIs(page, `${formulaColumn}2`, expected[0]);
-    expect(await texts(Array.from({ length: 19 }, (_, i) => `${formulaColumn}${i + 2}`))).toEqual(expected);
-    expect(await texts(Array.from({ length: 19 }, (_, i) => `${firmOf}${i + 2}`))).toEqual(await texts(Array.from({ length: 19 }, (_, i) => `${firmCol}${i + 2}`)));
-    expect(await cell(page, `${formulaColumn}21`).textContent()).toBe('');
-    await goTo(page, `${formulaColumn}2`);
-    expect(await page.inputValue('#formula-input')).toBe('=LP_GET(A2:A20, "fullName,firm")');
+    await page.locator('td.selected[data-cell="B3"]').waitFor();
+    await cellIs(page, 'B2', names[0]);
+    expect(await texts(rows('B'))).toEqual(names);
+    expect(await texts(rows('C'))).toEqual(firms);
+    expect(await cell(page, 'B21').textContent()).toBe('');
+    await goTo(page, 'B2');
+    expect(await page.inputValue('#formula-input')).toBe(FORMULA);
     await page.screenshot({ path: shot('workbench-3-formula') });
   }, 60_000);
 
@@ -99,9 +100,8 @@ describe('work is never lost', () => {
     await page.click('text=Refresh all formulas');
     await page.locator(`#toast:has-text("Refreshed ${tried + 1} Investor Data formulas")`).waitFor();
     expect(await texts(sheet1)).toEqual(before);
-    await page.locator('.tab:has-text("Limited partners")').click();
-    await cellIs(page, `${formulaColumn}2`, /.{3,}/);
-    await cellIs(page, `${formulaColumn}20`, /.{3,}/);
+    await cellIs(page, 'B2', /.{3,}/);
+    await cellIs(page, 'B20', /.{3,}/);
   }, 60_000);
 
   test('a restart with a sparse workbook (a value far below and right of the rest) loads everything back', async () => {

@@ -229,3 +229,45 @@ describe('a run saved by the previous version', () => {
     expect(new Set(sheet(a.emu, 'Legacy').slice(1).map((r) => r[0])).size).toBe(sheet(a.emu, 'Legacy').length - 1);
   });
 });
+
+describe('replace keeps what the analyst added', () => {
+  test('a formula typed right of the imported table (README quick start): the next import is refused before any request, the sheet untouched', () => {
+    const a = addin(svc.url);
+    const id = saveImport(a.emu, { sheetName: 'Quick', fields: ['id', 'fullName', 'firm'], mode: 'replace' });
+    expect(runImport(a.emu, id).pop()?.status).toBe('done');
+    const s = a.emu.workbook.byName('Quick');
+    if (!s) throw new Error('no sheet');
+    s.set(1, s.lastColumn(), '', '=LP_GET(A2:A20, "fullName,firm")');
+    const before = { values: sheet(a.emu, 'Quick'), formulas: [...s.formulas] };
+    const from = a.emu.history.length;
+    const last = runImport(a.emu, id).pop();
+    expect(last?.status).toBe('failed');
+    expect(last?.message).toBe('Import failed: Replace would erase a cell of "Quick" that the import did not write (D2 (a formula)). Import with merge by id to keep your columns beside their partners, import into another sheet, or move those cells. The sheet "Quick" keeps its previous data.');
+    expect(a.emu.history.slice(from).reduce((n, l) => n + l.fetches, 0)).toBe(0);
+    expect({ values: sheet(a.emu, 'Quick'), formulas: [...s.formulas] }).toEqual(before);
+    // Moved away, the next run replaces the table again.
+    s.set(1, 3, '', '');
+    expect(runImport(a.emu, id).pop()?.status).toBe('done');
+  });
+
+  test('a notes column, a total row below the table and a title row are refused; the import\'s own earlier columns are not', () => {
+    const a = addin(svc.url);
+    const id = saveImport(a.emu, { sheetName: 'Kept', fields: ['id', 'fullName'], mode: 'replace' });
+    runImport(a.emu, id);
+    const s = a.emu.workbook.byName('Kept');
+    if (!s) throw new Error('no sheet');
+    // A column the import wrote under another field list (upvotes) is its own: replaced without a word.
+    s.set(0, 2, 'upvotes');
+    s.set(1, 2, 7);
+    expect(runImport(a.emu, id).pop()?.status).toBe('done');
+    const rows = s.lastRow();
+    s.set(0, 2, 'Notes');
+    s.set(3, 2, 'call back');
+    s.set(rows + 1, 1, 'total: see above');
+    const before = sheet(a.emu, 'Kept');
+    const last = runImport(a.emu, id).pop();
+    expect(last?.status).toBe('failed');
+    expect(last?.message).toContain(`Replace would erase 3 cells of "Kept" that the import did not write (C1, C4, B${rows + 2}).`);
+    expect(sheet(a.emu, 'Kept')).toEqual(before);
+  });
+});

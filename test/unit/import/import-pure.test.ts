@@ -1,4 +1,6 @@
 import { MergeRefused, mergeTables, repointFormula } from '../../../src/import/merge';
+import { a1, analystCells, replaceRefusal } from '../../../src/import/replace';
+import type { Cell } from '../../../src/table/cells';
 import { checkSchedule, checkSheetName, checkSpec, nextDue } from '../../../src/import/spec';
 
 describe('merge', () => {
@@ -84,5 +86,34 @@ describe('saved import settings', () => {
     expect(new Date(nextDue({ every: 'day', atHour: 6 }, t)).toISOString()).toBe('2026-11-23T06:00:00.000Z');
     expect(new Date(nextDue({ every: 'day', atHour: 9 }, t)).toISOString()).toBe('2026-11-22T09:00:00.000Z');
     expect(new Date(nextDue({ every: 'week', weekday: 1, atHour: 6 }, t)).toISOString()).toBe('2026-11-23T06:00:00.000Z');
+  });
+});
+
+describe('replace: what the analyst added is named, never erased', () => {
+  const fields = ['id', 'fullName', 'firm'];
+  const table = (values: unknown[][], formulas: Record<string, string> = {}) => ({
+    values: values as Cell[][],
+    formulas: values.map((row, r) => row.map((_, c) => formulas[`${r},${c}`] ?? '')),
+  });
+  test('the import\'s own table, even with a column of an earlier field list, erases nothing', () => {
+    expect(replaceRefusal(null, fields, 'S')).toBeUndefined();
+    expect(replaceRefusal(table([['', ''], ['', '']]), fields, 'S')).toBeUndefined();
+    expect(replaceRefusal(table([['id', 'fullName', 'upvotes'], ['a', 'A', 3], ['b', 'B', 4]]), [...fields, 'upvotes'], 'S')).toBeUndefined();
+  });
+  test('a spilled formula right of the table is named first; its results, a notes column and a row below count too', () => {
+    const t = table([
+      ['id', 'fullName', '', '', 'Notes'],
+      ['a', 'A', 'A', 'X', ''],
+      ['b', 'B', 'B', 'Y', 'call'],
+      ['', 'total 2', '', '', ''],
+    ], { '1,2': '=LP_GET(A2:A3, "fullName,firm")' });
+    expect(analystCells(t, fields)).toEqual({ places: ['C2 (a formula)', 'E1', 'D2'], count: 7 });
+    expect(replaceRefusal(t, fields, 'S')).toBe('Replace would erase 7 cells of "S" that the import did not write (C2 (a formula), E1, D2 and 4 more). Import with merge by id to keep your columns beside their partners, import into another sheet, or move those cells.');
+  });
+  test('a sheet whose first row is not the import\'s header is the analyst\'s whole', () => {
+    expect(analystCells(table([['My title', ''], ['id', 'fullName'], ['a', 'A']]), fields).count).toBe(5);
+  });
+  test('A1 names past Z', () => {
+    expect([a1(0, 0), a1(1, 25), a1(2, 26), a1(9, 701), a1(0, 702)]).toEqual(['A1', 'Z2', 'AA3', 'ZZ10', 'AAA1']);
   });
 });
