@@ -46,6 +46,8 @@ interface Pending {
   attempt: number;
   at: number;
   sent: boolean;
+  /** Sent in a batch of its own: its batch failed whole, and only a request alone shows which one cannot be sent. */
+  alone?: boolean;
 }
 
 interface Call<T> {
@@ -241,7 +243,8 @@ export class Client {
     const queue: Pending[] = pending.map((i) => ({ i, attempt: 0, at: 0, sent: false }));
     while (queue.length) {
       const now = this.o.clock.now();
-      const ready = queue.filter((p) => p.at <= now).sort((a, b) => a.i - b.i).slice(0, parallelism);
+      const due = queue.filter((p) => p.at <= now).sort((a, b) => a.i - b.i);
+      const ready = due[0]?.alone ? [due[0]] : due.filter((p) => !p.alone).slice(0, parallelism);
       if (!ready.length) {
         const next = Math.min(...queue.map((p) => p.at));
         if (this.outOfTime(next - now)) break;
@@ -253,11 +256,21 @@ export class Client {
       const requests: HttpRequest[] = ready.map((p) => ({ url: this.url(calls[p.i], true), headers: { accept: 'application/json' } }));
       this.stats.fetches += requests.length;
       const responses = this.o.transport.fetchAll(requests);
+      // A batch that could not be sent at all (UrlFetchApp.fetchAll throws when one request cannot be): each of
+      // its calls goes again alone, one batch each, each through the transport (so counted) and this deadline.
+      // (A refusal of the quota guard is a ServiceError, not a failed send: it stays whole.)
+      const whole = ready.length > 1 && responses.every((r) => r instanceof Error && !(r instanceof ServiceError));
       ready.forEach((p, k) => {
         p.sent = true;
         const call = calls[p.i];
         const res = responses[k];
         const sent = res instanceof Error ? toServiceError(res, secrets) : undefined;
+        if (sent && whole) {
+          out[p.i] = { ok: false, error: this.explain(sent, call) };
+          this.stats.retries++;
+          queue.push({ ...p, at: 0, alone: true, sent: false });
+          return;
+        }
         const result = sent ? { ok: false as const, error: sent } : interpret(res as HttpResponse, this.url(call, false), secrets, this.o.clock.now());
         let error: ServiceError;
         if (result.ok) {
@@ -280,7 +293,7 @@ export class Client {
         const at = this.o.clock.now() + (delay ?? 0);
         if (delay === undefined || this.outOfTime(at - this.o.clock.now())) return;
         this.stats.retries++;
-        queue.push({ i: p.i, attempt: p.attempt + 1, at, sent: true });
+        queue.push({ i: p.i, attempt: p.attempt + 1, at, sent: true, alone: p.alone });
       });
     }
     for (const p of queue) {

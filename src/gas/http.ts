@@ -1,7 +1,9 @@
 /**
  * The Transport over UrlFetchApp. fetchAll sends a batch in parallel; HTTP errors come back as
- * responses (muteHttpExceptions), and when fetchAll throws because one request could not be
- * sent at all, the batch is retried one by one so that only that request fails. The add-in's
+ * responses (muteHttpExceptions). When fetchAll throws because one request could not be sent at
+ * all (no answer in time, an address that cannot be reached), every request of the batch gets
+ * that error: the client sends them again one by one, each through the quota guard and within its
+ * deadline (src/api/client.ts), so that only the one that cannot be sent fails. The add-in's
  * fetches go through the quota guard (`guardedUrlFetch`), which counts them in the user cache
  * (custom functions see the owner's, whose quota they spend) and refuses a batch past the margin.
  */
@@ -29,14 +31,8 @@ export const urlFetchTransport: Transport = {
     try {
       return UrlFetchApp.fetchAll(requests.map(params)).map(read);
     } catch (e) {
-      if (requests.length === 1) return [asError(e)];
-      return requests.map((r) => {
-        try {
-          return read(UrlFetchApp.fetch(r.url, params(r)));
-        } catch (inner) {
-          return asError(inner);
-        }
-      });
+      const error = asError(e);
+      return requests.map(() => error);
     }
   },
 };

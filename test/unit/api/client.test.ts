@@ -2,6 +2,8 @@ import { Client, type ClientOptions } from '../../../src/api/client';
 import { ServiceError } from '../../../src/api/errors';
 import { Memo } from '../../../src/api/memo';
 import { DEFAULT_RETRY } from '../../../src/api/retry';
+import { FetchBudget, guardedTransport } from '../../../src/api/quota';
+import type { HttpRequest, HttpResponse, Transport } from '../../../src/api/transport';
 import { readList } from '../../../src/api/pages';
 import { FakeClock, FakeTransport, type Handler, json, LimitedStore, nodeCodec } from '../../helpers/fakes';
 
@@ -377,5 +379,67 @@ describe('client: each request waits alone', () => {
     expect(clock.sleeps).toEqual([]);
     expect(client.limitedPartners(['b'])[0].ok).toBe(true);
     expect(clock.sleeps).toEqual([10_000]);
+  });
+});
+
+describe('client: a batch that cannot be sent at all', () => {
+  /** UrlFetchApp.fetchAll as src/gas/http.ts passes it on: one request that cannot be sent fails the whole batch, each with the same error. */
+  class ThrowingBatch implements Transport {
+    readonly batches: string[][] = [];
+    constructor(private readonly clock: FakeClock, private readonly costMs: number, private readonly unsendable: ReadonlySet<string>) {}
+    fetchAll(requests: readonly HttpRequest[]): Array<HttpResponse | Error> {
+      const ids = requests.map((r) => new URL(r.url).searchParams.get('limitedPartnerId') as string);
+      this.batches.push(ids);
+      this.clock.t += this.costMs;
+      if (ids.some((id) => this.unsendable.has(id))) {
+        const error = new Error('Exception: Address unavailable: https://data.example.com');
+        return requests.map(() => error);
+      }
+      return ids.map((id) => json(200, { data: [partner(id)] }));
+    }
+  }
+  const ids = (n: number) => Array.from({ length: n }, (_, i) => `p${i + 1}`);
+
+  test('each call goes again alone: only the one that cannot be sent fails, and the quota guard counts every send', () => {
+    const clock = new FakeClock();
+    const transport = new ThrowingBatch(clock, 100, new Set(['p3']));
+    const store = new LimitedStore(clock);
+    const budget = new FetchBudget({ store, now: () => clock.now(), policy: { dailyLimit: 1000, reserve: 0.1 } });
+    const { client } = setup(byIdHandler, { transport: guardedTransport(transport, budget), clock, store });
+    const out = client.limitedPartners(ids(6));
+    expect(out.map((o) => o.ok)).toEqual([true, true, false, true, true, true]);
+    expect(!out[2].ok && out[2].error.code).toBe('NETWORK');
+    // The batch once, then one call a batch: each other id twice in all, never again once answered.
+    expect(transport.batches[0]).toEqual(ids(6));
+    expect(transport.batches.slice(1).every((b) => b.length === 1)).toBe(true);
+    const sends = transport.batches.flat();
+    for (const id of ids(6).filter((i) => i !== 'p3')) expect(sends.filter((s) => s === id)).toHaveLength(2);
+    expect(budget.usage().used).toBe(sends.length);
+  });
+
+  test('the calls sent alone stop at the deadline: the rest end as not sent, never past it', () => {
+    const clock = new FakeClock();
+    const t0 = clock.now();
+    const transport = new ThrowingBatch(clock, 900, new Set(['p1']));
+    const deadline = t0 + 20_000;
+    const { client } = setup(byIdHandler, { transport, clock, deadline, parallelism: 100 });
+    const out = client.limitedPartners(ids(40));
+    expect(clock.now()).toBeLessThanOrEqual(deadline);
+    const ok = out.filter((o) => o.ok).length;
+    const unsent = out.filter((o) => !o.ok && o.error.code === 'TIMEOUT').length;
+    expect(ok).toBeGreaterThan(10);
+    expect(unsent).toBeGreaterThan(0);
+    expect(ok + unsent + 1).toBe(40);
+  });
+
+  test('a refusal of the quota guard is not a failed send: the batch is not sent again one by one', () => {
+    const clock = new FakeClock();
+    const transport = new ThrowingBatch(clock, 100, new Set());
+    const store = new LimitedStore(clock);
+    const budget = new FetchBudget({ store, now: () => clock.now(), policy: { dailyLimit: 10, reserve: 0.1 } });
+    const { client } = setup(byIdHandler, { transport: guardedTransport(transport, budget), clock, store, parallelism: 100 });
+    const out = client.limitedPartners(ids(20));
+    expect(out.every((o) => !o.ok && o.error.code === 'QUOTA')).toBe(true);
+    expect(transport.batches).toHaveLength(0);
   });
 });
