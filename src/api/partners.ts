@@ -120,7 +120,7 @@ export class PartnerLookup {
         extra = this.missingNeighbours(neighbours?.ids, own, whole);
         const wanted = misses.length + (neighbours ? this.missingNeighbours(neighbours.run, own, whole).length : 0);
         if ((!view?.fresh || holed) && wanted >= FILL_MIN_IDS) {
-          const filled = this.fill(wanted, neighbours?.run ?? wantedOwn, misses, found);
+          const filled = this.fill(wanted, view?.gen, neighbours?.run ?? wantedOwn, misses, found);
           misses = misses.filter((id) => !found.has(id));
           const records = this.readRecords;
           if (records) {
@@ -178,7 +178,7 @@ export class PartnerLookup {
     const view = this.snapshot.view();
     const whole = view?.fresh ? this.snapshot.all(view) : undefined;
     if (whole) return { records: whole };
-    const filled = this.fill(Number.POSITIVE_INFINITY);
+    const filled = this.fill(Number.POSITIVE_INFINITY, view?.gen);
     const records = this.readRecords ? [...this.readRecords.values()] : filled ? this.snapshot.all(filled) : undefined;
     if (records) return { records };
     const known = this.meta();
@@ -264,9 +264,11 @@ export class PartnerLookup {
 
   /**
    * Reads the whole active list into a new snapshot when that is cheaper than `wanted` requests,
-   * or waits for another execution doing it. Returns the fresh snapshot, or undefined.
+   * or waits for another execution doing it. Returns the fresh snapshot, or undefined. `seen` is
+   * the generation the caller found (holed, or no longer fresh): any other one published since is
+   * taken as it is.
    */
-  private fill(wanted: number, run?: readonly string[], own: readonly string[] = [], found?: Map<string, Outcome<ServiceRecord>>): SnapshotView | undefined {
+  private fill(wanted: number, seen: string | undefined, run?: readonly string[], own: readonly string[] = [], found?: Map<string, Outcome<ServiceRecord>>): SnapshotView | undefined {
     const fresh = () => {
       const v = this.snapshot.view();
       return v?.fresh ? v : undefined;
@@ -279,6 +281,9 @@ export class PartnerLookup {
     if (!this.claim('snapshot')) return waitForReader();
     let lost = false;
     try {
+      // Another execution may have published a snapshot since this one looked (while it read its neighbours, say).
+      const published = fresh();
+      if (published && published.gen !== seen) return published;
       let first: Outcome<Page<ServiceRecord>> | undefined;
       const fetch: PageFetcher = (pages, limit) => {
         if (pages.length === 1 && pages[0] === 1 && first) return [first];

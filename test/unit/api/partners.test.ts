@@ -79,3 +79,15 @@ test('an id such as "__proto__" finds nothing in the buckets a read of the list 
   expect(transport.requests.length - before).toBe(1);
   expect(out.ok && out.value.id).toBe('__proto__');
 });
+
+test('a cell that looked for the snapshot before another execution published it, and claims after, does not read the list again', () => {
+  const { lookup, listRequests, another } = setup();
+  const run = [...ids.slice(0, 60), 'lp_inactive'];
+  const out = lookup.lookup(['lp_inactive'], () => {
+    // While this cell reads its neighbours, another execution reads the list, publishes it and lets its claim go.
+    expect(another().lookup([ids[0]], () => ({ ids: run.slice(0, 60), run, group: 'S:2:0' }))[0].ok).toBe(true);
+    return { ids: run, run, group: 'S:2:0' };
+  });
+  expect(out[0].ok && out[0].value.id).toBe('lp_inactive');
+  expect(listRequests()).toBe(4);
+});
