@@ -5,9 +5,16 @@
  *   cell as Sheets runs them), cold one after another, cold 10 at once (the emulator's concurrent
  *   recalculation), and warm; baseline: the same fill-down with a naive formula that fetches its
  *   one id (what ImportJSON-style formulas do; every cell is a request, cold or warm).
+ * - The floor of the fill-down 10 at once: what the same wave costs with no add-in code at all,
+ *   only the calls no design can skip. Its first 10 cells share the list's read ideally (cell k
+ *   fetches page k+1, learns the page count from it, fetches every 10th page after it, and waits
+ *   20 ms at a time until all ten have theirs), and every later cell reads the owner's properties
+ *   and one cache value (the key's namespace, then its answer). Not a baseline: a lower bound, to
+ *   show how much of the 10-at-once figure is the add-in's own.
  * - `=LP_GET` over 2,000 / 5,000 / 10,000 distinct ids, cold and warm; baseline: the best a
  *   careful script does without us, every id in parallel `fetchAll` batches of 100, no cache.
  */
+import { runWave } from '../dev/emulator/concurrent';
 import { Emulator } from '../dev/emulator/runtime';
 import type { Ledger } from '../dev/emulator/execution';
 import { oneShot } from '../dev/service/spawn';
@@ -30,6 +37,44 @@ function naiveMany(base, key, ids) {
   }
   return out;
 }`;
+
+const FLOOR = `
+function pageUrl(base, key, p) { return base + '/api/limited-partners-data/getAllActiveLimitedPartners?apiKey=' + encodeURIComponent(key) + '&limit=100&page=' + p; }
+function floorCold(base, key, k, shares) {
+  PropertiesService.getUserProperties().getProperties();
+  var cache = CacheService.getDocumentCache();
+  cache.getAll(['answer']);
+  var first = JSON.parse(UrlFetchApp.fetch(pageUrl(base, key, k + 1), { muteHttpExceptions: true }).getContentText());
+  var pages = first.pagination.totalPages, urls = [];
+  for (var p = k + 1 + shares; p <= pages; p += shares) urls.push(pageUrl(base, key, p));
+  var read = first.data.length;
+  if (urls.length) UrlFetchApp.fetchAll(urls).forEach(function (r) { read += JSON.parse(r.getContentText()).data.length; });
+  cache.put('share' + k, String(read));
+  var keys = [];
+  for (var i = 0; i < shares; i++) keys.push('share' + i);
+  while (Object.keys(cache.getAll(keys)).length < shares) Utilities.sleep(20);
+  return read;
+}
+function floorWarm() {
+  var ns = PropertiesService.getUserProperties().getProperties();
+  return CacheService.getDocumentCache().getAll(['answer' + Object.keys(ns).length]);
+}`;
+
+/** The floor of a cold fill-down of `n` cells, `concurrency` at once (see the file's comment). */
+async function floorWave(svc: RunningService, n: number, concurrency: number): Promise<Ledger[]> {
+  const first = (await oneShot(`${svc.url}/api/limited-partners-data/getAllActiveLimitedPartners?apiKey=${DEMO_KEY}&limit=100&page=1`)) as { pagination: { totalPages: number } };
+  const shares = Math.min(concurrency, first.pagination.totalPages);
+  const emu = new Emulator({ code: FLOOR });
+  const kind = { kind: 'custom-function' as const };
+  const jobs = [
+    ...Array.from({ length: shares }, (_, k) => ({ name: 'floorCold', args: [svc.url, DEMO_KEY, k, shares], options: kind })),
+    ...Array.from({ length: n - shares }, () => ({ name: 'floorWarm', args: [], options: kind })),
+  ];
+  const runs = await runWave(emu, jobs, { concurrency });
+  const failed = runs.find((r) => r.error !== undefined);
+  if (failed) throw new Error(`floor wave: ${failed.error}`);
+  return runs.map((r) => r.ledger);
+}
 
 async function activeIds(svc: RunningService, n: number): Promise<string[]> {
   const ids: string[] = [];
@@ -69,6 +114,9 @@ export async function benchSheetScale(svc: RunningService, quick: boolean): Prom
   t = performance.now();
   const conc = await fillDownAndRecalculate(emuConc, { sheet: 'Fill', ids: fill, name: 'LP_GET', rest: ['fullName'] }, { concurrency: 10 });
   out.push(figure(`fill-down: ${n} single-id formulas, cold, 10 at once`, performance.now() - t, ledgersOf(conc), errorsOf(conc)));
+  t = performance.now();
+  const floor = await floorWave(svc, n, 10);
+  out.push(figure(`floor: ${n} cells, cold, 10 at once, no add-in code (ideal shared read, then properties + one cache read a cell)`, performance.now() - t, floor));
   const naive = new Emulator({ code: NAIVE });
   const naiveLedgers: Ledger[] = [];
   t = performance.now();

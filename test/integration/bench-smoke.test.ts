@@ -23,6 +23,10 @@ test('npm run bench --quick: every benchmark and baseline runs and reports its f
   expect(scale['fill-down: N single-id formulas, cold, one at a time'].fetches).toBeLessThan(scale['fill-down baseline: N naive formulas, one request each (cold = warm)'].fetches);
   expect(scale['fill-down: N single-id formulas, warm, N at once'].fetches).toBe(0);
   expect(scale['LP_GET N distinct ids, warm'].fetches).toBe(0);
+  // The floor reads each of the list's pages once (its cells share the read) and nothing else.
+  const floor = r.sheetScale.find((f) => f.name.startsWith('floor:'));
+  expect(floor?.fetches).toBeGreaterThan(0);
+  expect(floor?.fetches).toBeLessThanOrEqual(scale['fill-down: N single-id formulas, cold, N at once'].fetches);
   const [ours, naive, cells] = r.imports;
   expect(ours.error).toBeUndefined();
   expect(naive.rows).toBe(ours.rows);
