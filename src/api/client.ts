@@ -268,7 +268,8 @@ export class Client {
         if (sent && whole) {
           out[p.i] = { ok: false, error: this.explain(sent, call) };
           this.stats.retries++;
-          queue.push({ ...p, at: 0, alone: true, sent: false });
+          // It keeps the error it got (a call that runs out of time ends with it, so a step sees the failure).
+          queue.push({ ...p, at: 0, alone: true });
           return;
         }
         const result = sent ? { ok: false as const, error: sent } : interpret(res as HttpResponse, this.url(call, false), secrets, this.o.clock.now());

@@ -1,8 +1,11 @@
+import { Client } from '../../../src/api/client';
 import { ServiceError } from '../../../src/api/errors';
+import type { HttpRequest, HttpResponse, Transport } from '../../../src/api/transport';
 import { beginRun, cancelRun, continueRun, LIVE_LIST_PAGES, LOCKED_MESSAGE, MAX_LIVE_PASSES, MAX_PASSES, MAX_STALLS, MAX_WAIT_WITHOUT_PAGE_MS } from '../../../src/import/machine';
 import type { RunSummary } from '../../../src/import/run-state';
 import type { ImportSpec } from '../../../src/import/spec';
 import { fakeList, records } from '../../helpers/fake-list';
+import { json } from '../../helpers/fakes';
 import { Killed, type World, world } from '../../helpers/fake-ports';
 
 const spec = (mode: 'replace' | 'merge' = 'replace'): ImportSpec => ({ id: 'imp1', sheetName: 'Partners', fields: ['id', 'fullName'], mode });
@@ -382,5 +385,40 @@ describe('import state machine: a service that says when to come back', () => {
     expect(w.clock.t - 1_000_000).toBeGreaterThan(MAX_WAIT_WITHOUT_PAGE_MS);
     expect(w.clock.t - 1_000_000).toBeLessThan(MAX_WAIT_WITHOUT_PAGE_MS + 60_000);
     expect(table(w)).toEqual([['id', 'fullName'], ['old', 'Old']]);
+  });
+});
+
+describe('import state machine: over the real client', () => {
+  test('a service whose batches time out (UrlFetchApp throws after 60 s) fails the run after a few steps, with the real error', () => {
+    const w = world(() => [], [{ id: 'imp1', sheetName: 'Partners', fields: ['id', 'fullName'], mode: 'replace' }]);
+    let hang = false;
+    let sends = 0;
+    const transport: Transport = {
+      fetchAll(reqs: readonly HttpRequest[]): Array<HttpResponse | Error> {
+        sends += reqs.length;
+        if (hang) {
+          w.clock.t += 60_000;
+          const e = new Error('Exception: Timeout: http://127.0.0.1/x');
+          return reqs.map(() => e);
+        }
+        // Page 1 answers; the service hangs from then on.
+        hang = true;
+        w.clock.t += 200;
+        return reqs.map(() => json(200, { data: Array.from({ length: 100 }, (_, i) => ({ id: `p${i}`, fullName: 'x' })), pagination: { totalItems: 5000, totalPages: 50, currentPage: 1, pageSize: 100 } }));
+      },
+    };
+    const execution = () => {
+      const client = new Client({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k_machine_1234', transport, clock: { now: () => w.clock.t, sleep: (ms) => { w.clock.t += ms; } }, parallelism: 100 });
+      const p = w.nextExecution();
+      p.pages = { fetch: (pages, limit, until) => client.within(until, () => client.activePartnerPages(pages, limit)), counters: () => ({ fetches: client.stats.fetches, retries: client.stats.retries }) };
+      return p;
+    };
+    const seen = [beginRun('imp1', 'schedule', execution(), w.clock.t + 300_000)];
+    while (seen[seen.length - 1].status === 'running' && seen.length < 30) seen.push(continueRun('imp1', execution(), w.clock.t + 300_000));
+    const last = seen[seen.length - 1];
+    expect(last.status).toBe('failed');
+    expect(seen.length).toBeLessThanOrEqual(MAX_STALLS + 3);
+    expect(last.message).toMatch(/did not answer in time/);
+    expect(sends).toBeLessThan(400);
   });
 });
