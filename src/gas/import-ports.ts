@@ -63,6 +63,10 @@ export function importPorts(client?: Client): ImportPorts {
         const sheet = findSheet(name);
         return sheet ? readTable(sheet) : null;
       },
+      extent: (name) => {
+        const sheet = findSheet(name);
+        return sheet ? { rows: sheet.getLastRow(), cols: sheet.getLastColumn() } : null;
+      },
       write: (name, grid, dateColumns) => {
         const sheet = ensureSheet(name);
         replaceTable(sheet, grid);

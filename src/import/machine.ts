@@ -17,7 +17,7 @@ import type { ServiceError } from '../api/errors';
 import { DEADLINE_MARGIN_MS, UNSENT_MESSAGE } from '../api/client';
 import { acceptPage, acceptRefusal, cursorDone, listVerdict, startCursor } from '../api/pages';
 import { CHUNK_RECORDS } from '../api/snapshot';
-import { type FieldSpec, LP_FIELD_SPECS, LP_FIELDS, type ServiceRecord } from '../api/records';
+import { type FieldSpec, LP_FIELD_SPECS, type ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
 import { recordRow } from '../table/rows';
 import { type Held, heldRows, heldSpan, keepable, noteHeld, placeable, restoreHeld } from './held';
@@ -96,18 +96,28 @@ export function beginRun(importId: string, source: RunSource, ports: ImportPorts
     const current = ports.store.load(importId);
     if (current?.status === 'running') return step(spec, current, ports, deadline);
     const run = newRun(spec, source, ports);
+    // What the last completed replace wrote stays known across runs: replace judges the sheet by it.
+    if (current?.wrote) run.wrote = current.wrote;
     ports.store.save(run);
     // Refused before any request when the sheet already holds the analyst's cells (checked again before writing).
-    const refusal = replaceRefused(spec, ports);
+    const refusal = replaceRefused(spec, run, ports, true);
     if (refusal) return failRun(spec, run, ports, `Import failed: ${refusal}`);
     return step(spec, run, ports, deadline);
   });
 }
 
-/** Why this replace run may not write its sheet (src/import/replace.ts), or undefined. */
-function replaceRefused(spec: ImportSpec, ports: ImportPorts): string | undefined {
+/**
+ * Why this replace run may not write its sheet (src/import/replace.ts), or undefined. Before the
+ * run (`early`), a sheet that reaches no further than what this import last wrote is left to the
+ * check before writing, which reads it anyway: a large table is not read twice for nothing.
+ */
+function replaceRefused(spec: ImportSpec, run: RunState, ports: ImportPorts, early = false): string | undefined {
   if (spec.mode !== 'replace') return undefined;
-  return replaceRefusal(ports.target.read(spec.sheetName), [...LP_FIELDS, ...spec.fields], spec.sheetName);
+  if (early && run.wrote && ports.target.extent) {
+    const e = ports.target.extent(spec.sheetName);
+    if (!e || (e.rows <= run.wrote.rows + 1 && e.cols <= run.wrote.fields.length)) return undefined;
+  }
+  return replaceRefusal(ports.target.read(spec.sheetName), run.wrote ?? { fields: spec.fields }, spec.sheetName);
 }
 
 export function continueRun(importId: string, ports: ImportPorts, deadline: number): RunSummary {
@@ -428,12 +438,14 @@ function writeTarget(spec: ImportSpec, run: RunState, rows: Cell[][], ports: Imp
     const repeated = counts('repeated id (kept)');
     note = ` ${counts('new partner')} new, ${counts('no longer active')} no longer active, ${counts('changed')} field changes.${repeated ? ` ${repeated} rows with a repeated id kept below the table.` : ''}`;
   } else {
-    const refusal = replaceRefused(spec, ports);
+    const refusal = replaceRefused(spec, run, ports);
     if (refusal) throw new Error(refusal);
     grid = [[...spec.fields], ...rows];
   }
   const dateColumns = spec.fields.map((f, i) => (LP_FIELD_SPECS.find((s) => s.name === f)?.type === 'datetime' ? i + 1 : 0)).filter((c) => c > 0);
   ports.target.write(spec.sheetName, grid, dateColumns);
+  // A merge's table holds the analyst's columns and rows too: the next replace judges it afresh.
+  run.wrote = spec.mode === 'replace' ? { fields: [...spec.fields], rows: rows.length } : undefined;
   ports.staging.remove(spec.id);
   run.status = 'done';
   run.read = rows.length;

@@ -35,6 +35,8 @@ export interface TableSnapshot {
 
 export interface TargetPort {
   read(sheetName: string): TableSnapshot | null;
+  /** The sheet's last row and column holding anything (1-based), without reading its cells; null when there is no such sheet. */
+  extent?(sheetName: string): { rows: number; cols: number } | null;
   /** Replaces the table in one write; `dateColumns` (1-based) are formatted as date-times. */
   write(sheetName: string, grid: OutCell[][], dateColumns: number[]): void;
 }

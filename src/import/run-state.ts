@@ -9,6 +9,12 @@ import type { HeldNote } from './held';
 export type RunStatus = 'running' | 'done' | 'failed' | 'cancelled';
 export type RunSource = 'sidebar' | 'schedule';
 
+/** A table an import wrote: its header's fields from column A, and how many data rows under it. */
+export interface Written {
+  fields: string[];
+  rows: number;
+}
+
 export interface RunState {
   runId: string;
   importId: string;
@@ -28,6 +34,8 @@ export interface RunState {
   held?: HeldNote;
   /** The snapshot this read is writing: its generation, chunks written, and whether every page's records went in (a page restored from staging has only rows). */
   snap?: { gen: string; chunks: number; whole: boolean };
+  /** What the last replace that completed wrote in the sheet: its fields, in order from column A, and its data rows (src/import/replace.ts). */
+  wrote?: Written;
   /** When the last page came in (clock ms). */
   progressAt?: number;
   /** Steps in a row that ended on a transient failure without reading a page. */

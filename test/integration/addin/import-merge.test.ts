@@ -250,24 +250,29 @@ describe('replace keeps what the analyst added', () => {
     expect(runImport(a.emu, id).pop()?.status).toBe('done');
   });
 
-  test('a notes column, a total row below the table and a title row are refused; the import\'s own earlier columns are not', () => {
+  test('a column an earlier field list wrote is the import\'s own; a notes column, a field-named column it never wrote and a line under the ids are not', () => {
     const a = addin(svc.url);
-    const id = saveImport(a.emu, { sheetName: 'Kept', fields: ['id', 'fullName'], mode: 'replace' });
-    runImport(a.emu, id);
+    const id = saveImport(a.emu, { sheetName: 'Kept', fields: ['id', 'fullName', 'upvotes'], mode: 'replace' });
+    expect(runImport(a.emu, id).pop()?.status).toBe('done');
+    // The analyst drops the upvotes column from the import: the column it wrote there is replaced without a word.
+    expect(saveImport(a.emu, { id, sheetName: 'Kept', fields: ['id', 'fullName'], mode: 'replace' })).toBe(id);
+    const from = a.emu.history.length;
+    expect(runImport(a.emu, id).pop()?.status).toBe('done');
+    // A sheet no larger than what the import last wrote is read once, before writing, not also before the first request.
+    expect(a.emu.history.slice(from).reduce((n, l) => n + (l.calls['Range.getFormulas'] ?? 0), 0)).toBe(1);
     const s = a.emu.workbook.byName('Kept');
     if (!s) throw new Error('no sheet');
-    // A column the import wrote under another field list (upvotes) is its own: replaced without a word.
-    s.set(0, 2, 'upvotes');
-    s.set(1, 2, 7);
-    expect(runImport(a.emu, id).pop()?.status).toBe('done');
+    expect(s.get(0, 2)).toBe('');
     const rows = s.lastRow();
     s.set(0, 2, 'Notes');
     s.set(3, 2, 'call back');
-    s.set(rows + 1, 1, 'total: see above');
+    s.set(0, 3, 'email');
+    s.set(1, 3, 'ann@fund.example');
+    s.set(rows + 1, 0, 'Source: pulled by Ann');
     const before = sheet(a.emu, 'Kept');
     const last = runImport(a.emu, id).pop();
     expect(last?.status).toBe('failed');
-    expect(last?.message).toContain(`Replace would erase 3 cells of "Kept" that the import did not write (C1, C4, B${rows + 2}).`);
+    expect(last?.message).toContain(`Replace would erase 5 cells of "Kept" that the import did not write (C1, D1, D2 and 2 more).`);
     expect(sheet(a.emu, 'Kept')).toEqual(before);
   });
 });

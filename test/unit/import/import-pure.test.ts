@@ -90,15 +90,15 @@ describe('saved import settings', () => {
 });
 
 describe('replace: what the analyst added is named, never erased', () => {
-  const fields = ['id', 'fullName', 'firm'];
+  const wrote = (rows: number, fields = ['id', 'fullName']) => ({ fields, rows });
   const table = (values: unknown[][], formulas: Record<string, string> = {}) => ({
     values: values as Cell[][],
     formulas: values.map((row, r) => row.map((_, c) => formulas[`${r},${c}`] ?? '')),
   });
-  test('the import\'s own table, even with a column of an earlier field list, erases nothing', () => {
-    expect(replaceRefusal(null, fields, 'S')).toBeUndefined();
-    expect(replaceRefusal(table([['', ''], ['', '']]), fields, 'S')).toBeUndefined();
-    expect(replaceRefusal(table([['id', 'fullName', 'upvotes'], ['a', 'A', 3], ['b', 'B', 4]]), [...fields, 'upvotes'], 'S')).toBeUndefined();
+  test('the table the import last wrote, even under an earlier field list, erases nothing', () => {
+    expect(replaceRefusal(null, wrote(0), 'S')).toBeUndefined();
+    expect(replaceRefusal(table([['', ''], ['', '']]), wrote(0), 'S')).toBeUndefined();
+    expect(replaceRefusal(table([['id', 'fullName', 'upvotes'], ['a', 'A', 3], ['b', 'B', 4]]), wrote(2, ['id', 'fullName', 'upvotes']), 'S')).toBeUndefined();
   });
   test('a spilled formula right of the table is named first; its results, a notes column and a row below count too', () => {
     const t = table([
@@ -107,11 +107,22 @@ describe('replace: what the analyst added is named, never erased', () => {
       ['b', 'B', 'B', 'Y', 'call'],
       ['', 'total 2', '', '', ''],
     ], { '1,2': '=LP_GET(A2:A3, "fullName,firm")' });
-    expect(analystCells(t, fields)).toEqual({ places: ['C2 (a formula)', 'E1', 'D2'], count: 7 });
-    expect(replaceRefusal(t, fields, 'S')).toBe('Replace would erase 7 cells of "S" that the import did not write (C2 (a formula), E1, D2 and 4 more). Import with merge by id to keep your columns beside their partners, import into another sheet, or move those cells.');
+    expect(analystCells(t, wrote(2))).toEqual({ places: ['C2 (a formula)', 'E1', 'D2'], count: 7 });
+    expect(replaceRefusal(t, wrote(2), 'S')).toBe('Replace would erase 7 cells of "S" that the import did not write (C2 (a formula), E1, D2 and 4 more). Import with merge by id to keep your columns beside their partners, import into another sheet, or move those cells.');
   });
-  test('a sheet whose first row is not the import\'s header is the analyst\'s whole', () => {
-    expect(analystCells(table([['My title', ''], ['id', 'fullName'], ['a', 'A']]), fields).count).toBe(5);
+  test('a line typed in the id column under the table, and a column headed by a field the import did not write ("email"), are the analyst\'s', () => {
+    const t = table([['id', 'fullName', 'email'], ['a', 'A', 'ann@fund.example'], ['b', 'B', ''], ['Source: pulled by Ann', '', '']]);
+    expect(analystCells(t, wrote(2))).toEqual({ places: ['C1', 'C2', 'A4'], count: 3 });
+    // A table from before runs kept what they wrote: the spec's fields from A, down to the first row without an id.
+    expect(analystCells(table([['id', 'fullName'], ['a', 'A'], ['', ''], ['Source', '']]), { fields: ['id', 'fullName'] }).places).toEqual(['A4']);
+  });
+  test('a renamed header or a title row above the header makes those cells the analyst\'s', () => {
+    expect(analystCells(table([['My title', ''], ['id', 'fullName'], ['a', 'A']]), wrote(2)).count).toBe(5);
+    expect(analystCells(table([['id', 'Name'], ['a', 'A']]), wrote(1)).places).toEqual(['B1', 'B2']);
+  });
+  test('a sheet of 200,000 analyst cells is counted, and only the first three are named', () => {
+    const big = table(Array.from({ length: 20_000 }, (_, r) => Array.from({ length: 10 }, (_, c) => `v${r}:${c}`)));
+    expect(analystCells(big, wrote(0, ['x']))).toEqual({ places: ['A1', 'B1', 'C1'], count: 200_000 });
   });
   test('A1 names past Z', () => {
     expect([a1(0, 0), a1(1, 25), a1(2, 26), a1(9, 701), a1(0, 702)]).toEqual(['A1', 'Z2', 'AA3', 'ZZ10', 'AAA1']);
