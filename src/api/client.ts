@@ -46,8 +46,13 @@ interface Pending {
   attempt: number;
   at: number;
   sent: boolean;
-  /** Sent in a batch of its own: its batch failed whole, and only a request alone shows which one cannot be sent. */
-  alone?: boolean;
+  /**
+   * Sent in a batch of its own: the batch (numbered) failed whole, and only a request alone shows
+   * which one cannot be sent. Not sent again alone before the deadline, it ends as not sent when
+   * another call of that batch was; when none was, every one keeps the batch's error, so that a
+   * step whose batches all fail sees the failure.
+   */
+  alone?: number;
 }
 
 interface Call<T> {
@@ -241,10 +246,13 @@ export class Client {
     const secrets = [this.o.apiKey];
     const parallelism = Math.max(1, this.o.parallelism ?? 20);
     const queue: Pending[] = pending.map((i) => ({ i, attempt: 0, at: 0, sent: false }));
+    /** Batches that failed whole, and those of them with a call sent again alone. */
+    let failedBatches = 0;
+    const resent = new Set<number>();
     while (queue.length) {
       const now = this.o.clock.now();
       const due = queue.filter((p) => p.at <= now).sort((a, b) => a.i - b.i);
-      const ready = due[0]?.alone ? [due[0]] : due.filter((p) => !p.alone).slice(0, parallelism);
+      const ready = due[0]?.alone !== undefined ? [due[0]] : due.filter((p) => p.alone === undefined).slice(0, parallelism);
       if (!ready.length) {
         const next = Math.min(...queue.map((p) => p.at));
         if (this.outOfTime(next - now)) break;
@@ -260,6 +268,8 @@ export class Client {
       // its calls goes again alone, one batch each, each through the transport (so counted) and this deadline.
       // (A refusal of the quota guard is a ServiceError, not a failed send: it stays whole.)
       const whole = ready.length > 1 && responses.every((r) => r instanceof Error && !(r instanceof ServiceError));
+      if (whole) failedBatches++;
+      if (ready.length === 1 && ready[0].alone !== undefined) resent.add(ready[0].alone);
       ready.forEach((p, k) => {
         p.sent = true;
         const call = calls[p.i];
@@ -268,8 +278,7 @@ export class Client {
         if (sent && whole) {
           out[p.i] = { ok: false, error: this.explain(sent, call) };
           this.stats.retries++;
-          // It keeps the error it got (a call that runs out of time ends with it, so a step sees the failure).
-          queue.push({ ...p, at: 0, alone: true });
+          queue.push({ ...p, at: 0, alone: failedBatches, sent: false });
           return;
         }
         const result = sent ? { ok: false as const, error: sent } : interpret(res as HttpResponse, this.url(call, false), secrets, this.o.clock.now());
@@ -298,7 +307,8 @@ export class Client {
       });
     }
     for (const p of queue) {
-      if (!p.sent) out[p.i] = { ok: false, error: new ServiceError('TIMEOUT', UNSENT_MESSAGE) };
+      const batchFailedAlone = p.alone !== undefined && !resent.has(p.alone);
+      if (!p.sent && !batchFailedAlone) out[p.i] = { ok: false, error: new ServiceError('TIMEOUT', UNSENT_MESSAGE) };
     }
   }
 

@@ -1,4 +1,4 @@
-import { Client, type ClientOptions } from '../../../src/api/client';
+import { Client, type ClientOptions, UNSENT_MESSAGE } from '../../../src/api/client';
 import { ServiceError } from '../../../src/api/errors';
 import { Memo } from '../../../src/api/memo';
 import { DEFAULT_RETRY } from '../../../src/api/retry';
@@ -417,7 +417,7 @@ describe('client: a batch that cannot be sent at all', () => {
     expect(budget.usage().used).toBe(sends.length);
   });
 
-  test('the calls sent alone stop at the deadline, never past it; the ones it had no time for keep the error their batch got', () => {
+  test('the calls sent alone stop at the deadline, never past it; the ones it had no time for end as not sent', () => {
     const clock = new FakeClock();
     const t0 = clock.now();
     const transport = new ThrowingBatch(clock, 900, new Set(['p1']));
@@ -426,10 +426,21 @@ describe('client: a batch that cannot be sent at all', () => {
     const out = client.limitedPartners(ids(40));
     expect(clock.now()).toBeLessThanOrEqual(deadline);
     const ok = out.filter((o) => o.ok).length;
-    const failed = out.filter((o) => !o.ok && o.error.code === 'NETWORK' && /Address unavailable/.test(o.error.message)).length;
+    const unsent = out.filter((o) => !o.ok && o.error.code === 'TIMEOUT' && o.error.message === UNSENT_MESSAGE).length;
     expect(ok).toBeGreaterThan(10);
-    expect(failed).toBeGreaterThan(1);
-    expect(ok + failed).toBe(40);
+    expect(unsent).toBeGreaterThan(0);
+    // Only the call that cannot be sent keeps the batch's error.
+    expect(out.filter((o) => !o.ok && o.error.code === 'NETWORK')).toHaveLength(1);
+    expect(ok + unsent + 1).toBe(40);
+  });
+
+  test('a batch that fails whole with no time left to send any call again: every call keeps its error (a step sees the failure)', () => {
+    const clock = new FakeClock();
+    const transport = new ThrowingBatch(clock, 27_000, new Set(['p1']));
+    const { client } = setup(byIdHandler, { transport, clock, deadline: clock.now() + 28_000, parallelism: 100 });
+    const out = client.limitedPartners(ids(10));
+    expect(transport.batches).toHaveLength(1);
+    expect(out.every((o) => !o.ok && o.error.code === 'NETWORK')).toBe(true);
   });
 
   test('a refusal of the quota guard is not a failed send: the batch is not sent again one by one', () => {

@@ -421,4 +421,29 @@ describe('import state machine: over the real client', () => {
     expect(last.message).toMatch(/did not answer in time/);
     expect(sends).toBeLessThan(400);
   });
+
+  test('one batch that cannot be sent (fetchAll throws once) does not end the sidebar step: the list is read in one step', () => {
+    const w = world(() => [], [{ id: 'imp1', sheetName: 'Partners', fields: ['id', 'fullName'], mode: 'replace' }]);
+    let batches = 0;
+    const transport: Transport = {
+      fetchAll(reqs: readonly HttpRequest[]): Array<HttpResponse | Error> {
+        batches++;
+        w.clock.t += 600;
+        if (batches === 2) {
+          const e = new Error('Exception: Address unavailable: http://127.0.0.1/x');
+          return reqs.map(() => e);
+        }
+        return reqs.map((r) => {
+          const page = Number(/page=(\d+)/.exec(r.url)?.[1]);
+          const data = page > 40 ? [] : Array.from({ length: 100 }, (_, i) => ({ id: `p${page}_${i}`, fullName: 'x' }));
+          return json(200, { data, pagination: { totalItems: 4000, totalPages: 40, currentPage: page, pageSize: 100 } });
+        });
+      },
+    };
+    const client = new Client({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k_machine_1234', transport, clock: { now: () => w.clock.t, sleep: (ms) => { w.clock.t += ms; } }, parallelism: 100 });
+    const p = w.nextExecution();
+    p.pages = { fetch: (pages, limit, until) => client.within(until, () => client.activePartnerPages(pages, limit)), counters: () => ({ fetches: client.stats.fetches, retries: client.stats.retries }) };
+    const first = beginRun('imp1', 'sidebar', p, w.clock.t + 20_000);
+    expect(first.status).toBe('done');
+  });
 });
