@@ -24,7 +24,7 @@ import { type Held, heldRows, heldSpan, keepable, noteHeld, placeable, restoreHe
 import { mergeTables, type OutCell } from './merge';
 import type { ImportPorts } from './ports';
 import { replaceRefusal } from './replace';
-import { pagesRead, type RunSource, type RunState, type RunSummary, summarize } from './run-state';
+import { pagesRead, type RunSource, type RunState, type RunSummary, summarize, type Written } from './run-state';
 import type { ImportSpec } from './spec';
 
 /** What the first request asks for; the server's cap decides, and the reader learns it. */
@@ -96,8 +96,9 @@ export function beginRun(importId: string, source: RunSource, ports: ImportPorts
     const current = ports.store.load(importId);
     if (current?.status === 'running') return step(spec, current, ports, deadline);
     const run = newRun(spec, source, ports);
-    // What the last completed replace wrote stays known across runs: replace judges the sheet by it.
+    // What earlier replaces wrote stays known across runs: replace judges the sheet by it.
     if (current?.wrote) run.wrote = current.wrote;
+    if (current?.writing) run.writing = current.writing;
     ports.store.save(run);
     // Refused before any request when the sheet already holds the analyst's cells (checked again before writing).
     const refusal = replaceRefused(spec, run, ports, true);
@@ -113,11 +114,16 @@ export function beginRun(importId: string, source: RunSource, ports: ImportPorts
  */
 function replaceRefused(spec: ImportSpec, run: RunState, ports: ImportPorts, early = false): string | undefined {
   if (spec.mode !== 'replace') return undefined;
-  if (early && run.wrote && ports.target.extent) {
+  // Only tables written in this very sheet count (the import may have been pointed at another sheet since).
+  const wrote = [run.wrote, run.writing].filter((w): w is Written => w?.sheet === spec.sheetName);
+  const own = { fields: spec.fields, wrote };
+  if (early && wrote.length && ports.target.extent) {
     const e = ports.target.extent(spec.sheetName);
-    if (!e || (e.rows <= run.wrote.rows + 1 && e.cols <= run.wrote.fields.length)) return undefined;
+    const rows = Math.max(...wrote.map((w) => w.rows));
+    const cols = Math.max(spec.fields.length, ...wrote.map((w) => w.fields.length));
+    if (!e || (e.rows <= rows + 1 && e.cols <= cols)) return undefined;
   }
-  return replaceRefusal(ports.target.read(spec.sheetName), run.wrote ?? { fields: spec.fields }, spec.sheetName);
+  return replaceRefusal(ports.target.read(spec.sheetName), own, spec.sheetName);
 }
 
 export function continueRun(importId: string, ports: ImportPorts, deadline: number): RunSummary {
@@ -443,9 +449,16 @@ function writeTarget(spec: ImportSpec, run: RunState, rows: Cell[][], ports: Imp
     grid = [[...spec.fields], ...rows];
   }
   const dateColumns = spec.fields.map((f, i) => (LP_FIELD_SPECS.find((s) => s.name === f)?.type === 'datetime' ? i + 1 : 0)).filter((c) => c > 0);
+  const writing: Written = { sheet: spec.sheetName, fields: [...spec.fields], rows: rows.length };
+  if (spec.mode === 'replace') {
+    // Known before the write, so an execution that ends between writing and saving leaves its table owned.
+    run.writing = writing;
+    ports.store.save(run);
+  }
   ports.target.write(spec.sheetName, grid, dateColumns);
   // A merge's table holds the analyst's columns and rows too: the next replace judges it afresh.
-  run.wrote = spec.mode === 'replace' ? { fields: [...spec.fields], rows: rows.length } : undefined;
+  run.wrote = spec.mode === 'replace' ? writing : undefined;
+  run.writing = undefined;
   ports.staging.remove(spec.id);
   run.status = 'done';
   run.read = rows.length;

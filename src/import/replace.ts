@@ -1,24 +1,33 @@
 /**
  * What an import in replace mode may erase. Replace rewrites the table it wrote before; it must
  * never erase what the analyst added beside, below or in it (a formula typed right of the data, a
- * notes column, a source line under the table). The import's own cells are those it last wrote:
- * the columns from A whose header still names the field it wrote there, down to the rows it wrote
- * (the run keeps both, `RunState.wrote`). A table written before runs kept that is taken as the
- * spec's fields from A down to the first row without an id. Anything else that is not blank, and
- * any formula anywhere (replace writes none), is the analyst's: the run is refused with the places
- * named and the sheet untouched, and merge by id, which keeps such columns with their partners,
- * is suggested.
+ * notes column, a line under the table, rows typed without an id). The import's own cells are:
+ * - columns within the width it writes or wrote in this sheet whose header names one of those
+ *   fields (a column headed "email" that it never wrote is the analyst's);
+ * - the header row, and rows with an id in its id column, down to the most rows it wrote in this
+ *   sheet (the runs keep that, `RunState.wrote` / `writing`); for a table from before they did,
+ *   down to the first row without an id.
+ * Anything else that is not blank, and any formula anywhere (replace writes none), is the
+ * analyst's: the run is refused with the places named and the sheet untouched, and merge by id,
+ * which keeps such columns with their partners, is suggested.
  */
+import { LP_FIELDS } from '../api/records';
 import type { Cell } from '../table/cells';
-import type { Written } from './run-state';
 
 export interface TableRead {
   values: Cell[][];
   formulas: string[][];
 }
 
+/** What the import may own in one sheet: the fields it writes now, and tables it wrote there before. */
+export interface Ownership {
+  fields: readonly string[];
+  wrote?: ReadonlyArray<{ fields: readonly string[]; rows: number }>;
+}
+
 const norm = (h: unknown) => String(h ?? '').trim().toLowerCase();
 const filled = (v: Cell | undefined) => v !== '' && v !== undefined && v !== null;
+const FIELD_NAMES = new Set(LP_FIELDS.map(norm));
 
 /** A1 name of a 0-based cell. */
 export function a1(row: number, col: number): string {
@@ -27,45 +36,62 @@ export function a1(row: number, col: number): string {
   return `${letters}${row + 1}`;
 }
 
-/**
- * The analyst's cells that replacing `existing` would erase: how many, and the first `limit`
- * named (formulas first, then in reading order). `own` is what the import last wrote; without
- * its row count, the rows down to the first one without an id.
- */
-export function analystCells(existing: TableRead | null, own: { fields: readonly string[]; rows?: number }, limit = 3): { places: string[]; count: number } {
-  if (!existing) return { places: [], count: 0 };
+/** The region an import owns in a sheet (see the file's comment), and the largest it can be. */
+export function ownRegion(existing: TableRead, own: Ownership): { col: (c: number) => boolean; row: (r: number) => boolean; rows?: number; cols: number } {
+  const wrote = own.wrote ?? [];
+  const names = new Set([own.fields, ...wrote.map((w) => w.fields)].flat().map(norm));
+  const cols = Math.max(own.fields.length, ...wrote.map((w) => w.fields.length));
   const header = existing.values[0] ?? [];
-  // A column is the import's where its header still names the field the import wrote there.
-  const ownCol = own.fields.map((f, c) => norm(header[c]) === norm(f));
-  let lastRow = own.rows ?? 0;
-  if (own.rows === undefined) {
-    const idCol = own.fields.findIndex((f) => norm(f) === 'id');
-    if (idCol >= 0 && ownCol[idCol]) while (lastRow + 1 < existing.values.length && filled(existing.values[lastRow + 1]?.[idCol])) lastRow++;
+  const col = (c: number) => c < cols && names.has(norm(header[c]));
+  let idCol = -1;
+  for (let c = 0; c < cols && idCol < 0; c++) if (col(c) && norm(header[c]) === 'id') idCol = c;
+  const hasId = (r: number) => idCol >= 0 && filled(existing.values[r]?.[idCol]);
+  let bound: number | undefined = wrote.length ? Math.max(...wrote.map((w) => w.rows)) : undefined;
+  const rows = bound;
+  if (bound === undefined) {
+    bound = 0;
+    while (bound + 1 < existing.values.length && hasId(bound + 1)) bound++;
   }
+  const last = bound;
+  return { col, row: (r) => r === 0 || (r <= last && hasId(r)), rows, cols };
+}
+
+/**
+ * The analyst's cells that replacing `existing` would erase: how many, the first `limit` named
+ * (formulas first, then in reading order), and the headers of such columns that name a field
+ * (likely a column an earlier import wrote).
+ */
+export function analystCells(existing: TableRead | null, own: Ownership, limit = 3): { places: string[]; count: number; fieldColumns: string[] } {
+  if (!existing) return { places: [], count: 0, fieldColumns: [] };
+  const region = ownRegion(existing, own);
   const formulas: string[] = [];
   const values: string[] = [];
+  const fieldColumns: string[] = [];
   let count = 0;
   existing.values.forEach((row, r) => {
     const width = Math.max(row.length, existing.formulas[r]?.length ?? 0);
     for (let c = 0; c < width; c++) {
       const formula = existing.formulas[r]?.[c] ?? '';
-      const ours = r <= lastRow && ownCol[c] === true;
       if (formula !== '') {
         count++;
         if (formulas.length < limit) formulas.push(`${a1(r, c)} (a formula)`);
-      } else if (filled(row[c]) && !ours) {
+      } else if (filled(row[c]) && !(region.row(r) && region.col(c))) {
         count++;
         if (values.length < limit) values.push(a1(r, c));
+        if (r === 0 && FIELD_NAMES.has(norm(row[c])) && fieldColumns.length < limit) fieldColumns.push(String(row[c]));
       }
     }
   });
-  return { places: [...formulas, ...values].slice(0, limit), count };
+  return { places: [...formulas, ...values].slice(0, limit), count, fieldColumns };
 }
 
 /** Why replacing the sheet's table is refused, or undefined when it erases nothing of the analyst's. */
-export function replaceRefusal(existing: TableRead | null, own: { fields: readonly string[]; rows?: number } | Written, sheetName: string): string | undefined {
-  const { places, count } = analystCells(existing, own);
+export function replaceRefusal(existing: TableRead | null, own: Ownership, sheetName: string): string | undefined {
+  const { places, count, fieldColumns } = analystCells(existing, own);
   if (!count) return undefined;
   const more = count > places.length ? ` and ${count - places.length} more` : '';
-  return `Replace would erase ${count === 1 ? 'a cell' : `${count} cells`} of "${sheetName}" that the import did not write (${places.join(', ')}${more}). Import with merge by id to keep your columns beside their partners, import into another sheet, or move those cells.`;
+  const earlier = fieldColumns.length
+    ? ` If ${fieldColumns.map((h) => `"${h}"`).join(', ')} ${fieldColumns.length === 1 ? 'is a column' : 'are columns'} an earlier import wrote, delete ${fieldColumns.length === 1 ? 'it' : 'them'}.`
+    : '';
+  return `Replace would erase ${count === 1 ? 'a cell' : `${count} cells`} of "${sheetName}" that the import did not write (${places.join(', ')}${more}). Import with merge by id to keep your columns beside their partners, import into another sheet, or move those cells.${earlier}`;
 }

@@ -275,4 +275,15 @@ describe('replace keeps what the analyst added', () => {
     expect(last?.message).toContain(`Replace would erase 5 cells of "Kept" that the import did not write (C1, D1, D2 and 2 more).`);
     expect(sheet(a.emu, 'Kept')).toEqual(before);
   });
+
+  test('an import deleted and saved again with its columns in another order replaces the table the first one wrote', () => {
+    const a = addin(svc.url);
+    const first = saveImport(a.emu, { sheetName: 'Again', fields: ['id', 'fullName', 'firm'], mode: 'replace' });
+    expect(runImport(a.emu, first).pop()?.status).toBe('done');
+    expect(call(a.emu, 'deleteImport', [first]).ok).toBe(true);
+    const second = saveImport(a.emu, { sheetName: 'Again', fields: ['id', 'firm', 'fullName'], mode: 'replace' });
+    expect(runImport(a.emu, second).pop()?.status).toBe('done');
+    expect(sheet(a.emu, 'Again')[0]).toEqual(['id', 'firm', 'fullName']);
+  });
 });
+

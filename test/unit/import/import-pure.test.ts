@@ -90,15 +90,20 @@ describe('saved import settings', () => {
 });
 
 describe('replace: what the analyst added is named, never erased', () => {
-  const wrote = (rows: number, fields = ['id', 'fullName']) => ({ fields, rows });
+  const fields = ['id', 'fullName'];
+  /** The import writes `fields` now and wrote `rows` rows of `before` in this sheet. */
+  const own = (rows?: number, before = fields) => ({ fields, wrote: rows === undefined ? [] : [{ fields: before, rows }] });
   const table = (values: unknown[][], formulas: Record<string, string> = {}) => ({
     values: values as Cell[][],
     formulas: values.map((row, r) => row.map((_, c) => formulas[`${r},${c}`] ?? '')),
   });
-  test('the table the import last wrote, even under an earlier field list, erases nothing', () => {
-    expect(replaceRefusal(null, wrote(0), 'S')).toBeUndefined();
-    expect(replaceRefusal(table([['', ''], ['', '']]), wrote(0), 'S')).toBeUndefined();
-    expect(replaceRefusal(table([['id', 'fullName', 'upvotes'], ['a', 'A', 3], ['b', 'B', 4]]), wrote(2, ['id', 'fullName', 'upvotes']), 'S')).toBeUndefined();
+  const names = (t: ReturnType<typeof table>, o = own(2)) => analystCells(t, o);
+  test('the table the import wrote, under an earlier field list or in another order, erases nothing', () => {
+    expect(replaceRefusal(null, own(0), 'S')).toBeUndefined();
+    expect(replaceRefusal(table([['', ''], ['', '']]), own(0), 'S')).toBeUndefined();
+    expect(replaceRefusal(table([['id', 'fullName', 'upvotes'], ['a', 'A', 3], ['b', 'B', 4]]), own(2, ['id', 'fullName', 'upvotes']), 'S')).toBeUndefined();
+    // A table from before runs kept what they wrote (or another saved import's, columns reordered): by name, down to the first row without an id.
+    expect(replaceRefusal(table([['fullName', 'id'], ['A', 'a'], ['B', 'b']]), own(), 'S')).toBeUndefined();
   });
   test('a spilled formula right of the table is named first; its results, a notes column and a row below count too', () => {
     const t = table([
@@ -107,22 +112,23 @@ describe('replace: what the analyst added is named, never erased', () => {
       ['b', 'B', 'B', 'Y', 'call'],
       ['', 'total 2', '', '', ''],
     ], { '1,2': '=LP_GET(A2:A3, "fullName,firm")' });
-    expect(analystCells(t, wrote(2))).toEqual({ places: ['C2 (a formula)', 'E1', 'D2'], count: 7 });
-    expect(replaceRefusal(t, wrote(2), 'S')).toBe('Replace would erase 7 cells of "S" that the import did not write (C2 (a formula), E1, D2 and 4 more). Import with merge by id to keep your columns beside their partners, import into another sheet, or move those cells.');
+    expect(names(t)).toEqual({ places: ['C2 (a formula)', 'E1', 'D2'], count: 7, fieldColumns: [] });
+    expect(replaceRefusal(t, own(2), 'S')).toBe('Replace would erase 7 cells of "S" that the import did not write (C2 (a formula), E1, D2 and 4 more). Import with merge by id to keep your columns beside their partners, import into another sheet, or move those cells.');
   });
-  test('a line typed in the id column under the table, and a column headed by a field the import did not write ("email"), are the analyst\'s', () => {
-    const t = table([['id', 'fullName', 'email'], ['a', 'A', 'ann@fund.example'], ['b', 'B', ''], ['Source: pulled by Ann', '', '']]);
-    expect(analystCells(t, wrote(2))).toEqual({ places: ['C1', 'C2', 'A4'], count: 3 });
-    // A table from before runs kept what they wrote: the spec's fields from A, down to the first row without an id.
-    expect(analystCells(table([['id', 'fullName'], ['a', 'A'], ['', ''], ['Source', '']]), { fields: ['id', 'fullName'] }).places).toEqual(['A4']);
+  test('a line typed in the id column under the table, rows typed without an id, and a field-named column the import never wrote are the analyst\'s', () => {
+    const t = table([['id', 'fullName', 'email'], ['a', 'A', 'ann@fund.example'], ['', 'Prospect'], ['Source: pulled by Ann', '', '']]);
+    // Written 1 row: the line under it is the analyst's even in the id column.
+    expect(names(t, own(1))).toEqual({ places: ['C1', 'C2', 'B3'], count: 4, fieldColumns: ['email'] });
+    expect(replaceRefusal(t, own(1), 'S')).toMatch(/ If "email" is a column an earlier import wrote, delete it\.$/);
+    expect(analystCells(table([['id', 'fullName'], ['a', 'A'], ['', ''], ['Source', '']]), own()).places).toEqual(['A4']);
   });
   test('a renamed header or a title row above the header makes those cells the analyst\'s', () => {
-    expect(analystCells(table([['My title', ''], ['id', 'fullName'], ['a', 'A']]), wrote(2)).count).toBe(5);
-    expect(analystCells(table([['id', 'Name'], ['a', 'A']]), wrote(1)).places).toEqual(['B1', 'B2']);
+    expect(analystCells(table([['My title', ''], ['id', 'fullName'], ['a', 'A']]), own(2)).count).toBe(5);
+    expect(analystCells(table([['id', 'Name'], ['a', 'A']]), own(1)).places).toEqual(['B1', 'B2']);
   });
   test('a sheet of 200,000 analyst cells is counted, and only the first three are named', () => {
     const big = table(Array.from({ length: 20_000 }, (_, r) => Array.from({ length: 10 }, (_, c) => `v${r}:${c}`)));
-    expect(analystCells(big, wrote(0, ['x']))).toEqual({ places: ['A1', 'B1', 'C1'], count: 200_000 });
+    expect(analystCells(big, own(0))).toEqual({ places: ['A1', 'B1', 'C1'], count: 200_000, fieldColumns: [] });
   });
   test('A1 names past Z', () => {
     expect([a1(0, 0), a1(1, 25), a1(2, 26), a1(9, 701), a1(0, 702)]).toEqual(['A1', 'Z2', 'AA3', 'ZZ10', 'AAA1']);

@@ -447,3 +447,38 @@ describe('import state machine: over the real client', () => {
     expect(first.status).toBe('done');
   });
 });
+
+describe('import state machine: replace owns what it wrote', () => {
+  test('killed between writing the table and saving its state, the next execution finishes instead of refusing its own output', () => {
+    const w = world(fakeList(records(250)).fetch, [spec()]);
+    expect(drive(w).pop()?.status).toBe('done');
+    // More columns and more rows than the last completed run wrote.
+    w.specs[0] = { ...w.specs[0], fields: ['id', 'fullName', 'firm'] };
+    const list = fakeList(records(300));
+    const ports = w.nextExecution();
+    ports.pages = { ...ports.pages, fetch: (pages, limit) => list.fetch(pages, limit) };
+    const write = ports.target.write;
+    ports.target.write = (...args) => {
+      write(...args);
+      w.kill();
+    };
+    expect(() => beginRun('imp1', 'sidebar', ports, w.clock.t + 60_000)).toThrow(Killed);
+    expect(table(w)?.[0]).toEqual(['id', 'fullName', 'firm']);
+    const next = w.nextExecution();
+    next.pages = { ...next.pages, fetch: (pages, limit) => list.fetch(pages, limit) };
+    expect(continueRun('imp1', next, w.clock.t + 60_000).status).toBe('done');
+    expect(tableIds(w)).toEqual(expected(300));
+  });
+
+  test('pointed at another sheet, an import does not take that sheet\'s rows without ids for its own', () => {
+    const w = world(fakeList(records(250)).fetch, [spec()]);
+    expect(drive(w).pop()?.status).toBe('done');
+    const plan = [['id', 'fullName'], ['', 'Prospect 1'], ['', 'Prospect 2']];
+    w.tables.set('Plan', plan);
+    w.specs[0] = { ...w.specs[0], sheetName: 'Plan' };
+    const last = drive(w).pop();
+    expect(last?.status).toBe('failed');
+    expect(last?.message).toContain('Replace would erase 2 cells of "Plan" that the import did not write (B2, B3).');
+    expect(w.tables.get('Plan')).toEqual(plan);
+  });
+});
