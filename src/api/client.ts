@@ -269,7 +269,8 @@ export class Client {
       // (A refusal of the quota guard is a ServiceError, not a failed send: it stays whole.)
       const whole = ready.length > 1 && responses.every((r) => r instanceof Error && !(r instanceof ServiceError));
       if (whole) failedBatches++;
-      if (ready.length === 1 && ready[0].alone !== undefined) resent.add(ready[0].alone);
+      // A batch counts as sent again once a call of it sent alone got an answer (a send that fails again proves nothing).
+      if (ready.length === 1 && ready[0].alone !== undefined && !(responses[0] instanceof Error)) resent.add(ready[0].alone);
       ready.forEach((p, k) => {
         p.sent = true;
         const call = calls[p.i];

@@ -107,6 +107,9 @@ export function beginRun(importId: string, source: RunSource, ports: ImportPorts
   });
 }
 
+/** Sheet names as Sheets compares them (no two sheets differ only in case). */
+const sameSheet = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
 /**
  * Why this replace run may not write its sheet (src/import/replace.ts), or undefined. Before the
  * run (`early`), a sheet that reaches no further than what this import last wrote is left to the
@@ -115,7 +118,7 @@ export function beginRun(importId: string, source: RunSource, ports: ImportPorts
 function replaceRefused(spec: ImportSpec, run: RunState, ports: ImportPorts, early = false): string | undefined {
   if (spec.mode !== 'replace') return undefined;
   // Only tables written in this very sheet count (the import may have been pointed at another sheet since).
-  const wrote = [run.wrote, run.writing].filter((w): w is Written => w?.sheet === spec.sheetName);
+  const wrote = [run.wrote, run.writing].filter((w): w is Written => !!w && sameSheet(w.sheet, spec.sheetName));
   const own = { fields: spec.fields, wrote };
   if (early && wrote.length && ports.target.extent) {
     const e = ports.target.extent(spec.sheetName);
@@ -450,12 +453,20 @@ function writeTarget(spec: ImportSpec, run: RunState, rows: Cell[][], ports: Imp
   }
   const dateColumns = spec.fields.map((f, i) => (LP_FIELD_SPECS.find((s) => s.name === f)?.type === 'datetime' ? i + 1 : 0)).filter((c) => c > 0);
   const writing: Written = { sheet: spec.sheetName, fields: [...spec.fields], rows: rows.length };
+  const before = run.writing;
   if (spec.mode === 'replace') {
     // Known before the write, so an execution that ends between writing and saving leaves its table owned.
     run.writing = writing;
     ports.store.save(run);
   }
-  ports.target.write(spec.sheetName, grid, dateColumns);
+  try {
+    ports.target.write(spec.sheetName, grid, dateColumns);
+  } catch (e) {
+    // Not written: the rows it would have written are not the import's.
+    run.writing = before;
+    ports.store.save(run);
+    throw e;
+  }
   // A merge's table holds the analyst's columns and rows too: the next replace judges it afresh.
   run.wrote = spec.mode === 'replace' ? writing : undefined;
   run.writing = undefined;

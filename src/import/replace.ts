@@ -2,8 +2,9 @@
  * What an import in replace mode may erase. Replace rewrites the table it wrote before; it must
  * never erase what the analyst added beside, below or in it (a formula typed right of the data, a
  * notes column, a line under the table, rows typed without an id). The import's own cells are:
- * - columns within the width it writes or wrote in this sheet whose header names one of those
- *   fields (a column headed "email" that it never wrote is the analyst's);
+ * - columns within the width of a field list it wrote in this sheet whose header names one of
+ *   those fields (a column headed "email" that it never wrote is the analyst's, even once
+ *   "email" is added to the import); without such a record, the fields it writes now;
  * - the header row, and rows with an id in its id column, down to the most rows it wrote in this
  *   sheet (the runs keep that, `RunState.wrote` / `writing`); for a table from before they did,
  *   down to the first row without an id.
@@ -19,7 +20,10 @@ export interface TableRead {
   formulas: string[][];
 }
 
-/** What the import may own in one sheet: the fields it writes now, and tables it wrote there before. */
+/**
+ * What the import may own in one sheet: the tables it wrote there (its runs keep them); without
+ * any such record (a table from before they did), the fields it writes now.
+ */
 export interface Ownership {
   fields: readonly string[];
   wrote?: ReadonlyArray<{ fields: readonly string[]; rows: number }>;
@@ -39,8 +43,10 @@ export function a1(row: number, col: number): string {
 /** The region an import owns in a sheet (see the file's comment), and the largest it can be. */
 export function ownRegion(existing: TableRead, own: Ownership): { col: (c: number) => boolean; row: (r: number) => boolean; rows?: number; cols: number } {
   const wrote = own.wrote ?? [];
-  const names = new Set([own.fields, ...wrote.map((w) => w.fields)].flat().map(norm));
-  const cols = Math.max(own.fields.length, ...wrote.map((w) => w.fields.length));
+  // A field the import writes now but never wrote here does not make an analyst's column of that name its own.
+  const lists = wrote.length ? wrote.map((w) => w.fields) : [own.fields];
+  const names = new Set(lists.flat().map(norm));
+  const cols = Math.max(...lists.map((f) => f.length));
   const header = existing.values[0] ?? [];
   const col = (c: number) => c < cols && names.has(norm(header[c]));
   let idCol = -1;
@@ -78,7 +84,7 @@ export function analystCells(existing: TableRead | null, own: Ownership, limit =
       } else if (filled(row[c]) && !(region.row(r) && region.col(c))) {
         count++;
         if (values.length < limit) values.push(a1(r, c));
-        if (r === 0 && FIELD_NAMES.has(norm(row[c])) && fieldColumns.length < limit) fieldColumns.push(String(row[c]));
+        if (r === 0 && !own.wrote?.length && FIELD_NAMES.has(norm(row[c])) && fieldColumns.length < limit) fieldColumns.push(String(row[c]));
       }
     }
   });

@@ -118,8 +118,11 @@ describe('replace: what the analyst added is named, never erased', () => {
   test('a line typed in the id column under the table, rows typed without an id, and a field-named column the import never wrote are the analyst\'s', () => {
     const t = table([['id', 'fullName', 'email'], ['a', 'A', 'ann@fund.example'], ['', 'Prospect'], ['Source: pulled by Ann', '', '']]);
     // Written 1 row: the line under it is the analyst's even in the id column.
-    expect(names(t, own(1))).toEqual({ places: ['C1', 'C2', 'B3'], count: 4, fieldColumns: ['email'] });
-    expect(replaceRefusal(t, own(1), 'S')).toMatch(/ If "email" is a column an earlier import wrote, delete it\.$/);
+    expect(names(t, own(1))).toEqual({ places: ['C1', 'C2', 'B3'], count: 4, fieldColumns: [] });
+    // Adding "email" to the import does not make that column its own: only what it wrote here counts.
+    expect(analystCells(t, { fields: [...fields, 'email'], wrote: [{ fields, rows: 1 }] }).count).toBe(4);
+    // Without any record of what it wrote, a column headed by a field name may be an earlier import's: the message says so.
+    expect(replaceRefusal(t, own(), 'S')).toMatch(/ If "email" is a column an earlier import wrote, delete it\.$/);
     expect(analystCells(table([['id', 'fullName'], ['a', 'A'], ['', ''], ['Source', '']]), own()).places).toEqual(['A4']);
   });
   test('a renamed header or a title row above the header makes those cells the analyst\'s', () => {

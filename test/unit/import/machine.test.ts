@@ -422,6 +422,36 @@ describe('import state machine: over the real client', () => {
     expect(sends).toBeLessThan(400);
   });
 
+  test('a service that cannot be reached after page 1: the run fails after a few steps without asking each page many times', () => {
+    const w = world(() => [], [{ id: 'imp1', sheetName: 'Partners', fields: ['id', 'fullName'], mode: 'replace' }]);
+    let first = true;
+    let sends = 0;
+    const transport: Transport = {
+      fetchAll(reqs: readonly HttpRequest[]): Array<HttpResponse | Error> {
+        sends += reqs.length;
+        w.clock.t += 1000;
+        if (!first) {
+          const e = new Error('Exception: Address unavailable: http://127.0.0.1/x');
+          return reqs.map(() => e);
+        }
+        first = false;
+        return reqs.map(() => json(200, { data: Array.from({ length: 100 }, (_, i) => ({ id: `p${i}`, fullName: 'x' })), pagination: { totalItems: 5000, totalPages: 50, currentPage: 1, pageSize: 100 } }));
+      },
+    };
+    const execution = () => {
+      const client = new Client({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k_machine_1234', transport, clock: { now: () => w.clock.t, sleep: (ms) => { w.clock.t += ms; } }, parallelism: 100 });
+      const p = w.nextExecution();
+      p.pages = { fetch: (pages, limit, until) => client.within(until, () => client.activePartnerPages(pages, limit)), counters: () => ({ fetches: client.stats.fetches, retries: client.stats.retries }) };
+      return p;
+    };
+    const seen = [beginRun('imp1', 'schedule', execution(), w.clock.t + 300_000)];
+    while (seen[seen.length - 1].status === 'running' && seen.length < 30) seen.push(continueRun('imp1', execution(), w.clock.t + 300_000));
+    expect(seen[seen.length - 1].status).toBe('failed');
+    expect(seen.length).toBeLessThanOrEqual(MAX_STALLS + 3);
+    // 49 pages, each sent in its batch, then alone, then retried: a few hundred requests, not thousands.
+    expect(sends).toBeLessThan(500);
+  });
+
   test('one batch that cannot be sent (fetchAll throws once) does not end the sidebar step: the list is read in one step', () => {
     const w = world(() => [], [{ id: 'imp1', sheetName: 'Partners', fields: ['id', 'fullName'], mode: 'replace' }]);
     let batches = 0;
@@ -481,4 +511,23 @@ describe('import state machine: replace owns what it wrote', () => {
     expect(last?.message).toContain('Replace would erase 2 cells of "Plan" that the import did not write (B2, B3).');
     expect(w.tables.get('Plan')).toEqual(plan);
   });
+
+  test('a table write that fails leaves no claim on the rows it would have written: rows the analyst adds later stay theirs', () => {
+    const w = world(fakeList(records(3)).fetch, [spec()]);
+    expect(drive(w).pop()?.status).toBe('done');
+    const big = fakeList(records(10));
+    const ports = w.nextExecution();
+    ports.pages = { ...ports.pages, fetch: (pages, limit) => big.fetch(pages, limit) };
+    ports.target.write = () => {
+      throw new Error('Exception: This action would increase the number of cells in the workbook above the limit of 10000000 cells.');
+    };
+    expect(beginRun('imp1', 'sidebar', ports, w.clock.t + 60_000).status).toBe('failed');
+    const mine = [...(table(w) ?? []), ['manual-1', 'My prospect A'], ['manual-2', 'My prospect B']];
+    w.tables.set('Partners', mine);
+    const last = drive(w).pop();
+    expect(last?.status).toBe('failed');
+    expect(last?.message).toContain('Replace would erase 4 cells of "Partners" that the import did not write (A5, B5, A6 and 1 more).');
+    expect(table(w)).toEqual(mine);
+  });
 });
+
