@@ -388,6 +388,21 @@ describe('import state machine: a service that says when to come back', () => {
   });
 });
 
+/** The next execution's ports, reading pages through the real client over `transport` on the world's clock. */
+function overClient(w: World, transport: Transport) {
+  const client = new Client({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k_machine_1234', transport, clock: { now: () => w.clock.t, sleep: (ms) => { w.clock.t += ms; } }, parallelism: 100 });
+  const p = w.nextExecution();
+  p.pages = { fetch: (pages, limit, until) => client.within(until, () => client.activePartnerPages(pages, limit)), counters: () => ({ fetches: client.stats.fetches, retries: client.stats.retries }) };
+  return p;
+}
+
+/** A scheduled run over the real client, step after step (5 minutes each) until it stops running or 30 steps. */
+function scheduledOverClient(w: World, transport: Transport): RunSummary[] {
+  const seen = [beginRun('imp1', 'schedule', overClient(w, transport), w.clock.t + 300_000)];
+  while (seen[seen.length - 1].status === 'running' && seen.length < 30) seen.push(continueRun('imp1', overClient(w, transport), w.clock.t + 300_000));
+  return seen;
+}
+
 describe('import state machine: over the real client', () => {
   test('a service whose batches time out (UrlFetchApp throws after 60 s) fails the run after a few steps, with the real error', () => {
     const w = world(() => [], [{ id: 'imp1', sheetName: 'Partners', fields: ['id', 'fullName'], mode: 'replace' }]);
@@ -407,14 +422,7 @@ describe('import state machine: over the real client', () => {
         return reqs.map(() => json(200, { data: Array.from({ length: 100 }, (_, i) => ({ id: `p${i}`, fullName: 'x' })), pagination: { totalItems: 5000, totalPages: 50, currentPage: 1, pageSize: 100 } }));
       },
     };
-    const execution = () => {
-      const client = new Client({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k_machine_1234', transport, clock: { now: () => w.clock.t, sleep: (ms) => { w.clock.t += ms; } }, parallelism: 100 });
-      const p = w.nextExecution();
-      p.pages = { fetch: (pages, limit, until) => client.within(until, () => client.activePartnerPages(pages, limit)), counters: () => ({ fetches: client.stats.fetches, retries: client.stats.retries }) };
-      return p;
-    };
-    const seen = [beginRun('imp1', 'schedule', execution(), w.clock.t + 300_000)];
-    while (seen[seen.length - 1].status === 'running' && seen.length < 30) seen.push(continueRun('imp1', execution(), w.clock.t + 300_000));
+    const seen = scheduledOverClient(w, transport);
     const last = seen[seen.length - 1];
     expect(last.status).toBe('failed');
     expect(seen.length).toBeLessThanOrEqual(MAX_STALLS + 3);
@@ -438,14 +446,7 @@ describe('import state machine: over the real client', () => {
         return reqs.map(() => json(200, { data: Array.from({ length: 100 }, (_, i) => ({ id: `p${i}`, fullName: 'x' })), pagination: { totalItems: 5000, totalPages: 50, currentPage: 1, pageSize: 100 } }));
       },
     };
-    const execution = () => {
-      const client = new Client({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k_machine_1234', transport, clock: { now: () => w.clock.t, sleep: (ms) => { w.clock.t += ms; } }, parallelism: 100 });
-      const p = w.nextExecution();
-      p.pages = { fetch: (pages, limit, until) => client.within(until, () => client.activePartnerPages(pages, limit)), counters: () => ({ fetches: client.stats.fetches, retries: client.stats.retries }) };
-      return p;
-    };
-    const seen = [beginRun('imp1', 'schedule', execution(), w.clock.t + 300_000)];
-    while (seen[seen.length - 1].status === 'running' && seen.length < 30) seen.push(continueRun('imp1', execution(), w.clock.t + 300_000));
+    const seen = scheduledOverClient(w, transport);
     expect(seen[seen.length - 1].status).toBe('failed');
     expect(seen.length).toBeLessThanOrEqual(MAX_STALLS + 3);
     // 49 pages, each sent in its batch, then alone, then retried: a few hundred requests, not thousands.
@@ -470,10 +471,7 @@ describe('import state machine: over the real client', () => {
         });
       },
     };
-    const client = new Client({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k_machine_1234', transport, clock: { now: () => w.clock.t, sleep: (ms) => { w.clock.t += ms; } }, parallelism: 100 });
-    const p = w.nextExecution();
-    p.pages = { fetch: (pages, limit, until) => client.within(until, () => client.activePartnerPages(pages, limit)), counters: () => ({ fetches: client.stats.fetches, retries: client.stats.retries }) };
-    const first = beginRun('imp1', 'sidebar', p, w.clock.t + 20_000);
+    const first = beginRun('imp1', 'sidebar', overClient(w, transport), w.clock.t + 20_000);
     expect(first.status).toBe('done');
   });
 });
