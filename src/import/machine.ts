@@ -25,7 +25,7 @@ import { mergeTables, type OutCell } from './merge';
 import type { ImportPorts } from './ports';
 import { replaceRefusal } from './replace';
 import { pagesRead, type RunSource, type RunState, type RunSummary, summarize, type Written } from './run-state';
-import type { ImportSpec } from './spec';
+import { type ImportSpec, sameSheetName } from './spec';
 
 /** What the first request asks for; the server's cap decides, and the reader learns it. */
 export const FIRST_PAGE_LIMIT = 1000;
@@ -107,9 +107,6 @@ export function beginRun(importId: string, source: RunSource, ports: ImportPorts
   });
 }
 
-/** Sheet names as Sheets compares them (no two sheets differ only in case). */
-const sameSheet = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
-
 /**
  * Why this replace run may not write its sheet (src/import/replace.ts), or undefined. Before the
  * run (`early`), a sheet that reaches no further than what this import last wrote is left to the
@@ -118,12 +115,12 @@ const sameSheet = (a: string, b: string) => a.trim().toLowerCase() === b.trim().
 function replaceRefused(spec: ImportSpec, run: RunState, ports: ImportPorts, early = false): string | undefined {
   if (spec.mode !== 'replace') return undefined;
   // Only tables written in this very sheet count (the import may have been pointed at another sheet since).
-  const wrote = [run.wrote, run.writing].filter((w): w is Written => !!w && sameSheet(w.sheet, spec.sheetName));
+  const wrote = [run.wrote, run.writing].filter((w): w is Written => !!w && sameSheetName(w.sheet, spec.sheetName));
   const own = { fields: spec.fields, wrote };
   if (early && wrote.length && ports.target.extent) {
     const e = ports.target.extent(spec.sheetName);
     const rows = Math.max(...wrote.map((w) => w.rows));
-    const cols = Math.max(spec.fields.length, ...wrote.map((w) => w.fields.length));
+    const cols = Math.max(...wrote.map((w) => w.fields.length));
     if (!e || (e.rows <= rows + 1 && e.cols <= cols)) return undefined;
   }
   return replaceRefusal(ports.target.read(spec.sheetName), own, spec.sheetName);

@@ -37,7 +37,8 @@ export const HEADER_SEARCH_ROWS = 10;
 /** Merge by id cannot be done without changing analyst data: the run fails and the sheet stays as it is. */
 export class MergeRefused extends Error {}
 
-const norm = (h: Cell | undefined) => String(h ?? '').trim().toLowerCase();
+/** A header cell as headers are compared: trimmed, any case. */
+export const norm = (h: Cell | undefined): string => String(h ?? '').trim().toLowerCase();
 const blank = (row: readonly Cell[] | undefined) => !row || row.every((v) => v === '' || v === undefined || v === null);
 
 export const sameCell = (a: Cell, b: Cell): boolean => {

@@ -14,6 +14,7 @@
  */
 import { LP_FIELDS } from '../api/records';
 import type { Cell } from '../table/cells';
+import { norm } from './merge';
 
 export interface TableRead {
   values: Cell[][];
@@ -29,7 +30,6 @@ export interface Ownership {
   wrote?: ReadonlyArray<{ fields: readonly string[]; rows: number }>;
 }
 
-const norm = (h: unknown) => String(h ?? '').trim().toLowerCase();
 const filled = (v: Cell | undefined) => v !== '' && v !== undefined && v !== null;
 const FIELD_NAMES = new Set(LP_FIELDS.map(norm));
 
@@ -40,8 +40,8 @@ export function a1(row: number, col: number): string {
   return `${letters}${row + 1}`;
 }
 
-/** The region an import owns in a sheet (see the file's comment), and the largest it can be. */
-export function ownRegion(existing: TableRead, own: Ownership): { col: (c: number) => boolean; row: (r: number) => boolean; rows?: number; cols: number } {
+/** The region an import owns in a sheet (see the file's comment). */
+function ownRegion(existing: TableRead, own: Ownership): { col: (c: number) => boolean; row: (r: number) => boolean } {
   const wrote = own.wrote ?? [];
   // A field the import writes now but never wrote here does not make an analyst's column of that name its own.
   const lists = wrote.length ? wrote.map((w) => w.fields) : [own.fields];
@@ -52,14 +52,10 @@ export function ownRegion(existing: TableRead, own: Ownership): { col: (c: numbe
   let idCol = -1;
   for (let c = 0; c < cols && idCol < 0; c++) if (col(c) && norm(header[c]) === 'id') idCol = c;
   const hasId = (r: number) => idCol >= 0 && filled(existing.values[r]?.[idCol]);
-  let bound: number | undefined = wrote.length ? Math.max(...wrote.map((w) => w.rows)) : undefined;
-  const rows = bound;
-  if (bound === undefined) {
-    bound = 0;
-    while (bound + 1 < existing.values.length && hasId(bound + 1)) bound++;
-  }
-  const last = bound;
-  return { col, row: (r) => r === 0 || (r <= last && hasId(r)), rows, cols };
+  let last = 0;
+  if (wrote.length) last = Math.max(...wrote.map((w) => w.rows));
+  else while (last + 1 < existing.values.length && hasId(last + 1)) last++;
+  return { col, row: (r) => r === 0 || (r <= last && hasId(r)) };
 }
 
 /**

@@ -42,6 +42,9 @@ export const DEFAULT_IMPORT_FIELDS: readonly string[] = [
 const RESERVED = /^(Investor Data (log|changes)|__staging_.*)$/i;
 const HOUR = 3_600_000;
 
+/** Sheet names as Sheets compares them: no two sheets differ only in case. */
+export const sameSheetName = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
+
 export function checkSheetName(input: unknown): string {
   const name = typeof input === 'string' ? input.trim() : '';
   if (!name) throw badInput('Give the sheet a name.');
@@ -93,7 +96,7 @@ export function checkSpec(input: unknown, existing: readonly ImportSpec[], newId
   const mode = i.mode ?? 'replace';
   if (mode !== 'replace' && mode !== 'merge') throw badInput('The mode is "replace" or "merge".');
   const id = typeof i.id === 'string' && existing.some((e) => e.id === i.id) ? i.id : newId();
-  const clash = existing.find((e) => e.id !== id && e.sheetName.toLowerCase() === sheetName.toLowerCase());
+  const clash = existing.find((e) => e.id !== id && sameSheetName(e.sheetName, sheetName));
   if (clash) throw badInput(`Another saved import already writes the sheet "${sheetName}".`);
   const before = existing.find((e) => e.id === id);
   return { id, sheetName, fields: unique, mode, schedule: before?.schedule, nextDueAt: before?.nextDueAt, last: before?.last };

@@ -403,58 +403,48 @@ function scheduledOverClient(w: World, transport: Transport): RunSummary[] {
   return seen;
 }
 
+/** A service whose page 1 (of 50) answers, then whose every batch throws `message` after `ms` of the clock; counts the requests. */
+function failingAfterPage1(w: World, ms: number, message: string) {
+  const counted = { sends: 0 };
+  const transport: Transport = {
+    fetchAll(reqs: readonly HttpRequest[]): Array<HttpResponse | Error> {
+      const first = counted.sends === 0;
+      counted.sends += reqs.length;
+      w.clock.t += first ? 200 : ms;
+      if (!first) {
+        const e = new Error(message);
+        return reqs.map(() => e);
+      }
+      return reqs.map(() => json(200, { data: Array.from({ length: 100 }, (_, i) => ({ id: `p${i}`, fullName: 'x' })), pagination: { totalItems: 5000, totalPages: 50, currentPage: 1, pageSize: 100 } }));
+    },
+  };
+  return { transport, counted };
+}
+
 describe('import state machine: over the real client', () => {
   test('a service whose batches time out (UrlFetchApp throws after 60 s) fails the run after a few steps, with the real error', () => {
-    const w = world(() => [], [{ id: 'imp1', sheetName: 'Partners', fields: ['id', 'fullName'], mode: 'replace' }]);
-    let hang = false;
-    let sends = 0;
-    const transport: Transport = {
-      fetchAll(reqs: readonly HttpRequest[]): Array<HttpResponse | Error> {
-        sends += reqs.length;
-        if (hang) {
-          w.clock.t += 60_000;
-          const e = new Error('Exception: Timeout: http://127.0.0.1/x');
-          return reqs.map(() => e);
-        }
-        // Page 1 answers; the service hangs from then on.
-        hang = true;
-        w.clock.t += 200;
-        return reqs.map(() => json(200, { data: Array.from({ length: 100 }, (_, i) => ({ id: `p${i}`, fullName: 'x' })), pagination: { totalItems: 5000, totalPages: 50, currentPage: 1, pageSize: 100 } }));
-      },
-    };
+    const w = world(() => [], [spec()]);
+    const { transport, counted } = failingAfterPage1(w, 60_000, 'Exception: Timeout: http://127.0.0.1/x');
     const seen = scheduledOverClient(w, transport);
     const last = seen[seen.length - 1];
     expect(last.status).toBe('failed');
     expect(seen.length).toBeLessThanOrEqual(MAX_STALLS + 3);
     expect(last.message).toMatch(/did not answer in time/);
-    expect(sends).toBeLessThan(400);
+    expect(counted.sends).toBeLessThan(400);
   });
 
   test('a service that cannot be reached after page 1: the run fails after a few steps without asking each page many times', () => {
-    const w = world(() => [], [{ id: 'imp1', sheetName: 'Partners', fields: ['id', 'fullName'], mode: 'replace' }]);
-    let first = true;
-    let sends = 0;
-    const transport: Transport = {
-      fetchAll(reqs: readonly HttpRequest[]): Array<HttpResponse | Error> {
-        sends += reqs.length;
-        w.clock.t += 1000;
-        if (!first) {
-          const e = new Error('Exception: Address unavailable: http://127.0.0.1/x');
-          return reqs.map(() => e);
-        }
-        first = false;
-        return reqs.map(() => json(200, { data: Array.from({ length: 100 }, (_, i) => ({ id: `p${i}`, fullName: 'x' })), pagination: { totalItems: 5000, totalPages: 50, currentPage: 1, pageSize: 100 } }));
-      },
-    };
+    const w = world(() => [], [spec()]);
+    const { transport, counted } = failingAfterPage1(w, 1000, 'Exception: Address unavailable: http://127.0.0.1/x');
     const seen = scheduledOverClient(w, transport);
     expect(seen[seen.length - 1].status).toBe('failed');
     expect(seen.length).toBeLessThanOrEqual(MAX_STALLS + 3);
     // 49 pages, each sent in its batch, then alone, then retried: a few hundred requests, not thousands.
-    expect(sends).toBeLessThan(500);
+    expect(counted.sends).toBeLessThan(500);
   });
 
   test('one batch that cannot be sent (fetchAll throws once) does not end the sidebar step: the list is read in one step', () => {
-    const w = world(() => [], [{ id: 'imp1', sheetName: 'Partners', fields: ['id', 'fullName'], mode: 'replace' }]);
+    const w = world(() => [], [spec()]);
     let batches = 0;
     const transport: Transport = {
       fetchAll(reqs: readonly HttpRequest[]): Array<HttpResponse | Error> {
