@@ -10,4 +10,7 @@ module.exports = {
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.test.ts'], slowTestThreshold: 60 },
   ],
   testTimeout: 60000,
+  // Resolves Chromium once (the packaged build unpacks on first use) before workers start.
+  globalSetup: '<rootDir>/test/helpers/browser-setup.ts',
+  transform,
 };

@@ -1,7 +1,8 @@
 /**
- * Chromium for the browser tests: Debian's /usr/bin/chromium or CHROME_PATH, headless, with the
- * flags this machine's closed network needs. A missing browser fails with the instruction to
- * install it; it is never skipped and never downloaded by a tool.
+ * Chromium for the browser tests, found without anything outside npm: CHROME_PATH if set, else
+ * Debian's /usr/bin/chromium if present, else the Chromium build shipped inside the
+ * `@sparticuz/chromium` package (unpacked once into the system's temp folder). Headless, with the
+ * flags this machine's closed network needs; never downloaded by a tool, never skipped.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,18 +10,24 @@ import { type Browser, chromium } from 'playwright-core';
 
 export const ARTIFACTS = join(__dirname, '../../test-artifacts');
 
-export function chromePath(): string {
-  const path = process.env.CHROME_PATH || '/usr/bin/chromium';
-  if (!existsSync(path)) {
-    throw new Error(`No Chromium at ${path}. Install Debian's chromium (apt-get install -y chromium) or set CHROME_PATH to a Chromium binary.`);
+const SYSTEM_CHROMIUM = '/usr/bin/chromium';
+
+/** The browser binary: CHROME_PATH, the system's Chromium, or the packaged one. */
+export async function chromePath(): Promise<string> {
+  const chosen = process.env.CHROME_PATH;
+  if (chosen) {
+    if (!existsSync(chosen)) throw new Error(`CHROME_PATH names ${chosen}, which does not exist.`);
+    return chosen;
   }
-  return path;
+  if (existsSync(SYSTEM_CHROMIUM)) return SYSTEM_CHROMIUM;
+  const packaged = (await import('@sparticuz/chromium')).default;
+  return packaged.executablePath();
 }
 
 export async function launch(): Promise<Browser> {
   mkdirSync(ARTIFACTS, { recursive: true });
   return chromium.launch({
-    executablePath: chromePath(),
+    executablePath: await chromePath(),
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
   });
