@@ -454,3 +454,34 @@ describe('client: a batch that cannot be sent at all', () => {
     expect(transport.batches).toHaveLength(0);
   });
 });
+
+describe('client: a Retry-After that is not a usable wait', () => {
+  test.each(['-1', '0', '0.0', 'Thu, 01 Jan 1970 00:00:00 GMT', 'soon', '', '1e3', '12abc'])('429 and 503 with Retry-After %j back off as without one, never faster', (value) => {
+    for (const status of [429, 503]) {
+      const { client, clock, transport } = setup(() => json(status, {}, { 'retry-after': value }));
+      const [o] = client.limitedPartners(['a']);
+      expect(!o.ok && o.error.code).toBe(status === 429 ? 'RATE_LIMITED' : 'SERVER');
+      expect(transport.requests).toHaveLength(DEFAULT_RETRY.retriesWithoutCopy + 1);
+      // The same waits as a 503 without the header: the backoff (jitter at its middle here), doubling to its cap.
+      const backoff = Array.from({ length: DEFAULT_RETRY.retriesWithoutCopy }, (_, i) => Math.round(0.75 * Math.min(DEFAULT_RETRY.maxDelayMs, DEFAULT_RETRY.baseDelayMs * 2 ** i)));
+      expect(clock.sleeps).toEqual(backoff);
+    }
+  });
+
+  test('backoff is the floor of every wait: a Retry-After shorter than the backoff waits the backoff', () => {
+    const { client, clock } = setup(() => json(429, {}, { 'retry-after': '1' }), { retry: { ...DEFAULT_RETRY, retriesWithoutCopy: 6 } });
+    client.limitedPartners(['a']);
+    expect(clock.sleeps).toEqual([1000, 1000, 1200, 2400, 3000, 3000]);
+  });
+
+  test('an HTTP date in the future is waited for', () => {
+    const clock = new FakeClock();
+    let calls = 0;
+    const date = new Date(clock.now() + 9000).toUTCString();
+    const { client } = setup(() => (++calls === 1 ? json(429, {}, { 'retry-after': date }) : json(200, { data: [partner('a')] })), { clock });
+    expect(client.limitedPartners(['a'])[0].ok).toBe(true);
+    expect(clock.sleeps).toHaveLength(1);
+    expect(clock.sleeps[0]).toBeGreaterThan(8000);
+    expect(clock.sleeps[0]).toBeLessThanOrEqual(9000);
+  });
+});
