@@ -264,8 +264,6 @@ describe('client: one rule for retries, on the error type', () => {
   });
 
   test.each([
-    ['data: null', () => json(200, { data: null })],
-    ['data: []', () => json(200, { data: [] })],
     ['no data field', () => json(200, { result: 1 })],
     ['a truncated body', () => ({ status: 200, headers: {}, body: '{"data":[{"id":' })],
   ])('a 200 with %s is a broken answer: retried, then served', (_, broken) => {
@@ -276,13 +274,13 @@ describe('client: one rule for retries, on the error type', () => {
     expect(client.stats.retries).toBe(2);
   });
 
-  test('a null record never becomes a remembered "unknown id", and a 404 never replaces a good copy', () => {
+  test('an empty answer (data null or []) and a 404 say "unknown id", and neither replaces a good copy', () => {
     const first = setup(byIdHandler, { ttlMs: 60_000 });
     first.client.limitedPartners(['a']);
     const fetchedAt = first.clock.now();
     first.clock.t += 120_000;
-    const empty = setup(() => json(200, { data: null }), { store: first.store, clock: first.clock, ttlMs: 60_000, retry: { ...DEFAULT_RETRY, retries: 1 } });
-    expect(empty.client.limitedPartners(['a'])[0]).toMatchObject({ ok: true, staleSince: fetchedAt });
+    const empty = setup(() => json(200, { data: null }), { store: first.store, clock: first.clock, ttlMs: 60_000 });
+    expect(empty.client.limitedPartners(['a'])[0]).toMatchObject({ ok: false, error: { code: 'NOT_FOUND', message: 'Unknown limited partner id: a' } });
     const gone = setup(() => json(404, {}), { store: first.store, clock: first.clock, ttlMs: 60_000 });
     expect(gone.client.limitedPartners(['a'])[0]).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
     const back = setup(() => json(503, {}), { store: first.store, clock: first.clock, ttlMs: 60_000, retry: { ...DEFAULT_RETRY, retries: 0 } });
@@ -483,5 +481,29 @@ describe('client: a Retry-After that is not a usable wait', () => {
     expect(clock.sleeps).toHaveLength(1);
     expect(clock.sleeps[0]).toBeGreaterThan(8000);
     expect(clock.sleeps[0]).toBeLessThanOrEqual(9000);
+  });
+});
+
+describe('client: an empty answer for an id is an answer', () => {
+  test.each([
+    ['data: []', { data: [] }],
+    ['data: null', { data: null }],
+    ['data: [null]', { data: [null] }],
+  ])('%s: "unknown id" after one request, remembered: the next recalculation sends none', (_, body) => {
+    const ids = Array.from({ length: 20 }, (_, i) => `lp_${i}`);
+    const first = setup(() => json(200, body));
+    const out = first.client.limitedPartners(ids);
+    expect(out.map((o) => !o.ok && o.error.message)).toEqual(ids.map((id) => `Unknown limited partner id: ${id}`));
+    expect(first.transport.requests).toHaveLength(20);
+    const again = setup(() => json(200, body), { store: first.store, clock: first.clock });
+    expect(again.client.limitedPartners(ids).every((o) => !o.ok && o.error.code === 'NOT_FOUND')).toBe(true);
+    expect(again.transport.requests).toHaveLength(0);
+  });
+
+  test('the same for a venture fund and its last fund size', () => {
+    const { client, transport } = setup(() => json(200, { data: [] }));
+    expect(client.funds(['vf_1'])[0]).toMatchObject({ ok: false, error: { code: 'NOT_FOUND', message: 'Unknown venture fund id: vf_1' } });
+    expect(client.lastFundSizes(['vf_2'])[0]).toMatchObject({ ok: false, error: { code: 'NOT_FOUND', message: 'Unknown venture fund id: vf_2' } });
+    expect(transport.requests).toHaveLength(2);
   });
 });
