@@ -507,3 +507,32 @@ describe('client: an empty answer for an id is an answer', () => {
     expect(transport.requests).toHaveLength(2);
   });
 });
+
+describe('client: a record whose id is not the one asked for', () => {
+  const other: Handler = (url) => {
+    const id = url.searchParams.get('limitedPartnerId') ?? url.searchParams.get('ventureFundId');
+    return json(200, { data: [partner(id === 'lp_3' ? 'lp_3' : 'lp_OTHER')] });
+  };
+
+  test('is an error for that id alone, and is not cached', () => {
+    const first = setup(other);
+    const out = first.client.limitedPartners(['lp_1', 'lp_2', 'lp_3']);
+    expect(out[0]).toMatchObject({ ok: false, error: { code: 'BAD_RESPONSE', message: 'The data service answered with limited partner id lp_OTHER when asked for lp_1.' } });
+    expect(out[1]).toMatchObject({ ok: false, error: { code: 'BAD_RESPONSE' } });
+    expect(out[2]).toMatchObject({ ok: true, value: { id: 'lp_3' } });
+    expect(first.transport.requests).toHaveLength(3);
+    const again = setup(other, { store: first.store, clock: first.clock });
+    const back = again.client.limitedPartners(['lp_1', 'lp_2', 'lp_3']);
+    expect(back.map((o) => o.ok)).toEqual([false, false, true]);
+    expect(again.transport.requests).toHaveLength(2);
+  });
+
+  test('the same for every per-id operation whose record has an id; a number id matches its text', () => {
+    const { client } = setup(other);
+    expect(client.firms(['lp_1'])[0].ok).toBe(false);
+    expect(client.labels(['lp_1'])[0].ok).toBe(false);
+    expect(client.funds(['vf_1'])[0].ok).toBe(false);
+    const numeric = setup(() => json(200, { data: [partner(7 as unknown as string)] }));
+    expect(numeric.client.limitedPartners([' 7 '])[0]).toMatchObject({ ok: true, value: { id: 7 } });
+  });
+});
