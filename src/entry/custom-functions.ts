@@ -120,7 +120,7 @@ export function FUND_GET(ids: unknown, fields?: unknown, headers?: unknown): For
  *
  * @param {string|Array<Array<string>>} ids One id, or a column or row of ids; blank cells give blank rows.
  * @param {boolean} [headers] TRUE to add a header row (default FALSE).
- * @return {string|Array<Array<string>>} The last fund size, one row per id.
+ * @return {string|Array<Array<string>>} The last fund size as the service writes it (text such as $80M), one row per id.
  * @customfunction
  */
 export function FUND_LASTSIZE(ids: unknown, headers?: unknown): FormulaResult {
