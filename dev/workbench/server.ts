@@ -132,8 +132,8 @@ export async function startWorkbenchServer(wb: Workbench, port = 0, host = '127.
         return json(res, wb.snapshot(n('sheet'), { rows: n('rows'), cols: n('cols') }));
       }
       if (req.method === 'GET' && url.pathname === '/api/export.xlsx') {
-        res.setHeader('content-disposition', 'attachment; filename="workbench.xlsx"');
-        return send(res, 200, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', await toXlsx(wb.emu.workbook));
+        const file = await toXlsx(wb.emu.workbook);
+        return send(res, 200, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', file, { 'content-disposition': 'attachment; filename="workbench.xlsx"' });
       }
       if (req.method !== 'POST') return json(res, { ok: false, error: 'Not found' }, 404);
       if (req.headers[TOKEN_HEADER] !== token) return json(res, { ok: false, error: 'Refused: this request does not come from the workbench page (reload it).' }, 403);
