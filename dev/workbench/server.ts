@@ -127,6 +127,10 @@ export async function startWorkbenchServer(wb: Workbench, port = 0, host = '127.
         const html = wb.emu.workbook.sidebar?.html ?? readFileSync(join(wb.options.distDir ?? join(__dirname, '../../dist'), 'Sidebar.html'), 'utf8');
         return send(res, 200, 'text/html; charset=utf-8', html.replace(/<head>/i, () => `<head>${scriptRunShim(token)}`), frameHeaders(true));
       }
+      if (req.method === 'GET' && url.pathname === '/dialog') {
+        if (!wb.dialog) return json(res, { ok: false, error: 'No dialog is open.' }, 404);
+        return send(res, 200, 'text/html; charset=utf-8', wb.dialog.html.replace(/<head>/i, () => `<head>${scriptRunShim(token)}`), frameHeaders(true));
+      }
       if (req.method === 'GET' && url.pathname === '/api/state') {
         const n = (name: string) => (url.searchParams.has(name) ? Number(url.searchParams.get(name)) : undefined);
         return json(res, wb.snapshot(n('sheet'), { rows: n('rows'), cols: n('cols') }));
@@ -155,6 +159,9 @@ export async function startWorkbenchServer(wb: Workbench, port = 0, host = '127.
           return json(res, { ok: true, ...wb.runMenu(text(b, 'functionName')) });
         case '/api/sidebar/close':
           wb.emu.workbook.sidebar = undefined;
+          return json(res, { ok: true });
+        case '/api/dialog/close':
+          wb.dialog = undefined;
           return json(res, { ok: true });
         case '/api/trigger':
           return json(res, { ok: true, ...wb.fireTrigger(text(b, 'id')) });

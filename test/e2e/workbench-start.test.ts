@@ -156,6 +156,22 @@ describe('the page', () => {
     expect(state.cells[0][0]).toBe('');
   }, 60_000);
 
+  test('Investor Data ▸ Diagnostics shows its report in a dialog over the page, which closes', async () => {
+    const wb = await start([], stateDir(savedState({ key: true })));
+    await page.goto(wb.url);
+    await page.click('#menu-investor-data');
+    await page.click('text=Diagnostics');
+    await page.locator('#dialog:not([hidden]) #dialog-title:has-text("Investor Data diagnostics")').waitFor();
+    const report = page.frameLocator('#dialog-frame').locator('#report');
+    await report.waitFor();
+    const text = await report.inputValue();
+    expect(text).toMatch(/^OK +API key: saved/m);
+    expect(text).toMatch(/Summary: \d+ ok, 0 warnings, 0 failed/);
+    expect(text).not.toContain(DEMO_KEY);
+    await page.click('#close-dialog');
+    await page.locator('#dialog').waitFor({ state: 'hidden' });
+  }, 60_000);
+
   test('Import shows "starting…", Cancel and a disabled button at once, progress once; the run log has wall-clock times although the saved clock was 2 hours behind', async () => {
     const wb = await start(['--latency', '200'], stateDir(savedState({ key: true, clock: Date.now() - 2 * 3600_000 })));
     await page.goto(wb.url);
