@@ -79,8 +79,11 @@ function resolveField(name: unknown, specs: readonly FieldSpec[], where: string)
   return spec;
 }
 
+/** An operator as typed, for matching: case, spaces, "_" and "-" do not matter. */
+export const opKey = (op: unknown): string => (typeof op === 'string' ? op.replace(/[\s_-]+/g, '').toLowerCase() : '');
+
 function resolveOp(op: unknown, where: string): FilterOp {
-  const key = typeof op === 'string' ? op.replace(/[\s_-]+/g, '').toLowerCase() : '';
+  const key = opKey(op);
   const found = FILTER_OPS.find((o) => o.toLowerCase() === key);
   if (!found) throw badInput(`${where}: ${isBlank(op) ? 'no operator given' : `unknown operator ${shown(op)}`}. Operators: ${FILTER_OPS.join(', ')}.`);
   return found;
@@ -114,13 +117,13 @@ function checkOne(value: unknown, kind: Kind, where: string): string | number {
   return text;
 }
 
-/** One condition, checked and canonical. `n` counts from 1, for messages. */
-export function checkCondition(input: unknown, n: number, specs: readonly FieldSpec[] = LP_FIELD_SPECS): FilterCondition {
-  if (!input || typeof input !== 'object' || Array.isArray(input)) throw badInput(`Filter ${n}: expected a field, an operator and a value.`);
+/** One condition, checked and canonical; `label` says which in messages ("Filter 2"). */
+export function checkCondition(input: unknown, label: string, specs: readonly FieldSpec[] = LP_FIELD_SPECS): FilterCondition {
+  if (!input || typeof input !== 'object' || Array.isArray(input)) throw badInput(`${label}: expected a field, an operator and a value.`);
   const c = input as { field?: unknown; op?: unknown; value?: unknown };
-  const spec = resolveField(c.field, specs, `Filter ${n}`);
-  const op = resolveOp(c.op, `Filter ${n} (${spec.name})`);
-  const where = `Filter ${n} (${spec.name} ${op})`;
+  const spec = resolveField(c.field, specs, label);
+  const op = resolveOp(c.op, `${label} (${spec.name})`);
+  const where = `${label} (${spec.name} ${op})`;
   const kind = kindOf(spec.type);
   if (!OPS_BY_KIND[kind].includes(op)) {
     throw badInput(`${where}: ${op} does not apply to ${spec.name}, which holds ${KIND_NAMES[kind]}; use ${OPS_BY_KIND[kind].join(', ')}.`);
@@ -144,7 +147,7 @@ export function checkFilters(input: unknown, specs: readonly FieldSpec[] = LP_FI
   if (input === undefined || input === null) return [];
   if (!Array.isArray(input)) throw badInput('Filters must be a list of conditions (field, operator, value).');
   if (input.length > MAX_CONDITIONS) throw badInput(`${input.length} filter conditions; at most ${MAX_CONDITIONS}.`);
-  return input.map((c, i) => checkCondition(c, i + 1, specs));
+  return input.map((c, i) => checkCondition(c, `Filter ${i + 1}`, specs));
 }
 
 /** A sort as saved or typed: up to three keys, each field once. */
