@@ -32,7 +32,7 @@ describe('import state machine: the happy paths', () => {
     expect(tableIds(w)).toEqual(expected(250));
     expect(w.staging.size).toBe(0);
     expect(w.runLog).toHaveLength(1);
-    expect(w.runLog[0].slice(2, 9)).toEqual(['Partners', 'replace', 'sidebar', 'done', 250, 3, 3]);
+    expect(w.runLog[0].slice(2, 10)).toEqual(['Partners', 'replace', 'sidebar', 'done', 250, 250, 3, 3]);
     expect(w.specs[0].last).toMatchObject({ status: 'done', rows: 250 });
   });
 
