@@ -45,6 +45,10 @@ export interface Quirks {
   echoUrlIn?: string;
   /** This partner's `field` is answered as lists nested `depth` deep, wherever the partner is answered. */
   deepField?: { id: string; field: string; depth: number };
+  /** Records answered with another `id` wherever they are answered (null: without one). */
+  idOverrides?: Record<string, string | number | null>;
+  /** Ids asked for by id that are answered `{"data":[]}`. */
+  emptyFor?: string[];
 }
 
 export interface ServiceOptions {
@@ -237,6 +241,9 @@ export class ReferenceService {
 
 /** An answer as JSON text, with the hostile quirks applied (a deep value cannot be built as an object and stringified: it is spliced in as text). */
 function hostile(answer: Record<string, unknown>, requestUrl: string, q: Quirks): string {
+  const asked = new URL(requestUrl, 'http://service.local').searchParams;
+  const id = asked.get('limitedPartnerId') ?? asked.get('ventureFundId');
+  if (id !== null && q.emptyFor?.includes(id)) return JSON.stringify({ data: [] });
   const data = answer.data;
   const records = (Array.isArray(data) ? data : [data]).filter((r): r is Record<string, unknown> => typeof r === 'object' && r !== null);
   const deep = q.deepField;
@@ -245,9 +252,12 @@ function hostile(answer: Record<string, unknown>, requestUrl: string, q: Quirks)
     const copy = { ...r };
     if (q.echoUrlIn) copy[q.echoUrlIn] = `http://service.local${requestUrl}`;
     if (deep && r.id === deep.id) copy[deep.field] = DEEP;
+    const other = q.idOverrides && typeof r.id === 'string' ? Object.getOwnPropertyDescriptor(q.idOverrides, r.id) : undefined;
+    if (other?.value === null) delete copy.id;
+    else if (other) copy.id = other.value;
     return copy;
   });
-  if (!q.echoUrlIn && !deep) return JSON.stringify(answer);
+  if (!q.echoUrlIn && !deep && !q.idOverrides) return JSON.stringify(answer);
   const text = JSON.stringify({ ...answer, data: Array.isArray(data) ? out : (out[0] ?? data) });
   return deep ? text.replace(JSON.stringify(DEEP), '['.repeat(deep.depth) + ']'.repeat(deep.depth)) : text;
 }

@@ -8,24 +8,23 @@
 import { addin, everythingStored } from '../../helpers/addin';
 import { runImport, saveImport, sheet } from '../../helpers/imports';
 import { leaksIn } from '../../helpers/secrets';
-import { DEMO_KEY, type RunningService, startService } from '../../helpers/service';
+import { activeIds, DEMO_KEY, servicesForThisFile } from '../../helpers/service';
 
-let svc: RunningService;
+/** The reference service of this file, with the hostile quirks each test switches on. */
+const services = servicesForThisFile(1, ['--partners', '60', '--max-page-size', '100']);
+const svc = () => services[0];
 let ids: string[];
-
 beforeAll(async () => {
-  svc = await startService(['--partners', '60', '--max-page-size', '100']);
-  ids = (await (await fetch(`${svc.url}/__admin/active-ids`)).json()) as string[];
+  ids = await activeIds(svc());
 });
-afterAll(() => svc.stop());
-afterEach(() => svc.config({ quirks: { echoUrlIn: '', deepField: null } }));
+afterEach(() => svc().config({ quirks: { echoUrlIn: '', deepField: null } }));
 
 const flat = (value: unknown): unknown[] => (Array.isArray(value) ? value.flat(2) : [value]);
 
 describe('a service that echoes the request URL, key and all, in a field', () => {
   test('no path puts the key into a cell, the cache, a sheet, the change log or a log', async () => {
-    await svc.config({ quirks: { echoUrlIn: 'website' } });
-    const a = addin(svc.url);
+    await svc().config({ quirks: { echoUrlIn: 'website' } });
+    const a = addin(svc().url);
     const one = a.cell('LP_GET', ids[0], 'website');
     expect(one.error).toBeUndefined();
     expect(String(one.value)).toMatch(/getLimitedPartnerById\?limitedPartnerId=.+&apiKey=\*\*\*$/);
@@ -61,8 +60,8 @@ describe('one partner nested 100,000 levels deep', () => {
 
   test('costs that partner its field, not the sheet: LP_GET over a range, LP_ACTIVE, LP_FIND, imports', async () => {
     const deepId = ids[5];
-    await svc.config({ quirks: { deepField: { id: deepId, field: 'feedbackEntries', depth: 100_000 } } });
-    const a = addin(svc.url);
+    await svc().config({ quirks: { deepField: { id: deepId, field: 'feedbackEntries', depth: 100_000 } } });
+    const a = addin(svc().url);
     const range = a.cell('LP_GET', ids.slice(0, 20).map((id) => [id]), 'id, fullName');
     expect(range.error).toBeUndefined();
     expect((range.value as unknown[][]).map((r) => r[0])).toEqual(ids.slice(0, 20));
