@@ -47,10 +47,11 @@ function perIdTable(
   const ids = readIds(idsInput);
   const fields = parseFields(fieldsInput, specs, what);
   const headers = readFlag(headersInput, 'headers', false);
-  const outcomes = fetch(ids.unique, ids.single);
+  // Blank ids ask nothing of the service: a formula filled down ahead of its data stays blank.
+  const outcomes = ids.unique.length ? fetch(ids.unique, ids.single) : [];
   const byId = new Map(ids.unique.map((id, i) => [id, outcomes[i]]));
   const failures = outcomes.filter((o): o is { ok: false; error: ServiceError } => !o.ok);
-  if (failures.length === outcomes.length) throw failures[0].error;
+  if (failures.length && failures.length === outcomes.length) throw failures[0].error;
   const results: RowResult[] = ids.rows.map((id, i) => {
     if (ids.invalid[i] !== undefined) return { kind: 'error', error: new ServiceError('BAD_INPUT', ids.invalid[i]) };
     if (id === null) return { kind: 'blank' };
@@ -58,7 +59,7 @@ function perIdTable(
     return o.ok ? { kind: 'record', record: o.value, staleSince: o.staleSince } : { kind: 'error', error: o.error };
   });
   const table = rowsTable(results, fields, headers, 'formula');
-  if (ids.single && !headers && table[0].length === 1) return table[0][0];
+  if (ids.single && !headers && (table[0].length === 1 || ids.unique.length === 0)) return table[0][0];
   return ids.across ? transpose(table) : table;
 }
 
@@ -122,7 +123,7 @@ export function FUND_GET(ids: unknown, fields?: unknown, headers?: unknown): For
  *
  * @param {string|Array<Array<string>>} ids One id, or a column or row of ids; blank cells give blank rows.
  * @param {boolean} [headers] TRUE to add a header row (default FALSE).
- * @return {string|Array<Array<string>>} The last fund size, one row per id.
+ * @return {string|Array<Array<string>>} The last fund size as the service writes it (text such as $80M), one row per id.
  * @customfunction
  */
 export function FUND_LASTSIZE(ids: unknown, headers?: unknown): FormulaResult {
@@ -168,6 +169,7 @@ export function LP_ACTIVE(page?: unknown, limit?: unknown, fields?: unknown, hea
 export function FUND_INDUSTRIES(id: unknown, page?: unknown, limit?: unknown, headers?: unknown): FormulaResult {
   return guard(() => {
     const ids = readIds(id);
+    if (ids.unique.length === 0) return '';
     if (ids.unique.length !== 1) throw new ServiceError('BAD_INPUT', 'FUND_INDUSTRIES takes one fund id.');
     const p = readPositiveInt(page, 'page', undefined);
     const l = readPositiveInt(limit, 'limit', 100, 10000) as number;
