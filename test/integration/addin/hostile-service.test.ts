@@ -38,9 +38,10 @@ test.each(['-1', '0'])('a 429 with Retry-After %s backs off: no request storm wi
   const cell = a.cell('LP_GET', ids[0], 'id');
   expect(cell.error).toMatch(/^Rate limited by the data service/);
   const { fetches, startedAt, endedAt } = cell.run.ledger;
-  // Backoff 0.3, 0.6, 1.2, 2.4, then 3 s each: spread over the formula's time, never 13 at once.
-  expect((endedAt - startedAt) / Math.max(1, fetches - 1)).toBeGreaterThan(1000);
-  expect(fetches).toBeLessThanOrEqual(12);
+  // Backoff 0.4 s doubling to 4 s, each randomised down to half at most: on average more than 1 s
+  // between requests (at least 14.25 s for 12 retries), where the header alone made 13 in 0.2 s.
+  expect(fetches).toBeGreaterThan(1);
+  expect((endedAt - startedAt) / (fetches - 1)).toBeGreaterThan(1000);
 });
 
 test('a record answered under another id is an error for that row, and is not cached', async () => {
@@ -73,6 +74,10 @@ test('listed partners without a usable id are skipped and counted, in one read; 
     expect((await svc().stats()).requests).toBeLessThanOrEqual(2);
     expect(sheet(a.emu, 'Partners').slice(1).map((r) => String(r[0]))).toEqual(usable);
   }
+  // LP_FIND now searches the snapshot the import left: the same partners, none without an id.
+  const found = a.cell('LP_FIND', 'a', 'fullName', 5000, false);
+  expect(found.run.ledger.fetches).toBe(0);
+  expect(column(found.value).every((id) => usable.includes(id as string))).toBe(true);
   const log = sheet(a.emu, 'Investor Data log');
   expect(log.slice(1).map((r) => r[11])).toEqual([expect.stringContaining('Skipped 4 listed records'), expect.stringContaining('Skipped 4 listed records')]);
 });
