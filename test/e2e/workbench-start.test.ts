@@ -213,6 +213,43 @@ describe('the page', () => {
   }, 120_000);
 });
 
+/** Processes of a process group still running (zombies have ended already). */
+const groupLeft = (pgid: number) => execFileSync('ps', ['-eo', 'pgid=,stat=,args='], { encoding: 'utf8' }).split('\n')
+  .map((l) => l.trim().split(/\s+/)).filter(([g, stat]) => g === String(pgid) && !stat.startsWith('Z')).map((p) => p.slice(2).join(' '));
+
+describe('a signal to npm alone (an IDE stop button, a supervisor) stops every process npm started', () => {
+  test.each([
+    ['npm start', ['start', '--', '--port', '0', '--partners', '300', '--state-dir', '<tmp>'], /Investor Data workbench: (\S+)/],
+    ['npm run service', ['run', 'service', '--', '--port', '0', '--partners', '300'], /SERVICE_URL=(\S+)/],
+  ])('%s, then SIGTERM to the npm process only', async (_, args, ready) => {
+    const argv = (args as string[]).map((a) => (a === '<tmp>' ? mkdtempSync(join(tmpdir(), 'workbench-')) : a));
+    // Its own process group, so everything npm started can be found after npm is gone.
+    const npm = spawn('npm', argv, { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const pgid = npm.pid as number;
+    try {
+      let output = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        const onData = (d: Buffer) => {
+          output += d.toString();
+          const m = (ready as RegExp).exec(output);
+          if (m) resolve(m[1]);
+        };
+        npm.stdout.on('data', onData);
+        npm.stderr.on('data', onData);
+        npm.once('exit', (code) => reject(new Error(`npm exited with ${code}: ${output}`)));
+      });
+      expect(groupLeft(pgid).length).toBeGreaterThanOrEqual(3);
+      npm.kill('SIGTERM');
+      const deadline = Date.now() + 15_000;
+      while (groupLeft(pgid).length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(groupLeft(pgid)).toEqual([]);
+      await expect(fetch(url)).rejects.toThrow();
+    } finally {
+      if (groupLeft(pgid).length) process.kill(-pgid, 'SIGKILL');
+    }
+  }, 90_000);
+});
+
 describe('a workbench killed outright', () => {
   test('SIGKILL of the workbench (it cannot clean up) still ends its embedded service', async () => {
     const wb = await startWorkbench(['--partners', '300']);
