@@ -3,6 +3,7 @@
  * Prints `SERVICE_URL=…` on one line so that scripts and tests can read the chosen port.
  */
 import { exitWithParent } from '../child';
+import { runMain } from '../cli-args';
 import { DEMO_KEY, parseServiceArgs } from './options';
 import { ReferenceService } from './server';
 
@@ -26,7 +27,5 @@ async function main(): Promise<void> {
   else console.log(`${options.apiKeys.length} API key(s) accepted (not printed).`);
 }
 
-main().catch((e: unknown) => {
-  console.error((e as Error).message);
-  process.exit(2);
-});
+// A usage error exits 2 (as any failure to start always has); --help prints the options and exits 0.
+runMain(main, (code) => process.exit(code), 2);
