@@ -6,7 +6,7 @@
  * never behind the wall clock.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -154,6 +154,18 @@ describe('the page', () => {
     expect(ok.status).toBe(200);
     const state = (await (await fetch(`${wb.url}/api/state`)).json()) as { cells: string[][] };
     expect(state.cells[0][0]).toBe('');
+  }, 60_000);
+
+  test('the state file holding the key is readable by its owner only; adding a sheet whose name exists says so', async () => {
+    const wb = await start([], stateDir(savedState({ key: true })));
+    await page.goto(wb.url);
+    await typeInto(page, 'A1', 'saved');
+    await cellIs(page, 'A1', 'saved');
+    expect(statSync(join(wb.stateDir, 'state.json')).mode & 0o777).toBe(0o600);
+    page.once('dialog', (d) => void d.accept('Sheet1'));
+    await page.click('#add-sheet');
+    await page.locator('#cell-error:has-text(\'A sheet named "Sheet1" already exists.\')').waitFor();
+    expect(await page.locator('.tab').count()).toBe(1);
   }, 60_000);
 
   test('Investor Data ▸ Diagnostics shows its report in a dialog over the page, which closes', async () => {
