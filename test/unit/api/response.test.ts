@@ -20,7 +20,7 @@ const failed = (res: HttpResponse) => {
 
 describe('Retry-After', () => {
   test.each([
-    ['30', 30_000], ['1', 1000], ['0', 0], [' 7 ', 7000], ['1.5', 1500], ['120', 120_000],
+    ['30', 30_000], ['1', 1000], [' 7 ', 7000], ['1.5', 1500], ['120', 120_000],
   ])('%j is seconds: %d ms', (value, ms) => {
     expect(parseRetryAfter(value, NOW)).toBe(ms);
     const error = failed(json(429, {}, { 'Retry-After': value }));
@@ -35,15 +35,16 @@ describe('Retry-After', () => {
     expect(failed(json(429, {})).message).toBe('Rate limited by the data service, retry in a minute.');
   });
 
-  test('an HTTP date is the time until then, never negative', () => {
+  test('an HTTP date is the time until then; one already past is no usable wait', () => {
     const inTen = new Date(NOW + 10_000).toUTCString();
     expect(parseRetryAfter(inTen, NOW)).toBe(10_000);
-    expect(parseRetryAfter(new Date(NOW - 10_000).toUTCString(), NOW)).toBe(0);
+    expect(parseRetryAfter(new Date(NOW - 10_000).toUTCString(), NOW)).toBeUndefined();
     expect(failed(json(503, {}, { 'Retry-After': inTen })).retryAfterMs).toBe(10_000);
   });
 
-  test('missing or unreadable: no wait is known', () => {
+  test('missing, unreadable or zero: no wait is known', () => {
     expect(parseRetryAfter(undefined, NOW)).toBeUndefined();
+    expect(parseRetryAfter('0', NOW)).toBeUndefined();
     expect(parseRetryAfter('soon', NOW)).toBeUndefined();
     expect(failed(json(429, {}, { 'retry-after': 'soon' })).retryAfterMs).toBeUndefined();
     expect(failed(json(429, {})).retryAt).toBeUndefined();

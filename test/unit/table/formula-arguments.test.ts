@@ -39,8 +39,8 @@ describe('ids', () => {
     expect(idText('lp_😀')).toBe('lp_😀');
   });
 
-  test('a single blank value is refused; a range whose only cells are bad says why the first one is', () => {
-    expect(() => readIds(' ')).toThrow('No id given: pass an id or a range of ids.');
+  test('a single blank value is a blank row; a range whose only cells are bad says why the first one is', () => {
+    expect(readIds(' ')).toEqual({ rows: [null], unique: [], single: true, across: false, invalid: {} });
     expect(() => readIds([[true], [new Date(0)]])).toThrow('TRUE is not an id');
   });
 
