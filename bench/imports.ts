@@ -1,12 +1,14 @@
 /**
  * Import benchmarks: the add-in's import of every active partner beside two naive baselines in
  * the same run, one serial fetch per page at the default limit=10 (written page by page), and one
- * setValue per cell for the same table; and the scaling curve at growing sizes, run from the
+ * setValue per cell for the same table; the same import filtered on three conditions and sorted,
+ * beside the unfiltered one (the median of alternating runs, and what filtering adds); and the scaling curve at growing sizes, run from the
  * scheduled-refresh trigger so that big imports resume across executions as they must in Google;
  * and a sidebar import with and without a rate-limiting service (steps, emulated time, longest step).
  */
 import { Emulator } from '../dev/emulator/runtime';
 import type { Ledger } from '../dev/emulator/execution';
+import type { ImportInput } from '../src/contract';
 import { DEMO_KEY, startService } from '../dev/service/spawn';
 import { addin } from '../test/helpers/addin';
 import { call, runImport, saveImport } from '../test/helpers/imports';
@@ -42,6 +44,74 @@ function naiveCells(rows) {
   for (var r = 1; r <= rows; r++) for (var c = 1; c <= 5; c++) sheet.getRange(r, c).setValue('v' + r + '.' + c);
   return rows * 5;
 }`;
+
+/** Three conditions of the kind analysts keep: regions (a list field), a ticket size, a sector word. */
+export const BENCH_FILTERS: NonNullable<ImportInput['filters']> = [
+  { field: 'region', op: 'isAnyOf', value: ['europe', 'north america'] },
+  { field: 'ticketSize', op: 'atLeast', value: 5_000_000 },
+  { field: 'sectorsFocused', op: 'contains', value: 'tech' },
+];
+/** Three conditions every generated partner meets: the filter's whole cost, with no saving on the write. */
+export const BENCH_FILTERS_KEEP_ALL: NonNullable<ImportInput['filters']> = [
+  { field: 'id', op: 'startsWith', value: 'lp' },
+  { field: 'fullName', op: 'isNotEmpty' },
+  { field: 'updatedAt', op: 'atLeast', value: '2000-01-01' },
+];
+export const BENCH_SORT: NonNullable<ImportInput['sort']> = [{ field: 'firm' }, { field: 'ticketSize', descending: true }];
+
+export interface FilteredImportFigure {
+  name: string;
+  activePartners: number;
+  kept: number;
+  runs: number;
+  /** Medians over the runs, each in a fresh emulator. */
+  wallMs: number;
+  emulatedMs: number;
+  /** What the filter and sort add to the unfiltered import's emulated time, in per cent (negative: it saves more on the write than it costs). */
+  addedPercent: number;
+  status: string;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/**
+ * The import of every active partner, unfiltered, then filtered on BENCH_FILTERS and on
+ * BENCH_FILTERS_KEEP_ALL (both sorted by BENCH_SORT), `runs` times each, round robin so that
+ * drift in the machine's load falls on all three; each run in a fresh emulator.
+ */
+export async function benchFilteredImport(partners: number, latencyMs: number, runs: number): Promise<FilteredImportFigure[]> {
+  const svc = await startService(['--partners', String(partners), '--latency', String(latencyMs), '--max-page-size', '100', '--preload'], 120_000);
+  const variants: Array<{ name: string; input: Partial<ImportInput> }> = [
+    { name: 'import, unfiltered', input: {} },
+    { name: 'import, three conditions and two sort keys', input: { filters: BENCH_FILTERS, sort: BENCH_SORT } },
+    { name: 'import, three conditions every partner meets and two sort keys', input: { filters: BENCH_FILTERS_KEEP_ALL, sort: BENCH_SORT } },
+  ];
+  try {
+    const seen = variants.map(() => ({ wall: [] as number[], emulated: [] as number[], kept: 0, total: 0, status: 'done' }));
+    for (let i = 0; i < runs * variants.length; i++) {
+      const v = i % variants.length;
+      const a = addin(svc.url);
+      const id = saveImport(a.emu, { sheetName: 'Partners', fields: FIELDS, ...variants[v].input });
+      const before = a.emu.history.length;
+      const t = performance.now();
+      const steps = runImport(a.emu, id);
+      const last = steps[steps.length - 1];
+      if (last.status !== 'done') seen[v].status = `${last.status}: ${last.message}`;
+      seen[v].wall.push(performance.now() - t);
+      seen[v].emulated.push(a.emu.history.slice(before).reduce((n, l) => n + l.endedAt - l.startedAt, 0));
+      seen[v].kept = (a.emu.workbook.byName('Partners')?.lastRow() ?? 1) - 1;
+      seen[v].total = last.totalItems;
+    }
+    const plain = median(seen[0].emulated);
+    return variants.map((v, k) => ({
+      name: `${v.name} (${seen[k].total} partners)`, activePartners: seen[k].total, kept: seen[k].kept, runs,
+      wallMs: Math.round(median(seen[k].wall)), emulatedMs: Math.round(median(seen[k].emulated)),
+      addedPercent: Math.round(((median(seen[k].emulated) - plain) / plain) * 1000) / 10, status: seen[k].status,
+    }));
+  } finally {
+    await svc.stop();
+  }
+}
 
 export async function benchImport(partners: number, latencyMs: number, naive: boolean): Promise<ImportFigure[]> {
   const svc = await startService(['--partners', String(partners), '--latency', String(latencyMs), '--max-page-size', '100', '--preload'], 120_000);
