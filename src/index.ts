@@ -11,7 +11,7 @@ export { LP_FILTER } from './entry/filter';
 export { LP_FIND } from './entry/find';
 export { cancelImport, continueImport, deleteImport, importStatus, listImports, saveImport, scheduleImport, startImport } from './entry/imports';
 export { onInstall, onOpen, refreshAllFormulas, showSidebar } from './entry/menu';
-export { getSidebarState, refreshFormulas, removeApiKey, saveApiKey, saveCacheTtl, saveServiceUrl, testConnection } from './entry/sidebar';
+export { getSidebarState, refreshFormulas, removeApiKey, saveApiKey, saveSettings, sendKeyTo, testConnection } from './entry/sidebar';
 export { getDiagnostics, showDiagnostics } from './entry/diagnostics';
 export { continueImports, repairInterruptedRefresh, runScheduledImports } from './entry/triggers';
 
