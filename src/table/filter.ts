@@ -359,3 +359,29 @@ export function describeQuery(query: Query): string {
   if (query.sort.length) parts.push(`sorted by ${query.sort.map((k) => `${k.field}${k.descending ? ' ↓' : ''}`).join(', ')}`);
   return parts.join('; ');
 }
+
+/** Most values `commonValues` suggests, and the longest one it offers. */
+export const MAX_SUGGESTIONS = 30;
+const MAX_SUGGESTION_CHARS = 60;
+
+/**
+ * The commonest values of a field over `records`, most frequent first (ties alphabetical), for
+ * the filter editor's suggestions: list fields count each element, spellings that compare equal
+ * (case, accents) count as one, shown as first met; long texts and structured values are left out.
+ */
+export function commonValues(records: readonly ServiceRecord[], field: string, limit = MAX_SUGGESTIONS): string[] {
+  const counts = new Map<string, { text: string; n: number }>();
+  for (const r of records) {
+    for (const e of elements(r[field])) {
+      if (typeof e === 'object') continue;
+      const text = String(e).trim();
+      if (text.length > MAX_SUGGESTION_CHARS) continue;
+      const key = normalize(text);
+      if (!key) continue;
+      const seen = counts.get(key);
+      if (seen) seen.n++;
+      else counts.set(key, { text, n: 1 });
+    }
+  }
+  return [...counts.values()].sort((a, b) => b.n - a.n || compareText(normalize(a.text), normalize(b.text))).slice(0, limit).map((c) => c.text);
+}
