@@ -61,7 +61,7 @@ export async function runBench(o: BenchOptions): Promise<Record<string, unknown>
   }
   if (wanted('refresh')) out.refresh = benchRefresh(o.quick ? [200] : [1000, 10000, 50000]);
   if (wanted('imports')) out.imports = await benchImport(o.quick ? 400 : 11820, o.latencyMs, true);
-  if (wanted('filtered')) out.filtered = await benchFilteredImport(o.quick ? 400 : 11820, o.latencyMs, o.quick ? 1 : 7);
+  if (wanted('filtered')) out.filtered = await benchFilteredImport(o.quick ? 400 : 11820, o.latencyMs, o.quick ? 1 : 9);
   if (wanted('scaling')) {
     const scaling = [];
     for (const n of o.scale) scaling.push(scalePointInChild(n, o.latencyMs));
