@@ -24,6 +24,8 @@ export const SCOPE_USES: ReadonlyArray<{ scope: string; use: RegExp; why: string
   { scope: `${AUTH}script.external_request`, use: /\bUrlFetchApp\.fetch/, why: 'requests to the data service' },
   { scope: `${AUTH}script.container.ui`, use: /\.show(Sidebar|ModalDialog|ModelessDialog)\(/, why: 'the sidebar and dialogs' },
   { scope: `${AUTH}script.scriptapp`, use: /\bScriptApp\.(newTrigger|getProjectTriggers|deleteTrigger)/, why: 'scheduled imports (triggers)' },
+  { scope: `${AUTH}script.send_mail`, use: /\bMailApp\.(sendEmail|getRemainingDailyQuota)/, why: 'alert emails about changed partners' },
+  { scope: `${AUTH}userinfo.email`, use: /\bSession\.get(Effective|Active)User/, why: 'the address an alert is sent to (its owner\'s, recorded when saved)' },
 ];
 
 /** Broader scopes that would also work and must not be asked for. */

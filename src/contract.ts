@@ -11,9 +11,9 @@
 import { type ErrorCode, ServiceError } from './api/errors';
 import { redact, redactAndCut } from './api/redact';
 import type { RunSummary } from './import/run-state';
-import type { FilterCondition, FilterOp, ImportMode, ImportSpec, Schedule, SortKey } from './import/spec';
+import type { AlertOn, FilterCondition, FilterOp, ImportMode, ImportSpec, Schedule, SortKey } from './import/spec';
 
-export type { FilterCondition, FilterOp, ImportMode, RunSummary, Schedule, SortKey };
+export type { AlertOn, FilterCondition, FilterOp, ImportMode, RunSummary, Schedule, SortKey };
 
 /** A failure names the settings field at fault when there is one. */
 export type Answer<T extends object = object> = ({ ok: true } & T) | { ok: false; code: string; message: string; field?: SettingField };
@@ -96,6 +96,10 @@ export interface ImportInput {
   filters?: FilterCondition[];
   /** Up to three keys; ties keep the service's order. */
   sort?: SortKey[];
+  /** Keep each completed run's rows, with its time, in the sheet "<sheet> history": the last `keep` runs (1–100). Absent: as saved; null: none. */
+  history?: { keep: number } | null;
+  /** Email the user saving it after a run that found these changes (of these fields only, when given). Absent: as saved; null: none. Only its owner may change it. */
+  alert?: { on: AlertOn[]; fields?: string[] } | null;
 }
 
 export type CheckStatus = 'OK' | 'WARN' | 'FAIL' | 'SKIP' | 'INFO';

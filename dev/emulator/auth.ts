@@ -42,6 +42,7 @@ export const SCOPE = {
   scriptApp: 'https://www.googleapis.com/auth/script.scriptapp',
   containerUi: 'https://www.googleapis.com/auth/script.container.ui',
   email: 'https://www.googleapis.com/auth/userinfo.email',
+  sendMail: 'https://www.googleapis.com/auth/script.send_mail',
 } as const;
 
 /** Any one of these scopes allows the call. */
@@ -55,6 +56,7 @@ const DATA_SERVICES = new Set(['PropertiesService', 'CacheService', 'LockService
 /** The scopes a top-level service member needs ([] = none). */
 export function scopesFor(service: string, member: string): ScopeNeed {
   if (service === 'UrlFetchApp') return [SCOPE.externalRequest];
+  if (service === 'MailApp') return [SCOPE.sendMail];
   if (service === 'ScriptApp' && TRIGGERS.has(member)) return [SCOPE.scriptApp];
   if (service === 'SpreadsheetApp' && member !== 'getUi') return DOCUMENT;
   if (service === 'Session' && (member === 'getActiveUser' || member === 'getEffectiveUser')) return [SCOPE.email];

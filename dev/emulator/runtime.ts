@@ -14,6 +14,7 @@ import { type CellRef, defaultAuthMode, errorMessage, Execution, type ExecutionK
 import { guard } from './guard';
 import { EmulatedHtmlService } from './html';
 import { EmulatedLockService, type LockState } from './lock';
+import { EmulatedMailApp, type MailState, newMailState } from './mail';
 import { EmulatedPropertiesService } from './properties';
 import { createRealm, isDate } from './realm';
 import { EmulatedScriptApp, type TriggerState } from './script-app';
@@ -35,6 +36,8 @@ export interface EmulatorOptions {
   startTime?: number;
   fetchTimeoutMs?: number;
   fetchQuota?: number;
+  /** Mail recipients a day per user (default 100, a consumer account's). */
+  mailQuota?: number;
   workbook?: Workbook;
   /**
    * The OAuth scopes the project is granted. Default: the manifest's `oauthScopes` (distDir/
@@ -74,7 +77,7 @@ export interface RunOptions {
 
 const DEFAULT_DIST = join(__dirname, '../../dist');
 /** Services that need authorisation, which Google refuses to custom functions. */
-const DENIED_IN_CUSTOM_FUNCTIONS = new Set(['ScriptApp', 'HtmlService']);
+const DENIED_IN_CUSTOM_FUNCTIONS = new Set(['ScriptApp', 'HtmlService', 'MailApp']);
 
 function isAuthModeName(v: unknown): v is AuthModeName {
   return typeof v === 'string' && (AUTH_MODE_NAMES as readonly string[]).includes(v);
@@ -139,6 +142,8 @@ export class Emulator {
   readonly triggers: TriggerState;
   readonly locks: LockState = { heldUntil: new Map() };
   readonly quota: FetchQuota;
+  /** Mail sent by every execution, and each user's daily recipient count (mail.ts). */
+  readonly mail: MailState;
   readonly history: Ledger[] = [];
   private readonly script: vm.Script;
   private readonly scriptSource: string;
@@ -155,6 +160,7 @@ export class Emulator {
     this.owner = options.owner ?? 'owner@example.com';
     this.triggers = { triggers: [], nextId: 0, addOn: !!options.addOn };
     this.quota = { windowStart: 0, used: 0, limit: options.fetchQuota ?? DAILY_FETCH_QUOTA };
+    this.mail = newMailState(options.mailQuota);
     const fromManifest = (field: 'oauthScopes' | 'urlFetchWhitelist') => (options.code === undefined ? manifestList(this.distDir, field) : null);
     const scopes = options.oauthScopes !== undefined ? options.oauthScopes : fromManifest('oauthScopes');
     this.grantedScopes = scopes ? new Set(scopes) : null;
@@ -229,6 +235,7 @@ export class Emulator {
       PropertiesService: new EmulatedPropertiesService(exec, (scope) => this.store(scope)),
       SpreadsheetApp: new EmulatedSpreadsheetApp(this.workbook, exec),
       ScriptApp: new EmulatedScriptApp(exec, this.triggers),
+      MailApp: new EmulatedMailApp(exec, this.mail),
       LockService: locks,
       Utilities: new EmulatedUtilities(exec),
       Session: new EmulatedSession(exec, this.options.timeZone ?? 'Etc/UTC'),

@@ -20,6 +20,8 @@ export interface Dataset {
 
 export interface Mutation {
   deactivate?: string[];
+  /** Lists deactivated partners again, at the end of the list (a partner joining). */
+  reactivate?: string[];
   reorder?: 'reverse' | 'shuffle';
   touch?: string[];
 }
@@ -68,6 +70,9 @@ abstract class Mutable implements Dataset {
 
   mutate(m: Mutation): void {
     for (const id of m.deactivate ?? []) this.inactive.add(id);
+    for (const id of m.reactivate ?? []) {
+      if (this.inactive.delete(id) && this.order && !this.order.includes(id)) this.order = [...this.order, id];
+    }
     for (const id of m.touch ?? []) this.touched.set(id, (this.touched.get(id) ?? 0) + 1);
     const current = (this.order ?? this.baseActiveIds()).filter((id) => !this.inactive.has(id));
     if (m.reorder === 'reverse') this.order = [...current].reverse();

@@ -10,6 +10,7 @@ import { LP_FIELD_SPECS, LP_FIELDS } from '../api/records';
 import { type Answer, answer, type FilterField, type ImportView, type MatchCount, type RunSummary } from '../contract';
 import { activePartners, clientFor, EXECUTION_STARTED_AT } from '../gas/context';
 import { importPorts } from '../gas/import-ports';
+import { currentUser } from '../gas/mail';
 import { knownSecrets } from '../gas/settings';
 import { deleteRun, loadImports, loadRun, saveImports } from '../gas/store';
 import { syncTriggers } from '../gas/triggers';
@@ -63,7 +64,9 @@ export function filterValues(field: unknown): Answer<{ values: string[] }> {
 export function saveImport(input: unknown): Answer<{ import: ImportView }> {
   return answer(() => {
     const imports = loadImports();
-    const spec = checkSpec(input, imports, () => `imp${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`);
+    // Only a change of an alert needs to know who saves it (its owner and only recipient).
+    const user = input && typeof input === 'object' && (input as { alert?: unknown }).alert !== undefined ? currentUser() : '';
+    const spec = checkSpec(input, imports, () => `imp${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`, user);
     // A run stages its rows in the shape of the settings it started with: they change between runs only.
     if (loadRun(spec.id)?.status === 'running') throw badInput('This import is running; wait for it to finish, or cancel it, before changing it.');
     const at = imports.findIndex((i) => i.id === spec.id);
@@ -80,6 +83,7 @@ export function deleteImport(id: unknown): Answer<{ deleted: string }> {
     if (loadRun(spec.id)?.status === 'running') cancelRun(spec.id, importPorts());
     saveImports(loadImports().filter((i) => i.id !== spec.id));
     deleteRun(spec.id);
+    importPorts().listed?.remove(spec.id);
     syncTriggers();
     return { deleted: spec.id };
   }, knownSecrets);

@@ -10,10 +10,11 @@ import { memoFor } from './context';
 import { readSettings } from './settings';
 import type { ImportPorts, LockPort, PagePort } from '../import/ports';
 import { CHANGE_LOG, CHANGE_LOG_HEADER, RUN_LOG, RUN_LOG_HEADER } from '../import/machine';
-import { stagingName } from '../import/run-state';
+import { listedName, stagingName } from '../import/run-state';
 import type { Cell } from '../table/cells';
 import { gasClock } from './clock';
 import { appendLog, ensureSheet, ensureSideSheet, findSheet, formatDateColumns, readTable, removeSheet, replaceTable, writeBlock } from './sheets';
+import { mailPort } from './mail';
 import { loadImports, loadRun, saveImports, saveRun } from './store';
 
 function documentLock(): LockPort {
@@ -73,6 +74,20 @@ export function importPorts(client?: Client): ImportPorts {
         formatDateColumns(sheet, dateColumns, grid.length - 1);
         sheet.activate();
       },
+    },
+    mail: mailPort(),
+    listed: {
+      read: (importId) => {
+        const sheet = findSheet(listedName(importId));
+        if (!sheet) return null;
+        const last = sheet.getLastRow();
+        return last < 1 ? [] : sheet.getRange(1, 1, last, 1).getValues().map((r) => String(r[0]));
+      },
+      write: (importId, ids) => {
+        const sheet = ensureSideSheet(listedName(importId), true);
+        replaceTable(sheet, ids.map((id) => [id]));
+      },
+      remove: (importId) => removeSheet(listedName(importId)),
     },
     store: { specs: loadImports, saveSpecs: saveImports, load: loadRun, save: saveRun },
     logs: {

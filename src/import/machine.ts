@@ -21,12 +21,13 @@ import { CHUNK_RECORDS } from '../api/snapshot';
 import { idProblem, LP_FIELD_SPECS, recordId, type ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
 import { type Held, heldRows, heldSpan, keepable, noteHeld, placeable, restoreHeld } from './held';
-import { mergeTables, type OutCell } from './merge';
+import { type Change, mergeTables, type OutCell } from './merge';
 import type { ImportPorts } from './ports';
 import { replaceRefusal } from './replace';
 import { type Kept, rowShape } from './shape';
 import { pagesRead, type RunSource, type RunState, type RunSummary, summarize, type Written } from './run-state';
 import { type ImportSpec, sameSheetName } from './spec';
+import { afterWrite } from './watch';
 
 /** What the first request asks for; the server's cap decides, and the reader learns it. */
 export const FIRST_PAGE_LIMIT = 1000;
@@ -62,7 +63,7 @@ export const LIVE_LIST_PAGES = 50;
 
 export const RUN_LOG = 'Investor Data log';
 export const CHANGE_LOG = 'Investor Data changes';
-export const RUN_LOG_HEADER = ['Started', 'Ended', 'Sheet', 'Mode', 'Source', 'Outcome', 'Read', 'Kept', 'Pages', 'Fetches', 'Retries', 'Executions', 'Message'];
+export const RUN_LOG_HEADER = ['Started', 'Ended', 'Sheet', 'Mode', 'Source', 'Outcome', 'Read', 'Kept', 'Pages', 'Fetches', 'Retries', 'Executions', 'Message', 'History rows', 'Alert'];
 export const CHANGE_LOG_HEADER = ['When', 'Sheet', 'Partner id', 'Change', 'Field', 'Before', 'After'];
 export const LOCKED_MESSAGE = 'Another import is writing to this spreadsheet; waiting for it to finish.';
 
@@ -436,7 +437,7 @@ function record(spec: ImportSpec, run: RunState, ports: ImportPorts, rows: numbe
   }
   ports.logs.run([
     new Date(run.startedAt), new Date(now), spec.sheetName, spec.mode, run.source, run.status, read, rows,
-    pagesRead(run), run.fetches, run.retries, run.executions, run.message,
+    pagesRead(run), run.fetches, run.retries, run.executions, run.message, run.historyRows ?? '', run.alert ?? '',
   ]);
   return summarize(spec.id, run);
 }
@@ -453,10 +454,13 @@ function writeTarget(spec: ImportSpec, run: RunState, kept: Kept, read: number, 
   const rows = kept.rows;
   let grid: OutCell[][];
   let note = '';
+  // The changes since the table before, by the merge rule in both modes (an alert watches them).
+  let changes: Change[] = [];
+  const when = new Date(ports.now());
   if (spec.mode === 'merge') {
     const merged = mergeTables(ports.target.read(spec.sheetName), spec.fields, rows, kept.unmatched);
     grid = merged.grid;
-    const when = new Date(ports.now());
+    changes = merged.changes;
     ports.logs.changes(merged.changes.map((c) => [when, spec.sheetName, c.id, c.change, c.field, c.before, c.after]));
     const counts = (kind: string) => merged.changes.filter((c) => c.change === kind).length;
     const repeated = counts('repeated id (kept)');
@@ -466,6 +470,11 @@ function writeTarget(spec: ImportSpec, run: RunState, kept: Kept, read: number, 
     const refusal = replaceRefused(spec, run, ports);
     if (refusal) throw new Error(refusal);
     grid = [[...spec.fields], ...rows];
+    if (spec.alert?.baselineAt !== undefined) {
+      // A watched replace logs its changes too, so the alert's link to the change log shows them.
+      changes = mergeTables(ports.target.read(spec.sheetName), spec.fields, rows, kept.unmatched).changes;
+      ports.logs.changes(changes.map((c) => [when, spec.sheetName, c.id, c.change, c.field, c.before, c.after]));
+    }
   }
   const dateColumns = spec.fields.map((f, i) => (LP_FIELD_SPECS.find((s) => s.name === f)?.type === 'datetime' ? i + 1 : 0)).filter((c) => c > 0);
   const writing: Written = { sheet: spec.sheetName, fields: [...spec.fields], rows: rows.length };
@@ -489,7 +498,8 @@ function writeTarget(spec: ImportSpec, run: RunState, kept: Kept, read: number, 
   ports.staging.remove(spec.id);
   run.status = 'done';
   run.read = rows.length;
+  const watched = afterWrite(spec, run, rows, changes, ports);
   const which = spec.filters?.length ? `${rows.length} of ${read} active limited partners (those matching the filters)` : `${rows.length} active limited partners`;
-  run.message = `Imported ${which} into "${spec.sheetName}".${note}${skippedNote}`;
+  run.message = `Imported ${which} into "${spec.sheetName}".${note}${skippedNote}${watched}`;
   return record(spec, run, ports, rows.length, read);
 }

@@ -66,12 +66,47 @@ export interface SnapshotPort {
   publish(gen: string, chunks: number): void;
 }
 
+/** The sheet keeping an import's history (src/import/watch.ts): whole runs, each marked by its time in column A. */
+export interface HistoryPort {
+  /** The runs the sheet holds, oldest first (time in ms, rows); none when there is no sheet. Throws when a sheet of that name is not this import's. */
+  runs(sheetName: string, importId: string): Array<{ at: number; rows: number }>;
+  /** The cells of every other sheet, and the history sheet's grid (rows and columns; those of a new sheet when there is none). */
+  grid(sheetName: string): { others: number; rows: number; cols: number };
+  /** Deletes the first `rows` data rows (the oldest runs). */
+  prune(sheetName: string, rows: number): void;
+  /** Appends rows in one write, creating the sheet (the import's, with `header`) when there is none. */
+  append(sheetName: string, importId: string, header: readonly string[], rows: Cell[][]): void;
+}
+
+/** The ids an import listed at its last completed run with an alert (a hidden sheet in Apps Script): who was added or removed since. */
+export interface ListedPort {
+  /** Null when there is no record. */
+  read(importId: string): string[] | null;
+  /** Replaces the record in one write. */
+  write(importId: string, ids: readonly string[]): void;
+  remove(importId: string): void;
+}
+
+/** Email for alerts (MailApp): the daily recipients left, one send, and the links an email gives. */
+export interface MailPort {
+  remaining(): number;
+  send(to: string, subject: string, htmlBody: string, body: string): void;
+  /** Texts no email may hold (the user's key). */
+  secrets(): readonly string[];
+  links(): { spreadsheet: string; changeLog: string };
+}
+
 export interface ImportPorts {
   pages: PagePort;
   /** Optional: without it the import keeps no snapshot. */
   snapshot?: SnapshotPort;
   staging: StagingPort;
   target: TargetPort;
+  /** Optional: without it no history is kept. */
+  history?: HistoryPort;
+  /** Optional: without it (or `listed`) no alert is sent. */
+  mail?: MailPort;
+  listed?: ListedPort;
   store: RunStore;
   logs: LogPort;
   lock: LockPort;

@@ -47,6 +47,10 @@ export interface RunState {
   retries: number;
   executions: number;
   message: string;
+  /** Rows a completed run added to its history sheet (./watch.ts). */
+  historyRows?: number;
+  /** What became of its alert: "sent to …", "baseline", "no changes", "quota spent", "not sent" (./watch.ts); set before sending, so a run finished again never sends twice. */
+  alert?: string;
 }
 
 export interface RunSummary {
@@ -60,6 +64,8 @@ export interface RunSummary {
 }
 
 export const stagingName = (importId: string): string => `__staging_${importId}`;
+/** The hidden sheet holding the ids an import with an alert listed at its last completed run. */
+export const listedName = (importId: string): string => `__listed_${importId}`;
 
 /** Pages of the list read so far in this pass (the probe past the end is not counted). */
 export function pagesRead(run: RunState): number {

@@ -26,6 +26,27 @@ export interface LastRun {
   message: string;
 }
 
+/** What an alert watches: partners added, removed (no longer listed or matching), fields changed. */
+export type AlertOn = 'added' | 'removed' | 'changed';
+export const ALERT_ON: readonly AlertOn[] = ['added', 'removed', 'changed'];
+
+/** An email to its owner after a completed run that found changes of these kinds (of these fields only, when given). */
+export interface Alert {
+  on: AlertOn[];
+  fields?: string[];
+  /** The address of the user who saved it: the only recipient, and the only user who may change or remove it. */
+  owner: string;
+  /** When a completed run first saw the table with this alert on: runs before it send nothing. */
+  baselineAt?: number;
+}
+
+/** Each completed run's rows kept, with the run's time, in a history sheet beside the import: the last `keep` runs. */
+export interface History {
+  keep: number;
+}
+
+export const MAX_HISTORY_RUNS = 100;
+
 export interface ImportSpec {
   id: string;
   sheetName: string;
@@ -38,6 +59,8 @@ export interface ImportSpec {
   schedule?: Schedule;
   nextDueAt?: number;
   last?: LastRun;
+  history?: History;
+  alert?: Alert;
 }
 
 export const DEFAULT_IMPORT_FIELDS: readonly string[] = [
@@ -46,7 +69,48 @@ export const DEFAULT_IMPORT_FIELDS: readonly string[] = [
 ];
 
 /** Names Sheets refuses or that the add-in uses for itself. */
-const RESERVED = /^(Investor Data (log|changes)|__staging_.*)$/i;
+const RESERVED = /^(Investor Data (log|changes)|__staging_.*|__listed_.*)$/i;
+
+/** The sheet an import's history is kept in, beside its table. */
+export const historySheetName = (sheetName: string): string => `${sheetName.slice(0, 92)} history`;
+
+/** `undefined` keeps what was saved (`before`); null removes it. */
+export function checkHistory(input: unknown, before?: History): History | undefined {
+  if (input === undefined) return before;
+  if (input === null) return undefined;
+  const keep = (input as Partial<History>).keep;
+  if (!Number.isInteger(keep) || (keep as number) < 1 || (keep as number) > MAX_HISTORY_RUNS) throw badInput(`History keeps 1 to ${MAX_HISTORY_RUNS} runs.`);
+  return { keep: keep as number };
+}
+
+/**
+ * The alert as saved by `user` (their address, '' when Apps Script does not give it), over the
+ * one saved before: `undefined` keeps it, null removes it. Only its owner may change or remove an alert: an editor who is not cannot
+ * make the owner's scheduled runs mail anyone else, nor silence them.
+ */
+export function checkAlert(input: unknown, fields: readonly string[], before: Alert | undefined, user: string): Alert | undefined {
+  if (input === undefined) return before;
+  const same = (a: Alert | undefined, b: { on: AlertOn[]; fields?: string[] } | undefined) => JSON.stringify(a ? [a.on, a.fields ?? null] : null) === JSON.stringify(b ? [b.on, b.fields ?? null] : null);
+  let next: { on: AlertOn[]; fields?: string[] } | undefined;
+  if (input !== null) {
+    const a = input as { on?: unknown; fields?: unknown };
+    const on = Array.isArray(a.on) ? [...new Set(a.on.map(String))] : [];
+    if (!on.length || on.some((o) => !ALERT_ON.includes(o as AlertOn))) throw badInput('An alert is on partners added, removed or changed (one or more).');
+    let watched: string[] | undefined;
+    if (a.fields !== undefined && a.fields !== null) {
+      if (!Array.isArray(a.fields) || !a.fields.length) throw badInput('Name the fields an alert watches, or leave them out to watch every field.');
+      watched = [...new Set(a.fields.map(String))];
+      const unknown = watched.filter((f) => !fields.includes(f));
+      if (unknown.length) throw badInput(`An alert watches fields the import writes; not: ${unknown.slice(0, 5).join(', ')}.`);
+    }
+    next = { on: ALERT_ON.filter((o) => on.includes(o)), ...(watched ? { fields: watched } : {}) };
+  }
+  if (same(before, next)) return before;
+  if (before && before.owner.toLowerCase() !== user.toLowerCase()) throw badInput(`Only ${before.owner}, who saved this import's alert, can change or remove it.`);
+  if (!next) return undefined;
+  if (!user) throw badInput('Your email address is not available to the add-in, so it cannot send you alerts.');
+  return { ...next, owner: user, ...(before?.baselineAt !== undefined ? { baselineAt: before.baselineAt } : {}) };
+}
 const HOUR = 3_600_000;
 
 /** Sheet names as Sheets compares them: no two sheets differ only in case. */
@@ -91,7 +155,7 @@ export function nextDue(s: Schedule, after: number): number {
 }
 
 /** A spec from the sidebar's form: checked, fields in the order chosen, unknown ones refused, filters and sort checked (refused with a message naming the problem). */
-export function checkSpec(input: unknown, existing: readonly ImportSpec[], newId: () => string): ImportSpec {
+export function checkSpec(input: unknown, existing: readonly ImportSpec[], newId: () => string, user = ''): ImportSpec {
   if (!input || typeof input !== 'object') throw badInput('No import settings were given.');
   const i = input as Partial<ImportSpec>;
   const sheetName = checkSheetName(i.sheetName);
@@ -108,8 +172,13 @@ export function checkSpec(input: unknown, existing: readonly ImportSpec[], newId
   const clash = existing.find((e) => e.id !== id && sameSheetName(e.sheetName, sheetName));
   if (clash) throw badInput(`Another saved import already writes the sheet "${sheetName}".`);
   const before = existing.find((e) => e.id === id);
+  const history = checkHistory(i.history, before?.history);
+  const historyClash = existing.find((e) => e.id !== id && ((history && sameSheetName(e.sheetName, historySheetName(sheetName))) || (e.history && sameSheetName(historySheetName(e.sheetName), sheetName))));
+  if (historyClash) throw badInput(`The sheet "${historyClash.sheetName}" and this import's history sheet would be the same sheet; pick another sheet name.`);
+  const alert = checkAlert(i.alert, unique, before?.alert, user);
   return {
     id, sheetName, fields: unique, mode, ...(filters.length ? { filters } : {}), ...(sort.length ? { sort } : {}),
     schedule: before?.schedule, nextDueAt: before?.nextDueAt, last: before?.last,
+    ...(history ? { history } : {}), ...(alert ? { alert } : {}),
   };
 }

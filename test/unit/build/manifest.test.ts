@@ -16,7 +16,7 @@ describe('manifest', () => {
 
   test("the repository's manifest asks for exactly the scopes the bundle needs, and no allowlist unless asked", () => {
     expect(buildManifest(source, code, {})).toEqual(source);
-    expect([...(source.oauthScopes ?? [])].sort()).toEqual([`${AUTH}script.container.ui`, `${AUTH}script.external_request`, `${AUTH}script.scriptapp`, `${AUTH}spreadsheets.currentonly`]);
+    expect([...(source.oauthScopes ?? [])].sort()).toEqual([`${AUTH}script.container.ui`, `${AUTH}script.external_request`, `${AUTH}script.scriptapp`, `${AUTH}script.send_mail`, `${AUTH}spreadsheets.currentonly`, `${AUTH}userinfo.email`]);
   });
 
   test('a missing, unused, unknown or too broad scope fails the build with the reason', () => {

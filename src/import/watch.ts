@@ -1,0 +1,188 @@
+/**
+ * What a completed run does after its table is written, for imports analysts watch: history and
+ * alerts. History appends the run's rows, the run's time in the first column, to the sheet
+ * "<sheet> history" (long format: one row per partner per run), pruning the oldest runs beyond
+ * `keep`; it checks the spreadsheet's cell limit first and refuses with how many runs fit. The
+ * run's rows go in one write and the run's time marks them, so the sheet only ever holds whole
+ * runs, and a run finished again after its execution was killed finds its rows there and does
+ * not add them twice. An alert takes the run's changes (alertChanges: added and removed against
+ * the ids the last run listed, field changes by the merge rule, src/import/merge.ts) to what it watches and, when any is left, sends one email to its owner: a
+ * subject counting them, an HTML table of up to MAX_ALERT_ROWS, links to the spreadsheet and the
+ * change log, every text escaped. The first completed run with an alert sets its baseline and
+ * sends nothing; a spent mail quota is noted in the run's message and the run still completes.
+ */
+import { redact } from '../api/redact';
+import { type Cell, isDate } from '../table/cells';
+import type { Change } from './merge';
+import type { ImportPorts } from './ports';
+import type { RunState } from './run-state';
+import { type Alert, type AlertOn, historySheetName, type ImportSpec } from './spec';
+
+/** Google's limit on cells in one spreadsheet (every sheet's grid). */
+export const MAX_SPREADSHEET_CELLS = 10_000_000;
+/** Changes listed in one alert email; the rest are counted and left to the change log. */
+export const MAX_ALERT_ROWS = 50;
+
+/** What an alert calls each kind of change the merge rule finds (repeated ids are not changes of the list). */
+const KIND: Partial<Record<Change['change'], AlertOn>> = { 'new partner': 'added', 'no longer active': 'removed', 'no longer matches': 'removed', changed: 'changed' };
+
+/** The changes an alert watches, in the change log's order. */
+export function watchedChanges(changes: readonly Change[], alert: Pick<Alert, 'on' | 'fields'>): Change[] {
+  return changes.filter((c) => {
+    const kind = KIND[c.change];
+    if (!kind || !alert.on.includes(kind)) return false;
+    return kind !== 'changed' || !alert.fields || alert.fields.includes(c.field);
+  });
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+export interface AlertMail {
+  subject: string;
+  htmlBody: string;
+  body: string;
+}
+
+/** The email for `changes` (already filtered), with the partners' names where the new rows have them; no text holds any of `secrets`. */
+export function alertMail(spec: Pick<ImportSpec, 'sheetName'>, changes: readonly Change[], links: { spreadsheet: string; changeLog: string }, names: ReadonlyMap<string, string> = new Map(), secrets: readonly string[] = []): AlertMail {
+  const show = (v: Cell): string => redact(isDate(v) ? v.toISOString() : String(v ?? ''), secrets);
+  const count = (k: AlertOn) => changes.filter((c) => KIND[c.change] === k).length;
+  const parts = [`${count('added')} added`, `${count('removed')} removed`, `${count('changed')} changed`];
+  const subject = show(`${plural(changes.length, 'change')} to partners in "${spec.sheetName}" (${parts.join(', ')})`);
+  const listed = changes.slice(0, MAX_ALERT_ROWS);
+  const partner = (c: Change) => show(names.get(c.id) ? `${names.get(c.id)} (${c.id})` : c.id);
+  const row = (c: Change) => {
+    const cells = [partner(c), (KIND[c.change] === 'changed' ? c.field : KIND[c.change]) ?? '', show(c.before), show(c.after)];
+    return `<tr>${cells.map((t) => `<td>${escapeHtml(t)}</td>`).join('')}</tr>`;
+  };
+  const more = changes.length > listed.length ? `<p>${changes.length - listed.length} more in the change log.</p>` : '';
+  const htmlBody = [
+    `<p>The import into <b>${escapeHtml(show(spec.sheetName))}</b> found ${escapeHtml(plural(changes.length, 'change'))}: ${escapeHtml(parts.join(', '))}.</p>`,
+    '<table border="1" cellpadding="4" cellspacing="0"><tr><th>Partner</th><th>Field</th><th>Before</th><th>After</th></tr>',
+    ...listed.map(row),
+    '</table>',
+    more,
+    `<p><a href="${escapeHtml(links.spreadsheet)}">Open the spreadsheet</a> · <a href="${escapeHtml(links.changeLog)}">Open the change log</a></p>`,
+  ].join('\n');
+  const body = [
+    `The import into "${show(spec.sheetName)}" found ${plural(changes.length, 'change')}: ${parts.join(', ')}.`,
+    ...listed.map((c) => `${partner(c)}\t${KIND[c.change] === 'changed' ? c.field : KIND[c.change]}\t${show(c.before)}\t${show(c.after)}`),
+    changes.length > listed.length ? `${changes.length - listed.length} more in the change log.` : '',
+    `Spreadsheet: ${links.spreadsheet}`,
+    `Change log: ${links.changeLog}`,
+  ].join('\n');
+  return { subject, htmlBody, body };
+}
+
+/** How many runs of `perRun` rows the history sheet can hold beside the rest of the spreadsheet. */
+export function runsThatFit(others: number, cols: number, perRun: number): number {
+  if (perRun === 0) return Number.POSITIVE_INFINITY;
+  return Math.max(0, Math.floor((MAX_SPREADSHEET_CELLS - others - cols) / (perRun * cols)));
+}
+
+/** Appends the run to its history (see the file's comment); returns the rows written and a note for the run's message. */
+function keepHistory(spec: ImportSpec, run: RunState, rows: readonly Cell[][], ports: ImportPorts): { rows: number; note: string } {
+  const keep = spec.history?.keep;
+  if (!keep || !ports.history) return { rows: 0, note: '' };
+  const name = historySheetName(spec.sheetName);
+  const runs = ports.history.runs(name, spec.id);
+  const present = runs.some((r) => r.at === run.startedAt);
+  const old = runs.filter((r) => r.at !== run.startedAt);
+  // The oldest runs go first, so the sheet never holds more than `keep` runs.
+  const drop = Math.max(0, old.length - (keep - 1));
+  const dropRows = old.slice(0, drop).reduce((n, r) => n + r.rows, 0);
+  const width = spec.fields.length + 1;
+  if (!present && rows.length) {
+    const grid = ports.history.grid(name);
+    const cols = Math.max(grid.cols, width);
+    const held = old.slice(drop).reduce((n, r) => n + r.rows, 0);
+    const need = (1 + held + rows.length) * cols;
+    if (grid.others + Math.max(need, grid.rows * cols - dropRows * cols) > MAX_SPREADSHEET_CELLS) {
+      const fit = runsThatFit(grid.others, cols, rows.length);
+      return { rows: 0, note: ` History not kept: ${keep} runs of ${rows.length} rows would take the spreadsheet past its ${MAX_SPREADSHEET_CELLS.toLocaleString('en-US')} cells; ${fit === 0 ? 'not even one run fits' : `${plural(fit, 'run')} fit`} beside its other sheets. Keep fewer runs, or fewer fields.` };
+    }
+  }
+  if (dropRows) ports.history.prune(name, dropRows);
+  if (!present && rows.length) {
+    const at = new Date(run.startedAt);
+    ports.history.append(name, spec.id, ['Run at', ...spec.fields], rows.map((r) => [at, ...r]));
+  }
+  const kept = old.length - drop + 1;
+  return { rows: present ? 0 : rows.length, note: ` History: ${plural(kept, 'run')} kept in "${name}".` };
+}
+
+/**
+ * The changes an alert reports, by one rule in both modes: partners added and removed since the
+ * ids the last run listed (`before`), and the table's field changes (the merge rule) of partners
+ * listed both times. A merge keeps rows of partners no longer listed, so the table alone cannot
+ * tell a partner who left now from one who left long ago: the record of listed ids can.
+ */
+export function alertChanges(before: readonly string[], now: readonly string[], changes: readonly Change[]): Change[] {
+  const was = new Set(before);
+  const is = new Set(now);
+  const blank = { field: '', before: '', after: '' };
+  return [
+    ...changes.filter((c) => c.change === 'changed' && was.has(c.id) && is.has(c.id)),
+    ...now.filter((id) => !was.has(id)).map((id): Change => ({ id, change: 'new partner', ...blank })),
+    ...before.filter((id) => !is.has(id)).map((id): Change => ({ id, change: 'no longer active', ...blank })),
+  ];
+}
+
+/** Sends the alert for this run's changes (see the file's comment); returns what the run log says of it. */
+function sendAlert(spec: ImportSpec, run: RunState, rows: readonly Cell[][], changes: readonly Change[], ports: ImportPorts): { sent: string; note: string } {
+  const alert = spec.alert;
+  if (!alert || !ports.mail || !ports.listed) return { sent: '', note: '' };
+  // Finished again after its execution was killed: what the alert did is already decided.
+  if (run.alert) return { sent: run.alert, note: '' };
+  const idCol = spec.fields.indexOf('id');
+  const now = rows.map((r) => String(r[idCol]));
+  const before = alert.baselineAt === undefined ? null : ports.listed.read(spec.id);
+  ports.listed.write(spec.id, now);
+  if (before === null) {
+    const specs = ports.store.specs();
+    const mine = specs.find((i) => i.id === spec.id);
+    if (mine?.alert) {
+      mine.alert.baselineAt = run.startedAt;
+      ports.store.saveSpecs(specs);
+    }
+    return { sent: 'baseline', note: ' Alert: this run is the baseline; later runs email changes.' };
+  }
+  const watched = watchedChanges(alertChanges(before, now, changes), alert);
+  if (!watched.length) return { sent: 'no changes', note: '' };
+  if (ports.mail.remaining() < 1) return { sent: 'quota spent', note: " Alert not sent: today's email quota is spent." };
+  const nameCol = spec.fields.indexOf('fullName');
+  const names = new Map<string, string>(nameCol < 0 ? [] : rows.map((r) => [String(r[idCol]), String(r[nameCol] ?? '')]));
+  const mail = alertMail(spec, watched, ports.mail.links(), names, ports.mail.secrets());
+  // Recorded before it is sent: an execution killed after sending never sends it again.
+  run.alert = `sent to ${alert.owner}`;
+  ports.store.save(run);
+  try {
+    ports.mail.send(alert.owner, mail.subject, mail.htmlBody, mail.body);
+  } catch (e) {
+    return { sent: 'not sent', note: ` Alert not sent: ${e instanceof Error ? e.message : String(e)}` };
+  }
+  return { sent: run.alert, note: ` Alert: ${plural(watched.length, 'change')} emailed to ${alert.owner}.` };
+}
+
+/**
+ * After a completed write of `rows` (the table's data rows) with `changes` (the merge rule's,
+ * against the table before): history, then alert. Records on the run what the run log shows.
+ */
+export function afterWrite(spec: ImportSpec, run: RunState, rows: readonly Cell[][], changes: readonly Change[], ports: ImportPorts): string {
+  let note = '';
+  try {
+    const h = keepHistory(spec, run, rows, ports);
+    run.historyRows = h.rows;
+    note += h.note;
+  } catch (e) {
+    run.historyRows = 0;
+    note += ` History not kept: ${e instanceof Error ? e.message : String(e)}`;
+  }
+  const a = sendAlert(spec, run, rows, changes, ports);
+  run.alert = a.sent;
+  return note + a.note;
+}
