@@ -165,6 +165,8 @@ export async function startWorkbenchServer(wb: Workbench, port = 0, host = '127.
           return json(res, { ok: true });
         case '/api/trigger':
           return json(res, { ok: true, ...wb.fireTrigger(text(b, 'id')) });
+        case '/api/advance':
+          return json(res, { ok: true, ...wb.advanceClock(Number(b.minutes)) });
         case '/api/sheet':
           wb.addSheet(text(b, 'name'));
           return json(res, { ok: true });

@@ -10,6 +10,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSy
 import { join } from 'node:path';
 import { ScriptRunHost } from '../emulator/hosts';
 import { Emulator } from '../emulator/runtime';
+import type { SentMail } from '../emulator/mail';
 import type { TriggerRecord } from '../emulator/script-app';
 import { type CellValue, columnLetters, interpretInput, parseA1, type SheetData, Workbook } from '../emulator/workbook';
 import { CUSTOM_FUNCTION_NAMES } from '../../src/table/names';
@@ -30,6 +31,8 @@ interface Saved {
   triggers: { triggers: TriggerRecord[]; nextId: number };
   owners: SpillOwner[];
   clock: number;
+  /** Mail the add-in sent (the mail panel). */
+  mail?: SentMail[];
 }
 
 /** What a cell held before an edit of the page, for Ctrl-Z. */
@@ -86,6 +89,7 @@ export class Workbench {
     if (saved) {
       for (const [scope, entries] of saved.properties) this.emu.properties.set(scope, new Map(entries));
       Object.assign(this.emu.triggers, saved.triggers);
+      if (Array.isArray(saved.mail)) this.emu.mail.sent.push(...saved.mail);
     }
     this.engine = new FormulaEngine(this.emu, CUSTOM_FUNCTION_NAMES);
     for (const o of saved?.owners ?? []) this.engine.owners.set(`${o.sheet}!${o.row},${o.col}`, o);
@@ -114,6 +118,7 @@ export class Workbench {
       triggers: { triggers: this.emu.triggers.triggers, nextId: this.emu.triggers.nextId },
       owners: [...this.engine.owners.values()],
       clock: this.emu.clock.now(),
+      mail: this.emu.mail.sent.slice(-MAX_MAIL_SHOWN),
     };
     writeFileSync(`${this.file}.tmp`, JSON.stringify(saved), { mode: 0o600 });
     chmodSync(`${this.file}.tmp`, 0o600);
@@ -239,6 +244,17 @@ export class Workbench {
     return r.error ? { error: r.error } : {};
   }
 
+  /**
+   * Moves the simulated clock forward by `minutes` (up to a week), firing every trigger that falls
+   * due on the way, as Google would: a schedule can be watched running, and mailing.
+   */
+  advanceClock(minutes: number): { fired: number; errors: string[] } {
+    if (!Number.isFinite(minutes) || minutes < 1 || minutes > MAX_ADVANCE_MINUTES) throw new Error(`Move the clock forward by 1 to ${MAX_ADVANCE_MINUTES} minutes.`);
+    const runs = this.withScript(() => this.emu.advance(minutes * 60_000));
+    this.save();
+    return { fired: runs.length, errors: runs.flatMap((r) => (r.error ? [r.error] : [])) };
+  }
+
   addSheet(name: string): void {
     if (this.emu.workbook.byName(name)) throw new Error(`A sheet named "${name}" already exists.`);
     this.emu.workbook.addSheet(name);
@@ -290,12 +306,16 @@ export class Workbench {
       toasts: wb.toasts.slice(-3),
       triggers: this.emu.triggers.triggers.map((t) => ({ id: t.id, handler: t.handler, nextRunAt: t.nextRunAt, every: t.periodMs ? `${t.periodMs / 60000} min` : 'once' })),
       clock: this.emu.clock.now(),
+      mail: this.emu.mail.sent.slice(-MAX_MAIL_SHOWN).reverse().map((m) => ({ at: m.at, from: m.from, to: [...m.to, ...m.cc, ...m.bcc].join(', '), subject: m.subject, body: m.body, html: m.htmlBody ?? '' })),
       notice: this.notice ?? null,
     };
   }
 }
 
 const DEFAULT_VIEW_COLS = 26;
+/** Sent mail kept and shown (newest first). */
+const MAX_MAIL_SHOWN = 50;
+const MAX_ADVANCE_MINUTES = 7 * 24 * 60;
 const DEFAULT_VIEW_ROWS = 100;
 /** Rows drawn before the user goes further down (the page redraws every 1.5 s). */
 const FIRST_VIEW_MAX_ROWS = 500;

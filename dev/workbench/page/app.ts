@@ -30,6 +30,10 @@ interface State {
   dialog: { id: number; title: string } | null;
   toasts: Array<{ message: string; title: string }>;
   triggers: Array<{ id: string; handler: string; nextRunAt: number; every: string }>;
+  /** The simulated clock (ms). */
+  clock: number;
+  /** Mail the add-in sent, newest first. */
+  mail: Array<{ at: number; from: string; to: string; subject: string; body: string; html: string }>;
   /** Why the saved state was set aside at start, if it was. */
   notice: string | null;
 }
@@ -307,6 +311,20 @@ function renderSide(s: State): void {
     tr.append(cell);
     return tr;
   }));
+  $('clock').textContent = new Date(s.clock).toLocaleString();
+  $('mail-list').replaceChildren(...s.mail.map((m) => {
+    const li = document.createElement('li');
+    const head = Object.assign(document.createElement('div'), { textContent: `${new Date(m.at).toLocaleString()} · to ${m.to} · from ${m.from}` });
+    const subject = Object.assign(document.createElement('strong'), { textContent: m.subject });
+    li.append(subject, head);
+    if (m.html) {
+      // The HTML body as a mail client shows it: in a sandbox, no scripts, no way out to the page.
+      const frame = Object.assign(document.createElement('iframe'), { title: `Mail: ${m.subject}`, srcdoc: m.html });
+      frame.setAttribute('sandbox', '');
+      li.append(frame);
+    } else li.append(Object.assign(document.createElement('pre'), { textContent: m.body }));
+    return li;
+  }));
   const toast = s.toasts[s.toasts.length - 1];
   if (toast) {
     $('toast').textContent = toast.message;
@@ -352,7 +370,7 @@ async function refresh(sheet?: number): Promise<void> {
   state = (await res.json()) as State;
   if (changed('grid', [state.active, state.cells, state.kinds, state.errors, state.frozenRows, state.rows])) renderGrid(state);
   if (changed('menus', state.menus)) renderMenus(state);
-  if (changed('side', [state.sidebar, state.triggers, state.toasts])) renderSide(state);
+  if (changed('side', [state.sidebar, state.triggers, state.toasts, state.clock, state.mail])) renderSide(state);
   if (changed('tabs', [state.sheets, state.active])) renderTabs(state);
   if (changed('dialog', state.dialog)) renderDialog(state);
   $('notice').hidden = !state.notice;
@@ -418,6 +436,13 @@ function wire(): void {
   $('triggers-button').addEventListener('click', () => {
     $('triggers').hidden = !$('triggers').hidden;
   });
+  const advance = async (minutes: number) => {
+    const res = (await post('/api/advance', { minutes })) as { ok: boolean; error?: string; fired?: number; errors?: string[] };
+    $('advance-result').textContent = res.ok ? `${res.fired} trigger run${res.fired === 1 ? '' : 's'}${res.errors?.length ? `; failed: ${res.errors.join('; ')}` : ''}.` : (res.error ?? 'Could not move the clock.');
+    await refresh();
+  };
+  $('advance-hour').addEventListener('click', () => void advance(60));
+  $('advance-day').addEventListener('click', () => void advance(24 * 60));
   $('add-sheet').addEventListener('click', async () => {
     const name = prompt('Sheet name');
     // A refused name (one that exists) says why in the status bar, as Sheets does, instead of nothing happening.
