@@ -10,13 +10,14 @@ import { LP_FIELD_SPECS, LP_FIELDS } from '../api/records';
 import { type Answer, answer, type FilterField, type ImportView, type MatchCount, type RunSummary } from '../contract';
 import { activePartners, clientFor, EXECUTION_STARTED_AT } from '../gas/context';
 import { importPorts } from '../gas/import-ports';
+import { releaseHistory } from '../gas/history';
 import { currentUser } from '../gas/mail';
 import { knownSecrets } from '../gas/settings';
 import { deleteRun, loadImports, loadRun, saveImports } from '../gas/store';
 import { syncTriggers } from '../gas/triggers';
 import { beginRun, cancelRun, continueRun, STEP_BUDGET_MS } from '../import/machine';
 import { summarize } from '../import/run-state';
-import { checkSchedule, checkSpec, DEFAULT_IMPORT_FIELDS, type ImportSpec, nextDue } from '../import/spec';
+import { checkSchedule, checkSpec, DEFAULT_IMPORT_FIELDS, historySheetName, type ImportSpec, nextDue } from '../import/spec';
 import { checkFilters, commonValues, compileQuery, describeQuery, opsFor } from '../table/filter';
 
 const view = (spec: ImportSpec): ImportView => ({ ...spec, run: summarize(spec.id, loadRun(spec.id)), shaped: describeQuery({ filters: spec.filters ?? [], sort: spec.sort ?? [] }) });
@@ -84,6 +85,7 @@ export function deleteImport(id: unknown): Answer<{ deleted: string }> {
     saveImports(loadImports().filter((i) => i.id !== spec.id));
     deleteRun(spec.id);
     importPorts().listed?.remove(spec.id);
+    if (spec.history) releaseHistory(historySheetName(spec.sheetName));
     syncTriggers();
     return { deleted: spec.id };
   }, knownSecrets);

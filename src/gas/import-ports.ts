@@ -14,6 +14,7 @@ import { listedName, stagingName } from '../import/run-state';
 import type { Cell } from '../table/cells';
 import { gasClock } from './clock';
 import { appendLog, ensureSheet, ensureSideSheet, findSheet, formatDateColumns, readTable, removeSheet, replaceTable, writeBlock } from './sheets';
+import { historyPort } from './history';
 import { mailPort } from './mail';
 import { loadImports, loadRun, saveImports, saveRun } from './store';
 
@@ -75,6 +76,7 @@ export function importPorts(client?: Client): ImportPorts {
         sheet.activate();
       },
     },
+    history: historyPort(),
     mail: mailPort(),
     listed: {
       read: (importId) => {

@@ -68,8 +68,8 @@ export interface SnapshotPort {
 
 /** The sheet keeping an import's history (src/import/watch.ts): whole runs, each marked by its time in column A. */
 export interface HistoryPort {
-  /** The runs the sheet holds, oldest first (time in ms, rows); none when there is no sheet. Throws when a sheet of that name is not this import's. */
-  runs(sheetName: string, importId: string): Array<{ at: number; rows: number }>;
+  /** The sheet's header and the runs it holds, oldest first (time in ms, rows); nothing when there is no sheet. Throws when a sheet of that name is not this import's. */
+  runs(sheetName: string, importId: string): { header: string[]; runs: Array<{ at: number; rows: number }> };
   /** The cells of every other sheet, and the history sheet's grid (rows and columns; those of a new sheet when there is none). */
   grid(sheetName: string): { others: number; rows: number; cols: number };
   /** Deletes the first `rows` data rows (the oldest runs). */

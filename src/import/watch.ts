@@ -89,7 +89,11 @@ function keepHistory(spec: ImportSpec, run: RunState, rows: readonly Cell[][], p
   const keep = spec.history?.keep;
   if (!keep || !ports.history) return { rows: 0, note: '' };
   const name = historySheetName(spec.sheetName);
-  const runs = ports.history.runs(name, spec.id);
+  const { header, runs } = ports.history.runs(name, spec.id);
+  const columns = ['Run at', ...spec.fields];
+  if (header.length && header.join('\u0000') !== columns.join('\u0000')) {
+    return { rows: 0, note: ` History not kept: "${name}" holds other columns (${header.slice(1).join(', ')}) than the import writes now; rename that sheet to start a new history.` };
+  }
   const present = runs.some((r) => r.at === run.startedAt);
   const old = runs.filter((r) => r.at !== run.startedAt);
   // The oldest runs go first, so the sheet never holds more than `keep` runs.
@@ -100,18 +104,20 @@ function keepHistory(spec: ImportSpec, run: RunState, rows: readonly Cell[][], p
     const grid = ports.history.grid(name);
     const cols = Math.max(grid.cols, width);
     const held = old.slice(drop).reduce((n, r) => n + r.rows, 0);
-    const need = (1 + held + rows.length) * cols;
+    // Checked for the `keep` runs the sheet will hold, not only this one: refused now, before the spreadsheet is full.
+    const need = (1 + Math.max(held + rows.length, keep * rows.length)) * cols;
     if (grid.others + Math.max(need, grid.rows * cols - dropRows * cols) > MAX_SPREADSHEET_CELLS) {
       const fit = runsThatFit(grid.others, cols, rows.length);
-      return { rows: 0, note: ` History not kept: ${keep} runs of ${rows.length} rows would take the spreadsheet past its ${MAX_SPREADSHEET_CELLS.toLocaleString('en-US')} cells; ${fit === 0 ? 'not even one run fits' : `${plural(fit, 'run')} fit`} beside its other sheets. Keep fewer runs, or fewer fields.` };
+      const fits = fit === 0 ? 'not even one run of this size fits' : `${plural(fit, 'run')} of this size fit`;
+      return { rows: 0, note: ` History not kept: ${keep} runs of ${rows.length} rows would take the spreadsheet past its ${MAX_SPREADSHEET_CELLS.toLocaleString('en-US')} cells; ${fits} beside its other sheets. Keep ${fit === 0 ? 'fewer fields' : `at most ${fit} runs`}.` };
     }
   }
   if (dropRows) ports.history.prune(name, dropRows);
   if (!present && rows.length) {
     const at = new Date(run.startedAt);
-    ports.history.append(name, spec.id, ['Run at', ...spec.fields], rows.map((r) => [at, ...r]));
+    ports.history.append(name, spec.id, columns, rows.map((r) => [at, ...r]));
   }
-  const kept = old.length - drop + 1;
+  const kept = old.length - drop + (present || rows.length ? 1 : 0);
   return { rows: present ? 0 : rows.length, note: ` History: ${plural(kept, 'run')} kept in "${name}".` };
 }
 

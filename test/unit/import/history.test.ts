@@ -1,0 +1,146 @@
+/**
+ * History (src/import/watch.ts) through the state machine over in-memory ports: a history port
+ * modelled as a sheet whose writes are whole calls (as one setValues is), that can be killed
+ * before any one of them. Exactly `keep` runs stay; the cell limit refuses with how many runs
+ * fit; failed runs add nothing; a kill at each write leaves whole runs only, and the run
+ * finished again in the next execution completes the history without a duplicate.
+ */
+import { beginRun, continueRun } from '../../../src/import/machine';
+import type { HistoryPort } from '../../../src/import/ports';
+import type { RunSummary } from '../../../src/import/run-state';
+import type { ImportSpec } from '../../../src/import/spec';
+import { MAX_SPREADSHEET_CELLS } from '../../../src/import/watch';
+import type { Cell } from '../../../src/table/cells';
+import { fakeList, records } from '../../helpers/fake-list';
+import { Killed, type World, world } from '../../helpers/fake-ports';
+import { ServiceError } from '../../../src/api/errors';
+
+interface FakeHistory {
+  port: HistoryPort;
+  rows: Cell[][];
+  header: string[];
+  others: number;
+  /** Writes (prune, append) done so far; a kill before write number `killAt` (1-based) throws instead (after the last, when it is one more). */
+  writes: number;
+  killAt: number;
+}
+
+function fakeHistory(w: World): FakeHistory {
+  const h: FakeHistory = { rows: [], header: [], others: 0, writes: 0, killAt: 0, port: undefined as unknown as HistoryPort };
+  const write = () => {
+    if (h.killAt && h.writes + 1 === h.killAt) {
+      w.kill();
+      throw new Killed('Exceeded maximum execution time');
+    }
+    h.writes++;
+  };
+  h.port = {
+    runs: () => {
+      const runs: Array<{ at: number; rows: number }> = [];
+      for (const r of h.rows) {
+        const at = (r[0] as Date).getTime();
+        const last = runs[runs.length - 1];
+        if (last?.at === at) last.rows++;
+        else runs.push({ at, rows: 1 });
+      }
+      return { header: h.header, runs };
+    },
+    grid: () => ({ others: h.others, rows: h.header.length ? 1 + h.rows.length : 0, cols: 26 }),
+    prune: (_name, rows) => {
+      write();
+      h.rows.splice(0, rows);
+    },
+    append: (_name, _id, header, rows) => {
+      write();
+      if (!h.header.length) h.header = [...header];
+      h.rows.push(...rows.map((r) => [...r]));
+      if (h.killAt === h.writes + 1) {
+        w.kill();
+        throw new Killed('Exceeded maximum execution time');
+      }
+    },
+  };
+  return h;
+}
+
+const spec = (keep: number): ImportSpec => ({ id: 'imp1', sheetName: 'Partners', fields: ['id', 'fullName'], mode: 'replace', history: { keep } });
+
+function setup(keep: number, partners = 30) {
+  const list = fakeList(records(partners));
+  const w = world(list.fetch, [spec(keep)]);
+  const h = fakeHistory(w);
+  const withHistory = () => ({ ...w.nextExecution(), history: h.port });
+  return { w, h, withHistory };
+}
+
+function drive(w: World, next: () => ReturnType<World['nextExecution']>): RunSummary {
+  let s = beginRun('imp1', 'schedule', next(), w.clock.t + 60_000);
+  while (s.status === 'running') s = continueRun('imp1', next(), w.clock.t + 60_000);
+  return s;
+}
+
+const runTimes = (h: FakeHistory) => [...new Set(h.rows.map((r) => (r[0] as Date).getTime()))];
+
+test('history keeps exactly `keep` runs, oldest pruned first, each whole and marked with its run time', () => {
+  const { w, h, withHistory } = setup(3);
+  const starts: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    w.clock.t += 3_600_000;
+    starts.push(w.clock.t);
+    const s = drive(w, withHistory);
+    expect(s.status).toBe('done');
+    expect(s.message).toContain(`History: ${Math.min(i + 1, 3)} run${i ? 's' : ''} kept in "Partners history".`);
+    expect(runTimes(h)).toHaveLength(Math.min(i + 1, 3));
+  }
+  expect(h.header).toEqual(['Run at', 'id', 'fullName']);
+  expect(runTimes(h)).toEqual(starts.slice(-3));
+  expect(h.rows).toHaveLength(90);
+  expect(w.runLog[w.runLog.length - 1].slice(-2)).toEqual([30, '']);
+});
+
+test('a failed run adds nothing to the history', () => {
+  const { w, h, withHistory } = setup(3);
+  drive(w, withHistory);
+  const before = h.rows.length;
+  expect(before).toBe(30);
+  const broken = world((pages) => pages.map(() => ({ ok: false as const, error: new ServiceError('AUTH', 'Key refused.') })), w.specs);
+  const s = drive(broken, () => ({ ...broken.nextExecution(), history: h.port }));
+  expect(s.status).toBe('failed');
+  expect(h.rows).toHaveLength(before);
+});
+
+test('the cell limit refuses the history, with how many runs fit; the table still lands', () => {
+  const { w, h, withHistory } = setup(100, 40);
+  // Other sheets leave room for 9 runs of 40 rows at 26 columns (the history sheet's grid).
+  h.others = MAX_SPREADSHEET_CELLS - 26 - 9 * 40 * 26 - 5;
+  const s = drive(w, withHistory);
+  expect(s.status).toBe('done');
+  expect(s.message).toContain('History not kept: 100 runs of 40 rows would take the spreadsheet past its 10,000,000 cells; 9 runs of this size fit beside its other sheets. Keep at most 9 runs.');
+  expect(h.rows).toHaveLength(0);
+  expect(w.tables.get('Partners')).toHaveLength(41);
+  expect(w.runLog[w.runLog.length - 1].slice(-2)).toEqual([0, '']);
+  w.specs[0].history = { keep: 9 };
+  expect(drive(w, withHistory).message).toContain('History: 1 run kept');
+});
+
+test('a kill before each write of the history leaves whole runs only; the next execution completes it without a duplicate', () => {
+  // Two runs in, keep 2: the third run prunes one run (write 1) and appends itself (write 2); 3 kills it after both.
+  for (const killAt of [1, 2, 3]) {
+    const { w, h, withHistory } = setup(2);
+    drive(w, withHistory);
+    w.clock.t += 3_600_000;
+    drive(w, withHistory);
+    w.clock.t += 3_600_000;
+    h.writes = 0;
+    h.killAt = killAt;
+    expect(() => drive(w, withHistory)).toThrow(Killed);
+    // Whole runs only: every run time holds all 30 partners.
+    for (const t of runTimes(h)) expect(h.rows.filter((r) => (r[0] as Date).getTime() === t)).toHaveLength(30);
+    h.killAt = 0;
+    const s = continueRun('imp1', withHistory(), w.clock.t + 60_000);
+    expect(s.status).toBe('done');
+    expect(runTimes(h)).toHaveLength(2);
+    expect(h.rows).toHaveLength(60);
+    expect(runTimes(h)[1]).toBe(w.runs.get('imp1')?.startedAt);
+  }
+});
