@@ -244,6 +244,8 @@ function importItem(v: ImportView, index: number): HTMLLIElement {
   fact('Rows', v.last ? grouped(v.last.rows) : '–');
   fact('Status', v.last?.message ? `${status}: ${v.last.message}` : status, `status-${v.last?.status ?? ''}`);
   fact('Schedule', describe(v.schedule));
+  fact('History', v.history ? `last ${v.history.keep} run${v.history.keep === 1 ? '' : 's'} in "${v.historySheet}"` : 'off');
+  fact('Alert', v.alert ? `email to ${v.alert.owner} when partners are ${v.alert.on.join(', ')}${v.alert.fields ? ` (fields: ${v.alert.fields.join(', ')})` : ''}` : 'off');
   const run = keyed(button('Run now', 'action'), `run:${v.id}`);
   run.setAttribute('aria-label', `Run now: import into ${v.sheetName}`);
   run.onclick = () => void busy(run, async () => {

@@ -70,6 +70,8 @@ export interface ImportView extends ImportSpec {
   run: RunSummary;
   /** The filters and sort in words ("ticketSize ≥ 1000000 and region is Europe; sorted by firm"); '' for none. */
   shaped: string;
+  /** The sheet its history is kept in; '' when it keeps none. */
+  historySheet: string;
 }
 
 /** A field the filter editor offers, with the operators that fit its type. */

@@ -20,7 +20,10 @@ import { summarize } from '../import/run-state';
 import { checkSchedule, checkSpec, DEFAULT_IMPORT_FIELDS, historySheetName, type ImportSpec, nextDue } from '../import/spec';
 import { checkFilters, commonValues, compileQuery, describeQuery, opsFor } from '../table/filter';
 
-const view = (spec: ImportSpec): ImportView => ({ ...spec, run: summarize(spec.id, loadRun(spec.id)), shaped: describeQuery({ filters: spec.filters ?? [], sort: spec.sort ?? [] }) });
+const view = (spec: ImportSpec): ImportView => ({
+  ...spec, run: summarize(spec.id, loadRun(spec.id)), shaped: describeQuery({ filters: spec.filters ?? [], sort: spec.sort ?? [] }),
+  historySheet: spec.history ? historySheetName(spec.sheetName) : '',
+});
 /** The fields a filter can name, with their operators (a field no operator fits is left out). */
 const FILTER_FIELDS: FilterField[] = LP_FIELD_SPECS.map((f) => ({ name: f.name, ops: [...opsFor(f.name)] })).filter((f) => f.ops.length > 0);
 const deadline = EXECUTION_STARTED_AT + STEP_BUDGET_MS.sidebar;

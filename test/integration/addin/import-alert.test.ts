@@ -133,8 +133,10 @@ describe('alerts', () => {
     expect(edited.ok && edited.import.alert).toEqual({ on: ['removed'], owner: a.emu.owner });
     const same = call(a.emu, 'saveImport', [{ id, sheetName: 'Owned', fields: ['id', 'upvotes', 'firm'], alert: { on: ['removed'] } }], as);
     expect(same.ok).toBe(true);
-    const owner = call(a.emu, 'saveImport', [{ id, sheetName: 'Owned', alert: null }]);
-    expect(owner.ok && owner.import.alert).toBeUndefined();
+    const listed = call(a.emu, 'listImports', []);
+    expect(listed.ok && listed.imports.map((v) => [v.alert, v.historySheet])).toEqual([[{ on: ['removed'], owner: a.emu.owner }, '']]);
+    const owner = call(a.emu, 'saveImport', [{ id, sheetName: 'Owned', alert: null, history: { keep: 5 } }]);
+    expect(owner.ok && [owner.import.alert, owner.import.history, owner.import.historySheet]).toEqual([undefined, { keep: 5 }, 'Owned history']);
   });
 
   test('an alert is checked when saved', () => {
