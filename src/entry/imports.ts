@@ -74,6 +74,8 @@ export function saveImport(input: unknown): Answer<{ import: ImportView }> {
     // A run stages its rows in the shape of the settings it started with: they change between runs only.
     if (loadRun(spec.id)?.status === 'running') throw badInput('This import is running; wait for it to finish, or cancel it, before changing it.');
     const at = imports.findIndex((i) => i.id === spec.id);
+    // An alert switched off leaves no record of the ids it listed.
+    if (at >= 0 && imports[at].alert && !spec.alert) importPorts().listed?.remove(spec.id);
     if (at >= 0) imports[at] = spec;
     else imports.push(spec);
     saveImports(imports);

@@ -115,6 +115,10 @@ describe('alerts', () => {
     await svc.mutate({ touch: [listed[6]] });
     runImport(a.emu, id);
     expect(a.emu.mail.sent).toHaveLength(2);
+    // Switched off, the alert leaves no record of the ids it listed.
+    expect(a.emu.workbook.byName(`__listed_${id}`)).toBeDefined();
+    expect(call(a.emu, 'saveImport', [{ id, sheetName: 'Quota', fields: ['id', 'upvotes'], mode: 'merge', alert: null }]).ok).toBe(true);
+    expect(a.emu.workbook.byName(`__listed_${id}`)).toBeUndefined();
   });
 
   test('an editor who is not the alert owner can neither change nor remove it, and the owner\'s runs mail nobody else', () => {
