@@ -49,7 +49,7 @@ export interface RunState {
   message: string;
   /** Rows a completed run added to its history sheet (./watch.ts). */
   historyRows?: number;
-  /** What became of its alert: "sent to …", "baseline", "no changes", "quota spent", "not sent" (./watch.ts); set before sending, so a run finished again never sends twice. */
+  /** What became of its alert: "sent to …", "baseline", "no changes", "quota spent", "not sent" (./watch.ts). */
   alert?: string;
 }
 

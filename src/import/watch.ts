@@ -138,16 +138,19 @@ export function alertChanges(before: readonly string[], now: readonly string[], 
   ];
 }
 
-/** Sends the alert for this run's changes (see the file's comment); returns what the run log says of it. */
+/**
+ * Sends the alert for this run's changes (see the file's comment); returns what the run log says
+ * of it. The ids this run listed are recorded before the email is sent: a run finished again
+ * after its execution was killed compares with them and finds nothing to send twice.
+ */
 function sendAlert(spec: ImportSpec, run: RunState, rows: readonly Cell[][], changes: readonly Change[], ports: ImportPorts): { sent: string; note: string } {
   const alert = spec.alert;
-  if (!alert || !ports.mail || !ports.listed) return { sent: '', note: '' };
-  // Finished again after its execution was killed: what the alert did is already decided.
-  if (run.alert) return { sent: run.alert, note: '' };
+  const listed = ports.listed;
+  if (!alert || !ports.mail || !listed) return { sent: '', note: '' };
   const idCol = spec.fields.indexOf('id');
   const now = rows.map((r) => String(r[idCol]));
-  const before = alert.baselineAt === undefined ? null : ports.listed.read(spec.id);
-  ports.listed.write(spec.id, now);
+  const before = alert.baselineAt === undefined ? null : listed.read(spec.id);
+  listed.write(spec.id, now);
   if (before === null) {
     const specs = ports.store.specs();
     const mine = specs.find((i) => i.id === spec.id);
@@ -163,15 +166,12 @@ function sendAlert(spec: ImportSpec, run: RunState, rows: readonly Cell[][], cha
   const nameCol = spec.fields.indexOf('fullName');
   const names = new Map<string, string>(nameCol < 0 ? [] : rows.map((r) => [String(r[idCol]), String(r[nameCol] ?? '')]));
   const mail = alertMail(spec, watched, ports.mail.links(), names, ports.mail.secrets());
-  // Recorded before it is sent: an execution killed after sending never sends it again.
-  run.alert = `sent to ${alert.owner}`;
-  ports.store.save(run);
   try {
     ports.mail.send(alert.owner, mail.subject, mail.htmlBody, mail.body);
   } catch (e) {
     return { sent: 'not sent', note: ` Alert not sent: ${e instanceof Error ? e.message : String(e)}` };
   }
-  return { sent: run.alert, note: ` Alert: ${plural(watched.length, 'change')} emailed to ${alert.owner}.` };
+  return { sent: `sent to ${alert.owner}`, note: ` Alert: ${plural(watched.length, 'change')} emailed to ${alert.owner}.` };
 }
 
 /**

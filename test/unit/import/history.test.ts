@@ -144,3 +144,54 @@ test('a kill before each write of the history leaves whole runs only; the next e
     expect(runTimes(h)[1]).toBe(w.runs.get('imp1')?.startedAt);
   }
 });
+
+describe('an alert killed at each of its writes', () => {
+  /** Ports with mail and the listed-ids record; a kill before or after the `killAt`-th of their writes. */
+  function alerting(partners: number) {
+    const list = fakeList(records(partners));
+    const w = world(list.fetch, [{ id: 'imp1', sheetName: 'Partners', fields: ['id', 'fullName'], mode: 'merge', alert: { on: ['added', 'removed'], owner: 'me@example.com' } }]);
+    const state = { sent: [] as string[], listed: null as string[] | null, ops: 0, killAt: 0, after: false };
+    const op = (effect: () => void) => {
+      state.ops++;
+      const now = state.killAt === state.ops;
+      if (now && !state.after) w.kill();
+      if (now && !state.after) throw new Killed('Exceeded maximum execution time');
+      effect();
+      if (now) {
+        w.kill();
+        throw new Killed('Exceeded maximum execution time');
+      }
+    };
+    const next = () => ({
+      ...w.nextExecution(),
+      mail: { remaining: () => 100, send: (_to: string, subject: string) => op(() => state.sent.push(subject)), secrets: () => [], links: () => ({ spreadsheet: 's', changeLog: 'c' }) },
+      listed: { read: () => state.listed, write: (_id: string, ids: readonly string[]) => op(() => (state.listed = [...ids])), remove: () => undefined },
+    });
+    return { w, list, state, next };
+  }
+
+  // Its writes: the ids listed (1), then the email (2).
+  test.each([[1, false], [1, true], [2, false], [2, true]])('kill at write %i (after it: %s): one email at most, none twice, and the next run compares with this one', (killAt, after) => {
+    const { w, list, state, next } = alerting(20);
+    drive(w, next); // baseline
+    expect(state.listed).toHaveLength(20);
+    list.items.splice(3, 1); // a partner leaves
+    state.ops = 0;
+    state.killAt = killAt;
+    state.after = after;
+    try {
+      drive(w, next);
+    } catch (e) {
+      if (!(e instanceof Killed)) throw e;
+    }
+    state.killAt = 0;
+    for (let s = continueRun('imp1', next(), w.clock.t + 60_000); s.status === 'running'; ) s = continueRun('imp1', next(), w.clock.t + 60_000);
+    // Killed after the email went, it went once; killed before, at most once (never twice).
+    expect(state.sent.length).toBeLessThanOrEqual(1);
+    if (after && killAt === 2) expect(state.sent).toEqual(['1 change to partners in "Partners" (0 added, 1 removed, 0 changed)']);
+    expect(state.listed).toHaveLength(19);
+    const sent = state.sent.length;
+    drive(w, next); // nothing changed since
+    expect(state.sent).toHaveLength(sent);
+  });
+});
