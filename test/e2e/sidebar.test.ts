@@ -99,6 +99,25 @@ describe('sidebar (real dist/Sidebar.html, google.script.run backed by the emula
     await page.screenshot({ path: shot('sidebar-scheduled') });
   });
 
+  test('a saved import that keeps history and alerts says both in its summary', async () => {
+    const frame = page.frame({ url: /\/sidebar$/ });
+    // Saved through the same google.script.run the sidebar uses (the form keeps both as saved).
+    const saved = await frame?.evaluate(() => new Promise<{ ok: boolean; message?: string }>((resolve) => {
+      // biome-ignore lint/suspicious/noExplicitAny: the page's google.script.run has no types here
+      const run = () => (window as any).google.script.run.withSuccessHandler(resolve).withFailureHandler((e: Error) => resolve({ ok: false, message: e.message }));
+      run().withSuccessHandler((list: { imports: Array<{ id: string; sheetName: string; fields: string[] }> }) => {
+        const v = list.imports.find((i) => i.sheetName === 'Partners');
+        run().saveImport({ id: v?.id, sheetName: 'Partners', fields: v?.fields, history: { keep: 4 }, alert: { on: ['added', 'removed'] } });
+      }).listImports();
+    }));
+    expect(saved?.ok).toBe(true);
+    const item = sidebar.getByRole('list', { name: 'Saved imports' }).getByRole('listitem').filter({ hasText: 'Partners' });
+    await item.getByRole('button', { name: 'Save schedule: import into Partners' }).click();
+    await item.locator('dd:has-text("last 4 runs")').waitFor();
+    expect(await item.locator('dd:has-text("last 4 runs")').textContent()).toBe('last 4 runs in "Partners history"');
+    expect(await item.locator('dd:has-text("email to")').textContent()).toBe('email to owner@example.com when partners are added, removed');
+  });
+
   test('service and user text render inert: no markup runs', async () => {
     await sidebar.locator('#sheet-name').fill('<img src=x onerror="window.top.__xss=1">');
     await sidebar.locator('#import').click();
