@@ -7,54 +7,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { OPERATIONS, type OperationName } from '../../src/api/operations';
-import type { Dataset, Mutation } from './dataset';
+import type { Mutation } from './dataset';
 import { openApiDocument } from './openapi';
 import { mulberry32 } from './rng';
-import { route } from './routes';
+import type { FaultOptions, Quirks, ServiceOptions } from './config';
+import { HttpError, route } from './routes';
 
-export interface FaultOptions {
-  /** Probabilities per API request, each 0..1. */
-  error500: number;
-  error502: number;
-  error503: number;
-  rateLimit: number;
-  slow: number;
-  truncated: number;
-  /** Probability that a list request changes the data first (deactivates a partner or reverses the order). */
-  churn: number;
-  retryAfterSeconds: number;
-  slowMs: number;
-}
-
-export interface Quirks {
-  /** getVentureFundById answers `data` as a one-element list. */
-  fundAsList: boolean;
-  /** Which active-partners path answers: both, only the listed one, or only the sample's. */
-  listPaths: 'both' | 'listed' | 'sample';
-  /** Lists answer without their `pagination` object. */
-  dropPagination?: boolean;
-  /** Lists report this fraction of their real `totalItems` (0..1; 1 = the truth). */
-  totalItemsFactor?: number;
-  /** This page of a list answers with the page before it. */
-  repeatPage?: number;
-  /** Lists report this `pageSize` whatever size they use. */
-  reportedPageSize?: number;
-  /** Lists report this `totalPages` whatever the truth. */
-  reportedTotalPages?: number;
-}
-
-export interface ServiceOptions {
-  dataset: Dataset & { mutate?(m: Mutation): void };
-  apiKeys: string[];
-  maxPageSize: number;
-  latencyMs: number;
-  jitterMs: number;
-  faults: FaultOptions;
-  quirks: Quirks;
-  seed: number;
-}
-
-export const NO_FAULTS: FaultOptions = { error500: 0, error502: 0, error503: 0, rateLimit: 0, slow: 0, truncated: 0, churn: 0, retryAfterSeconds: 1, slowMs: 40000 };
 
 export interface Stats {
   requests: number;
@@ -72,11 +30,6 @@ export interface Stats {
 
 const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable' };
 
-export class HttpError extends Error {
-  constructor(readonly status: number, message: string, readonly headers: Record<string, string> = {}) {
-    super(message);
-  }
-}
 
 export function errorBody(status: number, message: string): string {
   return JSON.stringify({ statusCode: status, error: STATUS_TEXT[status] ?? 'Error', message });
