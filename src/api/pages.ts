@@ -10,7 +10,7 @@
  */
 import { ServiceError } from './errors';
 import type { Outcome } from './client';
-import type { Page, ServiceRecord } from './records';
+import { idOf, type Page, type ServiceRecord } from './records';
 
 export type PageFetcher = (pages: number[], limit: number) => Outcome<Page<ServiceRecord>>[];
 
@@ -174,39 +174,49 @@ export interface ReadOptions {
   passes?: number;
 }
 
-const idOf = (r: ServiceRecord): string | undefined => (typeof r.id === 'string' || typeof r.id === 'number' ? String(r.id) : undefined);
+/** What a read has taken in so far: each id once, in list order (records without an id all kept). */
+interface Taken {
+  records: ServiceRecord[];
+  seen: Set<string>;
+  withIds: boolean;
+  staleSince?: number;
+}
+
+function take(got: Taken, items: readonly ServiceRecord[]): void {
+  for (const r of items) {
+    const id = idOf(r);
+    if (id !== undefined && got.seen.has(id)) continue;
+    if (id === undefined) got.withIds = false;
+    else got.seen.add(id);
+    got.records.push(r);
+  }
+}
+
+/** Takes in one page's outcome; a failure other than the refused page after the last is thrown. */
+function takeOutcome(c: ListCursor, page: number, outcome: Outcome<Page<ServiceRecord>>, got: Taken, o: ReadOptions) {
+  if (!outcome.ok) {
+    if (acceptRefusal(c, page, outcome.error)) return;
+    throw outcome.error;
+  }
+  if (outcome.staleSince !== undefined) got.staleSince = Math.min(got.staleSince ?? Infinity, outcome.staleSince);
+  const before = c.received;
+  acceptPage(c, page, outcome.value);
+  if (c.received > before || page === 1) take(got, outcome.value.items);
+  if (page === 1 && o.maxItems !== undefined && c.totalItems > o.maxItems) {
+    const why = o.tooLong ? o.tooLong(c.totalItems) : `The list has ${c.totalItems} items, more than ${o.maxItems}.`;
+    throw new ServiceError('BAD_INPUT', why);
+  }
+}
 
 function readOnce(fetch: PageFetcher, o: ReadOptions): ListRead {
   const c = startCursor(o.limit);
-  const records: ServiceRecord[] = [];
-  const seen = new Set<string>();
-  let withIds = true;
-  let staleSince: number | undefined;
+  const got: Taken = { records: [], seen: new Set(), withIds: true };
   for (let pages = nextPages(c, o.batch); pages.length; pages = nextPages(c, o.batch)) {
     const outcomes = fetch(pages, c.limit);
-    pages.forEach((page, k) => {
-      const outcome = outcomes[k];
-      if (!outcome.ok) {
-        if (acceptRefusal(c, page, outcome.error)) return;
-        throw outcome.error;
-      }
-      if (outcome.staleSince !== undefined) staleSince = Math.min(staleSince ?? outcome.staleSince, outcome.staleSince);
-      const before = c.received;
-      acceptPage(c, page, outcome.value);
-      if (c.received === before && page !== 1) return;
-      for (const r of outcome.value.items) {
-        const id = idOf(r);
-        if (id === undefined) withIds = false;
-        else if (seen.has(id)) continue;
-        else seen.add(id);
-        records.push(r);
-      }
-      if (page === 1 && o.maxItems !== undefined && c.totalItems > o.maxItems) {
-        throw new ServiceError('BAD_INPUT', o.tooLong ? o.tooLong(c.totalItems) : `The list has ${c.totalItems} items, more than ${o.maxItems}.`);
-      }
-    });
+    pages.forEach((page, k) => takeOutcome(c, page, outcomes[k], got, o));
   }
-  return { records, verdict: listVerdict(c, withIds ? seen.size : undefined), staleSince, totalItems: c.totalItems };
+  const verdict = listVerdict(c, got.withIds ? got.seen.size : undefined);
+  return { records: got.records, verdict, staleSince: got.staleSince, totalItems: c.totalItems };
 }
 
 /** Reads a whole list; a read that the list moved under is done again, up to `passes` reads. */

@@ -17,7 +17,7 @@ import { ServiceError } from './errors';
 import { fnv1a } from './hash';
 import type { Cached, Memo } from './memo';
 import { incompleteError, type PageFetcher, readList } from './pages';
-import type { Page, ServiceRecord } from './records';
+import { idOf, type Page, type ServiceRecord } from './records';
 import { Snapshot, type SnapshotView } from './snapshot';
 import type { Clock } from './transport';
 
@@ -33,8 +33,8 @@ export const MAX_RUN_COPIES = 4000;
 export const COPY_BUCKETS = 64;
 /**
  * A block of a filled-down column: its cells' ids are fetched one by one together, the cell's own
- * among them, in at most this many requests: one batch of the client (parallelism 100 in
- * src/gas/context.ts), which the quota guard sends or refuses whole.
+ * first, in at most this many requests: one batch of the client (parallelism 100 in
+ * src/gas/context.ts).
  */
 export const MAX_NEIGHBOURS = 100;
 /** A claim older than this is abandoned (its execution was killed or is slow). */
@@ -94,53 +94,59 @@ export class PartnerLookup {
   lookup(ids: readonly string[], neighboursOf?: () => Neighbours | undefined): Outcome<ServiceRecord>[] {
     const found = new Map<string, Outcome<ServiceRecord>>();
     const wantedOwn = uniq(ids);
-    // One cache read for this cell's own answers, alone or in a run's bucket (small, never unzipped).
-    const keys = this.c.client.partnerKeys(wantedOwn).filter((k): k is string => !!k);
-    const buckets = wantedOwn.length <= COPY_BUCKETS ? wantedOwn.map((id) => this.bucketKey(id)) : [];
+    this.fromCache(wantedOwn, found);
+    const misses = wantedOwn.filter((id) => !found.has(id));
+    if (misses.length) this.fetchMisses(wantedOwn, misses, neighboursOf, found);
+    return ids.map((id) => found.get(id) ?? { ok: false, error: new ServiceError('BAD_INPUT', 'An id is empty.') });
+  }
+
+  /** One cache read for this cell's own answers, alone or in a run's bucket (small, never unzipped). */
+  private fromCache(own: readonly string[], found: Map<string, Outcome<ServiceRecord>>): void {
+    const keys = this.c.client.partnerKeys(own).filter((k): k is string => !!k);
+    const buckets = own.length <= COPY_BUCKETS ? own.map((id) => this.bucketKey(id)) : [];
     const hits = this.c.memo.getMany([...new Set([...keys, ...buckets])]);
-    const peek = this.c.client.peekPartners(wantedOwn, hits);
-    for (const [id, record] of peek) found.set(id, { ok: true, value: record });
-    wantedOwn.forEach((id, i) => {
-      const record = i < buckets.length ? copied(hits.get(buckets[i]), id) : undefined;
-      if (!found.has(id) && record) found.set(id, { ok: true, value: record });
+    for (const [id, record] of this.c.client.peekPartners(own, hits)) found.set(id, { ok: true, value: record });
+    buckets.forEach((key, i) => {
+      const record = copied(hits.get(key), own[i]);
+      if (!found.has(own[i]) && record) found.set(own[i], { ok: true, value: record });
     });
-    let misses = wantedOwn.filter((id) => !found.has(id));
-    let view: SnapshotView | undefined;
-    let extra: string[] = [];
-    let neighbours: Neighbours | undefined;
-    if (misses.length) {
-      view = this.snapshot.view();
-      if (view?.fresh) misses = this.fromSnapshot(view, misses, found);
-      // A fresh snapshot that names a chunk the cache has evicted since is holed: it may be read again.
-      const holed = !!view?.fresh && misses.some((id) => view?.chunkOf(id) !== undefined);
-      if (misses.length) {
-        neighbours = neighboursOf?.();
-        const own = new Set(wantedOwn);
-        const whole = holed ? undefined : view;
-        extra = this.missingNeighbours(neighbours?.ids, own, whole);
-        const wanted = misses.length + (neighbours ? this.missingNeighbours(neighbours.run, own, whole).length : 0);
-        if ((!view?.fresh || holed) && wanted >= FILL_MIN_IDS) {
-          const filled = this.fill(wanted, view?.gen, neighbours?.run ?? wantedOwn, misses, found);
-          misses = misses.filter((id) => !found.has(id));
-          const records = this.readRecords;
-          if (records) {
-            // This execution read the list: answer from memory (fill left the column's answers for its neighbours).
-            for (const id of misses) {
-              const record = records.get(id);
-              if (record) found.set(id, { ok: true, value: record });
-            }
-            misses = misses.filter((id) => !records.has(id));
-            extra = extra.filter((id) => !records.has(id));
-          } else if (filled) {
-            view = filled;
-            misses = this.fromSnapshot(filled, misses, found);
-            extra = extra.filter((id) => filled.chunkOf(id) === undefined);
-          }
-        }
-      }
+  }
+
+  /** The snapshot, a read of the list when cheaper, then one request per id for what is still missing. */
+  private fetchMisses(own: readonly string[], misses: string[], neighboursOf: (() => Neighbours | undefined) | undefined,
+    found: Map<string, Outcome<ServiceRecord>>): void {
+    let view = this.snapshot.view();
+    if (view?.fresh) misses = this.fromSnapshot(view, misses, found);
+    if (!misses.length) return;
+    // A fresh snapshot that names a chunk the cache has evicted since is holed: it may be read again.
+    const holed = !!view?.fresh && misses.some((id) => view?.chunkOf(id) !== undefined);
+    const neighbours = neighboursOf?.();
+    const ownSet = new Set(own);
+    const whole = holed ? undefined : view;
+    let extra = this.missingNeighbours(neighbours?.ids, ownSet, whole);
+    const wanted = misses.length + (neighbours ? this.missingNeighbours(neighbours.run, ownSet, whole).length : 0);
+    if ((!view?.fresh || holed) && wanted >= FILL_MIN_IDS) {
+      const filled = this.fill(wanted, view?.gen, neighbours?.run ?? own, misses, found);
+      ({ misses, extra, view } = this.afterFill(filled, misses.filter((id) => !found.has(id)), extra, found, view));
     }
     if (misses.length) this.oneByOne(misses, extra, neighbours, found, view);
-    return ids.map((id) => found.get(id) ?? { ok: false, error: new ServiceError('BAD_INPUT', 'An id is empty.') });
+  }
+
+  /** The misses and neighbours left once the list was read (by this execution, in memory, or as a new snapshot). */
+  private afterFill(filled: SnapshotView | undefined, misses: string[], extra: string[],
+    found: Map<string, Outcome<ServiceRecord>>, view: SnapshotView | undefined) {
+    const records = this.readRecords;
+    if (records) {
+      // This execution read the list: answer from memory (fill left the column's answers for its neighbours).
+      for (const id of misses) {
+        const record = records.get(id);
+        if (record) found.set(id, { ok: true, value: record });
+      }
+      return { misses: misses.filter((id) => !records.has(id)), extra: extra.filter((id) => !records.has(id)), view };
+    }
+    if (!filled) return { misses, extra, view };
+    const left = this.fromSnapshot(filled, misses, found);
+    return { misses: left, extra: extra.filter((id) => filled.chunkOf(id) === undefined), view: filled };
   }
 
   /** Answers for `ids` from the run's buckets (another execution's copies); true when every one was there. */
@@ -268,55 +274,25 @@ export class PartnerLookup {
    * the generation the caller found (holed, or no longer fresh): any other one published since is
    * taken as it is.
    */
-  private fill(wanted: number, seen: string | undefined, run?: readonly string[], own: readonly string[] = [], found?: Map<string, Outcome<ServiceRecord>>): SnapshotView | undefined {
-    const fresh = () => {
-      const v = this.snapshot.view();
-      return v?.fresh ? v : undefined;
-    };
+  private fill(wanted: number, seen: string | undefined, run?: readonly string[], own: readonly string[] = [],
+    found?: Map<string, Outcome<ServiceRecord>>): SnapshotView | undefined {
     const known = this.meta();
-    if (known && (wanted <= pagesOf(known) || pagesOf(known) > MAX_FILL_PAGES)) return undefined;
+    if (known && !worthReading(wanted, known)) return undefined;
     // The reader leaves the column's answers before it writes the snapshot: a waiting cell stops at the first of the two.
-    const copied = () => found !== undefined && own.length > 0 && this.fromCopies(own, found);
-    const waitForReader = () => (this.waitFor('snapshot', () => copied() || fresh() !== undefined) ? fresh() : undefined);
+    const copiedOwn = () => found !== undefined && own.length > 0 && this.fromCopies(own, found);
+    const waitForReader = () => (this.waitFor('snapshot', () => copiedOwn() || this.freshView() !== undefined)
+      ? this.freshView() : undefined);
     if (!this.claim('snapshot')) return waitForReader();
     let lost = false;
     try {
       // Another execution may have published a snapshot since this one looked (while it read its neighbours, say).
-      const published = fresh();
+      const published = this.freshView();
       if (published && published.gen !== seen) return published;
-      let first: Outcome<Page<ServiceRecord>> | undefined;
-      const fetch: PageFetcher = (pages, limit) => {
-        if (pages.length === 1 && pages[0] === 1 && first) return [first];
-        return this.c.client.activePartnerPages(pages, limit);
-      };
-      if (!known) {
-        first = this.c.client.activePartnerPages([1], FILL_PAGE_LIMIT)[0];
-        if (!first.ok) this.fillError = first.error;
-        if (!first.ok || first.staleSince !== undefined) return undefined;
-        const size = Math.max(1, first.value.items.length);
-        const meta: Meta = { total: first.value.pagination.totalItems, size };
-        this.c.memo.putMany([[this.c.memo.key('snap', 'meta'), meta]]);
-        if (wanted <= pagesOf(meta) || pagesOf(meta) > MAX_FILL_PAGES) return undefined;
-      }
+      const first = known ? undefined : this.learnSize(wanted);
+      if (!known && !first) return undefined;
       // Another execution may have claimed at the same instant and kept it: then it reads the list, not this one.
-      if (!this.holds('snapshot')) {
-        lost = true;
-        return waitForReader();
-      }
-      // The read ends early enough to leave time for writing it and answering the cell.
-      const until = this.c.clock.now() + this.c.client.timeLeft() - WRITE_RESERVE_MS;
-      const read = this.c.client.within(until, () => readList(fetch, { limit: FILL_PAGE_LIMIT, batch: 100, passes: 2 }));
-      if (!read.verdict.complete) this.fillError = incompleteError('list of active partners', read.verdict);
-      if (!read.verdict.complete || read.staleSince !== undefined) return undefined;
-      this.readRecords = new Map(read.records.flatMap((r) => (typeof r.id === 'string' || typeof r.id === 'number' ? [[String(r.id), r] as [string, ServiceRecord]] : [])));
-      this.renew('snapshot');
-      // The column's answers first: the cells waiting for this read (and the ones Sheets runs next) need only those.
-      if (run && this.c.client.timeLeft() > WRITE_RESERVE_MS / 2) this.copyRun(run);
-      // Writing the snapshot takes time (about 1 s per 10,000 partners): never at the cost of this cell's 30 s.
-      if (this.c.client.timeLeft() < WRITE_RESERVE_MS) return undefined;
-      const gen = Snapshot.newGeneration(this.c.clock.now(), this.c.random ?? Math.random);
-      this.snapshot.replace(read.records, gen);
-      return fresh();
+      lost = !this.holds('snapshot');
+      return lost ? waitForReader() : this.readAndPublish(first, run);
     } catch (e) {
       if (!(e instanceof ServiceError)) throw e;
       this.fillError = e;
@@ -326,28 +302,58 @@ export class PartnerLookup {
     }
   }
 
+  private freshView(): SnapshotView | undefined {
+    const v = this.snapshot.view();
+    return v?.fresh ? v : undefined;
+  }
+
+  /** Page 1, read to learn (and remember) the list's size; undefined when it failed or reading the list is not worth it. */
+  private learnSize(wanted: number): Outcome<Page<ServiceRecord>> | undefined {
+    const first = this.c.client.activePartnerPages([1], FILL_PAGE_LIMIT)[0];
+    if (!first.ok) this.fillError = first.error;
+    if (!first.ok || first.staleSince !== undefined) return undefined;
+    const meta: Meta = { total: first.value.pagination.totalItems, size: Math.max(1, first.value.items.length) };
+    this.c.memo.putMany([[this.c.memo.key('snap', 'meta'), meta]]);
+    return worthReading(wanted, meta) ? first : undefined;
+  }
+
+  /** Reads the list (page 1 already in when `first` is given), keeps it in memory, leaves `run`'s answers and a new snapshot. */
+  private readAndPublish(first: Outcome<Page<ServiceRecord>> | undefined, run?: readonly string[]): SnapshotView | undefined {
+    // The read ends early enough to leave time for writing it and answering the cell.
+    const until = this.c.clock.now() + this.c.client.timeLeft() - WRITE_RESERVE_MS;
+    const fetch: PageFetcher = (pages, limit) =>
+      first && pages.length === 1 && pages[0] === 1 ? [first] : this.c.client.activePartnerPages(pages, limit, { until });
+    const read = readList(fetch, { limit: FILL_PAGE_LIMIT, batch: 100, passes: 2 });
+    if (!read.verdict.complete) this.fillError = incompleteError('list of active partners', read.verdict);
+    if (!read.verdict.complete || read.staleSince !== undefined) return undefined;
+    this.readRecords = new Map(read.records.flatMap((r) => {
+      const id = idOf(r);
+      return id === undefined ? [] : [[id, r] as [string, ServiceRecord]];
+    }));
+    this.renew('snapshot');
+    // The column's answers first: the cells waiting for this read (and the ones Sheets runs next) need only those.
+    if (run && this.c.client.timeLeft() > WRITE_RESERVE_MS / 2) this.copyRun(run);
+    // Writing the snapshot takes time (about 1 s per 10,000 partners): never at the cost of this cell's 30 s.
+    if (this.c.client.timeLeft() < WRITE_RESERVE_MS) return undefined;
+    this.snapshot.replace(read.records, Snapshot.newGeneration(this.c.clock.now(), this.c.random ?? Math.random));
+    return this.freshView();
+  }
+
   /**
    * One request per id, for this cell's ids and, when this execution can claim the group, its
-   * neighbours' too (their answers stay in the cache for them). A cell whose group another
-   * execution is fetching waits for that execution's answers first; a batch the quota guard refuses
-   * whole is tried again with the cell's own ids alone. Failures fall back to the snapshot's last
-   * good copy.
+   * neighbours' too (their answers stay in the cache for them), the cell's own first: near the
+   * day's fetch margin the quota guard admits the first of a batch. A cell whose group another
+   * execution is fetching waits for that execution's answers first. Failures fall back to the
+   * snapshot's last good copy.
    */
-  private oneByOne(misses: string[], extra: string[], neighbours: Neighbours | undefined, found: Map<string, Outcome<ServiceRecord>>, view: SnapshotView | undefined): void {
+  private oneByOne(misses: string[], extra: string[], neighbours: Neighbours | undefined,
+    found: Map<string, Outcome<ServiceRecord>>, view: SnapshotView | undefined): void {
     let todo = misses;
-    let also: string[] = [];
     if (extra.length && neighbours) {
       const name = `ids:${neighbours.group}`;
       if (this.claim(name)) {
-        also = extra.slice(0, Math.max(0, MAX_NEIGHBOURS - todo.length));
         try {
-          this.fetchInto([...todo, ...also], found, view);
-          // Near the day's fetch margin the batch with the neighbours may be refused whole: this cell's own ids alone may still fit.
-          const refused = todo.filter((id) => {
-            const o = found.get(id);
-            return o !== undefined && !o.ok && o.error.code === 'QUOTA';
-          });
-          if (refused.length) this.fetchInto(refused, found, view);
+          this.fetchInto([...todo, ...extra.slice(0, Math.max(0, MAX_NEIGHBOURS - todo.length))], found, view);
         } finally {
           this.release(name);
         }
@@ -374,4 +380,9 @@ export class PartnerLookup {
 
 function pagesOf(m: Meta): number {
   return Math.max(1, Math.ceil(m.total / Math.max(1, m.size)));
+}
+
+/** Whether reading the list (its pages) is cheaper than `wanted` requests, and short enough for a formula. */
+function worthReading(wanted: number, m: Meta): boolean {
+  return wanted > pagesOf(m) && pagesOf(m) <= MAX_FILL_PAGES;
 }

@@ -67,6 +67,10 @@ export const LP_LABELS_FIELD_SPECS: readonly FieldSpec[] = [
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type ServiceRecord = { [field: string]: JsonValue | undefined };
 
+/** A record's id as text, when it has one (a string or a number). */
+export const idOf = (r: ServiceRecord): string | undefined =>
+  typeof r.id === 'string' || typeof r.id === 'number' ? String(r.id) : undefined;
+
 export interface Pagination {
   totalItems: number;
   totalPages: number;

@@ -11,7 +11,7 @@
  * generation's chunks are removed when the new one is published.
  */
 import type { Cached, Memo } from './memo';
-import type { ServiceRecord } from './records';
+import { idOf, type ServiceRecord } from './records';
 
 /** Records in one chunk: about 75 KB gzipped and base64-encoded for typical partners. */
 export const CHUNK_RECORDS = 200;
@@ -45,7 +45,6 @@ export interface SnapshotHit {
   fetchedAt: number;
 }
 
-const idOf = (r: ServiceRecord): string | undefined => (typeof r.id === 'string' || typeof r.id === 'number' ? String(r.id) : undefined);
 
 /** Column layout of a chunk; a field a record lacks is written as null (the table shows both as blank). */
 export function toColumns(records: readonly ServiceRecord[]): Columns {

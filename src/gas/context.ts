@@ -51,9 +51,9 @@ export function clientFor(kind: ExecutionKind, settings: Settings = readSettings
     baseUrl: settings.keyAddress,
     apiKey: settings.apiKey,
     transport: {
-      fetchAll: (requests) => {
+      fetchAll: (requests, until) => {
         confirmAddress(settings);
-        return health.around(() => (guarded ??= guardedUrlFetch(settings.dailyFetchLimit)).fetchAll(requests));
+        return health.around(() => (guarded ??= guardedUrlFetch(settings.dailyFetchLimit)).fetchAll(requests, until));
       },
     },
     clock: gasClock,

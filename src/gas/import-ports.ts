@@ -26,7 +26,7 @@ function clientPages(client: Client | undefined): PagePort {
   return {
     fetch: (pages, limit, until) => {
       if (!client) throw new Error('This step needs the service client.');
-      return client.within(until, () => client.activePartnerPages(pages, limit));
+      return client.activePartnerPages(pages, limit, { until });
     },
     counters: () => ({ fetches: client?.stats.fetches ?? 0, retries: client?.stats.retries ?? 0 }),
   };

@@ -14,7 +14,7 @@
  * A failed, cancelled or killed run never touches the target table.
  */
 import type { ServiceError } from '../api/errors';
-import { DEADLINE_MARGIN_MS, UNSENT_MESSAGE } from '../api/client';
+import { DEADLINE_MARGIN_MS } from '../api/client';
 import { acceptPage, acceptRefusal, cursorDone, listVerdict, startCursor } from '../api/pages';
 import { CHUNK_RECORDS } from '../api/snapshot';
 import { type FieldSpec, LP_FIELD_SPECS, type ServiceRecord } from '../api/records';
@@ -224,11 +224,6 @@ function missingPages(run: RunState, held: ReadonlyMap<number, Held>, tried: Rea
   return out;
 }
 
-/** A request the client had no time left to send (its call's deadline): asked again, not a failure of the service. */
-function unsent(error: ServiceError): boolean {
-  return error.code === 'TIMEOUT' && error.message === UNSENT_MESSAGE;
-}
-
 /**
  * One step: pages until the budget (less the time to write what was read) ends, the read is over,
  * or the service fails for now. Pages are asked for together; one that must wait (Retry-After, however
@@ -310,7 +305,7 @@ export function step(spec: ImportSpec, run: RunState, ports: ImportPorts, deadli
       }
       if (now > until - DEADLINE_MARGIN_MS) break;
       // The client waits inside a call only briefly: a longer wait is the machine's, which goes on with other pages.
-      const outcomes = ports.pages.fetch(ready, run.list.limit, Math.min(until, now + DEADLINE_MARGIN_MS + CALL_WAIT_MS));
+      const outcomes = ports.pages.fetch(ready, run.list.limit, Math.min(until - DEADLINE_MARGIN_MS, now + CALL_WAIT_MS));
       const end = ports.now();
       let final: ServiceError | undefined;
       ready.forEach((page, k) => {
@@ -329,7 +324,7 @@ export function step(spec: ImportSpec, run: RunState, ports: ImportPorts, deadli
         // A page past the end refused (or, asked ahead of page 1, any page refused for good): the cursor judges it when it gets there.
         if ((run.list.started ? page > run.list.lastPage && (o.error.code === 'NOT_FOUND' || o.error.code === 'BAD_INPUT') : page > 1 && !o.error.transient)) held.set(page, { refused: o.error });
         else if (!o.error.transient) final = final ?? o.error;
-        else if (!unsent(o.error)) {
+        else if (o.error.code !== 'UNSENT') {
           // A page the service said when to ask again for waits for that time (in this step or the next);
           // one without (the client's own retries are spent) waits for the next step.
           if (o.error.retryAfterMs !== undefined) waits.set(page, o.error.retryAt ?? end + o.error.retryAfterMs);

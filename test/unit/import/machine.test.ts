@@ -1,6 +1,6 @@
 import { Client } from '../../../src/api/client';
 import { ServiceError } from '../../../src/api/errors';
-import type { HttpRequest, HttpResponse, Transport } from '../../../src/api/transport';
+import { type HttpRequest, type HttpResponse, perRequest, type Transport } from '../../../src/api/transport';
 import { beginRun, cancelRun, continueRun, LIVE_LIST_PAGES, LOCKED_MESSAGE, MAX_LIVE_PASSES, MAX_PASSES, MAX_STALLS, MAX_WAIT_WITHOUT_PAGE_MS } from '../../../src/import/machine';
 import type { RunSummary } from '../../../src/import/run-state';
 import type { ImportSpec } from '../../../src/import/spec';
@@ -392,7 +392,7 @@ describe('import state machine: a service that says when to come back', () => {
 function overClient(w: World, transport: Transport) {
   const client = new Client({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k_machine_1234', transport, clock: { now: () => w.clock.t, sleep: (ms) => { w.clock.t += ms; } }, parallelism: 100 });
   const p = w.nextExecution();
-  p.pages = { fetch: (pages, limit, until) => client.within(until, () => client.activePartnerPages(pages, limit)), counters: () => ({ fetches: client.stats.fetches, retries: client.stats.retries }) };
+  p.pages = { fetch: (pages, limit, until) => client.activePartnerPages(pages, limit, { until }), counters: () => ({ fetches: client.stats.fetches, retries: client.stats.retries }) };
   return p;
 }
 
@@ -403,22 +403,21 @@ function scheduledOverClient(w: World, transport: Transport): RunSummary[] {
   return seen;
 }
 
-/** A service whose page 1 (of 50) answers, then whose every batch throws `message` after `ms` of the clock; counts the requests. */
+/**
+ * A service whose page 1 (of 50) answers, then whose every batch throws `message` after `ms` of the
+ * clock (UrlFetchApp.fetchAll, under the add-in's own transport); counts the requests.
+ */
 function failingAfterPage1(w: World, ms: number, message: string) {
   const counted = { sends: 0 };
-  const transport: Transport = {
-    fetchAll(reqs: readonly HttpRequest[]): Array<HttpResponse | Error> {
-      const first = counted.sends === 0;
-      counted.sends += reqs.length;
-      w.clock.t += first ? 200 : ms;
-      if (!first) {
-        const e = new Error(message);
-        return reqs.map(() => e);
-      }
-      return reqs.map(() => json(200, { data: Array.from({ length: 100 }, (_, i) => ({ id: `p${i}`, fullName: 'x' })), pagination: { totalItems: 5000, totalPages: 50, currentPage: 1, pageSize: 100 } }));
-    },
+  const send = (reqs: readonly HttpRequest[]): HttpResponse[] => {
+    const first = counted.sends === 0;
+    counted.sends += reqs.length;
+    w.clock.t += first ? 200 : ms;
+    if (!first) throw new Error(message);
+    const data = Array.from({ length: 100 }, (_, i) => ({ id: `p${i}`, fullName: 'x' }));
+    return reqs.map(() => json(200, { data, pagination: { totalItems: 5000, totalPages: 50, currentPage: 1, pageSize: 100 } }));
   };
-  return { transport, counted };
+  return { transport: perRequest(send, () => w.clock.t), counted };
 }
 
 describe('import state machine: over the real client', () => {
@@ -446,21 +445,17 @@ describe('import state machine: over the real client', () => {
   test('one batch that cannot be sent (fetchAll throws once) does not end the sidebar step: the list is read in one step', () => {
     const w = world(() => [], [spec()]);
     let batches = 0;
-    const transport: Transport = {
-      fetchAll(reqs: readonly HttpRequest[]): Array<HttpResponse | Error> {
-        batches++;
-        w.clock.t += 600;
-        if (batches === 2) {
-          const e = new Error('Exception: Address unavailable: http://127.0.0.1/x');
-          return reqs.map(() => e);
-        }
-        return reqs.map((r) => {
-          const page = Number(/page=(\d+)/.exec(r.url)?.[1]);
-          const data = page > 40 ? [] : Array.from({ length: 100 }, (_, i) => ({ id: `p${page}_${i}`, fullName: 'x' }));
-          return json(200, { data, pagination: { totalItems: 4000, totalPages: 40, currentPage: page, pageSize: 100 } });
-        });
-      },
+    const send = (reqs: readonly HttpRequest[]): HttpResponse[] => {
+      batches++;
+      w.clock.t += 600;
+      if (batches === 2) throw new Error('Exception: Address unavailable: http://127.0.0.1/x');
+      return reqs.map((r) => {
+        const page = Number(/page=(\d+)/.exec(r.url)?.[1]);
+        const data = page > 40 ? [] : Array.from({ length: 100 }, (_, i) => ({ id: `p${page}_${i}`, fullName: 'x' }));
+        return json(200, { data, pagination: { totalItems: 4000, totalPages: 40, currentPage: page, pageSize: 100 } });
+      });
     };
+    const transport = perRequest(send, () => w.clock.t);
     const first = beginRun('imp1', 'sidebar', overClient(w, transport), w.clock.t + 20_000);
     expect(first.status).toBe('done');
   });
