@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { OPERATIONS, type OperationName } from '../../src/api/operations';
 import type { Mutation } from './dataset';
 import { openApiDocument } from './openapi';
-import { mulberry32 } from './rng';
+import { hash32, mulberry32 } from './rng';
 import type { FaultOptions, Quirks, ServiceOptions } from './config';
 import { HttpError, route } from './routes';
 
@@ -43,6 +43,8 @@ export class ReferenceService {
   readonly stats: Stats = { requests: 0, byOperation: {}, byStatus: {}, faults: {}, recent: [], longest429Run: 0 };
   /** 429s in a row so far per request (path and query without the key), for `longest429Run`. */
   private readonly runs429 = new Map<string, number>();
+  /** Times each request (path and query without the key) was asked so far: its fault draw depends on that, not on arrival order. */
+  private readonly attempts = new Map<string, number>();
   private readonly server: Server;
   private random: () => number;
   private url = '';
@@ -108,7 +110,9 @@ export class ReferenceService {
       if (!this.options.apiKeys.includes(key)) throw new HttpError(403, 'Invalid API key.');
       await this.delay();
       if (opName === 'getAllActiveLimitedPartners') this.churn();
-      const fault = this.pickFault();
+      const attempt = (this.attempts.get(request) ?? 0) + 1;
+      this.attempts.set(request, attempt);
+      const fault = this.pickFault(request, attempt);
       if (fault) {
         this.count(this.stats.faults, fault);
         if (fault === 'slow') await sleep(this.options.faults.slowMs);
@@ -145,10 +149,17 @@ export class ReferenceService {
     else ds.mutate({ reorder: 'reverse' });
   }
 
-  private pickFault(): string | undefined {
+  /**
+   * The fault (if any) for the `attempt`-th asking of `request`: drawn from (seed, request, attempt),
+   * so a seed gives the same faults to the same requests whatever order they arrive in.
+   */
+  private pickFault(request: string, attempt: number): string | undefined {
     const f = this.options.faults;
-    const table: Array<[string, number]> = [['error500', f.error500], ['error502', f.error502], ['error503', f.error503], ['rateLimit', f.rateLimit], ['slow', f.slow], ['truncated', f.truncated]];
-    let r = this.random();
+    const table: Array<[string, number]> = [
+      ['error500', f.error500], ['error502', f.error502], ['error503', f.error503],
+      ['rateLimit', f.rateLimit], ['slow', f.slow], ['truncated', f.truncated],
+    ];
+    let r = mulberry32(hash32(this.options.seed, request, attempt))();
     for (const [name, p] of table) {
       if (r < p) return name;
       r -= p;
@@ -163,6 +174,7 @@ export class ReferenceService {
     if (url.pathname === '/__stats/reset' && req.method === 'POST') {
       Object.assign(this.stats, { requests: 0, byOperation: {}, byStatus: {}, faults: {}, recent: [], longest429Run: 0 });
       this.runs429.clear();
+      this.attempts.clear();
       return this.send(res, 200, JSON.stringify(this.stats));
     }
     if (url.pathname === '/__admin/active-ids' && req.method === 'GET') return this.send(res, 200, JSON.stringify(this.options.dataset.activePartnerIds()));
@@ -173,7 +185,11 @@ export class ReferenceService {
       if (patch.faults) o.faults = { ...o.faults, ...patch.faults };
       if (patch.quirks) o.quirks = { ...o.quirks, ...patch.quirks };
       for (const k of ['latencyMs', 'jitterMs', 'maxPageSize'] as const) if (typeof patch[k] === 'number') o[k] = patch[k];
-      if (typeof patch.seed === 'number') this.random = mulberry32(patch.seed);
+      if (typeof patch.seed === 'number') {
+        o.seed = patch.seed;
+        this.random = mulberry32(patch.seed);
+        this.attempts.clear();
+      }
       return this.send(res, 200, JSON.stringify({ faults: o.faults, quirks: o.quirks, latencyMs: o.latencyMs, jitterMs: o.jitterMs, maxPageSize: o.maxPageSize }));
     }
     if (url.pathname === '/__admin/mutate' && req.method === 'POST' && this.options.dataset.mutate) {
