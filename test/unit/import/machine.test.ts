@@ -221,6 +221,15 @@ describe('import state machine: interruptions', () => {
   });
 });
 
+/** A small seeded random source (a linear congruential generator), for sweeps that repeat. */
+function seeded(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state / 2147483648;
+  };
+}
+
 describe('import state machine: rate limits do not stall the read', () => {
   const limited = (seconds: number) => new ServiceError('RATE_LIMITED', `Rate limited by the data service, retry in ${seconds} s.`, { retryAfterMs: seconds * 1000 });
 
@@ -333,11 +342,7 @@ describe('import state machine: rate limits do not stall the read', () => {
   test('no step runs past its budget whatever Retry-After says (30 % of requests refused, seeds swept); the table is exact', () => {
     for (const retryAfter of [1, 15, 60]) {
       for (let seed = 1; seed <= 10; seed++) {
-        let state = seed;
-        const random = () => {
-          state = (state * 1103515245 + 12345) % 2147483648;
-          return state / 2147483648;
-        };
+        const random = seeded(seed);
         const list = fakeList(records(5000), { fail: () => (random() < 0.3 ? limited(retryAfter) : undefined) });
         const w = world(list.fetch, [spec()], { msPerFetch: 20 });
         const { steps, lengths } = timedDrive(w, 20_000);
@@ -345,6 +350,35 @@ describe('import state machine: rate limits do not stall the read', () => {
         expect(tableIds(w)).toEqual(expected(5000));
         expect(Math.max(...lengths)).toBeLessThanOrEqual(20_000);
         expect(w.staging.size).toBe(0);
+      }
+    }
+  });
+
+  test('pages asked ahead of a page 1 that waits past the step are kept in staging: no page is asked for twice', () => {
+    let refusals = 0;
+    const list = fakeList(records(5000), { fail: (page) => (page === 1 && refusals++ < 2 ? limited(15) : undefined) });
+    const w = world(list.fetch, [spec()], { msPerFetch: 20 });
+    // 12 s steps: page 1's two waits of 15 s end two steps later; the pages after it came in the first.
+    const { steps } = timedDrive(w, 12_000);
+    expect(steps.length).toBeGreaterThan(1);
+    expect(steps[steps.length - 1]).toMatchObject({ status: 'done', rows: 5000 });
+    expect(tableIds(w)).toEqual(expected(5000));
+    const asked = list.asked.map((a) => a.page);
+    expect(asked.filter((p) => p === 1)).toHaveLength(3);
+    expect(new Set(asked).size).toBe(asked.length - 2);
+  });
+
+  test('under 30 % refusals every request is a page\'s first or follows a refusal of it (steps of 12 s, seeds swept)', () => {
+    for (const retryAfter of [5, 15, 40]) {
+      for (let seed = 1; seed <= 8; seed++) {
+        const random = seeded(seed);
+        let refused = 0;
+        const list = fakeList(records(5000), { fail: () => (random() < 0.3 && ++refused ? limited(retryAfter) : undefined) });
+        const w = world(list.fetch, [spec()], { msPerFetch: 20 });
+        const { steps } = timedDrive(w, 12_000);
+        expect(steps[steps.length - 1]).toMatchObject({ status: 'done', rows: 5000 });
+        expect(tableIds(w)).toEqual(expected(5000));
+        expect(list.asked.length).toBe(new Set(list.asked.map((a) => a.page)).size + refused);
       }
     }
   });
