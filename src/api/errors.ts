@@ -61,8 +61,8 @@ export class ServiceError extends Error {
 }
 
 /**
- * Transient: 429, 5xx, timeouts, unreachable, not sent for lack of time, and answers that arrived broken (a truncated body,
- * a 200 without `data`, a null or empty record, a list page without pagination). A transient
+ * Transient: 429, 5xx, timeouts, unreachable, not sent for lack of time, and answers that arrived
+ * broken (a truncated body, a 200 without `data`, a list page without pagination). A transient
  * failure is retried (client), and a step that still meets one keeps what it has (import).
  */
 export const TRANSIENT_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([

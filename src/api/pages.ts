@@ -10,7 +10,7 @@
  */
 import { ServiceError } from './errors';
 import type { Outcome } from './client';
-import { idOf, type Page, type ServiceRecord } from './records';
+import { type Page, recordId, type ServiceRecord } from './records';
 
 export type PageFetcher = (pages: number[], limit: number) => Outcome<Page<ServiceRecord>>[];
 
@@ -138,7 +138,7 @@ export function acceptRefusal(c: ListCursor, page: number, error: ServiceError):
   return true;
 }
 
-/** The verdict on a finished read, given how many distinct ids it held (when records have ids). */
+/** The verdict on a finished read, given how many distinct ids it held plus the records skipped for having none (when keyed by id). */
 export function listVerdict(c: ListCursor, distinct?: number): ListVerdict {
   if (c.problem !== undefined) return { complete: false, reason: c.problem, changed: false };
   if (c.changed) return { complete: false, reason: 'the list changed while it was read', changed: true };
@@ -172,22 +172,29 @@ export interface ReadOptions {
   tooLong?: (totalItems: number) => string;
   /** Reads of the whole list before an incomplete one is given up (a live list may move under one read). */
   passes?: number;
+  /**
+   * The list's records are keyed by id (partners): a record without a usable id (idProblem) is
+   * skipped, and the read is complete when the distinct ids and the skipped records add up to the
+   * total. The default; a list that is not keyed (a fund's industries) is taken as it comes.
+   */
+  keyed?: boolean;
 }
 
-/** What a read has taken in so far: each id once, in list order (records without an id all kept). */
+/** What a read has taken in so far: in list order, each id once when the list is keyed by id. */
 interface Taken {
   records: ServiceRecord[];
   seen: Set<string>;
-  withIds: boolean;
+  /** Records skipped for want of a usable id (keyed lists). */
+  skipped: number;
   staleSince?: number;
 }
 
-function take(got: Taken, items: readonly ServiceRecord[]): void {
+function take(got: Taken, items: readonly ServiceRecord[], keyed: boolean): void {
   for (const r of items) {
-    const id = idOf(r);
-    if (id !== undefined && got.seen.has(id)) continue;
-    if (id === undefined) got.withIds = false;
-    else got.seen.add(id);
+    const id = keyed ? recordId(r) : undefined;
+    if (keyed && id === undefined) got.skipped++;
+    if (keyed && (id === undefined || got.seen.has(id))) continue;
+    if (id !== undefined) got.seen.add(id);
     got.records.push(r);
   }
 }
@@ -201,7 +208,7 @@ function takeOutcome(c: ListCursor, page: number, outcome: Outcome<Page<ServiceR
   if (outcome.staleSince !== undefined) got.staleSince = Math.min(got.staleSince ?? Infinity, outcome.staleSince);
   const before = c.received;
   acceptPage(c, page, outcome.value);
-  if (c.received > before || page === 1) take(got, outcome.value.items);
+  if (c.received > before || page === 1) take(got, outcome.value.items, o.keyed ?? true);
   if (page === 1 && o.maxItems !== undefined && c.totalItems > o.maxItems) {
     const why = o.tooLong ? o.tooLong(c.totalItems) : `The list has ${c.totalItems} items, more than ${o.maxItems}.`;
     throw new ServiceError('BAD_INPUT', why);
@@ -209,13 +216,14 @@ function takeOutcome(c: ListCursor, page: number, outcome: Outcome<Page<ServiceR
 }
 
 function readOnce(fetch: PageFetcher, o: ReadOptions): ListRead {
+  const keyed = o.keyed ?? true;
   const c = startCursor(o.limit);
-  const got: Taken = { records: [], seen: new Set(), withIds: true };
+  const got: Taken = { records: [], seen: new Set(), skipped: 0 };
   for (let pages = nextPages(c, o.batch); pages.length; pages = nextPages(c, o.batch)) {
     const outcomes = fetch(pages, c.limit);
     pages.forEach((page, k) => takeOutcome(c, page, outcomes[k], got, o));
   }
-  const verdict = listVerdict(c, got.withIds ? got.seen.size : undefined);
+  const verdict = listVerdict(c, keyed ? got.seen.size + got.skipped : undefined);
   return { records: got.records, verdict, staleSince: got.staleSince, totalItems: c.totalItems };
 }
 
