@@ -10,7 +10,7 @@ import vm from 'node:vm';
 import { AUTH_MODE, AUTH_MODE_NAMES, type AuthModeName } from './auth';
 import { CacheStore, EmulatedCacheService } from './cache';
 import { type ConcurrentJob, type FormulaCell, runWave, type WaveOptions } from './concurrent';
-import { type CellRef, defaultAuthMode, errorMessage, Execution, type ExecutionKind, type Ledger, SimClock } from './execution';
+import { defaultAuthMode, errorMessage, Execution, type Ledger, SimClock } from './execution';
 import { guard } from './guard';
 import { EmulatedHtmlService } from './html';
 import { EmulatedLockService, type LockState } from './lock';

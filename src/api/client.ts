@@ -93,7 +93,7 @@ export class Client {
   lastFundSizes(ids: readonly string[]): Outcome<JsonValue>[] {
     const op = OPERATIONS.getLastFundSizeByVentureFundId;
     const read = (id: string) => (data: JsonValue | undefined) => singleRecord(data, op, id).lastFundSize ?? null;
-    return this.run(ids.map((id) => this.idCall(op, id, read(id))));
+    return this.answer(ids.map((id) => this.idCall(op, id, read(id))));
   }
 
   /** The memo keys of limited partners' answers (undefined for a blank id, or without a memo). */
@@ -124,18 +124,18 @@ export class Client {
   /** Pages of the active-partners list, fetched together, all ended by `until` (clock ms) when given. */
   activePartnerPages(pages: readonly number[], limit: number, o: { cache?: boolean; until?: number } = {}) {
     const op = OPERATIONS.getAllActiveLimitedPartners;
-    return this.run(pages.map((page) => this.pageCall(op, { page, limit }, o.cache ?? false)), o.until);
+    return this.answer(pages.map((page) => this.pageCall(op, { page, limit }, o.cache ?? false)), o.until);
   }
 
   /** Pages of a fund's industries, fetched together. */
   industriesPages(fundId: string, pages: readonly number[], limit: number): Outcome<Page<ServiceRecord>>[] {
     const op = OPERATIONS.getIndustriesByVentureFundId;
     const id = requireId(fundId);
-    return this.run(pages.map((page) => this.pageCall(op, { [op.idParam as string]: id, page, limit }, true, fundId)));
+    return this.answer(pages.map((page) => this.pageCall(op, { [op.idParam as string]: id, page, limit }, true, fundId)));
   }
 
   private byId(op: Operation, ids: readonly string[], until?: number): Outcome<ServiceRecord>[] {
-    return this.run(ids.map((id) => this.idCall(op, id, (data) => singleRecord(data, op, id))), until);
+    return this.answer(ids.map((id) => this.idCall(op, id, (data) => singleRecord(data, op, id))), until);
   }
 
   private idCall<T>(op: Operation, id: string, read: Call<T>['read']): Call<T> {
@@ -188,7 +188,7 @@ export class Client {
     return { ok: false, error: badInput(`The id is too long for a request URL (${String(call.id ?? '').length} characters).`) };
   }
 
-  private run<T>(calls: Call<T>[], until?: number): Outcome<T>[] {
+  private answer<T>(calls: Call<T>[], until?: number): Outcome<T>[] {
     const memo = this.options.memo;
     const keys = calls.map((c) => this.cacheKey(c));
     const cached = memo ? memo.getMany([...new Set(keys.filter((k): k is string => !!k))]) : new Map<string, Cached>();
@@ -201,14 +201,14 @@ export class Client {
     else this.send(calls, pending, out, (i) => copy(i) !== undefined, Math.min(until ?? Infinity, this.deadline()));
     // Unknown ids are remembered too, so a sheet full of typos does not refetch them on every
     // recalculation; but a "not found" never replaces a good copy (it stays the last good value).
-    const fresh = pending.flatMap((i): Array<[string, unknown]> => {
+    const toRemember = pending.flatMap((i): Array<[string, unknown]> => {
       const o = out[i] as Outcome<T>;
       if (!keys[i]) return [];
       if (o.ok) return [[keys[i] as string, o.value]];
       const missing = o.error.code === 'NOT_FOUND' && calls[i].id !== undefined && !copy(i);
       return missing ? [[keys[i] as string, { $missing: o.error.message }]] : [];
     });
-    if (memo && fresh.length) memo.putMany(fresh);
+    if (memo && toRemember.length) memo.putMany(toRemember);
     return out.map((o, i) => {
       const result = o as Outcome<T>;
       const hit = copy(i);

@@ -14,7 +14,7 @@
  */
 import type { Client, Outcome } from './client';
 import { ServiceError } from './errors';
-import { fnv1a } from './hash';
+import { fnv1a, timeId } from './hash';
 import type { Cached, Memo } from './memo';
 import { incompleteError, type PageFetcher, readList } from './pages';
 import { type Page, recordId, type ServiceRecord } from './records';
@@ -58,8 +58,8 @@ export interface LookupContext {
 export interface Neighbours {
   /** Ids the cells of this cell's block will ask for (fetched one by one with its own when cheap). */
   ids: readonly string[];
-  /** Ids the whole run of such cells will ask for (they decide whether reading the list is cheaper). */
-  run: readonly string[];
+  /** Ids the whole filled-down column of such cells will ask for (they decide whether reading the list is cheaper). */
+  column: readonly string[];
   /** Names the block (sheet, column, rows), so all its cells claim the same key. */
   group: string;
 }
@@ -86,8 +86,8 @@ export class PartnerLookup {
   /** Why this execution's read of the list failed, when it did. */
   private fillError: ServiceError | undefined;
 
-  constructor(private readonly c: LookupContext) {
-    this.snapshot = new Snapshot(c.memo);
+  constructor(private readonly context: LookupContext) {
+    this.snapshot = new Snapshot(context.memo);
   }
 
   /** `neighbours` is asked for only when this cell misses (reading them costs sheet reads). */
@@ -102,10 +102,10 @@ export class PartnerLookup {
 
   /** One cache read for this cell's own answers, alone or in a run's bucket (small, never unzipped). */
   private fromCache(own: readonly string[], found: Map<string, Outcome<ServiceRecord>>): void {
-    const keys = this.c.client.partnerKeys(own).filter((k): k is string => !!k);
+    const keys = this.context.client.partnerKeys(own).filter((k): k is string => !!k);
     const buckets = own.length <= COPY_BUCKETS ? own.map((id) => this.bucketKey(id)) : [];
-    const hits = this.c.memo.getMany([...new Set([...keys, ...buckets])]);
-    for (const [id, record] of this.c.client.peekPartners(own, hits)) found.set(id, { ok: true, value: record });
+    const hits = this.context.memo.getMany([...new Set([...keys, ...buckets])]);
+    for (const [id, record] of this.context.client.peekPartners(own, hits)) found.set(id, { ok: true, value: record });
     buckets.forEach((key, i) => {
       const record = copied(hits.get(key), own[i]);
       if (!found.has(own[i]) && record) found.set(own[i], { ok: true, value: record });
@@ -124,9 +124,9 @@ export class PartnerLookup {
     const ownSet = new Set(own);
     const whole = holed ? undefined : view;
     let extra = this.missingNeighbours(neighbours?.ids, ownSet, whole);
-    const wanted = misses.length + (neighbours ? this.missingNeighbours(neighbours.run, ownSet, whole).length : 0);
+    const wanted = misses.length + (neighbours ? this.missingNeighbours(neighbours.column, ownSet, whole).length : 0);
     if ((!view?.fresh || holed) && wanted >= FILL_MIN_IDS) {
-      const filled = this.fill(wanted, view?.gen, neighbours?.run ?? own, misses, found);
+      const filled = this.fill(wanted, view?.gen, neighbours?.column ?? own, misses, found);
       ({ misses, extra, view } = this.afterFill(filled, misses.filter((id) => !found.has(id)), extra, found, view));
     }
     if (misses.length) this.oneByOne(misses, extra, neighbours, found, view);
@@ -152,7 +152,7 @@ export class PartnerLookup {
   /** Answers for `ids` from the run's buckets (another execution's copies); true when every one was there. */
   private fromCopies(ids: readonly string[], found: Map<string, Outcome<ServiceRecord>>): boolean {
     const keys = ids.map((id) => this.bucketKey(id));
-    const hits = this.c.memo.getMany([...new Set(keys)]);
+    const hits = this.context.memo.getMany([...new Set(keys)]);
     ids.forEach((id, i) => {
       const record = copied(hits.get(keys[i]), id);
       if (!found.has(id) && record) found.set(id, { ok: true, value: record });
@@ -172,7 +172,7 @@ export class PartnerLookup {
     let ids = uniq(neighbours).filter((id) => !own.has(id));
     if (view?.fresh) ids = ids.filter((id) => view.chunkOf(id) === undefined);
     if (!ids.length) return [];
-    const peek = this.c.client.peekPartners(ids);
+    const peek = this.context.client.peekPartners(ids);
     return ids.filter((id) => !peek.has(id));
   }
 
@@ -200,10 +200,10 @@ export class PartnerLookup {
    * Leaves the run's answers in the memo one by one (for the freshness lifetime only), so the
    * cells Sheets evaluates next each read one small entry instead of the snapshot's chunks.
    */
-  private copyRun(run: readonly string[]): void {
+  private copyColumn(column: readonly string[]): void {
     const records = this.readRecords;
     if (!records) return;
-    const ids = uniq(run).filter((id) => records.has(id)).slice(0, MAX_RUN_COPIES);
+    const ids = uniq(column).filter((id) => records.has(id)).slice(0, MAX_RUN_COPIES);
     const byBucket = new Map<string, Record<string, ServiceRecord>>();
     for (const id of ids) {
       const key = this.bucketKey(id);
@@ -211,59 +211,59 @@ export class PartnerLookup {
       if (!byBucket.has(key)) byBucket.set(key, Object.create(null) as Record<string, ServiceRecord>);
       (byBucket.get(key) as Record<string, ServiceRecord>)[id] = records.get(id) as ServiceRecord;
     }
-    this.c.memo.putMany([...byBucket], true);
+    this.context.memo.putMany([...byBucket], true);
   }
 
   private bucketKey(id: string): string {
-    return this.c.memo.key('copy', String(fnv1a(id) % COPY_BUCKETS));
+    return this.context.memo.key('copy', String(fnv1a(id) % COPY_BUCKETS));
   }
 
   private key(name: string): string {
-    return this.c.memo.key('claim', name);
+    return this.context.memo.key('claim', name);
   }
 
   /** Claims `name` for this execution; false when another execution holds a live claim on it. */
   private claim(name: string): boolean {
     const key = this.key(name);
-    const held = this.c.memo.getMany([key]).get(key);
-    if (held && held.value !== this.c.token && this.c.clock.now() - held.fetchedAt < CLAIM_MS) return false;
-    this.c.memo.putMany([[key, this.c.token]]);
+    const held = this.context.memo.getMany([key]).get(key);
+    if (held && held.value !== this.context.token && this.context.clock.now() - held.fetchedAt < CLAIM_MS) return false;
+    this.context.memo.putMany([[key, this.context.token]]);
     // Two executions may have written at once: the value that stayed decides.
-    return this.c.memo.getMany([key]).get(key)?.value === this.c.token;
+    return this.context.memo.getMany([key]).get(key)?.value === this.context.token;
   }
 
   /** Whether this execution still holds its claim on `name` (two claims written at the same instant: the later one stays). */
   private holds(name: string): boolean {
     const key = this.key(name);
-    return this.c.memo.getMany([key]).get(key)?.value === this.c.token;
+    return this.context.memo.getMany([key]).get(key)?.value === this.context.token;
   }
 
   /** Renews this execution's claim on `name`, so that a long read is not taken for abandoned. */
   private renew(name: string): void {
-    this.c.memo.putMany([[this.key(name), this.c.token]]);
+    this.context.memo.putMany([[this.key(name), this.context.token]]);
   }
 
   private release(name: string): void {
-    this.c.memo.remove([this.key(name)]);
+    this.context.memo.remove([this.key(name)]);
   }
 
   /** Waits (briefly, within the deadline) until `done` holds or the claim on `name` is gone. */
   private waitFor(name: string, done: () => boolean): boolean {
     const key = this.key(name);
-    const until = this.c.clock.now() + CLAIM_MS;
-    while (this.c.clock.now() < until && this.c.client.timeLeft() > KEEP_FOR_SELF_MS) {
-      this.c.clock.sleep(POLL_MS);
+    const until = this.context.clock.now() + CLAIM_MS;
+    while (this.context.clock.now() < until && this.context.client.timeLeft() > KEEP_FOR_SELF_MS) {
+      this.context.clock.sleep(POLL_MS);
       if (done()) return true;
-      const held = this.c.memo.getMany([key]).get(key);
-      if (!held || this.c.clock.now() - held.fetchedAt >= CLAIM_MS) return done();
+      const held = this.context.memo.getMany([key]).get(key);
+      if (!held || this.context.clock.now() - held.fetchedAt >= CLAIM_MS) return done();
     }
     return false;
   }
 
   /** The list's size, remembered so that cells deciding whether to read it ask once. */
   private meta(): Meta | undefined {
-    const key = this.c.memo.key('snap', 'meta');
-    const hit = this.c.memo.getMany([key]).get(key);
+    const key = this.context.memo.key('snap', 'meta');
+    const hit = this.context.memo.getMany([key]).get(key);
     const v = hit?.value as Meta | undefined;
     return hit?.fresh && v && typeof v.total === 'number' && typeof v.size === 'number' ? v : undefined;
   }
@@ -274,7 +274,7 @@ export class PartnerLookup {
    * the generation the caller found (holed, or no longer fresh): any other one published since is
    * taken as it is.
    */
-  private fill(wanted: number, seen: string | undefined, run?: readonly string[], own: readonly string[] = [],
+  private fill(wanted: number, seen: string | undefined, column?: readonly string[], own: readonly string[] = [],
     found?: Map<string, Outcome<ServiceRecord>>): SnapshotView | undefined {
     const known = this.meta();
     if (known && !worthReading(wanted, known)) return undefined;
@@ -292,7 +292,7 @@ export class PartnerLookup {
       if (!known && !first) return undefined;
       // Another execution may have claimed at the same instant and kept it: then it reads the list, not this one.
       lost = !this.holds('snapshot');
-      return lost ? waitForReader() : this.readAndPublish(first, run);
+      return lost ? waitForReader() : this.readAndPublish(first, column);
     } catch (e) {
       if (!(e instanceof ServiceError)) throw e;
       this.fillError = e;
@@ -309,30 +309,30 @@ export class PartnerLookup {
 
   /** Page 1, read to learn (and remember) the list's size; undefined when it failed or reading the list is not worth it. */
   private learnSize(wanted: number): Outcome<Page<ServiceRecord>> | undefined {
-    const first = this.c.client.activePartnerPages([1], FILL_PAGE_LIMIT)[0];
+    const first = this.context.client.activePartnerPages([1], FILL_PAGE_LIMIT)[0];
     if (!first.ok) this.fillError = first.error;
     if (!first.ok || first.staleSince !== undefined) return undefined;
     const meta: Meta = { total: first.value.pagination.totalItems, size: Math.max(1, first.value.items.length) };
-    this.c.memo.putMany([[this.c.memo.key('snap', 'meta'), meta]]);
+    this.context.memo.putMany([[this.context.memo.key('snap', 'meta'), meta]]);
     return worthReading(wanted, meta) ? first : undefined;
   }
 
-  /** Reads the list (page 1 already in when `first` is given), keeps it in memory, leaves `run`'s answers and a new snapshot. */
-  private readAndPublish(first: Outcome<Page<ServiceRecord>> | undefined, run?: readonly string[]): SnapshotView | undefined {
+  /** Reads the list (page 1 already in when `first` is given), keeps it in memory, leaves `column`'s answers and a new snapshot. */
+  private readAndPublish(first: Outcome<Page<ServiceRecord>> | undefined, column?: readonly string[]): SnapshotView | undefined {
     // The read ends early enough to leave time for writing it and answering the cell.
-    const until = this.c.clock.now() + this.c.client.timeLeft() - WRITE_RESERVE_MS;
+    const until = this.context.clock.now() + this.context.client.timeLeft() - WRITE_RESERVE_MS;
     const fetch: PageFetcher = (pages, limit) =>
-      first && pages.length === 1 && pages[0] === 1 ? [first] : this.c.client.activePartnerPages(pages, limit, { until });
+      first && pages.length === 1 && pages[0] === 1 ? [first] : this.context.client.activePartnerPages(pages, limit, { until });
     const read = readList(fetch, { limit: FILL_PAGE_LIMIT, batch: 100, passes: 2 });
     if (!read.verdict.complete) this.fillError = incompleteError('list of active partners', read.verdict);
     if (!read.verdict.complete || read.staleSince !== undefined) return undefined;
     this.readRecords = new Map(read.records.map((r) => [recordId(r) as string, r]));
     this.renew('snapshot');
     // The column's answers first: the cells waiting for this read (and the ones Sheets runs next) need only those.
-    if (run && this.c.client.timeLeft() > WRITE_RESERVE_MS / 2) this.copyRun(run);
+    if (column && this.context.client.timeLeft() > WRITE_RESERVE_MS / 2) this.copyColumn(column);
     // Writing the snapshot takes time (about 1 s per 10,000 partners): never at the cost of this cell's 30 s.
-    if (this.c.client.timeLeft() < WRITE_RESERVE_MS) return undefined;
-    this.snapshot.replace(read.records, Snapshot.newGeneration(this.c.clock.now(), this.c.random ?? Math.random));
+    if (this.context.client.timeLeft() < WRITE_RESERVE_MS) return undefined;
+    this.snapshot.replace(read.records, timeId(this.context.clock.now(), this.context.random));
     return this.freshView();
   }
 
@@ -356,8 +356,8 @@ export class PartnerLookup {
         }
         return;
       }
-      this.waitFor(name, () => this.c.client.peekPartners(todo).size === todo.length);
-      const peek = this.c.client.peekPartners(todo);
+      this.waitFor(name, () => this.context.client.peekPartners(todo).size === todo.length);
+      const peek = this.context.client.peekPartners(todo);
       for (const [id, record] of peek) found.set(id, { ok: true, value: record });
       todo = todo.filter((id) => !peek.has(id));
     }
@@ -365,7 +365,7 @@ export class PartnerLookup {
   }
 
   private fetchInto(ids: string[], found: Map<string, Outcome<ServiceRecord>>, view: SnapshotView | undefined): void {
-    const outcomes = this.c.client.limitedPartners(ids);
+    const outcomes = this.context.client.limitedPartners(ids);
     const failedWithCopy = ids.filter((_, i) => !outcomes[i].ok && (outcomes[i] as { error: ServiceError }).error.fallsBack);
     const stale = view && failedWithCopy.length ? this.snapshot.lookup(view, failedWithCopy) : new Map();
     ids.forEach((id, i) => {

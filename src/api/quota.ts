@@ -78,15 +78,15 @@ export class FetchBudget {
   private readonly policy: QuotaPolicy;
   private readonly slot: number;
 
-  constructor(private readonly o: FetchBudgetOptions) {
-    this.policy = o.policy ?? DEFAULT_QUOTA_POLICY;
-    this.slot = Math.min(slotKeys.length - 1, Math.floor((o.random ?? Math.random)() * slotKeys.length));
+  constructor(private readonly options: FetchBudgetOptions) {
+    this.policy = options.policy ?? DEFAULT_QUOTA_POLICY;
+    this.slot = Math.min(slotKeys.length - 1, Math.floor((options.random ?? Math.random)() * slotKeys.length));
   }
 
   /** The live slots in one read: the window's start (the earliest live one) and each slot's count. */
   private read(): { windowStart: number; slots: number[] } {
-    const values = this.o.store.getAll(slotKeys);
-    const now = this.o.now();
+    const values = this.options.store.getAll(slotKeys);
+    const now = this.options.now();
     let windowStart = 0;
     const slots = slotKeys.map((k) => {
       const [start, n] = (values[k] ?? '').split(':').map(count);
@@ -121,13 +121,13 @@ export class FetchBudget {
     const used = slots.reduce((a, b) => a + b, 0);
     const allowed = allowedFetches(this.policy);
     const admitted = Math.max(0, Math.min(n, allowed - used));
-    const start = windowStart || this.o.now();
+    const start = windowStart || this.options.now();
     if (admitted > 0) {
-      this.o.store.putAll({ [slotKeys[this.slot]]: `${start}:${slots[this.slot] + admitted}` }, TTL_SECONDS);
+      this.options.store.putAll({ [slotKeys[this.slot]]: `${start}:${slots[this.slot] + admitted}` }, TTL_SECONDS);
     } else {
       // Near the margin few writes happen: a refusal rewrites the live slots so the cache keeps them.
       const live = slots.flatMap((c, i) => (c ? [[slotKeys[i], `${windowStart}:${c}`]] : []));
-      this.o.store.putAll(Object.fromEntries(live), TTL_SECONDS);
+      this.options.store.putAll(Object.fromEntries(live), TTL_SECONDS);
     }
     if (admitted === n) return { admitted };
     const limit = grouped(this.policy.dailyLimit);

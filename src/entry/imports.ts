@@ -6,6 +6,7 @@
  * Script in src/gas.
  */
 import { badInput } from '../api/errors';
+import { timeId } from '../api/hash';
 import { LP_FIELDS } from '../api/records';
 import { type Answer, answer, type ImportView, type RunSummary } from '../contract';
 import { clientFor, EXECUTION_STARTED_AT } from '../gas/context';
@@ -33,7 +34,7 @@ export function listImports(): Answer<{ imports: ImportView[]; fields: string[];
 export function saveImport(input: unknown): Answer<{ import: ImportView }> {
   return answer(() => {
     const imports = loadImports();
-    const spec = checkSpec(input, imports, () => `imp${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`);
+    const spec = checkSpec(input, imports, () => timeId(Date.now(), Math.random, 'imp'));
     const at = imports.findIndex((i) => i.id === spec.id);
     if (at >= 0) imports[at] = spec;
     else imports.push(spec);

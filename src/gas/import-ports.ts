@@ -5,6 +5,7 @@
  * Date.now and a random run id. This is the one place that wires the pure import to Google.
  */
 import type { Client } from '../api/client';
+import { timeId } from '../api/hash';
 import { Snapshot } from '../api/snapshot';
 import { memoFor } from './context';
 import { readSettings } from './settings';
@@ -82,6 +83,6 @@ export function importPorts(client?: Client): ImportPorts {
     lock: lockPort(),
     now: () => Date.now(),
     sleep: (ms) => gasClock.sleep(ms),
-    newRunId: () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`,
+    newRunId: () => timeId(Date.now()),
   };
 }

@@ -489,7 +489,8 @@ function finish(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPo
   return step(spec, run, ports, deadline);
 }
 
-function record(spec: ImportSpec, run: RunState, ports: ImportPorts, rows: number): RunSummary {
+/** Saves the ended run, notes its outcome on the saved import, and writes its row of the run log. */
+function logRun(spec: ImportSpec, run: RunState, ports: ImportPorts, rows: number): RunSummary {
   const now = ports.now();
   run.updatedAt = now;
   ports.store.save(run);
@@ -511,7 +512,7 @@ export function failRun(spec: ImportSpec, run: RunState, ports: ImportPorts, mes
   ports.staging.remove(spec.id);
   run.status = status;
   run.message = `${message} The sheet "${spec.sheetName}" keeps its previous data.`;
-  return record(spec, run, ports, 0);
+  return logRun(spec, run, ports, 0);
 }
 
 function writeTarget(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPorts, skippedNote: string): RunSummary {
@@ -553,5 +554,5 @@ function writeTarget(spec: ImportSpec, run: RunState, rows: Cell[][], ports: Imp
   run.status = 'done';
   run.read = rows.length;
   run.message = `Imported ${rows.length} active limited partners into "${spec.sheetName}".${note}${skippedNote}`;
-  return record(spec, run, ports, rows.length);
+  return logRun(spec, run, ports, rows.length);
 }

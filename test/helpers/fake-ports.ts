@@ -4,9 +4,9 @@
  * models Apps Script ending an execution at its time limit: from then on every port call throws
  * and nothing more is written, as no code runs after a kill.
  */
-import { ServiceError, unsent } from '../../src/api/errors';
+import { unsent } from '../../src/api/errors';
 import type { PageFetcher } from '../../src/api/pages';
-import type { ImportPorts, TableSnapshot } from '../../src/import/ports';
+import type { ImportPorts, SheetContents } from '../../src/import/ports';
 import type { RunState } from '../../src/import/run-state';
 import type { ImportSpec } from '../../src/import/spec';
 import type { OutCell } from '../../src/import/merge';
@@ -84,7 +84,7 @@ export function world(fetch: PageFetcher, specs: ImportSpec[], options: { msPerF
         },
       },
       target: {
-        read: (name): TableSnapshot | null => {
+        read: (name): SheetContents | null => {
           alive();
           const t = w.tables.get(name);
           if (!t) return null;
