@@ -43,7 +43,7 @@ export class ReferenceService {
   readonly stats: Stats = { requests: 0, byOperation: {}, byStatus: {}, faults: {}, recent: [], longest429Run: 0 };
   /** 429s in a row so far per request (path and query without the key), for `longest429Run`. */
   private readonly runs429 = new Map<string, number>();
-  /** Times each request (path and query without the key) was asked so far: its fault draw depends on that, not on arrival order. */
+  /** Times each request (path and query without the key or `limit`) was asked so far: its fault draw depends on that, not on arrival order. */
   private readonly attempts = new Map<string, number>();
   private readonly server: Server;
   private random: () => number;
@@ -110,9 +110,11 @@ export class ReferenceService {
       if (!this.options.apiKeys.includes(key)) throw new HttpError(403, 'Invalid API key.');
       await this.delay();
       if (opName === 'getAllActiveLimitedPartners') this.churn();
-      const attempt = (this.attempts.get(request) ?? 0) + 1;
-      this.attempts.set(request, attempt);
-      const fault = this.pickFault(request, attempt);
+      // The draw's key: the request without its `limit`, so a page asked again at another limit is the same page.
+      const drawn = `${url.pathname}?${[...url.searchParams].filter(([k]) => k !== 'apiKey' && k !== 'limit').map(([k, v]) => `${k}=${v}`).sort().join('&')}`;
+      const attempt = (this.attempts.get(drawn) ?? 0) + 1;
+      this.attempts.set(drawn, attempt);
+      const fault = this.pickFault(drawn, attempt);
       if (fault) {
         this.count(this.stats.faults, fault);
         if (fault === 'slow') await sleep(this.options.faults.slowMs);
@@ -151,7 +153,8 @@ export class ReferenceService {
 
   /**
    * The fault (if any) for the `attempt`-th asking of `request`: drawn from (seed, request, attempt),
-   * so a seed gives the same faults to the same requests whatever order they arrive in.
+   * so a seed gives the same faults to the same requests (a list's: the same page) whatever order
+   * they arrive in.
    */
   private pickFault(request: string, attempt: number): string | undefined {
     const f = this.options.faults;
