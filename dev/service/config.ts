@@ -33,6 +33,14 @@ export interface Quirks {
   reportedPageSize?: number;
   /** Lists report this `totalPages` whatever the truth. */
   reportedTotalPages?: number;
+  /** Every record answered holds the request's own URL, key and all, in this field (a careless `self` link). */
+  echoUrlIn?: string;
+  /** This partner's `field` is answered as lists nested `depth` deep, wherever the partner is answered. */
+  deepField?: { id: string; field: string; depth: number };
+  /** Records answered with another `id` wherever they are answered (null: without one). */
+  idOverrides?: Record<string, string | number | null>;
+  /** Ids asked for by id that are answered `{"data":[]}`. */
+  emptyFor?: string[];
 }
 
 export interface ServiceOptions {

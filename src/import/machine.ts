@@ -18,13 +18,13 @@ import type { ServiceError } from '../api/errors';
 import { DEADLINE_MARGIN_MS } from '../api/client';
 import { acceptPage, acceptRefusal, cursorDone, listVerdict, startCursor } from '../api/pages';
 import { CHUNK_RECORDS } from '../api/snapshot';
-import { type FieldSpec, idProblem, LP_FIELD_SPECS, type Page, type ServiceRecord } from '../api/records';
+import { idProblem, LP_FIELD_SPECS, type Page, recordId, type ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
-import { recordRow } from '../table/rows';
 import { type Held, heldRows, heldSpan, keepable, noteHeld, placeable, provisionalShape, restoreHeld, type Shape, shapeOf } from './held';
 import { mergeTables, type OutCell } from './merge';
 import type { ImportPorts } from './ports';
 import { replaceRefusal } from './replace';
+import { type Kept, type RowShape, rowShape } from './shape';
 import { pagesRead, type RunSource, type RunState, type RunSummary, summarize, type Written } from './run-state';
 import { type ImportSpec, sameSheetName } from './spec';
 
@@ -62,7 +62,7 @@ export const LIVE_LIST_PAGES = 50;
 
 export const RUN_LOG = 'Investor Data log';
 export const CHANGE_LOG = 'Investor Data changes';
-export const RUN_LOG_HEADER = ['Started', 'Ended', 'Sheet', 'Mode', 'Source', 'Outcome', 'Rows', 'Pages', 'Fetches', 'Retries', 'Executions', 'Message'];
+export const RUN_LOG_HEADER = ['Started', 'Ended', 'Sheet', 'Mode', 'Source', 'Outcome', 'Read', 'Kept', 'Pages', 'Fetches', 'Retries', 'Executions', 'Message'];
 export const CHANGE_LOG_HEADER = ['When', 'Sheet', 'Partner id', 'Change', 'Field', 'Before', 'After'];
 export const LOCKED_MESSAGE = 'Another import is writing to this spreadsheet; waiting for it to finish.';
 
@@ -143,10 +143,6 @@ export function cancelRun(importId: string, ports: ImportPorts): RunSummary {
   });
 }
 
-function fieldSpecs(spec: ImportSpec): FieldSpec[] {
-  return spec.fields.map((name) => LP_FIELD_SPECS.find((s) => s.name === name) as FieldSpec);
-}
-
 /** Writes the rows taken in this step after the staged ones, then `ahead` (held pages at their place); only the first count as staged. */
 function stage(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPorts, ahead: Cell[][] = []): void {
   if (rows.length === 0 && ahead.length === 0 && run.staged > 0) return;
@@ -192,7 +188,8 @@ const rowsIn = (pages: Iterable<Held | Cell[][]>): number => {
  */
 class Step {
   private readonly width: number;
-  private readonly fields: FieldSpec[];
+  /** What a partner's staged row holds (the import's columns, then what its filters and sort need). */
+  private readonly rows: RowShape;
   /** Rows taken into the cursor in this step, in list order. */
   private readonly taken: Cell[][] = [];
   private readonly startedEmpty: boolean;
@@ -217,8 +214,8 @@ class Step {
 
   constructor(private readonly spec: ImportSpec, private readonly run: RunState, private readonly ports: ImportPorts,
     private readonly deadline: number) {
-    this.width = spec.fields.length;
-    this.fields = fieldSpecs(spec);
+    this.rows = rowShape(spec);
+    this.width = this.rows.width;
     this.startedEmpty = run.staged === 0;
     this.startedOver = cursorDone(run.list);
     this.counted = ports.pages.counters();
@@ -367,10 +364,11 @@ class Step {
   private hold(page: number, value: Page<ServiceRecord>): undefined {
     // Only the ids stay with the rows: enough for the cursor's checks, and far less to keep in memory.
     const items = value.items.map((record): ServiceRecord => ({ id: record.id }));
-    const rows = value.items.map((record) => recordRow(record, this.fields, 'formula'));
+    const rows = value.items.map(this.rows.row);
     this.held.set(page, { page: { items, pagination: value.pagination }, rows });
     this.readHere.set(page, rows);
-    if (this.ports.snapshot && this.run.snap?.whole) this.rawHere.set(page, value.items);
+    // The snapshot keys records by id: one without a usable id has no place in it (nor in the table).
+    if (this.ports.snapshot && this.run.snap?.whole) this.rawHere.set(page, value.items.filter((r) => recordId(r) !== undefined));
     this.waits.delete(page);
     this.pagesIn++;
     return undefined;
@@ -472,7 +470,7 @@ function finish(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPo
   const verdict = listVerdict(run.list, unique.length + skipped);
   if (verdict.complete) {
     if (ports.snapshot && run.snap?.whole && run.snap.chunks > 0) ports.snapshot.publish(run.snap.gen, run.snap.chunks);
-    return writeTarget(spec, run, unique, ports, note);
+    return writeTarget(spec, run, rowShape(spec).keep(unique), unique.length + skipped, ports, note);
   }
   const passes = verdict.changed && run.list.lastPage <= LIVE_LIST_PAGES ? MAX_LIVE_PASSES : MAX_PASSES;
   if (run.pass >= passes) {
@@ -489,8 +487,11 @@ function finish(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPo
   return step(spec, run, ports, deadline);
 }
 
-/** Saves the ended run, notes its outcome on the saved import, and writes its row of the run log. */
-function logRun(spec: ImportSpec, run: RunState, ports: ImportPorts, rows: number): RunSummary {
+/**
+ * Saves the ended run, notes its outcome on the saved import, and writes its row of the run log:
+ * `read` partners of the complete list, `rows` written.
+ */
+function logRun(spec: ImportSpec, run: RunState, ports: ImportPorts, rows: number, read = rows): RunSummary {
   const now = ports.now();
   run.updatedAt = now;
   ports.store.save(run);
@@ -501,7 +502,7 @@ function logRun(spec: ImportSpec, run: RunState, ports: ImportPorts, rows: numbe
     ports.store.saveSpecs(specs);
   }
   ports.logs.run([
-    new Date(run.startedAt), new Date(now), spec.sheetName, spec.mode, run.source, run.status, rows,
+    new Date(run.startedAt), new Date(now), spec.sheetName, spec.mode, run.source, run.status, read, rows,
     pagesRead(run), run.fetches, run.retries, run.executions, run.message,
   ]);
   return summarize(spec.id, run);
@@ -515,17 +516,19 @@ export function failRun(spec: ImportSpec, run: RunState, ports: ImportPorts, mes
   return logRun(spec, run, ports, 0);
 }
 
-function writeTarget(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPorts, skippedNote: string): RunSummary {
+function writeTarget(spec: ImportSpec, run: RunState, kept: Kept, read: number, ports: ImportPorts, skippedNote: string): RunSummary {
+  const rows = kept.rows;
   let grid: OutCell[][];
   let note = '';
   if (spec.mode === 'merge') {
-    const merged = mergeTables(ports.target.read(spec.sheetName), spec.fields, rows);
+    const merged = mergeTables(ports.target.read(spec.sheetName), spec.fields, rows, kept.unmatched);
     grid = merged.grid;
     const when = new Date(ports.now());
     ports.logs.changes(merged.changes.map((c) => [when, spec.sheetName, c.id, c.change, c.field, c.before, c.after]));
     const counts = (kind: string) => merged.changes.filter((c) => c.change === kind).length;
     const repeated = counts('repeated id (kept)');
-    note = ` ${counts('new partner')} new, ${counts('no longer active')} no longer active, ${counts('changed')} field changes.${repeated ? ` ${repeated} rows with a repeated id kept below the table.` : ''}`;
+    const unmatched = counts('no longer matches');
+    note = ` ${counts('new partner')} new, ${counts('no longer active')} no longer active,${unmatched ? ` ${unmatched} no longer matching,` : ''} ${counts('changed')} field changes.${repeated ? ` ${repeated} rows with a repeated id kept below the table.` : ''}`;
   } else {
     const refusal = replaceRefused(spec, run, ports);
     if (refusal) throw new Error(refusal);
@@ -553,6 +556,7 @@ function writeTarget(spec: ImportSpec, run: RunState, rows: Cell[][], ports: Imp
   ports.staging.remove(spec.id);
   run.status = 'done';
   run.read = rows.length;
-  run.message = `Imported ${rows.length} active limited partners into "${spec.sheetName}".${note}${skippedNote}`;
-  return logRun(spec, run, ports, rows.length);
+  const which = spec.filters?.length ? `${rows.length} of ${read} active limited partners (those matching the filters)` : `${rows.length} active limited partners`;
+  run.message = `Imported ${which} into "${spec.sheetName}".${note}${skippedNote}`;
+  return logRun(spec, run, ports, rows.length, read);
 }
