@@ -6,6 +6,7 @@
  * Script in src/gas.
  */
 import { badInput } from '../api/errors';
+import { timeId } from '../api/hash';
 import { LP_FIELD_SPECS, LP_FIELDS } from '../api/records';
 import { type Answer, answer, type FilterField, type ImportView, type MatchCount, type RunSummary } from '../contract';
 import { activePartners, clientFor, EXECUTION_STARTED_AT } from '../gas/context';
@@ -70,7 +71,7 @@ export function saveImport(input: unknown): Answer<{ import: ImportView }> {
     const imports = loadImports();
     // Only a change of an alert needs to know who saves it (its owner and only recipient).
     const user = input && typeof input === 'object' && (input as { alert?: unknown }).alert !== undefined ? currentUser() : '';
-    const spec = checkSpec(input, imports, () => `imp${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`, user);
+    const spec = checkSpec(input, imports, () => timeId(Date.now(), Math.random, 'imp'), user);
     // A run stages its rows in the shape of the settings it started with: they change between runs only.
     if (loadRun(spec.id)?.status === 'running') throw badInput('This import is running; wait for it to finish, or cancel it, before changing it.');
     const at = imports.findIndex((i) => i.id === spec.id);
