@@ -247,6 +247,7 @@ function importItem(v: ImportView, index: number): HTMLLIElement {
   fact('Rows', v.last ? grouped(v.last.rows) : '–');
   fact('Status', v.last?.message ? `${status}: ${v.last.message}` : status, `status-${v.last?.status ?? ''}`);
   fact('Schedule', describe(v.schedule));
+  if (v.shaped) fact('Rows kept', v.shaped);
   const run = keyed(button('Run now', 'action'), `run:${v.id}`);
   run.setAttribute('aria-label', `Run now: import into ${v.sheetName}`);
   run.onclick = () => void busy(run, async () => {

@@ -10,7 +10,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { addin } from '../helpers/addin';
 import { launch, shot } from '../helpers/browser';
-import { call } from '../helpers/imports';
+import { call, saveImport } from '../helpers/imports';
 import { DEMO_KEY, type RunningService, servicesForThisFile, startService } from '../helpers/service';
 import { announced, clearAnnounced, focused, openSidebar, type SidebarPage } from '../helpers/sidebar-page';
 
@@ -148,6 +148,18 @@ describe('axe finds nothing, and the sidebar reflows, in every state', () => {
     await item.getByRole('button', { name: 'Delete: import into Limited partners' }).click();
     await s.page.getByRole('group', { name: 'Delete the import into "Limited partners"?' }).waitFor();
     await checkState(s, 'question');
+  });
+
+  test('a saved import with filters and sort says, in its item, which rows it keeps', async () => {
+    const a = addin(svc.url);
+    const id = saveImport(a.emu, { sheetName: 'Big tickets', fields: ['id', 'firm'], filters: [{ field: 'ticketSize', op: 'atLeast', value: '1000' }], sort: [{ field: 'firm', descending: true }] });
+    const listed = call(a.emu, 'listImports', []);
+    const shaped = listed.ok ? listed.imports.find((i) => i.id === id)?.shaped : undefined;
+    expect(shaped).toMatch(/ticketSize/);
+    const s = await sidebarFor(a);
+    const item = s.page.getByRole('list', { name: 'Saved imports' }).getByRole('listitem').filter({ has: s.page.getByRole('heading', { name: 'Big tickets' }) });
+    expect(await item.locator('dt:has-text("Rows kept") + dd').textContent()).toBe(shaped);
+    await checkState(s, 'filtered');
   });
 
   test('import failed: the progress line says where it stopped', async () => {
