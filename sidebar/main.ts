@@ -78,7 +78,8 @@ function show(s: State): void {
 
 const consentQuestion = (host: string, no: string, after: HTMLElement): Question => ({
   after, text: `Send my key to ${host}?`, yes: `Send my key to ${host}`, no,
-  detail: 'Anyone who can edit this spreadsheet can change its service address: send your key only to a service you trust.',
+  // The same warning as the standing question's.
+  detail: $('consent-detail').textContent ?? '',
 });
 
 /** A key answer refused: shown at its field; when the address changed meanwhile, the card shows the new one. */
