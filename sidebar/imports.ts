@@ -108,8 +108,9 @@ function scheduleControls(v: ImportView, index: number): HTMLElement {
   save.setAttribute('aria-label', `Save schedule: import into ${v.sheetName}`);
   save.onclick = () => void busy(save, async () => {
     const r = await call('scheduleImport', v.id, picked(kind.value, n.value, day.value));
-    say(r.ok ? `Schedule saved for "${v.sheetName}": ${describe(r.import.schedule)}.` : r.message, r.ok ? 'ok' : 'error');
+    // Announced once the list is redrawn and focus is back, so the message marks the end of the action.
     await refresh();
+    say(r.ok ? `Schedule saved for "${v.sheetName}": ${describe(r.import.schedule)}.` : r.message, r.ok ? 'ok' : 'error');
   });
   const row = el('div');
   row.className = 'row';
@@ -264,12 +265,12 @@ function importItem(v: ImportView, index: number): HTMLLIElement {
       return;
     }
     const r = await call('deleteImport', v.id);
-    say(r.ok ? `Deleted the import into "${v.sheetName}" (the sheet stays).` : r.message, r.ok ? 'ok' : 'error');
     const left = await refresh();
     // The item is gone: focus goes to the next import's Run now, else the previous one's, else the heading.
     const near = left[index] ?? left[index - 1];
     if (!r.ok) del.focus();
     else if (!near || !refocus(`run:${near.id}`)) $('saved-title').focus();
+    say(r.ok ? `Deleted the import into "${v.sheetName}" (the sheet stays).` : r.message, r.ok ? 'ok' : 'error');
   });
   const actions = el('div');
   actions.className = 'row';
