@@ -5,6 +5,7 @@
  * Everything from the server is shown with textContent.
  */
 import { type Answer, call, type ImportView, type RunSummary as Summary, type Schedule } from './rpc';
+import { currentFilters, currentSort, startFilters } from './filters';
 
 const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 const el = <K extends keyof HTMLElementTagNameMap>(tag: K, text = ''): HTMLElementTagNameMap[K] => {
@@ -168,6 +169,12 @@ function renderImports(imports: ImportView[]): void {
     status.className = `status-${v.last?.status ?? ''}`;
     status.title = v.last?.message ?? '';
     row.append(el('td', v.sheetName), el('td', lastRunText(v)), el('td', String(v.last?.rows ?? '')), status);
+    // The summary line: what the import keeps and in which order.
+    const shaped = el('tr');
+    shaped.className = 'shaped';
+    const words = el('td', v.shaped ? `Filter and sort: ${v.shaped}` : "Every active partner, in the service's order");
+    words.colSpan = 4;
+    shaped.append(words);
     const actions = el('tr');
     actions.className = 'actions';
     const cell = el('td');
@@ -188,7 +195,7 @@ function renderImports(imports: ImportView[]): void {
     };
     cell.append(run, schedule, del);
     actions.append(cell);
-    return [row, actions];
+    return [row, shaped, actions];
   }));
 }
 
@@ -203,6 +210,7 @@ export async function refresh(): Promise<ImportView[]> {
     defaults = r.defaultFields;
     chosen = [...defaults];
     renderColumns();
+    startFilters(r.filterFields);
   }
   renderImports(r.imports);
   // Runs spend fetches: the connection card re-reads the day's count (sidebar/main.ts).
@@ -230,7 +238,7 @@ export async function startImports(): Promise<void> {
     const imports = await refresh();
     const sheetName = $<HTMLInputElement>('sheet-name').value;
     const same = imports.find((i) => i.sheetName.toLowerCase() === sheetName.trim().toLowerCase());
-    const saved = await call('saveImport', { id: same?.id ?? null, sheetName, fields: chosen, mode });
+    const saved = await call('saveImport', { id: same?.id ?? null, sheetName, fields: chosen, mode, filters: currentFilters(), sort: currentSort() });
     if (!saved.ok) {
       end();
       $('progress-box').hidden = true;
