@@ -170,5 +170,4 @@ export function startFilters(offered: FilterField[]): void {
   }));
   rows = [];
   renderRows();
-  countSoon();
 }

@@ -18,7 +18,7 @@ import type { ServiceError } from '../api/errors';
 import { DEADLINE_MARGIN_MS, UNSENT_MESSAGE } from '../api/client';
 import { acceptPage, acceptRefusal, cursorDone, listVerdict, startCursor } from '../api/pages';
 import { CHUNK_RECORDS } from '../api/snapshot';
-import { idProblem, LP_FIELD_SPECS, type ServiceRecord } from '../api/records';
+import { idProblem, LP_FIELD_SPECS, recordId, type ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
 import { type Held, heldRows, heldSpan, keepable, noteHeld, placeable, restoreHeld } from './held';
 import { mergeTables, type OutCell } from './merge';
@@ -318,7 +318,8 @@ export function step(spec: ImportSpec, run: RunState, ports: ImportPorts, deadli
           const rows = o.value.items.map(shape.row);
           held.set(page, { page: { items, pagination: o.value.pagination }, rows });
           fresh.set(page, rows);
-          if (ports.snapshot && snap.whole) rawHere.set(page, o.value.items);
+          // The snapshot keys records by id: one without a usable id has no place in it (nor in the table).
+          if (ports.snapshot && snap.whole) rawHere.set(page, o.value.items.filter((record) => recordId(record) !== undefined));
           waits.delete(page);
           pagesIn++;
           return;

@@ -3,8 +3,10 @@
  * controls named by what they act on, the live count ("N of M partners match") from a warm
  * partner snapshot with no request, a bad value explained in the words a save would use, focus
  * kept when a condition is removed, and an import saved with the conditions and sort that lands
- * the same partners as =LP_FILTER on them, with its filter and sort on the saved import's line.
+ * the same partners as =LP_FILTER on them, with its filter and sort on the saved import's line;
+ * axe finds nothing in the editor with its rows open.
  */
+import AxeBuilder from '@axe-core/playwright';
 import type { Browser } from 'playwright-core';
 import { addin } from '../helpers/addin';
 import { launch, shot } from '../helpers/browser';
@@ -33,7 +35,7 @@ test('conditions, a live count from the warm snapshot, a sort key, and an import
   expect(europe.length).toBeGreaterThan(10);
   open = await openSidebar(browser, a.emu);
   const { page } = open;
-  await page.locator('#filter-count:has-text("every active partner")').waitFor();
+  await page.locator('#sort-field-1').waitFor();
   await svc.resetStats();
 
   await page.locator('#add-filter').focus();
@@ -54,10 +56,20 @@ test('conditions, a live count from the warm snapshot, a sort key, and an import
   await page.locator('#filter-count.error').waitFor();
   expect(await page.locator('#filter-count').textContent()).toBe('Filter 2 (ticketSize atLeast): needs a number, got "lots".');
   await page.screenshot({ path: shot('sidebar-filter-error') });
+  // Two conditions, one of them wrong, and a sort key: axe (WCAG 2.0, 2.1, 2.2 A and AA) finds nothing.
+  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+  expect(axe.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`))).toEqual([]);
   // Removing it by keyboard: focus goes to the row that stays, and the count comes back.
   await page.getByRole('button', { name: 'Remove condition 2: ticketSize' }).focus();
   await page.keyboard.press('Enter');
   expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Remove condition 1: region');
+  await page.locator(`#filter-count:has-text("${europe.length} of ")`).waitFor();
+  // The last one removed: focus on "Add condition", and the line says what that means.
+  await page.getByRole('button', { name: 'Remove condition 1: region' }).press('Enter');
+  expect(await page.evaluate(() => document.activeElement?.id)).toBe('add-filter');
+  await page.locator('#filter-count:has-text("No conditions: every active partner is imported.")').waitFor();
+  await page.keyboard.press('Enter');
+  await page.getByRole('combobox', { name: 'Value of condition 1' }).fill('Europe');
   await page.locator(`#filter-count:has-text("${europe.length} of ")`).waitFor();
 
   await page.getByRole('combobox', { name: 'Sort key 1', exact: true }).selectOption('firm');
@@ -66,8 +78,8 @@ test('conditions, a live count from the warm snapshot, a sort key, and an import
   await page.locator('#import').click();
   await page.locator('#import-message:has-text("Imported")').waitFor();
   expect(await page.locator('#import-message').textContent()).toMatch(new RegExp(`^Imported ${europe.length} of \\d+ active limited partners \\(those matching the filters\\) into "Europe"\\.`));
-  expect(open.calls.find((c) => c.name === 'saveImport')?.args[0]).toMatchObject({ filters: [{ field: 'region', op: 'is', value: 'europe' }], sort: [{ field: 'firm', descending: true }] });
+  expect(open.calls.find((c) => c.name === 'saveImport')?.args[0]).toMatchObject({ filters: [{ field: 'region', op: 'is', value: 'Europe' }], sort: [{ field: 'firm', descending: true }] });
   expect(sheet(a.emu, 'Europe').slice(1).map((r) => [r[0]])).toEqual(europe);
-  await page.locator('tr.shaped td:has-text("Filter and sort: region is europe; sorted by firm ↓")').waitFor();
+  await page.locator('li.import dd:has-text("region is Europe; sorted by firm ↓")').waitFor();
   await page.screenshot({ path: shot('sidebar-filters') });
 }, 60_000);
