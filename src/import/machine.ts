@@ -488,7 +488,7 @@ function writeTarget(spec: ImportSpec, run: RunState, kept: Kept, read: number, 
   run.writing = undefined;
   ports.staging.remove(spec.id);
   run.status = 'done';
-  run.read = read;
+  run.read = rows.length;
   const which = spec.filters?.length ? `${rows.length} of ${read} active limited partners (those matching the filters)` : `${rows.length} active limited partners`;
   run.message = `Imported ${which} into "${spec.sheetName}".${note}${skippedNote}`;
   return record(spec, run, ports, rows.length, read);
