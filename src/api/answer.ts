@@ -65,53 +65,75 @@ function put(target: JsonValue[] | Body, key: string | number, value: JsonValue)
 
 type Checked = { ok: true; value: JsonValue; chars: number } | { ok: false; problem: string };
 
+/** A field's containers still to check, each with its depth, and the redaction to apply. */
+interface Walk {
+  containers: Array<JsonValue[] | Body>;
+  depths: number[];
+  clean: (text: string) => string;
+}
+
+/** A field name redacted in place (the value moves to the redacted name); returns the name. */
+function renameSlot(container: Body, name: string, clean: (text: string) => string): string {
+  const renamed = clean(name);
+  if (renamed !== name) {
+    const moved = container[name];
+    delete container[name];
+    put(container, renamed, moved);
+  }
+  return renamed;
+}
+
+/** One slot's value: a text is redacted in place (its length counted), a container waits on the walk. */
+function checkItem(container: JsonValue[] | Body, slot: string | number, depth: number, walk: Walk): number {
+  const item = (container as Record<string | number, JsonValue>)[slot];
+  if (typeof item === 'string') {
+    const text = walk.clean(item);
+    if (text !== item) put(container, slot, text);
+    return text.length;
+  }
+  if (typeof item === 'object' && item !== null) {
+    walk.containers.push(item);
+    walk.depths.push(depth + 1);
+  }
+  return 0;
+}
+
+/**
+ * The slots of one container (a list's indexes, an object's field names, redacted and counted
+ * too); returns the characters counted, stopping once they pass `left`.
+ */
+function checkSlots(container: JsonValue[] | Body, depth: number, walk: Walk, left: number): number {
+  const names = Array.isArray(container) ? undefined : Object.keys(container);
+  const n = names ? names.length : (container as JsonValue[]).length;
+  let chars = n;
+  for (let i = 0; i < n && chars <= left; i++) {
+    const slot = names ? renameSlot(container as Body, names[i], walk.clean) : i;
+    if (names) chars += (slot as string).length;
+    chars += checkItem(container, slot, depth, walk);
+  }
+  return chars;
+}
+
 /**
  * One field's value, parsed by JSON.parse (so plain data the add-in owns), checked within
  * `budget` characters and MAX_DEPTH levels and redacted in place, with an explicit stack of
- * containers and their depths: nothing is checked, and nothing recurses.
+ * containers and their depths: nothing is copied, and nothing recurses.
  */
 function checkField(value: unknown, budget: number, clean: (text: string) => string): Checked {
-  if (typeof value === 'string') {
-    const text = clean(value);
-    return text.length + 1 > budget ? { ok: false, problem: TOO_LARGE } : { ok: true, value: text, chars: text.length + 1 };
-  }
-  if (typeof value !== 'object' || value === null) return 1 > budget ? { ok: false, problem: TOO_LARGE } : { ok: true, value: value as JsonValue, chars: 1 };
-  const containers: Array<JsonValue[] | Body> = [value as Body];
-  const depths: number[] = [0];
   let chars = 1;
-  while (containers.length) {
-    const container = containers.pop() as JsonValue[] | Body;
-    const depth = depths.pop() as number;
-    if (depth >= MAX_DEPTH) return { ok: false, problem: TOO_DEEP };
-    // A list's slots are its indexes; an object's, its field names (redacted, and counted, too).
-    const names = Array.isArray(container) ? undefined : Object.keys(container);
-    const n = names ? names.length : (container as JsonValue[]).length;
-    chars += n;
-    if (chars > budget) return { ok: false, problem: TOO_LARGE };
-    for (let i = 0; i < n; i++) {
-      let slot: string | number = i;
-      if (names) {
-        slot = clean(names[i]);
-        chars += slot.length;
-        if (slot !== names[i]) {
-          const moved = (container as Body)[names[i]];
-          delete (container as Body)[names[i]];
-          put(container, slot, moved);
-        }
-      }
-      const item = (container as Record<string | number, JsonValue>)[slot];
-      if (typeof item === 'string') {
-        const text = clean(item);
-        if (text !== item) put(container, slot, text);
-        chars += text.length;
-      } else if (typeof item === 'object' && item !== null) {
-        containers.push(item);
-        depths.push(depth + 1);
-      }
+  if (typeof value === 'string') {
+    value = clean(value);
+    chars += (value as string).length;
+  } else if (typeof value === 'object' && value !== null) {
+    const walk: Walk = { containers: [value as Body], depths: [0], clean };
+    while (walk.containers.length && chars <= budget) {
+      const container = walk.containers.pop() as JsonValue[] | Body;
+      const depth = walk.depths.pop() as number;
+      if (depth >= MAX_DEPTH) return { ok: false, problem: TOO_DEEP };
+      chars += checkSlots(container, depth, walk, budget - chars);
     }
-    if (chars > budget) return { ok: false, problem: TOO_LARGE };
   }
-  return { ok: true, value: value as JsonValue, chars };
+  return chars > budget ? { ok: false, problem: TOO_LARGE } : { ok: true, value: value as JsonValue, chars };
 }
 
 /** The fields the add-in shows: they get a record's budget first, and one that does not fit says so. */

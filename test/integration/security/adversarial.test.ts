@@ -44,9 +44,9 @@ function intended(args: unknown[]): Set<string> {
 }
 
 const FUNCTIONS: Array<[string, number]> = [
-  ['LP_GET', 3], ['LP_FIRMS', 2], ['LP_LABELS', 2], ['FUND_GET', 3], ['FUND_LASTSIZE', 2], ['LP_ACTIVE', 4], ['FUND_INDUSTRIES', 4], ['LP_FIELDS', 1], ['FUND_FIELDS', 1], ['LP_FIND', 4],
+  ['LP_GET', 3], ['LP_FIRMS', 2], ['LP_LABELS', 2], ['FUND_GET', 3], ['FUND_LASTSIZE', 2], ['LP_ACTIVE', 4], ['FUND_INDUSTRIES', 4], ['LP_FIELDS', 1], ['FUND_FIELDS', 1], ['LP_FIND', 4], ['LP_FILTER', 5],
 ];
-const GOOD_FIRST: Record<string, unknown> = { LP_GET: 'lp_0000a', LP_FIRMS: 'lp_0000a', LP_LABELS: 'lp_0000a', FUND_GET: 'vf_0003', FUND_LASTSIZE: 'vf_0003', FUND_INDUSTRIES: 'vf_0003', LP_ACTIVE: 1, LP_FIND: 'an' };
+const GOOD_FIRST: Record<string, unknown> = { LP_GET: 'lp_0000a', LP_FIRMS: 'lp_0000a', LP_LABELS: 'lp_0000a', FUND_GET: 'vf_0003', FUND_LASTSIZE: 'vf_0003', FUND_INDUSTRIES: 'vf_0003', LP_ACTIVE: 1, LP_FIND: 'an', LP_FILTER: [['firm', 'contains', 'a']] };
 
 describe('adversarial inputs to every custom function', () => {
   test.each(FUNCTIONS)('%s: every bad value in every argument gives a value or a clear message, and no unintended request', async (name, arity) => {
@@ -86,7 +86,7 @@ function endpoint(emu: Emulator, name: string, args: unknown[]): Answer | { thro
 
 const ENDPOINTS: Array<[string, number]> = [
   ['saveApiKey', 2], ['sendKeyTo', 1], ['saveSettings', 1], ['saveImport', 1], ['deleteImport', 1], ['scheduleImport', 2],
-  ['startImport', 1], ['continueImport', 1], ['importStatus', 1], ['cancelImport', 1],
+  ['startImport', 1], ['continueImport', 1], ['importStatus', 1], ['cancelImport', 1], ['countMatches', 1], ['filterValues', 1],
 ];
 
 describe('adversarial inputs to every sidebar endpoint', () => {
