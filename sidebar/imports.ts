@@ -198,6 +198,9 @@ function begin(): void {
   showProgress({ importId: '', status: 'running', page: 0, totalPages: 0, rows: 0, totalItems: 0, message: '' });
 }
 
+/** Whether a run is being driven now (Import stays busy from begin to end). */
+const running = (): boolean => $('import').getAttribute('aria-disabled') === 'true';
+
 function end(): void {
   const cancelHadFocus = document.activeElement === $('cancel-import');
   $('cancel-import').hidden = true;
@@ -244,9 +247,11 @@ function importItem(v: ImportView, index: number): HTMLLIElement {
   fact('Rows', v.last ? grouped(v.last.rows) : '–');
   fact('Status', v.last?.message ? `${status}: ${v.last.message}` : status, `status-${v.last?.status ?? ''}`);
   fact('Schedule', describe(v.schedule));
+  if (v.shaped) fact('Rows kept', v.shaped);
   const run = keyed(button('Run now', 'action'), `run:${v.id}`);
   run.setAttribute('aria-label', `Run now: import into ${v.sheetName}`);
   run.onclick = () => void busy(run, async () => {
+    if (running()) return say('An import is already running: wait for it to end, or cancel it.', 'warning');
     begin();
     await drive(v.id, await call('startImport', v.id));
   });
