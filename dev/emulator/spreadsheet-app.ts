@@ -7,6 +7,7 @@
 import type { Execution } from './execution';
 import { COST } from './execution';
 import { EmulatedRange } from './range';
+import { addSheetMetadata, type EmulatedMetadata, type EmulatedProtection, PROTECTION_TYPES, protectSheet, sheetMetadata, sheetProtections } from './sheet-records';
 import { EmulatedUi } from './ui';
 import { type CellValue, MAX_WORKBOOK_CELLS, parseA1, type SheetData, type Workbook } from './workbook';
 
@@ -149,6 +150,24 @@ export class EmulatedSheet implements Pick<Sh, 'getName' | 'setName' | 'getSheet
     this.book.data.active = this.book.data.sheets.indexOf(this.data);
     return as<Sh>(this);
   }
+  addDeveloperMetadata(key: string, value?: string): Sh {
+    this.call('addDeveloperMetadata', true);
+    addSheetMetadata(this.exec, this.book.data, this.data, key, value);
+    return as<Sh>(this);
+  }
+  /** The sheet's own metadata. */
+  getDeveloperMetadata(): EmulatedMetadata[] {
+    this.call('getDeveloperMetadata');
+    return sheetMetadata(this.exec, this.data);
+  }
+  protect(): EmulatedProtection {
+    this.call('protect', true);
+    return protectSheet(this.exec, this.book.data, this.data);
+  }
+  getProtections(type: unknown): EmulatedProtection[] {
+    this.call('getProtections');
+    return sheetProtections(this.exec, this.data, type);
+  }
 }
 
 export class EmulatedSpreadsheet implements Pick<S, 'getId' | 'getName' | 'getSheets' | 'getSheetByName' | 'insertSheet' | 'deleteSheet' | 'getActiveSheet' | 'setActiveSheet' | 'getActiveRange' | 'getCurrentCell' | 'toast' | 'getUrl'> {
@@ -237,6 +256,7 @@ export class EmulatedSpreadsheet implements Pick<S, 'getId' | 'getName' | 'getSh
 }
 
 export class EmulatedSpreadsheetApp implements Pick<GoogleAppsScript.Spreadsheet.SpreadsheetApp, 'getActiveSpreadsheet' | 'getActive' | 'getActiveSheet' | 'getActiveRange' | 'getCurrentCell' | 'getUi' | 'flush'> {
+  readonly ProtectionType = PROTECTION_TYPES;
   constructor(private readonly book: Workbook, private readonly exec: Execution, private readonly addOnName = 'Investor Data') {}
   getActiveSpreadsheet(): S {
     this.exec.charge('SpreadsheetApp.getActiveSpreadsheet');

@@ -17,12 +17,19 @@ export const DEFAULT_ROWS = 1000;
 export const DEFAULT_COLS = 26;
 
 
+/** A sheet's developer metadata and its whole-sheet protection (their API: sheet-records.ts). */
+export interface MetadataData { id: number; key: string; value: string | null; type: 'SHEET' }
+export interface ProtectionData { id: number; sheet: boolean; description: string; warningOnly: boolean }
+
 export class SheetData {
   values: CellValue[][] = [];
   formulas = new Map<string, string>();
   formats = new Map<string, string>();
   frozenRows = 0;
   hidden = false;
+  /** The sheet's developer metadata and protections (sheet-records.ts). */
+  metadata: MetadataData[] = [];
+  protections: ProtectionData[] = [];
   /** When set, every cell written is added as "r,c" (the workbench evaluates the formulas a script wrote). */
   written: Set<string> | undefined;
   constructor(public id: number, public name: string, public maxRows = DEFAULT_ROWS, public maxCols = DEFAULT_COLS) {}
@@ -82,6 +89,8 @@ export class Workbook {
   sheets: SheetData[] = [];
   active = 0;
   private nextId = 0;
+  /** Ids of developer metadata and protections, unique in the spreadsheet. */
+  nextRecordId = 1;
   toasts: Array<{ message: string; title: string }> = [];
   menus = new Map<string, MenuItem[]>();
   sidebar: { title: string; html: string } | undefined;
@@ -113,13 +122,14 @@ export class Workbook {
         id: s.id, name: s.name, maxRows: s.maxRows, maxCols: s.maxCols, frozenRows: s.frozenRows, hidden: s.hidden,
         // Array.from, not map: map keeps the holes of a sparse array (rows above data), which JSON writes as null.
         values: Array.from(s.values, (row) => Array.from(row ?? [], (v) => (isDate(v) ? { $date: v.toISOString() } : v ?? ''))),
-        formulas: [...s.formulas], formats: [...s.formats],
+        formulas: [...s.formulas], formats: [...s.formats], metadata: s.metadata, protections: s.protections,
       })),
+      nextRecordId: this.nextRecordId,
     };
   }
 
   static fromJSON(data: unknown): Workbook {
-    const d = data as { id: string; name: string; active: number; sheets: Array<{ id: number; name: string; maxRows: number; maxCols: number; frozenRows: number; hidden: boolean; values: unknown[][]; formulas: Array<[string, string]>; formats: Array<[string, string]> }> };
+    const d = data as { id: string; name: string; active: number; nextRecordId?: number; sheets: Array<{ id: number; name: string; maxRows: number; maxCols: number; frozenRows: number; hidden: boolean; values: unknown[][]; formulas: Array<[string, string]>; formats: Array<[string, string]>; metadata?: MetadataData[]; protections?: ProtectionData[] }> };
     const wb = new Workbook(d.id, d.name);
     wb.sheets = d.sheets.map((s) => {
       const sheet = new SheetData(s.id, s.name, s.maxRows, s.maxCols);
@@ -129,9 +139,12 @@ export class Workbook {
       sheet.formats = new Map(s.formats ?? []);
       sheet.frozenRows = s.frozenRows;
       sheet.hidden = s.hidden;
+      sheet.metadata = s.metadata ?? [];
+      sheet.protections = s.protections ?? [];
       return sheet;
     });
     wb.nextId = Math.max(0, ...wb.sheets.map((s) => s.id)) + 1;
+    wb.nextRecordId = d.nextRecordId ?? 1;
     wb.active = Math.min(d.active ?? 0, wb.sheets.length - 1);
     return wb;
   }
