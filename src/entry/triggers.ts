@@ -38,7 +38,11 @@ export function runScheduledImports(): void {
       const imports = loadImports();
       const mine = imports.find((i) => i.id === spec.id);
       if (mine?.schedule) {
-        mine.nextDueAt = nextDue(mine.schedule, now);
+        // The next slot after the one due, not after now: an hourly dispatcher that fires a moment
+        // after the due time would otherwise find the next one not yet due and skip every other.
+        let next = nextDue(mine.schedule, mine.nextDueAt ?? now);
+        while (next <= now) next = nextDue(mine.schedule, next);
+        mine.nextDueAt = next;
         saveImports(imports);
       }
       beginRun(spec.id, 'schedule', importPorts(clientFor('run')), deadline);
