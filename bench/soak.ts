@@ -8,7 +8,10 @@
  * a marked stale value, never a wrong one. A failed import must say what failed. With
  * `--outage`, the service goes hard down (every request 503) once each saved import has run once:
  * every later import must fail with its sheet intact and every formula row be a stale copy or a
- * clear error. `--sweep N` runs the 30 %-faults formula case on seeds 1..N instead. Loopback
+ * clear error. `--sweep N` runs the 30 %-faults formula case on seeds 1..N instead. Three of
+ * the saved imports keep history or alert (WATCH): after every run their history sheet must hold
+ * whole runs only, at most `keep`, the newest exactly the rows the import just wrote, and no
+ * failed run may add to it; every alert email must go to its owner and nobody else. Loopback
  * only, bounded in count and time; exits non-zero on any loss.
  */
 import { parseArgs } from 'node:util';
@@ -34,6 +37,33 @@ const SHAPES: Array<Pick<ImportInput, 'filters' | 'sort'>> = [
   { filters: [{ field: 'region', op: 'isAnyOf', value: ['europe', 'apac'] }, { field: 'ticketSize', op: 'atLeast', value: 10_000_000 }], sort: [{ field: 'firm' }, { field: 'ticketSize', descending: true }] },
   { filters: [{ field: 'sectorsFocused', op: 'contains', value: 'tech' }], sort: [{ field: 'fullName', descending: true }] },
 ];
+
+/** History and alerts of the saved imports (by index), switched on in some. */
+const WATCH: Array<Pick<ImportInput, 'history' | 'alert'>> = [
+  { history: { keep: 5 }, alert: { on: ['added', 'removed', 'changed'] } },
+  { alert: { on: ['removed'] } },
+  {},
+  { history: { keep: 3 } },
+];
+
+/**
+ * Why an import's history sheet is wrong after a run, or undefined: whole runs only (each run's
+ * time marks a block of rows), at most `keep` of them, the newest (after a completed run) exactly
+ * the rows at the top of the table the run wrote.
+ */
+function historyLoss(history: unknown[][], table: unknown[][], keep: number, done: boolean, before: string): string | undefined {
+  if (!done) return JSON.stringify(history) === before ? undefined : 'a run that did not complete changed the history';
+  const rows = history.slice(1);
+  const times = rows.map((r) => (r[0] instanceof Date ? r[0].getTime() : Number.NaN));
+  if (times.some((t) => Number.isNaN(t))) return 'a history row without a run time';
+  // Each run one block of rows, the blocks oldest first.
+  const runs = times.filter((t, k) => k === 0 || t !== times[k - 1]);
+  if (new Set(runs).size !== runs.length || runs.some((t, i) => i > 0 && t < runs[i - 1])) return 'a run split, or runs out of order';
+  if (runs.length > keep) return `${runs.length} runs kept, keep is ${keep}`;
+  const newest = rows.filter((r, k) => times[k] === runs[runs.length - 1]).map((r) => String(r[1]));
+  const top = table.slice(1, 1 + newest.length).map((r) => String(r[0]));
+  return JSON.stringify(newest) === JSON.stringify(top) ? undefined : `the newest run's ${newest.length} rows are not the table's`;
+}
 
 /**
  * Why a filtered import's table is wrong, or undefined: its first rows must be exactly the active
@@ -92,16 +122,28 @@ async function main(): Promise<number> {
   const failures: string[] = [];
   try {
     const a = addin(svc.url, undefined, { fetchTimeoutMs: 500 });
-    const specs = Array.from({ length: 4 }, (_, i) => saveImport(a.emu, { sheetName: `Soak ${i}`, fields: ['id', 'fullName', 'upvotes'], mode: i % 2 ? 'merge' : 'replace', ...SHAPES[i] }));
+    const specs = Array.from({ length: 4 }, (_, i) => saveImport(a.emu, { sheetName: `Soak ${i}`, fields: ['id', 'fullName', 'upvotes'], mode: i % 2 ? 'merge' : 'replace', ...SHAPES[i], ...WATCH[i] }));
+    let historyRuns = 0;
     for (let n = 0; n < IMPORTS && Date.now() < DEADLINE; n++) {
       const id = specs[n % specs.length];
       const name = `Soak ${n % specs.length}`;
       if (n % 25 === 24) await svc.mutate({ reorder: 'shuffle' });
       if (OUTAGE && n === specs.length) await svc.config({ faults: { error500: 0, error503: 1, rateLimit: 0, truncated: 0, slow: 0, churn: 0 } });
       const before = JSON.stringify(sheet(a.emu, name));
+      const historyBefore = JSON.stringify(sheet(a.emu, `${name} history`));
       const steps = runImport(a.emu, id);
       const last = steps[steps.length - 1];
       const table = sheet(a.emu, name);
+      const keep = WATCH[n % specs.length].history?.keep;
+      if (keep) {
+        // The soak's spreadsheet is far from the cell limit: a completed run that kept no history lost it.
+        const kept = last.status !== 'done' || !last.message.includes('History not kept') ? undefined : last.message;
+        const loss = kept ?? historyLoss(sheet(a.emu, `${name} history`), table, keep, last.status === 'done', historyBefore);
+        if (loss) {
+          counts.importLosses++;
+          losses.push(`import ${n} (${name}) history: ${loss}`);
+        } else if (last.status === 'done') historyRuns++;
+      }
       if (last.status === 'done') {
         const active = new Set(await get<string[]>('/__admin/active-ids'));
         const ids = table.slice(1).map((r) => String(r[0]));
@@ -152,6 +194,9 @@ async function main(): Promise<number> {
       }
       if (n % 20 === 19) a.emu.clock.advance(3_700_000);
     }
+    const strays = a.emu.mail.sent.filter((m) => m.to.join() !== a.emu.owner || m.cc.length || m.bcc.length);
+    for (const m of strays) losses.push(`an alert went to ${[...m.to, ...m.cc, ...m.bcc].join(', ')}`);
+    console.log(`history: ${historyRuns} runs recorded whole; alerts: ${a.emu.mail.sent.length} emails, all to the owner: ${strays.length === 0}`);
     const stats = await svc.stats();
     console.table([{ ...counts, requests: stats.requests, faults: Object.values(stats.faults).reduce((x, y) => x + y, 0) }]);
     console.log('faults injected by kind:', stats.faults);
