@@ -35,27 +35,30 @@ describe('sidebar (real dist/Sidebar.html, google.script.run backed by the emula
     expect(await sidebar.locator('#fetch-count').textContent()).toBe('Fetches today: 0 of 20,000 (the add-in stops at 18,000).');
   });
 
-  test('a bad key is refused with a clear error', async () => {
+  test('a bad key is checked when it is saved: refused under the key field, not saved', async () => {
     await sidebar.locator('#api-key').fill('not-the-key');
     await sidebar.locator('#save-key').click();
-    await sidebar.locator('#key-status:has-text("ending …-key")').waitFor();
-    await sidebar.locator('#test-connection').click();
-    await sidebar.locator('#message.error:has-text("refused")').waitFor();
-    expect(await sidebar.locator('#message').textContent()).toBe('The API key was refused (HTTP 403: Invalid API key.). Check it in Investor Data ▸ Settings.');
+    await sidebar.getByRole('button', { name: /^Send my key to 127\.0\.0\.1:\d+$/ }).click();
+    await sidebar.locator('#api-key-error:has-text("refused")').waitFor();
+    expect(await sidebar.locator('#api-key-error').textContent()).toMatch(/^The service at 127\.0\.0\.1:\d+ refused this key \(HTTP 403\), so it was not saved\. Check the key and paste it again\.$/);
+    expect(await sidebar.locator('#api-key').getAttribute('aria-invalid')).toBe('true');
+    expect(await sidebar.locator('#key-status').textContent()).toBe('No API key saved yet.');
     await page.screenshot({ path: shot('sidebar-bad-key') });
   });
 
   test('save the key: only its last four characters come back; test the connection', async () => {
     await sidebar.locator('#api-key').fill(DEMO_KEY);
     await sidebar.locator('#save-key').click();
+    await sidebar.getByRole('button', { name: /^Send my key to / }).click();
     await sidebar.locator('#key-status:has-text("ending …6789")').waitFor();
+    expect(await sidebar.locator('#key-message').textContent()).toMatch(/^Key saved and accepted by 127\.0\.0\.1:\d+\.$/);
+    expect(await sidebar.locator('#api-key').getAttribute('aria-invalid')).toBeNull();
     expect(await sidebar.locator('#api-key').inputValue()).toBe('');
     const html = await page.frame({ url: /\/sidebar$/ })?.content();
     expect(html).not.toContain(DEMO_KEY);
     await sidebar.locator('#test-connection').click();
-    // "Key saved." is already an ok message: wait for the connection test's own answer.
-    await sidebar.locator('#message.ok:has-text("Connected to")').waitFor();
-    expect(await sidebar.locator('#message').textContent()).toMatch(/^Connected to 127\.0\.0\.1:\d+: \d+ active limited partners\.$/);
+    await sidebar.locator('#key-message.ok:has-text("Connected to")').waitFor();
+    expect(await sidebar.locator('#key-message').textContent()).toMatch(/^Connected to 127\.0\.0\.1:\d+: \d+ active limited partners\.$/);
   });
 
   test('run an import and watch the progress bar reach the end', async () => {
@@ -82,11 +85,13 @@ describe('sidebar (real dist/Sidebar.html, google.script.run backed by the emula
     expect(await sidebar.locator('#fetch-count').textContent()).toMatch(/^Fetches today: [\d,]+ of 20,000 \(the add-in stops at 18,000; the count resets \d{4}-\d\d-\d\d \d\d:\d\d UTC\)\.$/);
   });
 
-  test('schedule the saved import: the trigger appears in the workbench', async () => {
-    await sidebar.locator('#imports select[aria-label^="Schedule for"]').selectOption('day');
+  test('schedule the saved import: chosen, then saved by its button; the trigger appears in the workbench', async () => {
+    const item = sidebar.getByRole('list', { name: 'Saved imports' }).getByRole('listitem').filter({ hasText: 'Partners' });
+    await item.getByRole('combobox', { name: 'Repeat' }).selectOption('day');
+    await item.getByRole('combobox', { name: 'At (UTC)' }).selectOption('9');
+    await item.getByRole('button', { name: 'Save schedule: import into Partners' }).click();
     await sidebar.locator('#import-message:has-text("Schedule saved")').waitFor();
-    await sidebar.locator('#imports select[aria-label^="Hours for"]').selectOption('9');
-    await sidebar.locator('#imports select[aria-label^="Hours for"] option[value="9"]:checked').waitFor({ state: 'attached' });
+    expect(await sidebar.locator('#import-message').textContent()).toBe('Schedule saved for "Partners": daily at 09:00 UTC.');
     await page.click('#triggers-button');
     await page.locator('#trigger-list td:has-text("runScheduledImports")').waitFor();
     const state = await (await page.request.get(`${wb.url}/api/state`)).json();
@@ -98,7 +103,7 @@ describe('sidebar (real dist/Sidebar.html, google.script.run backed by the emula
     await sidebar.locator('#sheet-name').fill('<img src=x onerror="window.top.__xss=1">');
     await sidebar.locator('#import').click();
     await sidebar.locator('#import-message.ok').filter({ hasText: 'into "<img src=x' }).waitFor({ timeout: 60_000 });
-    await sidebar.locator('#imports td:has-text("<img src=x")').waitFor();
+    await sidebar.locator('#imports h3:has-text("<img src=x")').waitFor();
     await page.locator('.tab:has-text("<img")').click();
     await page.locator('td:has-text("<script>alert")').first().waitFor();
     expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
