@@ -53,6 +53,9 @@ export const scriptRunShim = (token: string) => `<script>
 })();
 </script>`;
 
+/** The furthest one move of the simulated clock goes (a week: every schedule fires at least once). */
+const MAX_ADVANCE_HOURS = 24 * 7;
+
 /** Largest POST body read (a cell holds at most 50,000 characters; an import's settings far less). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -165,6 +168,11 @@ export async function startWorkbenchServer(wb: Workbench, port = 0, host = '127.
           return json(res, { ok: true });
         case '/api/trigger':
           return json(res, { ok: true, ...wb.fireTrigger(text(b, 'id')) });
+        case '/api/clock': {
+          const hours = b.hours;
+          if (typeof hours !== 'number' || !(hours > 0 && hours <= MAX_ADVANCE_HOURS)) throw new Refusal(400, `"hours" must be a number above 0 and at most ${MAX_ADVANCE_HOURS}.`);
+          return json(res, { ok: true, ...wb.advanceClock(hours * 3600_000) });
+        }
         case '/api/sheet':
           wb.addSheet(text(b, 'name'));
           return json(res, { ok: true });

@@ -229,14 +229,26 @@ export class Workbench {
     }
   }
 
-  /** Fires one trigger now, as Google would when it falls due. */
-  fireTrigger(id: string): { error?: string } {
+  /** Fires one trigger now, as Google would when it falls due; says what ran and how it ended. */
+  fireTrigger(id: string): { error?: string; message: string } {
     const t = this.emu.triggers.triggers.find((x) => x.id === id);
-    if (!t) return { error: `No trigger ${id}` };
+    if (!t) return { error: `No trigger ${id}`, message: `No trigger ${id}: it was removed meanwhile.` };
     if (t.oneOff) this.emu.triggers.triggers = this.emu.triggers.triggers.filter((x) => x !== t);
     else t.nextRunAt = this.emu.clock.now() + (t.periodMs as number);
     const r = this.withScript(() => this.emu.run(t.handler, [{ triggerUid: t.id, authMode: 'FULL' }], { kind: 'trigger', user: t.user }));
-    return r.error ? { error: r.error } : {};
+    return { ...(r.error ? { error: r.error } : {}), message: ranText([{ handler: t.handler, error: r.error }], this.emu.clock.now()) };
+  }
+
+  /**
+   * Moves the simulated clock forward, firing every trigger that falls due on the way (as Google
+   * would over that time), so a schedule can be watched firing; says what ran.
+   */
+  advanceClock(ms: number): { message: string } {
+    const runs: Array<{ handler: string; error?: string }> = [];
+    this.withScript(() => {
+      for (const r of this.emu.advance(ms)) runs.push({ handler: r.ledger.name, error: r.error });
+    });
+    return { message: ranText(runs, this.emu.clock.now()) };
   }
 
   addSheet(name: string): void {
@@ -293,6 +305,13 @@ export class Workbench {
       notice: this.notice ?? null,
     };
   }
+}
+
+/** What a trigger run (or a clock move) did, for the triggers panel: each handler that ran and how it ended. */
+function ranText(runs: ReadonlyArray<{ handler: string; error?: string }>, now: number): string {
+  const at = new Date(now).toISOString().slice(0, 16).replace('T', ' ');
+  if (!runs.length) return `Clock at ${at} UTC: no trigger fell due.`;
+  return `Clock at ${at} UTC: ${runs.map((r) => (r.error ? `${r.handler} failed (${r.error})` : `${r.handler} ran`)).join('; ')}.`;
 }
 
 const DEFAULT_VIEW_COLS = 26;

@@ -168,6 +168,28 @@ describe('the page', () => {
     expect(await page.locator('.tab').count()).toBe(1);
   }, 60_000);
 
+  test('the triggers panel shows the clock and each next run; advancing the clock fires a due schedule, and says what ran', async () => {
+    const wb = await start([], stateDir(savedState({ key: true })));
+    const token = /name="workbench-token" content="([0-9a-f]+)"/.exec(await (await fetch(`${wb.url}/`)).text())?.[1] as string;
+    const run = async (name: string, args: unknown[]) => ((await (await fetch(`${wb.url}/api/run`, { method: 'POST', headers: { 'x-workbench-token': token }, body: JSON.stringify({ name, args }) })).json()) as { value: { import: { id: string } } }).value;
+    const saved = await run('saveImport', [{ sheetName: 'Hourly', fields: ['id', 'fullName'] }]);
+    await run('scheduleImport', [saved.import.id, { every: 'hours', hours: 1 }]);
+    await page.goto(wb.url);
+    await page.click('#triggers-button');
+    await page.locator('#trigger-list td:has-text("runScheduledImports")').waitFor();
+    expect(await page.locator('#trigger-list').textContent()).toMatch(/next \d{4}-\d\d-\d\d \d\d:\d\d/);
+    const clock = async () => Date.parse(`${(await page.locator('#clock-time').textContent())?.replace(' ', 'T')}:00Z`);
+    const before = await clock();
+    expect(await page.locator('.tab:has-text("Hourly")').count()).toBe(0);
+    await page.click('#advance-hour');
+    await page.locator('#trigger-status:has-text("runScheduledImports ran")').waitFor({ timeout: 60_000 });
+    await page.locator('.tab:has-text("Hourly")').waitFor();
+    await page.waitForFunction((b) => Date.parse(`${document.getElementById('clock-time')?.textContent?.replace(' ', 'T')}:00Z`) >= b + 3_600_000, before);
+    await page.locator('#trigger-list button:has-text("Run now")').first().click();
+    await page.locator('#trigger-status:has-text("ran.")').waitFor({ timeout: 60_000 });
+    expect(await page.locator('#trigger-status').textContent()).toMatch(/^Clock at \d{4}-\d\d-\d\d \d\d:\d\d UTC: runScheduledImports ran\.$/);
+  }, 120_000);
+
   test('Investor Data ▸ Diagnostics shows its report in a dialog over the page, which closes', async () => {
     const wb = await start([], stateDir(savedState({ key: true })));
     await page.goto(wb.url);

@@ -30,6 +30,8 @@ interface State {
   dialog: { id: number; title: string } | null;
   toasts: Array<{ message: string; title: string }>;
   triggers: Array<{ id: string; handler: string; nextRunAt: number; every: string }>;
+  /** The simulated clock (ms). */
+  clock: number;
   /** Why the saved state was set aside at start, if it was. */
   notice: string | null;
 }
@@ -71,6 +73,8 @@ function letters(c: number): string {
   return s;
 }
 const a1 = (r: number, c: number) => `${letters(c)}${r + 1}`;
+/** A time as the triggers panel shows it: UTC, to the minute. */
+const utc = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
 const sheetName = () => (state ? state.sheets[state.active].name : '');
 const cellInput = (r: number, c: number) => state?.inputs[`${r},${c}`] ?? state?.cells[r]?.[c] ?? '';
 const td = (r: number, c: number) => document.querySelector<HTMLTableCellElement>(`#grid td[data-cell="${a1(r, c)}"]`);
@@ -296,10 +300,12 @@ function renderSide(s: State): void {
   if (!open) sidebarLoaded = false;
   $('trigger-list').replaceChildren(...s.triggers.map((t) => {
     const tr = document.createElement('tr');
-    for (const text of [t.handler, t.every, new Date(t.nextRunAt).toLocaleString()]) tr.append(Object.assign(document.createElement('td'), { textContent: text }));
+    for (const text of [t.handler, t.every, `next ${utc(t.nextRunAt)}`]) tr.append(Object.assign(document.createElement('td'), { textContent: text }));
     const run = Object.assign(document.createElement('button'), { type: 'button', textContent: 'Run now' });
     run.onclick = async () => {
-      await post('/api/trigger', { id: t.id });
+      $('trigger-status').textContent = `${t.handler} running…`;
+      const res = (await post('/api/trigger', { id: t.id })) as { message?: string; error?: string };
+      $('trigger-status').textContent = res.message ?? res.error ?? '';
       await refresh();
     };
     const cell = document.createElement('td');
@@ -353,6 +359,7 @@ async function refresh(sheet?: number): Promise<void> {
   if (changed('grid', [state.active, state.cells, state.kinds, state.errors, state.frozenRows, state.rows])) renderGrid(state);
   if (changed('menus', state.menus)) renderMenus(state);
   if (changed('side', [state.sidebar, state.triggers, state.toasts])) renderSide(state);
+  $('clock-time').textContent = utc(state.clock);
   if (changed('tabs', [state.sheets, state.active])) renderTabs(state);
   if (changed('dialog', state.dialog)) renderDialog(state);
   $('notice').hidden = !state.notice;
@@ -415,6 +422,14 @@ function wire(): void {
   $('dialog').addEventListener('keydown', (e) => {
     if (e.key === 'Escape') void closeDialog();
   });
+  for (const [id, hours] of [['advance-hour', 1], ['advance-day', 24]] as const) {
+    $(id).addEventListener('click', async () => {
+      $('trigger-status').textContent = 'Advancing the clock…';
+      const res = (await post('/api/clock', { hours })) as { message?: string; error?: string };
+      $('trigger-status').textContent = res.message ?? res.error ?? '';
+      await refresh();
+    });
+  }
   $('triggers-button').addEventListener('click', () => {
     $('triggers').hidden = !$('triggers').hidden;
   });
