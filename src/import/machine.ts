@@ -431,7 +431,9 @@ function record(spec: ImportSpec, run: RunState, ports: ImportPorts, rows: numbe
   const specs = ports.store.specs();
   const mine = specs.find((i) => i.id === spec.id);
   if (mine) {
-    mine.last = { at: now, status: run.status === 'running' ? 'failed' : run.status, rows, message: run.message };
+    // The saved import's rows are those its sheet holds: a run that wrote nothing keeps the count of the last that did.
+    const status = run.status === 'running' ? 'failed' : run.status;
+    mine.last = { at: now, status, rows: status === 'done' ? rows : (mine.last?.rows ?? 0), message: run.message };
     ports.store.saveSpecs(specs);
   }
   ports.logs.run([
