@@ -135,8 +135,11 @@ export async function startWorkbenchServer(wb: Workbench, port = 0, host = '127.
         return send(res, 200, 'text/html; charset=utf-8', wb.dialog.html.replace(/<head>/i, () => `<head>${scriptRunShim(token)}`), frameHeaders(true));
       }
       if (req.method === 'GET' && url.pathname === '/api/state') {
-        const n = (name: string) => (url.searchParams.has(name) ? Number(url.searchParams.get(name)) : undefined);
-        return json(res, wb.snapshot(n('sheet'), { rows: n('rows'), cols: n('cols') }));
+        const n = (name: string) => {
+          const v = url.searchParams.has(name) ? Number(url.searchParams.get(name)) : Number.NaN;
+          return Number.isFinite(v) ? v : undefined;
+        };
+        return json(res, wb.snapshot(n('sheet'), { rows: n('rows'), cols: n('cols'), from: n('from'), count: n('count') }));
       }
       if (req.method === 'GET' && url.pathname === '/api/export.xlsx') {
         const file = await toXlsx(wb.emu.workbook);

@@ -13,8 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { Workbook } from '../../dev/emulator/workbook';
-import { launch } from '../helpers/browser';
-import { cell, cellIs, DEMO_KEY, type RunningWorkbench, startWorkbench, typeInto } from '../helpers/workbench';
+import { launch, shot } from '../helpers/browser';
+import { cell, cellIs, DEMO_KEY, goTo, importWithSidebar, type RunningWorkbench, startWorkbench, typeInto } from '../helpers/workbench';
 
 const ROOT = join(__dirname, '../..');
 const OWNER = 'owner@example.com';
@@ -189,6 +189,29 @@ describe('the page', () => {
     await page.locator('#trigger-status:has-text("ran.")').waitFor({ timeout: 60_000 });
     expect(await page.locator('#trigger-status').textContent()).toMatch(/^Clock at \d{4}-\d\d-\d\d \d\d:\d\d UTC: runScheduledImports ran\.$/);
   }, 120_000);
+
+  test('a long import scrolls to its last row; the header row and the row numbers stay in view over the data', async () => {
+    const wb = await start(['--partners', '2600']);
+    await page.goto(wb.url);
+    await importWithSidebar(page);
+    await page.locator('.tab.active:has-text("Limited partners")').waitFor();
+    const total = Number(/Imported (\d+)/.exec((await page.frameLocator('#sidebar-frame').locator('#import-message').textContent()) ?? '')?.[1]);
+    expect(total).toBeGreaterThan(2000);
+    // The last row, past the 2,000 the grid used to stop at: by the name box, then by scrolling.
+    await goTo(page, `A${total + 1}`);
+    await cellIs(page, `A${total + 1}`, /^lp/);
+    await goTo(page, 'A1');
+    await page.locator('#grid-wrap').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await cellIs(page, `A${total + 1}`, /^lp/);
+    // Scrolled down and right: the frozen header row sits under the column letters, the row numbers over the cells.
+    await page.locator('#grid-wrap').evaluate((el) => el.scrollBy(400, -3000));
+    const wrap = (await page.locator('#grid-wrap').boundingBox()) as { x: number; y: number };
+    const header = await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.closest('tr')?.className, [wrap.x + 200, wrap.y + 22 + 11]);
+    expect(header).toBe('frozen');
+    const under = await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.tagName, [wrap.x + 15, wrap.y + 22 * 5 + 11]);
+    expect(under).toBe('TH');
+    await page.screenshot({ path: shot('workbench-long-scrolled') });
+  }, 180_000);
 
   test('Investor Data ▸ Diagnostics shows its report in a dialog over the page, which closes', async () => {
     const wb = await start([], stateDir(savedState({ key: true })));
