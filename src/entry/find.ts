@@ -26,6 +26,7 @@ const DEFAULT_FIND_FIELDS = ['fullName', 'firm', 'headquarters', 'sectorsFocused
  * @param {number} [limit] Most partners returned, best matches first (default 50, at most 5,000).
  * @param {boolean} [headers] TRUE to add a header row (default TRUE: this is a stand-alone table).
  * @return {Array<Array<string|number|Date>>} One row per partner found: id, then the chosen fields; when none matches, the cell says so.
+ * @example =LP_FIND("upton group", "firm", 3)
  * @customfunction
  */
 export function LP_FIND(query: unknown, fields?: unknown, limit?: unknown, headers?: unknown): FormulaResult {
