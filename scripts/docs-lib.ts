@@ -168,6 +168,10 @@ const GROUPS: Record<string, { title: string; text: string }> = {
     title: 'Imports',
     text: 'An import of the whole active list, against serial pages of 10 with one `setValues` per page, and the sheet writes against one `setValue` per cell.',
   },
+  filtered: {
+    title: 'Imports with filters and sort',
+    text: 'The same import unfiltered, filtered on three conditions an analyst keeps (regions, a ticket size, a sector word) and sorted by two keys, and filtered on three conditions every partner meets (the filter\'s whole cost, with nothing saved on the write); round robin, each in a fresh emulator, medians of the runs. `addedPercent` is what the filter and sort add to the unfiltered import\'s emulated time.',
+  },
   scaling: {
     title: 'Import scaling',
     text: 'Imports from the scheduled trigger, each size in its own process for its peak memory.',
@@ -239,10 +243,10 @@ export function renderBenchmarks(results: Record<string, unknown>): string {
     '',
     '## Fault soak',
     '',
-    '`npm run soak` runs imports (replace and merge, several saved imports) and formula batches against a',
+    '`npm run soak` runs imports (replace and merge, several saved imports, two of them filtered and sorted) and formula batches against a',
     'service that fails a share of its requests (500, 503, 429 with `Retry-After`, truncated JSON bodies,',
     'answers slower than the fetch timeout) while the list changes under running imports, and exits',
-    'non-zero unless every import completes correctly or fails with its sheet byte-for-byte unchanged and',
+    'non-zero unless every import completes correctly (a filtered one with exactly the matching active partners, in order) or fails with its sheet byte-for-byte unchanged and',
     'a message naming what failed, and no formula row shows a wrong value. `--outage` takes the service',
     'hard down once each saved import has run; `--sweep N` repeats the faulty formula case on N service',
     'seeds; `--imports N --formulas N --seconds S` bound it. It prints its figures; they are not kept here.',

@@ -18,7 +18,7 @@ import type { ServiceError } from '../api/errors';
 import { DEADLINE_MARGIN_MS, UNSENT_MESSAGE } from '../api/client';
 import { acceptPage, acceptRefusal, cursorDone, listVerdict, startCursor } from '../api/pages';
 import { CHUNK_RECORDS } from '../api/snapshot';
-import { type FieldSpec, idProblem, LP_FIELD_SPECS, recordId, type ServiceRecord } from '../api/records';
+import { idProblem, LP_FIELD_SPECS, recordId, type ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
 import { type Held, heldRows, heldSpan, keepable, noteHeld, placeable, restoreHeld } from './held';
 import { mergeTables, type OutCell } from './merge';
@@ -490,7 +490,7 @@ function writeTarget(spec: ImportSpec, run: RunState, kept: Kept, read: number, 
   run.writing = undefined;
   ports.staging.remove(spec.id);
   run.status = 'done';
-  run.read = read;
+  run.read = rows.length;
   const which = spec.filters?.length ? `${rows.length} of ${read} active limited partners (those matching the filters)` : `${rows.length} active limited partners`;
   run.message = `Imported ${which} into "${spec.sheetName}".${note}${skippedNote}`;
   return record(spec, run, ports, rows.length, read);
