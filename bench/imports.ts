@@ -208,15 +208,20 @@ export interface SidebarImportFigure {
   longestStepMs: number;
   wallMs: number;
   fetches: number;
+  /** Requests the service received, and the pages of the list (the requests of the run without faults). */
+  requests: number;
+  pages: number;
   /** Requests the service answered with 429. */
   rateLimited: number;
-  /** The most 429s in a row one page met (service side): honouring Retry-After, the import cannot end sooner than that many Retry-Afters. */
+  /** Requests beyond one per page and one per refusal: pages read again (0 when no page is read twice). */
+  extraRequests: number;
+  /** The most 429s in a row one page met (service side). */
   longest429Run: number;
   /**
-   * The estimate of the best time this draw allows: the longest run × Retry-After (a strict bound on its
-   * own), plus the same run's import without faults (an estimate: part of it can overlap the waits).
+   * longest429Run × Retry-After: the least time the import can take when it honours every Retry-After
+   * (that page cannot come sooner). A floor only: the other pages and the writes mostly overlap it.
    */
-  lowerBoundMs: number;
+  waitFloorMs: number;
 }
 
 /**
@@ -247,8 +252,9 @@ export async function benchRateLimitedImport(active: number, latencyMs: number, 
         activePartners: last.totalItems, rows: last.rows, status: last.status === 'done' ? 'done' : `${last.status}: ${last.message}`,
         steps: steps.length, emulatedMs: Math.round(steps.reduce((n, l) => n + l.endedAt - l.startedAt, 0)),
         longestStepMs: Math.round(Math.max(...steps.map((l) => l.endedAt - l.startedAt))), wallMs,
-        fetches: steps.reduce((n, l) => n + l.fetches, 0), rateLimited: stats.byStatus['429'] ?? 0,
-        longest429Run: stats.longest429Run, lowerBoundMs: stats.longest429Run * retryAfterSeconds * 1000 + (out[0]?.emulatedMs ?? 0),
+        fetches: steps.reduce((n, l) => n + l.fetches, 0), requests: stats.requests, pages: out[0]?.requests ?? stats.requests,
+        rateLimited: stats.byStatus['429'] ?? 0, extraRequests: stats.requests - (out[0]?.requests ?? stats.requests) - (stats.byStatus['429'] ?? 0),
+        longest429Run: stats.longest429Run, waitFloorMs: stats.longest429Run * retryAfterSeconds * 1000,
       });
     }
     return out;

@@ -182,7 +182,7 @@ const GROUPS: Record<string, { title: string; text: string }> = {
   },
   rateLimited: {
     title: 'Imports against a rate-limited service',
-    text: 'A sidebar import with 30 % of requests answered 429 with `Retry-After: 15`, one row per service seed. The slowest page decides: `longest429Run` is the most 429s in a row one page met, and `lowerBoundMs` the least time any import that honours `Retry-After` could take for that draw.',
+    text: 'A sidebar import with 30 % of requests answered 429 with `Retry-After: 15`, one row per service seed (the service draws each refusal from the seed, the page and its attempt, so a seed repeats whatever the order of requests). Requests are counted by the service beside its distinct ones (pages) and its refusals: extra requests are pages read again. `longest429Run` is the most 429s in a row one page met, and the wait floor that many `Retry-After`s: no import that honours `Retry-After` ends sooner, though the rest of the import mostly overlaps those waits, so it is a floor, not an estimate.',
   },
 };
 
@@ -191,7 +191,7 @@ const HEADINGS: Record<string, string> = {
   setFormulaCalls: '`setFormulas` calls', setValuesCalls: '`setValues` calls', timedOut: 'Timed out', peakRssMb: 'Peak RSS',
   peakMemoryMb: 'Peak memory', startupMs: 'Start-up', firstPageMs: 'First page', requestsPerSecond: 'Requests/s',
   longestExecutionMs: 'Longest execution', longestStepMs: 'Longest step', activePartners: 'Active partners', rateLimited: '429s',
-  longest429Run: 'Longest 429 run', lowerBoundMs: 'Lower bound', error: 'Error',
+  longest429Run: 'Longest 429 run', waitFloorMs: 'Wait floor', extraRequests: 'Extra requests', error: 'Error',
 };
 
 const heading = (key: string) => HEADINGS[key] ?? key.replace(/([A-Z])/g, ' $1').replace(/^./, (c) => c.toUpperCase());

@@ -6,6 +6,7 @@
  * Script in src/gas.
  */
 import { badInput } from '../api/errors';
+import { timeId } from '../api/hash';
 import { LP_FIELD_SPECS, LP_FIELDS } from '../api/records';
 import { type Answer, answer, type FilterField, type ImportView, type MatchCount, type RunSummary } from '../contract';
 import { activePartners, clientFor, EXECUTION_STARTED_AT } from '../gas/context';
@@ -63,7 +64,7 @@ export function filterValues(field: unknown): Answer<{ values: string[] }> {
 export function saveImport(input: unknown): Answer<{ import: ImportView }> {
   return answer(() => {
     const imports = loadImports();
-    const spec = checkSpec(input, imports, () => `imp${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`);
+    const spec = checkSpec(input, imports, () => timeId(Date.now(), Math.random, 'imp'));
     // A run stages its rows in the shape of the settings it started with: they change between runs only.
     if (loadRun(spec.id)?.status === 'running') throw badInput('This import is running; wait for it to finish, or cancel it, before changing it.');
     const at = imports.findIndex((i) => i.id === spec.id);

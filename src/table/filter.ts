@@ -264,20 +264,10 @@ export function compareText(a: string, b: string): number {
     const ca = a.charCodeAt(i);
     const cb = b.charCodeAt(j);
     if (isDigit(ca) && isDigit(cb)) {
-      let ei = i;
-      let ej = j;
-      while (ei < a.length && isDigit(a.charCodeAt(ei))) ei++;
-      while (ej < b.length && isDigit(b.charCodeAt(ej))) ej++;
-      let si = i;
-      let sj = j;
-      while (si < ei - 1 && a.charCodeAt(si) === 48) si++;
-      while (sj < ej - 1 && b.charCodeAt(sj) === 48) sj++;
-      if (ei - si !== ej - sj) return ei - si - (ej - sj);
-      for (let k = 0; k < ei - si; k++) {
-        const d = a.charCodeAt(si + k) - b.charCodeAt(sj + k);
-        if (d !== 0) return d;
-      }
-      if (ei - i !== ej - j) return ei - i - (ej - j);
+      const ei = digitsEnd(a, i);
+      const ej = digitsEnd(b, j);
+      const d = compareDigits(a, i, ei, b, j, ej);
+      if (d !== 0) return d;
       i = ei;
       j = ej;
       continue;
@@ -287,6 +277,26 @@ export function compareText(a: string, b: string): number {
     j++;
   }
   return a.length - i - (b.length - j);
+}
+
+/** Where the run of digits starting at `i` ends. */
+function digitsEnd(s: string, i: number): number {
+  while (i < s.length && isDigit(s.charCodeAt(i))) i++;
+  return i;
+}
+
+/** Two runs of digits, a[i, ei) and b[j, ej), by value, then the one with fewer leading zeros first; 0 when equal. */
+function compareDigits(a: string, i: number, ei: number, b: string, j: number, ej: number): number {
+  let si = i;
+  let sj = j;
+  while (si < ei - 1 && a.charCodeAt(si) === 48) si++;
+  while (sj < ej - 1 && b.charCodeAt(sj) === 48) sj++;
+  if (ei - si !== ej - sj) return ei - si - (ej - sj);
+  for (let k = 0; k < ei - si; k++) {
+    const d = a.charCodeAt(si + k) - b.charCodeAt(sj + k);
+    if (d !== 0) return d;
+  }
+  return ei - i - (ej - j);
 }
 
 /** Two sort values: blanks last whatever the direction; numbers before texts should a field mix them. */
