@@ -206,6 +206,8 @@ describe('the page', () => {
     // Scrolled down and right: the frozen header row sits under the column letters, the row numbers over the cells.
     await page.locator('#grid-wrap').evaluate((el) => el.scrollBy(400, -3000));
     const wrap = (await page.locator('#grid-wrap').boundingBox()) as { x: number; y: number };
+    // The rows now in view are fetched and drawn (until then a spacer stands for them).
+    await page.waitForFunction(([x, y]) => !!document.elementFromPoint(x, y)?.closest('td[data-cell]'), [wrap.x + 200, wrap.y + 22 * 5 + 11]);
     const header = await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.closest('tr')?.className, [wrap.x + 200, wrap.y + 22 + 11]);
     expect(header).toBe('frozen');
     const under = await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.tagName, [wrap.x + 15, wrap.y + 22 * 5 + 11]);

@@ -91,13 +91,14 @@ const sheetName = () => (state ? state.sheets[state.active].name : '');
 const cellInput = (r: number, c: number) => state?.inputs[`${r},${c}`] ?? state?.cells[r]?.[c] ?? '';
 const td = (r: number, c: number) => document.querySelector<HTMLTableCellElement>(`#grid td[data-cell="${a1(r, c)}"]`);
 
-/** A spacer row standing for `n` rows the window does not draw. */
+/** A spacer row standing for `n` rows the window does not draw (its row-number cell keeps that column whole). */
 function spacer(n: number, cols: number): HTMLTableRowElement {
   const tr = document.createElement('tr');
   tr.className = 'spacer';
-  const cell = Object.assign(document.createElement('td'), { colSpan: cols + 1 });
-  cell.style.height = `${n * ROW_PX}px`;
-  tr.append(cell);
+  const cell = Object.assign(document.createElement('td'), { colSpan: cols });
+  const row = Object.assign(document.createElement('th'), { className: 'row' });
+  for (const el of [row, cell]) el.style.height = `${n * ROW_PX}px`;
+  tr.append(row, cell);
   return tr;
 }
 
