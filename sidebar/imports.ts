@@ -12,6 +12,7 @@
  * named progress bar with value text and a polite status line.
  */
 import { type Answer, call, type ImportView, type RunSummary as Summary, type Schedule } from './rpc';
+import { currentFilters, currentSort, startFilters } from './filters';
 import { $, ask, busy, button, clearFieldErrors, el, fieldError, say as sayIn } from './ui';
 
 const KINDS: Array<[string, string]> = [['none', 'Not scheduled'], ['hours', 'Every N hours'], ['day', 'Daily'], ['week', 'Weekly']];
@@ -298,6 +299,7 @@ export async function refresh(): Promise<ImportView[]> {
     defaults = r.defaultFields;
     chosen = [...defaults];
     renderColumns();
+    startFilters(r.filterFields);
   }
   renderImports(r.imports);
   // Runs spend fetches: the connection card re-reads the day's count (sidebar/main.ts).
@@ -317,7 +319,7 @@ async function startNew(): Promise<void> {
   const mode = (document.querySelector('input[name="mode"]:checked') as HTMLInputElement).value === 'merge' ? 'merge' : 'replace';
   const imports = await refresh();
   const same = imports.find((i) => i.sheetName.toLowerCase() === sheetName.trim().toLowerCase());
-  const saved = await call('saveImport', { id: same?.id ?? null, sheetName, fields: chosen, mode });
+  const saved = await call('saveImport', { id: same?.id ?? null, sheetName, fields: chosen, mode, filters: currentFilters(), sort: currentSort() });
   if (!saved.ok) {
     end();
     $('progress-box').hidden = true;
