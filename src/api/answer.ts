@@ -67,7 +67,8 @@ type Frame = [unknown, JsonValue[] | Body, string | number, number];
  * Copies one value into its place and pushes its children on `stack`; returns the characters it
  * counts (a list or object over `left` is counted, not copied), or TOO_DEEP.
  */
-function copyOne([src, into, key, depth]: Frame, stack: Frame[], clean: (text: string) => string, left: number): number | string {
+function copyOne(frame: Frame, stack: Frame[], clean: (text: string) => string, left: number): number | string {
+  const [src, into, key, depth] = frame;
   if (typeof src === 'string') {
     const text = clean(src);
     put(into, key, text);
