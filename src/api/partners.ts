@@ -43,6 +43,8 @@ export const CLAIM_MS = 25_000;
 export const POLL_MS = 300;
 /** Time that must be left to write a snapshot just read (else it is used in memory only). */
 const WRITE_RESERVE_MS = 8_000;
+/** Time a read of the list keeps beyond that, for answering the cell once the snapshot is written. */
+const ANSWER_RESERVE_MS = 1_500;
 /** Time a waiting execution keeps for its own requests after giving up the wait. */
 const KEEP_FOR_SELF_MS = 8_000;
 
@@ -328,7 +330,7 @@ export class PartnerLookup {
   private readAndPublish(first: Outcome<Page<ServiceRecord>> | undefined,
     column?: readonly string[]): SnapshotView | undefined {
     // The read ends early enough to leave time for writing it and answering the cell.
-    const until = this.context.clock.now() + this.context.client.timeLeft() - WRITE_RESERVE_MS;
+    const until = this.context.clock.now() + this.context.client.timeLeft() - WRITE_RESERVE_MS - ANSWER_RESERVE_MS;
     const client = this.context.client;
     const fetch: PageFetcher = (pages, limit) =>
       first && pages.length === 1 && pages[0] === 1 ? [first] : client.activePartnerPages(pages, limit, { until });
