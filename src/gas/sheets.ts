@@ -4,6 +4,7 @@
  * service sends can become a formula; only formulas the analyst wrote are written as formulas.
  */
 import { type Cell, safeText } from '../table/cells';
+import { logLayout } from '../table/log-layout';
 import type { OutCell } from '../import/merge';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -85,11 +86,21 @@ export function formatDateColumns(sheet: Sheet, columns: readonly number[], rows
   for (const c of columns) sheet.getRange(2, c, rows, 1).setNumberFormat('yyyy-mm-dd hh:mm');
 }
 
-/** Appends rows under a header to a log sheet, creating it (with the header) when absent. */
+/**
+ * Appends rows to a log sheet, creating it (with the header) when absent. A sheet whose header row
+ * is of an earlier layout keeps it: each value goes under its own column name (../table/log-layout.ts).
+ */
 export function appendLog(name: string, header: readonly string[], rows: readonly Cell[][]): void {
   if (rows.length === 0) return;
   const sheet = ensureSideSheet(name, false);
   const last = sheet.getLastRow();
-  writeBlock(sheet, last + 1, last === 0 ? [[...header], ...rows] : rows);
-  if (last === 0) sheet.setFrozenRows(1);
+  if (last === 0) {
+    writeBlock(sheet, 1, [[...header], ...rows]);
+    sheet.setFrozenRows(1);
+    return;
+  }
+  const width = Math.max(1, sheet.getLastColumn());
+  const layout = logLayout(sheet.getRange(1, 1, 1, width).getValues()[0], header);
+  if (layout.added.length) sheet.getRange(1, width + 1, 1, layout.added.length).setValues([layout.added]);
+  writeBlock(sheet, last + 1, rows.map((row) => layout.place(row)));
 }
