@@ -1,7 +1,8 @@
 /**
  * The import part of the sidebar: the column chooser, the import form, the progress bar that a
  * step-by-step run moves ("page k of n · rows r of total"), Cancel, and the saved imports with
- * Run now, Schedule and Delete. A run in progress when the sidebar opens is picked up again.
+ * Run now, Schedule and Delete (and, after a refused replace, its explicit choices). A run in
+ * progress when the sidebar opens is picked up again.
  * Everything from the server is shown with textContent.
  */
 import { type Answer, call, type ImportView, type RunSummary as Summary, type Schedule } from './rpc';
@@ -158,6 +159,37 @@ function lastRunText(v: ImportView): string {
   return new Date(v.last.at).toLocaleString();
 }
 
+/**
+ * The explicit choices a refused replace offers (src/import/replace.ts): let the import own a
+ * table it did not write, or Replace anyway, for this run or (ticked) for every run of the import.
+ */
+function ownershipChoices(v: ImportView): HTMLElement[] {
+  const why = v.last?.status === 'failed' ? v.last.message : '';
+  if (!/Replace stopped|holds a table the import did not write/.test(why)) return [];
+  const button = (label: string, act: () => Promise<Answer<Summary>>) => {
+    const b = el('button', label);
+    b.type = 'button';
+    b.onclick = async () => {
+      begin();
+      await drive(v.id, await act());
+    };
+    return b;
+  };
+  const out: HTMLElement[] = [];
+  if (/did not write/.test(why)) out.push(button('Let the import own this table', async () => {
+    const adopted = await call('adoptTable', v.id);
+    return adopted.ok ? call('startImport', v.id) : adopted;
+  }));
+  if (v.mode === 'replace') {
+    const keep = el('input') as HTMLInputElement;
+    keep.type = 'checkbox';
+    const label = el('label', ' always');
+    label.prepend(keep);
+    out.push(button('Replace anyway', () => call('replaceAnyway', v.id, keep.checked)), label);
+  }
+  return out;
+}
+
 function renderImports(imports: ImportView[]): void {
   $('no-imports').hidden = imports.length > 0;
   $('imports').hidden = imports.length === 0;
@@ -186,7 +218,7 @@ function renderImports(imports: ImportView[]): void {
       say(r.ok ? `Deleted the import into "${v.sheetName}" (the sheet stays).` : r.message, r.ok ? 'ok' : 'error');
       await refresh();
     };
-    cell.append(run, schedule, del);
+    cell.append(run, schedule, del, ...ownershipChoices(v));
     actions.append(cell);
     return [row, actions];
   }));

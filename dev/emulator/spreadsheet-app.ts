@@ -10,7 +10,7 @@ import { COST } from './execution';
 import { EmulatedRange } from './range';
 import { addMetadata, EmulatedFinder, type EmulatedMetadata, type EmulatedProtection, LOCATION_TYPES, metadataOf, PROTECTION_TYPES, protect, protectionsOf, type RecordHost, shiftRecords } from './records';
 import { EmulatedUi } from './ui';
-import { type CellValue, MAX_WORKBOOK_CELLS, parseA1, type SheetData, type Workbook } from './workbook';
+import { MAX_WORKBOOK_CELLS, parseA1, type SheetData, type Workbook } from './workbook';
 
 type S = GoogleAppsScript.Spreadsheet.Spreadsheet;
 type Sh = GoogleAppsScript.Spreadsheet.Sheet;
@@ -92,17 +92,14 @@ export class EmulatedSheet implements Pick<Sh, 'getName' | 'setName' | 'getSheet
   insertRowsAfter(afterPosition: number, howMany: number): Sh {
     this.call('insertRowsAfter', true);
     this.book.checkGrowth(howMany * this.data.maxCols);
-    const v = this.data.values;
-    if (afterPosition < v.length) this.data.values = v.slice(0, afterPosition).concat(new Array<CellValue[]>(howMany).fill([]).map(() => []), v.slice(afterPosition));
-    this.data.maxRows += howMany;
+    this.data.insert('ROW', afterPosition, howMany);
     shiftRecords(this.data, 'ROW', afterPosition, howMany);
     return as<Sh>(this);
   }
   insertColumnsAfter(afterPosition: number, howMany: number): Sh {
     this.call('insertColumnsAfter', true);
     this.book.checkGrowth(howMany * this.data.maxRows);
-    for (const row of this.data.values) if (row && row.length > afterPosition) row.splice(afterPosition, 0, ...new Array(howMany).fill(''));
-    this.data.maxCols += howMany;
+    this.data.insert('COLUMN', afterPosition, howMany);
     shiftRecords(this.data, 'COLUMN', afterPosition, howMany);
     return as<Sh>(this);
   }

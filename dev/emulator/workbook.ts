@@ -77,6 +77,26 @@ export class SheetData {
     return last;
   }
 
+  /**
+   * Inserts `count` empty rows or columns before 0-based `at`: values, formulas and formats move,
+   * and so do developer metadata and protections (the caller shifts those, see records.ts).
+   */
+  insert(dim: 'ROW' | 'COLUMN', at: number, count: number): void {
+    if (dim === 'ROW') {
+      if (at < this.values.length) this.values.splice(at, 0, ...Array.from({ length: count }, (): CellValue[] => []));
+      this.maxRows += count;
+    } else {
+      for (const row of this.values) if (row && row.length > at) row.splice(at, 0, ...new Array<CellValue>(count).fill(''));
+      this.maxCols += count;
+    }
+    const move = (map: Map<string, string>) => new Map([...map].map(([key, v]): [string, string] => {
+      const [r, c] = key.split(',').map(Number);
+      return [dim === 'ROW' ? `${r >= at ? r + count : r},${c}` : `${r},${c >= at ? c + count : c}`, v];
+    }));
+    this.formulas = move(this.formulas);
+    this.formats = move(this.formats);
+  }
+
   clear(): void {
     this.values = [];
     this.formulas.clear();

@@ -31,6 +31,8 @@ export interface ImportSpec {
   schedule?: Schedule;
   nextDueAt?: number;
   last?: LastRun;
+  /** The analyst chose Replace anyway for every run of this import, scheduled ones included. */
+  replaceAnyway?: boolean;
 }
 
 export const DEFAULT_IMPORT_FIELDS: readonly string[] = [
@@ -99,5 +101,5 @@ export function checkSpec(input: unknown, existing: readonly ImportSpec[], newId
   const clash = existing.find((e) => e.id !== id && sameSheetName(e.sheetName, sheetName));
   if (clash) throw badInput(`Another saved import already writes the sheet "${sheetName}".`);
   const before = existing.find((e) => e.id === id);
-  return { id, sheetName, fields: unique, mode, schedule: before?.schedule, nextDueAt: before?.nextDueAt, last: before?.last };
+  return { id, sheetName, fields: unique, mode, schedule: before?.schedule, nextDueAt: before?.nextDueAt, last: before?.last, replaceAnyway: before && sameSheetName(before.sheetName, sheetName) ? before.replaceAnyway : undefined };
 }
