@@ -97,9 +97,9 @@ export async function benchSheetScale(svc: RunningService, quick: boolean): Prom
   const all = await activeIds(svc, quick ? 300 : 10000);
   const fill = quick ? all.slice(0, 50) : all.filter((_, i) => i % 10 === 3);
   const n = fill.length;
-  // As an analyst's spreadsheet is: the key saved in the sidebar (which keeps its cache namespace with it), the sidebar open once (which leaves the document settings' cache copy).
+  // As an analyst's spreadsheet is: the key saved in the sidebar for the service's address (which keeps its cache namespace with it), the sidebar open once (which leaves the document settings' cache copy).
   const opened = (emu: Emulator) => {
-    emu.run('saveApiKey', [DEMO_KEY], { kind: 'sidebar' });
+    emu.run('saveApiKey', [DEMO_KEY, svc.url], { kind: 'sidebar' });
     emu.run('getSidebarState', [], { kind: 'sidebar' });
     return emu;
   };

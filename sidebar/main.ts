@@ -1,21 +1,30 @@
 /**
- * The sidebar's behaviour. Everything that came from the service or the server is put on the
- * page as text (textContent), never as HTML. The connection card also shows the day's URL
- * fetches beside the daily limit, re-read after a connection test and whenever the imports list
- * is refreshed (a run spends fetches).
+ * The sidebar's connection card: the key, the service address it is sent to, the cache lifetime,
+ * the connection test and "refresh all formulas"; then the import card (sidebar/imports.ts).
+ *
+ * The key is bound to a service address only when its owner answers "Send my key to <host>?"
+ * for that host: when they save a key that is not yet bound to this spreadsheet's address, or
+ * with the standing question shown while the spreadsheet's address is not the one their key is
+ * bound to (another editor changed it). Save settings sends only the fields the user changed, so
+ * an address another editor put there is never sent back as if the owner had chosen it. The card
+ * also shows the day's URL fetches beside the daily limit, re-read after a connection test and
+ * whenever the imports list is refreshed (a run spends fetches). Interaction rules: sidebar/ui.ts.
  */
 import { startImports } from './imports';
-import { type Answer, call, type SidebarState as State } from './rpc';
+import { call, type SettingsChange, type SidebarState as State } from './rpc';
+import { $, ask, busy, clearFieldErrors, fieldError, focusFirstError, type Question, say, showFailure } from './ui';
 
-const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
-
-function say(text: string, kind: 'ok' | 'error' | '' = ''): void {
-  const el = $('message');
-  el.textContent = text;
-  el.className = kind;
-}
+/** The host (and port) of a service address, as the consent question names it. */
+const hostOf = (address: string): string => address.replace(/^https?:\/\//, '').split('/')[0];
 
 const grouped = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+/** The longest cache lifetime (the server says the same: src/api/memo.ts). */
+const MAX_TTL = 21600;
+
+let current: State | undefined;
+/** The settings fields as last loaded: what differs from them is what the user changed. */
+const loaded = { baseUrl: '', ttl: '' };
 
 /** "Fetches today: N of 20,000", with where the quota guard stops and when the count resets. */
 function showFetches(f: State['fetches']): void {
@@ -29,62 +38,168 @@ async function refreshFetches(): Promise<void> {
   if (state.ok) showFetches(state.fetches);
 }
 
-function show(state: State): void {
-  showFetches(state.fetches);
-  const moved = state.hasKey && !state.addressConfirmed
-    ? ` This spreadsheet's service address is now ${state.baseUrl || '(none)'}, but your key is sent only to ${state.keyAddress || 'the address you confirm'}: if the new address is right, Save settings to confirm it.`
-    : '';
-  $('key-status').textContent = state.hasKey ? `A key ending ${state.keyHint} is saved.${moved}` : 'No API key saved yet.';
-  $('key-status').className = moved ? 'hint warning' : 'hint';
-  $<HTMLInputElement>('base-url').value = state.baseUrl;
-  $<HTMLInputElement>('cache-ttl').value = String(state.ttlSeconds);
-  $<HTMLButtonElement>('remove-key').disabled = !state.hasKey;
-  $<HTMLButtonElement>('test-connection').disabled = !state.hasKey;
+/** Where the saved key goes, in words. */
+function keyText(s: State): string {
+  if (!s.hasKey) return 'No API key saved yet.';
+  const saved = `A key ending ${s.keyHint} is saved`;
+  if (s.addressConfirmed) return `${saved} and sent to ${hostOf(s.keyAddress)}.`;
+  if (!s.baseUrl) return `${saved}. This spreadsheet has no service address yet: enter it below.`;
+  if (s.keyAddress) return `${saved} for ${hostOf(s.keyAddress)}. This spreadsheet's service address is now ${hostOf(s.baseUrl)}: your key is not sent there.`;
+  return `${saved}. It is sent nowhere until you confirm this spreadsheet's service address for it.`;
 }
 
-async function busy<T extends object>(button: string, work: () => Promise<Answer<T>>, done: (a: { ok: true } & T) => void): Promise<void> {
-  const el = $<HTMLButtonElement>(button);
-  el.disabled = true;
-  try {
-    const result = await work();
-    if (result.ok) done(result);
-    else say(result.message, 'error');
-  } finally {
-    el.disabled = false;
+/** Puts a loaded value in a field unless the user has changed the field since it was last loaded. */
+function sync(input: string, before: string, now: string): void {
+  const field = $<HTMLInputElement>(input);
+  if (field.value === before) field.value = now;
+}
+
+function show(s: State): void {
+  current = s;
+  showFetches(s.fetches);
+  $('key-status').textContent = keyText(s);
+  $('key-status').className = s.hasKey && !s.addressConfirmed ? 'hint warning' : 'hint';
+  const asking = s.hasKey && !s.addressConfirmed && !!s.baseUrl;
+  $('consent').hidden = !asking;
+  $('consent-question').textContent = `Send my key to ${hostOf(s.baseUrl)}?`;
+  $('consent-yes').textContent = `Send my key to ${hostOf(s.baseUrl)}`;
+  sync('base-url', loaded.baseUrl, s.baseUrl);
+  sync('cache-ttl', loaded.ttl, String(s.ttlSeconds));
+  loaded.baseUrl = s.baseUrl;
+  loaded.ttl = String(s.ttlSeconds);
+  for (const id of ['remove-key', 'test-connection']) {
+    const b = $<HTMLButtonElement>(id);
+    const focused = document.activeElement === b;
+    b.disabled = !s.hasKey;
+    // A button that just went away gives focus to the key field, where the next step is.
+    if (focused && b.disabled) $('api-key').focus();
   }
 }
 
+const consentQuestion = (host: string, no: string, after: HTMLElement): Question => ({
+  after, text: `Send my key to ${host}?`, yes: `Send my key to ${host}`, no,
+  detail: 'Anyone who can edit this spreadsheet can change its service address: send your key only to a service you trust.',
+});
+
+async function saveKey(): Promise<void> {
+  clearFieldErrors('api-key');
+  const key = $<HTMLInputElement>('api-key').value.trim();
+  if (!key) {
+    fieldError('api-key', 'Paste your API key first.');
+    $('api-key').focus();
+    return;
+  }
+  const s = current;
+  let sendTo: string | null = null;
+  // A key not yet bound to this spreadsheet's address is sent there only if its owner says so now.
+  if (s?.baseUrl && s.keyAddress !== s.baseUrl) {
+    $('consent').hidden = true;
+    const yes = await ask(consentQuestion(hostOf(s.baseUrl), 'Save it without sending', $('key-actions')));
+    $('consent').hidden = !(s.hasKey && !s.addressConfirmed);
+    $('save-key').focus();
+    if (yes) sendTo = s.baseUrl;
+  }
+  say('key-message', 'Saving your key…');
+  const r = await call('saveApiKey', key, sendTo);
+  if (!r.ok) return showFailure(r, 'key-message');
+  $<HTMLInputElement>('api-key').value = '';
+  show(r);
+  say('key-message', r.note, r.check === 'accepted' ? 'ok' : 'warning');
+}
+
+async function confirmAddress(): Promise<void> {
+  const address = current?.baseUrl ?? '';
+  const r = await call('sendKeyTo', address);
+  if (!r.ok) return showFailure(r, 'key-message');
+  show(r);
+  say('key-message', `Your key is now sent to ${hostOf(address)}.`, 'ok');
+  // The question is gone: the next step is to test the connection.
+  $('test-connection').focus();
+}
+
+async function removeKey(): Promise<void> {
+  const yes = await ask({ after: $('key-actions'), text: 'Remove your saved API key?', yes: 'Remove my key', no: 'Keep it', detail: 'Formulas and scheduled imports that use it stop until a key is saved again.' });
+  $('remove-key').focus();
+  if (!yes) return;
+  const r = await call('removeApiKey');
+  if (!r.ok) return showFailure(r, 'key-message');
+  show(r);
+  say('key-message', 'Key removed.', 'ok');
+}
+
+async function testConnection(): Promise<void> {
+  clearFieldErrors('api-key');
+  say('key-message', 'Testing the connection…');
+  const r = await call('testConnection');
+  if (!r.ok) return showFailure(r, 'key-message');
+  say('key-message', r.message, 'ok');
+  void refreshFetches();
+}
+
+/** Only what the user changed, checked here first: every field at fault is marked, focus goes to the first. */
+function settingsChange(): SettingsChange | undefined {
+  clearFieldErrors('base-url', 'cache-ttl');
+  const change: SettingsChange = {};
+  const address = $<HTMLInputElement>('base-url').value.trim();
+  if (address !== loaded.baseUrl) {
+    if (address) change.baseUrl = address;
+    else fieldError('base-url', 'Enter the service address, e.g. https://data.example.com.');
+  }
+  const ttl = $<HTMLInputElement>('cache-ttl').value.trim();
+  if (ttl !== loaded.ttl) {
+    if (/^\d{1,5}$/.test(ttl) && Number(ttl) <= MAX_TTL) change.ttlSeconds = Number(ttl);
+    else fieldError('cache-ttl', `Cache lifetime must be a whole number of seconds from 0 to ${MAX_TTL}.`);
+  }
+  return focusFirstError('base-url', 'cache-ttl') ? undefined : change;
+}
+
+async function saveSettings(): Promise<void> {
+  const change = settingsChange();
+  if (!change) return say('message', 'Nothing was saved: correct the fields marked above.', 'error');
+  if (Object.keys(change).length === 0) return say('message', 'Nothing to save: no setting was changed.');
+  const r = await call('saveSettings', change);
+  if (!r.ok) return showFailure(r, 'message');
+  $<HTMLInputElement>('base-url').value = r.baseUrl;
+  $<HTMLInputElement>('cache-ttl').value = String(r.ttlSeconds);
+  show(r);
+  const unsent = r.hasKey && !r.addressConfirmed && r.baseUrl ? ` Your key is not sent to ${hostOf(r.baseUrl)} until you confirm it above.` : '';
+  say('message', `Settings saved.${unsent}`, unsent ? 'warning' : 'ok');
+}
+
+async function refreshAll(): Promise<void> {
+  say('message', 'Refreshing formulas…');
+  const r = await call('refreshFormulas');
+  if (!r.ok) return showFailure(r, 'message');
+  const all = r.count === r.found;
+  say('message', all ? `Refreshed ${r.count} formulas.` : `Refreshed ${r.count} of ${r.found} formulas before the time limit: press Refresh all formulas again for the rest.`, all ? 'ok' : 'warning');
+}
+
 function wire(): void {
-  $('save-key').addEventListener('click', () => busy('save-key', () => call('saveApiKey', $<HTMLInputElement>('api-key').value), (s) => {
-    $<HTMLInputElement>('api-key').value = '';
-    show(s);
-    say('Key saved.', 'ok');
-  }));
-  $('remove-key').addEventListener('click', () => busy('remove-key', () => call('removeApiKey'), (s) => {
-    show(s);
-    say('Key removed.', 'ok');
-  }));
-  $('test-connection').addEventListener('click', () => busy('test-connection', () => call('testConnection'), (r) => {
-    say(r.message, 'ok');
-    void refreshFetches();
-  }));
+  const on = (id: string, work: () => Promise<void>) => $(id).addEventListener('click', () => void busy($(id), work));
+  on('save-key', saveKey);
+  on('consent-yes', confirmAddress);
+  on('remove-key', removeKey);
+  on('test-connection', testConnection);
+  on('save-settings', saveSettings);
+  on('refresh-all', refreshAll);
+  $('api-key').addEventListener('keydown', (e) => {
+    if (e.key !== 'Enter') return;
+    // Consumed here: the same key press must not also answer the question Save key may ask.
+    e.preventDefault();
+    $('save-key').click();
+  });
   document.addEventListener('investor-data:fetched', () => void refreshFetches());
-  $('save-settings').addEventListener('click', () => busy('save-settings', async () => {
-    const url = await call('saveServiceUrl', $<HTMLInputElement>('base-url').value);
-    if (!url.ok) return url;
-    return call('saveCacheTtl', Number($<HTMLInputElement>('cache-ttl').value));
-  }, (s) => {
-    show(s);
-    say('Settings saved.', 'ok');
-  }));
-  $('refresh-all').addEventListener('click', () => busy('refresh-all', () => call('refreshFormulas'), (r) => say(r.count === r.found ? `Refreshed ${r.count} formulas.` : `Refreshed ${r.count} of ${r.found} formulas before the time limit: click Refresh all formulas again for the rest.`, r.count === r.found ? 'ok' : 'error')));
 }
 
 async function start(): Promise<void> {
   wire();
   const state = await call('getSidebarState');
   if (state.ok) show(state);
-  else say(state.message, 'error');
+  else say('key-message', state.message, 'error');
+  // The sidebar takes focus where the first step is: the key field without a key, the address question when the key is not sent.
+  if (state.ok && !state.hasKey) $('api-key').focus();
+  else if (state.ok && !$('consent').hidden) $('consent-yes').focus();
+  else $('app-title').focus();
   await startImports();
 }
 

@@ -4,16 +4,29 @@
  * checked against it (src/index.ts), the sidebar's `call` accepts only these names and
  * arguments (sidebar/rpc.ts), and the tests drive endpoints through the same types, so a
  * misspelt endpoint or a wrong argument fails `tsc`. Answers are JSON-safe: times are
- * milliseconds, never Dates. Also here: `answer`, which turns an endpoint body into an Answer.
+ * milliseconds, never Dates. Also here: `answer`, which turns an endpoint body into an Answer,
+ * and `FieldError`, a refusal that names the settings field at fault (the sidebar ties the
+ * message to that field).
  */
-import { ServiceError } from './api/errors';
+import { type ErrorCode, ServiceError } from './api/errors';
 import { redact, redactAndCut } from './api/redact';
 import type { RunSummary } from './import/run-state';
 import type { ImportMode, ImportSpec, Schedule } from './import/spec';
 
 export type { ImportMode, RunSummary, Schedule };
 
-export type Answer<T extends object = object> = ({ ok: true } & T) | { ok: false; code: string; message: string };
+/** A failure names the settings field at fault when there is one. */
+export type Answer<T extends object = object> = ({ ok: true } & T) | { ok: false; code: string; message: string; field?: SettingField };
+
+/** The settings fields of the sidebar a refusal can be about. */
+export type SettingField = 'apiKey' | 'baseUrl' | 'ttlSeconds';
+
+/** A refusal about one settings field: the Answer carries the field, so the sidebar can show the message there. */
+export class FieldError extends ServiceError {
+  constructor(readonly field: SettingField, message: string, code: ErrorCode = 'BAD_INPUT') {
+    super(code, message);
+  }
+}
 
 export interface SidebarState {
   hasKey: boolean;
@@ -26,6 +39,22 @@ export interface SidebarState {
   addressConfirmed: boolean;
   /** The URL fetches counted in the current 24-hour quota window (src/api/quota.ts). */
   fetches: FetchUsage;
+}
+
+/**
+ * A key just saved, and what the one request made with it showed: `accepted` by the service, or
+ * `unchecked` (not sent, or the service could not be reached), with `note` saying which. A key the
+ * service refused is not saved (a failed Answer about the field `apiKey`).
+ */
+export interface KeySaved extends SidebarState {
+  check: 'accepted' | 'unchecked';
+  note: string;
+}
+
+/** Only what the user changed: a missing field is left as it is. */
+export interface SettingsChange {
+  baseUrl?: string;
+  ttlSeconds?: number;
 }
 
 export interface FetchUsage {
@@ -68,10 +97,17 @@ export interface Diagnostics {
 
 export interface Endpoints {
   getSidebarState(): Answer<SidebarState>;
-  saveApiKey(key: string): Answer<SidebarState>;
+  /**
+   * Saves the key. `sendTo` is the service address its owner confirmed, by name, for it in this
+   * same action ("Send my key to <host>?"); null keeps the address confirmed before (none for a
+   * first key). The key is checked with one request when it is bound to the spreadsheet's address.
+   */
+  saveApiKey(key: string, sendTo?: string | null): Answer<KeySaved>;
+  /** Binds the saved key to `address`, which its owner confirmed by name; refused unless it is the spreadsheet's address now. */
+  sendKeyTo(address: string): Answer<SidebarState>;
   removeApiKey(): Answer<SidebarState>;
-  saveServiceUrl(url: string): Answer<SidebarState>;
-  saveCacheTtl(seconds: number): Answer<SidebarState>;
+  /** Saves what the user changed, all or nothing; binds no key to any address. */
+  saveSettings(change: SettingsChange): Answer<SidebarState>;
   testConnection(): Answer<{ message: string; totalItems: number }>;
   /** count: formulas rewritten; found: formulas of the add-in (more than count when the time limit stopped it). */
   refreshFormulas(): Answer<{ count: number; found: number }>;
@@ -98,6 +134,7 @@ export function answer<T extends object>(body: () => T, secrets: () => readonly 
     return { ok: true, ...body() };
   } catch (e) {
     const known = secrets();
+    if (e instanceof FieldError) return { ok: false, code: e.code, message: redact(e.message, known), field: e.field };
     if (e instanceof ServiceError) return { ok: false, code: e.code, message: redact(e.message, known) };
     const text = e instanceof Error ? e.message : String(e);
     return { ok: false, code: 'INTERNAL', message: redactAndCut(text, known, 300) };

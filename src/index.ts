@@ -10,7 +10,7 @@ export { FUND_FIELDS, FUND_GET, FUND_INDUSTRIES, FUND_LASTSIZE, LP_ACTIVE, LP_FI
 export { LP_FIND } from './entry/find';
 export { adoptTable, cancelImport, continueImport, deleteImport, importStatus, listImports, replaceAnyway, saveImport, scheduleImport, startImport } from './entry/imports';
 export { onInstall, onOpen, refreshAllFormulas, showSidebar } from './entry/menu';
-export { getSidebarState, refreshFormulas, removeApiKey, saveApiKey, saveCacheTtl, saveServiceUrl, testConnection } from './entry/sidebar';
+export { getSidebarState, refreshFormulas, removeApiKey, saveApiKey, saveSettings, sendKeyTo, testConnection } from './entry/sidebar';
 export { getDiagnostics, showDiagnostics } from './entry/diagnostics';
 export { continueImports, repairInterruptedRefresh, runScheduledImports } from './entry/triggers';
 

@@ -4,6 +4,10 @@
  * grid, menus, triggers and the .xlsx export. Every POST must carry the token the page and the
  * sidebar get when they load (a page of another site cannot read it, so it cannot call
  * `saveApiKey` or anything else), and a request naming another host is refused (DNS rebinding).
+ * No other site may frame the page (a framing page could lay it under its own and take clicks on
+ * *Remove key*, *Import* or *Run now*): every answer forbids framing, except the sidebar, which
+ * only the workbench's own page may frame. A POST body is at most 1 MB, and its fields are
+ * checked before use: a wrong one is a 400 that names it.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -49,14 +53,58 @@ export const scriptRunShim = (token: string) => `<script>
 })();
 </script>`;
 
-async function body(req: IncomingMessage): Promise<Record<string, unknown>> {
-  let text = '';
-  for await (const chunk of req) text += chunk;
-  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+/** Largest POST body read (a cell holds at most 50,000 characters; an import's settings far less). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** A request the workbench refuses, with the status and the reason it answers. */
+class Refusal extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
 }
 
-function send(res: ServerResponse, status: number, type: string, data: string | Buffer): void {
-  res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
+async function body(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw new Refusal(413, `Request body over ${MAX_BODY_BYTES / 1024 / 1024} MB.`);
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (!text) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new Refusal(400, 'The request body is not JSON.');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Refusal(400, 'The request body must be a JSON object.');
+  return parsed as Record<string, unknown>;
+}
+
+/** A field of the body that must be text (optional ones may be absent: then ''). */
+function text(b: Record<string, unknown>, name: string, optional = false): string {
+  const v = b[name];
+  if (v === undefined && optional) return '';
+  if (typeof v !== 'string') throw new Refusal(400, `"${name}" must be text.`);
+  return v;
+}
+
+/** The arguments of a google.script.run call: a list (absent is none). */
+function args(b: Record<string, unknown>): unknown[] {
+  if (b.args === undefined) return [];
+  if (!Array.isArray(b.args)) throw new Refusal(400, '"args" must be a list of the call\'s arguments.');
+  return b.args;
+}
+
+/** Framing: the sidebar may be framed by the workbench's own page, nothing else by anyone. */
+const frameHeaders = (framedBySelf: boolean) => (framedBySelf
+  ? { 'content-security-policy': "frame-ancestors 'self'", 'x-frame-options': 'SAMEORIGIN' }
+  : { 'content-security-policy': "frame-ancestors 'none'", 'x-frame-options': 'DENY' });
+
+function send(res: ServerResponse, status: number, type: string, data: string | Buffer, extra: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...frameHeaders(false), ...extra });
   res.end(data);
 }
 const json = (res: ServerResponse, data: unknown, status = 200) => send(res, status, 'application/json; charset=utf-8', JSON.stringify(data));
@@ -77,15 +125,19 @@ export async function startWorkbenchServer(wb: Workbench, port = 0, host = '127.
       if (req.method === 'GET' && url.pathname === '/styles.css') return send(res, 200, 'text/css; charset=utf-8', css);
       if (req.method === 'GET' && url.pathname === '/sidebar') {
         const html = wb.emu.workbook.sidebar?.html ?? readFileSync(join(wb.options.distDir ?? join(__dirname, '../../dist'), 'Sidebar.html'), 'utf8');
-        return send(res, 200, 'text/html; charset=utf-8', html.replace(/<head>/i, () => `<head>${scriptRunShim(token)}`));
+        return send(res, 200, 'text/html; charset=utf-8', html.replace(/<head>/i, () => `<head>${scriptRunShim(token)}`), frameHeaders(true));
+      }
+      if (req.method === 'GET' && url.pathname === '/dialog') {
+        if (!wb.dialog) return json(res, { ok: false, error: 'No dialog is open.' }, 404);
+        return send(res, 200, 'text/html; charset=utf-8', wb.dialog.html.replace(/<head>/i, () => `<head>${scriptRunShim(token)}`), frameHeaders(true));
       }
       if (req.method === 'GET' && url.pathname === '/api/state') {
         const n = (name: string) => (url.searchParams.has(name) ? Number(url.searchParams.get(name)) : undefined);
         return json(res, wb.snapshot(n('sheet'), { rows: n('rows'), cols: n('cols') }));
       }
       if (req.method === 'GET' && url.pathname === '/api/export.xlsx') {
-        res.setHeader('content-disposition', 'attachment; filename="workbench.xlsx"');
-        return send(res, 200, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', await toXlsx(wb.emu.workbook));
+        const file = await toXlsx(wb.emu.workbook);
+        return send(res, 200, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', file, { 'content-disposition': 'attachment; filename="workbench.xlsx"' });
       }
       if (req.method !== 'POST') return json(res, { ok: false, error: 'Not found' }, 404);
       if (req.headers[TOKEN_HEADER] !== token) return json(res, { ok: false, error: 'Refused: this request does not come from the workbench page (reload it).' }, 403);
@@ -93,29 +145,35 @@ export async function startWorkbenchServer(wb: Workbench, port = 0, host = '127.
       switch (url.pathname) {
         case '/api/run':
           try {
-            return json(res, { ok: true, value: await wb.scriptRun(String(b.name), (b.args as unknown[]) ?? []) });
+            const [name, list] = [text(b, 'name'), args(b)];
+            return json(res, { ok: true, value: await wb.scriptRun(name, list) });
           } catch (e) {
+            if (e instanceof Refusal) throw e;
             return json(res, { ok: false, error: (e as Error).message });
           }
         case '/api/cell':
-          return json(res, { ok: true, ...wb.setCell(String(b.sheet), String(b.a1), String(b.input ?? '')) });
+          return json(res, { ok: true, ...wb.setCell(text(b, 'sheet'), text(b, 'a1'), text(b, 'input', true)) });
         case '/api/undo':
           return json(res, { ok: true, ...wb.undoLast() });
         case '/api/menu':
-          return json(res, { ok: true, ...wb.runMenu(String(b.functionName)) });
+          return json(res, { ok: true, ...wb.runMenu(text(b, 'functionName')) });
         case '/api/sidebar/close':
           wb.emu.workbook.sidebar = undefined;
           return json(res, { ok: true });
+        case '/api/dialog/close':
+          wb.dialog = undefined;
+          return json(res, { ok: true });
         case '/api/trigger':
-          return json(res, { ok: true, ...wb.fireTrigger(String(b.id)) });
+          return json(res, { ok: true, ...wb.fireTrigger(text(b, 'id')) });
         case '/api/sheet':
-          wb.addSheet(String(b.name));
+          wb.addSheet(text(b, 'name'));
           return json(res, { ok: true });
         default:
           return json(res, { ok: false, error: 'Not found' }, 404);
       }
     } catch (e) {
-      return json(res, { ok: false, error: (e as Error).message }, 400);
+      if (e instanceof Refusal && e.status === 413) res.setHeader('connection', 'close');
+      return json(res, { ok: false, error: (e as Error).message }, e instanceof Refusal ? e.status : 400);
     }
   });
   await new Promise<void>((resolve, reject) => {

@@ -63,6 +63,9 @@ export class Workbench {
   readonly notice: string | undefined;
   private readonly file: string;
   private readonly undo: Edit[] = [];
+  /** The dialog the add-in last showed (Ui.showModalDialog), until the page closes it; `id` tells a new one. */
+  dialog: { id: number; title: string; html: string } | undefined;
+  private dialogs = 0;
 
   constructor(readonly options: WorkbenchOptions) {
     this.file = join(options.stateDir, 'state.json');
@@ -176,14 +179,18 @@ export class Workbench {
   /** Runs the bundle with every sheet noting what it writes, then evaluates the add-in formulas the script wrote, as Sheets would. */
   private withScript<T>(run: () => T): T {
     for (const s of this.emu.workbook.sheets) s.written = new Set();
+    const since = this.emu.history.length;
     try {
       return run();
     } finally {
-      this.afterScript();
+      this.afterScript(since);
     }
   }
 
-  private afterScript(): void {
+  /** What executions since `since` left for the page: the last dialog one showed, the formulas they wrote evaluated. */
+  private afterScript(since: number): void {
+    const shown = this.emu.history.slice(since).flatMap((ledger) => ledger.dialogs).pop();
+    if (shown) this.dialog = { id: ++this.dialogs, title: shown.title, html: shown.html };
     const written = new Map<string, Set<string>>();
     for (const s of this.emu.workbook.sheets) {
       if (s.written) written.set(s.name, s.written);
@@ -210,10 +217,11 @@ export class Workbench {
 
   async scriptRun(name: string, args: unknown[]): Promise<unknown> {
     for (const s of this.emu.workbook.sheets) s.written ??= new Set();
+    const since = this.emu.history.length;
     try {
       return await this.host.call(name, args);
     } finally {
-      this.afterScript();
+      this.afterScript(since);
     }
   }
 
@@ -274,6 +282,7 @@ export class Workbench {
       cells, kinds, inputs, errors,
       menus: Object.fromEntries(wb.menus),
       sidebar: wb.sidebar ? { title: wb.sidebar.title } : null,
+      dialog: this.dialog ? { id: this.dialog.id, title: this.dialog.title } : null,
       toasts: wb.toasts.slice(-3),
       triggers: this.emu.triggers.triggers.map((t) => ({ id: t.id, handler: t.handler, nextRunAt: t.nextRunAt, every: t.periodMs ? `${t.periodMs / 60000} min` : 'once' })),
       clock: this.emu.clock.now(),

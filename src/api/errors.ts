@@ -60,7 +60,7 @@ export class ServiceError extends Error {
 
 /**
  * Transient: 429, 5xx, timeouts, unreachable, and answers that arrived broken (a truncated body,
- * a 200 without `data`, a null or empty record, a list page without pagination). A transient
+ * a 200 without `data`, a list page without pagination). A transient
  * failure is retried (client), and a step that still meets one keeps what it has (import).
  */
 export const TRANSIENT_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['RATE_LIMITED', 'SERVER', 'NETWORK', 'TIMEOUT', 'MALFORMED']);

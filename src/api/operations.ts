@@ -69,16 +69,24 @@ function isObject(v: unknown): v is ServiceRecord {
 }
 
 /**
- * `data` that should be one record: an object, or a list holding it. A 200 whose `data` is null,
- * missing or an empty list is a broken answer (retried, and never taken for "unknown id", which
- * would hide the last good copy): the service says "not found" with a 404.
+ * `data` that should be one record: an object, or a list holding it. A 200 whose `data` is null or
+ * an empty list is the service saying it has no such record: the same answer as a 404, "unknown
+ * id" (not retried, remembered like any unknown id, and never in place of a last good copy). A
+ * record whose `id` is not the one asked for is a wrong answer for this id (never cached under it).
  */
 export function singleRecord(data: JsonValue | undefined, op: Operation, id: string): ServiceRecord {
   const value = Array.isArray(data) ? (data.length === 0 ? undefined : data[0]) : data;
   if (value === undefined || value === null) {
-    throw new ServiceError('MALFORMED', `The data service sent an empty answer for ${op.subject ?? 'record'} id ${id}.`);
+    throw new ServiceError('NOT_FOUND', `The data service has no ${op.subject ?? 'record'} with id ${id}.`);
   }
   if (!isObject(value)) throw new ServiceError('BAD_RESPONSE', `The service sent an unexpected ${op.name} record.`);
+  // A record that names another id answers another question: shown, or cached, under this id it would be false.
+  const own = value.id;
+  if (own !== undefined && own !== null && String(own) !== String(id).trim()) {
+    const shown = typeof own === 'string' || typeof own === 'number' ? String(own) : typeof own;
+    const cut = shown.length > 40 ? `${shown.slice(0, 40)}…` : shown;
+    throw new ServiceError('BAD_RESPONSE', `The data service answered with ${op.subject ?? 'record'} id ${cut} when asked for ${String(id).trim()}.`);
+  }
   return value;
 }
 

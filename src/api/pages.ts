@@ -10,7 +10,7 @@
  */
 import { ServiceError } from './errors';
 import type { Outcome } from './client';
-import type { Page, ServiceRecord } from './records';
+import { type Page, recordId, type ServiceRecord } from './records';
 
 export type PageFetcher = (pages: number[], limit: number) => Outcome<Page<ServiceRecord>>[];
 
@@ -138,7 +138,7 @@ export function acceptRefusal(c: ListCursor, page: number, error: ServiceError):
   return true;
 }
 
-/** The verdict on a finished read, given how many distinct ids it held (when records have ids). */
+/** The verdict on a finished read, given how many distinct ids it held plus the records skipped for having none (when keyed by id). */
 export function listVerdict(c: ListCursor, distinct?: number): ListVerdict {
   if (c.problem !== undefined) return { complete: false, reason: c.problem, changed: false };
   if (c.changed) return { complete: false, reason: 'the list changed while it was read', changed: true };
@@ -172,15 +172,20 @@ export interface ReadOptions {
   tooLong?: (totalItems: number) => string;
   /** Reads of the whole list before an incomplete one is given up (a live list may move under one read). */
   passes?: number;
+  /**
+   * The list's records are keyed by id (partners): a record without a usable id (idProblem) is
+   * skipped, and the read is complete when the distinct ids and the skipped records add up to the
+   * total. The default; a list that is not keyed (a fund's industries) is taken as it comes.
+   */
+  keyed?: boolean;
 }
 
-const idOf = (r: ServiceRecord): string | undefined => (typeof r.id === 'string' || typeof r.id === 'number' ? String(r.id) : undefined);
-
 function readOnce(fetch: PageFetcher, o: ReadOptions): ListRead {
+  const keyed = o.keyed ?? true;
   const c = startCursor(o.limit);
   const records: ServiceRecord[] = [];
   const seen = new Set<string>();
-  let withIds = true;
+  let skipped = 0;
   let staleSince: number | undefined;
   for (let pages = nextPages(c, o.batch); pages.length; pages = nextPages(c, o.batch)) {
     const outcomes = fetch(pages, c.limit);
@@ -195,10 +200,12 @@ function readOnce(fetch: PageFetcher, o: ReadOptions): ListRead {
       acceptPage(c, page, outcome.value);
       if (c.received === before && page !== 1) return;
       for (const r of outcome.value.items) {
-        const id = idOf(r);
-        if (id === undefined) withIds = false;
-        else if (seen.has(id)) continue;
-        else seen.add(id);
+        if (keyed) {
+          const id = recordId(r);
+          if (id === undefined) skipped++;
+          if (id === undefined || seen.has(id)) continue;
+          seen.add(id);
+        }
         records.push(r);
       }
       if (page === 1 && o.maxItems !== undefined && c.totalItems > o.maxItems) {
@@ -206,7 +213,7 @@ function readOnce(fetch: PageFetcher, o: ReadOptions): ListRead {
       }
     });
   }
-  return { records, verdict: listVerdict(c, withIds ? seen.size : undefined), staleSince, totalItems: c.totalItems };
+  return { records, verdict: listVerdict(c, keyed ? seen.size + skipped : undefined), staleSince, totalItems: c.totalItems };
 }
 
 /** Reads a whole list; a read that the list moved under is done again, up to `passes` reads. */

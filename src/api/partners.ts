@@ -17,7 +17,7 @@ import { ServiceError } from './errors';
 import { fnv1a } from './hash';
 import type { Cached, Memo } from './memo';
 import { incompleteError, type PageFetcher, readList } from './pages';
-import type { Page, ServiceRecord } from './records';
+import { type Page, recordId, type ServiceRecord } from './records';
 import { Snapshot, type SnapshotView } from './snapshot';
 import type { Clock } from './transport';
 
@@ -308,7 +308,7 @@ export class PartnerLookup {
       const read = this.c.client.within(until, () => readList(fetch, { limit: FILL_PAGE_LIMIT, batch: 100, passes: 2 }));
       if (!read.verdict.complete) this.fillError = incompleteError('list of active partners', read.verdict);
       if (!read.verdict.complete || read.staleSince !== undefined) return undefined;
-      this.readRecords = new Map(read.records.flatMap((r) => (typeof r.id === 'string' || typeof r.id === 'number' ? [[String(r.id), r] as [string, ServiceRecord]] : [])));
+      this.readRecords = new Map(read.records.map((r) => [recordId(r) as string, r]));
       this.renew('snapshot');
       // The column's answers first: the cells waiting for this read (and the ones Sheets runs next) need only those.
       if (run && this.c.client.timeLeft() > WRITE_RESERVE_MS / 2) this.copyRun(run);

@@ -79,5 +79,21 @@ export interface Page<T> {
   pagination: Pagination;
 }
 
+/**
+ * Why a listed record's `id` (or the id cell of its row) is no id the add-in can key it by, or
+ * undefined when it is one: text with something in it besides spaces. The spec types ids as text, and a sheet cannot tell
+ * `1` from `"1"` once written, so a number is no id either. One rule for every list the add-in
+ * keys by id: the page reader, the shared snapshot and the import skip (and count) such records.
+ */
+export function idProblem(id: unknown): 'without an id' | 'whose id is not text' | undefined {
+  if (id === undefined || id === null || (typeof id === 'string' && !id.trim())) return 'without an id';
+  return typeof id === 'string' ? undefined : 'whose id is not text';
+}
+
+/** The id a listed record is keyed by, or undefined when it has no usable one (see idProblem). */
+export function recordId(record: ServiceRecord): string | undefined {
+  return idProblem(record.id) === undefined ? (record.id as string) : undefined;
+}
+
 export const LP_FIELDS: readonly string[] = LP_FIELD_SPECS.map((s) => s.name);
 export const FUND_FIELDS: readonly string[] = FUND_FIELD_SPECS.map((s) => s.name);

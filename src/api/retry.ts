@@ -1,8 +1,10 @@
 /**
  * Retry policy as data, and the one function that applies it: which failure is worth another
- * attempt (the error's own `transient`), how long to wait (`Retry-After` when the service says,
- * otherwise exponential backoff with jitter), and when to give up (attempts used, or a wait
- * longer than the policy accepts). The client also never waits past its execution's deadline.
+ * attempt (the error's own `transient`), how long to wait (exponential backoff with jitter, or
+ * the service's `Retry-After` when that is longer: the backoff is the floor, so a `Retry-After`
+ * of 0, -1, a past date or garbage never makes a retry go out at once), and when to give up
+ * (attempts used, or a wait longer than the policy accepts). The client also never waits past
+ * its execution's deadline.
  */
 import type { ServiceError } from './errors';
 
@@ -40,14 +42,22 @@ export function backoffDelay(attempt: number, policy: RetryPolicy, random: () =>
   return Math.round(raw - spread + spread * random());
 }
 
-/** `Retry-After` as milliseconds from now: delta-seconds or an HTTP date. */
+/** An HTTP date (IMF-fixdate, RFC 850 or asctime): it starts with a day name. */
+const HTTP_DATE = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,?\s/i;
+
+/**
+ * `Retry-After` as milliseconds from now, when it is a usable wait: positive delta-seconds, or an
+ * HTTP date in the future. Anything else (0, -1, a past date, text `Date.parse` would still read
+ * as some date) is no wait at all: undefined, and the backoff applies.
+ */
 export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
   if (value === undefined) return undefined;
   const text = value.trim();
-  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
-  const date = Date.parse(text);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - nowMs);
+  let wait: number;
+  if (/^\d+(\.\d+)?$/.test(text)) wait = Math.round(Number(text) * 1000);
+  else if (HTTP_DATE.test(text)) wait = Date.parse(text) - nowMs;
+  else return undefined;
+  return Number.isFinite(wait) && wait > 0 ? wait : undefined;
 }
 
 /**
@@ -57,6 +67,6 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
  */
 export function retryDelay(error: ServiceError, attempt: number, policy: RetryPolicy, random: () => number = Math.random, hasCopy = true): number | undefined {
   if (!error.transient || attempt > (hasCopy ? policy.retries : policy.retriesWithoutCopy)) return undefined;
-  const wait = error.retryAfterMs ?? backoffDelay(attempt, policy, random);
+  const wait = Math.max(error.retryAfterMs ?? 0, backoffDelay(attempt, policy, random));
   return wait > policy.maxRetryAfterMs ? undefined : wait;
 }

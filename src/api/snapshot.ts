@@ -11,7 +11,7 @@
  * generation's chunks are removed when the new one is published.
  */
 import type { Cached, Memo } from './memo';
-import type { ServiceRecord } from './records';
+import { recordId, type ServiceRecord } from './records';
 
 /** Records in one chunk: about 75 KB gzipped and base64-encoded for typical partners. */
 export const CHUNK_RECORDS = 200;
@@ -45,7 +45,6 @@ export interface SnapshotHit {
   fetchedAt: number;
 }
 
-const idOf = (r: ServiceRecord): string | undefined => (typeof r.id === 'string' || typeof r.id === 'number' ? String(r.id) : undefined);
 
 /** Column layout of a chunk; a field a record lacks is written as null (the table shows both as blank). */
 export function toColumns(records: readonly ServiceRecord[]): Columns {
@@ -138,7 +137,7 @@ export class Snapshot {
     for (const [n, records] of this.readChunks(view, [...wanted.keys()])) {
       const set = wanted.get(n) as Set<string>;
       for (const record of records) {
-        const id = idOf(record);
+        const id = recordId(record);
         if (id !== undefined && set.has(id)) out.set(id, { record, fresh: view.fresh, fetchedAt: view.fetchedAt });
       }
     }
@@ -187,7 +186,7 @@ export class Snapshot {
     for (let at = 0, n = first; at < records.length; at += CHUNK_RECORDS, n++) {
       const part = records.slice(at, at + CHUNK_RECORDS);
       entries.push([this.chunkKey(gen, n), toColumns(part)]);
-      ids.push(part.map((r) => idOf(r) ?? ''));
+      ids.push(part.map((r) => recordId(r) ?? ''));
     }
     if (keepIds && ids.length) entries.push([this.idsKey(gen, first), ids]);
     this.memo.putMany(entries);
@@ -224,7 +223,7 @@ export class Snapshot {
     const view: SnapshotView = { gen, total: 0, fresh: true, fetchedAt: 0, chunkCount, chunkOf: () => undefined };
     const chunks = this.readChunks(view, rest);
     if (chunks.size !== rest.length) return false;
-    for (const n of rest) ids.push((chunks.get(n) as ServiceRecord[]).map((r) => idOf(r) ?? ''));
+    for (const n of rest) ids.push((chunks.get(n) as ServiceRecord[]).map((r) => recordId(r) ?? ''));
     this.publish(gen, ids.reduce((k, x) => k + x.length, 0), ids);
     this.memo.remove(firsts.filter((n) => kept.has(this.idsKey(gen, n))).map((n) => this.idsKey(gen, n)));
     return true;

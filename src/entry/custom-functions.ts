@@ -8,7 +8,7 @@
 import type { Outcome } from '../api/client';
 import { ServiceError } from '../api/errors';
 import { incompleteError, type ListRead, type PageFetcher, readList } from '../api/pages';
-import { FUND_FIELD_SPECS, type FieldSpec, LP_FIELD_SPECS, LP_FIRMS_FIELD_SPECS, LP_LABELS_FIELD_SPECS, type ServiceRecord } from '../api/records';
+import { FUND_FIELD_SPECS, type FieldSpec, LP_FIELD_SPECS, LP_FIRMS_FIELD_SPECS, LP_LABELS_FIELD_SPECS, recordId, type ServiceRecord } from '../api/records';
 import { clientFor, lookupPartners } from '../gas/context';
 import { type FormulaResult, guard } from '../gas/formula-guard';
 import { neighboursOf } from '../gas/neighbours';
@@ -23,15 +23,17 @@ export const MAX_LIST_ITEMS = 5000;
 /**
  * One page when `page` is given; otherwise the whole list through the one page reader, which
  * says when the service's pages do not add up: then the formula shows that, never a short list.
+ * A list `keyed` by id (partners) leaves out records without a usable id, as every reader does.
  */
-function readPages(fetch: PageFetcher, limit: number, page: number | undefined, what: string): ListRead {
+function readPages(fetch: PageFetcher, limit: number, page: number | undefined, what: string, keyed: boolean): ListRead {
   if (page !== undefined) {
     const one = fetch([page], limit)[0];
     if (!one.ok) throw one.error;
-    return { records: one.value.items, verdict: { complete: true }, staleSince: one.staleSince, totalItems: one.value.pagination.totalItems };
+    const records = keyed ? one.value.items.filter((r) => recordId(r) !== undefined) : one.value.items;
+    return { records, verdict: { complete: true }, staleSince: one.staleSince, totalItems: one.value.pagination.totalItems };
   }
   const read = readList(fetch, {
-    limit, batch: 100, maxItems: MAX_LIST_ITEMS, passes: 2,
+    limit, batch: 100, maxItems: MAX_LIST_ITEMS, passes: 2, keyed,
     tooLong: (n) => `${n} items are too many for a formula (at most ${MAX_LIST_ITEMS}); use Investor Data ▸ Import, or pass page and limit.`,
   });
   if (!read.verdict.complete) throw incompleteError(what, read.verdict);
@@ -45,10 +47,11 @@ function perIdTable(
   const ids = readIds(idsInput);
   const fields = parseFields(fieldsInput, specs, what);
   const headers = readFlag(headersInput, 'headers', false);
-  const outcomes = fetch(ids.unique, ids.single);
+  // Blank ids ask nothing of the service: a formula filled down ahead of its data stays blank.
+  const outcomes = ids.unique.length ? fetch(ids.unique, ids.single) : [];
   const byId = new Map(ids.unique.map((id, i) => [id, outcomes[i]]));
   const failures = outcomes.filter((o): o is { ok: false; error: ServiceError } => !o.ok);
-  if (failures.length === outcomes.length) throw failures[0].error;
+  if (failures.length && failures.length === outcomes.length) throw failures[0].error;
   const results: RowResult[] = ids.rows.map((id, i) => {
     if (ids.invalid[i] !== undefined) return { kind: 'error', error: new ServiceError('BAD_INPUT', ids.invalid[i]) };
     if (id === null) return { kind: 'blank' };
@@ -56,7 +59,7 @@ function perIdTable(
     return o.ok ? { kind: 'record', record: o.value, staleSince: o.staleSince } : { kind: 'error', error: o.error };
   });
   const table = rowsTable(results, fields, headers, 'formula');
-  if (ids.single && !headers && table[0].length === 1) return table[0][0];
+  if (ids.single && !headers && (table[0].length === 1 || ids.unique.length === 0)) return table[0][0];
   return ids.across ? transpose(table) : table;
 }
 
@@ -120,7 +123,7 @@ export function FUND_GET(ids: unknown, fields?: unknown, headers?: unknown): For
  *
  * @param {string|Array<Array<string>>} ids One id, or a column or row of ids; blank cells give blank rows.
  * @param {boolean} [headers] TRUE to add a header row (default FALSE).
- * @return {string|Array<Array<string>>} The last fund size, one row per id.
+ * @return {string|Array<Array<string>>} The last fund size as the service writes it (text such as $80M), one row per id.
  * @customfunction
  */
 export function FUND_LASTSIZE(ids: unknown, headers?: unknown): FormulaResult {
@@ -146,7 +149,7 @@ export function LP_ACTIVE(page?: unknown, limit?: unknown, fields?: unknown, hea
     const chosen = parseFields(fields, LP_FIELD_SPECS, 'limited partner');
     const withHeaders = readFlag(headers, 'headers', true);
     const client = clientFor('formula');
-    const list = readPages((pages, size) => client.activePartnerPages(pages, size, true), l, p, 'list of active partners');
+    const list = readPages((pages, size) => client.activePartnerPages(pages, size, true), l, p, 'list of active partners', true);
     const table = rowsTable(list.records.map((record) => ({ kind: 'record', record, staleSince: list.staleSince })), chosen, withHeaders, 'formula');
     // Sheets shows an error for an empty array result; an empty page is an empty cell.
     return table.length ? table : '';
@@ -166,12 +169,13 @@ export function LP_ACTIVE(page?: unknown, limit?: unknown, fields?: unknown, hea
 export function FUND_INDUSTRIES(id: unknown, page?: unknown, limit?: unknown, headers?: unknown): FormulaResult {
   return guard(() => {
     const ids = readIds(id);
+    if (ids.unique.length === 0) return '';
     if (ids.unique.length !== 1) throw new ServiceError('BAD_INPUT', 'FUND_INDUSTRIES takes one fund id.');
     const p = readPositiveInt(page, 'page', undefined);
     const l = readPositiveInt(limit, 'limit', 100, 10000) as number;
     const withHeaders = readFlag(headers, 'headers', true);
     const client = clientFor('formula');
-    const list = readPages((pages, size) => client.industriesPages(ids.unique[0], pages, size), l, p, 'list of industries');
+    const list = readPages((pages, size) => client.industriesPages(ids.unique[0], pages, size), l, p, 'list of industries', false);
     const names = [...new Set(list.records.flatMap((item) => (Array.isArray(item.industries) ? item.industries : [item.industries ?? ''])))];
     const rows = names.map((record) => ({ kind: 'record' as const, record: { industries: record }, staleSince: list.staleSince }));
     const spec: FieldSpec[] = [{ name: 'industries', type: 'string' }];

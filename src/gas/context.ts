@@ -10,6 +10,7 @@ import { Memo } from '../api/memo';
 import { type Neighbours, PartnerLookup } from '../api/partners';
 import type { ServiceRecord } from '../api/records';
 import type { Outcome } from '../api/client';
+import type { RetryPolicy } from '../api/retry';
 import { gasCacheStore, gasCodec } from './cache';
 import { CUSTOM_FUNCTION_LIMIT_MS, EXECUTION_LIMIT_MS, gasClock } from './clock';
 import { guardedUrlFetch } from './http';
@@ -37,9 +38,9 @@ export function confirmAddress(settings: Settings): void {
 /**
  * `confirmLater`: the caller confirms the address itself once it has read the cache (which reads
  * the document's settings along with it), and before anything it found is shown; a fetch
- * confirms it first in any case.
+ * confirms it first in any case. `retry`: the client's retry policy when not the default.
  */
-export function clientFor(kind: ExecutionKind, settings: Settings = readSettings(), memo: Memo = memoFor(settings), confirmLater = false): Client {
+export function clientFor(kind: ExecutionKind, settings: Settings = readSettings(), memo: Memo = memoFor(settings), confirmLater = false, retry?: RetryPolicy): Client {
   if (!settings.apiKey) throw new ServiceError('NO_KEY', 'No API key: open Investor Data ▸ Settings and save your key.');
   if (!confirmLater || !settings.keyAddress) confirmAddress(settings);
   const limit = kind === 'formula' ? CUSTOM_FUNCTION_LIMIT_MS : EXECUTION_LIMIT_MS;
@@ -61,6 +62,7 @@ export function clientFor(kind: ExecutionKind, settings: Settings = readSettings
     health,
     deadline: EXECUTION_STARTED_AT + limit,
     parallelism: 100,
+    retry,
   });
 }
 
@@ -101,5 +103,5 @@ export const hostOf = (address: string): string => address.replace(/^https?:\/\/
  */
 export function unconfirmedAddress(s: Settings): ServiceError {
   const before = s.keyAddress ? `was saved for ${hostOf(s.keyAddress)}` : 'was saved before any service address';
-  return new ServiceError('AUTH', `The service address of this spreadsheet is ${hostOf(s.baseUrl)}, but the API key ${before}; the key is not sent. If the new address is right, the key's owner opens Investor Data ▸ Settings and saves it.`);
+  return new ServiceError('AUTH', `The service address of this spreadsheet is ${hostOf(s.baseUrl)}, but the API key ${before}; the key is not sent. If the new address is right, the key's owner confirms it in Investor Data ▸ Settings ("Send my key to ${hostOf(s.baseUrl)}").`);
 }

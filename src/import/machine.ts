@@ -5,8 +5,9 @@
  * in memory or in the staging area, and saves the cursor. Pages are asked for together; one the
  * service refuses for now waits alone (its Retry-After, in this step or the next) while the pages
  * after it are held (./held.ts). When the cursor's read is over, the run finishes: a complete read (end
- * confirmed, every page as long as it should be, distinct ids equal to the total) replaces or
- * merges into the target table in one write; an incomplete one is read again (a live list moves),
+ * confirmed, every page as long as it should be, distinct ids plus the records without a usable
+ * id, which are skipped and counted in the run's message, equal to the total) replaces or merges
+ * into the target table in one write; an incomplete one is read again (a live list moves),
  * up to MAX_PASSES reads, and then fails with the reason. Failures follow the one rule on the
  * error type: a transient one ends the step and keeps what is in; the run fails only after
  * MAX_STALLS steps in a row that read nothing (or, when the service said when to come back, after
@@ -17,7 +18,7 @@ import type { ServiceError } from '../api/errors';
 import { DEADLINE_MARGIN_MS, UNSENT_MESSAGE } from '../api/client';
 import { acceptPage, acceptRefusal, cursorDone, listVerdict, startCursor } from '../api/pages';
 import { CHUNK_RECORDS } from '../api/snapshot';
-import { type FieldSpec, LP_FIELD_SPECS, type ServiceRecord } from '../api/records';
+import { type FieldSpec, idProblem, LP_FIELD_SPECS, type ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
 import { recordRow } from '../table/rows';
 import { type Held, heldRows, heldSpan, keepable, noteHeld, placeable, restoreHeld } from './held';
@@ -370,12 +371,30 @@ export function dedupe(rows: readonly Cell[][], idCol: number): Cell[][] {
   return [...byId.values()];
 }
 
+/**
+ * The rows whose id is usable (src/api/records.ts idProblem), and a note counting the others by
+ * reason: those are never written, so no later run meets a row of its own it cannot key.
+ */
+function keyedRows(rows: readonly Cell[][], idCol: number): { keyed: Cell[][]; skipped: number; note: string } {
+  const reasons = new Map<string, number>();
+  const keyed = rows.filter((row) => {
+    const problem = idProblem(row[idCol]);
+    if (problem) reasons.set(problem, (reasons.get(problem) ?? 0) + 1);
+    return !problem;
+  });
+  const skipped = rows.length - keyed.length;
+  const why = [...reasons].map(([reason, n]) => `${n} ${reason}`).join(', ');
+  return { keyed, skipped, note: skipped ? ` Skipped ${skipped} listed record${skipped === 1 ? '' : 's'}: ${why}.` : '' };
+}
+
 function finish(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPorts, deadline: number): RunSummary {
-  const unique = dedupe(rows, spec.fields.indexOf('id'));
-  const verdict = listVerdict(run.list, unique.length);
+  const idCol = spec.fields.indexOf('id');
+  const { keyed, skipped, note } = keyedRows(rows, idCol);
+  const unique = dedupe(keyed, idCol);
+  const verdict = listVerdict(run.list, unique.length + skipped);
   if (verdict.complete) {
     if (ports.snapshot && run.snap?.whole && run.snap.chunks > 0) ports.snapshot.publish(run.snap.gen, run.snap.chunks);
-    return writeTarget(spec, run, unique, ports);
+    return writeTarget(spec, run, unique, ports, note);
   }
   const passes = verdict.changed && run.list.lastPage <= LIVE_LIST_PAGES ? MAX_LIVE_PASSES : MAX_PASSES;
   if (run.pass >= passes) {
@@ -443,7 +462,7 @@ export function adoptTable(importId: string, ports: ImportPorts): RunSummary {
   });
 }
 
-function writeTarget(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPorts): RunSummary {
+function writeTarget(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPorts, skippedNote: string): RunSummary {
   const existing = ports.target.read(spec.sheetName);
   let grid: OutCell[][];
   let columns: Array<string | undefined> = [...spec.fields];
@@ -465,6 +484,6 @@ function writeTarget(spec: ImportSpec, run: RunState, rows: Cell[][], ports: Imp
   ports.staging.remove(spec.id);
   run.status = 'done';
   run.read = rows.length;
-  run.message = `Imported ${rows.length} active limited partners into "${spec.sheetName}".${note}`;
+  run.message = `Imported ${rows.length} active limited partners into "${spec.sheetName}".${note}${skippedNote}`;
   return record(spec, run, ports, rows.length);
 }

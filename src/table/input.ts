@@ -1,7 +1,8 @@
 /**
  * Formula arguments as Sheets passes them (a value, or a 2D array for a range) into checked
  * values: ids with blanks kept in place and the range's direction (a row of ids comes back as a
- * row), whole numbers for page and limit, a yes/no for headers. A bad argument is a BAD_INPUT
+ * row; a blank id, or a range of blanks, is no error but blank rows, so a formula can be filled
+ * down ahead of its data), whole numbers for page and limit, a yes/no for headers. A bad argument is a BAD_INPUT
  * error that says what was expected; in a range of ids, a bad cell (a lone surrogate, a boolean,
  * a date, an id too long) fails only its own row.
  */
@@ -13,9 +14,9 @@ export const MAX_IDS = 20000;
 export const MAX_ID_LENGTH = 1000;
 
 export interface IdList {
-  /** One entry per input cell, in order; null for a blank cell. */
+  /** One entry per input cell, in order; null for a blank cell (whitespace only is blank). */
   rows: Array<string | null>;
-  /** The distinct ids, in first-seen order. */
+  /** The distinct ids, in first-seen order; empty when every cell is blank. */
   unique: string[];
   /** Whether the input was a single value rather than a range. */
   single: boolean;
@@ -50,8 +51,7 @@ export function idText(cell: unknown): string | null {
 export function readIds(input: unknown): IdList {
   if (!Array.isArray(input)) {
     const id = idText(input);
-    if (id === null) throw badInput('No id given: pass an id or a range of ids.');
-    return { rows: [id], unique: [id], single: true, across: false, invalid: {} };
+    return { rows: [id], unique: id === null ? [] : [id], single: true, across: false, invalid: {} };
   }
   const grid = input.map((row) => (Array.isArray(row) ? row : [row]));
   const height = grid.length;
@@ -68,7 +68,7 @@ export function readIds(input: unknown): IdList {
   });
   const unique = [...new Set(rows.filter((r): r is string => r !== null))];
   const firstInvalid = Object.values(invalid)[0];
-  if (unique.length === 0) throw badInput(firstInvalid ?? 'The range holds no ids.');
+  if (unique.length === 0 && firstInvalid !== undefined) throw badInput(firstInvalid);
   if (unique.length > MAX_IDS) throw badInput(`${unique.length} distinct ids in one formula; at most ${MAX_IDS}. Split the range.`);
   return { rows, unique, single: false, across: height === 1 && width > 1, invalid };
 }

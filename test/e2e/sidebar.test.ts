@@ -35,27 +35,30 @@ describe('sidebar (real dist/Sidebar.html, google.script.run backed by the emula
     expect(await sidebar.locator('#fetch-count').textContent()).toBe('Fetches today: 0 of 20,000 (the add-in stops at 18,000).');
   });
 
-  test('a bad key is refused with a clear error', async () => {
+  test('a bad key is checked when it is saved: refused under the key field, not saved', async () => {
     await sidebar.locator('#api-key').fill('not-the-key');
     await sidebar.locator('#save-key').click();
-    await sidebar.locator('#key-status:has-text("ending …-key")').waitFor();
-    await sidebar.locator('#test-connection').click();
-    await sidebar.locator('#message.error:has-text("refused")').waitFor();
-    expect(await sidebar.locator('#message').textContent()).toBe('The API key was refused (HTTP 403: Invalid API key.). Check it in Investor Data ▸ Settings.');
+    await sidebar.getByRole('button', { name: /^Send my key to 127\.0\.0\.1:\d+$/ }).click();
+    await sidebar.locator('#api-key-error:has-text("refused")').waitFor();
+    expect(await sidebar.locator('#api-key-error').textContent()).toMatch(/^The service at 127\.0\.0\.1:\d+ refused this key \(HTTP 403\), so it was not saved\. Check the key and paste it again\.$/);
+    expect(await sidebar.locator('#api-key').getAttribute('aria-invalid')).toBe('true');
+    expect(await sidebar.locator('#key-status').textContent()).toBe('No API key saved yet.');
     await page.screenshot({ path: shot('sidebar-bad-key') });
   });
 
   test('save the key: only its last four characters come back; test the connection', async () => {
     await sidebar.locator('#api-key').fill(DEMO_KEY);
     await sidebar.locator('#save-key').click();
+    await sidebar.getByRole('button', { name: /^Send my key to / }).click();
     await sidebar.locator('#key-status:has-text("ending …6789")').waitFor();
+    expect(await sidebar.locator('#key-message').textContent()).toMatch(/^Key saved and accepted by 127\.0\.0\.1:\d+\.$/);
+    expect(await sidebar.locator('#api-key').getAttribute('aria-invalid')).toBeNull();
     expect(await sidebar.locator('#api-key').inputValue()).toBe('');
     const html = await page.frame({ url: /\/sidebar$/ })?.content();
     expect(html).not.toContain(DEMO_KEY);
     await sidebar.locator('#test-connection').click();
-    // "Key saved." is already an ok message: wait for the connection test's own answer.
-    await sidebar.locator('#message.ok:has-text("Connected to")').waitFor();
-    expect(await sidebar.locator('#message').textContent()).toMatch(/^Connected to 127\.0\.0\.1:\d+: \d+ active limited partners\.$/);
+    await sidebar.locator('#key-message.ok:has-text("Connected to")').waitFor();
+    expect(await sidebar.locator('#key-message').textContent()).toMatch(/^Connected to 127\.0\.0\.1:\d+: \d+ active limited partners\.$/);
   });
 
   test('run an import and watch the progress bar reach the end', async () => {

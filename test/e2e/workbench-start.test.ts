@@ -128,6 +128,50 @@ describe('the page', () => {
     expect(rebound).toBe(403);
   }, 60_000);
 
+  test('no other site may frame the page (the sidebar only by the page itself); a POST body is bounded and its fields checked, with a clear 400', async () => {
+    const wb = await start([]);
+    const home = await fetch(`${wb.url}/`);
+    const token = /name="workbench-token" content="([0-9a-f]+)"/.exec(await home.text())?.[1] as string;
+    expect(home.headers.get('content-security-policy')).toBe("frame-ancestors 'none'");
+    expect(home.headers.get('x-frame-options')).toBe('DENY');
+    for (const path of ['/api/state', '/app.js']) expect((await fetch(`${wb.url}${path}`)).headers.get('x-frame-options')).toBe('DENY');
+    const sidebar = await fetch(`${wb.url}/sidebar`);
+    expect(sidebar.headers.get('content-security-policy')).toBe("frame-ancestors 'self'");
+    expect(sidebar.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    const post = (path: string, body: string) => fetch(`${wb.url}${path}`, { method: 'POST', headers: { 'x-workbench-token': token }, body });
+    const refused = async (path: string, body: string) => {
+      const res = await post(path, body);
+      return [res.status, ((await res.json()) as { error: string }).error];
+    };
+    expect(await refused('/api/run', JSON.stringify({ name: 'getSidebarState', args: 'x' }))).toEqual([400, '"args" must be a list of the call\'s arguments.']);
+    expect(await refused('/api/run', JSON.stringify({ name: 7, args: [] }))).toEqual([400, '"name" must be text.']);
+    expect(await refused('/api/run', '{not json')).toEqual([400, 'The request body is not JSON.']);
+    expect(await refused('/api/run', '[1]')).toEqual([400, 'The request body must be a JSON object.']);
+    expect(await refused('/api/cell', JSON.stringify({ sheet: 'Sheet1', a1: ['A1'], input: 'x' }))).toEqual([400, '"a1" must be text.']);
+    expect(await refused('/api/cell', JSON.stringify({ sheet: 'Sheet1', a1: 'A1', input: 'x'.repeat(1024 * 1024) }))).toEqual([413, 'Request body over 1 MB.']);
+    // Still serving, and the refused cell was not written.
+    const ok = await post('/api/run', JSON.stringify({ name: 'getSidebarState', args: [] }));
+    expect(ok.status).toBe(200);
+    const state = (await (await fetch(`${wb.url}/api/state`)).json()) as { cells: string[][] };
+    expect(state.cells[0][0]).toBe('');
+  }, 60_000);
+
+  test('Investor Data ▸ Diagnostics shows its report in a dialog over the page, which closes', async () => {
+    const wb = await start([], stateDir(savedState({ key: true })));
+    await page.goto(wb.url);
+    await page.click('#menu-investor-data');
+    await page.click('text=Diagnostics');
+    await page.locator('#dialog:not([hidden]) #dialog-title:has-text("Investor Data diagnostics")').waitFor();
+    const report = page.frameLocator('#dialog-frame').locator('#report');
+    await report.waitFor();
+    const text = await report.inputValue();
+    expect(text).toMatch(/^OK +API key: saved/m);
+    expect(text).toMatch(/Summary: \d+ ok, 0 warnings, 0 failed/);
+    expect(text).not.toContain(DEMO_KEY);
+    await page.click('#close-dialog');
+    await page.locator('#dialog').waitFor({ state: 'hidden' });
+  }, 60_000);
+
   test('Import shows "starting…", Cancel and a disabled button at once, progress once; the run log has wall-clock times although the saved clock was 2 hours behind', async () => {
     const wb = await start(['--latency', '200'], stateDir(savedState({ key: true, clock: Date.now() - 2 * 3600_000 })));
     await page.goto(wb.url);

@@ -57,13 +57,14 @@ export async function refreshes(page: Page, times = 2): Promise<void> {
   await page.waitForFunction((n) => Number(document.body.dataset.refreshes ?? '0') >= n, now + times, { timeout: 30_000 });
 }
 
-/** Investor Data ▸ Open sidebar, paste the key, Save key. */
+/** Investor Data ▸ Open sidebar, paste the key, Save key, and answer "Send my key to <host>?" with yes. */
 export async function saveKeyWithSidebar(page: Page, key = DEMO_KEY): Promise<FrameLocator> {
   await page.click('#menu-investor-data');
   await page.click('text=Open sidebar');
   const sidebar = page.frameLocator('#sidebar-frame');
   await sidebar.locator('#api-key').fill(key);
   await sidebar.locator('#save-key').click();
+  await sidebar.getByRole('button', { name: /^Send my key to / }).click();
   await sidebar.locator(`#key-status:has-text("ending …${key.slice(-4)}")`).waitFor();
   return sidebar;
 }

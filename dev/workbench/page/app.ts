@@ -26,6 +26,8 @@ interface State {
   errors: Record<string, string>;
   menus: Record<string, MenuItem[]>;
   sidebar: { title: string } | null;
+  /** The dialog the add-in showed (Diagnostics' report), until it is closed; a new id is a new dialog. */
+  dialog: { id: number; title: string } | null;
   toasts: Array<{ message: string; title: string }>;
   triggers: Array<{ id: string; handler: string; nextRunAt: number; every: string }>;
   /** Why the saved state was set aside at start, if it was. */
@@ -312,6 +314,19 @@ function renderSide(s: State): void {
   }
 }
 
+/** The add-in's modal dialog over the page, its HTML served at /dialog (loaded again for a new dialog). */
+function renderDialog(s: State): void {
+  $('dialog').hidden = !s.dialog;
+  if (!s.dialog) return;
+  $('dialog-title').textContent = s.dialog.title;
+  $<HTMLIFrameElement>('dialog-frame').src = `/dialog?id=${s.dialog.id}`;
+}
+
+async function closeDialog(): Promise<void> {
+  await post('/api/dialog/close', {});
+  await refresh();
+}
+
 function renderTabs(s: State): void {
   $('tabs').replaceChildren(...s.sheets.map((sheet, i) => {
     const b = Object.assign(document.createElement('button'), { type: 'button', textContent: sheet.name, className: `tab${i === s.active ? ' active' : ''}` });
@@ -339,6 +354,7 @@ async function refresh(sheet?: number): Promise<void> {
   if (changed('menus', state.menus)) renderMenus(state);
   if (changed('side', [state.sidebar, state.triggers, state.toasts])) renderSide(state);
   if (changed('tabs', [state.sheets, state.active])) renderTabs(state);
+  if (changed('dialog', state.dialog)) renderDialog(state);
   $('notice').hidden = !state.notice;
   $('notice').textContent = state.notice ?? '';
   if (sheetName() !== before) {
@@ -395,6 +411,10 @@ function wire(): void {
     await post('/api/sidebar/close', {});
     await refresh();
   });
+  $('close-dialog').addEventListener('click', () => void closeDialog());
+  $('dialog').addEventListener('keydown', (e) => {
+    if (e.key === 'Escape') void closeDialog();
+  });
   $('triggers-button').addEventListener('click', () => {
     $('triggers').hidden = !$('triggers').hidden;
   });
@@ -405,7 +425,8 @@ function wire(): void {
   });
   window.addEventListener('message', (e) => {
     if (e.data?.type === 'workbench:changed') void refresh();
-    if (e.data?.type === 'workbench:close-sidebar') void post('/api/sidebar/close', {}).then(() => refresh());
+    const fromDialog = e.source === $<HTMLIFrameElement>('dialog-frame').contentWindow;
+    if (e.data?.type === 'workbench:close-sidebar') void (fromDialog ? closeDialog() : post('/api/sidebar/close', {}).then(() => refresh()));
   });
   setInterval(() => void refresh(), 1500);
 }

@@ -84,7 +84,6 @@ describe('custom functions in the emulator against the reference service', () =>
   test.each([
     [['lp_0000a', 'nope'], 'Unknown limited partner field "nope"'],
     [[[['a', 'b'], ['c', 'd']]], 'Pass one column or one row of ids'],
-    [[''], 'No id given'],
     [[true], 'TRUE is not an id'],
     [['lp_0000a', '', 'perhaps'], 'headers must be TRUE or FALSE'],
   ])('bad input %# gives a clear error and no request', (args, message) => {
@@ -92,6 +91,20 @@ describe('custom functions in the emulator against the reference service', () =>
     const cell = a.cell('LP_GET', ...args);
     expect(cell.error).toContain(message);
     expect(cell.run.ledger.fetches).toBe(0);
+  });
+
+  test.each(['LP_GET', 'LP_FIRMS', 'LP_LABELS', 'FUND_GET', 'FUND_LASTSIZE', 'FUND_INDUSTRIES'])('%s of a blank id (or whitespace, or a range of blanks) is blank, asks nothing, needs no key', (name) => {
+    for (const a of [addin(svc.url), addin(svc.url, null)]) {
+      for (const blank of ['', '   ']) {
+        const cell = a.cell(name, blank);
+        expect([name, JSON.stringify(blank), cell.error, cell.value]).toEqual([name, JSON.stringify(blank), undefined, '']);
+        expect(cell.run.ledger.fetches).toBe(0);
+      }
+      const range = a.cell(name, [[''], [' ']]);
+      expect(range.error).toBeUndefined();
+      expect((Array.isArray(range.value) ? range.value.flat() : [range.value]).every((v) => v === '')).toBe(true);
+      expect(range.run.ledger.fetches).toBe(0);
+    }
   });
 
   test('no key, a bad key, an unknown id: short, actionable messages', () => {

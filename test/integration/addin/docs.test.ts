@@ -1,9 +1,11 @@
 /**
  * The documents a clone relies on: docs/openapi.json is exactly what the reference service
- * generates (so it cannot go stale), and every relative link in README.md and docs/api.md points
- * at a file inside the repository (a clone has no ../shared).
+ * generates (so it cannot go stale); every relative link in README.md and the docs/ pages points
+ * at a file inside the repository (a clone has no ../shared), and every #anchor at a heading of
+ * the page it names; README stays a front door: at most 150 lines, and its first 40 link the
+ * deploy guide and the function reference.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { type RunningService, startService } from '../../helpers/service';
 
@@ -22,13 +24,30 @@ test('docs/openapi.json equals GET /openapi.json of `npm run service` (regenerat
   expect({ ...committed, servers: live.servers }).toEqual(live);
 });
 
-test.each(['README.md', 'docs/api.md'])('every relative link in %s resolves inside the repository', (file) => {
+const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
+const anchorsOf = (text: string) => new Set([...text.matchAll(/^#+ (.+)$/gm)].map((m) => m[1].toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-')));
+
+test.each(PAGES)('every relative link in %s resolves inside the repository', (file) => {
   const text = readFileSync(join(ROOT, file), 'utf8');
-  const targets = [...text.matchAll(/\]\(([^)\s#]+)(?:#[^)]*)?\)/g)].map((m) => m[1]).filter((t) => !/^[a-z]+:/i.test(t));
-  expect(targets.length).toBeGreaterThan(0);
-  for (const target of targets) {
-    const path = join(ROOT, dirname(file), target);
-    expect(relative(ROOT, path).startsWith('..') ? `${target} leaves the repository` : existsSync(path) ? 'ok' : `${target} is missing`).toBe('ok');
+  const links = [...text.matchAll(/\]\(([^)\s#]*)(?:#([^)\s]*))?\)/g)].filter((m) => !/^[a-z]+:/i.test(m[1]));
+  for (const [, target, anchor] of links) {
+    const path = join(ROOT, dirname(file), target || file.replace(/^.*\//, ''));
+    const where = relative(ROOT, path);
+    const verdict = where.startsWith('..') ? `${target} leaves the repository`
+      : !existsSync(path) ? `${target} is missing`
+      : anchor && path.endsWith('.md') && !anchorsOf(readFileSync(path, 'utf8')).has(anchor) ? `${target}#${anchor} names no heading`
+      : 'ok';
+    expect(verdict).toBe('ok');
   }
   expect(text).not.toContain('../shared');
+});
+
+test('README is a front door: at most 150 lines, and its first 40 link the deploy guide and the function reference', () => {
+  const lines = readFileSync(join(ROOT, 'README.md'), 'utf8').split('\n');
+  expect(lines.length).toBeLessThanOrEqual(151);
+  const top = lines.slice(0, 40).join('\n');
+  expect(top).toContain('](docs/deploy.md)');
+  expect(top).toContain('](docs/functions.md)');
 });

@@ -40,7 +40,7 @@ test("an editor's new address, saved in the sidebar, makes the owner's warm form
   call(a.emu, 'getSidebarState', []);
   expect(a.cell('LP_GET', 'lp_0000a', 'id').value).toBe('lp_0000a');
   await other().resetStats();
-  expect(a.emu.run('saveServiceUrl', [other().url], { kind: 'sidebar', user: EDITOR }).value).toMatchObject({ ok: true, baseUrl: other().url });
+  expect(a.emu.run('saveSettings', [{ baseUrl: other().url }], { kind: 'sidebar', user: EDITOR }).value).toMatchObject({ ok: true, baseUrl: other().url });
   const warm = a.cell('LP_GET', 'lp_0000a', 'id');
   expect(warm.error).toMatch(/^The service address of this spreadsheet is 127\.0\.0\.1:\d+, but the API key was saved for 127\.0\.0\.1:\d+; the key is not sent\./);
   expect(warm.run.ledger.fetches).toBe(0);

@@ -85,7 +85,7 @@ function endpoint(emu: Emulator, name: string, args: unknown[]): Answer | { thro
 }
 
 const ENDPOINTS: Array<[string, number]> = [
-  ['saveApiKey', 1], ['saveServiceUrl', 1], ['saveCacheTtl', 1], ['saveImport', 1], ['deleteImport', 1], ['scheduleImport', 2],
+  ['saveApiKey', 2], ['sendKeyTo', 1], ['saveSettings', 1], ['saveImport', 1], ['deleteImport', 1], ['scheduleImport', 2],
   ['startImport', 1], ['continueImport', 1], ['importStatus', 1], ['cancelImport', 1],
 ];
 
@@ -115,7 +115,7 @@ describe('adversarial inputs to every sidebar endpoint', () => {
 
   test('service addresses: https anywhere, http only on the local machine', () => {
     const a = addin(svc.url);
-    const save = (url: string) => a.emu.run<Answer>('saveServiceUrl', [url], { kind: 'sidebar' }).value as Answer;
+    const save = (url: string) => a.emu.run<Answer>('saveSettings', [{ baseUrl: url }], { kind: 'sidebar' }).value as Answer;
     for (const ok of ['https://data.example.com', 'https://data.example.com/v1/', 'http://localhost:8787', 'http://127.0.0.1:1234', 'http://[::1]:80']) expect(save(ok).ok).toBe(true);
     for (const bad of ['http://data.example.com', 'ftp://x', 'javascript:alert(1)', 'https://', 'https://a b.com', 'https://user:pw@x.com', 'file:///etc/passwd', 'https://x.com?apiKey=1']) {
       const r = save(bad);

@@ -33,7 +33,7 @@ describe('saveApiKey', () => {
 
   test('a key of safe characters is saved; only its last four characters come back', () => {
     const a = addin(svc.url, null);
-    const r = a.emu.run<Answer>('saveApiKey', [` ${DEMO_KEY} `], { kind: 'sidebar' }).value as Answer;
+    const r = a.emu.run<Answer>('saveApiKey', [` ${DEMO_KEY} `, svc.url], { kind: 'sidebar' }).value as Answer;
     expect(r).toEqual(expect.objectContaining({ ok: true, hasKey: true, keyHint: '…6789' }));
     expect(a.emu.store(`user:${a.emu.owner}`).get('INVESTOR_DATA_API_KEY')).toBe(DEMO_KEY);
     expect(a.cell('LP_GET', 'lp_0000a', 'id').value).toBe('lp_0000a');
@@ -66,7 +66,7 @@ describe('the cache namespace kept with the key', () => {
 
   test('saving the key keeps its namespace with it: a warm formula digests nothing', () => {
     const a = addin(svc.url, null);
-    a.emu.run('saveApiKey', [DEMO_KEY], { kind: 'sidebar' });
+    a.emu.run('saveApiKey', [DEMO_KEY, svc.url], { kind: 'sidebar' });
     const stored = user(a).get('INVESTOR_DATA_CACHE_NAMESPACE') as string;
     expect(stored).toMatch(/^[0-9a-z]+:[0-9a-f]{20}$/);
     expect(leaksIn(stored, [DEMO_KEY])).toEqual([]);
@@ -79,7 +79,7 @@ describe('the cache namespace kept with the key', () => {
 
   test('a namespace that does not match the key (changed behind the add-in\'s back) is not used: the old key\'s answers are not served', () => {
     const a = addin(svc.url, null);
-    a.emu.run('saveApiKey', [DEMO_KEY], { kind: 'sidebar' });
+    a.emu.run('saveApiKey', [DEMO_KEY, svc.url], { kind: 'sidebar' });
     expect(a.cell('LP_GET', 'lp_0000a', 'id').value).toBe('lp_0000a');
     // Another key written directly, the demo key's namespace left beside it: the service does not know this key.
     user(a).set('INVESTOR_DATA_API_KEY', OTHER);
@@ -89,11 +89,14 @@ describe('the cache namespace kept with the key', () => {
     expect(other.run.ledger.calls['Utilities.computeDigest']).toBe(1);
   });
 
-  test('removing the key removes its namespace; moving the key to a new address renews it', () => {
+  test('removing the key removes its namespace; confirming a new address for the key renews it', () => {
     const a = addin(svc.url, null);
-    a.emu.run('saveApiKey', [DEMO_KEY], { kind: 'sidebar' });
+    a.emu.run('saveApiKey', [DEMO_KEY, svc.url], { kind: 'sidebar' });
     const first = user(a).get('INVESTOR_DATA_CACHE_NAMESPACE');
-    a.emu.run('saveServiceUrl', [svc.url.replace('127.0.0.1', 'localhost')], { kind: 'sidebar' });
+    const moved = svc.url.replace('127.0.0.1', 'localhost');
+    a.emu.run('saveSettings', [{ baseUrl: moved }], { kind: 'sidebar' });
+    expect(user(a).get('INVESTOR_DATA_CACHE_NAMESPACE')).toBe(first);
+    a.emu.run('sendKeyTo', [moved], { kind: 'sidebar' });
     const second = user(a).get('INVESTOR_DATA_CACHE_NAMESPACE');
     expect(second).toMatch(/^[0-9a-z]+:[0-9a-f]{20}$/);
     expect(second).not.toBe(first);

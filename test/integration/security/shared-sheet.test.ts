@@ -18,14 +18,14 @@ beforeAll(() => {
 
 test("an editor's new address gets none of the owner's requests until the owner confirms it", async () => {
   const a = addin(svc.url, null);
-  expect(call(a.emu, 'saveApiKey', [DEMO_KEY])).toMatchObject({ ok: true, hasKey: true, addressConfirmed: true });
+  expect(call(a.emu, 'saveApiKey', [DEMO_KEY, svc.url])).toMatchObject({ ok: true, hasKey: true, addressConfirmed: true, check: 'accepted' });
   expect(a.cell('LP_GET', 'lp_0000a', 'id').value).toBe('lp_0000a');
   const id = saveImport(a.emu, { sheetName: 'Partners', fields: ['id'] });
   expect(runImport(a.emu, id).pop()?.status).toBe('done');
   const before = sheet(a.emu, 'Partners');
   call(a.emu, 'scheduleImport', [id, { every: 'hours', hours: 1 }]);
 
-  const edit = a.emu.run('saveServiceUrl', [other.url], { kind: 'sidebar', user: EDITOR });
+  const edit = a.emu.run('saveSettings', [{ baseUrl: other.url }], { kind: 'sidebar', user: EDITOR });
   expect(edit.value).toMatchObject({ ok: true, baseUrl: other.url, hasKey: false });
   await other.resetStats();
 
@@ -38,7 +38,7 @@ test("an editor's new address gets none of the owner's requests until the owner 
   const state = call(a.emu, 'getSidebarState', []);
   expect(state).toMatchObject({ ok: true, addressConfirmed: false, keyAddress: svc.url, baseUrl: other.url });
 
-  expect(call(a.emu, 'saveServiceUrl', [other.url])).toMatchObject({ ok: true, addressConfirmed: true, keyAddress: other.url });
+  expect(call(a.emu, 'sendKeyTo', [other.url])).toMatchObject({ ok: true, addressConfirmed: true, keyAddress: other.url });
   expect(a.cell('LP_GET', 'lp_0000b', 'id').value).toBe('lp_0000b');
   expect((await other.stats()).requests).toBe(1);
 });
@@ -46,7 +46,7 @@ test("an editor's new address gets none of the owner's requests until the owner 
 test("an editor's cache lifetime of 0 is the editor's own: the owner's warm formulas still cost nothing", () => {
   const a = addin(svc.url);
   a.cell('LP_GET', [['lp_0000a'], ['lp_0000b']], 'id');
-  const edit = a.emu.run('saveCacheTtl', [0], { kind: 'sidebar', user: EDITOR });
+  const edit = a.emu.run('saveSettings', [{ ttlSeconds: 0 }], { kind: 'sidebar', user: EDITOR });
   expect(edit.value).toMatchObject({ ok: true, ttlSeconds: 0 });
   const warm = a.cell('LP_GET', [['lp_0000a'], ['lp_0000b']], 'id');
   expect(warm.run.ledger.fetches).toBe(0);
@@ -55,7 +55,7 @@ test("an editor's cache lifetime of 0 is the editor's own: the owner's warm form
 
 test("Diagnostics, run by the owner after an editor changed the address, sends the owner's key nowhere", async () => {
   const a = addin(svc.url);
-  a.emu.run('saveServiceUrl', [other.url], { kind: 'sidebar', user: EDITOR });
+  a.emu.run('saveSettings', [{ baseUrl: other.url }], { kind: 'sidebar', user: EDITOR });
   await other.resetStats();
   const d = call(a.emu, 'getDiagnostics', []);
   expect(d.ok && d.checks.find((c) => c.name === 'Key bound to this address')).toMatchObject({ status: 'FAIL' });

@@ -264,8 +264,6 @@ describe('client: one rule for retries, on the error type', () => {
   });
 
   test.each([
-    ['data: null', () => json(200, { data: null })],
-    ['data: []', () => json(200, { data: [] })],
     ['no data field', () => json(200, { result: 1 })],
     ['a truncated body', () => ({ status: 200, headers: {}, body: '{"data":[{"id":' })],
   ])('a 200 with %s is a broken answer: retried, then served', (_, broken) => {
@@ -276,13 +274,13 @@ describe('client: one rule for retries, on the error type', () => {
     expect(client.stats.retries).toBe(2);
   });
 
-  test('a null record never becomes a remembered "unknown id", and a 404 never replaces a good copy', () => {
+  test('an empty answer (data null or []) and a 404 say "unknown id", and neither replaces a good copy', () => {
     const first = setup(byIdHandler, { ttlMs: 60_000 });
     first.client.limitedPartners(['a']);
     const fetchedAt = first.clock.now();
     first.clock.t += 120_000;
-    const empty = setup(() => json(200, { data: null }), { store: first.store, clock: first.clock, ttlMs: 60_000, retry: { ...DEFAULT_RETRY, retries: 1 } });
-    expect(empty.client.limitedPartners(['a'])[0]).toMatchObject({ ok: true, staleSince: fetchedAt });
+    const empty = setup(() => json(200, { data: null }), { store: first.store, clock: first.clock, ttlMs: 60_000 });
+    expect(empty.client.limitedPartners(['a'])[0]).toMatchObject({ ok: false, error: { code: 'NOT_FOUND', message: 'Unknown limited partner id: a' } });
     const gone = setup(() => json(404, {}), { store: first.store, clock: first.clock, ttlMs: 60_000 });
     expect(gone.client.limitedPartners(['a'])[0]).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
     const back = setup(() => json(503, {}), { store: first.store, clock: first.clock, ttlMs: 60_000, retry: { ...DEFAULT_RETRY, retries: 0 } });
@@ -452,5 +450,89 @@ describe('client: a batch that cannot be sent at all', () => {
     const out = client.limitedPartners(ids(20));
     expect(out.every((o) => !o.ok && o.error.code === 'QUOTA')).toBe(true);
     expect(transport.batches).toHaveLength(0);
+  });
+});
+
+describe('client: a Retry-After that is not a usable wait', () => {
+  test.each(['-1', '0', '0.0', 'Thu, 01 Jan 1970 00:00:00 GMT', 'soon', '', '1e3', '12abc'])('429 and 503 with Retry-After %j back off as without one, never faster', (value) => {
+    for (const status of [429, 503]) {
+      const { client, clock, transport } = setup(() => json(status, {}, { 'retry-after': value }));
+      const [o] = client.limitedPartners(['a']);
+      expect(!o.ok && o.error.code).toBe(status === 429 ? 'RATE_LIMITED' : 'SERVER');
+      expect(transport.requests).toHaveLength(DEFAULT_RETRY.retriesWithoutCopy + 1);
+      // The same waits as a 503 without the header: the backoff (jitter at its middle here), doubling to its cap.
+      const backoff = Array.from({ length: DEFAULT_RETRY.retriesWithoutCopy }, (_, i) => Math.round(0.75 * Math.min(DEFAULT_RETRY.maxDelayMs, DEFAULT_RETRY.baseDelayMs * 2 ** i)));
+      expect(clock.sleeps).toEqual(backoff);
+    }
+  });
+
+  test('backoff is the floor of every wait: a Retry-After shorter than the backoff waits the backoff', () => {
+    const { client, clock } = setup(() => json(429, {}, { 'retry-after': '1' }), { retry: { ...DEFAULT_RETRY, retriesWithoutCopy: 6 } });
+    client.limitedPartners(['a']);
+    expect(clock.sleeps).toEqual([1000, 1000, 1200, 2400, 3000, 3000]);
+  });
+
+  test('an HTTP date in the future is waited for', () => {
+    const clock = new FakeClock();
+    let calls = 0;
+    const date = new Date(clock.now() + 9000).toUTCString();
+    const { client } = setup(() => (++calls === 1 ? json(429, {}, { 'retry-after': date }) : json(200, { data: [partner('a')] })), { clock });
+    expect(client.limitedPartners(['a'])[0].ok).toBe(true);
+    expect(clock.sleeps).toHaveLength(1);
+    expect(clock.sleeps[0]).toBeGreaterThan(8000);
+    expect(clock.sleeps[0]).toBeLessThanOrEqual(9000);
+  });
+});
+
+describe('client: an empty answer for an id is an answer', () => {
+  test.each([
+    ['data: []', { data: [] }],
+    ['data: null', { data: null }],
+    ['data: [null]', { data: [null] }],
+  ])('%s: "unknown id" after one request, remembered: the next recalculation sends none', (_, body) => {
+    const ids = Array.from({ length: 20 }, (_, i) => `lp_${i}`);
+    const first = setup(() => json(200, body));
+    const out = first.client.limitedPartners(ids);
+    expect(out.map((o) => !o.ok && o.error.message)).toEqual(ids.map((id) => `Unknown limited partner id: ${id}`));
+    expect(first.transport.requests).toHaveLength(20);
+    const again = setup(() => json(200, body), { store: first.store, clock: first.clock });
+    expect(again.client.limitedPartners(ids).every((o) => !o.ok && o.error.code === 'NOT_FOUND')).toBe(true);
+    expect(again.transport.requests).toHaveLength(0);
+  });
+
+  test('the same for a venture fund and its last fund size', () => {
+    const { client, transport } = setup(() => json(200, { data: [] }));
+    expect(client.funds(['vf_1'])[0]).toMatchObject({ ok: false, error: { code: 'NOT_FOUND', message: 'Unknown venture fund id: vf_1' } });
+    expect(client.lastFundSizes(['vf_2'])[0]).toMatchObject({ ok: false, error: { code: 'NOT_FOUND', message: 'Unknown venture fund id: vf_2' } });
+    expect(transport.requests).toHaveLength(2);
+  });
+});
+
+describe('client: a record whose id is not the one asked for', () => {
+  const other: Handler = (url) => {
+    const id = url.searchParams.get('limitedPartnerId') ?? url.searchParams.get('ventureFundId');
+    return json(200, { data: [partner(id === 'lp_3' ? 'lp_3' : 'lp_OTHER')] });
+  };
+
+  test('is an error for that id alone, and is not cached', () => {
+    const first = setup(other);
+    const out = first.client.limitedPartners(['lp_1', 'lp_2', 'lp_3']);
+    expect(out[0]).toMatchObject({ ok: false, error: { code: 'BAD_RESPONSE', message: 'The data service answered with limited partner id lp_OTHER when asked for lp_1.' } });
+    expect(out[1]).toMatchObject({ ok: false, error: { code: 'BAD_RESPONSE' } });
+    expect(out[2]).toMatchObject({ ok: true, value: { id: 'lp_3' } });
+    expect(first.transport.requests).toHaveLength(3);
+    const again = setup(other, { store: first.store, clock: first.clock });
+    const back = again.client.limitedPartners(['lp_1', 'lp_2', 'lp_3']);
+    expect(back.map((o) => o.ok)).toEqual([false, false, true]);
+    expect(again.transport.requests).toHaveLength(2);
+  });
+
+  test('the same for every per-id operation whose record has an id; a number id matches its text', () => {
+    const { client } = setup(other);
+    expect(client.firms(['lp_1'])[0].ok).toBe(false);
+    expect(client.labels(['lp_1'])[0].ok).toBe(false);
+    expect(client.funds(['vf_1'])[0].ok).toBe(false);
+    const numeric = setup(() => json(200, { data: [partner(7 as unknown as string)] }));
+    expect(numeric.client.limitedPartners([' 7 '])[0]).toMatchObject({ ok: true, value: { id: 7 } });
   });
 });

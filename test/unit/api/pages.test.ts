@@ -109,3 +109,27 @@ describe('page reader: a live list', () => {
     expect(long.asked).toHaveLength(1);
   });
 });
+
+describe('page reader: a list keyed by id (the default)', () => {
+  test('records without a usable id (empty, missing, blank, not text: 1 beside "1") are skipped, and the read is complete in one pass', () => {
+    const items = records(250);
+    items[10] = { id: '' };
+    items[20] = { fullName: 'no id' };
+    items[30] = { id: 1 };
+    items[31] = { id: '1' };
+    items[40] = { id: ' ' };
+    const list = fakeList(items);
+    const r = readList(list.fetch, { limit: 100, batch: 20, passes: 2 });
+    expect(r.verdict).toEqual({ complete: true });
+    expect(r.records).toHaveLength(246);
+    expect(ids(r)).toContain('1');
+    expect(ids(r)).not.toContain(1);
+    expect(list.asked).toHaveLength(3);
+  });
+
+  test('a usable id that comes twice still means the list moved', () => {
+    const items = records(250);
+    items[120] = { id: 'p5' };
+    expect(readList(fakeList(items).fetch, { limit: 100, batch: 20 }).verdict).toMatchObject({ complete: false, changed: true });
+  });
+});

@@ -584,3 +584,40 @@ describe('import state machine: replace owns what it wrote, by record', () => {
   });
 });
 
+
+describe('import state machine: listed records without a usable id', () => {
+  /** 250 partners, five of them without a usable id: empty, missing, blank, and 1 beside "1". */
+  const hostile = () => {
+    const items = records(250);
+    items[10] = { ...items[10], id: '' };
+    items[20] = { fullName: 'No id at all' };
+    items[30] = { ...items[30], id: 1 };
+    items[31] = { ...items[31], id: '1' };
+    items[40] = { ...items[40], id: '   ' };
+    return fakeList(items);
+  };
+  const usable = expected(250).map((id) => (id === 'p31' ? '1' : id)).filter((id) => !['p10', 'p20', 'p30', 'p40'].includes(id as string));
+
+  test('are skipped and counted in the run log with the reason, in one read of the list; the table holds only usable ids', () => {
+    const list = hostile();
+    const w = world(list.fetch, [spec()]);
+    const steps = drive(w);
+    expect(steps.map((s) => s.status)).toEqual(['done']);
+    expect(list.asked).toHaveLength(3);
+    const message = 'Imported 246 active limited partners into "Partners". Skipped 4 listed records: 3 without an id, 1 whose id is not text.';
+    expect(steps[0].message).toBe(message);
+    expect(tableIds(w)).toEqual(usable);
+    expect(w.runLog[0][11]).toBe(message);
+  });
+
+  test('a later replace run takes its own table back (no row it would refuse was written), and a merge writes none either', () => {
+    const w = world(hostile().fetch, [spec()]);
+    expect(drive(w).pop()?.status).toBe('done');
+    expect(drive(w).pop()?.status).toBe('done');
+    expect(tableIds(w)).toEqual(usable);
+    const m = world(hostile().fetch, [spec('merge')]);
+    m.own('Partners', [['id', 'fullName', 'Notes'], ['p2', 'Old name', 'call back']]);
+    expect(drive(m).pop()?.status).toBe('done');
+    expect(tableIds(m).filter((id) => id === '' || typeof id !== 'string' || !id.trim())).toEqual([]);
+  });
+});

@@ -69,8 +69,14 @@ describe('formula arguments', () => {
     expect(readIds(12345).rows).toEqual(['12345']);
   });
 
+  test('a blank id, whitespace only, or a range of blanks is no error: blank rows, nothing to fetch', () => {
+    for (const blank of ['', '   ', null, undefined]) expect(readIds(blank)).toEqual({ rows: [null], unique: [], single: true, across: false, invalid: {} });
+    expect(readIds([['', ' \t']])).toEqual({ rows: [null, null], unique: [], single: false, across: true, invalid: {} });
+    expect(readIds([[''], ['  ']])).toEqual(expect.objectContaining({ rows: [null, null], unique: [] }));
+    expect(() => readIds([[''], [true]])).toThrow('TRUE is not an id');
+  });
+
   test.each([
-    ['', 'No id given'], [[['', '']], 'The range holds no ids'], [[[''], ['']], 'The range holds no ids'],
     [true, 'TRUE is not an id'], [new Date(), 'A date is not an id'], ['x'.repeat(1001), 'ids are at most 1000'],
     [[['a', 'b'], ['c', 'd']], 'Pass one column or one row of ids (got 2 × 2)'],
     [Array.from({ length: MAX_IDS + 1 }, (_, i) => [`id${i}`]), `at most ${MAX_IDS}`],

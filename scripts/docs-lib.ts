@@ -1,0 +1,204 @@
+/**
+ * The generated documentation, as pure functions of their one source each: docs/benchmarks.md
+ * from bench/results.json, and the function reference in docs/functions.md from the JSDoc that
+ * the build copies into dist/Code.js (the text Sheets shows in autocomplete) plus the field
+ * tables of src/api/records.ts. `npm run docs` (scripts/docs.ts) writes them;
+ * test/unit/build/docs.test.ts fails when a committed page differs from what these produce.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FUND_FIELD_SPECS, type FieldSpec, LP_FIELD_SPECS } from '../src/api/records';
+import { describeExports, type ExposedFunction, exportNamesFromIndex, isCustomFunctionName } from './build-lib';
+
+/** The marker pair that fences a generated part of a hand-written page. */
+export const fence = (name: string) => ({
+  start: `<!-- generated: ${name} (npm run docs; edit the source, not this part) -->`,
+  end: `<!-- end generated: ${name} -->`,
+});
+
+/** The page with its fenced part replaced by `body`; refuses a page without both markers. */
+export function replaceFenced(page: string, name: string, body: string): string {
+  const { start, end } = fence(name);
+  const a = page.indexOf(start);
+  const b = page.indexOf(end);
+  if (a < 0 || b < a) throw new Error(`the page has no "${start}" ... "${end}" part`);
+  return `${page.slice(0, a + start.length)}\n${body.trim()}\n${page.slice(b)}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Function reference
+
+interface Param { name: string; type: string; optional: boolean; text: string }
+
+export interface FunctionDoc { name: string; summary: string; params: Param[]; returns: { type: string; text: string } }
+
+/** Reads a JSDoc block as Sheets does: the text before the tags, each @param, the @return. */
+export function parseJsDoc(fn: ExposedFunction): FunctionDoc {
+  const lines = (fn.doc ?? '').replace(/^\/\*\*|\*\/$/g, '').split('\n').map((l) => l.replace(/^\s*\* ?/, '').trimEnd());
+  const summary: string[] = [];
+  const params: Param[] = [];
+  let returns = { type: '', text: '' };
+  for (const line of lines) {
+    const param = /^@param\s+\{([^}]*)\}\s+(\[)?(\w+)\]?\s*(.*)$/.exec(line);
+    const ret = /^@returns?\s+\{([^}]*)\}\s*(.*)$/.exec(line);
+    if (param) params.push({ type: param[1], optional: !!param[2], name: param[3], text: param[4] });
+    else if (ret) returns = { type: ret[1], text: ret[2] };
+    else if (!line.startsWith('@') && params.length === 0 && line.trim()) summary.push(line.trim());
+  }
+  return { name: fn.name, summary: summary.join(' '), params, returns };
+}
+
+/** A JSDoc type in words: `string|Array<Array<string>>` is "text or a range". */
+function typeWords(type: string): string {
+  if (/^Array/.test(type)) return 'a range';
+  const words = type.split('|').map((t) => (/^Array/.test(t) ? 'a range' : t === 'string' ? 'text' : t === 'Date' ? 'a date' : t));
+  return [...new Set(words)].join(' or ');
+}
+
+const cellText = (s: string) => s.replace(/\|/g, '\\|');
+
+function fieldTable(specs: readonly FieldSpec[]): string {
+  const rows = specs.map((s) => `| \`${s.name}\` | ${s.type} |`);
+  return ['| Field | Type |', '|---|---|', ...rows].join('\n');
+}
+
+/** The reference part of docs/functions.md, from the custom functions' JSDoc and the field tables. */
+export function renderFunctionReference(fns: readonly ExposedFunction[]): string {
+  const out: string[] = [];
+  for (const doc of fns.filter((f) => f.custom).map(parseJsDoc)) {
+    const signature = doc.params.map((p) => (p.optional ? `[${p.name}]` : p.name)).join(', ');
+    out.push(`### ${doc.name}(${signature})`, '', doc.summary, '');
+    if (doc.params.length) {
+      out.push('| Argument | Takes | Meaning |', '|---|---|---|');
+      for (const p of doc.params) out.push(`| \`${p.name}\`${p.optional ? ' (optional)' : ''} | ${typeWords(p.type)} | ${cellText(p.text)} |`);
+      out.push('');
+    }
+    out.push(`Result (${typeWords(doc.returns.type)}): ${doc.returns.text}`, '');
+  }
+  out.push('### Fields of a limited partner', '', 'What `LP_GET`, `LP_ACTIVE`, `LP_FIND` and imports can show (`=LP_FIELDS(TRUE)` lists the same).', '', fieldTable(LP_FIELD_SPECS), '');
+  out.push('### Fields of a venture fund', '', 'What `FUND_GET` can show (`=FUND_FIELDS(TRUE)` lists the same).', '', fieldTable(FUND_FIELD_SPECS));
+  return out.join('\n');
+}
+
+/**
+ * The custom functions as the build sees them (same source, same JSDoc), in the order src/index.ts
+ * lists their files and each file declares them, so the reference reads like the source.
+ */
+export function customFunctions(root: string): ExposedFunction[] {
+  const index = readFileSync(join(root, 'src/index.ts'), 'utf8');
+  const files = [...index.matchAll(/from '\.\/(entry\/[\w-]+)'/g)].map((m) => readFileSync(join(root, 'src', `${m[1]}.ts`), 'utf8'));
+  const place = (name: string) => {
+    const f = files.findIndex((text) => text.includes(`export function ${name}(`));
+    return f * 1e7 + (f < 0 ? 0 : files[f].indexOf(`export function ${name}(`));
+  };
+  const names = exportNamesFromIndex(join(root, 'src/index.ts')).filter(isCustomFunctionName).sort((a, b) => place(a) - place(b));
+  return describeExports(join(root, 'src'), names);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Benchmarks
+
+type Row = Record<string, string | number | boolean | null | undefined>;
+
+/** What each group of bench/results.json measures (a group not listed here is shown with its name). */
+const GROUPS: Record<string, { title: string; text: string }> = {
+  formulas: {
+    title: 'Custom functions over a range',
+    text: '`=LP_GET` over a range of ids, cold and warm, then single-id formulas of those ids after it (each a fresh execution); the naive baseline fetches one id at a time, serially.',
+  },
+  sheetScale: {
+    title: 'Fill-down and thousands of ids',
+    text: 'Single-id formulas filled down a column over a large active list, one at a time and 10 at once (the emulator\'s concurrent recalculation); the floor of such a wave with no add-in code at all; and ranges of thousands of distinct ids, against every id in parallel `fetchAll` batches of 100 with no cache.',
+  },
+  refresh: {
+    title: 'Refresh all formulas',
+    text: '*Refresh all formulas* over fill-down formulas, one execution each, against rewriting one cell at a time and against one `setFormulas` pair per sheet by hand ("fair": it keeps no journal, so killed between its two calls it leaves the whole column empty). `lost` counts formulas left erased.',
+  },
+  imports: {
+    title: 'Imports',
+    text: 'An import of the whole active list, against serial pages of 10 with one `setValues` per page, and the sheet writes against one `setValue` per cell.',
+  },
+  scaling: {
+    title: 'Import scaling',
+    text: 'Imports from the scheduled trigger, each size in its own process for its peak memory.',
+  },
+  service: {
+    title: 'Reference service',
+    text: 'Start-up (process spawn to listening, including the TypeScript loader), the first 100-row page, peak memory, and `getLimitedPartnerById` requests a second with 16 concurrent keep-alive clients.',
+  },
+  rateLimited: {
+    title: 'Imports against a rate-limited service',
+    text: 'A sidebar import with 30 % of requests answered 429 with `Retry-After: 15`, one row per service seed. The slowest page decides: `longest429Run` is the most 429s in a row one page met, and `lowerBoundMs` the least time any import that honours `Retry-After` could take for that draw.',
+  },
+};
+
+const HEADINGS: Record<string, string> = {
+  name: 'Case', wallMs: 'Wall', emulatedMs: 'Emulated', fetches: 'Fetches', cacheCalls: 'Cache calls', sheetCalls: 'Sheet calls',
+  setFormulaCalls: '`setFormulas` calls', setValuesCalls: '`setValues` calls', timedOut: 'Timed out', peakRssMb: 'Peak RSS',
+  peakMemoryMb: 'Peak memory', startupMs: 'Start-up', firstPageMs: 'First page', requestsPerSecond: 'Requests/s',
+  longestExecutionMs: 'Longest execution', longestStepMs: 'Longest step', activePartners: 'Active partners', rateLimited: '429s',
+  longest429Run: 'Longest 429 run', lowerBoundMs: 'Lower bound', error: 'Error',
+};
+
+const heading = (key: string) => HEADINGS[key] ?? key.replace(/([A-Z])/g, ' $1').replace(/^./, (c) => c.toUpperCase());
+
+const number = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 2 });
+
+function value(key: string, v: Row[string]): string {
+  if (v === undefined || v === null) return '';
+  if (typeof v === 'boolean') return v ? 'yes' : 'no';
+  if (typeof v === 'number' && key.endsWith('Ms')) return v >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${v} ms`;
+  if (typeof v === 'number' && key.endsWith('Mb')) return `${number(v)} MB`;
+  if (typeof v === 'number') return number(v);
+  return cellText(String(v));
+}
+
+function table(rows: Row[]): string {
+  const keys = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  const lines = [`| ${keys.map(heading).join(' | ')} |`, `|${keys.map(() => '---').join('|')}|`];
+  for (const r of rows) lines.push(`| ${keys.map((k) => value(k, r[k])).join(' | ')} |`);
+  return lines.join('\n');
+}
+
+/** docs/benchmarks.md, whole, from the parsed bench/results.json. */
+export function renderBenchmarks(results: Record<string, unknown>): string {
+  const out = [
+    '# Benchmarks',
+    '',
+    '<!-- Generated by `npm run docs` from bench/results.json (scripts/docs-lib.ts); do not edit. -->',
+    '',
+    '`npm run bench` runs every group against the reference service in a child process with injected',
+    'latency (the import benchmarks start it with `--preload`), each figure beside its naive baseline from',
+    'the same run, and writes `bench/results.json`; `npm run bench -- --only refresh,formulas` runs only',
+    'those groups and keeps the others\' figures. `npm test` runs a small `--quick` version as a smoke check,',
+    'with no timing assertions, and writes nothing. *Emulated* is the emulator\'s simulated execution time:',
+    'real elapsed time plus the modelled cost of each Apps Script call (see',
+    '[the emulator](architecture.md#emulator-devemulator)); *Wall* is real time on the machine that ran it.',
+    '',
+    `Latest run written: ${String(results.date ?? 'unknown').slice(0, 10)}; injected latency ${value('', results.latencyMs as number)} ms;`,
+    `\`dist/Code.js\` ${value('', results.bundleKb as number)} KB (loaded on every custom-function call).`,
+  ];
+  for (const [key, rows] of Object.entries(results)) {
+    if (!Array.isArray(rows) || rows.length === 0) continue;
+    const group = GROUPS[key] ?? { title: key, text: '' };
+    out.push('', `## ${group.title} (\`--only ${key}\`)`, '');
+    if (group.text) out.push(group.text, '');
+    out.push(table(rows as Row[]));
+  }
+  out.push(
+    '',
+    '## Fault soak',
+    '',
+    '`npm run soak` runs imports (replace and merge, several saved imports) and formula batches against a',
+    'service that fails a share of its requests (500, 503, 429 with `Retry-After`, truncated JSON bodies,',
+    'answers slower than the fetch timeout) while the list changes under running imports, and exits',
+    'non-zero unless every import completes correctly or fails with its sheet byte-for-byte unchanged and',
+    'a message naming what failed, and no formula row shows a wrong value. `--outage` takes the service',
+    'hard down once each saved import has run; `--sweep N` repeats the faulty formula case on N service',
+    'seeds; `--imports N --formulas N --seconds S` bound it. It prints its figures; they are not kept here.',
+    '',
+  );
+  return out.join('\n');
+}
+
+export const readResults = (root: string) => JSON.parse(readFileSync(join(root, 'bench/results.json'), 'utf8')) as Record<string, unknown>;

@@ -1,0 +1,142 @@
+/**
+ * The real dist/Sidebar.html served on 127.0.0.1 as the only page, in a 300 px wide window (the
+ * width Sheets gives a sidebar), its google.script.run backed by the bundle in an emulator of
+ * this process (the workbench's own shim and host), so a test can act as another editor between
+ * the owner's presses, read every call the sidebar made, and hold a call to see the sidebar while
+ * it waits (an import that is running). Also: what the sidebar last announced in its status
+ * regions, and the element that has focus, described as a person would hear it.
+ */
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { ScriptRunHost } from '../../dev/emulator/hosts';
+import type { Emulator } from '../../dev/emulator/runtime';
+import { scriptRunShim, TOKEN_HEADER } from '../../dev/workbench/server';
+
+export interface SidebarCall {
+  name: string;
+  args: unknown[];
+}
+
+export interface SidebarPage {
+  page: Page;
+  url: string;
+  /** Every call the sidebar made, in order. */
+  calls: SidebarCall[];
+  /** While set, a call with this name waits until `release()`. */
+  hold(name: string): void;
+  release(): void;
+  /** Resolves when the call named by the last `hold` is waiting. */
+  held(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const DIST = join(__dirname, '../../dist');
+
+export async function openSidebar(browser: Browser, emu: Emulator, viewport = { width: 300, height: 800 }): Promise<SidebarPage> {
+  const token = 'sidebar-test-token';
+  const host = new ScriptRunHost(emu);
+  const calls: SidebarCall[] = [];
+  let holding: string | undefined;
+  let gate: Promise<void> = Promise.resolve();
+  let open: () => void = () => {};
+  let arrived: Promise<void> = Promise.resolve();
+  let signal: () => void = () => {};
+  const html = readFileSync(join(DIST, 'Sidebar.html'), 'utf8').replace(/<head>/i, () => `<head>${scriptRunShim(token)}`);
+  const server: Server = createServer(async (req, res) => {
+    if (req.method === 'GET') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(html);
+      return;
+    }
+    let text = '';
+    for await (const chunk of req) text += chunk;
+    if (req.headers[TOKEN_HEADER] !== token) {
+      res.writeHead(403).end();
+      return;
+    }
+    const { name, args } = JSON.parse(text) as { name: string; args: unknown[] };
+    calls.push({ name, args });
+    if (name === holding) {
+      signal();
+      await gate;
+    }
+    let out: unknown;
+    try {
+      out = { ok: true, value: await host.call(name, args) };
+    } catch (e) {
+      out = { ok: false, error: (e as Error).message };
+    }
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(out));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  const page = await browser.newPage({ viewport });
+  await page.addInitScript(recordAnnouncements);
+  await page.goto(url);
+  return {
+    page,
+    url,
+    calls,
+    hold(name) {
+      holding = name;
+      gate = new Promise((resolve) => {
+        open = resolve;
+      });
+      arrived = new Promise((resolve) => {
+        signal = resolve;
+      });
+    },
+    release() {
+      holding = undefined;
+      open();
+    },
+    held() {
+      return arrived;
+    },
+    async close() {
+      holding = undefined;
+      open();
+      await page.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** What has focus, as a screen reader names it: role and accessible name (from the browser's accessibility tree). */
+export async function focused(page: Page): Promise<{ role: string; name: string }> {
+  const snapshot = await page.locator('*:focus').ariaSnapshot();
+  const m = /^- (\w+)(?: "((?:[^"\\]|\\.)*)")?/.exec(snapshot.trim());
+  return { role: m?.[1] ?? '', name: (m?.[2] ?? '').replace(/\\"/g, '"') };
+}
+
+/** Runs in the page before its own script: logs every new text of a live region (what a screen reader reads out). */
+function recordAnnouncements(): void {
+  const log: string[] = [];
+  (window as unknown as { __announced: string[] }).__announced = log;
+  const live = (n: Node | null): Element | null => (n instanceof Element ? n : n?.parentElement ?? null)?.closest('[role="status"], [role="alert"], [aria-live]') ?? null;
+  const seen = new Map<Element, string>();
+  new MutationObserver((records) => {
+    for (const r of records) {
+      const region = live(r.target);
+      if (!region || region.getAttribute('aria-live') === 'off') continue;
+      const text = (region.textContent ?? '').trim();
+      if (text && seen.get(region) !== text) log.push(text);
+      seen.set(region, text);
+    }
+  }).observe(document, { subtree: true, childList: true, characterData: true });
+}
+
+/** Everything live regions announced since the page opened (or since the last `clearAnnounced`), in order. */
+export function announced(page: Page): Promise<string[]> {
+  return page.evaluate(() => [...(window as unknown as { __announced: string[] }).__announced]);
+}
+
+export function clearAnnounced(page: Page): Promise<void> {
+  return page.evaluate(() => {
+    (window as unknown as { __announced: string[] }).__announced.length = 0;
+  });
+}
