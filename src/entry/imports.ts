@@ -11,6 +11,7 @@ import { LP_FIELDS } from '../api/records';
 import { type Answer, answer, type ImportView, type RunSummary } from '../contract';
 import { clientFor, EXECUTION_STARTED_AT } from '../gas/context';
 import { importPorts } from '../gas/import-ports';
+import { findSheet, releaseSheet } from '../gas/sheets';
 import { knownSecrets } from '../gas/settings';
 import { deleteRun, loadImports, loadRun, saveImports } from '../gas/store';
 import { syncTriggers } from '../gas/triggers';
@@ -49,6 +50,8 @@ export function deleteImport(id: unknown): Answer<{ deleted: string }> {
     if (loadRun(spec.id)?.status === 'running') cancelRun(spec.id, importPorts());
     saveImports(loadImports().filter((i) => i.id !== spec.id));
     deleteRun(spec.id);
+    const sheet = findSheet(spec.sheetName);
+    if (sheet) releaseSheet(sheet);
     syncTriggers();
     return { deleted: spec.id };
   }, knownSecrets);

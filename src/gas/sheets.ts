@@ -126,13 +126,23 @@ export function writeOwned(sheet: Sheet, grid: readonly OutCell[][], columns: Re
   columns.forEach((f, c) => {
     if (rows > 0 && (isDateField(f) || isDateField(before[c]))) sheet.getRange(2, c + 1, rows, 1).setNumberFormat(isDateField(f) ? DATE_FORMAT : 'General');
   });
-  for (const p of sheet.getProtections(SpreadsheetApp.ProtectionType.RANGE)) if (p.getDescription().startsWith(PROTECTED)) p.remove();
+  unprotect(sheet);
   for (let c = 0; c < columns.length; c++) {
     if (!columns[c] || columns[c - 1]) continue;
     let end = c;
     while (columns[end + 1]) end++;
     sheet.getRange(1, c + 1, grid.length, end - c + 1).protect().setDescription(`${PROTECTED} ${importId}: an edit here makes its next replace stop and ask.`).setWarningOnly(true);
   }
+}
+
+function unprotect(sheet: Sheet): void {
+  for (const p of sheet.getProtections(SpreadsheetApp.ProtectionType.RANGE)) if (p.getDescription().startsWith(PROTECTED)) p.remove();
+}
+
+/** An import deleted: its sheet keeps its cells, which are the analyst's from now on (no tag, no field metadata, no protection). */
+export function releaseSheet(sheet: Sheet): void {
+  for (const m of sheet.createDeveloperMetadataFinder().find()) if (m.getKey() === TAG_KEY || m.getKey() === FIELD_KEY) m.remove();
+  unprotect(sheet);
 }
 
 function columnLetters(col: number): string {

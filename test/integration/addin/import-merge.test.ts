@@ -283,6 +283,9 @@ describe('replace keeps what the analyst added', () => {
     const first = saveImport(a.emu, { sheetName: 'Again', fields: ['id', 'fullName', 'firm'], mode: 'replace' });
     expect(runImport(a.emu, first).pop()?.status).toBe('done');
     expect(call(a.emu, 'deleteImport', [first]).ok).toBe(true);
+    // Deleting the import leaves its table to the analyst: no tag, no field metadata, no protection.
+    const s = a.emu.workbook.byName('Again');
+    expect([s?.metadata, s?.protections]).toEqual([[], []]);
     const second = saveImport(a.emu, { sheetName: 'Again', fields: ['id', 'firm', 'fullName'], mode: 'replace' });
     expect(runImport(a.emu, second).pop()?.message).toContain('"Again" holds cells the import did not write');
     expect(call(a.emu, 'adoptTable', [second]).ok).toBe(true);
