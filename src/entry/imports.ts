@@ -36,6 +36,8 @@ export function saveImport(input: unknown): Answer<{ import: ImportView }> {
   return answer(() => {
     const imports = loadImports();
     const spec = checkSpec(input, imports, () => `imp${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`);
+    // A run stages its rows in the shape of the settings it started with: they change between runs only.
+    if (loadRun(spec.id)?.status === 'running') throw badInput('This import is running; wait for it to finish, or cancel it, before changing it.');
     const at = imports.findIndex((i) => i.id === spec.id);
     if (at >= 0) imports[at] = spec;
     else imports.push(spec);

@@ -10,7 +10,9 @@
  * wherever it moves, formulas included (references to the formula's own row follow it, see
  * moveRow); partners no longer in the list, rows without an id and further rows of a repeated id
  * keep every cell, formulas included, below the active ones; an analyst's formula in an imported
- * column is kept, not overwritten. Every difference becomes a change-log entry.
+ * column is kept, not overwritten. Every difference becomes a change-log entry: new partner, no
+ * longer active (or, for a partner still listed that the import's filters now leave out, no longer
+ * matches), repeated id (kept), or a field's old and new value.
  */
 import { type Cell, isDate } from '../table/cells';
 
@@ -21,7 +23,7 @@ export type OutCell = Cell | FormulaCell;
 
 export interface Change {
   id: string;
-  change: 'new partner' | 'no longer active' | 'repeated id (kept)' | 'changed';
+  change: 'new partner' | 'no longer active' | 'no longer matches' | 'repeated id (kept)' | 'changed';
   field: string;
   before: Cell;
   after: Cell;
@@ -69,7 +71,8 @@ export function moveRow(formula: string, from: number, to: number, sheetName: st
   });
 }
 
-export function mergeTables(existing: { values: Cell[][]; formulas: string[][]; fields: ReadonlyArray<string | undefined> } | null, fields: readonly string[], incoming: readonly Cell[][], sheetName: string): MergeResult {
+/** `unmatched`: ids in the list that the import's filters leave out; their rows stay as a partner no longer active does. */
+export function mergeTables(existing: { values: Cell[][]; formulas: string[][]; fields: ReadonlyArray<string | undefined> } | null, fields: readonly string[], incoming: readonly Cell[][], sheetName: string, unmatched: ReadonlySet<string> = new Set()): MergeResult {
   if (!existing || (existing.values.every((row) => blank(row)) && existing.formulas.every((row) => row.every((f) => !f)))) {
     return { grid: [[...fields], ...incoming.map((r) => [...r])], columns: [...fields], changes: [], kept: 0 };
   }
@@ -125,7 +128,7 @@ export function mergeTables(existing: { values: Cell[][]; formulas: string[][]; 
     const first = id !== '' && oldRows.get(id) === r;
     if ((first && seen.has(id)) || (!id && blank(old) && !existing.formulas[r]?.some(Boolean))) return;
     // A partner no longer listed, a row without an id, or a further row of a repeated id: kept whole, never dropped.
-    if (id) log({ id, change: first ? 'no longer active' : 'repeated id (kept)', field: '', before: '', after: '' });
+    if (id) log({ id, change: !first ? 'repeated id (kept)' : unmatched.has(id) ? 'no longer matches' : 'no longer active', field: '', before: '', after: '' });
     kept++;
     const to = grid.length;
     grid.push(columns.map((_, c) => cellOf(r, c, to)));

@@ -97,7 +97,7 @@ describe('replace never overwrites the analyst silently', () => {
     expect(sheet(emu, 'Partners')).toEqual(before);
     const log = sheet(emu, 'Investor Data log');
     expect(log[log.length - 1].slice(4, 6)).toEqual(['schedule', 'failed']);
-    expect(String(log[log.length - 1][11])).toContain('(B3 (edited))');
+    expect(String(log[log.length - 1].at(-1))).toContain('(B3 (edited))');
     const listed = call(emu, 'listImports', []);
     expect(listed.ok && listed.imports[0].last?.message).toContain('(B3 (edited))');
     const forced = call(emu, 'replaceAnyway', [id, true]);

@@ -58,7 +58,7 @@ describe('import of active limited partners', () => {
     const table = sheet(a.emu, 'Faulty');
     expect(new Set(ids(table)).size).toBe(active);
     expect(table).toHaveLength(active + 1);
-    expect(Number(sheet(a.emu, 'Investor Data log')[1][9])).toBeGreaterThan(0);
+    expect(Number(sheet(a.emu, 'Investor Data log')[1][10])).toBeGreaterThan(0);
   });
 
   test('a failing service or a run killed mid-way leaves the previous data untouched', async () => {

@@ -33,7 +33,7 @@ describe('import state machine: the happy paths', () => {
     expect(tableIds(w)).toEqual(expected(250));
     expect(w.staging.size).toBe(0);
     expect(w.runLog).toHaveLength(1);
-    expect(w.runLog[0].slice(2, 9)).toEqual(['Partners', 'replace', 'sidebar', 'done', 250, 3, 3]);
+    expect(w.runLog[0].slice(2, 10)).toEqual(['Partners', 'replace', 'sidebar', 'done', 250, 250, 3, 3]);
     expect(w.specs[0].last).toMatchObject({ status: 'done', rows: 250 });
   });
 
@@ -522,7 +522,7 @@ describe('import state machine: replace owns what it wrote, by record', () => {
     expect(table(w)).toEqual(edited);
     const scheduled = beginRun('imp1', 'schedule', w.nextExecution(), w.clock.t + 60_000);
     expect(scheduled.status).toBe('failed');
-    expect(w.runLog[w.runLog.length - 1][11]).toContain('(B4 (edited))');
+    expect(w.runLog[w.runLog.length - 1].at(-1)).toContain('(B4 (edited))');
     expect(table(w)).toEqual(edited);
     edited[3][1] = 'Name 2';
     expect(drive(w).pop()?.status).toBe('done');
@@ -607,7 +607,7 @@ describe('import state machine: listed records without a usable id', () => {
     const message = 'Imported 246 active limited partners into "Partners". Skipped 4 listed records: 3 without an id, 1 whose id is not text.';
     expect(steps[0].message).toBe(message);
     expect(tableIds(w)).toEqual(usable);
-    expect(w.runLog[0][11]).toBe(message);
+    expect(w.runLog[0]).toContain(message);
   });
 
   test('a later replace run takes its own table back (no row it would refuse was written), and a merge writes none either', () => {

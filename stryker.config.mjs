@@ -1,0 +1,47 @@
+// Mutation testing (`npm run mutate`): StrykerJS plants small bugs (mutants) in the pure core,
+// src/api, src/table and src/import, and runs the unit tests that cover each one; a mutant no test
+// notices is a rule no test guards. Results are incremental: test/mutation/incremental.json records
+// every mutant's verdict with the source and tests it was judged on, so a rerun only mutates code
+// (and reruns tests) that changed since. The HTML and JSON reports go to reports/mutation/
+// (git-ignored); scripts/mutation-summary.ts turns the JSON report into docs/mutation.md.
+//
+// No TypeScript checker: @stryker-mutator/typescript-checker drives the compiler through its JS API,
+// and typescript@7 (the native compiler) has none. A mutant that does not type-check still runs; the
+// tests (compiled by @swc/jest, which strips types) judge it like any other, so the score can only
+// count a few such mutants as killed that a checker would have discarded as invalid.
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const unit = require('./jest.config.js').projects.find((project) => project.displayName === 'unit');
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  mutate: ['src/api/**/*.ts', 'src/table/**/*.ts', 'src/import/**/*.ts'],
+  testRunner: 'jest',
+  jest: {
+    projectType: 'custom',
+    // package.json holds no jest key: pointing at it keeps jest.config.js (three projects, a browser
+    // global set-up) out, so the unit project below is the whole configuration.
+    configFile: 'package.json',
+    config: {
+      ...unit,
+      displayName: undefined,
+      testMatch: ['<rootDir>/test/unit/{api,table,import}/**/*.test.ts'],
+    },
+    enableFindRelatedTests: true,
+  },
+  coverageAnalysis: 'perTest',
+  // Two cores, shared: more runners only queue.
+  concurrency: 2,
+  incremental: true,
+  incrementalFile: 'test/mutation/incremental.json',
+  // The sandbox needs no tsconfig (@swc/jest compiles with its inline options), and leaving it out
+  // skips Stryker's tsconfig rewriting, which also needs the compiler's JS API.
+  ignorePatterns: ['dist', '.workbench', 'test-artifacts', 'coverage', 'reports', 'bench', 'sidebar', 'docs', 'tsconfig*.json'],
+  reporters: ['html', 'json', 'clear-text', 'progress'],
+  htmlReporter: { fileName: 'reports/mutation/index.html' },
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  clearTextReporter: { allowEmojis: false, logTests: false, reportScoreTable: true },
+  tempDirName: '.stryker-tmp',
+  thresholds: { high: 90, low: 85, break: null },
+};
