@@ -31,6 +31,10 @@ export default {
     enableFindRelatedTests: true,
   },
   coverageAnalysis: 'perTest',
+  // A mutant's tests get this much more than they took unmutated before it counts as a timeout
+  // (an endless loop). Generous: on two busy cores the slower test files (the import machine's)
+  // ran past Stryker's default 5 s margin and counted as timeouts, i.e. as killed, unearned.
+  timeoutMS: 20000,
   // Two cores, shared: more runners only queue.
   concurrency: 2,
   incremental: true,

@@ -8,17 +8,24 @@
  */
 import type { Execution } from './execution';
 import { COST } from './execution';
-import { addMetadata, ARBITRARY_RANGE_ERROR, EmulatedFinder, type EmulatedMetadata, type EmulatedProtection, metadataOf, protect } from './records';
-import type { EmulatedSheet } from './spreadsheet-app';
+import { addMetadata, ARBITRARY_RANGE_ERROR, EmulatedFinder, type EmulatedMetadata, type EmulatedProtection, metadataOf, protect, type RecordHost } from './records';
 import { columnLetters, InputError, interpretInput, type SheetData } from './workbook';
 
 type R = GoogleAppsScript.Spreadsheet.Range;
 type Sh = GoogleAppsScript.Spreadsheet.Sheet;
 const as = <T>(v: unknown): T => v as T;
 
+/** What a range needs of its sheet (the emulated Sheet has it; a type here keeps the two files apart). */
+export interface RangeSheet {
+  readonly data: SheetData;
+  readonly exec: Execution;
+  /** What developer metadata and protections need of the spreadsheet (./records.ts). */
+  readonly book: { readonly host: RecordHost };
+}
+
 export class EmulatedRange implements Pick<R, 'getValues' | 'getValue' | 'setValues' | 'setValue' | 'getFormulas' | 'getFormula' | 'setFormula' | 'setFormulas' | 'getRow' | 'getColumn' | 'getNumRows' | 'getNumColumns' | 'getLastRow' | 'getLastColumn' | 'getA1Notation' | 'clear' | 'clearContent' | 'setNumberFormat' | 'setNumberFormats' | 'getNumberFormats' | 'getSheet'> {
   /** `whole`: made from A1 row or column notation ("4:4", "C:C"). */
-  constructor(private readonly sh: EmulatedSheet, private readonly row: number, private readonly col: number, private readonly rows: number, private readonly cols: number, private readonly whole?: 'ROW' | 'COLUMN') {}
+  constructor(private readonly sh: RangeSheet, private readonly row: number, private readonly col: number, private readonly rows: number, private readonly cols: number, private readonly whole?: 'ROW' | 'COLUMN') {}
 
   private get exec(): Execution {
     return this.sh.exec;

@@ -29,11 +29,9 @@ export interface StagingPort {
   remove(importId: string): void;
 }
 
-export type TableSnapshot = OwnedTable;
-
 export interface TargetPort {
   /** The sheet's cells, the field each column's metadata names and the import's tag; null when there is no such sheet. */
-  read(sheetName: string): TableSnapshot | null;
+  read(sheetName: string): OwnedTable | null;
   /** Records the import's tag on the sheet (creating the sheet if there is none). */
   tag(sheetName: string, tag: SheetTag): void;
   /**

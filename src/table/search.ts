@@ -18,15 +18,21 @@ export const MAX_QUERY_CHARS = 200;
 export const DEFAULT_FIND_LIMIT = 50;
 export const MAX_FIND_LIMIT = 5000;
 
-/** Letters that Unicode decomposition does not split into a base letter and a mark. */
+/**
+ * Lower-case letters that compatibility decomposition does not split into a base letter and a
+ * mark (folding runs after lower-casing, so ẞ arrives as ß; NFKD already turns ſ into s and ŀ into l·).
+ */
 const FOLDS: Record<string, string> = {
-  ß: 'ss', ẞ: 'ss', ø: 'o', æ: 'ae', œ: 'oe', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ħ: 'h', ı: 'i',
-  ŀ: 'l', ŧ: 't', ŋ: 'n', ĸ: 'k', ſ: 's', ς: 'σ', ƒ: 'f', ɨ: 'i', ʉ: 'u', ɛ: 'e', ɔ: 'o',
+  ß: 'ss', ø: 'o', æ: 'ae', œ: 'oe', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ħ: 'h', ı: 'i',
+  ŧ: 't', ŋ: 'n', ĸ: 'k', ς: 'σ', ƒ: 'f', ɨ: 'i', ʉ: 'u', ɛ: 'e', ɔ: 'o',
 };
 const FOLDABLE = new RegExp(`[${Object.keys(FOLDS).join('')}]`, 'g');
+const ASCII = /^[ -~]*$/;
 
 /** Case- and accent-insensitive form of a text: `Müller-Łódź, Ørsted` → `muller lodz orsted`. */
 export function normalize(text: string): string {
+  // Plain ASCII (most text) has no accents or folded letters: the same result without decomposing.
+  if (ASCII.test(text)) return text.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
   return text
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')

@@ -42,8 +42,9 @@ describe('Retry-After', () => {
     expect(failed(json(503, {}, { 'Retry-After': inTen })).retryAfterMs).toBe(10_000);
   });
 
-  test('missing or unreadable: no wait is known', () => {
+  test('missing, unreadable or zero: no wait is known', () => {
     expect(parseRetryAfter(undefined, NOW)).toBeUndefined();
+    expect(parseRetryAfter('0', NOW)).toBeUndefined();
     expect(parseRetryAfter('soon', NOW)).toBeUndefined();
     expect(parseRetryAfter('0', NOW)).toBeUndefined();
     expect(parseRetryAfter('-1', NOW)).toBeUndefined();

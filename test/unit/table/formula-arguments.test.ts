@@ -40,7 +40,7 @@ describe('ids', () => {
   });
 
   test('a single blank value is a blank row; a range whose only cells are bad says why the first one is', () => {
-    expect(readIds(' ')).toMatchObject({ rows: [null], unique: [], single: true });
+    expect(readIds(' ')).toEqual({ rows: [null], unique: [], single: true, across: false, invalid: {} });
     expect(() => readIds([[true], [new Date(0)]])).toThrow('TRUE is not an id');
   });
 

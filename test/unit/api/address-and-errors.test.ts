@@ -1,0 +1,158 @@
+/**
+ * Small rules of the service client, each through its public function: service addresses (https,
+ * or http on this machine only; normalised), URLs (every value encoded, nothing added or
+ * dropped), what a thrown failure means (quota, timeout or network; redacted), which codes are
+ * retried and which may be hidden by a stale copy, the key's hint and the reasons a key is
+ * refused, and the hung-service memory kept in the cache.
+ */
+import { badInput, ServiceError, toServiceError, TRANSIENT_CODES } from '../../../src/api/errors';
+import { cacheHealth, HUNG_AFTER_MS, HUNG_MEMORY_MS } from '../../../src/api/health';
+import { Memo } from '../../../src/api/memo';
+import { keyHint, keyProblem, REDACTED, redact, redactAndCut } from '../../../src/api/redact';
+import { buildUrl, normaliseBaseUrl } from '../../../src/api/url';
+import { FakeClock, LimitedStore, nodeCodec } from '../../helpers/fakes';
+
+describe('service addresses', () => {
+  test.each([
+    ['https://data.example.com', 'https://data.example.com'],
+    ['  HTTPS://Data.Example.COM/api/// ', 'https://data.example.com/api'],
+    ['http://localhost:8080', 'http://localhost:8080'],
+    ['http://127.0.0.1:3000/v1', 'http://127.0.0.1:3000/v1'],
+    ['http://[::1]:99', 'http://[::1]:99'],
+    ['https://[2001:db8::1]/x', 'https://[2001:db8::1]/x'],
+    ['https://host:443/a/b', 'https://host:443/a/b'],
+  ])('%j is %j', (input, out) => {
+    expect(normaliseBaseUrl(input)).toBe(out);
+  });
+
+  test.each(['http://data.example.com', 'http://127.0.0.2', 'http://localhost.evil.example'])('%j: http only for this machine', (input) => {
+    expect(() => normaliseBaseUrl(input)).toThrow(`The service address must use https (http is allowed only for localhost): "${input}".`);
+  });
+
+  test.each(['', 'data.example.com', 'ftp://h', 'https://', 'https://user@h', 'https://h?x=1', 'https://h#f', 'https://h:123456', 'https://h h', 'https://h/p q', 'https://[::1'])('%j is not an address', (input) => {
+    expect(() => normaliseBaseUrl(input)).toThrow(`Not a valid service address: "${input.trim().replace(/\/+$/, '')}". Use https://host[/path].`);
+  });
+
+  test('a long bad address is shown cut to 100 characters', () => {
+    const long = `x${'y'.repeat(200)}`;
+    expect(() => normaliseBaseUrl(long)).toThrow(`"${long.slice(0, 100)}"`);
+    expect(() => normaliseBaseUrl(`http://${'h'.repeat(200)}`)).toThrow(`"http://${'h'.repeat(93)}".`);
+  });
+});
+
+describe('URLs', () => {
+  test('the base loses its trailing slashes; undefined values are left out; names and values are encoded', () => {
+    expect(buildUrl('https://h//', '/p', { a: undefined, 'b c': 'x/y?z#', n: 0 })).toBe('https://h/p?b%20c=x%2Fy%3Fz%23&n=0');
+    expect(buildUrl('https://h', '/p', {})).toBe('https://h/p');
+    expect(buildUrl('https://h', '/p', { a: undefined })).toBe('https://h/p');
+  });
+});
+
+describe('what a thrown failure means', () => {
+  test.each([
+    ['Service invoked too many times for one day: urlfetch.', 'QUOTA'], ['Bandwidth quota exceeded', 'QUOTA'], ['QUOTA reached', 'QUOTA'],
+    ['Request timed out', 'TIMEOUT'], ['timeout after 60 s', 'TIMEOUT'], ['Timed out', 'TIMEOUT'],
+    ['Address unavailable: https://h/p', 'NETWORK'],
+  ])('%j is %s', (text, code) => {
+    expect(toServiceError(new Error(text)).code).toBe(code);
+  });
+
+  test('messages: quota and timeout in our words; network keeps the cause, redacted and cut', () => {
+    expect(toServiceError(new Error('quota')).message).toBe('Daily URL fetch quota used up; cached values are shown where available. Try again tomorrow.');
+    expect(toServiceError(new Error('timeout')).message).toBe('The data service did not answer in time.');
+    const key = 'secret-key-0123';
+    const e = toServiceError(new Error(`DNS error for https://h/p?apiKey=${key} ${'z'.repeat(300)}`), [key]);
+    expect(e.message.startsWith('Could not reach the data service: DNS error for https://h/p?apiKey=***')).toBe(true);
+    expect(e.message).toHaveLength('Could not reach the data service: '.length + 200);
+    expect(toServiceError('plain text thrown').message).toBe('Could not reach the data service: plain text thrown');
+  });
+
+  test('a ServiceError passes through unchanged', () => {
+    const e = badInput('x');
+    expect(toServiceError(e)).toBe(e);
+    expect(e).toMatchObject({ code: 'BAD_INPUT', message: 'x', name: 'ServiceError' });
+  });
+
+  test('retried: rate limits, server errors, network, timeouts, not sent for lack of time, broken answers; nothing else', () => {
+    expect([...TRANSIENT_CODES].sort()).toEqual(['MALFORMED', 'NETWORK', 'RATE_LIMITED', 'SERVER', 'TIMEOUT', 'UNSENT']);
+    for (const code of ['AUTH', 'NOT_FOUND', 'BAD_INPUT', 'NO_KEY', 'QUOTA', 'BAD_RESPONSE'] as const) expect(new ServiceError(code, '').transient).toBe(false);
+  });
+
+  test('a stale copy may stand in for every failure but those about the request itself', () => {
+    for (const code of ['AUTH', 'NOT_FOUND', 'BAD_INPUT', 'NO_KEY'] as const) expect(new ServiceError(code, '').fallsBack).toBe(false);
+    for (const code of ['RATE_LIMITED', 'SERVER', 'NETWORK', 'TIMEOUT', 'MALFORMED', 'QUOTA', 'BAD_RESPONSE'] as const) expect(new ServiceError(code, '').fallsBack).toBe(true);
+  });
+
+  test('an error redacts its message and URL at construction; Retry-After without an answer time has no due time', () => {
+    const e = new ServiceError('SERVER', 'said secret-key-0123', { url: 'https://h/?apiKey=secret-key-0123', secrets: ['secret-key-0123'], status: 503, retryAfterMs: 5 });
+    expect(e.message).toBe(`said ${REDACTED}`);
+    expect(e.url).toBe(`https://h/?apiKey=${REDACTED}`);
+    expect(e.status).toBe(503);
+    expect(e.retryAt).toBeUndefined();
+    expect(new ServiceError('SERVER', 'x').url).toBeUndefined();
+  });
+});
+
+describe('the key as the sidebar shows it, and why one is refused', () => {
+  test('only the last four characters, and nothing for a key that short', () => {
+    expect(keyHint('demo-key-0123456789')).toBe('…6789');
+    expect(keyHint('abcde')).toBe('…bcde');
+    expect(keyHint('abcd')).toBe('…');
+  });
+
+  test('length first (8 to 512, edges included), then the characters', () => {
+    expect(keyProblem('a'.repeat(8))).toBeUndefined();
+    expect(keyProblem('a'.repeat(512))).toBeUndefined();
+    expect(keyProblem('a'.repeat(7))).toBe('An API key is 8 to 512 characters long.');
+    expect(keyProblem('a'.repeat(513))).toBe('An API key is 8 to 512 characters long.');
+    expect(keyProblem('a b c d e')).toBe('An API key may hold only letters, digits and the characters - _ . ~ (no spaces, quotes, +, %, & or other symbols).');
+    expect(keyProblem(' abcdefgh')).toMatch(/^An API key may hold only/);
+    expect(keyProblem('abcdefgh ')).toMatch(/^An API key may hold only/);
+  });
+
+  test('a secret shorter than 4 characters, or empty, is not redacted by value; an apiKey= value always is', () => {
+    expect(redact('abc in text', ['abc'])).toBe('abc in text');
+    expect(redact('x?apiKey=abc&y=1', ['', 'abc'])).toBe(`x?apiKey=${REDACTED}&y=1`);
+    expect(redact('x%3FapiKey%3Dabc', [])).toBe(`x%3FapiKey%3D${REDACTED}`);
+    expect(redact('abcd-secret', ['abcd'])).toBe(`${REDACTED}-secret`);
+    expect(redactAndCut('0123456789 long-secret-key tail', ['long-secret-key'], 14)).toBe(`0123456789 ${REDACTED}`);
+  });
+});
+
+describe('hung-service memory', () => {
+  const setup = () => {
+    const clock = new FakeClock();
+    const memo = new Memo({ store: new LimitedStore(clock), codec: nodeCodec, apiKey: 'k-0123456789', baseUrl: 'https://h', ttlMs: 60_000, invalidatedBefore: 0, now: () => clock.now() });
+    return { clock, health: cacheHealth(memo, () => clock.now()), memo };
+  };
+
+  test('nothing is known before any fetch, and an answered fetch leaves nothing to remember', () => {
+    const { clock, health } = setup();
+    expect(health.hung()).toBeUndefined();
+    expect(health.around(() => 'answer')).toBe('answer');
+    clock.t += HUNG_AFTER_MS + 1;
+    expect(health.hung()).toBeUndefined();
+  });
+
+  test('a fetch with no answer: not hung before HUNG_AFTER_MS, hung from then until HUNG_MEMORY_MS after it started', () => {
+    const { clock, health } = setup();
+    const started = clock.t;
+    expect(() => health.around(() => { throw new Error('killed'); })).toThrow('killed');
+    clock.t = started + HUNG_AFTER_MS - 1;
+    expect(health.hung()).toBeUndefined();
+    clock.t = started + HUNG_AFTER_MS;
+    expect(health.hung()).toBe('The data service has not answered for 20 s, so nothing is asked of it for 100 s more; last good values are shown where there are some.');
+    clock.t = started + HUNG_MEMORY_MS - 1;
+    expect(health.hung()).toBe('The data service has not answered for 120 s, so nothing is asked of it for 1 s more; last good values are shown where there are some.');
+    clock.t = started + HUNG_MEMORY_MS;
+    expect(health.hung()).toBeUndefined();
+  });
+
+  test('an answer after the hung fetch clears it', () => {
+    const { clock, health } = setup();
+    expect(() => health.around(() => { throw new Error('killed'); })).toThrow();
+    clock.t += HUNG_AFTER_MS;
+    health.around(() => undefined);
+    expect(health.hung()).toBeUndefined();
+  });
+});
