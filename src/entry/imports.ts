@@ -3,8 +3,8 @@
  * continue, status, cancel). The sidebar drives a run step by step (each step a short
  * execution), which is what moves its progress bar; the continuation trigger finishes a run the
  * sidebar abandoned. Two explicit choices override the import's ownership rule: Replace anyway
- * (for one run, or kept for the import) and letting the import own a table it did not write. Thin: checks in src/import/spec.ts, runs in src/import/machine.ts, Apps
- * Script in src/gas.
+ * (for one run, or kept for the import) and letting the import own a table it did not write.
+ * Thin: checks in src/import/spec.ts, runs in src/import/machine.ts, Apps Script in src/gas.
  */
 import { badInput } from '../api/errors';
 import { timeId } from '../api/hash';
