@@ -23,7 +23,7 @@ import type { Cell } from '../table/cells';
 import { type Held, heldRows, heldSpan, keepable, noteHeld, placeable, provisionalShape, restoreHeld, type Shape, shapeOf } from './held';
 import { mergeTables, type OutCell } from './merge';
 import type { ImportPorts } from './ports';
-import { adoption, digestOf, type OwnedTable, ownDigest, replaceRefusal } from './replace';
+import { adoption, digestOf, gridOf, type OwnedTable, ownDigest, replaceRefusal } from './replace';
 import { pagesRead, type RunSource, type RunState, type RunSummary, summarize } from './run-state';
 import { type Kept, type RowShape, rowShape } from './shape';
 import type { ImportSpec } from './spec';
@@ -511,7 +511,9 @@ function writeOwned(spec: ImportSpec, existing: OwnedTable | null, grid: OutCell
   const digest = ownDigest(grid, columns);
   ports.target.tag(spec.sheetName, { import: spec.id, digest: existing?.tag?.import === spec.id ? existing.tag.digest : digestOf([]), pending: digest });
   ports.target.write(spec.sheetName, grid, columns, spec.id);
-  ports.target.tag(spec.sheetName, { import: spec.id, digest });
+  // Recorded as the sheet holds it, read back: how Sheets stores a value (a date, a number) is what the next run compares.
+  const written = ports.target.read(spec.sheetName);
+  ports.target.tag(spec.sheetName, { import: spec.id, digest: written ? ownDigest(gridOf(written), columns) : digest });
 }
 
 /** The analyst lets the import own the table in its sheet, which it did not write (typed by hand, or from before imports kept a record). */

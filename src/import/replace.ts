@@ -55,7 +55,8 @@ export function digestOf(grid: ReadonlyArray<ReadonlyArray<OutCell>>): string {
 /** The digest of what the import writes in `grid`: its columns, without formulas (those are the analyst's). */
 export const ownDigest = (grid: readonly OutCell[][], columns: ReadonlyArray<string | undefined>): string => digestOf(grid.map((row) => row.map((cell, c) => (columns[c] && !isFormula(cell) ? cell : ''))));
 
-const gridOf = (t: OwnedTable): OutCell[][] => t.values.map((row, r) => row.map((v, c) => (t.formulas[r]?.[c] ? { formula: t.formulas[r][c] } : v)));
+/** A sheet's cells as one grid, formulas as formula cells. */
+export const gridOf = (t: OwnedTable): OutCell[][] => t.values.map((row, r) => row.map((v, c) => (t.formulas[r]?.[c] ? { formula: t.formulas[r][c] } : v)));
 
 /** The analyst lets the import own the table: the columns headed like its fields (on the first row with an "id" cell, else the first) become its own. */
 export function adoption(table: OwnedTable, fields: readonly string[]): { grid: OutCell[][]; columns: Array<string | undefined> } {
