@@ -12,6 +12,7 @@
  * named progress bar with value text and a polite status line.
  */
 import { type Answer, call, type ImportView, type RunSummary as Summary, type Schedule } from './rpc';
+import { currentFilters, currentSort, startFilters } from './filters';
 import { $, ask, busy, button, clearFieldErrors, el, fieldError, say as sayIn } from './ui';
 
 const KINDS: Array<[string, string]> = [['none', 'Not scheduled'], ['hours', 'Every N hours'], ['day', 'Daily'], ['week', 'Weekly']];
@@ -108,8 +109,9 @@ function scheduleControls(v: ImportView, index: number): HTMLElement {
   save.setAttribute('aria-label', `Save schedule: import into ${v.sheetName}`);
   save.onclick = () => void busy(save, async () => {
     const r = await call('scheduleImport', v.id, picked(kind.value, n.value, day.value));
-    say(r.ok ? `Schedule saved for "${v.sheetName}": ${describe(r.import.schedule)}.` : r.message, r.ok ? 'ok' : 'error');
+    // Announced once the list is redrawn and focus is back, so the message marks the end of the action.
     await refresh();
+    say(r.ok ? `Schedule saved for "${v.sheetName}": ${describe(r.import.schedule)}.` : r.message, r.ok ? 'ok' : 'error');
   });
   const row = el('div');
   row.className = 'row';
@@ -198,6 +200,9 @@ function begin(): void {
   showProgress({ importId: '', status: 'running', page: 0, totalPages: 0, rows: 0, totalItems: 0, message: '' });
 }
 
+/** Whether a run is being driven now (Import stays busy from begin to end). */
+const running = (): boolean => $('import').getAttribute('aria-disabled') === 'true';
+
 function end(): void {
   const cancelHadFocus = document.activeElement === $('cancel-import');
   $('cancel-import').hidden = true;
@@ -244,9 +249,11 @@ function importItem(v: ImportView, index: number): HTMLLIElement {
   fact('Rows', v.last ? grouped(v.last.rows) : '–');
   fact('Status', v.last?.message ? `${status}: ${v.last.message}` : status, `status-${v.last?.status ?? ''}`);
   fact('Schedule', describe(v.schedule));
+  if (v.shaped) fact('Rows kept', v.shaped);
   const run = keyed(button('Run now', 'action'), `run:${v.id}`);
   run.setAttribute('aria-label', `Run now: import into ${v.sheetName}`);
   run.onclick = () => void busy(run, async () => {
+    if (running()) return say('An import is already running: wait for it to end, or cancel it.', 'warning');
     begin();
     await drive(v.id, await call('startImport', v.id));
   });
@@ -259,12 +266,12 @@ function importItem(v: ImportView, index: number): HTMLLIElement {
       return;
     }
     const r = await call('deleteImport', v.id);
-    say(r.ok ? `Deleted the import into "${v.sheetName}" (the sheet stays).` : r.message, r.ok ? 'ok' : 'error');
     const left = await refresh();
     // The item is gone: focus goes to the next import's Run now, else the previous one's, else the heading.
     const near = left[index] ?? left[index - 1];
     if (!r.ok) del.focus();
     else if (!near || !refocus(`run:${near.id}`)) $('saved-title').focus();
+    say(r.ok ? `Deleted the import into "${v.sheetName}" (the sheet stays).` : r.message, r.ok ? 'ok' : 'error');
   });
   const actions = el('div');
   actions.className = 'row';
@@ -323,6 +330,7 @@ export async function refresh(): Promise<ImportView[]> {
     defaults = r.defaultFields;
     chosen = [...defaults];
     renderColumns();
+    startFilters(r.filterFields);
   }
   renderImports(r.imports);
   // Runs spend fetches: the connection card re-reads the day's count (sidebar/main.ts).
@@ -342,7 +350,7 @@ async function startNew(): Promise<void> {
   const mode = (document.querySelector('input[name="mode"]:checked') as HTMLInputElement).value === 'merge' ? 'merge' : 'replace';
   const imports = await refresh();
   const same = imports.find((i) => i.sheetName.toLowerCase() === sheetName.trim().toLowerCase());
-  const saved = await call('saveImport', { id: same?.id ?? null, sheetName, fields: chosen, mode });
+  const saved = await call('saveImport', { id: same?.id ?? null, sheetName, fields: chosen, mode, filters: currentFilters(), sort: currentSort() });
   if (!saved.ok) {
     end();
     $('progress-box').hidden = true;

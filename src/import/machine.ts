@@ -20,7 +20,9 @@ import { acceptPage, acceptRefusal, cursorDone, listVerdict, startCursor } from 
 import { CHUNK_RECORDS } from '../api/snapshot';
 import { idProblem, type Page, recordId, type ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
-import { type Held, heldRows, heldSpan, keepable, noteHeld, placeable, provisionalShape, restoreHeld, type Shape, shapeOf } from './held';
+import {
+  type Held, heldRows, heldSpan, keepable, noteHeld, placeable, provisionalShape, restoreHeld, type Shape, shapeOf,
+} from './held';
 import { mergeTables, type OutCell } from './merge';
 import type { ImportPorts } from './ports';
 import { adoption, digestOf, gridOf, type OwnedTable, ownDigest, replaceRefusal } from './replace';
@@ -244,7 +246,8 @@ class Step {
   /** Takes the held pages that are next in the cursor's order. */
   private take(): void {
     const { run } = this;
-    for (let h = this.held.get(run.list.nextPage); h && !cursorDone(run.list) && !this.failure; h = this.held.get(run.list.nextPage)) {
+    const next = () => (cursorDone(run.list) || this.failure ? undefined : this.held.get(run.list.nextPage));
+    for (let h = next(); h; h = next()) {
       const page = run.list.nextPage;
       this.held.delete(page);
       this.moved = true;
@@ -261,7 +264,7 @@ class Step {
     run.message = `Page ${pagesRead(run)} of ${run.list.lastPage}`;
   }
 
-  /** Page 1 is in: pages placed in staging before it by another shape are not where they belong, so they are read again. */
+  /** Page 1 is in: pages placed in staging by another shape are not in their place, so they are read again. */
   private checkPlacement(): void {
     const s = this.placedBy;
     if (!s || (s.size === this.run.list.size && s.totalItems === this.run.list.totalItems)) return;
@@ -353,17 +356,21 @@ class Step {
     this.held.set(page, { page: { items, pagination: value.pagination }, rows });
     this.readHere.set(page, rows);
     // The snapshot keys records by id: one without a usable id has no place in it (nor in the table).
-    if (this.ports.snapshot && this.run.snap?.whole) this.rawHere.set(page, value.items.filter((r) => recordId(r) !== undefined));
+    if (this.ports.snapshot && this.run.snap?.whole) {
+      this.rawHere.set(page, value.items.filter((r) => recordId(r) !== undefined));
+    }
     this.waits.delete(page);
     this.pagesIn++;
     return undefined;
   }
 
-  /** A page the service refused: held (past the end), waited for, left to the next step, or the run's final error (returned). */
+  /** A page refused: held (past the end), waited for, left to the next step, or the run's final error (returned). */
   private refused(page: number, error: ServiceError, end: number): ServiceError | undefined {
     const c = this.run.list;
-    // A page past the end refused (or, asked ahead of page 1, any page refused for good): the cursor judges it when it gets there.
-    const pastEnd = c.started ? page > c.lastPage && (error.code === 'NOT_FOUND' || error.code === 'BAD_INPUT') : page > 1;
+    // A page past the end refused (or, asked ahead of page 1, any page refused for good): the cursor judges it
+    // when it gets there.
+    const noSuchPage = error.code === 'NOT_FOUND' || error.code === 'BAD_INPUT';
+    const pastEnd = c.started ? page > c.lastPage && noSuchPage : page > 1;
     if (pastEnd && (c.started || !error.transient)) this.held.set(page, { refused: error });
     else if (!error.transient) return error;
     else if (error.code !== 'UNSENT') {
@@ -389,7 +396,8 @@ class Step {
       return failRun(spec, run, ports, `Import failed: ${failure.message}`);
     }
     // The service is failing for now (rate limit, outage): keep what is in, carry on in the next step.
-    const tries = run.stalls > 1 && !told ? ` (${run.stalls} steps in a row without a page; the run fails after ${MAX_STALLS + 1})` : '';
+    const inARow = ` (${run.stalls} steps in a row without a page; the run fails after ${MAX_STALLS + 1})`;
+    const tries = run.stalls > 1 && !told ? inARow : '';
     run.message = `${failure.message} Continuing at page ${run.list.nextPage} in the next step${tries}.`;
     return undefined;
   }
@@ -408,7 +416,8 @@ class Step {
     // Pages restored from staging before page 1 was in are rewritten with it: staging starts anew at row 0.
     const rewrite = this.startedEmpty && this.placedBy !== undefined && run.list.started;
     if (run.list.started && inPlace && !rewrite && this.readHere.size <= MAX_RUN_WRITES) {
-      writeRuns(spec, run.list.size, [...this.readHere].filter(([p]) => p < run.list.nextPage || kept.includes(p)), ports);
+      const placed = [...this.readHere].filter(([p]) => p < run.list.nextPage || kept.includes(p));
+      writeRuns(spec, run.list.size, placed, ports);
       run.staged += this.taken.length;
     } else if (this.moved || this.readHere.size > 0) {
       stage(spec, run, this.taken, ports, heldRows(run.list, shape, kept, this.held, width));
@@ -483,7 +492,9 @@ function logRun(spec: ImportSpec, run: RunState, ports: ImportPorts, rows: numbe
   const specs = ports.store.specs();
   const mine = specs.find((i) => i.id === spec.id);
   if (mine) {
-    mine.last = { at: now, status: run.status === 'running' ? 'failed' : run.status, rows, message: run.message };
+    // The saved import's rows are those its sheet holds: a run that wrote nothing keeps the count of the last that did.
+    const status = run.status === 'running' ? 'failed' : run.status;
+    mine.last = { at: now, status, rows: status === 'done' ? rows : (mine.last?.rows ?? 0), message: run.message };
     ports.store.saveSpecs(specs);
   }
   ports.logs.run([

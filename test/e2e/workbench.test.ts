@@ -39,7 +39,7 @@ afterAll(async () => {
 
 describe("README's first recipe, exactly as written", () => {
   test('the recipe is the one this test follows', () => {
-    expect(README).toContain('**Investor Data ▸ Open sidebar**, paste the key, **Save key**, **Import**');
+    expect(README.replace(/\s+/g, ' ')).toContain('**Investor Data ▸ Open sidebar**, paste the key, **Save key**, confirm with **Send my key to 127.0.0.1:…** (the embedded service), then **Import**');
     expect(README.replace(/\s+/g, ' ')).toContain(`Open the tab *Sheet1*, click B2, type \`${FORMULA}\` and press Enter`);
   });
 
