@@ -1,8 +1,8 @@
 /**
  * The import part of the sidebar: the column chooser, the import form, the progress bar that a
  * step-by-step run moves ("page k of n · rows r of total"), Cancel, and the saved imports, each
- * with Run now, a schedule that is chosen and then saved, and Delete (which asks first). A run in
- * progress when the sidebar opens is picked up again.
+ * with Run now, a schedule that is chosen and then saved, and Delete (which asks first), and after
+ * a refused replace its explicit choices. A run in progress when the sidebar opens is picked up again.
  *
  * Keyboard and screen reader rules (sidebar/ui.ts has the shared ones): every control names its
  * action and its object ("Move fullName down", "Run now: import into Partners"); a redraw keeps
@@ -277,9 +277,40 @@ function importItem(v: ImportView, index: number): HTMLLIElement {
   });
   const actions = el('div');
   actions.className = 'row';
-  actions.append(run, del);
+  actions.append(run, del, ...ownershipChoices(v));
   item.append(title, facts, actions, scheduleControls(v, index));
   return item;
+}
+
+/**
+ * The explicit choices a refused replace offers (src/import/replace.ts): let the import own a
+ * table it did not write, or Replace anyway, for this run or (ticked) for every run of the import.
+ */
+function ownershipChoices(v: ImportView): HTMLElement[] {
+  const why = v.last?.status === 'failed' ? v.last.message : '';
+  if (!/Replace stopped|holds a table the import did not write/.test(why)) return [];
+  const choice = (label: string, key: string, act: () => Promise<Answer<Summary>>) => {
+    const b = keyed(button(label), `${key}:${v.id}`);
+    b.setAttribute('aria-label', `${label}: import into ${v.sheetName}`);
+    b.onclick = () => void busy(b, async () => {
+      begin();
+      await drive(v.id, await act());
+    });
+    return b;
+  };
+  const out: HTMLElement[] = [];
+  if (/did not write/.test(why)) out.push(choice('Let the import own this table', 'adopt', async () => {
+    const adopted = await call('adoptTable', v.id);
+    return adopted.ok ? call('startImport', v.id) : adopted;
+  }));
+  if (v.mode === 'replace') {
+    const keep = el('input');
+    keep.type = 'checkbox';
+    const label = el('label', ' on every run');
+    label.prepend(keep);
+    out.push(choice('Replace anyway', 'force', () => call('replaceAnyway', v.id, keep.checked)), label);
+  }
+  return out;
 }
 
 function renderImports(imports: ImportView[]): void {

@@ -307,6 +307,7 @@ export class Workbench {
       rows, shownRows: shown, from, to, maxRows: s.maxRows, maxCols: s.maxCols, frozenRows: frozen,
       columns: Array.from({ length: cols }, (_, c) => columnLetters(c + 1)),
       cells, kinds, inputs, errors,
+      protections: s.protections.map((p) => ({ r: p.r, c: p.c, rows: p.sheet ? s.maxRows : p.rows, cols: p.sheet ? s.maxCols : p.cols, description: p.description, warningOnly: p.warningOnly })),
       menus: Object.fromEntries(wb.menus),
       sidebar: wb.sidebar ? { title: wb.sidebar.title } : null,
       dialog: this.dialog ? { id: this.dialog.id, title: this.dialog.title } : null,

@@ -18,17 +18,17 @@ import type { ServiceError } from '../api/errors';
 import { DEADLINE_MARGIN_MS } from '../api/client';
 import { acceptPage, acceptRefusal, cursorDone, listVerdict, startCursor } from '../api/pages';
 import { CHUNK_RECORDS } from '../api/snapshot';
-import { idProblem, LP_FIELD_SPECS, type Page, recordId, type ServiceRecord } from '../api/records';
+import { idProblem, type Page, recordId, type ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
 import {
   type Held, heldRows, heldSpan, keepable, noteHeld, placeable, provisionalShape, restoreHeld, type Shape, shapeOf,
 } from './held';
 import { type Change, mergeTables, type OutCell } from './merge';
 import type { ImportPorts } from './ports';
-import { replaceRefusal } from './replace';
+import { adoption, digestOf, gridOf, type OwnedTable, ownDigest, replaceRefusal } from './replace';
+import { pagesRead, type RunSource, type RunState, type RunSummary, summarize } from './run-state';
 import { type Kept, type RowShape, rowShape } from './shape';
-import { pagesRead, type RunSource, type RunState, type RunSummary, summarize, type Written } from './run-state';
-import { type ImportSpec, sameSheetName } from './spec';
+import type { ImportSpec } from './spec';
 import { afterWrite } from './watch';
 
 /** What the first request asks for; the server's cap decides, and the reader learns it. */
@@ -93,41 +93,26 @@ function locked(importId: string, ports: ImportPorts, body: () => RunSummary): R
   }
 }
 
-/** Starts a run, or carries on the one already running (a second start never begins another). */
-export function beginRun(importId: string, source: RunSource, ports: ImportPorts, deadline: number): RunSummary {
+/** Starts a run, or carries on the one already running (a second start never begins another); `force`: Replace anyway, for this run. */
+export function beginRun(importId: string, source: RunSource, ports: ImportPorts, deadline: number, force = false): RunSummary {
   return locked(importId, ports, () => {
     const spec = specFor(importId, ports);
     const current = ports.store.load(importId);
     if (current?.status === 'running') return step(spec, current, ports, deadline);
     const run = newRun(spec, source, ports);
-    // What earlier replaces wrote stays known across runs: replace judges the sheet by it.
-    if (current?.wrote) run.wrote = current.wrote;
-    if (current?.writing) run.writing = current.writing;
+    if (force || spec.replaceAnyway) run.force = true;
     ports.store.save(run);
-    // Refused before any request when the sheet already holds the analyst's cells (checked again before writing).
-    const refusal = replaceRefused(spec, run, ports, true);
+    // Refused before any request when the sheet is not as the import left it (checked again before writing).
+    const refusal = replaceRefused(spec, run, ports);
     if (refusal) return failRun(spec, run, ports, `Import failed: ${refusal}`);
     return step(spec, run, ports, deadline);
   });
 }
 
-/**
- * Why this replace run may not write its sheet (src/import/replace.ts), or undefined. Before the
- * run (`early`), a sheet that reaches no further than what this import last wrote is left to the
- * check before writing, which reads it anyway: a large table is not read twice for nothing.
- */
-function replaceRefused(spec: ImportSpec, run: RunState, ports: ImportPorts, early = false): string | undefined {
-  if (spec.mode !== 'replace') return undefined;
-  // Only tables written in this very sheet count (the import may have been pointed at another sheet since).
-  const wrote = [run.wrote, run.writing].filter((w): w is Written => !!w && sameSheetName(w.sheet, spec.sheetName));
-  const own = { fields: spec.fields, wrote };
-  if (early && wrote.length && ports.target.extent) {
-    const e = ports.target.extent(spec.sheetName);
-    const rows = Math.max(...wrote.map((w) => w.rows));
-    const cols = Math.max(...wrote.map((w) => w.fields.length));
-    if (!e || (e.rows <= rows + 1 && e.cols <= cols)) return undefined;
-  }
-  return replaceRefusal(ports.target.read(spec.sheetName), own, spec.sheetName);
+/** Why this replace run may not rewrite its sheet (src/import/replace.ts), or undefined. */
+function replaceRefused(spec: ImportSpec, run: RunState, ports: ImportPorts, table?: OwnedTable | null): string | undefined {
+  if (spec.mode !== 'replace' || run.force) return undefined;
+  return replaceRefusal(table === undefined ? ports.target.read(spec.sheetName) : table, spec.id, spec.sheetName);
 }
 
 export function continueRun(importId: string, ports: ImportPorts, deadline: number): RunSummary {
@@ -528,16 +513,46 @@ export function failRun(spec: ImportSpec, run: RunState, ports: ImportPorts, mes
   return logRun(spec, run, ports, 0);
 }
 
+/**
+ * Writes a table with the import's record: the tag first names what is about to be written
+ * (pending), then the table, its columns' fields, formats and protection, then the tag records it
+ * as written. An execution killed at any point leaves the old table or the new one, each matching
+ * the tag, so the next run accepts the sheet.
+ */
+function writeOwned(spec: ImportSpec, existing: OwnedTable | null, grid: OutCell[][], columns: Array<string | undefined>, ports: ImportPorts): void {
+  const digest = ownDigest(grid, columns);
+  ports.target.tag(spec.sheetName, { import: spec.id, digest: existing?.tag?.import === spec.id ? existing.tag.digest : digestOf([]), pending: digest });
+  ports.target.write(spec.sheetName, grid, columns, spec.id);
+  // Recorded as the sheet holds it, read back: how Sheets stores a value (a date, a number) is what the next run compares.
+  const written = ports.target.read(spec.sheetName);
+  ports.target.tag(spec.sheetName, { import: spec.id, digest: written ? ownDigest(gridOf(written), columns) : digest });
+}
+
+/** The analyst lets the import own the table in its sheet, which it did not write (typed by hand, or from before imports kept a record). */
+export function adoptTable(importId: string, ports: ImportPorts): RunSummary {
+  return locked(importId, ports, () => {
+    const spec = specFor(importId, ports);
+    const table = ports.target.read(spec.sheetName);
+    if (table) {
+      const { grid, columns } = adoption(table, spec.fields);
+      writeOwned(spec, table, grid, columns, ports);
+    }
+    return summarize(importId, ports.store.load(importId));
+  });
+}
+
 function writeTarget(spec: ImportSpec, run: RunState, kept: Kept, read: number, ports: ImportPorts, skippedNote: string): RunSummary {
   const rows = kept.rows;
+  const existing = ports.target.read(spec.sheetName);
   let grid: OutCell[][];
+  let columns: Array<string | undefined> = [...spec.fields];
   let note = '';
   // The changes since the table before, by the merge rule in both modes (an alert watches them).
   let changes: Change[] = [];
   const when = new Date(ports.now());
   if (spec.mode === 'merge') {
-    const merged = mergeTables(ports.target.read(spec.sheetName), spec.fields, rows, kept.unmatched);
-    grid = merged.grid;
+    const merged = mergeTables(existing, spec.fields, rows, spec.sheetName, kept.unmatched);
+    ({ grid, columns } = merged);
     changes = merged.changes;
     ports.logs.changes(merged.changes.map((c) => [when, spec.sheetName, c.id, c.change, c.field, c.before, c.after]));
     const counts = (kind: string) => merged.changes.filter((c) => c.change === kind).length;
@@ -545,34 +560,16 @@ function writeTarget(spec: ImportSpec, run: RunState, kept: Kept, read: number, 
     const unmatched = counts('no longer matches');
     note = ` ${counts('new partner')} new, ${counts('no longer active')} no longer active,${unmatched ? ` ${unmatched} no longer matching,` : ''} ${counts('changed')} field changes.${repeated ? ` ${repeated} rows with a repeated id kept below the table.` : ''}`;
   } else {
-    const refusal = replaceRefused(spec, run, ports);
+    const refusal = replaceRefused(spec, run, ports, existing);
     if (refusal) throw new Error(refusal);
     grid = [[...spec.fields], ...rows];
     if (spec.alert?.baselineAt !== undefined) {
       // A watched replace logs its changes too, so the alert's link to the change log shows them.
-      changes = mergeTables(ports.target.read(spec.sheetName), spec.fields, rows, kept.unmatched).changes;
+      changes = mergeTables(existing, spec.fields, rows, spec.sheetName, kept.unmatched).changes;
       ports.logs.changes(changes.map((c) => [when, spec.sheetName, c.id, c.change, c.field, c.before, c.after]));
     }
   }
-  const dateColumns = spec.fields.map((f, i) => (LP_FIELD_SPECS.find((s) => s.name === f)?.type === 'datetime' ? i + 1 : 0)).filter((c) => c > 0);
-  const writing: Written = { sheet: spec.sheetName, fields: [...spec.fields], rows: rows.length };
-  const before = run.writing;
-  if (spec.mode === 'replace') {
-    // Known before the write, so an execution that ends between writing and saving leaves its table owned.
-    run.writing = writing;
-    ports.store.save(run);
-  }
-  try {
-    ports.target.write(spec.sheetName, grid, dateColumns);
-  } catch (e) {
-    // Not written: the rows it would have written are not the import's.
-    run.writing = before;
-    ports.store.save(run);
-    throw e;
-  }
-  // A merge's table holds the analyst's columns and rows too: the next replace judges it afresh.
-  run.wrote = spec.mode === 'replace' ? writing : undefined;
-  run.writing = undefined;
+  writeOwned(spec, existing, grid, columns, ports);
   ports.staging.remove(spec.id);
   run.status = 'done';
   run.read = rows.length;

@@ -61,6 +61,8 @@ export interface ImportSpec {
   last?: LastRun;
   history?: History;
   alert?: Alert;
+  /** The analyst chose Replace anyway for every run of this import, scheduled ones included. */
+  replaceAnyway?: boolean;
 }
 
 export const DEFAULT_IMPORT_FIELDS: readonly string[] = [
@@ -180,5 +182,6 @@ export function checkSpec(input: unknown, existing: readonly ImportSpec[], newId
     id, sheetName, fields: unique, mode, ...(filters.length ? { filters } : {}), ...(sort.length ? { sort } : {}),
     schedule: before?.schedule, nextDueAt: before?.nextDueAt, last: before?.last,
     ...(history ? { history } : {}), ...(alert ? { alert } : {}),
+    replaceAnyway: before && sameSheetName(before.sheetName, sheetName) ? before.replaceAnyway : undefined,
   };
 }

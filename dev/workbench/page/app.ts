@@ -4,7 +4,8 @@
  * Sheets for the basics: typing replaces the selected cell, Enter/Tab/arrows move, Enter or F2 or
  * a double-click edits, Escape cancels, Delete clears, Ctrl-Z undoes the last edit, the name box
  * goes to any A1 address (or says why it cannot). An error of the last action stays in the status
- * bar until the next action. It redraws from /api/state after every action, when the sidebar
+ * bar until the next action. Protected ranges are drawn as Sheets draws them, and editing one
+ * asks first when its protection is warning-only (refused otherwise), as Sheets does. It redraws from /api/state after every action, when the sidebar
  * reports a call, and every 1.5 seconds; every POST carries the token the page was served with.
  */
 
@@ -29,6 +30,8 @@ interface State {
   /** The text to edit, where it differs from the display ("r,c"). */
   inputs: Record<string, string>;
   errors: Record<string, string>;
+  /** The active sheet's protected ranges (0-based), with their description. */
+  protections: Array<{ r: number; c: number; rows: number; cols: number; description: string; warningOnly: boolean }>;
   menus: Record<string, MenuItem[]>;
   sidebar: { title: string } | null;
   /** The dialog the add-in showed (Diagnostics' report), until it is closed; a new id is a new dialog. */
@@ -128,6 +131,11 @@ function renderGrid(s: State): void {
         cell.classList.add('error');
         cell.title = error;
       } else if (text.length > 30) cell.title = text.slice(0, 500);
+      const guard = protectionAt(s, r, c);
+      if (guard) {
+        cell.classList.add('protected');
+        cell.title ||= guard.description;
+      }
       if (r === selected.r && c === selected.c) cell.classList.add('selected');
       tr.append(cell);
     });
@@ -199,7 +207,18 @@ async function commit(input: string, dr: number, dc: number): Promise<void> {
   await write(target.r, target.c, input);
 }
 
+function protectionAt(s: State, r: number, c: number): State['protections'][number] | undefined {
+  return s.protections.find((p) => r >= p.r && r < p.r + p.rows && c >= p.c && c < p.c + p.cols);
+}
+
 async function write(r: number, c: number, input: string): Promise<void> {
+  const guard = state && protectionAt(state, r, c);
+  if (guard && !guard.warningOnly) {
+    sticky = `This cell is protected${guard.description ? ` (${guard.description})` : ''}.`;
+    showSelection();
+    return;
+  }
+  if (guard && !window.confirm(`Heads up! You're trying to edit part of this sheet that shouldn't be changed accidentally.\n\n${guard.description}\n\nEdit anyway?`)) return;
   const res = await post('/api/cell', { sheet: sheetName(), a1: a1(r, c), input });
   if (!res.ok || res.error) sticky = res.error ?? 'Could not set the cell.';
   await refresh();
@@ -401,7 +420,7 @@ async function refresh(sheet?: number): Promise<void> {
   if (want.cols) query.set('cols', String(want.cols));
   const res = await fetch(`/api/state?${query}`);
   state = (await res.json()) as State;
-  if (changed('grid', [state.active, state.cells, state.kinds, state.errors, state.frozenRows, state.rows, state.shownRows, state.from, state.to])) renderGrid(state);
+  if (changed('grid', [state.active, state.cells, state.kinds, state.errors, state.frozenRows, state.rows, state.shownRows, state.from, state.to, state.protections])) renderGrid(state);
   if (changed('menus', state.menus)) renderMenus(state);
   if (changed('side', [state.sidebar, state.triggers, state.toasts, state.mail])) renderSide(state);
   $('clock-time').textContent = utc(state.clock);
