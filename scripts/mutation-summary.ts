@@ -32,13 +32,19 @@ interface Tally {
   survived: number;
   noCoverage: number;
   ignored: number;
+  /** Static mutants left out of a run with --ignoreStatic: not judged yet. */
+  notRun: number;
   errors: number;
 }
 
-const emptyTally = (): Tally => ({ killed: 0, timeout: 0, survived: 0, noCoverage: 0, ignored: 0, errors: 0 });
+const emptyTally = (): Tally => ({ killed: 0, timeout: 0, survived: 0, noCoverage: 0, ignored: 0, notRun: 0, errors: 0 });
+/** Stryker's reason for a static mutant it skipped because of --ignoreStatic. */
+const notRun = (m: Mutant) => m.status === 'Ignored' && /ignoreStatic/.test(m.statusReason ?? '');
 
-function add(t: Tally, status: Status): void {
-  if (status === 'Killed') t.killed++;
+function add(t: Tally, m: Mutant): void {
+  const { status } = m;
+  if (notRun(m)) t.notRun++;
+  else if (status === 'Killed') t.killed++;
   else if (status === 'Timeout') t.timeout++;
   else if (status === 'Survived') t.survived++;
   else if (status === 'NoCoverage') t.noCoverage++;
@@ -56,8 +62,8 @@ const pct = (t: Tally) => {
   return s === undefined ? 'n/a' : `${s.toFixed(1)} %`;
 };
 const row = (name: string, t: Tally) =>
-  `| ${name} | ${pct(t)} | ${t.killed} | ${t.timeout} | ${t.survived} | ${t.noCoverage} | ${t.ignored} |`;
-const HEAD = '| | score | killed | timed out | survived | no coverage | equivalent |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |';
+  `| ${name} | ${pct(t)} | ${t.killed} | ${t.timeout} | ${t.survived} | ${t.noCoverage} | ${t.ignored} | ${t.notRun} |`;
+const HEAD = '| | score | killed | timed out | survived | no coverage | equivalent | static, not run |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |';
 
 /** One line of source, shortened, for naming what a mutant changed. */
 function sourceLine(source: string, line: number): string {
@@ -81,14 +87,14 @@ function summary(report: Report): string {
     byFolder.set(folder, f);
     const mutants = [...file.mutants].sort((a, b) => a.location.start.line - b.location.start.line || a.location.start.column - b.location.start.column);
     for (const m of mutants) {
-      add(t, m.status);
-      add(f, m.status);
-      add(total, m.status);
+      add(t, m);
+      add(f, m);
+      add(total, m);
       const where = `${name}:${m.location.start.line}`;
       const what = `${m.mutatorName}${m.replacement === undefined ? '' : ` → ${code(m.replacement)}`}`;
       if (m.status === 'Survived' || m.status === 'NoCoverage') {
         open.push(`- ${where} ${m.status === 'NoCoverage' ? '(no test reaches it) ' : ''}${what} in ${code(sourceLine(file.source, m.location.start.line))}`);
-      } else if (m.status === 'Ignored') {
+      } else if (m.status === 'Ignored' && !notRun(m)) {
         equivalent.push(`- ${where} ${what}: ${m.statusReason ?? 'no reason given'}`);
       }
     }
@@ -105,7 +111,9 @@ function summary(report: Report): string {
     'StrykerJS plants small bugs (mutants) in the pure core (`src/api`, `src/table`, `src/import`) and runs the unit tests',
     'that reach each one. A mutant the tests notice is killed; one they do not is a rule no unit test guards. The score is',
     'killed (or timed out) over all mutants that ran; mutants marked equivalent in the source (a change no caller can',
-    `observe, with the reason beside it) are left out of it. ${took}`,
+    'observe, with the reason beside it) are left out of it, and so are static mutants (module-level constants: each one',
+    'reruns every unit test) when a run skipped them with `--ignoreStatic`: they are counted as "static, not run".',
+    took,
     '',
     'Run it with `npm run mutate`; its settings, and what a run costs, are in stryker.config.mjs. The HTML report (every mutant in',
     'its source) is written to reports/mutation/index.html, which git ignores.',
