@@ -1,9 +1,12 @@
 /**
  * Starts one of the project's TypeScript programs as a child process (node + the tsx loader)
  * and waits for the line that announces it is ready, so tests, benchmarks and the workbench
- * start the service and the workbench the same way. stop() ends it.
+ * start the service and the workbench the same way. stop() ends it. And, in such a program,
+ * `exitWithParent`: it ends when whatever started it is gone, be it a test, the workbench or
+ * `npm start` / `npm run service` stopped by a signal to npm alone (an IDE's stop button, a
+ * supervisor), which npm passes to its shell but no further.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
 
 export const ROOT = join(__dirname, '..');
@@ -14,12 +17,64 @@ export const ROOT = join(__dirname, '..');
  */
 export const EXIT_WITH_PARENT = 'INVESTOR_DATA_EXIT_WITH_PARENT';
 
-/** In a child: exit through `stop` when the parent that started it is gone. */
+/** How often a program run by npm looks whether npm (or a process between it and npm) is still there. */
+const NPM_WATCH_MS = 500;
+
+/** The parent and command line of a process, or undefined when it is gone. */
+function processInfo(pid: number): { ppid: number; args: string } | undefined {
+  try {
+    const line = execFileSync('ps', ['-o', 'ppid=,args=', '-p', String(pid)], { encoding: 'utf8' }).trim();
+    const m = /^(\d+)\s+(.*)$/.exec(line);
+    return m ? { ppid: Number(m[1]), args: m[2] } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * When npm ran this program (`npm start`, `npm run service`): the processes from this one's parent
+ * up to and including that npm process (a shell and tsx sit between). Empty otherwise.
+ */
+export function npmAncestors(): number[] {
+  if (!process.env.npm_lifecycle_event) return [];
+  const chain: number[] = [];
+  for (let pid = process.ppid; pid > 1 && chain.length < 10;) {
+    const info = processInfo(pid);
+    if (!info) return [];
+    chain.push(pid);
+    if (/(^|[\s/])npm(-cli\.js)?(\s|$)/.test(info.args)) return chain;
+    pid = info.ppid;
+  }
+  return [];
+}
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/**
+ * In a program: exit through `stop` when what started it is gone. Started here (startChild), that is
+ * the parent's pipe closing; run by npm, it is npm or a process between it and npm ending.
+ */
 export function exitWithParent(stop: () => void): void {
-  if (process.env[EXIT_WITH_PARENT] !== '1') return;
-  process.stdin.on('end', stop);
-  process.stdin.on('error', stop);
-  process.stdin.resume();
+  if (process.env[EXIT_WITH_PARENT] === '1') {
+    process.stdin.on('end', stop);
+    process.stdin.on('error', stop);
+    process.stdin.resume();
+  }
+  const chain = npmAncestors();
+  if (!chain.length) return;
+  const watch = setInterval(() => {
+    if (chain.every(alive)) return;
+    clearInterval(watch);
+    stop();
+  }, NPM_WATCH_MS);
+  watch.unref();
 }
 
 export interface Child {

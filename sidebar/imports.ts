@@ -1,100 +1,169 @@
 /**
  * The import part of the sidebar: the column chooser, the import form, the progress bar that a
- * step-by-step run moves ("page k of n · rows r of total"), Cancel, and the saved imports with
- * Run now, Schedule and Delete. A run in progress when the sidebar opens is picked up again.
- * Everything from the server is shown with textContent.
+ * step-by-step run moves ("page k of n · rows r of total"), Cancel, and the saved imports, each
+ * with Run now, a schedule that is chosen and then saved, and Delete (which asks first). A run in
+ * progress when the sidebar opens is picked up again.
+ *
+ * Keyboard and screen reader rules (sidebar/ui.ts has the shared ones): every control names its
+ * action and its object ("Move fullName down", "Run now: import into Partners"); a redraw keeps
+ * focus on the control acted on (each control carries a `data-focus` key, found again after the
+ * redraw), or moves it to the nearest one when that control is gone; the column list is a named
+ * list whose changes are announced in one sentence by a status region beside it; progress is a
+ * named progress bar with value text and a polite status line.
  */
 import { type Answer, call, type ImportView, type RunSummary as Summary, type Schedule } from './rpc';
-
-const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
-const el = <K extends keyof HTMLElementTagNameMap>(tag: K, text = ''): HTMLElementTagNameMap[K] => {
-  const node = document.createElement(tag);
-  node.textContent = text;
-  return node;
-};
+import { $, ask, busy, button, clearFieldErrors, el, fieldError, say as sayIn } from './ui';
 
 const KINDS: Array<[string, string]> = [['none', 'Not scheduled'], ['hours', 'Every N hours'], ['day', 'Daily'], ['week', 'Weekly']];
 const EVERY_HOURS = [1, 2, 4, 6, 8, 12];
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-
-function options(select: HTMLSelectElement, items: Array<[string, string]>, chosen: string): void {
-  select.replaceChildren(...items.map(([value, label]) => {
-    const o = el('option', label);
-    o.value = value;
-    o.selected = value === chosen;
-    return o;
-  }));
-}
-
-/** Schedule pickers (kind, then hours or hour of day, then weekday); any change saves the schedule. */
-function scheduleControls(v: ImportView): HTMLElement {
-  const box = el('span');
-  const kind = el('select');
-  const n = el('select');
-  const day = el('select');
-  kind.setAttribute('aria-label', `Schedule for ${v.sheetName}`);
-  n.setAttribute('aria-label', `Hours for ${v.sheetName}`);
-  day.setAttribute('aria-label', `Weekday for ${v.sheetName}`);
-  const s = v.schedule;
-  options(kind, KINDS, s?.every ?? 'none');
-  const fill = () => {
-    if (kind.value === 'hours') options(n, EVERY_HOURS.map((h) => [String(h), `${h} h`]), String(s?.hours ?? 6));
-    else options(n, Array.from({ length: 24 }, (_, h) => [String(h), `at ${String(h).padStart(2, '0')}:00 UTC`]), String(s?.atHour ?? 6));
-    options(day, DAYS.map((d, i) => [String(i), d]), String(s?.weekday ?? 1));
-    n.hidden = kind.value === 'none';
-    day.hidden = kind.value !== 'week';
-  };
-  fill();
-  const save = async () => {
-    const k = kind.value;
-    const schedule: Schedule | null = k === 'none' ? null : k === 'hours' ? { every: 'hours', hours: Number(n.value) } : k === 'day' ? { every: 'day', atHour: Number(n.value) } : { every: 'week', weekday: Number(day.value), atHour: Number(n.value) };
-    const r = await call('scheduleImport', v.id, schedule);
-    say(r.ok ? `Schedule saved for "${v.sheetName}".` : r.message, r.ok ? 'ok' : 'error');
-    await refresh();
-  };
-  kind.onchange = () => {
-    fill();
-    void save();
-  };
-  n.onchange = () => void save();
-  day.onchange = () => void save();
-  box.append(kind, n, day);
-  return box;
-}
 
 let allFields: string[] = [];
 let defaults: string[] = [];
 let chosen: string[] = [];
 let cancelled = false;
 
-function say(text: string, kind: 'ok' | 'error' | '' = ''): void {
-  const m = $('import-message');
-  m.textContent = text;
-  m.className = kind;
+const say = (text: string, tone: Parameters<typeof sayIn>[2] = ''): void => sayIn('import-message', text, tone);
+const grouped = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+/** Times as the schedules are: UTC. */
+const utc = (ms: number): string => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+/** The control that has focus, by its `data-focus` key ('' when none has one). */
+const focusKey = (): string => (document.activeElement instanceof HTMLElement ? (document.activeElement.dataset.focus ?? '') : '');
+
+/** Focuses the first enabled control with one of these keys; true when there was one. */
+function refocus(...keys: string[]): boolean {
+  for (const key of keys) {
+    const target = document.querySelector<HTMLElement>(`[data-focus="${CSS.escape(key)}"]`);
+    if (target && !(target as HTMLButtonElement).disabled && !target.hidden) {
+      target.focus();
+      return true;
+    }
+  }
+  return false;
 }
 
-function renderColumns(): void {
+function keyed<T extends HTMLElement>(node: T, key: string): T {
+  node.dataset.focus = key;
+  return node;
+}
+
+function options(select: HTMLSelectElement, items: Array<[string, string]>, picked: string): void {
+  select.replaceChildren(...items.map(([value, label]) => {
+    const o = el('option', label);
+    o.value = value;
+    o.selected = value === picked;
+    return o;
+  }));
+}
+
+function labelled(text: string, control: HTMLSelectElement, id: string): HTMLElement {
+  const wrap = el('div');
+  wrap.className = 'pick';
+  const label = el('label', text);
+  control.id = id;
+  label.htmlFor = id;
+  wrap.append(label, control);
+  return wrap;
+}
+
+/** The schedule picked in the controls (not yet saved). */
+function picked(kind: string, n: string, day: string): Schedule | null {
+  if (kind === 'none') return null;
+  if (kind === 'hours') return { every: 'hours', hours: Number(n) };
+  if (kind === 'day') return { every: 'day', atHour: Number(n) };
+  return { every: 'week', weekday: Number(day), atHour: Number(n) };
+}
+
+/** Schedule pickers (kind, then every-N-hours or hour of day, then weekday), saved only by their button. */
+function scheduleControls(v: ImportView, index: number): HTMLElement {
+  const box = el('fieldset');
+  box.className = 'schedule';
+  box.append(el('legend', `Schedule for ${v.sheetName}`));
+  const kind = keyed(el('select'), `kind:${v.id}`);
+  const n = keyed(el('select'), `n:${v.id}`);
+  const day = keyed(el('select'), `day:${v.id}`);
+  const s = v.schedule;
+  options(kind, KINDS, s?.every ?? 'none');
+  const kindBox = labelled('Repeat', kind, `schedule-kind-${index}`);
+  const nBox = labelled('', n, `schedule-n-${index}`);
+  const nLabel = nBox.querySelector('label') as HTMLLabelElement;
+  const dayBox = labelled('On', day, `schedule-day-${index}`);
+  const fill = () => {
+    if (kind.value === 'hours') {
+      nLabel.textContent = 'Every';
+      options(n, EVERY_HOURS.map((h) => [String(h), `${h} hours`]), String(s?.hours ?? 6));
+    } else {
+      nLabel.textContent = 'At (UTC)';
+      options(n, Array.from({ length: 24 }, (_, h) => [String(h), `${String(h).padStart(2, '0')}:00`]), String(s?.atHour ?? 6));
+    }
+    options(day, DAYS.map((d, i) => [String(i), d]), String(s?.weekday ?? 1));
+    nBox.hidden = kind.value === 'none';
+    dayBox.hidden = kind.value !== 'week';
+  };
+  fill();
+  // Choosing only changes what is shown: arrow keys through the options save nothing.
+  kind.onchange = fill;
+  const save = keyed(button('Save schedule'), `save-schedule:${v.id}`);
+  save.setAttribute('aria-label', `Save schedule: import into ${v.sheetName}`);
+  save.onclick = () => void busy(save, async () => {
+    const r = await call('scheduleImport', v.id, picked(kind.value, n.value, day.value));
+    say(r.ok ? `Schedule saved for "${v.sheetName}": ${describe(r.import.schedule)}.` : r.message, r.ok ? 'ok' : 'error');
+    await refresh();
+  });
+  const row = el('div');
+  row.className = 'row';
+  row.append(save);
+  box.append(kindBox, nBox, dayBox, row);
+  return box;
+}
+
+function describe(s: Schedule | undefined): string {
+  if (!s) return 'not scheduled';
+  const at = `${String(s.atHour ?? 0).padStart(2, '0')}:00 UTC`;
+  if (s.every === 'hours') return `every ${s.hours} hours`;
+  if (s.every === 'day') return `daily at ${at}`;
+  return `weekly on ${DAYS[s.weekday ?? 0]} at ${at}`;
+}
+
+/** Moves a column by `by` places and says so; focus stays on the button pressed, or its partner when that one is now disabled. */
+function move(i: number, by: -1 | 1): void {
+  const name = chosen[i];
+  const j = i + by;
+  [chosen[i], chosen[j]] = [chosen[j], chosen[i]];
+  const [key, other] = by < 0 ? ['up', 'down'] : ['down', 'up'];
+  renderColumns(`${name} moved ${key}: ${j + 1} of ${chosen.length}.`, [`${key}:${name}`, `${other}:${name}`]);
+}
+
+function remove(i: number): void {
+  const name = chosen[i];
+  chosen.splice(i, 1);
+  // Focus goes to the same button of the column that took its place, else of the one before, else to the Add picker.
+  const next = chosen[i] ?? chosen[i - 1];
+  renderColumns(`${name} removed: ${chosen.length} columns.`, next ? [`remove:${next}`, `up:${next}`, `down:${next}`] : [], 'add-column');
+}
+
+/** Redraws the column list; `news` is announced; focus goes to the first of `focus` (or to the element with id `fallback`). */
+function renderColumns(news = '', focus: string[] = [], fallback = ''): void {
   const list = $('column-list');
   list.replaceChildren(...chosen.map((name, i) => {
     const li = el('li');
-    li.append(el('span', name));
-    const up = el('button', '↑');
-    up.type = 'button';
-    up.title = `Move ${name} up`;
+    const label = el('span', name);
+    label.className = 'column-name';
+    const up = keyed(button('↑'), `up:${name}`);
+    up.setAttribute('aria-label', `Move ${name} up`);
     up.disabled = i === 0;
-    up.onclick = () => {
-      [chosen[i - 1], chosen[i]] = [chosen[i], chosen[i - 1]];
-      renderColumns();
-    };
-    const remove = el('button', '×');
-    remove.type = 'button';
-    remove.title = `Remove ${name}`;
-    remove.disabled = name === 'id';
-    remove.onclick = () => {
-      chosen.splice(i, 1);
-      renderColumns();
-    };
-    li.append(up, remove);
+    up.onclick = () => move(i, -1);
+    const down = keyed(button('↓'), `down:${name}`);
+    down.setAttribute('aria-label', `Move ${name} down`);
+    down.disabled = i === chosen.length - 1;
+    down.onclick = () => move(i, 1);
+    const drop = keyed(button('×'), `remove:${name}`);
+    drop.setAttribute('aria-label', `Remove ${name}`);
+    drop.disabled = name === 'id';
+    drop.onclick = () => remove(i);
+    for (const b of [up, down, drop]) b.className = 'icon';
+    li.append(label, up, down, drop);
     return li;
   }));
   const add = $<HTMLSelectElement>('add-column');
@@ -103,6 +172,10 @@ function renderColumns(): void {
     o.value = f;
     return o;
   }));
+  $<HTMLButtonElement>('add-column-button').disabled = add.options.length === 0;
+  if (news) $('column-news').textContent = news;
+  if (focus.length && !refocus(...focus) && fallback) $(fallback).focus();
+  else if (!focus.length && fallback) $(fallback).focus();
 }
 
 function showProgress(s: Summary): void {
@@ -110,21 +183,27 @@ function showProgress(s: Summary): void {
   const bar = $<HTMLProgressElement>('progress');
   bar.max = Math.max(1, s.totalItems);
   bar.value = s.status === 'done' ? bar.max : Math.min(s.rows, bar.max);
-  $('progress-text').textContent = s.totalPages ? `page ${s.page} of ${s.totalPages} · rows ${s.rows} of ${s.totalItems}` : 'starting…';
+  const where = s.totalPages ? `page ${s.page} of ${s.totalPages} · rows ${s.rows} of ${s.totalItems}` : 'starting…';
+  const text = s.status === 'failed' ? `Stopped at ${where}: the import failed.` : s.status === 'cancelled' ? `Cancelled at ${where}.` : where;
+  bar.setAttribute('aria-valuetext', text);
+  $('progress-text').textContent = text;
 }
 
-/** Shows a run as started the moment the user asks for it (the first step can take 20 s): button off, Cancel on, "starting…". */
+/** Shows a run as started the moment the user asks for it (the first step can take 20 s): Import busy, Cancel on, "starting…". */
 function begin(): void {
   cancelled = false;
   $('cancel-import').hidden = false;
-  $<HTMLButtonElement>('import').disabled = true;
+  $('import').setAttribute('aria-disabled', 'true');
   say('');
   showProgress({ importId: '', status: 'running', page: 0, totalPages: 0, rows: 0, totalItems: 0, message: '' });
 }
 
 function end(): void {
+  const cancelHadFocus = document.activeElement === $('cancel-import');
   $('cancel-import').hidden = true;
-  $<HTMLButtonElement>('import').disabled = false;
+  $('import').removeAttribute('aria-disabled');
+  // Cancel is gone: focus goes back to Import, where it was before.
+  if (cancelHadFocus) $('import').focus();
 }
 
 /** Drives a run to its end, one server step at a time; its progress is shown once, in the progress bar's line. */
@@ -133,6 +212,7 @@ async function drive(id: string, first: Answer<Summary>): Promise<void> {
   try {
     for (;;) {
       if (!a.ok) {
+        $('progress-text').textContent = 'The import stopped.';
         say(a.message, 'error');
         return;
       }
@@ -141,11 +221,7 @@ async function drive(id: string, first: Answer<Summary>): Promise<void> {
         say(a.message, a.status === 'done' ? 'ok' : 'error');
         return;
       }
-      if (cancelled) {
-        a = await call('cancelImport', id);
-        continue;
-      }
-      a = await call('continueImport', id);
+      a = cancelled ? await call('cancelImport', id) : await call('continueImport', id);
     }
   } finally {
     end();
@@ -153,43 +229,56 @@ async function drive(id: string, first: Answer<Summary>): Promise<void> {
   }
 }
 
-function lastRunText(v: ImportView): string {
-  if (!v.last) return 'never';
-  return new Date(v.last.at).toLocaleString();
+function importItem(v: ImportView, index: number): HTMLLIElement {
+  const item = el('li');
+  item.className = 'import';
+  const title = el('h3', v.sheetName);
+  const facts = el('dl');
+  const status = v.run.status === 'running' ? 'running' : (v.last?.status ?? 'never run');
+  const fact = (term: string, value: string, className = '') => {
+    const dd = el('dd', value);
+    if (className) dd.className = className;
+    facts.append(el('dt', term), dd);
+  };
+  fact('Last run', v.last ? utc(v.last.at) : 'never');
+  fact('Rows', v.last ? grouped(v.last.rows) : '–');
+  fact('Status', v.last?.message ? `${status}: ${v.last.message}` : status, `status-${v.last?.status ?? ''}`);
+  fact('Schedule', describe(v.schedule));
+  const run = keyed(button('Run now', 'action'), `run:${v.id}`);
+  run.setAttribute('aria-label', `Run now: import into ${v.sheetName}`);
+  run.onclick = () => void busy(run, async () => {
+    begin();
+    await drive(v.id, await call('startImport', v.id));
+  });
+  const del = keyed(button('Delete'), `delete:${v.id}`);
+  del.setAttribute('aria-label', `Delete: import into ${v.sheetName}`);
+  del.onclick = () => void busy(del, async () => {
+    const yes = await ask({ after: del.parentElement as HTMLElement, text: `Delete the import into "${v.sheetName}"?`, yes: 'Delete it', no: 'Keep it', detail: 'The sheet and its rows stay; its schedule stops.' });
+    if (!yes) {
+      del.focus();
+      return;
+    }
+    const r = await call('deleteImport', v.id);
+    say(r.ok ? `Deleted the import into "${v.sheetName}" (the sheet stays).` : r.message, r.ok ? 'ok' : 'error');
+    const left = await refresh();
+    // The item is gone: focus goes to the next import's Run now, else the previous one's, else the heading.
+    const near = left[index] ?? left[index - 1];
+    if (!r.ok) del.focus();
+    else if (!near || !refocus(`run:${near.id}`)) $('saved-title').focus();
+  });
+  const actions = el('div');
+  actions.className = 'row';
+  actions.append(run, del);
+  item.append(title, facts, actions, scheduleControls(v, index));
+  return item;
 }
 
 function renderImports(imports: ImportView[]): void {
+  const had = focusKey();
   $('no-imports').hidden = imports.length > 0;
   $('imports').hidden = imports.length === 0;
-  const body = $('imports').querySelector('tbody') as HTMLTableSectionElement;
-  body.replaceChildren(...imports.flatMap((v) => {
-    const row = el('tr');
-    const status = el('td', v.run.status === 'running' ? 'running' : (v.last?.status ?? '–'));
-    status.className = `status-${v.last?.status ?? ''}`;
-    status.title = v.last?.message ?? '';
-    row.append(el('td', v.sheetName), el('td', lastRunText(v)), el('td', String(v.last?.rows ?? '')), status);
-    const actions = el('tr');
-    actions.className = 'actions';
-    const cell = el('td');
-    cell.colSpan = 4;
-    const run = el('button', 'Run now');
-    run.type = 'button';
-    run.onclick = async () => {
-      begin();
-      await drive(v.id, await call('startImport', v.id));
-    };
-    const schedule = scheduleControls(v);
-    const del = el('button', 'Delete');
-    del.type = 'button';
-    del.onclick = async () => {
-      const r = await call('deleteImport', v.id);
-      say(r.ok ? `Deleted the import into "${v.sheetName}" (the sheet stays).` : r.message, r.ok ? 'ok' : 'error');
-      await refresh();
-    };
-    cell.append(run, schedule, del);
-    actions.append(cell);
-    return [row, actions];
-  }));
+  $('imports').replaceChildren(...imports.map(importItem));
+  if (had) refocus(had);
 }
 
 export async function refresh(): Promise<ImportView[]> {
@@ -210,35 +299,45 @@ export async function refresh(): Promise<ImportView[]> {
   return r.imports;
 }
 
+async function startNew(): Promise<void> {
+  clearFieldErrors('sheet-name');
+  const sheetName = $<HTMLInputElement>('sheet-name').value;
+  if (!sheetName.trim()) {
+    fieldError('sheet-name', 'Name the sheet to import into.');
+    $('sheet-name').focus();
+    return;
+  }
+  begin();
+  const mode = (document.querySelector('input[name="mode"]:checked') as HTMLInputElement).value === 'merge' ? 'merge' : 'replace';
+  const imports = await refresh();
+  const same = imports.find((i) => i.sheetName.toLowerCase() === sheetName.trim().toLowerCase());
+  const saved = await call('saveImport', { id: same?.id ?? null, sheetName, fields: chosen, mode });
+  if (!saved.ok) {
+    end();
+    $('progress-box').hidden = true;
+    fieldError('sheet-name', saved.message);
+    $('sheet-name').focus();
+    return;
+  }
+  await drive(saved.import.id, await call('startImport', saved.import.id));
+}
+
 export async function startImports(): Promise<void> {
   $('add-column-button').addEventListener('click', () => {
     const name = $<HTMLSelectElement>('add-column').value;
-    if (name && !chosen.includes(name)) chosen.push(name);
-    renderColumns();
+    if (!name || chosen.includes(name)) return;
+    chosen.push(name);
+    renderColumns(`${name} added: ${chosen.length} of ${chosen.length}.`, [], 'add-column');
   });
   $('default-columns').addEventListener('click', () => {
     chosen = [...defaults];
-    renderColumns();
+    renderColumns(`Columns set to the ${chosen.length} default columns.`);
   });
   $('cancel-import').addEventListener('click', () => {
     cancelled = true;
     say('Cancelling…');
   });
-  $('import').addEventListener('click', async () => {
-    begin();
-    const mode = (document.querySelector('input[name="mode"]:checked') as HTMLInputElement).value === 'merge' ? 'merge' : 'replace';
-    const imports = await refresh();
-    const sheetName = $<HTMLInputElement>('sheet-name').value;
-    const same = imports.find((i) => i.sheetName.toLowerCase() === sheetName.trim().toLowerCase());
-    const saved = await call('saveImport', { id: same?.id ?? null, sheetName, fields: chosen, mode });
-    if (!saved.ok) {
-      end();
-      $('progress-box').hidden = true;
-      say(saved.message, 'error');
-      return;
-    }
-    await drive(saved.import.id, await call('startImport', saved.import.id));
-  });
+  $('import').addEventListener('click', () => void busy($('import'), startNew));
   const imports = await refresh();
   const running = imports.find((i) => i.run.status === 'running');
   if (running) {

@@ -11,9 +11,9 @@
 import { type ErrorCode, ServiceError } from './api/errors';
 import { redact, redactAndCut } from './api/redact';
 import type { RunSummary } from './import/run-state';
-import type { ImportMode, ImportSpec, Schedule } from './import/spec';
+import type { FilterCondition, ImportMode, ImportSpec, Schedule, SortKey } from './import/spec';
 
-export type { ImportMode, RunSummary, Schedule };
+export type { FilterCondition, ImportMode, RunSummary, Schedule, SortKey };
 
 /** A failure names the settings field at fault when there is one. */
 export type Answer<T extends object = object> = ({ ok: true } & T) | { ok: false; code: string; message: string; field?: SettingField };
@@ -76,6 +76,10 @@ export interface ImportInput {
   sheetName: string;
   fields?: string[];
   mode?: ImportMode;
+  /** Conditions all kept partners meet; checked when saved, before any request. */
+  filters?: FilterCondition[];
+  /** Up to three keys; ties keep the service's order. */
+  sort?: SortKey[];
 }
 
 export type CheckStatus = 'OK' | 'WARN' | 'FAIL' | 'SKIP' | 'INFO';

@@ -2,7 +2,7 @@
  * Options of the reference service from command-line flags and environment variables, with
  * defaults that make `npm run service` a working demo: one demo key, 2,500 partners, 600 funds.
  */
-import { parseArgs } from 'node:util';
+import { numberOption as num, portOption, readOptions, UsageError } from '../cli-args';
 import { GeneratedDataset, loadDatasetFile } from './dataset';
 import { NO_FAULTS, type ServiceOptions } from './server';
 
@@ -30,25 +30,10 @@ export const USAGE = `npm run service -- [options]
   --list-paths MODE    both | listed | sample: which active-partners path answers (default both)`;
 
 const STRING_FLAGS = ['port', 'host', 'keys', 'seed', 'partners', 'funds', 'data', 'max-page-size', 'latency', 'jitter', 'fault-rate', 'error500', 'error502', 'error503', 'rate-limit', 'slow', 'truncated', 'retry-after', 'slow-ms', 'list-paths', 'churn'];
-const BOOLEAN_FLAGS = ['fund-as-list', 'preload', 'help'];
-
-function num(value: string | undefined, name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < min || n > max) throw new Error(`--${name} must be a number from ${min} to ${max} (got "${value}").`);
-  return n;
-}
+const BOOLEAN_FLAGS = ['fund-as-list', 'preload'];
 
 export function parseServiceArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): { options: ServiceOptions; port: number; host: string } {
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    options: {
-      ...Object.fromEntries(STRING_FLAGS.map((k) => [k, { type: 'string' as const }])),
-      ...Object.fromEntries(BOOLEAN_FLAGS.map((k) => [k, { type: 'boolean' as const }])),
-    },
-  }) as { values: Record<string, string | boolean | undefined> };
-  if (values.help) throw new Error(USAGE);
+  const values = readOptions(argv, STRING_FLAGS, BOOLEAN_FLAGS, USAGE, 'npm run service');
   const s = (k: string): string | undefined => values[k] as string | undefined;
   const seed = num(s('seed'), 'seed', 42);
   const dataset = s('data') ? loadDatasetFile(s('data') as string) : new GeneratedDataset(seed, num(s('partners'), 'partners', 2500, 0, 5_000_000), num(s('funds'), 'funds', 600, 0, 1_000_000));
@@ -57,11 +42,11 @@ export function parseServiceArgs(argv: string[], env: NodeJS.ProcessEnv = proces
   const share = rate / 5;
   const p = (k: string, fallback: number) => num(s(k), k, fallback, 0, 1);
   const listPaths = s('list-paths') ?? 'both';
-  if (!['both', 'listed', 'sample'].includes(listPaths)) throw new Error(`--list-paths must be both, listed or sample (got "${listPaths}").`);
+  if (!['both', 'listed', 'sample'].includes(listPaths)) throw new UsageError(`--list-paths must be both, listed or sample (got "${listPaths}").`);
   const keys = (s('keys') ?? env.SERVICE_API_KEYS ?? DEMO_KEY).split(',').map((k) => k.trim()).filter(Boolean);
-  if (keys.length === 0) throw new Error('--keys needs at least one key.');
+  if (keys.length === 0) throw new UsageError('--keys needs at least one key.');
   return {
-    port: num(s('port') ?? env.SERVICE_PORT, 'port', 8787, 0, 65535),
+    port: portOption(s('port') ?? (env.SERVICE_PORT || undefined), 8787),
     host: s('host') ?? '127.0.0.1',
     options: {
       dataset, apiKeys: keys, seed,

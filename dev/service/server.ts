@@ -41,6 +41,14 @@ export interface Quirks {
   reportedPageSize?: number;
   /** Lists report this `totalPages` whatever the truth. */
   reportedTotalPages?: number;
+  /** Every record answered holds the request's own URL, key and all, in this field (a careless `self` link). */
+  echoUrlIn?: string;
+  /** This partner's `field` is answered as lists nested `depth` deep, wherever the partner is answered. */
+  deepField?: { id: string; field: string; depth: number };
+  /** Records answered with another `id` wherever they are answered (null: without one). */
+  idOverrides?: Record<string, string | number | null>;
+  /** Ids asked for by id that are answered `{"data":[]}`. */
+  emptyFor?: string[];
 }
 
 export interface ServiceOptions {
@@ -162,7 +170,7 @@ export class ReferenceService {
         else if (fault === 'rateLimit') throw new HttpError(429, 'Rate limit exceeded.', { 'retry-after': String(this.options.faults.retryAfterSeconds) });
         else if (fault !== 'truncated') throw new HttpError(Number(fault.slice(5)), 'Upstream failure.');
       }
-      const body = JSON.stringify(route(opName, url.searchParams, this.options));
+      const body = hostile(route(opName, url.searchParams, this.options), req.url ?? '', this.options.quirks);
       reply(200, fault === 'truncated' ? body.slice(0, Math.max(1, Math.floor(body.length / 2))) : body);
     } catch (e) {
       if (!(e instanceof HttpError)) throw e;
@@ -229,6 +237,29 @@ export class ReferenceService {
     }
     this.send(res, 404, errorBody(404, `Cannot ${req.method} ${url.pathname}`));
   }
+}
+
+/** An answer as JSON text, with the hostile quirks applied (a deep value cannot be built as an object and stringified: it is spliced in as text). */
+function hostile(answer: Record<string, unknown>, requestUrl: string, q: Quirks): string {
+  const asked = new URL(requestUrl, 'http://service.local').searchParams;
+  const id = asked.get('limitedPartnerId') ?? asked.get('ventureFundId');
+  if (id !== null && q.emptyFor?.includes(id)) return JSON.stringify({ data: [] });
+  const data = answer.data;
+  const records = (Array.isArray(data) ? data : [data]).filter((r): r is Record<string, unknown> => typeof r === 'object' && r !== null);
+  const deep = q.deepField;
+  const DEEP = '\u0000deep\u0000';
+  const out = records.map((r) => {
+    const copy = { ...r };
+    if (q.echoUrlIn) copy[q.echoUrlIn] = `http://service.local${requestUrl}`;
+    if (deep && r.id === deep.id) copy[deep.field] = DEEP;
+    const other = q.idOverrides && typeof r.id === 'string' ? Object.getOwnPropertyDescriptor(q.idOverrides, r.id) : undefined;
+    if (other?.value === null) delete copy.id;
+    else if (other) copy.id = other.value;
+    return copy;
+  });
+  if (!q.echoUrlIn && !deep && !q.idOverrides) return JSON.stringify(answer);
+  const text = JSON.stringify({ ...answer, data: Array.isArray(data) ? out : (out[0] ?? data) });
+  return deep ? text.replace(JSON.stringify(DEEP), '['.repeat(deep.depth) + ']'.repeat(deep.depth)) : text;
 }
 
 function sleep(ms: number): Promise<void> {

@@ -8,8 +8,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { exitWithParent } from '../child';
+import { numberOption, portOption, readOptions, runMain } from '../cli-args';
 import { DEMO_KEY, type RunningService, startService } from '../service/spawn';
 import { startWorkbenchServer } from './server';
 import { Workbench } from './workbench';
@@ -23,7 +23,8 @@ const USAGE = `npm start -- [options]
   --partners N        partners in the embedded service (default 2500)
   --state-dir DIR     where the workbook is saved (default .workbench)
   --headless          run the saved imports, write the .xlsx, exit
-  --out FILE          .xlsx path for --headless (default <state-dir>/workbench.xlsx)`;
+  --out FILE          .xlsx path for --headless (default <state-dir>/workbench.xlsx)
+  --help              this list`;
 
 interface Summary { status: string; message: string }
 type Answer = ({ ok: true } & Summary) | { ok: false; message: string };
@@ -47,25 +48,21 @@ async function headless(wb: Workbench, out: string): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      port: { type: 'string' }, 'service-url': { type: 'string' }, latency: { type: 'string' }, 'fault-rate': { type: 'string' },
-      partners: { type: 'string' }, 'state-dir': { type: 'string' }, headless: { type: 'boolean' }, out: { type: 'string' }, help: { type: 'boolean' },
-    },
-  });
-  if (values.help) {
-    console.log(USAGE);
-    return;
-  }
+  const values = readOptions(process.argv.slice(2), ['port', 'service-url', 'latency', 'fault-rate', 'partners', 'state-dir', 'out'], ['headless'], USAGE, 'npm start') as Record<string, string | undefined> & { headless?: boolean };
+  // Every value is checked before anything starts: a mistake is a usage error (exit 2), never a half-started workbench.
+  const port = portOption(values.port, 3000);
+  const latency = numberOption(values.latency, 'latency', 0);
+  const faultRate = numberOption(values['fault-rate'], 'fault-rate', 0, 0, 1);
+  const partners = numberOption(values.partners, 'partners', 2500, 0, 5_000_000, true);
   const stateDir = resolve(values['state-dir'] ?? join(__dirname, '../../.workbench'));
   if (!values['service-url']) {
-    service = await startService(['--latency', values.latency ?? '0', '--fault-rate', values['fault-rate'] ?? '0', '--partners', values.partners ?? '2500']);
+    service = await startService(['--latency', String(latency), '--fault-rate', String(faultRate), '--partners', String(partners)]);
   }
   const serviceUrl = values['service-url'] ?? (service as RunningService).url;
   const wb = new Workbench({ serviceUrl, stateDir, allowRemoteHosts: !!values['service-url'] });
   if (wb.notice) console.error(wb.notice);
   if (values.headless) return stop(await headless(wb, resolve(values.out ?? join(stateDir, 'workbench.xlsx'))));
-  const { url } = await startWorkbenchServer(wb, Number(values.port ?? 3000));
+  const { url } = await startWorkbenchServer(wb, port);
   console.log(`Investor Data workbench: ${url}`);
   console.log(`Service: ${serviceUrl}${service ? ` (embedded) · demo API key: ${DEMO_KEY}` : ''}`);
 }
@@ -81,7 +78,5 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal
 // Started by a test or a script (dev/child.ts): end, and stop the service, when that parent is gone.
 exitWithParent(() => void stop());
 
-main().catch(async (e: unknown) => {
-  console.error((e as Error).message);
-  await stop(1);
-});
+// A usage error exits 2, as the service's do; a failed start (a port in use) exits 1.
+runMain(main, stop, 1);

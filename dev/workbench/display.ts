@@ -67,7 +67,8 @@ export function formatNumber(n: number, format?: string): string {
   return `${sign}${literal(prefix)}${int}${frac ? `.${frac}` : ''}${percent}${literal(suffix)}`;
 }
 
-const DEFAULT_DATE = 'yyyy-mm-dd hh:mm';
+/** How a date without a date format shows (and is exported: Excel's default would drop the time). */
+export const DEFAULT_DATE = 'yyyy-mm-dd hh:mm';
 
 /** The cell as the page draws it; `keptAsText` marks a formula the workbench does not evaluate (shown as its text). */
 export function cellView(value: CellValue, format: string | undefined, formula: string | undefined, keptAsText: boolean): CellView {

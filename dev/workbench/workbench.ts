@@ -6,7 +6,7 @@
  * page's edits, a simulated clock that never runs behind the wall clock, and the actions the page
  * and the sidebar take on it.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ScriptRunHost } from '../emulator/hosts';
 import { Emulator } from '../emulator/runtime';
@@ -102,9 +102,12 @@ export class Workbench {
     this.emu.run('onOpen', [{ authMode: 'LIMITED' }], { kind: 'simple-trigger' });
   }
 
-  /** Written to a temporary file first, so a crash mid-write never leaves half a file. */
+  /**
+   * Written to a temporary file first, so a crash mid-write never leaves half a file; readable by
+   * its owner only (it holds the API key, as user properties would), in a folder only they can open.
+   */
   save(): void {
-    mkdirSync(this.options.stateDir, { recursive: true });
+    mkdirSync(this.options.stateDir, { recursive: true, mode: 0o700 });
     const saved: Saved = {
       workbook: this.emu.workbook.toJSON(),
       properties: [...this.emu.properties].map(([scope, m]) => [scope, [...m]]),
@@ -112,7 +115,8 @@ export class Workbench {
       owners: [...this.engine.owners.values()],
       clock: this.emu.clock.now(),
     };
-    writeFileSync(`${this.file}.tmp`, JSON.stringify(saved));
+    writeFileSync(`${this.file}.tmp`, JSON.stringify(saved), { mode: 0o600 });
+    chmodSync(`${this.file}.tmp`, 0o600);
     renameSync(`${this.file}.tmp`, this.file);
   }
 

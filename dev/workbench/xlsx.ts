@@ -3,10 +3,13 @@
  * last result. Sheets allows sheet names Excel refuses (`/ \ ? * [ ] :`, a leading or trailing
  * quote, more than 31 characters, `History`, two names equal once cut or compared without case),
  * so every name is mapped to one Excel accepts, distinct from the others, and formulas that name a
- * renamed sheet name it by its new name: the export works whatever the sheets are called.
+ * renamed sheet name it by its new name: the export works whatever the sheets are called. A date
+ * keeps its time (one without a date format gets the workbench's `yyyy-mm-dd hh:mm`).
  */
 import ExcelJS from 'exceljs';
+import { isDate } from '../emulator/realm';
 import type { Workbook } from '../emulator/workbook';
+import { DEFAULT_DATE } from './display';
 
 const MAX_NAME = 31;
 
@@ -52,8 +55,10 @@ export async function toXlsx(book: Workbook): Promise<Buffer> {
         if (value === '' && !formula) continue;
         const cell = ws.getCell(r + 1, c + 1);
         cell.value = formula ? { formula: renameReferences(formula.slice(1), renamed), result: value as string | number | boolean | Date } : value;
+        // A date keeps its time: without a date format of its own it gets the one the workbench shows.
         const format = s.formats.get(`${r},${c}`);
-        if (format) cell.numFmt = format;
+        if (format && (!isDate(value) || /[ymdhs]/i.test(format))) cell.numFmt = format;
+        else if (isDate(value)) cell.numFmt = DEFAULT_DATE;
       }
     }
   });

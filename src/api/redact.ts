@@ -40,11 +40,16 @@ function keyPattern(secret: string): RegExp {
   return new RegExp(Array.from(secret, charPattern).join(''), 'g');
 }
 
-/** Replaces every run of KEY_SLICE or more characters that also occurs in the secret. */
-function redactSlices(text: string, secret: string): string {
-  if (secret.length < KEY_SLICE || text.length < KEY_SLICE) return text;
+/** The runs of KEY_SLICE characters of a secret. */
+function slicesOf(secret: string): Set<string> {
   const slices = new Set<string>();
   for (let i = 0; i + KEY_SLICE <= secret.length; i++) slices.add(secret.slice(i, i + KEY_SLICE));
+  return slices;
+}
+
+/** Replaces every run of KEY_SLICE or more characters that also occurs in the secret (`slices`: slicesOf it). */
+function redactSlices(text: string, slices: ReadonlySet<string>): string {
+  if (slices.size === 0 || text.length < KEY_SLICE) return text;
   const covered = new Uint8Array(text.length);
   let any = false;
   for (let i = 0; i + KEY_SLICE <= text.length; i++) {
@@ -62,14 +67,29 @@ function redactSlices(text: string, secret: string): string {
   return out;
 }
 
+/**
+ * A function that redacts the known keys only, by value, its patterns built once (for the many
+ * texts of an answer). For the service's data: an id such as `a&apiKey=b` that the analyst typed
+ * is data, not a key, and must come back as it was sent.
+ */
+export function keyRedactor(secrets: readonly string[] = []): (text: string) => string {
+  const keys = secrets.filter((secret) => secret && secret.length >= 4).map((secret) => ({
+    pattern: keyPattern(secret),
+    slices: [...new Set([secret, encodeURIComponentSafe(secret)])].map(slicesOf),
+  }));
+  return (text) => {
+    let out = String(text);
+    for (const key of keys) {
+      out = out.replace(key.pattern, REDACTED);
+      for (const slices of key.slices) out = redactSlices(out, slices);
+    }
+    return out;
+  };
+}
+
+/** Redacts the known keys, then any value of an `apiKey` parameter (messages, URLs, logs). */
 export function redact(text: string, secrets: readonly string[] = []): string {
-  let out = String(text);
-  for (const secret of secrets) {
-    if (!secret || secret.length < 4) continue;
-    out = out.replace(keyPattern(secret), REDACTED);
-    for (const form of new Set([secret, encodeURIComponentSafe(secret)])) out = redactSlices(out, form);
-  }
-  return out.replace(API_KEY_PARAM, `$1${REDACTED}`);
+  return keyRedactor(secrets)(text).replace(API_KEY_PARAM, `$1${REDACTED}`);
 }
 
 function encodeURIComponentSafe(text: string): string {

@@ -2,7 +2,9 @@
  * Reads one HTTP response: a parsed body on 200, otherwise a ServiceError with a code (which
  * alone says whether another attempt may succeed, see errors.ts) and a message an analyst can act on. Error bodies are not specified,
  * so a short `message`/`error` text is taken from a JSON body when there is one, never raw HTML.
+ * A 200's body is handed on only as the copy answer.ts keeps: redacted of the key, bounded per record.
  */
+import { keepAnswer } from './answer';
 import { ServiceError } from './errors';
 import type { JsonValue } from './records';
 import { redactAndCut } from './redact';
@@ -46,7 +48,7 @@ export function interpret(res: HttpResponse, url: string, secrets: readonly stri
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed) || !('data' in parsed)) {
       return { ok: false, error: new ServiceError('MALFORMED', 'The data service answered without a "data" field.', details) };
     }
-    return { ok: true, body: parsed as { [key: string]: JsonValue } };
+    return { ok: true, body: keepAnswer(parsed as Record<string, unknown>, secrets) };
   }
   const said = serverText(res.body, secrets);
   const http = `HTTP ${status}${said ? `: ${said}` : ''}`;

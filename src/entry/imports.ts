@@ -19,6 +19,13 @@ import { checkSchedule, checkSpec, DEFAULT_IMPORT_FIELDS, type ImportSpec, nextD
 
 const view = (spec: ImportSpec): ImportView => ({ ...spec, run: summarize(spec.id, loadRun(spec.id)) });
 const deadline = EXECUTION_STARTED_AT + STEP_BUDGET_MS.sidebar;
+/**
+ * The first step of a sidebar run is short: it ends after the list's first page or first batch, so
+ * the progress bar moves within seconds even on a slow service (at 3 s a request, a full step
+ * would show nothing for 18 s); the steps after it take the whole budget.
+ */
+export const FIRST_STEP_MS = 6000;
+const firstDeadline = Math.min(deadline, EXECUTION_STARTED_AT + FIRST_STEP_MS);
 
 function find(id: unknown): ImportSpec {
   const spec = loadImports().find((i) => i.id === id);
@@ -34,6 +41,8 @@ export function saveImport(input: unknown): Answer<{ import: ImportView }> {
   return answer(() => {
     const imports = loadImports();
     const spec = checkSpec(input, imports, () => `imp${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`);
+    // A run stages its rows in the shape of the settings it started with: they change between runs only.
+    if (loadRun(spec.id)?.status === 'running') throw badInput('This import is running; wait for it to finish, or cancel it, before changing it.');
     const at = imports.findIndex((i) => i.id === spec.id);
     if (at >= 0) imports[at] = spec;
     else imports.push(spec);
@@ -76,7 +85,7 @@ function runStep(body: () => RunSummary): Answer<RunSummary> {
 export function startImport(id: unknown): Answer<RunSummary> {
   return runStep(() => {
     const spec = find(id);
-    return beginRun(spec.id, 'sidebar', importPorts(clientFor('run')), deadline);
+    return beginRun(spec.id, 'sidebar', importPorts(clientFor('run')), firstDeadline);
   });
 }
 

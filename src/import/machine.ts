@@ -18,13 +18,13 @@ import type { ServiceError } from '../api/errors';
 import { DEADLINE_MARGIN_MS, UNSENT_MESSAGE } from '../api/client';
 import { acceptPage, acceptRefusal, cursorDone, listVerdict, startCursor } from '../api/pages';
 import { CHUNK_RECORDS } from '../api/snapshot';
-import { type FieldSpec, idProblem, LP_FIELD_SPECS, type ServiceRecord } from '../api/records';
+import { type FieldSpec, idProblem, LP_FIELD_SPECS, recordId, type ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
-import { recordRow } from '../table/rows';
 import { type Held, heldRows, heldSpan, keepable, noteHeld, placeable, restoreHeld } from './held';
 import { mergeTables, type OutCell } from './merge';
 import type { ImportPorts } from './ports';
 import { replaceRefusal } from './replace';
+import { type Kept, rowShape } from './shape';
 import { pagesRead, type RunSource, type RunState, type RunSummary, summarize, type Written } from './run-state';
 import { type ImportSpec, sameSheetName } from './spec';
 
@@ -62,7 +62,7 @@ export const LIVE_LIST_PAGES = 50;
 
 export const RUN_LOG = 'Investor Data log';
 export const CHANGE_LOG = 'Investor Data changes';
-export const RUN_LOG_HEADER = ['Started', 'Ended', 'Sheet', 'Mode', 'Source', 'Outcome', 'Rows', 'Pages', 'Fetches', 'Retries', 'Executions', 'Message'];
+export const RUN_LOG_HEADER = ['Started', 'Ended', 'Sheet', 'Mode', 'Source', 'Outcome', 'Read', 'Kept', 'Pages', 'Fetches', 'Retries', 'Executions', 'Message'];
 export const CHANGE_LOG_HEADER = ['When', 'Sheet', 'Partner id', 'Change', 'Field', 'Before', 'After'];
 export const LOCKED_MESSAGE = 'Another import is writing to this spreadsheet; waiting for it to finish.';
 
@@ -143,10 +143,6 @@ export function cancelRun(importId: string, ports: ImportPorts): RunSummary {
   });
 }
 
-function fieldSpecs(spec: ImportSpec): FieldSpec[] {
-  return spec.fields.map((name) => LP_FIELD_SPECS.find((s) => s.name === name) as FieldSpec);
-}
-
 /** Writes the rows taken in this step after the staged ones, then `ahead` (held pages at their place); only the first count as staged. */
 function stage(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPorts, ahead: Cell[][] = []): void {
   if (rows.length === 0 && ahead.length === 0 && run.staged > 0) return;
@@ -181,13 +177,13 @@ export function writeMargin(rows: number, width: number): number {
  * their places are not certain). The waits stay even then (page 1 refused before the list's shape
  * is known): a page the service asked to wait for is never asked for again before its time.
  */
-function restore(spec: ImportSpec, run: RunState, ports: ImportPorts): { held: Map<number, Held>; waits: Map<number, number> } {
+function restore(spec: ImportSpec, run: RunState, ports: ImportPorts, width: number): { held: Map<number, Held>; waits: Map<number, number> } {
   let note = run.held;
   run.held = undefined;
   if (!note || note.from !== run.list.nextPage || cursorDone(run.list)) return { held: new Map(), waits: new Map() };
   if (!placeable(run.list, run.staged)) note = { ...note, marks: note.marks.replace(/h/g, '.') };
   const span = heldSpan(run.list, note);
-  const rows = span > 0 ? ports.staging.read(spec.id, span, spec.fields.length, run.staged) : [];
+  const rows = span > 0 ? ports.staging.read(spec.id, span, width, run.staged) : [];
   return restoreHeld(run.list, note, rows, spec.fields.indexOf('id'));
 }
 
@@ -238,8 +234,8 @@ function unsent(error: ServiceError): boolean {
  * Retry-After, its retries spent, waits for the next step.
  */
 export function step(spec: ImportSpec, run: RunState, ports: ImportPorts, deadline: number): RunSummary {
-  const fields = fieldSpecs(spec);
-  const width = spec.fields.length;
+  const shape = rowShape(spec);
+  const width = shape.width;
   const buffer: Cell[][] = [];
   const startedEmpty = run.staged === 0;
   const startedOver = cursorDone(run.list);
@@ -255,7 +251,7 @@ export function step(spec: ImportSpec, run: RunState, ports: ImportPorts, deadli
   const snap = run.snap;
   run.executions++;
   try {
-    const { held, waits } = restore(spec, run, ports);
+    const { held, waits } = restore(spec, run, ports, width);
     const tried = new Set<number>();
     /** Pages read in this step (the others held came back from staging, where they already are). */
     const fresh = new Map<number, Cell[][]>();
@@ -319,10 +315,11 @@ export function step(spec: ImportSpec, run: RunState, ports: ImportPorts, deadli
         if (o.ok) {
           // Only the ids stay with the rows: enough for the cursor's checks, and far less to keep in memory.
           const items = o.value.items.map((record): ServiceRecord => ({ id: record.id }));
-          const rows = o.value.items.map((record) => recordRow(record, fields, 'formula'));
+          const rows = o.value.items.map(shape.row);
           held.set(page, { page: { items, pagination: o.value.pagination }, rows });
           fresh.set(page, rows);
-          if (ports.snapshot && snap.whole) rawHere.set(page, o.value.items);
+          // The snapshot keys records by id: one without a usable id has no place in it (nor in the table).
+          if (ports.snapshot && snap.whole) rawHere.set(page, o.value.items.filter((record) => recordId(record) !== undefined));
           waits.delete(page);
           pagesIn++;
           return;
@@ -370,7 +367,7 @@ export function step(spec: ImportSpec, run: RunState, ports: ImportPorts, deadli
       run.staged += buffer.length;
     } else if (moved || pagesIn > 0) stage(spec, run, buffer, ports, heldRows(run.list, kept, held, width));
     run.held = noteHeld(run.list, kept, waits);
-    if (over) return finish(spec, run, ports.staging.read(spec.id, run.staged, spec.fields.length), ports, deadline);
+    if (over) return finish(spec, run, ports.staging.read(spec.id, run.staged, width), ports, deadline);
     run.updatedAt = ports.now();
     ports.store.save(run);
     return summarize(spec.id, run);
@@ -409,7 +406,7 @@ function finish(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPo
   const verdict = listVerdict(run.list, unique.length + skipped);
   if (verdict.complete) {
     if (ports.snapshot && run.snap?.whole && run.snap.chunks > 0) ports.snapshot.publish(run.snap.gen, run.snap.chunks);
-    return writeTarget(spec, run, unique, ports, note);
+    return writeTarget(spec, run, rowShape(spec).keep(unique), unique.length + skipped, ports, note);
   }
   const passes = verdict.changed && run.list.lastPage <= LIVE_LIST_PAGES ? MAX_LIVE_PASSES : MAX_PASSES;
   if (run.pass >= passes) {
@@ -426,7 +423,8 @@ function finish(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPo
   return step(spec, run, ports, deadline);
 }
 
-function record(spec: ImportSpec, run: RunState, ports: ImportPorts, rows: number): RunSummary {
+/** Ends a run's step in the store, the saved import's last run and the run log: `read` partners of the complete list, `rows` written. */
+function record(spec: ImportSpec, run: RunState, ports: ImportPorts, rows: number, read = rows): RunSummary {
   const now = ports.now();
   run.updatedAt = now;
   ports.store.save(run);
@@ -437,7 +435,7 @@ function record(spec: ImportSpec, run: RunState, ports: ImportPorts, rows: numbe
     ports.store.saveSpecs(specs);
   }
   ports.logs.run([
-    new Date(run.startedAt), new Date(now), spec.sheetName, spec.mode, run.source, run.status, rows,
+    new Date(run.startedAt), new Date(now), spec.sheetName, spec.mode, run.source, run.status, read, rows,
     pagesRead(run), run.fetches, run.retries, run.executions, run.message,
   ]);
   return summarize(spec.id, run);
@@ -451,17 +449,19 @@ export function failRun(spec: ImportSpec, run: RunState, ports: ImportPorts, mes
   return record(spec, run, ports, 0);
 }
 
-function writeTarget(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPorts, skippedNote: string): RunSummary {
+function writeTarget(spec: ImportSpec, run: RunState, kept: Kept, read: number, ports: ImportPorts, skippedNote: string): RunSummary {
+  const rows = kept.rows;
   let grid: OutCell[][];
   let note = '';
   if (spec.mode === 'merge') {
-    const merged = mergeTables(ports.target.read(spec.sheetName), spec.fields, rows);
+    const merged = mergeTables(ports.target.read(spec.sheetName), spec.fields, rows, kept.unmatched);
     grid = merged.grid;
     const when = new Date(ports.now());
     ports.logs.changes(merged.changes.map((c) => [when, spec.sheetName, c.id, c.change, c.field, c.before, c.after]));
     const counts = (kind: string) => merged.changes.filter((c) => c.change === kind).length;
     const repeated = counts('repeated id (kept)');
-    note = ` ${counts('new partner')} new, ${counts('no longer active')} no longer active, ${counts('changed')} field changes.${repeated ? ` ${repeated} rows with a repeated id kept below the table.` : ''}`;
+    const unmatched = counts('no longer matches');
+    note = ` ${counts('new partner')} new, ${counts('no longer active')} no longer active,${unmatched ? ` ${unmatched} no longer matching,` : ''} ${counts('changed')} field changes.${repeated ? ` ${repeated} rows with a repeated id kept below the table.` : ''}`;
   } else {
     const refusal = replaceRefused(spec, run, ports);
     if (refusal) throw new Error(refusal);
@@ -488,7 +488,8 @@ function writeTarget(spec: ImportSpec, run: RunState, rows: Cell[][], ports: Imp
   run.writing = undefined;
   ports.staging.remove(spec.id);
   run.status = 'done';
-  run.read = rows.length;
-  run.message = `Imported ${rows.length} active limited partners into "${spec.sheetName}".${note}${skippedNote}`;
-  return record(spec, run, ports, rows.length);
+  run.read = read;
+  const which = spec.filters?.length ? `${rows.length} of ${read} active limited partners (those matching the filters)` : `${rows.length} active limited partners`;
+  run.message = `Imported ${which} into "${spec.sheetName}".${note}${skippedNote}`;
+  return record(spec, run, ports, rows.length, read);
 }

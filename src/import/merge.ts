@@ -6,7 +6,8 @@
  * (any column whose header is not an imported field) stay with their partner wherever it moves,
  * formulas included (same-row references follow the row); partners no longer in the list keep
  * their rows, below the active ones, and so does every further row of a repeated id. Every
- * difference becomes a change-log entry: new partner, no longer active, repeated id (kept), or a
+ * difference becomes a change-log entry: new partner, no longer active (or, for a partner still
+ * listed that the import's filters now leave out, no longer matches), repeated id (kept), or a
  * field's old and new value.
  */
 import { type Cell, isDate } from '../table/cells';
@@ -18,7 +19,7 @@ export type OutCell = Cell | FormulaCell;
 
 export interface Change {
   id: string;
-  change: 'new partner' | 'no longer active' | 'repeated id (kept)' | 'changed';
+  change: 'new partner' | 'no longer active' | 'no longer matches' | 'repeated id (kept)' | 'changed';
   field: string;
   before: Cell;
   after: Cell;
@@ -52,7 +53,8 @@ export function repointFormula(formula: string, from: number, to: number): strin
   return formula.replace(/(^|[^A-Za-z0-9_$])(\$?[A-Z]{1,3})(\d+)(?![\d(])/g, (m, pre: string, col: string, row: string) => (Number(row) === from ? `${pre}${col}${to}` : m));
 }
 
-export function mergeTables(existing: { values: Cell[][]; formulas: string[][] } | null, fields: readonly string[], incoming: readonly Cell[][]): MergeResult {
+/** `unmatched`: ids in the list that the import's filters leave out; their rows stay as a partner no longer active does. */
+export function mergeTables(existing: { values: Cell[][]; formulas: string[][] } | null, fields: readonly string[], incoming: readonly Cell[][], unmatched: ReadonlySet<string> = new Set()): MergeResult {
   const newIdCol = fields.indexOf('id');
   if (!existing || existing.values.every((row) => blank(row))) {
     return { grid: [[...fields], ...incoming.map((r) => [...r])], changes: [], kept: 0 };
@@ -116,7 +118,7 @@ export function mergeTables(existing: { values: Cell[][]; formulas: string[][] }
     if (first && seen.has(id)) return;
     if (!id && blank(old)) return;
     // A partner no longer listed, a row without an id, or a further row of a repeated id: kept, never dropped.
-    if (id && first) log({ id, change: 'no longer active', field: '', before: '', after: '' });
+    if (id && first) log({ id, change: unmatched.has(id) ? 'no longer matches' : 'no longer active', field: '', before: '', after: '' });
     else if (id) log({ id, change: 'repeated id (kept)', field: '', before: '', after: '' });
     kept++;
     grid.push([...fields.map((f) => {

@@ -1,10 +1,13 @@
 /**
- * Saved imports: what an analyst asked for (target sheet, columns, replace or merge by id, an
- * optional schedule) and what its last run did. Checked here, so every endpoint and trigger
+ * Saved imports: what an analyst asked for (target sheet, columns, replace or merge by id, the
+ * partners to keep and their order, an optional schedule) and what its last run did. Checked here, so every endpoint and trigger
  * works with a valid spec; pure, so it is tested without Apps Script.
  */
 import { badInput } from '../api/errors';
 import { LP_FIELDS } from '../api/records';
+import { checkFilters, checkSort, type FilterCondition, type SortKey } from '../table/filter';
+
+export type { FilterCondition, SortKey };
 
 export type ImportMode = 'replace' | 'merge';
 
@@ -28,6 +31,10 @@ export interface ImportSpec {
   sheetName: string;
   fields: string[];
   mode: ImportMode;
+  /** Conditions every written partner meets (src/table/filter.ts), applied after the complete read; absent: every active partner. */
+  filters?: FilterCondition[];
+  /** Up to three sort keys; absent: the service's order. */
+  sort?: SortKey[];
   schedule?: Schedule;
   nextDueAt?: number;
   last?: LastRun;
@@ -83,7 +90,7 @@ export function nextDue(s: Schedule, after: number): number {
   return d.getTime();
 }
 
-/** A spec from the sidebar's form: checked, fields in the order chosen, unknown ones refused. */
+/** A spec from the sidebar's form: checked, fields in the order chosen, unknown ones refused, filters and sort checked (refused with a message naming the problem). */
 export function checkSpec(input: unknown, existing: readonly ImportSpec[], newId: () => string): ImportSpec {
   if (!input || typeof input !== 'object') throw badInput('No import settings were given.');
   const i = input as Partial<ImportSpec>;
@@ -95,9 +102,14 @@ export function checkSpec(input: unknown, existing: readonly ImportSpec[], newId
   if (!unique.includes('id')) unique.unshift('id');
   const mode = i.mode ?? 'replace';
   if (mode !== 'replace' && mode !== 'merge') throw badInput('The mode is "replace" or "merge".');
+  const filters = checkFilters(i.filters);
+  const sort = checkSort(i.sort);
   const id = typeof i.id === 'string' && existing.some((e) => e.id === i.id) ? i.id : newId();
   const clash = existing.find((e) => e.id !== id && sameSheetName(e.sheetName, sheetName));
   if (clash) throw badInput(`Another saved import already writes the sheet "${sheetName}".`);
   const before = existing.find((e) => e.id === id);
-  return { id, sheetName, fields: unique, mode, schedule: before?.schedule, nextDueAt: before?.nextDueAt, last: before?.last };
+  return {
+    id, sheetName, fields: unique, mode, ...(filters.length ? { filters } : {}), ...(sort.length ? { sort } : {}),
+    schedule: before?.schedule, nextDueAt: before?.nextDueAt, last: before?.last,
+  };
 }

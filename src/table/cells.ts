@@ -43,7 +43,7 @@ function itemText(item: JsonValue): string {
   return typeof item === 'object' ? JSON.stringify(item) : String(item);
 }
 
-function asNumber(value: JsonValue): number | undefined {
+export function asNumber(value: JsonValue): number | undefined {
   if (typeof value === 'number' && Number.isFinite(value)) return value;
   if (typeof value === 'string' && /^\s*-?\d+(\.\d+)?([eE][+-]?\d+)?\s*$/.test(value)) return Number(value);
   return undefined;

@@ -85,11 +85,13 @@ describe('sidebar (real dist/Sidebar.html, google.script.run backed by the emula
     expect(await sidebar.locator('#fetch-count').textContent()).toMatch(/^Fetches today: [\d,]+ of 20,000 \(the add-in stops at 18,000; the count resets \d{4}-\d\d-\d\d \d\d:\d\d UTC\)\.$/);
   });
 
-  test('schedule the saved import: the trigger appears in the workbench', async () => {
-    await sidebar.locator('#imports select[aria-label^="Schedule for"]').selectOption('day');
+  test('schedule the saved import: chosen, then saved by its button; the trigger appears in the workbench', async () => {
+    const item = sidebar.getByRole('list', { name: 'Saved imports' }).getByRole('listitem').filter({ hasText: 'Partners' });
+    await item.getByRole('combobox', { name: 'Repeat' }).selectOption('day');
+    await item.getByRole('combobox', { name: 'At (UTC)' }).selectOption('9');
+    await item.getByRole('button', { name: 'Save schedule: import into Partners' }).click();
     await sidebar.locator('#import-message:has-text("Schedule saved")').waitFor();
-    await sidebar.locator('#imports select[aria-label^="Hours for"]').selectOption('9');
-    await sidebar.locator('#imports select[aria-label^="Hours for"] option[value="9"]:checked').waitFor({ state: 'attached' });
+    expect(await sidebar.locator('#import-message').textContent()).toBe('Schedule saved for "Partners": daily at 09:00 UTC.');
     await page.click('#triggers-button');
     await page.locator('#trigger-list td:has-text("runScheduledImports")').waitFor();
     const state = await (await page.request.get(`${wb.url}/api/state`)).json();
@@ -101,7 +103,7 @@ describe('sidebar (real dist/Sidebar.html, google.script.run backed by the emula
     await sidebar.locator('#sheet-name').fill('<img src=x onerror="window.top.__xss=1">');
     await sidebar.locator('#import').click();
     await sidebar.locator('#import-message.ok').filter({ hasText: 'into "<img src=x' }).waitFor({ timeout: 60_000 });
-    await sidebar.locator('#imports td:has-text("<img src=x")').waitFor();
+    await sidebar.locator('#imports h3:has-text("<img src=x")').waitFor();
     await page.locator('.tab:has-text("<img")').click();
     await page.locator('td:has-text("<script>alert")').first().waitFor();
     expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();

@@ -6,7 +6,7 @@
  * never behind the wall clock.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -156,6 +156,18 @@ describe('the page', () => {
     expect(state.cells[0][0]).toBe('');
   }, 60_000);
 
+  test('the state file holding the key is readable by its owner only; adding a sheet whose name exists says so', async () => {
+    const wb = await start([], stateDir(savedState({ key: true })));
+    await page.goto(wb.url);
+    await typeInto(page, 'A1', 'saved');
+    await cellIs(page, 'A1', 'saved');
+    expect(statSync(join(wb.stateDir, 'state.json')).mode & 0o777).toBe(0o600);
+    page.once('dialog', (d) => void d.accept('Sheet1'));
+    await page.click('#add-sheet');
+    await page.locator('#cell-error:has-text(\'A sheet named "Sheet1" already exists.\')').waitFor();
+    expect(await page.locator('.tab').count()).toBe(1);
+  }, 60_000);
+
   test('Investor Data ▸ Diagnostics shows its report in a dialog over the page, which closes', async () => {
     const wb = await start([], stateDir(savedState({ key: true })));
     await page.goto(wb.url);
@@ -211,6 +223,43 @@ describe('the page', () => {
     // Ahead only by what executions cost in simulated time (charges, simulated waits).
     expect(logged).toBeLessThanOrEqual(Date.now() + 60_000);
   }, 120_000);
+});
+
+/** Processes of a process group still running (zombies have ended already). */
+const groupLeft = (pgid: number) => execFileSync('ps', ['-eo', 'pgid=,stat=,args='], { encoding: 'utf8' }).split('\n')
+  .map((l) => l.trim().split(/\s+/)).filter(([g, stat]) => g === String(pgid) && !stat.startsWith('Z')).map((p) => p.slice(2).join(' '));
+
+describe('a signal to npm alone (an IDE stop button, a supervisor) stops every process npm started', () => {
+  test.each([
+    ['npm start', ['start', '--', '--port', '0', '--partners', '300', '--state-dir', '<tmp>'], /Investor Data workbench: (\S+)/],
+    ['npm run service', ['run', 'service', '--', '--port', '0', '--partners', '300'], /SERVICE_URL=(\S+)/],
+  ])('%s, then SIGTERM to the npm process only', async (_, args, ready) => {
+    const argv = (args as string[]).map((a) => (a === '<tmp>' ? mkdtempSync(join(tmpdir(), 'workbench-')) : a));
+    // Its own process group, so everything npm started can be found after npm is gone.
+    const npm = spawn('npm', argv, { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const pgid = npm.pid as number;
+    try {
+      let output = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        const onData = (d: Buffer) => {
+          output += d.toString();
+          const m = (ready as RegExp).exec(output);
+          if (m) resolve(m[1]);
+        };
+        npm.stdout.on('data', onData);
+        npm.stderr.on('data', onData);
+        npm.once('exit', (code) => reject(new Error(`npm exited with ${code}: ${output}`)));
+      });
+      expect(groupLeft(pgid).length).toBeGreaterThanOrEqual(3);
+      npm.kill('SIGTERM');
+      const deadline = Date.now() + 15_000;
+      while (groupLeft(pgid).length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(groupLeft(pgid)).toEqual([]);
+      await expect(fetch(url)).rejects.toThrow();
+    } finally {
+      if (groupLeft(pgid).length) process.kill(-pgid, 'SIGKILL');
+    }
+  }, 90_000);
 });
 
 describe('a workbench killed outright', () => {

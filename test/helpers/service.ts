@@ -18,3 +18,8 @@ export function servicesForThisFile(count: number, args: string[]): RunningServi
   });
   return services;
 }
+
+/** The ids of the service's active partners, in list order. */
+export async function activeIds(svc: RunningService): Promise<string[]> {
+  return (await (await fetch(`${svc.url}/__admin/active-ids`)).json()) as string[];
+}

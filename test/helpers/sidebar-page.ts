@@ -74,7 +74,9 @@ export async function openSidebar(browser: Browser, emu: Emulator, viewport = { 
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  const page = await browser.newPage({ viewport });
+  // A page of its own context (axe-core's Playwright runner needs one).
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
   await page.addInitScript(recordAnnouncements);
   await page.goto(url);
   return {
@@ -100,7 +102,7 @@ export async function openSidebar(browser: Browser, emu: Emulator, viewport = { 
     async close() {
       holding = undefined;
       open();
-      await page.close();
+      await context.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
@@ -108,8 +110,13 @@ export async function openSidebar(browser: Browser, emu: Emulator, viewport = { 
 
 /** What has focus, as a screen reader names it: role and accessible name (from the browser's accessibility tree). */
 export async function focused(page: Page): Promise<{ role: string; name: string }> {
+  const nothing = await page.evaluate(() => document.activeElement === null || document.activeElement === document.body);
+  if (nothing) return { role: 'nothing (the page body)', name: '' };
   const snapshot = await page.locator('*:focus').ariaSnapshot();
-  const m = /^- (\w+)(?: "((?:[^"\\]|\\.)*)")?/.exec(snapshot.trim());
+  // One YAML line: `- role "name"`, single-quoted as a whole when the name holds ": ".
+  let line = snapshot.trim().split('\n')[0].replace(/^- /, '');
+  if (line.startsWith("'")) line = line.slice(1).replace(/'(:.*)?$/, '').replace(/''/g, "'");
+  const m = /^(\w+)(?: "((?:[^"\\]|\\.)*)")?/.exec(line);
   return { role: m?.[1] ?? '', name: (m?.[2] ?? '').replace(/\\"/g, '"') };
 }
 

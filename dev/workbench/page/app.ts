@@ -420,8 +420,11 @@ function wire(): void {
   });
   $('add-sheet').addEventListener('click', async () => {
     const name = prompt('Sheet name');
-    if (name) await post('/api/sheet', { name });
+    // A refused name (one that exists) says why in the status bar, as Sheets does, instead of nothing happening.
+    const res = name ? await post('/api/sheet', { name }) : { ok: true };
+    sticky = res.ok ? '' : (res.error ?? 'Could not add the sheet.');
     await refresh();
+    showSelection();
   });
   window.addEventListener('message', (e) => {
     if (e.data?.type === 'workbench:changed') void refresh();

@@ -44,9 +44,9 @@ function intended(args: unknown[]): Set<string> {
 }
 
 const FUNCTIONS: Array<[string, number]> = [
-  ['LP_GET', 3], ['LP_FIRMS', 2], ['LP_LABELS', 2], ['FUND_GET', 3], ['FUND_LASTSIZE', 2], ['LP_ACTIVE', 4], ['FUND_INDUSTRIES', 4], ['LP_FIELDS', 1], ['FUND_FIELDS', 1], ['LP_FIND', 4],
+  ['LP_GET', 3], ['LP_FIRMS', 2], ['LP_LABELS', 2], ['FUND_GET', 3], ['FUND_LASTSIZE', 2], ['LP_ACTIVE', 4], ['FUND_INDUSTRIES', 4], ['LP_FIELDS', 1], ['FUND_FIELDS', 1], ['LP_FIND', 4], ['LP_FILTER', 5],
 ];
-const GOOD_FIRST: Record<string, unknown> = { LP_GET: 'lp_0000a', LP_FIRMS: 'lp_0000a', LP_LABELS: 'lp_0000a', FUND_GET: 'vf_0003', FUND_LASTSIZE: 'vf_0003', FUND_INDUSTRIES: 'vf_0003', LP_ACTIVE: 1, LP_FIND: 'an' };
+const GOOD_FIRST: Record<string, unknown> = { LP_GET: 'lp_0000a', LP_FIRMS: 'lp_0000a', LP_LABELS: 'lp_0000a', FUND_GET: 'vf_0003', FUND_LASTSIZE: 'vf_0003', FUND_INDUSTRIES: 'vf_0003', LP_ACTIVE: 1, LP_FIND: 'an', LP_FILTER: [['firm', 'contains', 'a']] };
 
 describe('adversarial inputs to every custom function', () => {
   test.each(FUNCTIONS)('%s: every bad value in every argument gives a value or a clear message, and no unintended request', async (name, arity) => {

@@ -46,6 +46,8 @@ describe('Retry-After', () => {
     expect(parseRetryAfter(undefined, NOW)).toBeUndefined();
     expect(parseRetryAfter('0', NOW)).toBeUndefined();
     expect(parseRetryAfter('soon', NOW)).toBeUndefined();
+    expect(parseRetryAfter('0', NOW)).toBeUndefined();
+    expect(parseRetryAfter('-1', NOW)).toBeUndefined();
     expect(failed(json(429, {}, { 'retry-after': 'soon' })).retryAfterMs).toBeUndefined();
     expect(failed(json(429, {})).retryAt).toBeUndefined();
   });

@@ -32,7 +32,7 @@ describe('import state machine: the happy paths', () => {
     expect(tableIds(w)).toEqual(expected(250));
     expect(w.staging.size).toBe(0);
     expect(w.runLog).toHaveLength(1);
-    expect(w.runLog[0].slice(2, 9)).toEqual(['Partners', 'replace', 'sidebar', 'done', 250, 3, 3]);
+    expect(w.runLog[0].slice(2, 10)).toEqual(['Partners', 'replace', 'sidebar', 'done', 250, 250, 3, 3]);
     expect(w.specs[0].last).toMatchObject({ status: 'done', rows: 250 });
   });
 
@@ -542,7 +542,7 @@ describe('import state machine: listed records without a usable id', () => {
     const message = 'Imported 246 active limited partners into "Partners". Skipped 4 listed records: 3 without an id, 1 whose id is not text.';
     expect(steps[0].message).toBe(message);
     expect(tableIds(w)).toEqual(usable);
-    expect(w.runLog[0][11]).toBe(message);
+    expect(w.runLog[0]).toContain(message);
   });
 
   test('a later replace run takes its own table back (no row it would refuse was written), and a merge writes none either', () => {

@@ -3,24 +3,14 @@
  * every query word required, the ranking (exact > word prefix > substring; name > firm >
  * headquarters/sector; ties in input order), the limit, and the clear messages for bad queries.
  */
-import { ServiceError } from '../../../src/api/errors';
 import type { ServiceRecord } from '../../../src/api/records';
 import { MAX_QUERY_CHARS, normalize, readFindLimit, readQuery, searchRecords } from '../../../src/table/search';
+import { badInputMessage } from '../../helpers/bad-input';
 
 const lp = (id: string, fields: Partial<Record<string, unknown>> = {}): ServiceRecord =>
   ({ id, fullName: `Person ${id}`, firm: 'Acme', headquarters: 'Paris', sectorsFocused: ['SaaS'], activeStatus: 'ACTIVE', ...fields }) as ServiceRecord;
 const ids = (records: ServiceRecord[]) => records.map((r) => r.id);
 
-function badInputMessage(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ServiceError);
-    expect((e as ServiceError).code).toBe('BAD_INPUT');
-    return (e as ServiceError).message;
-  }
-  throw new Error('expected a BAD_INPUT error');
-}
 
 describe('normalize', () => {
   test.each([

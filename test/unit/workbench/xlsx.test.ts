@@ -35,3 +35,18 @@ test('a workbook with every such name exports, each sheet with its cells, formul
   book.sheets.forEach((s, i) => expect(xlsx.getWorksheet(names[i])?.getCell(1, 1).value).toBe(s.get(0, 0)));
   expect(xlsx.getWorksheet('Sheet1')?.getCell('B2').formula).toBe(`LP_GET('LPs 2024-25'!A1, "fullName")`);
 });
+
+test('a date keeps its time in the export: one without a date format gets the one the workbench shows', async () => {
+  const book = new Workbook('w', 'w');
+  const when = new Date(Date.UTC(2026, 10, 24, 9, 41));
+  const sheet = book.sheets[0];
+  sheet.set(0, 0, when);
+  sheet.set(0, 1, when);
+  sheet.formats.set('0,1', 'yyyy-mm-dd');
+  const xlsx = new ExcelJS.Workbook();
+  await xlsx.xlsx.load((await toXlsx(book)) as unknown as ArrayBuffer);
+  const ws = xlsx.getWorksheet('Sheet1');
+  expect(ws?.getCell('A1').numFmt).toBe('yyyy-mm-dd hh:mm');
+  expect((ws?.getCell('A1').value as Date).getTime()).toBe(when.getTime());
+  expect(ws?.getCell('B1').numFmt).toBe('yyyy-mm-dd');
+});

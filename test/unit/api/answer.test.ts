@@ -1,0 +1,64 @@
+import { keepAnswer, MAX_DEPTH, MAX_RECORD_CHARS, TOO_DEEP, TOO_LARGE } from '../../../src/api/answer';
+import { interpret } from '../../../src/api/response';
+import { leaksIn } from '../../helpers/secrets';
+
+const KEY = 'sk_live_SECRET_9f8e7d';
+const nested = (depth: number): string => '['.repeat(depth) + ']'.repeat(depth);
+const ok200 = (body: string) => interpret({ status: 200, headers: {}, body }, 'https://x', [KEY], 0);
+
+describe('what is kept of an answer: no key', () => {
+  test('the key raw, percent-encoded, in part, in nested values and in field names is redacted; other text is kept as sent', () => {
+    const encoded = Array.from(KEY, (c) => `%${c.charCodeAt(0).toString(16)}`).join('');
+    const body = {
+      data: [{
+        id: 'a&apiKey=not-ours',
+        website: `https://svc/x?limitedPartnerId=a&apiKey=${KEY}`,
+        description: `key: ${encoded}, half: ${KEY.slice(0, 11)}`,
+        feedbackEntries: [{ self: `https://svc/?apiKey=${encodeURIComponent(KEY)}` }, [[KEY]]],
+        [KEY]: 'name',
+        metadata: { [`x${KEY}`]: 1 },
+        upvotes: '12%',
+      }],
+    };
+    const kept = keepAnswer(body, [KEY]);
+    expect(leaksIn(JSON.stringify(kept), [KEY])).toEqual([]);
+    const r = (kept.data as Array<Record<string, unknown>>)[0];
+    expect(r.id).toBe('a&apiKey=not-ours');
+    expect(r.website).toBe('https://svc/x?limitedPartnerId=a&apiKey=***');
+    expect(r.upvotes).toBe('12%');
+    expect(Object.keys(r)).toContain('***');
+  });
+
+  test('a 200 hands on only the kept copy (the one place every answer becomes data)', () => {
+    const res = ok200(JSON.stringify({ data: [{ id: 'a', website: `?apiKey=${KEY}` }], pagination: { totalItems: 1, note: KEY } }));
+    expect(res.ok && leaksIn(JSON.stringify(res.body), [KEY])).toEqual([]);
+  });
+});
+
+describe('what is kept of an answer: bounded work per record', () => {
+  test(`a field nested deeper than ${MAX_DEPTH} levels (even 1,000,000) is an error for that field; the record and the others keep their values`, () => {
+    const body = `{"data":[{"id":"a","fullName":"A","feedbackEntries":${nested(1_000_000)}},{"id":"b","feedbackEntries":${nested(MAX_DEPTH)}}],"pagination":{"totalItems":2}}`;
+    const res = ok200(body);
+    if (!res.ok) throw res.error;
+    const [a, b] = res.body.data as Array<Record<string, unknown>>;
+    expect(a).toEqual({ id: 'a', fullName: 'A', feedbackEntries: TOO_DEEP });
+    expect(JSON.stringify(b.feedbackEntries)).toBe(nested(MAX_DEPTH));
+    expect(res.body.pagination).toEqual({ totalItems: 2 });
+  });
+
+  test('a record past its budget loses the fields that do not fit, never its id (an id too large is no id)', () => {
+    const big = 'x'.repeat(MAX_RECORD_CHARS / 2);
+    const kept = keepAnswer({ data: { fullName: 'A', description: big, notes: big, id: 'a' } }, [KEY]).data as Record<string, unknown>;
+    expect(kept).toEqual({ id: 'a', fullName: 'A', description: big, notes: TOO_LARGE });
+    const wide = keepAnswer({ data: { id: 'b', list: Array.from({ length: MAX_RECORD_CHARS }, () => 1) } }, [KEY]).data as Record<string, unknown>;
+    expect(wide).toEqual({ id: 'b', list: TOO_LARGE });
+    expect(keepAnswer({ data: { id: 'y'.repeat(MAX_RECORD_CHARS + 1), fullName: 'B' } }, [KEY]).data).toEqual({ id: null, fullName: 'B' });
+  });
+
+  test('a field named __proto__ stays a field', () => {
+    const res = ok200('{"data":{"id":"a","__proto__":{"polluted":1}}}');
+    const r = res.ok ? (res.body.data as Record<string, unknown>) : {};
+    expect(Object.getOwnPropertyDescriptor(r, '__proto__')?.value).toEqual({ polluted: 1 });
+    expect((r as { polluted?: unknown }).polluted).toBeUndefined();
+  });
+});

@@ -1,0 +1,34 @@
+/**
+ * The command lines of `npm start` and `npm run service` answer mistakes the same way: the
+ * option and what it takes, where the list of options is, exit code 2, and nothing started;
+ * `--help` lists the options and exits 0.
+ */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { numberOption, portOption, UsageError } from '../../../dev/cli-args';
+
+const ROOT = join(__dirname, '../../..');
+const run = (script: string, args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, script), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 30_000, env: { ...process.env, npm_lifecycle_event: '' } });
+
+test.each([
+  ['dev/workbench/cli.ts', 'npm start'],
+  ['dev/service/cli.ts', 'npm run service'],
+])('%s: a bad port, an unknown option, --help', (script, command) => {
+  const port = run(script, ['--port', 'abc']);
+  expect([port.status, port.stderr.trim()]).toEqual([2, '--port must be a whole number from 0 to 65535 (got "abc").']);
+  expect(port.stderr).not.toContain('ERR_SOCKET_BAD_PORT');
+  const unknown = run(script, ['--prot', '3000']);
+  expect([unknown.status, unknown.stderr.trim()]).toEqual([2, `Unknown option '--prot'. \`${command} -- --help\` lists the options.`]);
+  const help = run(script, ['--help']);
+  expect(help.status).toBe(0);
+  expect(help.stdout).toContain(`${command} -- [options]`);
+  expect(help.stdout).toContain('--port N');
+});
+
+test('numbers: whole where whole, within bounds, never blank', () => {
+  expect(portOption(undefined, 3000)).toBe(3000);
+  expect(portOption('0', 3000)).toBe(0);
+  for (const bad of ['', ' ', '-1', '65536', '80.5', '0x50', 'abc']) expect(() => portOption(bad, 3000)).toThrow(UsageError);
+  expect(numberOption('0.2', 'fault-rate', 0, 0, 1)).toBe(0.2);
+  expect(() => numberOption('2', 'fault-rate', 0, 0, 1)).toThrow('--fault-rate must be a number from 0 to 1 (got "2").');
+});
