@@ -56,7 +56,7 @@ export function asDate(value: JsonValue): Date | undefined {
     const d = new Date(value.trim());
     return Number.isNaN(d.getTime()) ? undefined : d;
   }
-  if (typeof value === 'number' && Number.isFinite(value) && value > 1e11) return new Date(value);
+  if (Number.isFinite(value) && (value as number) > 1e11) return new Date(value as number);
   return undefined;
 }
 
@@ -71,7 +71,6 @@ export function toCell(value: JsonValue | undefined, type: FieldType, target: Ce
       break;
     }
     case 'boolean':
-      if (typeof value === 'boolean') return value;
       if (value === 'true' || value === 'false') return value === 'true';
       break;
     case 'datetime': {
@@ -84,9 +83,8 @@ export function toCell(value: JsonValue | undefined, type: FieldType, target: Ce
       break;
     case 'json':
       return safeText(JSON.stringify(value), target);
-    default:
-      break;
   }
+  // Anything not typed above keeps its own type: a number or boolean as it is, text made safe.
   if (typeof value === 'number' || typeof value === 'boolean') return value;
   if (Array.isArray(value)) return safeText(value.map(itemText).join(LIST_SEPARATOR), target);
   if (typeof value === 'object') return safeText(JSON.stringify(value), target);

@@ -87,14 +87,13 @@ export function readFindLimit(input: unknown): number {
 
 /** The texts of one field: a list gives one text per element. */
 function texts(value: unknown): string[] {
-  if (value === undefined || value === null) return [];
   if (Array.isArray(value)) return value.flatMap(texts);
   if (typeof value === 'string' || typeof value === 'number') return [String(value)];
   return [];
 }
 
+/** How one query word matches a field: a word of the query never counts as more than a prefix (only the whole query can match exactly). */
 function kindOf(field: string, word: string): number {
-  if (field === word) return MatchKind.Exact;
   if (field.startsWith(word) || field.includes(` ${word}`)) return MatchKind.WordPrefix;
   return field.includes(word) ? MatchKind.Substring : 0;
 }
@@ -122,7 +121,7 @@ function rank(record: ServiceRecord, query: Query, fields: readonly SearchField[
   for (const word of query.words) {
     let best: { kind: number; group: number } | undefined;
     for (const v of values) {
-      const kind = Math.min(kindOf(v.text, word), MatchKind.WordPrefix);
+      const kind = kindOf(v.text, word);
       if (kind && (!best || better({ kind, group: v.group }, best))) best = { kind, group: v.group };
     }
     if (!best) return undefined;

@@ -97,6 +97,30 @@ describe('search rules', () => {
     expect(ids(searchRecords(records, 'ann'))).toEqual(['a', 'b']);
   });
 
+  test('a word matching a name and, later in the fields, a headquarters counts as the name', () => {
+    const records = [lp('firm', { fullName: 'Bob', firm: 'Ann Co' }), lp('name', { fullName: 'Ann Lee', headquarters: 'Ann Arbor' })];
+    expect(ids(searchRecords(records, 'ann'))).toEqual(['name', 'firm']);
+  });
+
+  test('equal matches keep the input order', () => {
+    const records = ['c', 'a', 'b'].map((id) => lp(id, { fullName: 'Ann' }));
+    expect(ids(searchRecords(records, 'an'))).toEqual(['c', 'a', 'b']);
+    expect(ids(searchRecords(records, 'ann'))).toEqual(['c', 'a', 'b']);
+  });
+
+  test('fields given out of group order: an exact match still counts by its best group', () => {
+    const fields = [{ name: 'firm', group: 1 as const }, { name: 'fullName', group: 0 as const }];
+    const records = [lp('firm-only', { firm: 'Ann' }), lp('both', { firm: 'Ann', fullName: 'Ann' })];
+    expect(ids(searchRecords(records, 'ann', { fields }))).toEqual(['both', 'firm-only']);
+  });
+
+  test('values that are neither text nor numbers are not searched (objects, booleans)', () => {
+    const records = [lp('o', { firm: { name: 'x' } }), lp('t', { firm: true }), lp('s', { firm: 'object true' })];
+    expect(ids(searchRecords(records, 'object'))).toEqual(['s']);
+    expect(ids(searchRecords(records, 'true'))).toEqual(['s']);
+    expect(ids(searchRecords(records, 'stryker'))).toEqual([]);
+  });
+
   test('the fields searched can be given, with their groups', () => {
     const records = [lp('a', { email: 'ann@x.example' }), lp('b', { fullName: 'Ann' })];
     expect(ids(searchRecords(records, 'ann', { fields: [{ name: 'email', group: 0 }] }))).toEqual(['a']);
