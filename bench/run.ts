@@ -3,7 +3,7 @@
  * injected latency, each figure beside its naive baseline from the same run. Writes
  * bench/results.json and prints tables. `--quick` is the smoke version `npm test` runs (small
  * sizes, no timing claims). `--latency MS` changes the injected latency (default 100).
- * `--only formulas,sheetScale,refresh,imports,scaling,service,rateLimited` runs only those groups (the others are
+ * `--only formulas,sheetScale,refresh,imports,filtered,scaling,service,rateLimited` runs only those groups (the others are
  * left out of the output, and bench/results.json keeps their previous figures). `--seeds 1-8` (or
  * `1,5,9`) picks the service's fault seeds of the rate-limited import (default 1-8).
  */
@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { Emulator } from '../dev/emulator/runtime';
 import { DEMO_KEY, startService } from '../dev/service/spawn';
 import { benchFormulas } from './formulas';
-import { benchImport, benchRateLimitedImport } from './imports';
+import { benchFilteredImport, benchImport, benchRateLimitedImport } from './imports';
 import { benchRefresh } from './refresh';
 import { scalePointInChild } from './scale-point';
 import { benchService } from './service';
@@ -24,7 +24,7 @@ function warmUp(url: string): void {
   new Emulator({ code: 'function ping(u) { return UrlFetchApp.fetch(u, { muteHttpExceptions: true }).getResponseCode(); }' }).run('ping', [`${url}/api/limited-partners-data/getLimitedPartnerById?apiKey=${DEMO_KEY}&limitedPartnerId=lp_00001`]);
 }
 
-export const GROUPS = ['formulas', 'sheetScale', 'refresh', 'imports', 'scaling', 'service', 'rateLimited'] as const;
+export const GROUPS = ['formulas', 'sheetScale', 'refresh', 'imports', 'filtered', 'scaling', 'service', 'rateLimited'] as const;
 export type Group = (typeof GROUPS)[number];
 
 export interface BenchOptions {
@@ -61,6 +61,7 @@ export async function runBench(o: BenchOptions): Promise<Record<string, unknown>
   }
   if (wanted('refresh')) out.refresh = benchRefresh(o.quick ? [200] : [1000, 10000, 50000]);
   if (wanted('imports')) out.imports = await benchImport(o.quick ? 400 : 11820, o.latencyMs, true);
+  if (wanted('filtered')) out.filtered = await benchFilteredImport(o.quick ? 400 : 11820, o.latencyMs, o.quick ? 1 : 9);
   if (wanted('scaling')) {
     const scaling = [];
     for (const n of o.scale) scaling.push(scalePointInChild(n, o.latencyMs));

@@ -3,7 +3,8 @@
  * 20 % of requests failing (500, 503, 429 with Retry-After, truncated JSON, answers slower than
  * the fetch timeout) and the list changing under running imports. Every import must end complete
  * and correct (ids exactly the service's active list, no duplicates) or failed with the previous
- * data intact and a clear message; every formula row must be the right record, a clear error, or
+ * data intact and a clear message (two of the four saved imports filter and sort: theirs must hold
+ * exactly the active partners that match, in the requested order); every formula row must be the right record, a clear error, or
  * a marked stale value, never a wrong one. A failed import must say what failed. With
  * `--outage`, the service goes hard down (every request 503) once each saved import has run once:
  * every later import must fail with its sheet intact and every formula row be a stale copy or a
@@ -13,6 +14,9 @@
 import { parseArgs } from 'node:util';
 import { addin } from '../test/helpers/addin';
 import { runImport, saveImport, sheet } from '../test/helpers/imports';
+import type { ImportInput } from '../src/contract';
+import type { ServiceRecord } from '../src/api/records';
+import { applyQuery, checkFilters, checkSort, compileQuery } from '../src/table/filter';
 import { startService } from '../dev/service/spawn';
 import { partnerId } from '../dev/service/generate';
 
@@ -23,6 +27,32 @@ const FORMULAS = Number(values.formulas ?? 200);
 const DEADLINE = Date.now() + Number(values.seconds ?? 900) * 1000;
 const SEED = Number(values.seed ?? 1);
 const STARTED = Date.now();
+
+/** The filters and sort of each saved import: 2 (replace) and 3 (merge) keep some partners, sorted. */
+const SHAPES: Array<Pick<ImportInput, 'filters' | 'sort'>> = [
+  {}, {},
+  { filters: [{ field: 'region', op: 'isAnyOf', value: ['europe', 'apac'] }, { field: 'ticketSize', op: 'atLeast', value: 10_000_000 }], sort: [{ field: 'firm' }, { field: 'ticketSize', descending: true }] },
+  { filters: [{ field: 'sectorsFocused', op: 'contains', value: 'tech' }], sort: [{ field: 'fullName', descending: true }] },
+];
+
+/**
+ * Why a filtered import's table is wrong, or undefined: its first rows must be exactly the active
+ * partners that match (a merge keeps others below), each sorted after the one before. The order
+ * of ties is not checked: the list may have been reordered since the import read it.
+ */
+function filteredLoss(ids: string[], records: ServiceRecord[], shape: (typeof SHAPES)[number], merge: boolean): string | undefined {
+  const query = { filters: checkFilters(shape.filters), sort: checkSort(shape.sort) };
+  const want = new Set(applyQuery(records, query).map((r) => String(r.id)));
+  const top = ids.slice(0, want.size);
+  if (new Set(ids).size !== ids.length) return 'repeated ids';
+  if (!merge && ids.length !== want.size) return `${ids.length} rows, ${want.size} partners match`;
+  if (top.length < want.size) return `${top.length} rows, ${want.size} partners match`;
+  if (!top.every((x) => want.has(x))) return `rows ${top.filter((x) => !want.has(x)).slice(0, 3).join(', ')} do not match`;
+  const q = compileQuery(query);
+  const byId = new Map(records.map((r) => [String(r.id), r]));
+  const at = top.findIndex((x, i) => i > 0 && q.compare(q.keys(byId.get(top[i - 1]) as ServiceRecord), q.keys(byId.get(x) as ServiceRecord)) > 0);
+  return at > 0 ? `row ${at + 1} (${top[at]}) is out of order` : undefined;
+}
 
 /** A failed import's message names the failure (the service's answer, or why the list did not add up) and says the sheet is intact. */
 function saysWhatFailed(message: string, sheetName: string): boolean {
@@ -62,7 +92,7 @@ async function main(): Promise<number> {
   const failures: string[] = [];
   try {
     const a = addin(svc.url, undefined, { fetchTimeoutMs: 500 });
-    const specs = Array.from({ length: 4 }, (_, i) => saveImport(a.emu, { sheetName: `Soak ${i}`, fields: ['id', 'fullName', 'upvotes'], mode: i % 2 ? 'merge' : 'replace' }));
+    const specs = Array.from({ length: 4 }, (_, i) => saveImport(a.emu, { sheetName: `Soak ${i}`, fields: ['id', 'fullName', 'upvotes'], mode: i % 2 ? 'merge' : 'replace', ...SHAPES[i] }));
     for (let n = 0; n < IMPORTS && Date.now() < DEADLINE; n++) {
       const id = specs[n % specs.length];
       const name = `Soak ${n % specs.length}`;
@@ -75,12 +105,21 @@ async function main(): Promise<number> {
       if (last.status === 'done') {
         const active = new Set(await get<string[]>('/__admin/active-ids'));
         const ids = table.slice(1).map((r) => String(r[0]));
-        const activeRows = name.endsWith('0') || name.endsWith('2') ? ids : ids.filter((x) => active.has(x));
-        const ok = new Set(ids).size === ids.length && activeRows.length === active.size && activeRows.every((x) => active.has(x));
-        if (ok) counts.importsDone++;
+        const shape = SHAPES[n % specs.length];
+        const merge = (n % specs.length) % 2 === 1;
+        let loss: string | undefined;
+        if (shape.filters || shape.sort) {
+          const records = await Promise.all([...active].map((x) => get<ServiceRecord>(`/__admin/partner?id=${encodeURIComponent(x)}`)));
+          loss = filteredLoss(ids, records, shape, merge);
+        } else {
+          const activeRows = merge ? ids.filter((x) => active.has(x)) : ids;
+          const ok = new Set(ids).size === ids.length && activeRows.length === active.size && activeRows.every((x) => active.has(x));
+          if (!ok) loss = `${ids.length} rows, ${new Set(ids).size} distinct, service lists ${active.size}`;
+        }
+        if (!loss) counts.importsDone++;
         else {
           counts.importLosses++;
-          losses.push(`import ${n} (${name}): ${ids.length} rows, ${new Set(ids).size} distinct, service lists ${active.size}`);
+          losses.push(`import ${n} (${name}): ${loss}`);
         }
       } else if (JSON.stringify(table) === before && saysWhatFailed(last.message, name)) {
         counts.importsFailedIntact++;

@@ -11,9 +11,9 @@
 import { type ErrorCode, ServiceError } from './api/errors';
 import { redact, redactAndCut } from './api/redact';
 import type { RunSummary } from './import/run-state';
-import type { FilterCondition, ImportMode, ImportSpec, Schedule, SortKey } from './import/spec';
+import type { FilterCondition, FilterOp, ImportMode, ImportSpec, Schedule, SortKey } from './import/spec';
 
-export type { FilterCondition, ImportMode, RunSummary, Schedule, SortKey };
+export type { FilterCondition, FilterOp, ImportMode, RunSummary, Schedule, SortKey };
 
 /** A failure names the settings field at fault when there is one. */
 export type Answer<T extends object = object> = ({ ok: true } & T) | { ok: false; code: string; message: string; field?: SettingField };
@@ -68,6 +68,22 @@ export interface FetchUsage {
 
 export interface ImportView extends ImportSpec {
   run: RunSummary;
+  /** The filters and sort in words ("ticketSize ≥ 1000000 and region is Europe; sorted by firm"); '' for none. */
+  shaped: string;
+}
+
+/** A field the filter editor offers, with the operators that fit its type. */
+export interface FilterField {
+  name: string;
+  ops: FilterOp[];
+}
+
+/** How many active partners a filter keeps, counted on the partner snapshot. */
+export interface MatchCount {
+  matched: number;
+  total: number;
+  /** When the snapshot is a last good copy (the service failed): its time (ms). */
+  staleSince?: number;
 }
 
 /** What the sidebar's import form sends (checked on the server: src/import/spec.ts). */
@@ -115,7 +131,11 @@ export interface Endpoints {
   testConnection(): Answer<{ message: string; totalItems: number }>;
   /** count: formulas rewritten; found: formulas of the add-in (more than count when the time limit stopped it). */
   refreshFormulas(): Answer<{ count: number; found: number }>;
-  listImports(): Answer<{ imports: ImportView[]; fields: string[]; defaultFields: string[] }>;
+  listImports(): Answer<{ imports: ImportView[]; fields: string[]; defaultFields: string[]; filterFields: FilterField[] }>;
+  /** Counts the partners `filters` keep, from the partner snapshot: no request when it is warm. */
+  countMatches(filters: FilterCondition[]): Answer<MatchCount>;
+  /** The commonest values of a field in the partner snapshot, most frequent first, for suggestions. */
+  filterValues(field: string): Answer<{ values: string[] }>;
   saveImport(input: ImportInput): Answer<{ import: ImportView }>;
   deleteImport(id: string): Answer<{ deleted: string }>;
   scheduleImport(id: string, schedule: Schedule | null): Answer<{ import: ImportView }>;

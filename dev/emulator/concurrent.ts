@@ -22,7 +22,7 @@ import { errorMessage, SimClock } from './execution';
 import { arrayOf } from './utilities';
 import { Blocked } from './lock';
 import { REALM_SETUP, isDate } from './realm';
-import type { Emulator, PreparedExecution, RunOptions, RunResult } from './runtime';
+import type { PreparedExecution, RunOptions, RunResult } from './run-types';
 
 export interface ConcurrentJob {
   name: string;
@@ -295,8 +295,16 @@ class PooledWorker {
   }
 }
 
+/** What a wave needs of the emulator that runs it (Emulator has it). */
+export interface WaveHost {
+  readonly clock: SimClock;
+  readonly source: string;
+  prepare(name: string, args: unknown[], options: RunOptions, clock: SimClock, makeError: (m: string) => Error, makeDate: (ms: number) => Date): PreparedExecution;
+  settle(prepared: PreparedExecution, result: RunResult): RunResult;
+}
+
 /** Runs a wave of jobs on `emu` (Emulator.runConcurrently). */
-export function runWave(emu: Emulator, jobs: ConcurrentJob[], options: WaveOptions = {}): Promise<RunResult[]> {
+export function runWave(emu: WaveHost, jobs: ConcurrentJob[], options: WaveOptions = {}): Promise<RunResult[]> {
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`concurrency must be a whole number ≥ 1, not ${concurrency}`);
   const runs = jobs.map((job, i) => new JobRun(i, job));

@@ -7,7 +7,8 @@
  * most 10 calls in flight; more wait their turn.
  */
 import type { FormulaCell, WaveOptions } from './concurrent';
-import type { Emulator, RunResult } from './runtime';
+import type { RunResult } from './run-types';
+import type { Emulator } from './runtime';
 
 export interface CellResult {
   /** A value or a 2D array of values, as Sheets would spill it. */

@@ -6,15 +6,20 @@
  */
 import type { Execution } from './execution';
 import { COST } from './execution';
-import type { EmulatedSheet } from './spreadsheet-app';
 import { columnLetters, InputError, interpretInput, type SheetData } from './workbook';
 
 type R = GoogleAppsScript.Spreadsheet.Range;
 type Sh = GoogleAppsScript.Spreadsheet.Sheet;
 const as = <T>(v: unknown): T => v as T;
 
+/** What a range needs of its sheet (the emulated Sheet has it; a type here keeps the two files apart). */
+export interface RangeSheet {
+  readonly data: SheetData;
+  readonly exec: Execution;
+}
+
 export class EmulatedRange implements Pick<R, 'getValues' | 'getValue' | 'setValues' | 'setValue' | 'getFormulas' | 'getFormula' | 'setFormula' | 'setFormulas' | 'getRow' | 'getColumn' | 'getNumRows' | 'getNumColumns' | 'getLastRow' | 'getLastColumn' | 'getA1Notation' | 'clear' | 'clearContent' | 'setNumberFormat' | 'setNumberFormats' | 'getNumberFormats' | 'getSheet'> {
-  constructor(private readonly sh: EmulatedSheet, private readonly row: number, private readonly col: number, private readonly rows: number, private readonly cols: number) {}
+  constructor(private readonly sh: RangeSheet, private readonly row: number, private readonly col: number, private readonly rows: number, private readonly cols: number) {}
 
   private get exec(): Execution {
     return this.sh.exec;

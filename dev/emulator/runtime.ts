@@ -10,7 +10,7 @@ import vm from 'node:vm';
 import { AUTH_MODE, AUTH_MODE_NAMES, type AuthModeName } from './auth';
 import { CacheStore, EmulatedCacheService } from './cache';
 import { type ConcurrentJob, type FormulaCell, runWave, type WaveOptions } from './concurrent';
-import { type CellRef, defaultAuthMode, errorMessage, Execution, type ExecutionKind, type Ledger, SimClock } from './execution';
+import { defaultAuthMode, errorMessage, Execution, type Ledger, SimClock } from './execution';
 import { guard } from './guard';
 import { EmulatedHtmlService } from './html';
 import { EmulatedLockService, type LockState } from './lock';
@@ -20,6 +20,7 @@ import { EmulatedScriptApp, type TriggerState } from './script-app';
 import { EmulatedSpreadsheetApp } from './spreadsheet-app';
 import { DAILY_FETCH_QUOTA, EmulatedUrlFetchApp, type FetchQuota, MAX_RESPONSE_BYTES } from './url-fetch';
 import { EmulatedSession, EmulatedUtilities, loggers } from './utilities';
+import type { PreparedExecution, RunOptions, RunResult } from './run-types';
 import { Workbook } from './workbook';
 
 export interface EmulatorOptions {
@@ -44,32 +45,6 @@ export interface EmulatorOptions {
   oauthScopes?: readonly string[] | null;
   /** The manifest's urlFetchWhitelist (default: distDir/appsscript.json's; none when the script comes from `code`). */
   urlFetchWhitelist?: readonly string[] | null;
-}
-
-export interface RunResult<T = unknown> {
-  value?: T;
-  error?: string;
-  ledger: Ledger;
-}
-
-export interface RunOptions {
-  kind?: ExecutionKind;
-  user?: string;
-  /** Kills the execution once this much simulated time has passed (a crash, a closed tab, a limit). */
-  killAfterMs?: number;
-  /**
-   * The authorization mode (auth.ts). Default: the `authMode` of an event argument
-   * (`{ authMode: 'NONE' }`), else LIMITED for simple triggers, CUSTOM_FUNCTION for custom
-   * functions, FULL for the rest.
-   */
-  authMode?: Exclude<AuthModeName, 'CUSTOM_FUNCTION'>;
-  /**
-   * The cell that holds the formula (1-based), as Sheets gives a custom function: then
-   * `SpreadsheetApp.getActiveRange()`, `getCurrentCell()` and `getActiveSheet()` (also on the
-   * active spreadsheet) return that cell and its sheet. Without it they behave as before (the
-   * active sheet; no active range is modelled).
-   */
-  activeCell?: CellRef;
 }
 
 const DEFAULT_DIST = join(__dirname, '../../dist');
@@ -118,16 +93,6 @@ export function exportValue(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(exportValue);
   if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, exportValue(x)]));
   return v;
-}
-
-/** An execution prepared by Emulator.prepare, run by Emulator.run or by a concurrent wave. */
-export interface PreparedExecution {
-  exec: Execution;
-  globals: Record<string, object>;
-  locks: EmulatedLockService;
-  mode: AuthModeName;
-  /** The arguments as the bundle sees them (event objects carry the execution's authMode enum). */
-  args(args: unknown[]): unknown[];
 }
 
 export class Emulator {

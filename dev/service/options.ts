@@ -4,7 +4,7 @@
  */
 import { numberOption as num, portOption, readOptions, UsageError } from '../cli-args';
 import { GeneratedDataset, loadDatasetFile } from './dataset';
-import { NO_FAULTS, type ServiceOptions } from './server';
+import { NO_FAULTS, type ServiceOptions } from './config';
 
 export const DEMO_KEY = 'demo-key-0123456789';
 

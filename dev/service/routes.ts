@@ -4,7 +4,14 @@
  */
 import type { OperationName } from '../../src/api/operations';
 import type { ServiceRecord } from '../../src/api/records';
-import { HttpError, type ServiceOptions } from './server';
+import type { ServiceOptions } from './config';
+
+/** A refusal a route (or the server) answers with: its status, message and headers. */
+export class HttpError extends Error {
+  constructor(readonly status: number, message: string, readonly headers: Record<string, string> = {}) {
+    super(message);
+  }
+}
 
 type Body = Record<string, unknown>;
 

@@ -7,62 +7,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { OPERATIONS, type OperationName } from '../../src/api/operations';
-import type { Dataset, Mutation } from './dataset';
+import type { Mutation } from './dataset';
 import { openApiDocument } from './openapi';
-import { mulberry32 } from './rng';
-import { route } from './routes';
+import { hash32, mulberry32 } from './rng';
+import type { FaultOptions, Quirks, ServiceOptions } from './config';
+import { HttpError, route } from './routes';
 
-export interface FaultOptions {
-  /** Probabilities per API request, each 0..1. */
-  error500: number;
-  error502: number;
-  error503: number;
-  rateLimit: number;
-  slow: number;
-  truncated: number;
-  /** Probability that a list request changes the data first (deactivates a partner or reverses the order). */
-  churn: number;
-  retryAfterSeconds: number;
-  slowMs: number;
-}
-
-export interface Quirks {
-  /** getVentureFundById answers `data` as a one-element list. */
-  fundAsList: boolean;
-  /** Which active-partners path answers: both, only the listed one, or only the sample's. */
-  listPaths: 'both' | 'listed' | 'sample';
-  /** Lists answer without their `pagination` object. */
-  dropPagination?: boolean;
-  /** Lists report this fraction of their real `totalItems` (0..1; 1 = the truth). */
-  totalItemsFactor?: number;
-  /** This page of a list answers with the page before it. */
-  repeatPage?: number;
-  /** Lists report this `pageSize` whatever size they use. */
-  reportedPageSize?: number;
-  /** Lists report this `totalPages` whatever the truth. */
-  reportedTotalPages?: number;
-  /** Every record answered holds the request's own URL, key and all, in this field (a careless `self` link). */
-  echoUrlIn?: string;
-  /** This partner's `field` is answered as lists nested `depth` deep, wherever the partner is answered. */
-  deepField?: { id: string; field: string; depth: number };
-  /** Records answered with another `id` wherever they are answered (null: without one). */
-  idOverrides?: Record<string, string | number | null>;
-  /** Ids asked for by id that are answered `{"data":[]}`. */
-  emptyFor?: string[];
-}
-
-export interface ServiceOptions {
-  dataset: Dataset & { mutate?(m: Mutation): void };
-  apiKeys: string[];
-  maxPageSize: number;
-  latencyMs: number;
-  jitterMs: number;
-  faults: FaultOptions;
-  quirks: Quirks;
-  seed: number;
-}
-
-export const NO_FAULTS: FaultOptions = { error500: 0, error502: 0, error503: 0, rateLimit: 0, slow: 0, truncated: 0, churn: 0, retryAfterSeconds: 1, slowMs: 40000 };
 
 export interface Stats {
   requests: number;
@@ -80,11 +30,6 @@ export interface Stats {
 
 const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable' };
 
-export class HttpError extends Error {
-  constructor(readonly status: number, message: string, readonly headers: Record<string, string> = {}) {
-    super(message);
-  }
-}
 
 export function errorBody(status: number, message: string): string {
   return JSON.stringify({ statusCode: status, error: STATUS_TEXT[status] ?? 'Error', message });
@@ -98,6 +43,8 @@ export class ReferenceService {
   readonly stats: Stats = { requests: 0, byOperation: {}, byStatus: {}, faults: {}, recent: [], longest429Run: 0 };
   /** 429s in a row so far per request (path and query without the key), for `longest429Run`. */
   private readonly runs429 = new Map<string, number>();
+  /** Times each request (path and query without the key or `limit`) was asked so far: its fault draw depends on that, not on arrival order. */
+  private readonly attempts = new Map<string, number>();
   private readonly server: Server;
   private random: () => number;
   private url = '';
@@ -163,7 +110,11 @@ export class ReferenceService {
       if (!this.options.apiKeys.includes(key)) throw new HttpError(403, 'Invalid API key.');
       await this.delay();
       if (opName === 'getAllActiveLimitedPartners') this.churn();
-      const fault = this.pickFault();
+      // The draw's key: the request without its `limit`, so a page asked again at another limit is the same page.
+      const drawn = `${url.pathname}?${[...url.searchParams].filter(([k]) => k !== 'apiKey' && k !== 'limit').map(([k, v]) => `${k}=${v}`).sort().join('&')}`;
+      const attempt = (this.attempts.get(drawn) ?? 0) + 1;
+      this.attempts.set(drawn, attempt);
+      const fault = this.pickFault(drawn, attempt);
       if (fault) {
         this.count(this.stats.faults, fault);
         if (fault === 'slow') await sleep(this.options.faults.slowMs);
@@ -200,10 +151,18 @@ export class ReferenceService {
     else ds.mutate({ reorder: 'reverse' });
   }
 
-  private pickFault(): string | undefined {
+  /**
+   * The fault (if any) for the `attempt`-th asking of `request`: drawn from (seed, request, attempt),
+   * so a seed gives the same faults to the same requests (a list's: the same page) whatever order
+   * they arrive in.
+   */
+  private pickFault(request: string, attempt: number): string | undefined {
     const f = this.options.faults;
-    const table: Array<[string, number]> = [['error500', f.error500], ['error502', f.error502], ['error503', f.error503], ['rateLimit', f.rateLimit], ['slow', f.slow], ['truncated', f.truncated]];
-    let r = this.random();
+    const table: Array<[string, number]> = [
+      ['error500', f.error500], ['error502', f.error502], ['error503', f.error503],
+      ['rateLimit', f.rateLimit], ['slow', f.slow], ['truncated', f.truncated],
+    ];
+    let r = mulberry32(hash32(this.options.seed, request, attempt))();
     for (const [name, p] of table) {
       if (r < p) return name;
       r -= p;
@@ -218,6 +177,7 @@ export class ReferenceService {
     if (url.pathname === '/__stats/reset' && req.method === 'POST') {
       Object.assign(this.stats, { requests: 0, byOperation: {}, byStatus: {}, faults: {}, recent: [], longest429Run: 0 });
       this.runs429.clear();
+      this.attempts.clear();
       return this.send(res, 200, JSON.stringify(this.stats));
     }
     if (url.pathname === '/__admin/active-ids' && req.method === 'GET') return this.send(res, 200, JSON.stringify(this.options.dataset.activePartnerIds()));
@@ -228,7 +188,11 @@ export class ReferenceService {
       if (patch.faults) o.faults = { ...o.faults, ...patch.faults };
       if (patch.quirks) o.quirks = { ...o.quirks, ...patch.quirks };
       for (const k of ['latencyMs', 'jitterMs', 'maxPageSize'] as const) if (typeof patch[k] === 'number') o[k] = patch[k];
-      if (typeof patch.seed === 'number') this.random = mulberry32(patch.seed);
+      if (typeof patch.seed === 'number') {
+        o.seed = patch.seed;
+        this.random = mulberry32(patch.seed);
+        this.attempts.clear();
+      }
       return this.send(res, 200, JSON.stringify({ faults: o.faults, quirks: o.quirks, latencyMs: o.latencyMs, jitterMs: o.jitterMs, maxPageSize: o.maxPageSize }));
     }
     if (url.pathname === '/__admin/mutate' && req.method === 'POST' && this.options.dataset.mutate) {

@@ -60,46 +60,60 @@ function put(target: JsonValue[] | Body, key: string | number, value: JsonValue)
 
 type Copied = { ok: true; value: JsonValue; chars: number } | { ok: false; problem: string };
 
+/** A value to copy: [source, where the copy goes, under which key, depth]. */
+type Frame = [unknown, JsonValue[] | Body, string | number, number];
+
+/**
+ * Copies one value into its place and pushes its children on `stack`; returns the characters it
+ * counts (a list or object over `left` is counted, not copied), or TOO_DEEP.
+ */
+function copyOne([src, into, key, depth]: Frame, stack: Frame[], clean: (text: string) => string, left: number): number | string {
+  if (typeof src === 'string') {
+    const text = clean(src);
+    put(into, key, text);
+    return 1 + text.length;
+  }
+  if (typeof src === 'number' || typeof src === 'boolean' || src === null) {
+    put(into, key, src);
+    return 1;
+  }
+  if (!Array.isArray(src) && !isObject(src)) {
+    put(into, key, null); // undefined and the like cannot come from JSON; kept as nothing
+    return 1;
+  }
+  if (depth >= MAX_DEPTH) return TOO_DEEP;
+  if (Array.isArray(src)) {
+    if (1 + src.length > left) return 1 + src.length;
+    const list: JsonValue[] = new Array(src.length).fill(null);
+    put(into, key, list);
+    for (let i = src.length - 1; i >= 0; i--) stack.push([src[i], list, i, depth + 1]);
+    return 1 + src.length;
+  }
+  const names = Object.keys(src);
+  let chars = 1 + names.length;
+  if (chars > left) return chars;
+  const object: Body = {};
+  put(into, key, object);
+  for (let i = names.length - 1; i >= 0; i--) {
+    const name = clean(names[i]);
+    chars += name.length;
+    stack.push([src[names[i]], object, name, depth + 1]);
+  }
+  return chars;
+}
+
 /**
  * A redacted copy of one field's value, within `budget` characters and MAX_DEPTH levels, made
- * with an explicit stack: [source, where the copy goes, under which key, depth].
+ * with an explicit stack of frames.
  */
 function copyField(value: unknown, budget: number, clean: (text: string) => string): Copied {
   const holder: Body = {};
-  const stack: Array<[unknown, JsonValue[] | Body, string | number, number]> = [[value, holder, 'v', 0]];
+  const stack: Frame[] = [[value, holder, 'v', 0]];
   let chars = 0;
-  while (stack.length) {
-    const [src, into, key, depth] = stack.pop() as [unknown, JsonValue[] | Body, string | number, number];
-    chars += 1;
-    if (typeof src === 'string') {
-      const text = clean(src);
-      chars += text.length;
-      put(into, key, text);
-    } else if (typeof src === 'number' || typeof src === 'boolean' || src === null) {
-      put(into, key, src);
-    } else if (Array.isArray(src)) {
-      if (depth >= MAX_DEPTH) return { ok: false, problem: TOO_DEEP };
-      chars += src.length;
-      if (chars > budget) break;
-      const list: JsonValue[] = new Array(src.length).fill(null);
-      put(into, key, list);
-      for (let i = src.length - 1; i >= 0; i--) stack.push([src[i], list, i, depth + 1]);
-    } else if (isObject(src)) {
-      if (depth >= MAX_DEPTH) return { ok: false, problem: TOO_DEEP };
-      const names = Object.keys(src);
-      chars += names.length;
-      if (chars > budget) break;
-      const object: Body = {};
-      put(into, key, object);
-      for (let i = names.length - 1; i >= 0; i--) {
-        const name = clean(names[i]);
-        chars += name.length;
-        stack.push([src[names[i]], object, name, depth + 1]);
-      }
-    } else {
-      put(into, key, null); // undefined and the like cannot come from JSON; kept as nothing
-    }
-    if (chars > budget) break;
+  while (stack.length && chars <= budget) {
+    const counted = copyOne(stack.pop() as Frame, stack, clean, budget - chars);
+    if (typeof counted === 'string') return { ok: false, problem: counted };
+    chars += counted;
   }
   return chars > budget ? { ok: false, problem: TOO_LARGE } : { ok: true, value: holder.v, chars };
 }

@@ -1,18 +1,20 @@
 /**
- * The service client: one typed method per operation over one batch engine. The engine serves
- * fresh answers from the memo, sends the rest through the transport in bounded parallel
- * batches, retries what may succeed later (backoff, jitter, Retry-After) within the execution's
- * deadline, falls back to the second listed path of the active-partners list, and when the
- * service fails hands back the last good value, marked stale, where one exists.
+ * The service client: one typed method per operation over one call engine. The engine serves
+ * fresh answers from the memo and sends the rest through the transport, up to `parallelism` at
+ * once, one outcome per request. Each call is retried on its own by the retry policy
+ * (src/api/retry.ts: backoff, jitter, Retry-After) within its deadline: the earlier of the
+ * execution's and the one its caller passes; a call the deadline leaves unsent ends UNSENT. The
+ * engine falls back to the second listed path of the active-partners list, and when the service
+ * fails hands back the last good value, marked stale, where one exists.
  */
-import { badInput, ServiceError, toServiceError } from './errors';
+import { badInput, ServiceError, toServiceError, unsent } from './errors';
 import type { Health } from './health';
 import type { Cached, Memo } from './memo';
 import { type Operation, type OperationName, OPERATIONS, readPagination, recordList, singleRecord } from './operations';
 import type { JsonValue, Page, ServiceRecord } from './records';
 import { interpret } from './response';
 import { DEFAULT_RETRY, type RetryPolicy, retryDelay } from './retry';
-import type { Clock, HttpRequest, HttpResponse, Transport } from './transport';
+import type { Clock, HttpResponse, Transport } from './transport';
 import { buildUrl, type QueryValue } from './url';
 
 export interface ClientOptions {
@@ -22,7 +24,7 @@ export interface ClientOptions {
   clock: Clock;
   memo?: Memo;
   retry?: RetryPolicy;
-  /** Absolute time (clock ms) by which every call must have ended. */
+  /** Absolute time (clock ms) by which every call of this execution must have ended. */
   deadline?: number;
   /** Requests sent at once in one fetchAll. */
   parallelism?: number;
@@ -40,19 +42,11 @@ export interface CallStats {
   staleServed: number;
 }
 
-/** A call still to send: its attempt count and the time (clock ms) before which it must not go. */
-interface Pending {
+/** One call on its way: its index, the retries it has had, and the time (clock ms) before which it must not go. */
+interface Attempt {
   i: number;
-  attempt: number;
+  retries: number;
   at: number;
-  sent: boolean;
-  /**
-   * Sent in a batch of its own: the batch (numbered) failed whole, and only a request alone shows
-   * which one cannot be sent. Not sent again alone before the deadline, it ends as not sent when
-   * another call of that batch was; when none was, every one keeps the batch's error, so that a
-   * step whose batches all fail sees the failure.
-   */
-  alone?: number;
 }
 
 interface Call<T> {
@@ -65,26 +59,23 @@ interface Call<T> {
 
 /** The longest URL UrlFetchApp accepts. */
 export const MAX_URL_LENGTH = 2082;
-/** The message of a request the client had no time left to send before its deadline. */
-export const UNSENT_MESSAGE = 'Ran out of time before the data service answered; recalculate to load the rest.';
 /** Time kept in hand at the deadline for writing results. */
 export const DEADLINE_MARGIN_MS = 1500;
 
 export class Client {
   readonly stats: CallStats = { fetches: 0, retries: 0, cacheHits: 0, staleServed: 0 };
-  private readonly o: ClientOptions;
+  private readonly options: ClientOptions;
   private readonly policy: RetryPolicy;
   private readonly pathChoice = new Map<OperationName, number>();
-  private stepDeadline?: number;
 
   constructor(options: ClientOptions) {
     if (!options.apiKey) throw new ServiceError('NO_KEY', 'No API key: open Investor Data ▸ Settings and save your key.');
-    this.o = options;
+    this.options = options;
     this.policy = options.retry ?? DEFAULT_RETRY;
   }
 
-  limitedPartners(ids: readonly string[]): Outcome<ServiceRecord>[] {
-    return this.byId(OPERATIONS.getLimitedPartnerById, ids);
+  limitedPartners(ids: readonly string[], until?: number): Outcome<ServiceRecord>[] {
+    return this.byId(OPERATIONS.getLimitedPartnerById, ids, until);
   }
 
   firms(ids: readonly string[]): Outcome<ServiceRecord>[] {
@@ -101,10 +92,8 @@ export class Client {
 
   lastFundSizes(ids: readonly string[]): Outcome<JsonValue>[] {
     const op = OPERATIONS.getLastFundSizeByVentureFundId;
-    return this.run(ids.map((id) => this.idCall(op, id, (data) => {
-      const value = singleRecord(data, op, id).lastFundSize;
-      return value === undefined ? null : value;
-    })));
+    const read = (id: string) => (data: JsonValue | undefined) => singleRecord(data, op, id).lastFundSize ?? null;
+    return this.answer(ids.map((id) => this.idCall(op, id, read(id))));
   }
 
   /** The memo keys of limited partners' answers (undefined for a blank id, or without a memo). */
@@ -116,200 +105,175 @@ export class Client {
   /** Limited partners whose fresh answer is in the memo (nothing is fetched). */
   peekPartners(ids: readonly string[], hits?: Map<string, Cached>): Map<string, ServiceRecord> {
     const out = new Map<string, ServiceRecord>();
-    if (!this.o.memo) return out;
+    if (!this.options.memo) return out;
     const keys = this.partnerKeys(ids);
-    const found = hits ?? this.o.memo.getMany([...new Set(keys.filter((k): k is string => !!k))]);
+    const found = hits ?? this.options.memo.getMany([...new Set(keys.filter((k): k is string => !!k))]);
     ids.forEach((id, i) => {
       const hit = found.get(keys[i] as string);
-      if (hit?.fresh && !isMissing(hit.value) && hit.value && typeof hit.value === 'object') out.set(id, hit.value as ServiceRecord);
+      const value = hit?.fresh && !isMissing(hit.value) ? hit.value : undefined;
+      if (value && typeof value === 'object') out.set(id, value as ServiceRecord);
     });
     return out;
   }
 
   /** Time left before the deadline's margin (Infinity without a deadline). */
   timeLeft(): number {
-    return this.o.deadline === undefined ? Number.POSITIVE_INFINITY : this.o.deadline - DEADLINE_MARGIN_MS - this.o.clock.now();
+    return this.deadline() - this.options.clock.now();
   }
 
-  /** Pages of the active-partners list, fetched together. */
-  activePartnerPages(pages: readonly number[], limit: number, cache = false): Outcome<Page<ServiceRecord>>[] {
+  /** Pages of the active-partners list, fetched together, all ended by `until` (clock ms) when given. */
+  activePartnerPages(pages: readonly number[], limit: number, o: { cache?: boolean; until?: number } = {}) {
     const op = OPERATIONS.getAllActiveLimitedPartners;
-    return this.run(pages.map((page) => this.pageCall(op, { page, limit }, cache)));
+    return this.answer(pages.map((page) => this.pageCall(op, { page, limit }, o.cache ?? false)), o.until);
   }
 
   /** Pages of a fund's industries, fetched together. */
   industriesPages(fundId: string, pages: readonly number[], limit: number): Outcome<Page<ServiceRecord>>[] {
     const op = OPERATIONS.getIndustriesByVentureFundId;
     const id = requireId(fundId);
-    return this.run(pages.map((page) => this.pageCall(op, { [op.idParam as string]: id, page, limit }, true, fundId)));
+    return this.answer(pages.map((page) => this.pageCall(op, { [op.idParam as string]: id, page, limit }, true, fundId)));
   }
 
-  private byId(op: Operation, ids: readonly string[]): Outcome<ServiceRecord>[] {
-    return this.run(ids.map((id) => this.idCall(op, id, (data) => singleRecord(data, op, id))));
+  private byId(op: Operation, ids: readonly string[], until?: number): Outcome<ServiceRecord>[] {
+    return this.answer(ids.map((id) => this.idCall(op, id, (data) => singleRecord(data, op, id))), until);
   }
 
   private idCall<T>(op: Operation, id: string, read: Call<T>['read']): Call<T> {
     return { op, id, cache: true, query: { [op.idParam as string]: requireId(id) }, read };
   }
 
-  private pageCall(op: Operation, query: Record<string, QueryValue>, cache: boolean, id?: string): Call<Page<ServiceRecord>> {
+  private pageCall(op: Operation, query: Record<string, QueryValue>, cache: boolean, id?: string) {
     const requested = { page: Number(query.page), limit: Number(query.limit) };
-    return {
-      op, query, cache, id,
-      read: (data, body) => {
-        const items = recordList(data, op);
-        return { items, pagination: readPagination(body.pagination, requested) };
-      },
-    };
+    const read = (data: JsonValue | undefined, body: { [key: string]: JsonValue }): Page<ServiceRecord> => ({
+      items: recordList(data, op),
+      pagination: readPagination(body.pagination, requested),
+    });
+    return { op, query, cache, id, read };
   }
 
   private url(call: Call<unknown>, withKey: boolean): string {
     const path = call.op.paths[this.pathIndex(call.op)];
-    return buildUrl(this.o.baseUrl, path, withKey ? { ...call.query, apiKey: this.o.apiKey } : call.query);
+    return buildUrl(this.options.baseUrl, path, withKey ? { ...call.query, apiKey: this.options.apiKey } : call.query);
   }
 
   private pathIndex(op: Operation): number {
+    const memo = this.options.memo;
     if (!this.pathChoice.has(op.name)) {
-      let saved = 0;
-      if (op.paths.length > 1 && this.o.memo) {
-        const hit = this.o.memo.getMany([this.pathKey(op)]).get(this.pathKey(op));
-        if (hit && typeof hit.value === 'number' && hit.value < op.paths.length) saved = hit.value;
-      }
+      const hit = op.paths.length > 1 && memo ? memo.getMany([this.pathKey(op)]).get(this.pathKey(op)) : undefined;
+      const saved = typeof hit?.value === 'number' && hit.value < op.paths.length ? hit.value : 0;
       this.pathChoice.set(op.name, saved);
     }
     return this.pathChoice.get(op.name) as number;
   }
 
   private pathKey(op: Operation): string {
-    return (this.o.memo as Memo).key('path', op.tag);
+    return (this.options.memo as Memo).key('path', op.tag);
   }
 
   private cacheKey(call: Call<unknown>): string | undefined {
-    if (!call.cache || !this.o.memo) return undefined;
-    const params = Object.keys(call.query).sort().map((k) => `${k}=${encodeURIComponent(String(call.query[k]))}`).join('&');
-    return this.o.memo.key(call.op.tag, params);
+    if (!call.cache || !this.options.memo) return undefined;
+    const q = call.query;
+    const params = Object.keys(q).sort().map((k) => `${k}=${encodeURIComponent(String(q[k]))}`).join('&');
+    return this.options.memo.key(call.op.tag, params);
   }
 
-  private run<T>(calls: Call<T>[]): Outcome<T>[] {
-    const out: Array<Outcome<T> | undefined> = new Array(calls.length);
-    const keys = calls.map((c) => this.cacheKey(c));
-    const cached = this.o.memo ? this.o.memo.getMany([...new Set(keys.filter((k): k is string => !!k))]) : new Map();
-    const pending: number[] = [];
-    calls.forEach((call, i) => {
-      const hit = keys[i] ? cached.get(keys[i] as string) : undefined;
-      if (hit?.fresh) {
-        this.stats.cacheHits++;
-        out[i] = isMissing(hit.value) ? { ok: false, error: new ServiceError('NOT_FOUND', hit.value.$missing) } : { ok: true, value: hit.value as T };
-      } else if (this.url(call, true).length > MAX_URL_LENGTH) {
-        out[i] = { ok: false, error: badInput(`The id is too long for a request URL (${String(call.id ?? '').length} characters).`) };
-      } else pending.push(i);
-    });
-    const hung = pending.length ? this.o.health?.hung() : undefined;
-    if (hung) {
-      for (const i of pending) out[i] = { ok: false, error: new ServiceError('TIMEOUT', hung) };
-      pending.length = 0;
+  /** The answer the memo or the call itself gives without sending it, if any. */
+  private unsentAnswer<T>(call: Call<T>, hit: Cached | undefined): Outcome<T> | undefined {
+    if (hit?.fresh) {
+      this.stats.cacheHits++;
+      if (isMissing(hit.value)) return { ok: false, error: new ServiceError('NOT_FOUND', hit.value.$missing) };
+      return { ok: true, value: hit.value as T };
     }
-    const fresh: Array<[string, unknown]> = [];
-    const hasCopy = (i: number) => {
-      const hit = keys[i] ? cached.get(keys[i] as string) : undefined;
-      return hit !== undefined && !isMissing(hit.value);
-    };
-    this.fetchWithRetry(calls, pending, out, hasCopy, (i, value) => {
-      if (keys[i]) fresh.push([keys[i] as string, value]);
-    });
+    if (this.url(call, true).length <= MAX_URL_LENGTH) return undefined;
+    return { ok: false, error: badInput(`The id is too long for a request URL (${String(call.id ?? '').length} characters).`) };
+  }
+
+  private answer<T>(calls: Call<T>[], until?: number): Outcome<T>[] {
+    const memo = this.options.memo;
+    const keys = calls.map((c) => this.cacheKey(c));
+    const cached = memo ? memo.getMany([...new Set(keys.filter((k): k is string => !!k))]) : new Map<string, Cached>();
+    const hits = keys.map((k) => (k ? cached.get(k) : undefined));
+    const copy = (i: number) => (hits[i] !== undefined && !isMissing(hits[i]?.value) ? hits[i] : undefined);
+    const out = calls.map((call, i) => this.unsentAnswer(call, hits[i]));
+    const pending = out.flatMap((o, i) => (o ? [] : [i]));
+    const hung = pending.length ? this.options.health?.hung() : undefined;
+    if (hung) for (const i of pending) out[i] = { ok: false, error: new ServiceError('TIMEOUT', hung) };
+    else this.send(calls, pending, out, (i) => copy(i) !== undefined, Math.min(until ?? Infinity, this.deadline()));
     // Unknown ids are remembered too, so a sheet full of typos does not refetch them on every
     // recalculation; but a "not found" never replaces a good copy (it stays the last good value).
-    pending.forEach((i) => {
-      const o = out[i];
-      if (keys[i] && o && !o.ok && o.error.code === 'NOT_FOUND' && calls[i].id !== undefined && !hasCopy(i)) fresh.push([keys[i] as string, { $missing: o.error.message }]);
+    const toRemember = pending.flatMap((i): Array<[string, unknown]> => {
+      const o = out[i] as Outcome<T>;
+      if (!keys[i]) return [];
+      if (o.ok) return [[keys[i] as string, o.value]];
+      const missing = o.error.code === 'NOT_FOUND' && calls[i].id !== undefined && !copy(i);
+      return missing ? [[keys[i] as string, { $missing: o.error.message }]] : [];
     });
-    if (this.o.memo && fresh.length) this.o.memo.putMany(fresh);
+    if (memo && toRemember.length) memo.putMany(toRemember);
     return out.map((o, i) => {
       const result = o as Outcome<T>;
-      const hit = keys[i] ? cached.get(keys[i] as string) : undefined;
-      if (!result.ok && hit && hasCopy(i) && result.error.fallsBack) {
-        this.stats.staleServed++;
-        return { ok: true, value: hit.value as T, staleSince: hit.fetchedAt };
-      }
-      return result;
+      const hit = copy(i);
+      if (result.ok || !hit || !result.error.fallsBack) return result;
+      this.stats.staleServed++;
+      return { ok: true, value: hit.value as T, staleSince: hit.fetchedAt };
     });
   }
 
   /**
-   * Sends the pending calls, each with its own not-before time: a call that failed and may succeed
-   * later waits alone (Retry-After, or backoff) while the others, and later batches, go on. When
-   * nothing is ready the client sleeps only until the earliest call is, and never past the
-   * deadline: a call that could only be retried after it keeps its last error, and one never sent
-   * fails with TIMEOUT.
+   * Sends the pending calls, up to `parallelism` at once, each with its own not-before time: a
+   * call that failed and may succeed later waits alone (Retry-After, or backoff) while the others
+   * go on. When nothing is ready the client sleeps until the earliest call is, never past
+   * `deadline`: a call that could only be retried after it keeps its last error, and one never
+   * sent ends UNSENT.
    */
-  private fetchWithRetry<T>(calls: Call<T>[], pending: number[], out: Array<Outcome<T> | undefined>, hasCopy: (i: number) => boolean, onValue: (i: number, v: T) => void): void {
-    const secrets = [this.o.apiKey];
-    const parallelism = Math.max(1, this.o.parallelism ?? 20);
-    const queue: Pending[] = pending.map((i) => ({ i, attempt: 0, at: 0, sent: false }));
-    /** Batches that failed whole, and those of them with a call sent again alone. */
-    let failedBatches = 0;
-    const resent = new Set<number>();
+  private send<T>(calls: Call<T>[], pending: number[], out: Array<Outcome<T> | undefined>,
+    hasCopy: (i: number) => boolean, deadline: number): void {
+    const clock = this.options.clock;
+    let queue: Attempt[] = pending.map((i) => ({ i, retries: 0, at: 0 }));
     while (queue.length) {
-      const now = this.o.clock.now();
-      const due = queue.filter((p) => p.at <= now).sort((a, b) => a.i - b.i);
-      const ready = due[0]?.alone !== undefined ? [due[0]] : due.filter((p) => p.alone === undefined).slice(0, parallelism);
-      if (!ready.length) {
-        const next = Math.min(...queue.map((p) => p.at));
-        if (this.outOfTime(next - now)) break;
-        this.o.clock.sleep(next - now);
+      const now = clock.now();
+      const due = queue.filter((a) => a.at <= now).sort((a, b) => a.i - b.i).slice(0, this.options.parallelism ?? 20);
+      const next = due.length ? now : Math.min(...queue.map((a) => a.at));
+      if (next > deadline) break;
+      if (!due.length) {
+        clock.sleep(next - now);
         continue;
       }
-      if (this.outOfTime(0)) break;
-      for (const p of ready) queue.splice(queue.indexOf(p), 1);
-      const requests: HttpRequest[] = ready.map((p) => ({ url: this.url(calls[p.i], true), headers: { accept: 'application/json' } }));
-      this.stats.fetches += requests.length;
-      const responses = this.o.transport.fetchAll(requests);
-      // A batch that could not be sent at all (UrlFetchApp.fetchAll throws when one request cannot be): each of
-      // its calls goes again alone, one batch each, each through the transport (so counted) and this deadline.
-      // (A refusal of the quota guard is a ServiceError, not a failed send: it stays whole.)
-      const whole = ready.length > 1 && responses.every((r) => r instanceof Error && !(r instanceof ServiceError));
-      if (whole) failedBatches++;
-      // A batch counts as sent again once a call of it sent alone got an answer (a send that fails again proves nothing).
-      if (ready.length === 1 && ready[0].alone !== undefined && !(responses[0] instanceof Error)) resent.add(ready[0].alone);
-      ready.forEach((p, k) => {
-        p.sent = true;
-        const call = calls[p.i];
-        const res = responses[k];
-        const sent = res instanceof Error ? toServiceError(res, secrets) : undefined;
-        if (sent && whole) {
-          out[p.i] = { ok: false, error: this.explain(sent, call) };
-          this.stats.retries++;
-          queue.push({ ...p, at: 0, alone: failedBatches, sent: false });
-          return;
-        }
-        const result = sent ? { ok: false as const, error: sent } : interpret(res as HttpResponse, this.url(call, false), secrets, this.o.clock.now());
-        let error: ServiceError;
-        if (result.ok) {
-          try {
-            const value = call.read(result.body.data, result.body);
-            out[p.i] = { ok: true, value };
-            onValue(p.i, value);
-            return;
-          } catch (e) {
-            // A body that parsed but is not what the operation promises follows the same rule as any failure.
-            error = toServiceError(e, secrets);
-          }
-        } else error = result.error;
-        out[p.i] = { ok: false, error: this.explain(error, call) };
-        if (error.code === 'NOT_FOUND' && this.tryNextPath(call.op)) {
-          queue.push({ ...p, at: 0 });
-          return;
-        }
-        const delay = retryDelay(error, p.attempt + 1, this.policy, this.o.random, hasCopy(p.i));
-        const at = this.o.clock.now() + (delay ?? 0);
-        if (delay === undefined || this.outOfTime(at - this.o.clock.now())) return;
-        this.stats.retries++;
-        queue.push({ i: p.i, attempt: p.attempt + 1, at, sent: true, alone: p.alone });
+      queue = queue.filter((a) => !due.includes(a));
+      const requests = due.map((a) => ({ url: this.url(calls[a.i], true), headers: { accept: 'application/json' } }));
+      const answers = this.options.transport.fetchAll(requests, deadline);
+      due.forEach((a, k) => {
+        const result = this.outcome(calls[a.i], answers[k]);
+        if (!result.ok && result.error.code === 'UNSENT') return;
+        this.stats.fetches++;
+        out[a.i] = result;
+        const again = result.ok ? undefined : this.retry(calls[a.i].op, a, result.error, hasCopy(a.i), deadline);
+        if (again) queue.push(again);
       });
     }
-    for (const p of queue) {
-      const batchFailedAlone = p.alone !== undefined && !resent.has(p.alone);
-      if (!p.sent && !batchFailedAlone) out[p.i] = { ok: false, error: new ServiceError('TIMEOUT', UNSENT_MESSAGE) };
+    for (const i of pending) out[i] ??= { ok: false, error: unsent() };
+  }
+
+  /** The call's next attempt after `error`, or undefined: it ends with that error. */
+  private retry(op: Operation, a: Attempt, error: ServiceError, hasCopy: boolean, deadline: number): Attempt | undefined {
+    if (error.code === 'NOT_FOUND' && this.tryNextPath(op)) return { ...a, at: 0 };
+    const delay = retryDelay(error, a.retries + 1, this.policy, this.options.random, hasCopy);
+    const at = this.options.clock.now() + (delay ?? 0);
+    if (delay === undefined || at > deadline) return undefined;
+    this.stats.retries++;
+    return { i: a.i, retries: a.retries + 1, at };
+  }
+
+  private outcome<T>(call: Call<T>, answer: HttpResponse | Error): Outcome<T> {
+    const secrets = [this.options.apiKey];
+    const fail = (error: ServiceError): Outcome<T> => ({ ok: false, error: this.explain(error, call) });
+    if (answer instanceof Error) return fail(toServiceError(answer, secrets));
+    const result = interpret(answer, this.url(call, false), secrets, this.options.clock.now());
+    if (!result.ok) return fail(result.error);
+    try {
+      return { ok: true, value: call.read(result.body.data, result.body) };
+    } catch (e) {
+      // A body that parsed but is not what the operation promises follows the same rule as any failure.
+      return fail(toServiceError(e, secrets));
     }
   }
 
@@ -317,34 +281,18 @@ export class Client {
     const index = this.pathIndex(op);
     if (index + 1 >= op.paths.length) return false;
     this.pathChoice.set(op.name, index + 1);
-    if (this.o.memo) this.o.memo.putMany([[this.pathKey(op), index + 1]]);
+    this.options.memo?.putMany([[this.pathKey(op), index + 1]]);
     return true;
   }
 
   private explain(error: ServiceError, call: Call<unknown>): ServiceError {
-    if (error.code === 'NOT_FOUND' && call.id !== undefined && call.op.subject) {
-      return new ServiceError('NOT_FOUND', `Unknown ${call.op.subject} id: ${call.id}`, { status: error.status, url: error.url });
-    }
-    return error;
+    if (error.code !== 'NOT_FOUND' || call.id === undefined || !call.op.subject) return error;
+    return new ServiceError('NOT_FOUND', `Unknown ${call.op.subject} id: ${call.id}`, { status: error.status, url: error.url });
   }
 
-  /**
-   * Runs `body` with every call also ending by `deadline` (an import step's budget): the earlier of
-   * it and the client's own deadline applies, and the client's own comes back afterwards.
-   */
-  within<R>(deadline: number, body: () => R): R {
-    const before = this.stepDeadline;
-    this.stepDeadline = Math.min(deadline, before ?? deadline);
-    try {
-      return body();
-    } finally {
-      this.stepDeadline = before;
-    }
-  }
-
-  private outOfTime(waitMs: number): boolean {
-    const deadline = Math.min(this.o.deadline ?? Infinity, this.stepDeadline ?? Infinity);
-    return deadline !== Infinity && this.o.clock.now() + waitMs > deadline - DEADLINE_MARGIN_MS;
+  /** The execution's deadline less the margin kept for writing results (Infinity without one). */
+  private deadline(): number {
+    return (this.options.deadline ?? Infinity) - DEADLINE_MARGIN_MS;
   }
 }
 

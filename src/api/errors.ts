@@ -18,6 +18,8 @@ export type ErrorCode =
   | 'BAD_INPUT'
   | 'QUOTA'
   | 'TIMEOUT'
+  /** Not sent: the deadline came first (nothing is known of the service). */
+  | 'UNSENT'
   | 'NO_KEY';
 
 export interface ServiceErrorDetails {
@@ -59,13 +61,20 @@ export class ServiceError extends Error {
 }
 
 /**
- * Transient: 429, 5xx, timeouts, unreachable, and answers that arrived broken (a truncated body,
- * a 200 without `data`, a list page without pagination). A transient
+ * Transient: 429, 5xx, timeouts, unreachable, not sent for lack of time, and answers that arrived
+ * broken (a truncated body, a 200 without `data`, a list page without pagination). A transient
  * failure is retried (client), and a step that still meets one keeps what it has (import).
  */
-export const TRANSIENT_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['RATE_LIMITED', 'SERVER', 'NETWORK', 'TIMEOUT', 'MALFORMED']);
+export const TRANSIENT_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'RATE_LIMITED', 'SERVER', 'NETWORK', 'TIMEOUT', 'UNSENT', 'MALFORMED',
+]);
 /** Answers that say something about the request itself: no stale copy may hide them. */
 const FINAL_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['AUTH', 'NOT_FOUND', 'BAD_INPUT', 'NO_KEY']);
+
+/** A request that was not sent because its deadline came first: asked again later, not a failure of the service. */
+export function unsent(): ServiceError {
+  return new ServiceError('UNSENT', 'Ran out of time before the data service answered; recalculate to load the rest.');
+}
 
 export function badInput(message: string): ServiceError {
   return new ServiceError('BAD_INPUT', message);

@@ -180,40 +180,51 @@ export interface ReadOptions {
   keyed?: boolean;
 }
 
+/** What a read has taken in so far: in list order, each id once when the list is keyed by id. */
+interface Taken {
+  records: ServiceRecord[];
+  seen: Set<string>;
+  /** Records skipped for want of a usable id (keyed lists). */
+  skipped: number;
+  staleSince?: number;
+}
+
+function take(got: Taken, items: readonly ServiceRecord[], keyed: boolean): void {
+  for (const r of items) {
+    const id = keyed ? recordId(r) : undefined;
+    if (keyed && id === undefined) got.skipped++;
+    if (keyed && (id === undefined || got.seen.has(id))) continue;
+    if (id !== undefined) got.seen.add(id);
+    got.records.push(r);
+  }
+}
+
+/** Takes in one page's outcome; a failure other than the refused page after the last is thrown. */
+function takeOutcome(c: ListCursor, page: number, outcome: Outcome<Page<ServiceRecord>>, got: Taken, o: ReadOptions) {
+  if (!outcome.ok) {
+    if (acceptRefusal(c, page, outcome.error)) return;
+    throw outcome.error;
+  }
+  if (outcome.staleSince !== undefined) got.staleSince = Math.min(got.staleSince ?? Infinity, outcome.staleSince);
+  const before = c.received;
+  acceptPage(c, page, outcome.value);
+  if (c.received > before || page === 1) take(got, outcome.value.items, o.keyed ?? true);
+  if (page === 1 && o.maxItems !== undefined && c.totalItems > o.maxItems) {
+    const why = o.tooLong ? o.tooLong(c.totalItems) : `The list has ${c.totalItems} items, more than ${o.maxItems}.`;
+    throw new ServiceError('BAD_INPUT', why);
+  }
+}
+
 function readOnce(fetch: PageFetcher, o: ReadOptions): ListRead {
   const keyed = o.keyed ?? true;
   const c = startCursor(o.limit);
-  const records: ServiceRecord[] = [];
-  const seen = new Set<string>();
-  let skipped = 0;
-  let staleSince: number | undefined;
+  const got: Taken = { records: [], seen: new Set(), skipped: 0 };
   for (let pages = nextPages(c, o.batch); pages.length; pages = nextPages(c, o.batch)) {
     const outcomes = fetch(pages, c.limit);
-    pages.forEach((page, k) => {
-      const outcome = outcomes[k];
-      if (!outcome.ok) {
-        if (acceptRefusal(c, page, outcome.error)) return;
-        throw outcome.error;
-      }
-      if (outcome.staleSince !== undefined) staleSince = Math.min(staleSince ?? outcome.staleSince, outcome.staleSince);
-      const before = c.received;
-      acceptPage(c, page, outcome.value);
-      if (c.received === before && page !== 1) return;
-      for (const r of outcome.value.items) {
-        if (keyed) {
-          const id = recordId(r);
-          if (id === undefined) skipped++;
-          if (id === undefined || seen.has(id)) continue;
-          seen.add(id);
-        }
-        records.push(r);
-      }
-      if (page === 1 && o.maxItems !== undefined && c.totalItems > o.maxItems) {
-        throw new ServiceError('BAD_INPUT', o.tooLong ? o.tooLong(c.totalItems) : `The list has ${c.totalItems} items, more than ${o.maxItems}.`);
-      }
-    });
+    pages.forEach((page, k) => takeOutcome(c, page, outcomes[k], got, o));
   }
-  return { records, verdict: listVerdict(c, keyed ? seen.size + skipped : undefined), staleSince, totalItems: c.totalItems };
+  const verdict = listVerdict(c, keyed ? got.seen.size + got.skipped : undefined);
+  return { records: got.records, verdict, staleSince: got.staleSince, totalItems: c.totalItems };
 }
 
 /** Reads a whole list; a read that the list moved under is done again, up to `passes` reads. */

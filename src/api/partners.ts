@@ -14,7 +14,7 @@
  */
 import type { Client, Outcome } from './client';
 import { ServiceError } from './errors';
-import { fnv1a } from './hash';
+import { fnv1a, timeId } from './hash';
 import type { Cached, Memo } from './memo';
 import { incompleteError, type PageFetcher, readList } from './pages';
 import { type Page, recordId, type ServiceRecord } from './records';
@@ -33,8 +33,8 @@ export const MAX_RUN_COPIES = 4000;
 export const COPY_BUCKETS = 64;
 /**
  * A block of a filled-down column: its cells' ids are fetched one by one together, the cell's own
- * among them, in at most this many requests: one batch of the client (parallelism 100 in
- * src/gas/context.ts), which the quota guard sends or refuses whole.
+ * first, in at most this many requests: one batch of the client (parallelism 100 in
+ * src/gas/context.ts).
  */
 export const MAX_NEIGHBOURS = 100;
 /** A claim older than this is abandoned (its execution was killed or is slow). */
@@ -58,8 +58,8 @@ export interface LookupContext {
 export interface Neighbours {
   /** Ids the cells of this cell's block will ask for (fetched one by one with its own when cheap). */
   ids: readonly string[];
-  /** Ids the whole run of such cells will ask for (they decide whether reading the list is cheaper). */
-  run: readonly string[];
+  /** Ids the whole filled-down column of such cells will ask for (they decide whether reading the list is cheaper). */
+  column: readonly string[];
   /** Names the block (sheet, column, rows), so all its cells claim the same key. */
   group: string;
 }
@@ -86,67 +86,73 @@ export class PartnerLookup {
   /** Why this execution's read of the list failed, when it did. */
   private fillError: ServiceError | undefined;
 
-  constructor(private readonly c: LookupContext) {
-    this.snapshot = new Snapshot(c.memo);
+  constructor(private readonly context: LookupContext) {
+    this.snapshot = new Snapshot(context.memo);
   }
 
   /** `neighbours` is asked for only when this cell misses (reading them costs sheet reads). */
   lookup(ids: readonly string[], neighboursOf?: () => Neighbours | undefined): Outcome<ServiceRecord>[] {
     const found = new Map<string, Outcome<ServiceRecord>>();
     const wantedOwn = uniq(ids);
-    // One cache read for this cell's own answers, alone or in a run's bucket (small, never unzipped).
-    const keys = this.c.client.partnerKeys(wantedOwn).filter((k): k is string => !!k);
-    const buckets = wantedOwn.length <= COPY_BUCKETS ? wantedOwn.map((id) => this.bucketKey(id)) : [];
-    const hits = this.c.memo.getMany([...new Set([...keys, ...buckets])]);
-    const peek = this.c.client.peekPartners(wantedOwn, hits);
-    for (const [id, record] of peek) found.set(id, { ok: true, value: record });
-    wantedOwn.forEach((id, i) => {
-      const record = i < buckets.length ? copied(hits.get(buckets[i]), id) : undefined;
-      if (!found.has(id) && record) found.set(id, { ok: true, value: record });
+    this.fromCache(wantedOwn, found);
+    const misses = wantedOwn.filter((id) => !found.has(id));
+    if (misses.length) this.fetchMisses(wantedOwn, misses, neighboursOf, found);
+    return ids.map((id) => found.get(id) ?? { ok: false, error: new ServiceError('BAD_INPUT', 'An id is empty.') });
+  }
+
+  /** One cache read for this cell's own answers, alone or in a run's bucket (small, never unzipped). */
+  private fromCache(own: readonly string[], found: Map<string, Outcome<ServiceRecord>>): void {
+    const keys = this.context.client.partnerKeys(own).filter((k): k is string => !!k);
+    const buckets = own.length <= COPY_BUCKETS ? own.map((id) => this.bucketKey(id)) : [];
+    const hits = this.context.memo.getMany([...new Set([...keys, ...buckets])]);
+    for (const [id, record] of this.context.client.peekPartners(own, hits)) found.set(id, { ok: true, value: record });
+    buckets.forEach((key, i) => {
+      const record = copied(hits.get(key), own[i]);
+      if (!found.has(own[i]) && record) found.set(own[i], { ok: true, value: record });
     });
-    let misses = wantedOwn.filter((id) => !found.has(id));
-    let view: SnapshotView | undefined;
-    let extra: string[] = [];
-    let neighbours: Neighbours | undefined;
-    if (misses.length) {
-      view = this.snapshot.view();
-      if (view?.fresh) misses = this.fromSnapshot(view, misses, found);
-      // A fresh snapshot that names a chunk the cache has evicted since is holed: it may be read again.
-      const holed = !!view?.fresh && misses.some((id) => view?.chunkOf(id) !== undefined);
-      if (misses.length) {
-        neighbours = neighboursOf?.();
-        const own = new Set(wantedOwn);
-        const whole = holed ? undefined : view;
-        extra = this.missingNeighbours(neighbours?.ids, own, whole);
-        const wanted = misses.length + (neighbours ? this.missingNeighbours(neighbours.run, own, whole).length : 0);
-        if ((!view?.fresh || holed) && wanted >= FILL_MIN_IDS) {
-          const filled = this.fill(wanted, view?.gen, neighbours?.run ?? wantedOwn, misses, found);
-          misses = misses.filter((id) => !found.has(id));
-          const records = this.readRecords;
-          if (records) {
-            // This execution read the list: answer from memory (fill left the column's answers for its neighbours).
-            for (const id of misses) {
-              const record = records.get(id);
-              if (record) found.set(id, { ok: true, value: record });
-            }
-            misses = misses.filter((id) => !records.has(id));
-            extra = extra.filter((id) => !records.has(id));
-          } else if (filled) {
-            view = filled;
-            misses = this.fromSnapshot(filled, misses, found);
-            extra = extra.filter((id) => filled.chunkOf(id) === undefined);
-          }
-        }
-      }
+  }
+
+  /** The snapshot, a read of the list when cheaper, then one request per id for what is still missing. */
+  private fetchMisses(own: readonly string[], misses: string[], neighboursOf: (() => Neighbours | undefined) | undefined,
+    found: Map<string, Outcome<ServiceRecord>>): void {
+    let view = this.snapshot.view();
+    if (view?.fresh) misses = this.fromSnapshot(view, misses, found);
+    if (!misses.length) return;
+    // A fresh snapshot that names a chunk the cache has evicted since is holed: it may be read again.
+    const holed = !!view?.fresh && misses.some((id) => view?.chunkOf(id) !== undefined);
+    const neighbours = neighboursOf?.();
+    const ownSet = new Set(own);
+    const whole = holed ? undefined : view;
+    let extra = this.missingNeighbours(neighbours?.ids, ownSet, whole);
+    const wanted = misses.length + (neighbours ? this.missingNeighbours(neighbours.column, ownSet, whole).length : 0);
+    if ((!view?.fresh || holed) && wanted >= FILL_MIN_IDS) {
+      const filled = this.fill(wanted, view?.gen, neighbours?.column ?? own, misses, found);
+      ({ misses, extra, view } = this.afterFill(filled, misses.filter((id) => !found.has(id)), extra, found, view));
     }
     if (misses.length) this.oneByOne(misses, extra, neighbours, found, view);
-    return ids.map((id) => found.get(id) ?? { ok: false, error: new ServiceError('BAD_INPUT', 'An id is empty.') });
+  }
+
+  /** The misses and neighbours left once the list was read (by this execution, in memory, or as a new snapshot). */
+  private afterFill(filled: SnapshotView | undefined, misses: string[], extra: string[],
+    found: Map<string, Outcome<ServiceRecord>>, view: SnapshotView | undefined) {
+    const records = this.readRecords;
+    if (records) {
+      // This execution read the list: answer from memory (fill left the column's answers for its neighbours).
+      for (const id of misses) {
+        const record = records.get(id);
+        if (record) found.set(id, { ok: true, value: record });
+      }
+      return { misses: misses.filter((id) => !records.has(id)), extra: extra.filter((id) => !records.has(id)), view };
+    }
+    if (!filled) return { misses, extra, view };
+    const left = this.fromSnapshot(filled, misses, found);
+    return { misses: left, extra: extra.filter((id) => filled.chunkOf(id) === undefined), view: filled };
   }
 
   /** Answers for `ids` from the run's buckets (another execution's copies); true when every one was there. */
   private fromCopies(ids: readonly string[], found: Map<string, Outcome<ServiceRecord>>): boolean {
     const keys = ids.map((id) => this.bucketKey(id));
-    const hits = this.c.memo.getMany([...new Set(keys)]);
+    const hits = this.context.memo.getMany([...new Set(keys)]);
     ids.forEach((id, i) => {
       const record = copied(hits.get(keys[i]), id);
       if (!found.has(id) && record) found.set(id, { ok: true, value: record });
@@ -166,7 +172,7 @@ export class PartnerLookup {
     let ids = uniq(neighbours).filter((id) => !own.has(id));
     if (view?.fresh) ids = ids.filter((id) => view.chunkOf(id) === undefined);
     if (!ids.length) return [];
-    const peek = this.c.client.peekPartners(ids);
+    const peek = this.context.client.peekPartners(ids);
     return ids.filter((id) => !peek.has(id));
   }
 
@@ -194,10 +200,10 @@ export class PartnerLookup {
    * Leaves the run's answers in the memo one by one (for the freshness lifetime only), so the
    * cells Sheets evaluates next each read one small entry instead of the snapshot's chunks.
    */
-  private copyRun(run: readonly string[]): void {
+  private copyColumn(column: readonly string[]): void {
     const records = this.readRecords;
     if (!records) return;
-    const ids = uniq(run).filter((id) => records.has(id)).slice(0, MAX_RUN_COPIES);
+    const ids = uniq(column).filter((id) => records.has(id)).slice(0, MAX_RUN_COPIES);
     const byBucket = new Map<string, Record<string, ServiceRecord>>();
     for (const id of ids) {
       const key = this.bucketKey(id);
@@ -205,59 +211,59 @@ export class PartnerLookup {
       if (!byBucket.has(key)) byBucket.set(key, Object.create(null) as Record<string, ServiceRecord>);
       (byBucket.get(key) as Record<string, ServiceRecord>)[id] = records.get(id) as ServiceRecord;
     }
-    this.c.memo.putMany([...byBucket], true);
+    this.context.memo.putMany([...byBucket], true);
   }
 
   private bucketKey(id: string): string {
-    return this.c.memo.key('copy', String(fnv1a(id) % COPY_BUCKETS));
+    return this.context.memo.key('copy', String(fnv1a(id) % COPY_BUCKETS));
   }
 
   private key(name: string): string {
-    return this.c.memo.key('claim', name);
+    return this.context.memo.key('claim', name);
   }
 
   /** Claims `name` for this execution; false when another execution holds a live claim on it. */
   private claim(name: string): boolean {
     const key = this.key(name);
-    const held = this.c.memo.getMany([key]).get(key);
-    if (held && held.value !== this.c.token && this.c.clock.now() - held.fetchedAt < CLAIM_MS) return false;
-    this.c.memo.putMany([[key, this.c.token]]);
+    const held = this.context.memo.getMany([key]).get(key);
+    if (held && held.value !== this.context.token && this.context.clock.now() - held.fetchedAt < CLAIM_MS) return false;
+    this.context.memo.putMany([[key, this.context.token]]);
     // Two executions may have written at once: the value that stayed decides.
-    return this.c.memo.getMany([key]).get(key)?.value === this.c.token;
+    return this.context.memo.getMany([key]).get(key)?.value === this.context.token;
   }
 
   /** Whether this execution still holds its claim on `name` (two claims written at the same instant: the later one stays). */
   private holds(name: string): boolean {
     const key = this.key(name);
-    return this.c.memo.getMany([key]).get(key)?.value === this.c.token;
+    return this.context.memo.getMany([key]).get(key)?.value === this.context.token;
   }
 
   /** Renews this execution's claim on `name`, so that a long read is not taken for abandoned. */
   private renew(name: string): void {
-    this.c.memo.putMany([[this.key(name), this.c.token]]);
+    this.context.memo.putMany([[this.key(name), this.context.token]]);
   }
 
   private release(name: string): void {
-    this.c.memo.remove([this.key(name)]);
+    this.context.memo.remove([this.key(name)]);
   }
 
   /** Waits (briefly, within the deadline) until `done` holds or the claim on `name` is gone. */
   private waitFor(name: string, done: () => boolean): boolean {
     const key = this.key(name);
-    const until = this.c.clock.now() + CLAIM_MS;
-    while (this.c.clock.now() < until && this.c.client.timeLeft() > KEEP_FOR_SELF_MS) {
-      this.c.clock.sleep(POLL_MS);
+    const until = this.context.clock.now() + CLAIM_MS;
+    while (this.context.clock.now() < until && this.context.client.timeLeft() > KEEP_FOR_SELF_MS) {
+      this.context.clock.sleep(POLL_MS);
       if (done()) return true;
-      const held = this.c.memo.getMany([key]).get(key);
-      if (!held || this.c.clock.now() - held.fetchedAt >= CLAIM_MS) return done();
+      const held = this.context.memo.getMany([key]).get(key);
+      if (!held || this.context.clock.now() - held.fetchedAt >= CLAIM_MS) return done();
     }
     return false;
   }
 
   /** The list's size, remembered so that cells deciding whether to read it ask once. */
   private meta(): Meta | undefined {
-    const key = this.c.memo.key('snap', 'meta');
-    const hit = this.c.memo.getMany([key]).get(key);
+    const key = this.context.memo.key('snap', 'meta');
+    const hit = this.context.memo.getMany([key]).get(key);
     const v = hit?.value as Meta | undefined;
     return hit?.fresh && v && typeof v.total === 'number' && typeof v.size === 'number' ? v : undefined;
   }
@@ -268,55 +274,25 @@ export class PartnerLookup {
    * the generation the caller found (holed, or no longer fresh): any other one published since is
    * taken as it is.
    */
-  private fill(wanted: number, seen: string | undefined, run?: readonly string[], own: readonly string[] = [], found?: Map<string, Outcome<ServiceRecord>>): SnapshotView | undefined {
-    const fresh = () => {
-      const v = this.snapshot.view();
-      return v?.fresh ? v : undefined;
-    };
+  private fill(wanted: number, seen: string | undefined, column?: readonly string[], own: readonly string[] = [],
+    found?: Map<string, Outcome<ServiceRecord>>): SnapshotView | undefined {
     const known = this.meta();
-    if (known && (wanted <= pagesOf(known) || pagesOf(known) > MAX_FILL_PAGES)) return undefined;
+    if (known && !worthReading(wanted, known)) return undefined;
     // The reader leaves the column's answers before it writes the snapshot: a waiting cell stops at the first of the two.
-    const copied = () => found !== undefined && own.length > 0 && this.fromCopies(own, found);
-    const waitForReader = () => (this.waitFor('snapshot', () => copied() || fresh() !== undefined) ? fresh() : undefined);
+    const copiedOwn = () => found !== undefined && own.length > 0 && this.fromCopies(own, found);
+    const waitForReader = () => (this.waitFor('snapshot', () => copiedOwn() || this.freshView() !== undefined)
+      ? this.freshView() : undefined);
     if (!this.claim('snapshot')) return waitForReader();
     let lost = false;
     try {
       // Another execution may have published a snapshot since this one looked (while it read its neighbours, say).
-      const published = fresh();
+      const published = this.freshView();
       if (published && published.gen !== seen) return published;
-      let first: Outcome<Page<ServiceRecord>> | undefined;
-      const fetch: PageFetcher = (pages, limit) => {
-        if (pages.length === 1 && pages[0] === 1 && first) return [first];
-        return this.c.client.activePartnerPages(pages, limit);
-      };
-      if (!known) {
-        first = this.c.client.activePartnerPages([1], FILL_PAGE_LIMIT)[0];
-        if (!first.ok) this.fillError = first.error;
-        if (!first.ok || first.staleSince !== undefined) return undefined;
-        const size = Math.max(1, first.value.items.length);
-        const meta: Meta = { total: first.value.pagination.totalItems, size };
-        this.c.memo.putMany([[this.c.memo.key('snap', 'meta'), meta]]);
-        if (wanted <= pagesOf(meta) || pagesOf(meta) > MAX_FILL_PAGES) return undefined;
-      }
+      const first = known ? undefined : this.learnSize(wanted);
+      if (!known && !first) return undefined;
       // Another execution may have claimed at the same instant and kept it: then it reads the list, not this one.
-      if (!this.holds('snapshot')) {
-        lost = true;
-        return waitForReader();
-      }
-      // The read ends early enough to leave time for writing it and answering the cell.
-      const until = this.c.clock.now() + this.c.client.timeLeft() - WRITE_RESERVE_MS;
-      const read = this.c.client.within(until, () => readList(fetch, { limit: FILL_PAGE_LIMIT, batch: 100, passes: 2 }));
-      if (!read.verdict.complete) this.fillError = incompleteError('list of active partners', read.verdict);
-      if (!read.verdict.complete || read.staleSince !== undefined) return undefined;
-      this.readRecords = new Map(read.records.map((r) => [recordId(r) as string, r]));
-      this.renew('snapshot');
-      // The column's answers first: the cells waiting for this read (and the ones Sheets runs next) need only those.
-      if (run && this.c.client.timeLeft() > WRITE_RESERVE_MS / 2) this.copyRun(run);
-      // Writing the snapshot takes time (about 1 s per 10,000 partners): never at the cost of this cell's 30 s.
-      if (this.c.client.timeLeft() < WRITE_RESERVE_MS) return undefined;
-      const gen = Snapshot.newGeneration(this.c.clock.now(), this.c.random ?? Math.random);
-      this.snapshot.replace(read.records, gen);
-      return fresh();
+      lost = !this.holds('snapshot');
+      return lost ? waitForReader() : this.readAndPublish(first, column);
     } catch (e) {
       if (!(e instanceof ServiceError)) throw e;
       this.fillError = e;
@@ -326,35 +302,62 @@ export class PartnerLookup {
     }
   }
 
+  private freshView(): SnapshotView | undefined {
+    const v = this.snapshot.view();
+    return v?.fresh ? v : undefined;
+  }
+
+  /** Page 1, read to learn (and remember) the list's size; undefined when it failed or reading the list is not worth it. */
+  private learnSize(wanted: number): Outcome<Page<ServiceRecord>> | undefined {
+    const first = this.context.client.activePartnerPages([1], FILL_PAGE_LIMIT)[0];
+    if (!first.ok) this.fillError = first.error;
+    if (!first.ok || first.staleSince !== undefined) return undefined;
+    const meta: Meta = { total: first.value.pagination.totalItems, size: Math.max(1, first.value.items.length) };
+    this.context.memo.putMany([[this.context.memo.key('snap', 'meta'), meta]]);
+    return worthReading(wanted, meta) ? first : undefined;
+  }
+
+  /** Reads the list (page 1 already in when `first` is given), keeps it in memory, leaves `column`'s answers and a new snapshot. */
+  private readAndPublish(first: Outcome<Page<ServiceRecord>> | undefined, column?: readonly string[]): SnapshotView | undefined {
+    // The read ends early enough to leave time for writing it and answering the cell.
+    const until = this.context.clock.now() + this.context.client.timeLeft() - WRITE_RESERVE_MS;
+    const fetch: PageFetcher = (pages, limit) =>
+      first && pages.length === 1 && pages[0] === 1 ? [first] : this.context.client.activePartnerPages(pages, limit, { until });
+    const read = readList(fetch, { limit: FILL_PAGE_LIMIT, batch: 100, passes: 2 });
+    if (!read.verdict.complete) this.fillError = incompleteError('list of active partners', read.verdict);
+    if (!read.verdict.complete || read.staleSince !== undefined) return undefined;
+    this.readRecords = new Map(read.records.map((r) => [recordId(r) as string, r]));
+    this.renew('snapshot');
+    // The column's answers first: the cells waiting for this read (and the ones Sheets runs next) need only those.
+    if (column && this.context.client.timeLeft() > WRITE_RESERVE_MS / 2) this.copyColumn(column);
+    // Writing the snapshot takes time (about 1 s per 10,000 partners): never at the cost of this cell's 30 s.
+    if (this.context.client.timeLeft() < WRITE_RESERVE_MS) return undefined;
+    this.snapshot.replace(read.records, timeId(this.context.clock.now(), this.context.random));
+    return this.freshView();
+  }
+
   /**
    * One request per id, for this cell's ids and, when this execution can claim the group, its
-   * neighbours' too (their answers stay in the cache for them). A cell whose group another
-   * execution is fetching waits for that execution's answers first; a batch the quota guard refuses
-   * whole is tried again with the cell's own ids alone. Failures fall back to the snapshot's last
-   * good copy.
+   * neighbours' too (their answers stay in the cache for them), the cell's own first: near the
+   * day's fetch margin the quota guard admits the first of a batch. A cell whose group another
+   * execution is fetching waits for that execution's answers first. Failures fall back to the
+   * snapshot's last good copy.
    */
-  private oneByOne(misses: string[], extra: string[], neighbours: Neighbours | undefined, found: Map<string, Outcome<ServiceRecord>>, view: SnapshotView | undefined): void {
+  private oneByOne(misses: string[], extra: string[], neighbours: Neighbours | undefined,
+    found: Map<string, Outcome<ServiceRecord>>, view: SnapshotView | undefined): void {
     let todo = misses;
-    let also: string[] = [];
     if (extra.length && neighbours) {
       const name = `ids:${neighbours.group}`;
       if (this.claim(name)) {
-        also = extra.slice(0, Math.max(0, MAX_NEIGHBOURS - todo.length));
         try {
-          this.fetchInto([...todo, ...also], found, view);
-          // Near the day's fetch margin the batch with the neighbours may be refused whole: this cell's own ids alone may still fit.
-          const refused = todo.filter((id) => {
-            const o = found.get(id);
-            return o !== undefined && !o.ok && o.error.code === 'QUOTA';
-          });
-          if (refused.length) this.fetchInto(refused, found, view);
+          this.fetchInto([...todo, ...extra.slice(0, Math.max(0, MAX_NEIGHBOURS - todo.length))], found, view);
         } finally {
           this.release(name);
         }
         return;
       }
-      this.waitFor(name, () => this.c.client.peekPartners(todo).size === todo.length);
-      const peek = this.c.client.peekPartners(todo);
+      this.waitFor(name, () => this.context.client.peekPartners(todo).size === todo.length);
+      const peek = this.context.client.peekPartners(todo);
       for (const [id, record] of peek) found.set(id, { ok: true, value: record });
       todo = todo.filter((id) => !peek.has(id));
     }
@@ -362,7 +365,7 @@ export class PartnerLookup {
   }
 
   private fetchInto(ids: string[], found: Map<string, Outcome<ServiceRecord>>, view: SnapshotView | undefined): void {
-    const outcomes = this.c.client.limitedPartners(ids);
+    const outcomes = this.context.client.limitedPartners(ids);
     const failedWithCopy = ids.filter((_, i) => !outcomes[i].ok && (outcomes[i] as { error: ServiceError }).error.fallsBack);
     const stale = view && failedWithCopy.length ? this.snapshot.lookup(view, failedWithCopy) : new Map();
     ids.forEach((id, i) => {
@@ -374,4 +377,9 @@ export class PartnerLookup {
 
 function pagesOf(m: Meta): number {
   return Math.max(1, Math.ceil(m.total / Math.max(1, m.size)));
+}
+
+/** Whether reading the list (its pages) is cheaper than `wanted` requests, and short enough for a formula. */
+function worthReading(wanted: number, m: Meta): boolean {
+  return wanted > pagesOf(m) && pagesOf(m) <= MAX_FILL_PAGES;
 }

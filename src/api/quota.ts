@@ -1,6 +1,6 @@
 /**
- * The quota guard: counts the URL fetches the add-in makes for one user and refuses a batch
- * that would push the count past a safety margin below Apps Script's daily limit, so the rest
+ * The quota guard: counts the URL fetches the add-in makes for one user and admits a batch's
+ * requests only up to a safety margin below Apps Script's daily limit (the rest are refused), so the rest
  * of the day's quota is not burnt and cached copies can stand in (a QUOTA ServiceError falls
  * back). Google's rule: quotas are per user and reset 24 hours after the first request (not at
  * a fixed hour), 20,000 URL fetches for consumer accounts, 100,000 for Google Workspace.
@@ -15,7 +15,7 @@
  * the guard undercounts, and Google's own refusal still surfaces as QUOTA).
  */
 import { ServiceError } from './errors';
-import type { Transport } from './transport';
+import type { Admit } from './transport';
 
 /** What the guard needs from a store: read several keys at once, write several at once. */
 export interface QuotaStore {
@@ -78,15 +78,15 @@ export class FetchBudget {
   private readonly policy: QuotaPolicy;
   private readonly slot: number;
 
-  constructor(private readonly o: FetchBudgetOptions) {
-    this.policy = o.policy ?? DEFAULT_QUOTA_POLICY;
-    this.slot = Math.min(slotKeys.length - 1, Math.floor((o.random ?? Math.random)() * slotKeys.length));
+  constructor(private readonly options: FetchBudgetOptions) {
+    this.policy = options.policy ?? DEFAULT_QUOTA_POLICY;
+    this.slot = Math.min(slotKeys.length - 1, Math.floor((options.random ?? Math.random)() * slotKeys.length));
   }
 
   /** The live slots in one read: the window's start (the earliest live one) and each slot's count. */
   private read(): { windowStart: number; slots: number[] } {
-    const values = this.o.store.getAll(slotKeys);
-    const now = this.o.now();
+    const values = this.options.store.getAll(slotKeys);
+    const now = this.options.now();
     let windowStart = 0;
     const slots = slotKeys.map((k) => {
       const [start, n] = (values[k] ?? '').split(':').map(count);
@@ -112,31 +112,29 @@ export class FetchBudget {
   }
 
   /**
-   * Counts `n` fetches about to be sent, or refuses them (nothing counted) with a QUOTA error
-   * when they would take the window past the allowed count. Reaching it exactly is allowed.
+   * Admits the first of `n` fetches about to be sent, as many as the window allows (reaching the
+   * allowed count exactly is allowed), counts them, and refuses the rest with a QUOTA error.
    */
-  spend(n: number): ServiceError | undefined {
-    if (n <= 0) return undefined;
+  admit: Admit = (n) => {
+    if (n <= 0) return { admitted: 0 };
     const { windowStart, slots } = this.read();
     const used = slots.reduce((a, b) => a + b, 0);
     const allowed = allowedFetches(this.policy);
-    if (used + n > allowed) {
+    const admitted = Math.max(0, Math.min(n, allowed - used));
+    const start = windowStart || this.options.now();
+    if (admitted > 0) {
+      this.options.store.putAll({ [slotKeys[this.slot]]: `${start}:${slots[this.slot] + admitted}` }, TTL_SECONDS);
+    } else {
       // Near the margin few writes happen: a refusal rewrites the live slots so the cache keeps them.
-      this.o.store.putAll(Object.fromEntries(slots.flatMap((c, i) => (c ? [[slotKeys[i], `${windowStart}:${c}`]] : []))), TTL_SECONDS);
-      const resetsAt = (windowStart || this.o.now()) + QUOTA_WINDOW_MS;
-      return new ServiceError('QUOTA', `Daily fetch limit nearly reached: ${grouped(used)} of ${grouped(this.policy.dailyLimit)} URL fetches used since ${utcTime(windowStart || this.o.now())}, and this needs ${grouped(n)} more; the add-in keeps the last ${grouped(this.policy.dailyLimit - allowed)} in reserve. Cached values are shown where available; the count resets by ${utcTime(resetsAt)}.`);
+      const live = slots.flatMap((c, i) => (c ? [[slotKeys[i], `${windowStart}:${c}`]] : []));
+      this.options.store.putAll(Object.fromEntries(live), TTL_SECONDS);
     }
-    this.o.store.putAll({ [slotKeys[this.slot]]: `${windowStart || this.o.now()}:${slots[this.slot] + n}` }, TTL_SECONDS);
-    return undefined;
-  }
-}
-
-/** A transport that asks the budget first: a refused batch is not sent, each request gets the QUOTA error. */
-export function guardedTransport(inner: Transport, budget: FetchBudget): Transport {
-  return {
-    fetchAll(requests) {
-      const refused = budget.spend(requests.length);
-      return refused ? requests.map(() => refused) : inner.fetchAll(requests);
-    },
+    if (admitted === n) return { admitted };
+    const limit = grouped(this.policy.dailyLimit);
+    const refusal = new ServiceError('QUOTA', `Daily fetch limit nearly reached: ${grouped(used + admitted)} of ${limit} URL \
+fetches used since ${utcTime(start)}, and this needs ${grouped(n - admitted)} more; the add-in keeps the last \
+${grouped(this.policy.dailyLimit - allowed)} in reserve. Cached values are shown where available; the count resets by \
+${utcTime(start + QUOTA_WINDOW_MS)}.`);
+    return { admitted, refusal };
   };
 }

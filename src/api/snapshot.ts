@@ -164,11 +164,6 @@ export class Snapshot {
     return out;
   }
 
-  /** A new generation's name. */
-  static newGeneration(now: number, random: () => number): string {
-    return `${now.toString(36)}${Math.floor(random() * 36 ** 4).toString(36)}`;
-  }
-
   /** Where an import's write of chunks `first`, … keeps their ids until the generation is published. */
   private idsKey(gen: string, first: number): string {
     return this.key(`${gen}:ids:${first}`);

@@ -149,7 +149,7 @@ export function LP_ACTIVE(page?: unknown, limit?: unknown, fields?: unknown, hea
     const chosen = parseFields(fields, LP_FIELD_SPECS, 'limited partner');
     const withHeaders = readFlag(headers, 'headers', true);
     const client = clientFor('formula');
-    const list = readPages((pages, size) => client.activePartnerPages(pages, size, true), l, p, 'list of active partners', true);
+    const list = readPages((pages, size) => client.activePartnerPages(pages, size, { cache: true }), l, p, 'list of active partners', true);
     const table = rowsTable(list.records.map((record) => ({ kind: 'record', record, staleSince: list.staleSince })), chosen, withHeaders, 'formula');
     // Sheets shows an error for an empty array result; an empty page is an empty cell.
     return table.length ? table : '';

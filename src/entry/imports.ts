@@ -6,9 +6,10 @@
  * Script in src/gas.
  */
 import { badInput } from '../api/errors';
-import { LP_FIELDS } from '../api/records';
-import { type Answer, answer, type ImportView, type RunSummary } from '../contract';
-import { clientFor, EXECUTION_STARTED_AT } from '../gas/context';
+import { timeId } from '../api/hash';
+import { LP_FIELD_SPECS, LP_FIELDS } from '../api/records';
+import { type Answer, answer, type FilterField, type ImportView, type MatchCount, type RunSummary } from '../contract';
+import { activePartners, clientFor, EXECUTION_STARTED_AT } from '../gas/context';
 import { importPorts } from '../gas/import-ports';
 import { knownSecrets } from '../gas/settings';
 import { deleteRun, loadImports, loadRun, saveImports } from '../gas/store';
@@ -16,8 +17,11 @@ import { syncTriggers } from '../gas/triggers';
 import { beginRun, cancelRun, continueRun, STEP_BUDGET_MS } from '../import/machine';
 import { summarize } from '../import/run-state';
 import { checkSchedule, checkSpec, DEFAULT_IMPORT_FIELDS, type ImportSpec, nextDue } from '../import/spec';
+import { checkFilters, commonValues, compileQuery, describeQuery, opsFor } from '../table/filter';
 
-const view = (spec: ImportSpec): ImportView => ({ ...spec, run: summarize(spec.id, loadRun(spec.id)) });
+const view = (spec: ImportSpec): ImportView => ({ ...spec, run: summarize(spec.id, loadRun(spec.id)), shaped: describeQuery({ filters: spec.filters ?? [], sort: spec.sort ?? [] }) });
+/** The fields a filter can name, with their operators (a field no operator fits is left out). */
+const FILTER_FIELDS: FilterField[] = LP_FIELD_SPECS.map((f) => ({ name: f.name, ops: [...opsFor(f.name)] })).filter((f) => f.ops.length > 0);
 const deadline = EXECUTION_STARTED_AT + STEP_BUDGET_MS.sidebar;
 /**
  * The first step of a sidebar run is short: it ends after the list's first page or first batch, so
@@ -33,14 +37,34 @@ function find(id: unknown): ImportSpec {
   return spec;
 }
 
-export function listImports(): Answer<{ imports: ImportView[]; fields: string[]; defaultFields: string[] }> {
-  return answer(() => ({ imports: loadImports().map(view), fields: [...LP_FIELDS], defaultFields: [...DEFAULT_IMPORT_FIELDS] }), knownSecrets);
+export function listImports(): Answer<{ imports: ImportView[]; fields: string[]; defaultFields: string[]; filterFields: FilterField[] }> {
+  return answer(() => ({ imports: loadImports().map(view), fields: [...LP_FIELDS], defaultFields: [...DEFAULT_IMPORT_FIELDS], filterFields: FILTER_FIELDS }), knownSecrets);
+}
+
+/** The filter editor's live count: checked like a saved import's filters, counted on the partner snapshot. */
+export function countMatches(filters: unknown): Answer<MatchCount> {
+  return answer(() => {
+    const query = compileQuery({ filters: checkFilters(filters), sort: [] });
+    const list = activePartners();
+    let matched = 0;
+    for (const r of list.records) if (query.matches(r)) matched++;
+    return { matched, total: list.records.length, ...(list.staleSince !== undefined ? { staleSince: list.staleSince } : {}) };
+  }, knownSecrets);
+}
+
+/** Suggested values for a filter on `field`, from the partner snapshot. */
+export function filterValues(field: unknown): Answer<{ values: string[] }> {
+  return answer(() => {
+    const known = FILTER_FIELDS.find((f) => f.name === field);
+    if (!known) throw badInput(`Unknown field "${String(field).slice(0, 40)}"; see LP_FIELDS() for the field names.`);
+    return { values: commonValues(activePartners().records, known.name) };
+  }, knownSecrets);
 }
 
 export function saveImport(input: unknown): Answer<{ import: ImportView }> {
   return answer(() => {
     const imports = loadImports();
-    const spec = checkSpec(input, imports, () => `imp${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`);
+    const spec = checkSpec(input, imports, () => timeId(Date.now(), Math.random, 'imp'));
     // A run stages its rows in the shape of the settings it started with: they change between runs only.
     if (loadRun(spec.id)?.status === 'running') throw badInput('This import is running; wait for it to finish, or cancel it, before changing it.');
     const at = imports.findIndex((i) => i.id === spec.id);

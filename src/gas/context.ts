@@ -5,6 +5,7 @@
 import { Client } from '../api/client';
 import type { Transport } from '../api/transport';
 import { ServiceError } from '../api/errors';
+import { timeId } from '../api/hash';
 import { cacheHealth } from '../api/health';
 import { Memo } from '../api/memo';
 import { type Neighbours, PartnerLookup } from '../api/partners';
@@ -52,9 +53,9 @@ export function clientFor(kind: ExecutionKind, settings: Settings = readSettings
     baseUrl: settings.keyAddress,
     apiKey: settings.apiKey,
     transport: {
-      fetchAll: (requests) => {
+      fetchAll: (requests, until) => {
         confirmAddress(settings);
-        return health.around(() => (guarded ??= guardedUrlFetch(settings.dailyFetchLimit)).fetchAll(requests));
+        return health.around(() => (guarded ??= guardedUrlFetch(settings.dailyFetchLimit)).fetchAll(requests, until));
       },
     },
     clock: gasClock,
@@ -71,7 +72,7 @@ function withPartnerLookup<T>(use: (lookup: PartnerLookup) => T): T {
   const settings = readSettings();
   const memo = memoFor(settings);
   const client = clientFor('formula', settings, memo, true);
-  const token = `${EXECUTION_STARTED_AT.toString(36)}${Math.floor(Math.random() * 1e9).toString(36)}`;
+  const token = timeId(EXECUTION_STARTED_AT);
   let out: T;
   try {
     out = use(new PartnerLookup({ client, memo, clock: gasClock, token }));

@@ -5,6 +5,7 @@
  * Date.now and a random run id. This is the one place that wires the pure import to Google.
  */
 import type { Client } from '../api/client';
+import { timeId } from '../api/hash';
 import { Snapshot } from '../api/snapshot';
 import { memoFor } from './context';
 import { readSettings } from './settings';
@@ -13,12 +14,12 @@ import { CHANGE_LOG, CHANGE_LOG_HEADER, RUN_LOG, RUN_LOG_HEADER } from '../impor
 import { stagingName } from '../import/run-state';
 import type { Cell } from '../table/cells';
 import { gasClock } from './clock';
+import { documentLock } from './lock';
 import { appendLog, ensureSheet, ensureSideSheet, findSheet, formatDateColumns, readTable, removeSheet, replaceTable, writeBlock } from './sheets';
 import { loadImports, loadRun, saveImports, saveRun } from './store';
 
-function documentLock(): LockPort {
-  // A script that is not bound to a spreadsheet has no document lock: fall back to the script lock.
-  const lock = LockService.getDocumentLock() ?? LockService.getScriptLock();
+function lockPort(): LockPort {
+  const lock = documentLock();
   return { tryLock: (ms) => lock.tryLock(ms), release: () => lock.releaseLock() };
 }
 
@@ -26,7 +27,7 @@ function clientPages(client: Client | undefined): PagePort {
   return {
     fetch: (pages, limit, until) => {
       if (!client) throw new Error('This step needs the service client.');
-      return client.within(until, () => client.activePartnerPages(pages, limit));
+      return client.activePartnerPages(pages, limit, { until });
     },
     counters: () => ({ fetches: client?.stats.fetches ?? 0, retries: client?.stats.retries ?? 0 }),
   };
@@ -79,9 +80,9 @@ export function importPorts(client?: Client): ImportPorts {
       run: (row) => appendLog(RUN_LOG, RUN_LOG_HEADER, [row]),
       changes: (rows) => appendLog(CHANGE_LOG, CHANGE_LOG_HEADER, rows),
     },
-    lock: documentLock(),
+    lock: lockPort(),
     now: () => Date.now(),
     sleep: (ms) => gasClock.sleep(ms),
-    newRunId: () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`,
+    newRunId: () => timeId(Date.now()),
   };
 }

@@ -67,7 +67,7 @@ export function neighboursOf(fn: string): Neighbours | undefined {
       all.push(id);
       if (Math.floor((entry.row - 1) / MAX_NEIGHBOURS) === block) ids.push(id);
     }
-    return { ids, run: all, group: `${sheet.getName()}:${col}:${block}` };
+    return { ids, column: all, group: `${sheet.getName()}:${col}:${block}` };
   } catch {
     return undefined;
   }

@@ -2,10 +2,12 @@
  * Pages of the list that arrived ahead of their turn. The cursor (src/api/pages.ts) takes pages
  * in order only, but a rate-limited page must not hold back the pages after it: those are held
  * until the missing page comes. At the end of a step, held pages whose place in the staging area
- * is certain (every page before them is full, the list did not move) are written there at that
- * place, and the run keeps a compact note of them and of the pages the service asked to wait for
- * (Retry-After), so the next step, a new execution, carries on without asking for them again
- * and without asking for a page before its time. Pure: the machine does the reading and writing.
+ * is known are written there at that place: by the cursor's shape (every page before them full,
+ * the list steady), or before page 1 is in by the shape the held pages show (all were asked with
+ * the same limit; page 1 must then agree, or they are read again). The run keeps a compact note
+ * of them and of the pages the service asked to wait for (Retry-After), so the next step, a new
+ * execution, carries on without asking for them again and without asking for a page before its
+ * time. Pure: the machine does the reading and writing.
  */
 import type { ServiceError } from '../api/errors';
 import type { ListCursor } from '../api/pages';
@@ -14,6 +16,25 @@ import type { Cell } from '../table/cells';
 
 /** A page that came ahead of its turn: its records and rows, or a refusal (the page past the end). */
 export type Held = { page: Page<ServiceRecord>; rows: Cell[][] } | { refused: ServiceError };
+
+/** Where pages sit: items a full page holds, the list's total and its last page holding items. */
+export type Shape = Pick<ListCursor, 'size' | 'totalItems' | 'lastPage'>;
+
+/** The shape the held pages show before page 1 is in (their longest page, its total); undefined while none holds any. */
+export function provisionalShape(held: ReadonlyMap<number, Held>): Shape | undefined {
+  let shape: Shape | undefined;
+  for (const h of held.values()) {
+    if (!('page' in h) || h.page.items.length <= (shape?.size ?? 0)) continue;
+    const { items, pagination } = h.page;
+    shape = { size: items.length, totalItems: pagination.totalItems, lastPage: Math.ceil(pagination.totalItems / items.length) };
+  }
+  return shape;
+}
+
+/** The shape pages are placed by: the cursor's once page 1 is in, before that the held pages'. */
+export function shapeOf(c: ListCursor, held: ReadonlyMap<number, Held>): Shape | undefined {
+  return c.started ? c : provisionalShape(held);
+}
 
 /**
  * Saved with the run. From page `from` on, one mark per page: `h` held in staging at its place,
@@ -26,34 +47,41 @@ export interface HeldNote {
   until: number;
   /** The not-before time of each `w` mark, in order: each page waits for its own Retry-After, not the longest one. */
   at?: number[];
+  /** Before page 1 is in: the shape the `h` pages were placed by. */
+  shape?: Shape;
 }
 
 /** The rows page `page` holds when the cursor's checks pass: full pages, then the rest, then none (the page after the last). */
-export function expectedRows(c: ListCursor, page: number): number {
-  if (page < c.lastPage) return c.size;
-  if (page === c.lastPage) return c.totalItems - (c.lastPage - 1) * c.size;
+export function expectedRows(s: Shape, page: number): number {
+  if (page < s.lastPage) return s.size;
+  if (page === s.lastPage) return s.totalItems - (s.lastPage - 1) * s.size;
   return 0;
 }
 
-/** Whether pages can sit at their final place in staging: page size known, list steady, `staged` rows = the pages taken in. */
+/**
+ * Whether pages can sit at their final place in staging: list steady and `staged` rows = the pages
+ * taken in (page size known; before page 1, nothing staged).
+ */
 export function placeable(c: ListCursor, staged: number): boolean {
-  return c.started && !c.changed && c.problem === undefined && c.size > 0 && staged === (c.nextPage - 1) * c.size;
+  if (!c.started) return staged === 0;
+  return !c.changed && c.problem === undefined && c.size > 0 && staged === (c.nextPage - 1) * c.size;
 }
 
-const lastWanted = (c: ListCursor): number => c.lastPage + (c.probe ? 1 : 0);
+const lastWanted = (c: ListCursor): number => (c.started ? c.lastPage + (c.probe ? 1 : 0) : Number.POSITIVE_INFINITY);
 
 /** The held pages that can be kept for the next step: each exactly as long as its place, with the list's total. */
-export function keepable(c: ListCursor, held: ReadonlyMap<number, Held>): number[] {
+export function keepable(c: ListCursor, shape: Shape | undefined, held: ReadonlyMap<number, Held>): number[] {
   const out: number[] = [];
   for (const [p, h] of held) {
-    if (p < c.nextPage || p > lastWanted(c) || !('page' in h)) continue;
-    if (h.page.items.length === expectedRows(c, p) && h.page.pagination.totalItems === c.totalItems) out.push(p);
+    if (!shape || p < c.nextPage || p > Math.min(lastWanted(c), shape.lastPage + 1) || !('page' in h)) continue;
+    if (h.page.items.length === expectedRows(shape, p) && h.page.pagination.totalItems === shape.totalItems) out.push(p);
   }
   return out.sort((a, b) => a - b);
 }
 
 /** The note for the next step, or undefined when nothing is held or waiting. */
-export function noteHeld(c: ListCursor, kept: readonly number[], waits: ReadonlyMap<number, number>): HeldNote | undefined {
+export function noteHeld(c: ListCursor, shape: Shape | undefined, kept: readonly number[],
+  waits: ReadonlyMap<number, number>): HeldNote | undefined {
   const waiting = [...waits.keys()].filter((p) => p >= c.nextPage);
   const last = Math.max(0, ...kept, ...waiting);
   if (last < c.nextPage) return undefined;
@@ -61,26 +89,28 @@ export function noteHeld(c: ListCursor, kept: readonly number[], waits: Readonly
   let marks = '';
   for (let p = c.nextPage; p <= last; p++) marks += keptSet.has(p) ? 'h' : waits.has(p) ? 'w' : '.';
   const at = [...marks].flatMap((m, k) => (m === 'w' ? [waits.get(c.nextPage + k) as number] : []));
-  return { from: c.nextPage, marks, until: Math.max(0, ...at), at };
+  const note: HeldNote = { from: c.nextPage, marks, until: Math.max(0, ...at), at };
+  return !c.started && kept.length && shape ? { ...note, shape: { ...shape } } : note;
 }
 
 /** Staging rows from the cursor's next page to the last kept page: each kept page's rows, blank rows for the others. */
-export function heldRows(c: ListCursor, kept: readonly number[], held: ReadonlyMap<number, Held>, width: number): Cell[][] {
-  if (!kept.length) return [];
+export function heldRows(c: ListCursor, shape: Shape | undefined, kept: readonly number[],
+  held: ReadonlyMap<number, Held>, width: number): Cell[][] {
+  if (!kept.length || !shape) return [];
   const rows: Cell[][] = [];
   for (let p = c.nextPage; p <= kept[kept.length - 1]; p++) {
     const h = held.get(p);
     if (h && 'rows' in h && kept.includes(p)) rows.push(...h.rows);
-    else for (let k = 0; k < expectedRows(c, p); k++) rows.push(new Array<Cell>(width).fill(''));
+    else for (let k = 0; k < expectedRows(shape, p); k++) rows.push(new Array<Cell>(width).fill(''));
   }
   return rows;
 }
 
 /** How many staging rows after `staged` the note's held pages need read back. */
-export function heldSpan(c: ListCursor, note: HeldNote): number {
+export function heldSpan(s: Shape, note: HeldNote): number {
   const last = note.from + note.marks.lastIndexOf('h');
   let n = 0;
-  for (let p = note.from; p <= last; p++) n += expectedRows(c, p);
+  for (let p = note.from; p <= last; p++) n += expectedRows(s, p);
   return n;
 }
 
@@ -88,19 +118,21 @@ export function heldSpan(c: ListCursor, note: HeldNote): number {
  * The held pages and waits of a note, back from the staging rows after `staged` (`rows`, heldSpan
  * of them). A page's records are rebuilt from its id column: enough for the cursor's checks.
  */
-export function restoreHeld(c: ListCursor, note: HeldNote, rows: readonly Cell[][], idCol: number): { held: Map<number, Held>; waits: Map<number, number> } {
+export function restoreHeld(s: Shape | undefined, note: HeldNote, rows: readonly Cell[][],
+  idCol: number): { held: Map<number, Held>; waits: Map<number, number> } {
   const held = new Map<number, Held>();
   const waits = new Map<number, number>();
   let at = 0;
   let w = 0;
   for (let k = 0; k < note.marks.length; k++) {
     const p = note.from + k;
-    const n = expectedRows(c, p);
+    const n = s ? expectedRows(s, p) : 0;
     if (note.marks[k] === 'w') waits.set(p, note.at?.[w++] ?? note.until);
-    if (note.marks[k] === 'h' && at + n <= rows.length) {
+    if (s && note.marks[k] === 'h' && at + n <= rows.length) {
       const mine = rows.slice(at, at + n).map((r) => [...r]);
       const items = mine.map((r): ServiceRecord => ({ id: String(r[idCol]) }));
-      held.set(p, { rows: mine, page: { items, pagination: { totalItems: c.totalItems, totalPages: c.lastPage, currentPage: p, pageSize: c.size } } });
+      const pagination = { totalItems: s.totalItems, totalPages: s.lastPage, currentPage: p, pageSize: s.size };
+      held.set(p, { rows: mine, page: { items, pagination } });
     }
     at += n;
   }

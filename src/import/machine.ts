@@ -15,16 +15,16 @@
  * A failed, cancelled or killed run never touches the target table.
  */
 import type { ServiceError } from '../api/errors';
-import { DEADLINE_MARGIN_MS, UNSENT_MESSAGE } from '../api/client';
+import { DEADLINE_MARGIN_MS } from '../api/client';
 import { acceptPage, acceptRefusal, cursorDone, listVerdict, startCursor } from '../api/pages';
 import { CHUNK_RECORDS } from '../api/snapshot';
-import { type FieldSpec, idProblem, LP_FIELD_SPECS, recordId, type ServiceRecord } from '../api/records';
+import { idProblem, LP_FIELD_SPECS, type Page, recordId, type ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
-import { type Held, heldRows, heldSpan, keepable, noteHeld, placeable, restoreHeld } from './held';
+import { type Held, heldRows, heldSpan, keepable, noteHeld, placeable, provisionalShape, restoreHeld, type Shape, shapeOf } from './held';
 import { mergeTables, type OutCell } from './merge';
 import type { ImportPorts } from './ports';
 import { replaceRefusal } from './replace';
-import { type Kept, rowShape } from './shape';
+import { type Kept, type RowShape, rowShape } from './shape';
 import { pagesRead, type RunSource, type RunState, type RunSummary, summarize, type Written } from './run-state';
 import { type ImportSpec, sameSheetName } from './spec';
 
@@ -172,208 +172,272 @@ export function writeMargin(rows: number, width: number): number {
   return WRITE_MARGIN.fixedMs + Math.ceil(rows * width * WRITE_MARGIN.perCellMs);
 }
 
-/**
- * The held pages and waits the previous step left, held pages read back from staging (none when
- * their places are not certain). The waits stay even then (page 1 refused before the list's shape
- * is known): a page the service asked to wait for is never asked for again before its time.
- */
-function restore(spec: ImportSpec, run: RunState, ports: ImportPorts, width: number): { held: Map<number, Held>; waits: Map<number, number> } {
-  let note = run.held;
-  run.held = undefined;
-  if (!note || note.from !== run.list.nextPage || cursorDone(run.list)) return { held: new Map(), waits: new Map() };
-  if (!placeable(run.list, run.staged)) note = { ...note, marks: note.marks.replace(/h/g, '.') };
-  const span = heldSpan(run.list, note);
-  const rows = span > 0 ? ports.staging.read(spec.id, span, width, run.staged) : [];
-  return restoreHeld(run.list, note, rows, spec.fields.indexOf('id'));
-}
-
-/**
- * The items a page holds as far as the pages in hand show before page 1 is in (the longest one),
- * and the list's total they report; undefined while none holds any.
- */
-function provisionalShape(held: ReadonlyMap<number, Held>): { size: number; total: number } | undefined {
-  let shape: { size: number; total: number } | undefined;
-  for (const h of held.values()) {
-    if ('page' in h && h.page.items.length > (shape?.size ?? 0)) shape = { size: h.page.items.length, total: h.page.pagination.totalItems };
-  }
-  return shape;
-}
-
-/**
- * The pages to ask for next: page 1 alone until it is in, then the missing ones from the cursor's
- * next page, in order. While page 1 waits for its Retry-After the pages after it go on (same
- * limit, so the same page size as page 1 will have): first the next PAGES_PER_FETCH, then as far
- * as the total they report, up to `ahead` pages (what the step can still write once page 1 is in).
- */
-function missingPages(run: RunState, held: ReadonlyMap<number, Held>, tried: ReadonlySet<number>, waits: ReadonlyMap<number, number>, ahead = 0): number[] {
-  if (!run.list.started) {
-    if (tried.has(1)) return [];
-    if (!waits.has(1) || ahead < 1) return [1];
-    const shape = provisionalShape(held);
-    const last = Math.min(1 + ahead, shape ? Math.ceil(shape.total / shape.size) : 1 + PAGES_PER_FETCH);
-    const out = [1];
-    for (let p = 2; p <= last; p++) if (!held.has(p) && !tried.has(p)) out.push(p);
-    return out;
-  }
-  const out: number[] = [];
-  const last = run.list.lastPage + (run.list.probe ? 1 : 0);
-  for (let p = run.list.nextPage; p <= last; p++) if (!held.has(p) && !tried.has(p)) out.push(p);
-  return out;
-}
-
-/** A request the client had no time left to send (its call's deadline): asked again, not a failure of the service. */
-function unsent(error: ServiceError): boolean {
-  return error.code === 'TIMEOUT' && error.message === UNSENT_MESSAGE;
-}
+const rowsIn = (pages: Iterable<Held | Cell[][]>): number => {
+  let n = 0;
+  for (const h of pages) n += Array.isArray(h) ? h.length : 'rows' in h ? h.rows.length : 0;
+  return n;
+};
 
 /**
  * One step: pages until the budget (less the time to write what was read) ends, the read is over,
- * or the service fails for now. Pages are asked for together; one that must wait (Retry-After, however
- * long) waits alone while the ones after it are held, and is asked for again when its time comes,
- * in this step or the next (which carries on where this one stopped); a page that failed without a
- * Retry-After, its retries spent, waits for the next step.
+ * or the service fails for now. Pages are asked for together; one that must wait (Retry-After,
+ * however long) waits alone while the ones after it are held, and is asked for again when its time
+ * comes, in this step or the next (which carries on where this one stopped); a page that failed
+ * without a Retry-After, its retries spent, waits for the next step. Pages held at the step's end
+ * are kept in staging at their place, so no page answered in a run is asked for again.
  */
-export function step(spec: ImportSpec, run: RunState, ports: ImportPorts, deadline: number): RunSummary {
-  const shape = rowShape(spec);
-  const width = shape.width;
-  const buffer: Cell[][] = [];
-  const startedEmpty = run.staged === 0;
-  const startedOver = cursorDone(run.list);
-  const counted = ports.pages.counters();
-  let failure: ServiceError | undefined;
-  let transient: ServiceError | undefined;
-  let pagesIn = 0;
-  let moved = false;
-  // Records of the pages this step fetched, in list order, for the shared snapshot.
-  const rawHere = new Map<number, ServiceRecord[]>();
-  const snapRecords: ServiceRecord[] = [];
-  if (!run.snap?.gen.endsWith(`.${run.pass}`)) run.snap = { gen: `${run.runId}.${run.pass}`, chunks: 0, whole: true };
-  const snap = run.snap;
-  run.executions++;
-  try {
-    const { held, waits } = restore(spec, run, ports, width);
-    const tried = new Set<number>();
-    /** Pages read in this step (the others held came back from staging, where they already are). */
-    const fresh = new Map<number, Cell[][]>();
-    const take = () => {
-      for (let h = held.get(run.list.nextPage); h && !cursorDone(run.list) && !failure; h = held.get(run.list.nextPage)) {
-        const page = run.list.nextPage;
-        held.delete(page);
-        moved = true;
-        if ('refused' in h) {
-          if (!acceptRefusal(run.list, page, h.refused)) failure = h.refused;
-          continue;
-        }
-        const before = run.list.received;
-        acceptPage(run.list, page, h.page);
-        if (page === 1 || run.list.received > before) {
-          buffer.push(...h.rows);
-          const raw = rawHere.get(page);
-          rawHere.delete(page);
-          if (raw) snapRecords.push(...raw);
-          else snap.whole = false;
-          // Whole chunks go to the cache as they fill, so a long step never holds every record it read.
-          if (ports.snapshot && snap.whole && snapRecords.length >= 5 * CHUNK_RECORDS) {
-            const full = snapRecords.splice(0, snapRecords.length - (snapRecords.length % CHUNK_RECORDS));
-            snap.chunks += ports.snapshot.write(snap.gen, snap.chunks, full);
-          }
-        }
-      }
-      run.read = run.staged + buffer.length;
-      run.message = `Page ${pagesRead(run)} of ${run.list.lastPage}`;
-    };
-    take();
-    while (!cursorDone(run.list) && !failure) {
-      const now = ports.now();
-      // Pages fetched ahead of page 1 are kept in memory only: no more than the step can write after page 1's wait.
-      const size = run.list.size || provisionalShape(held)?.size || run.list.limit;
-      const ahead = run.list.started ? 0 : Math.floor((deadline - DEADLINE_MARGIN_MS - WRITE_MARGIN.fixedMs - (waits.get(1) ?? deadline)) / (WRITE_MARGIN.perCellMs * width * size));
-      const pages = missingPages(run, held, tried, waits, ahead);
-      if (!pages.length) break;
-      const ready = pages.filter((p) => (waits.get(p) ?? 0) <= now).slice(0, PAGES_PER_FETCH);
-      // The time to keep: for the few pages of this step at their place, or for the whole held region.
-      const asked = Math.min(pages.length, PAGES_PER_FETCH) * size;
-      const few = fresh.size + Math.min(pages.length, PAGES_PER_FETCH) <= MAX_RUN_WRITES;
-      // Before page 1, the pages in hand are not written at the step's end (their place is not certain yet).
-      const inHand = !run.list.started ? 0 : few ? [...fresh.values()].reduce((n, rows) => n + rows.length, 0) : buffer.length + [...held.values()].reduce((n, h) => n + ('rows' in h ? h.rows.length : 0), 0);
-      const until = deadline - writeMargin(inHand + asked, width) - (few ? MAX_RUN_WRITES * WRITE_MARGIN.perWriteMs : 0);
-      if (!ready.length) {
-        // Everything missing waits for the service's Retry-After: sleep until the first is due, or to the end
-        // of the budget (the next step carries on; a step that ended at once would only be called again).
-        const next = Math.min(...pages.map((p) => waits.get(p) as number));
-        ports.sleep(Math.max(0, Math.min(next, until - DEADLINE_MARGIN_MS) - now));
-        if (ports.now() < next) break;
+class Step {
+  private readonly width: number;
+  /** What a partner's staged row holds (the import's columns, then what its filters and sort need). */
+  private readonly rows: RowShape;
+  /** Rows taken into the cursor in this step, in list order. */
+  private readonly taken: Cell[][] = [];
+  private readonly startedEmpty: boolean;
+  private readonly startedOver: boolean;
+  private readonly counted: { fetches: number; retries: number };
+  private held = new Map<number, Held>();
+  /** Not-before times (clock ms) of the pages the service asked to wait for. */
+  private waits = new Map<number, number>();
+  /** Pages that failed without a time to come back: left to the next step. */
+  private readonly tried = new Set<number>();
+  /** Rows of the pages read in this step (the others held came back from staging, where they already are). */
+  private readonly readHere = new Map<number, Cell[][]>();
+  /** Before page 1: the shape the pages restored from staging were placed by (page 1 must agree). */
+  private placedBy?: Shape;
+  /** Records of the pages this step fetched, by page, and those taken in list order, for the shared snapshot. */
+  private readonly rawHere = new Map<number, ServiceRecord[]>();
+  private readonly snapRecords: ServiceRecord[] = [];
+  private failure?: ServiceError;
+  private transient?: ServiceError;
+  private pagesIn = 0;
+  private moved = false;
+
+  constructor(private readonly spec: ImportSpec, private readonly run: RunState, private readonly ports: ImportPorts,
+    private readonly deadline: number) {
+    this.rows = rowShape(spec);
+    this.width = this.rows.width;
+    this.startedEmpty = run.staged === 0;
+    this.startedOver = cursorDone(run.list);
+    this.counted = ports.pages.counters();
+    if (!run.snap?.gen.endsWith(`.${run.pass}`)) run.snap = { gen: `${run.runId}.${run.pass}`, chunks: 0, whole: true };
+    run.executions++;
+  }
+
+  perform(): RunSummary {
+    const { spec, run, ports } = this;
+    try {
+      this.restore();
+      this.take();
+      while (!cursorDone(run.list) && !this.failure && this.round());
+      if (!this.failure && this.transient && !cursorDone(run.list)) this.failure = this.transient;
+      this.flushSnapshot(true);
+      count(run, ports, this.counted);
+      // Pages fetched ahead of a page 1 that did not come are kept, but are no progress.
+      if (!run.list.started) this.pagesIn = 0;
+      if (this.pagesIn > 0) run.progressAt = ports.now();
+      const failed = this.failure ? this.judgeFailure(this.failure) : undefined;
+      return failed ?? this.save();
+    } catch (e) {
+      return failRun(spec, run, ports, `Import failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  /** The held pages and waits the previous step left (see held.ts), held pages read back from staging. */
+  private restore(): void {
+    const { spec, run } = this;
+    let note = run.held;
+    run.held = undefined;
+    if (!note || note.from !== run.list.nextPage || cursorDone(run.list)) return;
+    const shape = run.list.started ? run.list : note.shape;
+    if (!shape || !placeable(run.list, run.staged)) note = { ...note, marks: note.marks.replace(/h/g, '.') };
+    const span = shape ? heldSpan(shape, note) : 0;
+    const rows = span > 0 ? this.ports.staging.read(spec.id, span, this.width, run.staged) : [];
+    ({ held: this.held, waits: this.waits } = restoreHeld(shape, note, rows, spec.fields.indexOf('id')));
+    if (!run.list.started && this.held.size) this.placedBy = shape;
+  }
+
+  /** Takes the held pages that are next in the cursor's order. */
+  private take(): void {
+    const { run } = this;
+    for (let h = this.held.get(run.list.nextPage); h && !cursorDone(run.list) && !this.failure; h = this.held.get(run.list.nextPage)) {
+      const page = run.list.nextPage;
+      this.held.delete(page);
+      this.moved = true;
+      if ('refused' in h) {
+        if (!acceptRefusal(run.list, page, h.refused)) this.failure = h.refused;
         continue;
       }
-      if (now > until - DEADLINE_MARGIN_MS) break;
-      // The client waits inside a call only briefly: a longer wait is the machine's, which goes on with other pages.
-      const outcomes = ports.pages.fetch(ready, run.list.limit, Math.min(until, now + DEADLINE_MARGIN_MS + CALL_WAIT_MS));
-      const end = ports.now();
-      let final: ServiceError | undefined;
-      ready.forEach((page, k) => {
-        const o = outcomes[k];
-        if (o.ok) {
-          // Only the ids stay with the rows: enough for the cursor's checks, and far less to keep in memory.
-          const items = o.value.items.map((record): ServiceRecord => ({ id: record.id }));
-          const rows = o.value.items.map(shape.row);
-          held.set(page, { page: { items, pagination: o.value.pagination }, rows });
-          fresh.set(page, rows);
-          // The snapshot keys records by id: one without a usable id has no place in it (nor in the table).
-          if (ports.snapshot && snap.whole) rawHere.set(page, o.value.items.filter((record) => recordId(record) !== undefined));
-          waits.delete(page);
-          pagesIn++;
-          return;
-        }
-        // A page past the end refused (or, asked ahead of page 1, any page refused for good): the cursor judges it when it gets there.
-        if ((run.list.started ? page > run.list.lastPage && (o.error.code === 'NOT_FOUND' || o.error.code === 'BAD_INPUT') : page > 1 && !o.error.transient)) held.set(page, { refused: o.error });
-        else if (!o.error.transient) final = final ?? o.error;
-        else if (!unsent(o.error)) {
-          // A page the service said when to ask again for waits for that time (in this step or the next);
-          // one without (the client's own retries are spent) waits for the next step.
-          if (o.error.retryAfterMs !== undefined) waits.set(page, o.error.retryAt ?? end + o.error.retryAfterMs);
-          else tried.add(page);
-          if (!transient || page === run.list.nextPage) transient = o.error;
-        }
-      });
-      take();
-      if (final && !cursorDone(run.list)) failure = final;
+      const before = run.list.received;
+      acceptPage(run.list, page, h.page);
+      if (page === 1) this.checkPlacement();
+      if (page === 1 || run.list.received > before) this.takeRows(page, h.rows);
     }
-    if (!failure && transient && !cursorDone(run.list)) failure = transient;
-    if (ports.snapshot && snap.whole && snapRecords.length) snap.chunks += ports.snapshot.write(snap.gen, snap.chunks, snapRecords);
-    count(run, ports, counted);
-    // Pages fetched ahead of a page 1 that did not come are not kept: no progress.
-    if (!run.list.started) pagesIn = 0;
-    if (pagesIn > 0) run.progressAt = ports.now();
-    if (failure) {
-      if (!failure.transient) return failRun(spec, run, ports, `Import failed: ${failure.message}`);
-      run.stalls = pagesIn > 0 ? 0 : run.stalls + 1;
-      // A service that says when to ask again is waited for (a step may then hold one attempt only),
-      // up to MAX_WAIT_WITHOUT_PAGE_MS without a page; one that does not say fails the run after MAX_STALLS steps.
-      const told = failure.retryAfterMs !== undefined;
-      const waited = ports.now() - (run.progressAt ?? run.startedAt);
-      if (run.stalls > MAX_STALLS && (!told || waited > MAX_WAIT_WITHOUT_PAGE_MS)) return failRun(spec, run, ports, `Import failed: ${failure.message}`);
-      // The service is failing for now (rate limit, outage): keep what is in, carry on in the next step.
-      const tries = run.stalls > 1 && !told ? ` (${run.stalls} steps in a row without a page; the run fails after ${MAX_STALLS + 1})` : '';
-      run.message = `${failure.message} Continuing at page ${run.list.nextPage} in the next step${tries}.`;
-    } else if (pagesIn > 0) run.stalls = 0;
+    run.read = run.staged + this.taken.length;
+    run.message = `Page ${pagesRead(run)} of ${run.list.lastPage}`;
+  }
+
+  /** Page 1 is in: pages placed in staging before it by another shape are not where they belong, so they are read again. */
+  private checkPlacement(): void {
+    const s = this.placedBy;
+    if (!s || (s.size === this.run.list.size && s.totalItems === this.run.list.totalItems)) return;
+    for (const p of [...this.held.keys()]) if (!this.readHere.has(p)) this.held.delete(p);
+    this.placedBy = undefined;
+  }
+
+  private takeRows(page: number, rows: Cell[][]): void {
+    const snap = this.run.snap as NonNullable<RunState['snap']>;
+    this.taken.push(...rows);
+    const raw = this.rawHere.get(page);
+    this.rawHere.delete(page);
+    if (raw) this.snapRecords.push(...raw);
+    else snap.whole = false;
+    this.flushSnapshot(false);
+  }
+
+  /** Whole chunks go to the cache as they fill, so a long step never holds every record it read; `all` at the end. */
+  private flushSnapshot(all: boolean): void {
+    const snap = this.run.snap as NonNullable<RunState['snap']>;
+    if (!this.ports.snapshot || !snap.whole || !this.snapRecords.length) return;
+    if (!all && this.snapRecords.length < 5 * CHUNK_RECORDS) return;
+    const n = all ? this.snapRecords.length : this.snapRecords.length - (this.snapRecords.length % CHUNK_RECORDS);
+    snap.chunks += this.ports.snapshot.write(snap.gen, snap.chunks, this.snapRecords.splice(0, n));
+  }
+
+  /**
+   * The pages to ask for next: the missing ones from the cursor's next page, in order. While page 1
+   * waits for its Retry-After the pages after it go on (same limit, so the same page size as page 1
+   * will have): the next PAGES_PER_FETCH, then as far as the total they report.
+   */
+  private missingPages(): number[] {
+    const c = this.run.list;
+    const wanted = (p: number) => !this.held.has(p) && !this.tried.has(p);
+    if (!c.started && (this.tried.has(1) || !this.waits.has(1))) return this.tried.has(1) ? [] : [1];
+    const shape = provisionalShape(this.held);
+    const last = c.started ? c.lastPage + (c.probe ? 1 : 0) : shape ? shape.lastPage : 1 + PAGES_PER_FETCH;
+    const out: number[] = c.started ? [] : [1];
+    for (let p = c.started ? c.nextPage : 2; p <= last; p++) if (wanted(p)) out.push(p);
+    return out;
+  }
+
+  /** The time by which this round's requests must end, keeping time to write what is in hand and what they bring. */
+  private roundEnd(pages: readonly number[]): number {
+    const { run, width } = this;
+    const size = shapeOf(run.list, this.held)?.size || run.list.limit;
+    const asking = Math.min(pages.length, PAGES_PER_FETCH);
+    // The time to keep: for the few pages of this step at their place, or for the whole held region.
+    const few = run.list.started && this.readHere.size + asking <= MAX_RUN_WRITES;
+    const inHand = few ? rowsIn(this.readHere.values()) : this.taken.length + rowsIn(this.held.values());
+    return this.deadline - DEADLINE_MARGIN_MS - writeMargin(inHand + asking * size, width)
+      - (few ? MAX_RUN_WRITES * WRITE_MARGIN.perWriteMs : 0);
+  }
+
+  /** One round of requests, or a wait for the first page due; false when the step should end. */
+  private round(): boolean {
+    const { run, ports } = this;
+    const pages = this.missingPages();
+    if (!pages.length) return false;
+    const now = ports.now();
+    const until = this.roundEnd(pages);
+    const ready = pages.filter((p) => (this.waits.get(p) ?? 0) <= now).slice(0, PAGES_PER_FETCH);
+    if (!ready.length) {
+      // Everything missing waits for the service's Retry-After: sleep until the first is due, or to the end
+      // of the budget (the next step carries on; a step that ended at once would only be called again).
+      const next = Math.min(...pages.map((p) => this.waits.get(p) as number));
+      ports.sleep(Math.max(0, Math.min(next, until) - now));
+      return ports.now() >= next;
+    }
+    if (now > until) return false;
+    // The client waits inside a call only briefly: a longer wait is the machine's, which goes on with other pages.
+    const outcomes = ports.pages.fetch(ready, run.list.limit, Math.min(until, now + CALL_WAIT_MS));
+    const end = ports.now();
+    let final: ServiceError | undefined;
+    ready.forEach((page, k) => {
+      const o = outcomes[k];
+      const error = o.ok ? this.hold(page, o.value) : this.refused(page, o.error, end);
+      final ??= error;
+    });
+    this.take();
+    if (final && !cursorDone(run.list)) this.failure = final;
+    return true;
+  }
+
+  private hold(page: number, value: Page<ServiceRecord>): undefined {
+    // Only the ids stay with the rows: enough for the cursor's checks, and far less to keep in memory.
+    const items = value.items.map((record): ServiceRecord => ({ id: record.id }));
+    const rows = value.items.map(this.rows.row);
+    this.held.set(page, { page: { items, pagination: value.pagination }, rows });
+    this.readHere.set(page, rows);
+    // The snapshot keys records by id: one without a usable id has no place in it (nor in the table).
+    if (this.ports.snapshot && this.run.snap?.whole) this.rawHere.set(page, value.items.filter((r) => recordId(r) !== undefined));
+    this.waits.delete(page);
+    this.pagesIn++;
+    return undefined;
+  }
+
+  /** A page the service refused: held (past the end), waited for, left to the next step, or the run's final error (returned). */
+  private refused(page: number, error: ServiceError, end: number): ServiceError | undefined {
+    const c = this.run.list;
+    // A page past the end refused (or, asked ahead of page 1, any page refused for good): the cursor judges it when it gets there.
+    const pastEnd = c.started ? page > c.lastPage && (error.code === 'NOT_FOUND' || error.code === 'BAD_INPUT') : page > 1;
+    if (pastEnd && (c.started || !error.transient)) this.held.set(page, { refused: error });
+    else if (!error.transient) return error;
+    else if (error.code !== 'UNSENT') {
+      // A page the service said when to ask again for waits for that time (in this step or the next);
+      // one without (the client's own retries are spent) waits for the next step.
+      if (error.retryAfterMs !== undefined) this.waits.set(page, error.retryAt ?? end + error.retryAfterMs);
+      else this.tried.add(page);
+      if (!this.transient || page === c.nextPage) this.transient = error;
+    }
+    return undefined;
+  }
+
+  /** The run after a failure: failed for good, or carried on in the next step (undefined). */
+  private judgeFailure(failure: ServiceError): RunSummary | undefined {
+    const { spec, run, ports } = this;
+    if (!failure.transient) return failRun(spec, run, ports, `Import failed: ${failure.message}`);
+    run.stalls = this.pagesIn > 0 ? 0 : run.stalls + 1;
+    // A service that says when to ask again is waited for (a step may then hold one attempt only),
+    // up to MAX_WAIT_WITHOUT_PAGE_MS without a page; one that does not say fails the run after MAX_STALLS steps.
+    const told = failure.retryAfterMs !== undefined;
+    const waited = ports.now() - (run.progressAt ?? run.startedAt);
+    if (run.stalls > MAX_STALLS && (!told || waited > MAX_WAIT_WITHOUT_PAGE_MS)) {
+      return failRun(spec, run, ports, `Import failed: ${failure.message}`);
+    }
+    // The service is failing for now (rate limit, outage): keep what is in, carry on in the next step.
+    const tries = run.stalls > 1 && !told ? ` (${run.stalls} steps in a row without a page; the run fails after ${MAX_STALLS + 1})` : '';
+    run.message = `${failure.message} Continuing at page ${run.list.nextPage} in the next step${tries}.`;
+    return undefined;
+  }
+
+  /** Writes what the step read to staging (or the table, when the read is over) and saves the run. */
+  private save(): RunSummary {
+    const { spec, run, ports, width } = this;
+    if (!this.failure && this.pagesIn > 0) run.stalls = 0;
     // A read that ended too late to write the table in this step leaves the writing to the next one.
-    const late = !startedOver && ports.now() + writeMargin(run.staged + buffer.length, width) > deadline;
-    const over = cursorDone(run.list) && !failure && !late;
-    if (over && startedEmpty) return finish(spec, run, buffer, ports, deadline);
-    const inPlace = placeable(run.list, run.staged + buffer.length);
-    const kept = inPlace ? keepable(run.list, held) : [];
-    if (inPlace && fresh.size <= MAX_RUN_WRITES) {
-      writeRuns(spec, run.list.size, [...fresh].filter(([p]) => p < run.list.nextPage || kept.includes(p)), ports);
-      run.staged += buffer.length;
-    } else if (moved || pagesIn > 0) stage(spec, run, buffer, ports, heldRows(run.list, kept, held, width));
-    run.held = noteHeld(run.list, kept, waits);
-    if (over) return finish(spec, run, ports.staging.read(spec.id, run.staged, width), ports, deadline);
+    const late = !this.startedOver && ports.now() + writeMargin(run.staged + this.taken.length, width) > this.deadline;
+    const over = cursorDone(run.list) && !this.failure && !late;
+    if (over && this.startedEmpty) return finish(spec, run, this.taken, ports, this.deadline);
+    const inPlace = placeable(run.list, run.staged + this.taken.length);
+    const shape = shapeOf(run.list, this.held);
+    const kept = inPlace ? keepable(run.list, shape, this.held) : [];
+    // Pages restored from staging before page 1 was in are rewritten with it: staging starts anew at row 0.
+    const rewrite = this.startedEmpty && this.placedBy !== undefined && run.list.started;
+    if (run.list.started && inPlace && !rewrite && this.readHere.size <= MAX_RUN_WRITES) {
+      writeRuns(spec, run.list.size, [...this.readHere].filter(([p]) => p < run.list.nextPage || kept.includes(p)), ports);
+      run.staged += this.taken.length;
+    } else if (this.moved || this.readHere.size > 0) {
+      stage(spec, run, this.taken, ports, heldRows(run.list, shape, kept, this.held, width));
+    }
+    run.held = noteHeld(run.list, shape, kept, this.waits);
+    if (over) return finish(spec, run, ports.staging.read(spec.id, run.staged, width), ports, this.deadline);
     run.updatedAt = ports.now();
     ports.store.save(run);
     return summarize(spec.id, run);
-  } catch (e) {
-    return failRun(spec, run, ports, `Import failed: ${e instanceof Error ? e.message : String(e)}`);
   }
+}
+
+export function step(spec: ImportSpec, run: RunState, ports: ImportPorts, deadline: number): RunSummary {
+  return new Step(spec, run, ports, deadline).perform();
 }
 
 /** Unique rows by id, in first-seen order, each with its latest data. */
@@ -423,8 +487,11 @@ function finish(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPo
   return step(spec, run, ports, deadline);
 }
 
-/** Ends a run's step in the store, the saved import's last run and the run log: `read` partners of the complete list, `rows` written. */
-function record(spec: ImportSpec, run: RunState, ports: ImportPorts, rows: number, read = rows): RunSummary {
+/**
+ * Saves the ended run, notes its outcome on the saved import, and writes its row of the run log:
+ * `read` partners of the complete list, `rows` written.
+ */
+function logRun(spec: ImportSpec, run: RunState, ports: ImportPorts, rows: number, read = rows): RunSummary {
   const now = ports.now();
   run.updatedAt = now;
   ports.store.save(run);
@@ -446,7 +513,7 @@ export function failRun(spec: ImportSpec, run: RunState, ports: ImportPorts, mes
   ports.staging.remove(spec.id);
   run.status = status;
   run.message = `${message} The sheet "${spec.sheetName}" keeps its previous data.`;
-  return record(spec, run, ports, 0);
+  return logRun(spec, run, ports, 0);
 }
 
 function writeTarget(spec: ImportSpec, run: RunState, kept: Kept, read: number, ports: ImportPorts, skippedNote: string): RunSummary {
@@ -488,8 +555,8 @@ function writeTarget(spec: ImportSpec, run: RunState, kept: Kept, read: number, 
   run.writing = undefined;
   ports.staging.remove(spec.id);
   run.status = 'done';
-  run.read = read;
+  run.read = rows.length;
   const which = spec.filters?.length ? `${rows.length} of ${read} active limited partners (those matching the filters)` : `${rows.length} active limited partners`;
   run.message = `Imported ${which} into "${spec.sheetName}".${note}${skippedNote}`;
-  return record(spec, run, ports, rows.length, read);
+  return logRun(spec, run, ports, rows.length, read);
 }

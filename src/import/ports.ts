@@ -28,13 +28,14 @@ export interface StagingPort {
   remove(importId: string): void;
 }
 
-export interface TableSnapshot {
+/** A sheet's cells as read: their values and their formulas, row by row. */
+export interface SheetContents {
   values: Cell[][];
   formulas: string[][];
 }
 
 export interface TargetPort {
-  read(sheetName: string): TableSnapshot | null;
+  read(sheetName: string): SheetContents | null;
   /** The sheet's last row and column holding anything (1-based), without reading its cells; null when there is no such sheet. */
   extent?(sheetName: string): { rows: number; cols: number } | null;
   /** Replaces the table in one write; `dateColumns` (1-based) are formatted as date-times. */

@@ -15,11 +15,7 @@
 import { LP_FIELDS } from '../api/records';
 import type { Cell } from '../table/cells';
 import { norm } from './merge';
-
-export interface TableRead {
-  values: Cell[][];
-  formulas: string[][];
-}
+import type { SheetContents } from './ports';
 
 /**
  * What the import may own in one sheet: the tables it wrote there (its runs keep them); without
@@ -41,7 +37,7 @@ export function a1(row: number, col: number): string {
 }
 
 /** The region an import owns in a sheet (see the file's comment). */
-function ownRegion(existing: TableRead, own: Ownership): { col: (c: number) => boolean; row: (r: number) => boolean } {
+function ownRegion(existing: SheetContents, own: Ownership): { col: (c: number) => boolean; row: (r: number) => boolean } {
   const wrote = own.wrote ?? [];
   // A field the import writes now but never wrote here does not make an analyst's column of that name its own.
   const lists = wrote.length ? wrote.map((w) => w.fields) : [own.fields];
@@ -63,7 +59,7 @@ function ownRegion(existing: TableRead, own: Ownership): { col: (c: number) => b
  * (formulas first, then in reading order), and the headers of such columns that name a field
  * (likely a column an earlier import wrote).
  */
-export function analystCells(existing: TableRead | null, own: Ownership, limit = 3): { places: string[]; count: number; fieldColumns: string[] } {
+export function analystCells(existing: SheetContents | null, own: Ownership, limit = 3): { places: string[]; count: number; fieldColumns: string[] } {
   if (!existing) return { places: [], count: 0, fieldColumns: [] };
   const region = ownRegion(existing, own);
   const formulas: string[] = [];
@@ -88,7 +84,7 @@ export function analystCells(existing: TableRead | null, own: Ownership, limit =
 }
 
 /** Why replacing the sheet's table is refused, or undefined when it erases nothing of the analyst's. */
-export function replaceRefusal(existing: TableRead | null, own: Ownership, sheetName: string): string | undefined {
+export function replaceRefusal(existing: SheetContents | null, own: Ownership, sheetName: string): string | undefined {
   const { places, count, fieldColumns } = analystCells(existing, own);
   if (!count) return undefined;
   const more = count > places.length ? ` and ${count - places.length} more` : '';

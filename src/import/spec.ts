@@ -5,9 +5,9 @@
  */
 import { badInput } from '../api/errors';
 import { LP_FIELDS } from '../api/records';
-import { checkFilters, checkSort, type FilterCondition, type SortKey } from '../table/filter';
+import { checkFilters, checkSort, type FilterCondition, type FilterOp, type SortKey } from '../table/filter';
 
-export type { FilterCondition, SortKey };
+export type { FilterCondition, FilterOp, SortKey };
 
 export type ImportMode = 'replace' | 'merge';
 

@@ -225,7 +225,13 @@ function conditionTest(c: FilterCondition, specs: readonly FieldSpec[]): (r: Ser
   if (c.op === 'isEmpty') return (r) => elements(r[c.field]).length === 0;
   if (c.op === 'isNotEmpty') return (r) => elements(r[c.field]).length > 0;
   const test = elementTest(c, kindOf(spec.type));
-  return (r) => elements(r[c.field]).some(test);
+  // The same as elements(…).some(test), without building a list per record.
+  return (r) => {
+    const v = r[c.field];
+    if (!Array.isArray(v)) return !isBlank(v) && test(v as JsonValue);
+    for (const e of v) if (!isBlank(e) && test(e)) return true;
+    return false;
+  };
 }
 
 /** A sort key's value for one record: a number, a comparable text, or '' for a blank (last). */
@@ -243,24 +249,54 @@ function sortValue(spec: FieldSpec): (r: ServiceRecord) => SortCell {
   };
 }
 
-const DIGITS = /(\d+)/;
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
 
-/** Text as a person reads it: runs of digits compare as numbers ("fund 9" < "fund 10"). */
+/**
+ * Text as a person reads it: runs of digits compare by value ("fund 9" < "fund 10"; of equal
+ * values, the one with fewer leading zeros first), everything else by character. One pass, no
+ * allocation: a sort of 10,000 rows makes about 140,000 of these.
+ */
 export function compareText(a: string, b: string): number {
   if (a === b) return 0;
-  const pa = a.split(DIGITS);
-  const pb = b.split(DIGITS);
-  for (let i = 0; i < Math.min(pa.length, pb.length); i++) {
-    if (pa[i] === pb[i]) continue;
-    // Odd parts are digit runs (split keeps the captured separator).
-    if (i % 2 === 1) {
-      const d = Number(pa[i]) - Number(pb[i]);
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const ca = a.charCodeAt(i);
+    const cb = b.charCodeAt(j);
+    if (isDigit(ca) && isDigit(cb)) {
+      const ei = digitsEnd(a, i);
+      const ej = digitsEnd(b, j);
+      const d = compareDigits(a, i, ei, b, j, ej);
       if (d !== 0) return d;
-      return pa[i].length - pb[i].length;
+      i = ei;
+      j = ej;
+      continue;
     }
-    return pa[i] < pb[i] ? -1 : 1;
+    if (ca !== cb) return ca < cb ? -1 : 1;
+    i++;
+    j++;
   }
-  return pa.length - pb.length;
+  return a.length - i - (b.length - j);
+}
+
+/** Where the run of digits starting at `i` ends. */
+function digitsEnd(s: string, i: number): number {
+  while (i < s.length && isDigit(s.charCodeAt(i))) i++;
+  return i;
+}
+
+/** Two runs of digits, a[i, ei) and b[j, ej), by value, then the one with fewer leading zeros first; 0 when equal. */
+function compareDigits(a: string, i: number, ei: number, b: string, j: number, ej: number): number {
+  let si = i;
+  let sj = j;
+  while (si < ei - 1 && a.charCodeAt(si) === 48) si++;
+  while (sj < ej - 1 && b.charCodeAt(sj) === 48) sj++;
+  if (ei - si !== ej - sj) return ei - si - (ej - sj);
+  for (let k = 0; k < ei - si; k++) {
+    const d = a.charCodeAt(si + k) - b.charCodeAt(sj + k);
+    if (d !== 0) return d;
+  }
+  return ei - i - (ej - j);
 }
 
 /** Two sort values: blanks last whatever the direction; numbers before texts should a field mix them. */
@@ -332,4 +368,30 @@ export function describeQuery(query: Query): string {
   if (query.filters.length) parts.push(query.filters.map(opText).join(' and '));
   if (query.sort.length) parts.push(`sorted by ${query.sort.map((k) => `${k.field}${k.descending ? ' ↓' : ''}`).join(', ')}`);
   return parts.join('; ');
+}
+
+/** Most values `commonValues` suggests, and the longest one it offers. */
+export const MAX_SUGGESTIONS = 30;
+const MAX_SUGGESTION_CHARS = 60;
+
+/**
+ * The commonest values of a field over `records`, most frequent first (ties alphabetical), for
+ * the filter editor's suggestions: list fields count each element, spellings that compare equal
+ * (case, accents) count as one, shown as first met; long texts and structured values are left out.
+ */
+export function commonValues(records: readonly ServiceRecord[], field: string, limit = MAX_SUGGESTIONS): string[] {
+  const counts = new Map<string, { text: string; n: number }>();
+  for (const r of records) {
+    for (const e of elements(r[field])) {
+      if (typeof e === 'object') continue;
+      const text = String(e).trim();
+      if (text.length > MAX_SUGGESTION_CHARS) continue;
+      const key = normalize(text);
+      if (!key) continue;
+      const seen = counts.get(key);
+      if (seen) seen.n++;
+      else counts.set(key, { text, n: 1 });
+    }
+  }
+  return [...counts.values()].sort((a, b) => b.n - a.n || compareText(normalize(a.text), normalize(b.text))).slice(0, limit).map((c) => c.text);
 }

@@ -27,9 +27,12 @@ const FOLDS: Record<string, string> = {
   ŧ: 't', ŋ: 'n', ĸ: 'k', ς: 'σ', ƒ: 'f', ɨ: 'i', ʉ: 'u', ɛ: 'e', ɔ: 'o',
 };
 const FOLDABLE = new RegExp(`[${Object.keys(FOLDS).join('')}]`, 'g');
+const ASCII = /^[ -~]*$/;
 
 /** Case- and accent-insensitive form of a text: `Müller-Łódź, Ørsted` → `muller lodz orsted`. */
 export function normalize(text: string): string {
+  // Plain ASCII (most text) has no accents or folded letters: the same result without decomposing.
+  if (ASCII.test(text)) return text.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
   return text
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')

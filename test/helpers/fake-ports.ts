@@ -4,10 +4,9 @@
  * models Apps Script ending an execution at its time limit: from then on every port call throws
  * and nothing more is written, as no code runs after a kill.
  */
-import { DEADLINE_MARGIN_MS, UNSENT_MESSAGE } from '../../src/api/client';
-import { ServiceError } from '../../src/api/errors';
+import { unsent } from '../../src/api/errors';
 import type { PageFetcher } from '../../src/api/pages';
-import type { ImportPorts, TableSnapshot } from '../../src/import/ports';
+import type { ImportPorts, SheetContents } from '../../src/import/ports';
 import type { RunState } from '../../src/import/run-state';
 import type { ImportSpec } from '../../src/import/spec';
 import type { OutCell } from '../../src/import/merge';
@@ -53,18 +52,16 @@ export function world(fetch: PageFetcher, specs: ImportSpec[], options: { msPerF
     let fetches = 0;
     return {
       pages: {
-        // Like the client: a page is sent only while there is time before `until` (less the client's
-        // margin); the ones left say TIMEOUT, as the client's unsent requests do.
+        // Like the client: a page is sent only while there is time before `until`; the ones left are UNSENT.
         fetch: (pages, limit, until = Number.POSITIVE_INFINITY) => {
           alive();
           const cost = options.msPerFetch ?? 100;
-          const sent = pages.filter((_, k) => w.clock.t + k * cost <= until - DEADLINE_MARGIN_MS);
+          const sent = pages.filter((_, k) => w.clock.t + k * cost <= until);
           fetches += sent.length;
           w.fetches += sent.length;
           w.clock.t += cost * sent.length;
           const answers = fetch(sent, limit);
-          const unsent = new ServiceError('TIMEOUT', UNSENT_MESSAGE);
-          return pages.map((_, k) => (k < sent.length ? answers[k] : { ok: false, error: unsent }));
+          return pages.map((_, k) => (k < sent.length ? answers[k] : { ok: false, error: unsent() }));
         },
         counters: () => ({ fetches, retries: 0 }),
       },
@@ -87,7 +84,7 @@ export function world(fetch: PageFetcher, specs: ImportSpec[], options: { msPerF
         },
       },
       target: {
-        read: (name): TableSnapshot | null => {
+        read: (name): SheetContents | null => {
           alive();
           const t = w.tables.get(name);
           if (!t) return null;

@@ -1,5 +1,6 @@
 /** Driving saved imports through the bundle's sidebar endpoints, as the sidebar does. */
-import type { Emulator, RunOptions } from '../../dev/emulator/runtime';
+import type { RunOptions } from '../../dev/emulator/run-types';
+import type { Emulator } from '../../dev/emulator/runtime';
 import type { Answer, EndpointName, Endpoints, ImportInput, RunSummary } from '../../src/contract';
 
 export type Summary = RunSummary;

@@ -7,6 +7,7 @@ test('npm run bench --quick: every benchmark and baseline runs and reports its f
     formulas: Array<{ name: string; fetches: number; error?: string }>;
     sheetScale: Array<{ name: string; fetches: number; error?: string }>;
     imports: Array<{ name: string; rows: number; fetches: number; setValuesCalls: number; error?: string }>;
+    filtered: Array<{ status: string; activePartners: number; kept: number; emulatedMs: number }>;
     scaling: Array<{ status: string; activePartners: number; executions: number }>;
     refresh: Array<{ name: string; formulas: number; lost: number; timedOut: boolean; setFormulaCalls: number }>;
     rateLimited: Array<{ status: string; rows: number; activePartners: number; steps: number; rateLimited: number }>;
@@ -33,6 +34,12 @@ test('npm run bench --quick: every benchmark and baseline runs and reports its f
   expect(naive.fetches).toBeGreaterThan(ours.fetches);
   expect(cells.setValuesCalls).toBe(ours.rows * 5);
   expect(ours.setValuesCalls).toBeLessThanOrEqual(3);
+  const [plain, filtered, keepAll] = r.filtered;
+  expect(r.filtered.map((f) => f.status)).toEqual(['done', 'done', 'done']);
+  expect(plain.kept).toBe(plain.activePartners);
+  expect(filtered.kept).toBeGreaterThan(0);
+  expect(filtered.kept).toBeLessThan(filtered.activePartners);
+  expect(keepAll.kept).toBe(keepAll.activePartners);
   expect(r.scaling[0]).toMatchObject({ status: 'done', executions: 1 });
   const [refresh, oneByOne, perSheet] = r.refresh;
   expect(refresh).toMatchObject({ formulas: 200, lost: 0, timedOut: false, setFormulaCalls: 2 });

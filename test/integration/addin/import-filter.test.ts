@@ -66,6 +66,17 @@ describe('an import with filters and sort', () => {
     const firms = table.slice(1).map((r) => String(r[1]).normalize('NFD').replace(/\p{M}/gu, '').toLowerCase());
     expect(firms).toEqual([...firms].sort());
 
+    // The editor's live count and suggestions answer from the snapshot the import left: no request.
+    const count = call(a.emu, 'countMatches', [CONDITIONS]);
+    expect(count).toEqual({ ok: true, matched: table.length - 1, total: active });
+    expect(a.emu.history[a.emu.history.length - 1].fetches).toBe(0);
+    const values = call(a.emu, 'filterValues', ['region']);
+    expect(values.ok && values.values).toEqual(['Europe', 'Asia', 'North America']);
+    expect(a.emu.history[a.emu.history.length - 1].fetches).toBe(0);
+    const list = call(a.emu, 'listImports', []);
+    expect(list.ok && list.imports[0].shaped).toBe('region is EUROPE and ticketSize ≥ 1000000 and createdAt ≤ 2023-06-30; sorted by firm, ticketSize ↓, headquarters');
+    expect(list.ok && list.filterFields.find((f) => f.name === 'ticketSize')?.ops).toEqual(['is', 'isAnyOf', 'atLeast', 'atMost', 'isEmpty', 'isNotEmpty']);
+
     const formula = a.cell('LP_FILTER', CONDITIONS.map((c) => [c.field, c.op, c.value]), FIELDS.join(','), 'firm, ticketSize desc, headquarters');
     expect(formula.error).toBeUndefined();
     expect(formula.run.ledger.fetches).toBe(0);
@@ -89,6 +100,19 @@ describe('an import with filters and sort', () => {
     expect((await svc.stats()).recent).toEqual([]);
     const list = call(a.emu, 'listImports', []);
     expect(list.ok && list.imports).toEqual([]);
+  });
+
+  test('the live count and the suggestions: bad filters and unknown fields get the same messages as a save', () => {
+    const a = addin(svc.url);
+    const bad = call(a.emu, 'countMatches', [[{ field: 'ticketSize', op: 'contains', value: '1' }]]);
+    expect(bad).toMatchObject({ ok: false, code: 'BAD_INPUT', message: expect.stringContaining('Filter 1 (ticketSize contains): contains does not apply to ticketSize') });
+    expect(call(a.emu, 'filterValues', ['shoeSize'])).toMatchObject({ ok: false, message: expect.stringContaining('Unknown field "shoeSize"') });
+    // Cold: the first count reads the list into the snapshot; the next one sends nothing.
+    const first = call(a.emu, 'countMatches', [[]]);
+    expect(first).toEqual({ ok: true, matched: PARTNERS.filter((p) => p.activeStatus === 'ACTIVE').length, total: PARTNERS.filter((p) => p.activeStatus === 'ACTIVE').length });
+    expect(a.emu.history[a.emu.history.length - 1].fetches).toBeGreaterThan(0);
+    call(a.emu, 'countMatches', [[{ field: 'headquarters', op: 'is', value: 'zurich' }]]);
+    expect(a.emu.history[a.emu.history.length - 1].fetches).toBe(0);
   });
 
   test('a saved filter comes back as saved; changing a running import is refused until it ends', () => {

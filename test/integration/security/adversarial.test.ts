@@ -86,7 +86,7 @@ function endpoint(emu: Emulator, name: string, args: unknown[]): Answer | { thro
 
 const ENDPOINTS: Array<[string, number]> = [
   ['saveApiKey', 2], ['sendKeyTo', 1], ['saveSettings', 1], ['saveImport', 1], ['deleteImport', 1], ['scheduleImport', 2],
-  ['startImport', 1], ['continueImport', 1], ['importStatus', 1], ['cancelImport', 1],
+  ['startImport', 1], ['continueImport', 1], ['importStatus', 1], ['cancelImport', 1], ['countMatches', 1], ['filterValues', 1],
 ];
 
 describe('adversarial inputs to every sidebar endpoint', () => {

@@ -214,6 +214,24 @@ describe('reference service: quirks and faults', () => {
     expect((stats.byStatus['500'] ?? 0) + (stats.byStatus['503'] ?? 0) + (stats.byStatus['429'] ?? 0)).toBe(faults);
   });
 
+  test('a seed draws the same faults for the same request and attempt, whatever order the requests arrive in', async () => {
+    const pattern = async (pages: number[]) => {
+      await svc.resetStats();
+      await svc.config({ faults: { error500: 0, error503: 0, rateLimit: 0.3 }, seed: 5 });
+      const seen = new Map<number, number[]>();
+      for (const page of pages) {
+        const status = (await api(LISTED, { page: String(page), limit: '50' })).status;
+        seen.set(page, [...(seen.get(page) ?? []), status]);
+      }
+      return [...seen].sort((a, b) => a[0] - b[0]);
+    };
+    const asked = Array.from({ length: 40 }, (_, i) => 1 + (i % 20));
+    const forwards = await pattern(asked);
+    expect(await pattern([...asked].reverse())).toEqual(forwards);
+    expect(forwards.flatMap(([, s]) => s).filter((s) => s === 429).length).toBeGreaterThan(3);
+    await svc.config({ faults: { rateLimit: 0 } });
+  });
+
   test('/__stats counts the longest run of 429s in a row one request met (same path and query, whatever the key)', async () => {
     await svc.resetStats();
     await svc.config({ faults: { error500: 0, error503: 0, rateLimit: 1 }, seed: 1 });

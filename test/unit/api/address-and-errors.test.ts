@@ -73,8 +73,8 @@ describe('what a thrown failure means', () => {
     expect(e).toMatchObject({ code: 'BAD_INPUT', message: 'x', name: 'ServiceError' });
   });
 
-  test('retried: rate limits, server errors, network, timeouts, broken answers; nothing else', () => {
-    expect([...TRANSIENT_CODES].sort()).toEqual(['MALFORMED', 'NETWORK', 'RATE_LIMITED', 'SERVER', 'TIMEOUT']);
+  test('retried: rate limits, server errors, network, timeouts, not sent for lack of time, broken answers; nothing else', () => {
+    expect([...TRANSIENT_CODES].sort()).toEqual(['MALFORMED', 'NETWORK', 'RATE_LIMITED', 'SERVER', 'TIMEOUT', 'UNSENT']);
     for (const code of ['AUTH', 'NOT_FOUND', 'BAD_INPUT', 'NO_KEY', 'QUOTA', 'BAD_RESPONSE'] as const) expect(new ServiceError(code, '').transient).toBe(false);
   });
 

@@ -1,9 +1,9 @@
-import { Client, type ClientOptions, UNSENT_MESSAGE } from '../../../src/api/client';
+import { Client, type ClientOptions } from '../../../src/api/client';
 import { ServiceError } from '../../../src/api/errors';
 import { Memo } from '../../../src/api/memo';
 import { DEFAULT_RETRY } from '../../../src/api/retry';
-import { FetchBudget, guardedTransport } from '../../../src/api/quota';
-import type { HttpRequest, HttpResponse, Transport } from '../../../src/api/transport';
+import { FetchBudget } from '../../../src/api/quota';
+import { type HttpRequest, type HttpResponse, perRequest } from '../../../src/api/transport';
 import { readList } from '../../../src/api/pages';
 import { FakeClock, FakeTransport, type Handler, json, LimitedStore, nodeCodec } from '../../helpers/fakes';
 
@@ -347,7 +347,7 @@ describe('client: each request waits alone', () => {
     expect(sentAt[retry].at).toBeGreaterThanOrEqual(1000 + 2000);
   });
 
-  test('nothing sleeps past the deadline: retries that could only go after it keep their error, unsent ids say TIMEOUT', () => {
+  test('nothing sleeps past the deadline: retries that could only go after it keep their error, unsent ids say UNSENT', () => {
     for (const retryAfter of ['3', '5', '15']) {
       const clock = new FakeClock();
       const deadline = clock.now() + 10_000;
@@ -363,16 +363,16 @@ describe('client: each request waits alone', () => {
       expect(out[0]).toMatchObject({ ok: false, error: { code: 'RATE_LIMITED', message: `Rate limited by the data service, retry in ${retryAfter} s.` } });
       expect(out[1]).toMatchObject({ ok: false, error: { code: 'SERVER' } });
       expect(out.slice(2).filter((o) => o.ok).length).toBeGreaterThan(0);
-      expect(out.filter((o) => !o.ok && o.error.code === 'TIMEOUT').length).toBeGreaterThan(0);
-      expect(out.every((o) => o.ok || ['RATE_LIMITED', 'SERVER', 'TIMEOUT'].includes(o.error.code))).toBe(true);
+      expect(out.filter((o) => !o.ok && o.error.code === 'UNSENT').length).toBeGreaterThan(0);
+      expect(out.every((o) => o.ok || ['RATE_LIMITED', 'SERVER', 'UNSENT'].includes(o.error.code))).toBe(true);
       // A request goes out only while there is time for it (the margin kept for writing what was read).
       for (const s of sentAt) expect(s.at).toBeLessThanOrEqual(10_000 - 1500);
     }
   });
 
-  test('within(step deadline): a step budget shorter than the execution cuts the waits, and the client\'s own deadline comes back after', () => {
+  test('a deadline passed with the call cuts its waits; the next call has the client\'s own again', () => {
     const { client, clock, t0 } = timed(0, (_id, attempt) => (attempt === 1 ? json(429, {}, { 'retry-after': '10' }) : undefined));
-    const [cut] = client.within(t0 + 8000, () => client.limitedPartners(['a']));
+    const [cut] = client.limitedPartners(['a'], t0 + 8000);
     expect(!cut.ok && cut.error.code).toBe('RATE_LIMITED');
     expect(clock.sleeps).toEqual([]);
     expect(client.limitedPartners(['b'])[0].ok).toBe(true);
@@ -381,50 +381,50 @@ describe('client: each request waits alone', () => {
 });
 
 describe('client: a batch that cannot be sent at all', () => {
-  /** UrlFetchApp.fetchAll as src/gas/http.ts passes it on: one request that cannot be sent fails the whole batch, each with the same error. */
-  class ThrowingBatch implements Transport {
-    readonly batches: string[][] = [];
-    constructor(private readonly clock: FakeClock, private readonly costMs: number, private readonly unsendable: ReadonlySet<string>) {}
-    fetchAll(requests: readonly HttpRequest[]): Array<HttpResponse | Error> {
+  /**
+   * UrlFetchApp.fetchAll as src/gas/http.ts sees it: one request that cannot be sent throws for the
+   * whole batch; the transport is the add-in's own over it (`perRequest`).
+   */
+  function throwingBatch(clock: FakeClock, costMs: number, unsendable: ReadonlySet<string>, budget?: FetchBudget) {
+    const batches: string[][] = [];
+    const send = (requests: readonly HttpRequest[]): HttpResponse[] => {
       const ids = requests.map((r) => new URL(r.url).searchParams.get('limitedPartnerId') as string);
-      this.batches.push(ids);
-      this.clock.t += this.costMs;
-      if (ids.some((id) => this.unsendable.has(id))) {
-        const error = new Error('Exception: Address unavailable: https://data.example.com');
-        return requests.map(() => error);
-      }
+      batches.push(ids);
+      clock.t += costMs;
+      if (ids.some((id) => unsendable.has(id))) throw new Error('Exception: Address unavailable: https://data.example.com');
       return ids.map((id) => json(200, { data: [partner(id)] }));
-    }
+    };
+    return { batches, transport: perRequest(send, () => clock.now(), budget?.admit) };
   }
   const ids = (n: number) => Array.from({ length: n }, (_, i) => `p${i + 1}`);
 
-  test('each call goes again alone: only the one that cannot be sent fails, and the quota guard counts every send', () => {
+  test('each request goes again alone: only the one that cannot be sent fails, and the quota guard counts every send', () => {
     const clock = new FakeClock();
-    const transport = new ThrowingBatch(clock, 100, new Set(['p3']));
     const store = new LimitedStore(clock);
     const budget = new FetchBudget({ store, now: () => clock.now(), policy: { dailyLimit: 1000, reserve: 0.1 } });
-    const { client } = setup(byIdHandler, { transport: guardedTransport(transport, budget), clock, store });
+    const { batches, transport } = throwingBatch(clock, 100, new Set(['p3']), budget);
+    const { client } = setup(byIdHandler, { transport, clock, store });
     const out = client.limitedPartners(ids(6));
     expect(out.map((o) => o.ok)).toEqual([true, true, false, true, true, true]);
     expect(!out[2].ok && out[2].error.code).toBe('NETWORK');
-    // The batch once, then one call a batch: each other id twice in all, never again once answered.
-    expect(transport.batches[0]).toEqual(ids(6));
-    expect(transport.batches.slice(1).every((b) => b.length === 1)).toBe(true);
-    const sends = transport.batches.flat();
+    // The batch once, then one request a batch: each other id twice in all, never again once answered.
+    expect(batches[0]).toEqual(ids(6));
+    expect(batches.slice(1).every((b) => b.length === 1)).toBe(true);
+    const sends = batches.flat();
     for (const id of ids(6).filter((i) => i !== 'p3')) expect(sends.filter((s) => s === id)).toHaveLength(2);
     expect(budget.usage().used).toBe(sends.length);
   });
 
-  test('the calls sent alone stop at the deadline, never past it; the ones it had no time for end as not sent', () => {
+  test('the requests sent alone stop at the deadline, never past it; the ones it had no time for end as not sent', () => {
     const clock = new FakeClock();
     const t0 = clock.now();
-    const transport = new ThrowingBatch(clock, 900, new Set(['p1']));
+    const { transport } = throwingBatch(clock, 900, new Set(['p1']));
     const deadline = t0 + 20_000;
     const { client } = setup(byIdHandler, { transport, clock, deadline, parallelism: 100 });
     const out = client.limitedPartners(ids(40));
     expect(clock.now()).toBeLessThanOrEqual(deadline);
     const ok = out.filter((o) => o.ok).length;
-    const unsent = out.filter((o) => !o.ok && o.error.code === 'TIMEOUT' && o.error.message === UNSENT_MESSAGE).length;
+    const unsent = out.filter((o) => !o.ok && o.error.code === 'UNSENT').length;
     expect(ok).toBeGreaterThan(10);
     expect(unsent).toBeGreaterThan(0);
     // Only the call that cannot be sent keeps the batch's error.
@@ -432,24 +432,26 @@ describe('client: a batch that cannot be sent at all', () => {
     expect(ok + unsent + 1).toBe(40);
   });
 
-  test('a batch that fails whole with no time left to send any call again: every call keeps its error (a step sees the failure)', () => {
+  test('a batch that fails whole with no time left to send any request again: every call keeps its error (a step sees the failure)', () => {
     const clock = new FakeClock();
-    const transport = new ThrowingBatch(clock, 27_000, new Set(['p1']));
+    const { batches, transport } = throwingBatch(clock, 27_000, new Set(['p1']));
     const { client } = setup(byIdHandler, { transport, clock, deadline: clock.now() + 28_000, parallelism: 100 });
     const out = client.limitedPartners(ids(10));
-    expect(transport.batches).toHaveLength(1);
+    expect(batches).toHaveLength(1);
     expect(out.every((o) => !o.ok && o.error.code === 'NETWORK')).toBe(true);
   });
 
-  test('a refusal of the quota guard is not a failed send: the batch is not sent again one by one', () => {
+  test('the quota guard sends the part of a batch that fits and refuses the rest, which is not sent again', () => {
     const clock = new FakeClock();
-    const transport = new ThrowingBatch(clock, 100, new Set());
     const store = new LimitedStore(clock);
     const budget = new FetchBudget({ store, now: () => clock.now(), policy: { dailyLimit: 10, reserve: 0.1 } });
-    const { client } = setup(byIdHandler, { transport: guardedTransport(transport, budget), clock, store, parallelism: 100 });
+    const { batches, transport } = throwingBatch(clock, 100, new Set(), budget);
+    const { client } = setup(byIdHandler, { transport, clock, store, parallelism: 100 });
     const out = client.limitedPartners(ids(20));
-    expect(out.every((o) => !o.ok && o.error.code === 'QUOTA')).toBe(true);
-    expect(transport.batches).toHaveLength(0);
+    expect(out.slice(0, 9).every((o) => o.ok)).toBe(true);
+    expect(out.slice(9).every((o) => !o.ok && o.error.code === 'QUOTA')).toBe(true);
+    expect(batches).toEqual([ids(9)]);
+    expect(budget.usage().used).toBe(9);
   });
 });
 

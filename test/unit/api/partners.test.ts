@@ -85,8 +85,8 @@ test('a cell that looked for the snapshot before another execution published it,
   const run = [...ids.slice(0, 60), 'lp_inactive'];
   const out = lookup.lookup(['lp_inactive'], () => {
     // While this cell reads its neighbours, another execution reads the list, publishes it and lets its claim go.
-    expect(another().lookup([ids[0]], () => ({ ids: run.slice(0, 60), run, group: 'S:2:0' }))[0].ok).toBe(true);
-    return { ids: run, run, group: 'S:2:0' };
+    expect(another().lookup([ids[0]], () => ({ ids: run.slice(0, 60), column: run, group: 'S:2:0' }))[0].ok).toBe(true);
+    return { ids: run, column: run, group: 'S:2:0' };
   });
   expect(out[0].ok && out[0].value.id).toBe('lp_inactive');
   expect(listRequests()).toBe(4);

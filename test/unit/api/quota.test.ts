@@ -6,7 +6,8 @@
  */
 import { Client } from '../../../src/api/client';
 import { Memo } from '../../../src/api/memo';
-import { allowedFetches, FetchBudget, guardedTransport, QUOTA_WINDOW_MS } from '../../../src/api/quota';
+import { allowedFetches, FetchBudget, QUOTA_WINDOW_MS } from '../../../src/api/quota';
+import { type HttpResponse, perRequest } from '../../../src/api/transport';
 import { FakeClock, FakeTransport, type Handler, json, LimitedStore, nodeCodec } from '../../helpers/fakes';
 
 const POLICY = { dailyLimit: 100, reserve: 0.1 };
@@ -25,7 +26,7 @@ const byId: Handler = (url) => json(200, { data: [{ id: url.searchParams.get('li
 
 function client(w: ReturnType<typeof world>, transport: FakeTransport) {
   const memo = new Memo({ store: w.store, codec: nodeCodec, apiKey: KEY, baseUrl: BASE, ttlMs: 3_600_000, invalidatedBefore: 0, now: () => w.clock.now() });
-  return new Client({ baseUrl: BASE, apiKey: KEY, transport: guardedTransport(transport, w.budget()), clock: w.clock, memo, random: () => 0.5, parallelism: 100 });
+  return new Client({ baseUrl: BASE, apiKey: KEY, transport: perRequest((r) => transport.fetchAll(r) as HttpResponse[], () => w.clock.now(), w.budget().admit), clock: w.clock, memo, random: () => 0.5, parallelism: 100 });
 }
 
 describe('quota guard: the budget', () => {
@@ -38,51 +39,52 @@ describe('quota guard: the budget', () => {
   test('just under and exactly at the margin go; one past it is refused and not counted', () => {
     const w = world();
     const b = w.budget();
-    expect(b.spend(89)).toBeUndefined();
+    expect(b.admit(89).refusal).toBeUndefined();
     expect(b.usage().used).toBe(89);
-    expect(b.spend(1)).toBeUndefined(); // exactly at: 90
+    expect(b.admit(1).refusal).toBeUndefined(); // exactly at: 90
     expect(b.usage()).toMatchObject({ used: 90, allowed: 90, dailyLimit: 100 });
-    const refused = b.spend(1);
+    const refused = b.admit(1).refusal;
     expect(refused?.code).toBe('QUOTA');
     expect(refused?.fallsBack).toBe(true);
     expect(refused?.transient).toBe(false);
     expect(b.usage().used).toBe(90);
   });
 
-  test('a batch that would cross the margin is refused whole; a smaller one that fits still goes', () => {
+  test('a batch that would cross the margin goes as far as it fits; the rest is refused and not counted', () => {
     const w = world();
     const b = w.budget();
-    expect(b.spend(80)).toBeUndefined();
-    const refused = b.spend(11);
-    expect(refused?.message).toBe('Daily fetch limit nearly reached: 80 of 100 URL fetches used since Nov 23, 09:30 UTC, and this needs 11 more; the add-in keeps the last 10 in reserve. Cached values are shown where available; the count resets by Nov 24, 09:30 UTC.');
-    expect(b.usage().used).toBe(80);
-    expect(b.spend(10)).toBeUndefined();
+    expect(b.admit(80).refusal).toBeUndefined();
+    const { admitted, refusal } = b.admit(11);
+    expect(admitted).toBe(10);
+    expect(refusal?.message).toBe('Daily fetch limit nearly reached: 90 of 100 URL fetches used since Nov 23, 09:30 UTC, and this needs 1 more; the add-in keeps the last 10 in reserve. Cached values are shown where available; the count resets by Nov 24, 09:30 UTC.');
+    expect(b.usage().used).toBe(90);
+    expect(b.admit(1)).toMatchObject({ admitted: 0 });
     expect(b.usage().used).toBe(90);
   });
 
   test('at the margin the count holds for the whole 24 hours (refusals keep it in the 6-hour cache), then resets', () => {
     const w = world();
     const start = w.clock.now();
-    expect(w.budget().spend(90)).toBeUndefined();
+    expect(w.budget().admit(90).refusal).toBeUndefined();
     for (const hours of [5, 10, 15, 20, 23.9]) {
       w.clock.t = start + hours * 3600_000;
-      expect(w.budget().spend(1)?.code).toBe('QUOTA');
+      expect(w.budget().admit(1).refusal?.code).toBe('QUOTA');
     }
     expect(w.budget().usage().resetsAt).toBe(start + QUOTA_WINDOW_MS);
     w.clock.t = start + QUOTA_WINDOW_MS;
     expect(w.budget().usage().used).toBe(0);
-    expect(w.budget().spend(1)).toBeUndefined();
+    expect(w.budget().admit(1).refusal).toBeUndefined();
   });
 
   test('a window that is over counts nothing: the next fetch opens a new one', () => {
     const w = world();
     const b = w.budget();
-    expect(b.spend(50)).toBeUndefined();
+    expect(b.admit(50).refusal).toBeUndefined();
     w.clock.t += 3600_000;
-    expect(b.spend(40)).toBeUndefined(); // refreshes the slot
+    expect(b.admit(40).refusal).toBeUndefined(); // refreshes the slot
     w.clock.t += QUOTA_WINDOW_MS - 3600_000; // the window of the first fetch is over
     expect(w.budget().usage()).toMatchObject({ used: 0 });
-    expect(b.spend(90)).toBeUndefined();
+    expect(b.admit(90).refusal).toBeUndefined();
     expect(b.usage()).toMatchObject({ used: 90, windowStart: w.clock.now() });
   });
 
@@ -94,7 +96,7 @@ describe('quota guard: the budget', () => {
       let total = 0;
       for (let e = 0; e < 12; e++) {
         const n = 1 + (e % 4);
-        expect(w.budget(random).spend(n)).toBeUndefined();
+        expect(w.budget(random).admit(n).refusal).toBeUndefined();
         total += n;
       }
       expect(w.budget(random).usage().used).toBe(total);
@@ -106,8 +108,8 @@ describe('quota guard: the budget', () => {
     const a = w.budget(() => 0.01);
     const b = w.budget(() => 0.99);
     for (let i = 0; i < 10; i++) {
-      expect(a.spend(3)).toBeUndefined();
-      expect(b.spend(4)).toBeUndefined();
+      expect(a.admit(3).refusal).toBeUndefined();
+      expect(b.admit(4).refusal).toBeUndefined();
     }
     expect(w.budget().usage().used).toBe(70);
   });
@@ -119,7 +121,7 @@ describe('quota guard: under the client', () => {
     const transport = new FakeTransport(byId);
     const warm = client(w, transport).limitedPartners(['lp_1']);
     expect(warm[0].ok).toBe(true);
-    w.budget().spend(89); // now 90: at the margin
+    w.budget().admit(89); // now 90: at the margin
     w.clock.t += 2 * 3600_000; // the cached answer is past its lifetime
     const sent = transport.requests.length;
     const [stale, cold] = client(w, transport).limitedPartners(['lp_1', 'lp_2']);
@@ -132,7 +134,7 @@ describe('quota guard: under the client', () => {
 
   test('below the margin a request still goes and is counted', () => {
     const w = world();
-    w.budget().spend(88);
+    w.budget().admit(88);
     const transport = new FakeTransport(byId);
     const [o] = client(w, transport).limitedPartners(['lp_9']);
     expect(o.ok).toBe(true);

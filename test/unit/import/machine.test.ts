@@ -1,6 +1,6 @@
 import { Client } from '../../../src/api/client';
 import { ServiceError } from '../../../src/api/errors';
-import type { HttpRequest, HttpResponse, Transport } from '../../../src/api/transport';
+import { type HttpRequest, type HttpResponse, perRequest, type Transport } from '../../../src/api/transport';
 import { beginRun, cancelRun, continueRun, LIVE_LIST_PAGES, LOCKED_MESSAGE, MAX_LIVE_PASSES, MAX_PASSES, MAX_STALLS, MAX_WAIT_WITHOUT_PAGE_MS } from '../../../src/import/machine';
 import type { RunSummary } from '../../../src/import/run-state';
 import type { ImportSpec } from '../../../src/import/spec';
@@ -221,6 +221,15 @@ describe('import state machine: interruptions', () => {
   });
 });
 
+/** A small seeded random source (a linear congruential generator), for sweeps that repeat. */
+function seeded(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state / 2147483648;
+  };
+}
+
 describe('import state machine: rate limits do not stall the read', () => {
   const limited = (seconds: number) => new ServiceError('RATE_LIMITED', `Rate limited by the data service, retry in ${seconds} s.`, { retryAfterMs: seconds * 1000 });
 
@@ -333,11 +342,7 @@ describe('import state machine: rate limits do not stall the read', () => {
   test('no step runs past its budget whatever Retry-After says (30 % of requests refused, seeds swept); the table is exact', () => {
     for (const retryAfter of [1, 15, 60]) {
       for (let seed = 1; seed <= 10; seed++) {
-        let state = seed;
-        const random = () => {
-          state = (state * 1103515245 + 12345) % 2147483648;
-          return state / 2147483648;
-        };
+        const random = seeded(seed);
         const list = fakeList(records(5000), { fail: () => (random() < 0.3 ? limited(retryAfter) : undefined) });
         const w = world(list.fetch, [spec()], { msPerFetch: 20 });
         const { steps, lengths } = timedDrive(w, 20_000);
@@ -345,6 +350,35 @@ describe('import state machine: rate limits do not stall the read', () => {
         expect(tableIds(w)).toEqual(expected(5000));
         expect(Math.max(...lengths)).toBeLessThanOrEqual(20_000);
         expect(w.staging.size).toBe(0);
+      }
+    }
+  });
+
+  test('pages asked ahead of a page 1 that waits past the step are kept in staging: no page is asked for twice', () => {
+    let refusals = 0;
+    const list = fakeList(records(5000), { fail: (page) => (page === 1 && refusals++ < 2 ? limited(15) : undefined) });
+    const w = world(list.fetch, [spec()], { msPerFetch: 20 });
+    // 12 s steps: page 1's two waits of 15 s end two steps later; the pages after it came in the first.
+    const { steps } = timedDrive(w, 12_000);
+    expect(steps.length).toBeGreaterThan(1);
+    expect(steps[steps.length - 1]).toMatchObject({ status: 'done', rows: 5000 });
+    expect(tableIds(w)).toEqual(expected(5000));
+    const asked = list.asked.map((a) => a.page);
+    expect(asked.filter((p) => p === 1)).toHaveLength(3);
+    expect(new Set(asked).size).toBe(asked.length - 2);
+  });
+
+  test('under 30 % refusals every request is a page\'s first or follows a refusal of it (steps of 12 s, seeds swept)', () => {
+    for (const retryAfter of [5, 15, 40]) {
+      for (let seed = 1; seed <= 8; seed++) {
+        const random = seeded(seed);
+        let refused = 0;
+        const list = fakeList(records(5000), { fail: () => (random() < 0.3 && ++refused ? limited(retryAfter) : undefined) });
+        const w = world(list.fetch, [spec()], { msPerFetch: 20 });
+        const { steps } = timedDrive(w, 12_000);
+        expect(steps[steps.length - 1]).toMatchObject({ status: 'done', rows: 5000 });
+        expect(tableIds(w)).toEqual(expected(5000));
+        expect(list.asked.length).toBe(new Set(list.asked.map((a) => a.page)).size + refused);
       }
     }
   });
@@ -392,7 +426,7 @@ describe('import state machine: a service that says when to come back', () => {
 function overClient(w: World, transport: Transport) {
   const client = new Client({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k_machine_1234', transport, clock: { now: () => w.clock.t, sleep: (ms) => { w.clock.t += ms; } }, parallelism: 100 });
   const p = w.nextExecution();
-  p.pages = { fetch: (pages, limit, until) => client.within(until, () => client.activePartnerPages(pages, limit)), counters: () => ({ fetches: client.stats.fetches, retries: client.stats.retries }) };
+  p.pages = { fetch: (pages, limit, until) => client.activePartnerPages(pages, limit, { until }), counters: () => ({ fetches: client.stats.fetches, retries: client.stats.retries }) };
   return p;
 }
 
@@ -403,22 +437,21 @@ function scheduledOverClient(w: World, transport: Transport): RunSummary[] {
   return seen;
 }
 
-/** A service whose page 1 (of 50) answers, then whose every batch throws `message` after `ms` of the clock; counts the requests. */
+/**
+ * A service whose page 1 (of 50) answers, then whose every batch throws `message` after `ms` of the
+ * clock (UrlFetchApp.fetchAll, under the add-in's own transport); counts the requests.
+ */
 function failingAfterPage1(w: World, ms: number, message: string) {
   const counted = { sends: 0 };
-  const transport: Transport = {
-    fetchAll(reqs: readonly HttpRequest[]): Array<HttpResponse | Error> {
-      const first = counted.sends === 0;
-      counted.sends += reqs.length;
-      w.clock.t += first ? 200 : ms;
-      if (!first) {
-        const e = new Error(message);
-        return reqs.map(() => e);
-      }
-      return reqs.map(() => json(200, { data: Array.from({ length: 100 }, (_, i) => ({ id: `p${i}`, fullName: 'x' })), pagination: { totalItems: 5000, totalPages: 50, currentPage: 1, pageSize: 100 } }));
-    },
+  const send = (reqs: readonly HttpRequest[]): HttpResponse[] => {
+    const first = counted.sends === 0;
+    counted.sends += reqs.length;
+    w.clock.t += first ? 200 : ms;
+    if (!first) throw new Error(message);
+    const data = Array.from({ length: 100 }, (_, i) => ({ id: `p${i}`, fullName: 'x' }));
+    return reqs.map(() => json(200, { data, pagination: { totalItems: 5000, totalPages: 50, currentPage: 1, pageSize: 100 } }));
   };
-  return { transport, counted };
+  return { transport: perRequest(send, () => w.clock.t), counted };
 }
 
 describe('import state machine: over the real client', () => {
@@ -446,21 +479,17 @@ describe('import state machine: over the real client', () => {
   test('one batch that cannot be sent (fetchAll throws once) does not end the sidebar step: the list is read in one step', () => {
     const w = world(() => [], [spec()]);
     let batches = 0;
-    const transport: Transport = {
-      fetchAll(reqs: readonly HttpRequest[]): Array<HttpResponse | Error> {
-        batches++;
-        w.clock.t += 600;
-        if (batches === 2) {
-          const e = new Error('Exception: Address unavailable: http://127.0.0.1/x');
-          return reqs.map(() => e);
-        }
-        return reqs.map((r) => {
-          const page = Number(/page=(\d+)/.exec(r.url)?.[1]);
-          const data = page > 40 ? [] : Array.from({ length: 100 }, (_, i) => ({ id: `p${page}_${i}`, fullName: 'x' }));
-          return json(200, { data, pagination: { totalItems: 4000, totalPages: 40, currentPage: page, pageSize: 100 } });
-        });
-      },
+    const send = (reqs: readonly HttpRequest[]): HttpResponse[] => {
+      batches++;
+      w.clock.t += 600;
+      if (batches === 2) throw new Error('Exception: Address unavailable: http://127.0.0.1/x');
+      return reqs.map((r) => {
+        const page = Number(/page=(\d+)/.exec(r.url)?.[1]);
+        const data = page > 40 ? [] : Array.from({ length: 100 }, (_, i) => ({ id: `p${page}_${i}`, fullName: 'x' }));
+        return json(200, { data, pagination: { totalItems: 4000, totalPages: 40, currentPage: page, pageSize: 100 } });
+      });
     };
+    const transport = perRequest(send, () => w.clock.t);
     const first = beginRun('imp1', 'sidebar', overClient(w, transport), w.clock.t + 20_000);
     expect(first.status).toBe('done');
   });

@@ -4,7 +4,7 @@
  * with blanks last and ties in input order, and the messages that refuse bad filters and sorts.
  */
 import type { ServiceRecord } from '../../../src/api/records';
-import { applyQuery, checkFilters, checkSort, compareText, describeQuery, type FilterCondition, MAX_CONDITIONS, opsFor, type SortKey } from '../../../src/table/filter';
+import { applyQuery, checkFilters, checkSort, commonValues, compareText, describeQuery, type FilterCondition, MAX_CONDITIONS, opsFor, type SortKey } from '../../../src/table/filter';
 import { badInputMessage } from '../../helpers/bad-input';
 
 const lp = (id: string, fields: Record<string, unknown> = {}): ServiceRecord => ({ id, activeStatus: 'ACTIVE', ...fields }) as ServiceRecord;
@@ -171,5 +171,19 @@ describe('checking', () => {
     expect(describeQuery({ filters: checkFilters([{ field: 'ticketSize', op: 'atLeast', value: 5 }, { field: 'region', op: 'isAnyOf', value: ['Europe', 'Asia'] }, { field: 'email', op: 'isNotEmpty' }]), sort: checkSort([{ field: 'firm' }, { field: 'ticketSize', descending: true }]) }))
       .toBe('ticketSize ≥ 5 and region is any of Europe | Asia and email is not empty; sorted by firm, ticketSize ↓');
     expect(describeQuery({ filters: [], sort: [] })).toBe('');
+  });
+});
+
+describe('commonValues', () => {
+  test('most frequent first, list elements counted, spellings that compare equal counted once as first met', () => {
+    const records = [
+      lp('a', { region: ['Europe', 'Asia'], headquarters: 'Zürich' }), lp('b', { region: ['europe'], headquarters: 'ZURICH' }),
+      lp('c', { region: ['Africa', 'EUROPE'], headquarters: 'Oslo' }), lp('d', { region: null, headquarters: 'x'.repeat(61) }),
+      lp('e', { region: ['Asia', ''], headquarters: 'zurich' }),
+    ];
+    expect(commonValues(records, 'region')).toEqual(['Europe', 'Asia', 'Africa']);
+    expect(commonValues(records, 'headquarters')).toEqual(['Zürich', 'Oslo']);
+    expect(commonValues(records, 'region', 1)).toEqual(['Europe']);
+    expect(commonValues(records, 'email')).toEqual([]);
   });
 });
