@@ -106,11 +106,6 @@ describe('a snapshot written in one go', () => {
     if (!view) throw new Error('no view');
     expect(snapshot.all(view)).toBeUndefined();
   });
-
-  test('generation names: time and a random part, in base 36', () => {
-    expect(Snapshot.newGeneration(36 ** 3, () => 0)).toBe('10000');
-    expect(Snapshot.newGeneration(35, () => 0.9999999)).toBe('zzzzz');
-  });
 });
 
 describe('column layout', () => {
