@@ -24,7 +24,6 @@ export function parseFields(input: unknown, specs: readonly FieldSpec[], what: s
   const byKey = new Map(specs.map((s) => [s.name.toLowerCase(), s]));
   const chosen: FieldSpec[] = [];
   for (const name of names) {
-    // Stryker disable next-line Regex: removing every run of spaces or every single space leaves the same name
     const spec = byKey.get(name.replace(/\s+/g, '').toLowerCase());
     if (!spec) {
       const shown = name.length > 40 ? `${name.slice(0, 40)}…` : name;

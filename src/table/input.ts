@@ -87,7 +87,6 @@ export function oneValue(input: unknown, name: string): unknown {
 export function readPositiveInt(input: unknown, name: string, fallback: number | undefined, max = 1_000_000): number | undefined {
   const value = oneValue(input, name);
   if (value === undefined || value === null || value === '') return fallback;
-  // Stryker disable next-line ConditionalExpression: the digits pattern matches no value a formula passes but digit text and whole numbers, which Number() leaves as they are
   const n = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
   if (!Number.isInteger(n) || (n as number) < 1) {
     throw badInput(`${name} must be a whole number of 1 or more (got ${JSON.stringify(value).slice(0, 40)}).`);

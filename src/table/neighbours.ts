@@ -25,7 +25,6 @@ export function firstArgument(formula: string, fn: string): FirstArgument | unde
   if (text) return { kind: 'text', text: text[1].replace(/""/g, '"') };
   const cell = /^(?:('(?:[^']|'')+'|[A-Za-z0-9_.]+)!)?\$?([A-Za-z]{1,3})\$?([1-9]\d{0,6})\s*[,)]/.exec(rest);
   if (!cell) return undefined;
-  // Stryker disable next-line MethodExpression: a sheet name the pattern takes starts with ' exactly when it ends with one
   const sheet = cell[1] === undefined ? undefined : cell[1].startsWith("'") ? cell[1].slice(1, -1).replace(/''/g, "'") : cell[1];
   return { kind: 'cell', sheet, row: Number(cell[3]), col: columnNumber(cell[2]) };
 }
@@ -46,13 +45,11 @@ export function runAround(formulas: readonly string[], firstRow: number, row: nu
   let upOpen = true;
   let downOpen = true;
   while (upOpen || downOpen) {
-    // Stryker disable next-line ConditionalExpression: a closed side looked at again finds the same row without a call and stays closed
     if (downOpen) {
       const a = argAt(down);
       if (a) out.push({ row: firstRow + down++, arg: a });
       else downOpen = false;
     }
-    // Stryker disable next-line ConditionalExpression: a closed side looked at again finds the same row without a call and stays closed
     if (upOpen) {
       const a = argAt(up);
       if (a) out.push({ row: firstRow + up--, arg: a });
