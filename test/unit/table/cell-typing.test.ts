@@ -15,6 +15,11 @@ describe('numbers', () => {
     expect(toCell(text, 'integer', 'formula')).toBe(n);
   });
 
+  test('a list holding one number is not a number: it is written as list text', () => {
+    expect(toCell(['5'], 'integer', 'formula')).toBe('5');
+    expect(toCell([5], 'float', 'formula')).toBe('5');
+  });
+
   test('numbers stay numbers, negative and fractional included', () => {
     expect(toCell(-12.5, 'float', 'sheet')).toBe(-12.5);
     expect(toCell(0, 'integer', 'sheet')).toBe(0);

@@ -102,6 +102,25 @@ describe('search rules', () => {
     expect(ids(searchRecords(records, 'ann'))).toEqual(['name', 'firm']);
   });
 
+  test('a prefix match in a firm outranks a substring match in a name of the same record', () => {
+    const records = [lp('mixed', { fullName: 'Xann', firm: 'Ann Co' }), lp('firm', { firm: 'Ann Ltd' })];
+    expect(ids(searchRecords(records, 'ann'))).toEqual(['mixed', 'firm']);
+  });
+
+  test('fields given out of group order: a word still counts by its best match, kind first, then group', () => {
+    const fields = [{ name: 'firm', group: 1 as const }, { name: 'fullName', group: 0 as const }];
+    const prefixes = [lp('both', { firm: 'Ann Co', fullName: 'Ann Lee' }), lp('name', { fullName: 'Ann X' })];
+    expect(ids(searchRecords(prefixes, 'ann', { fields }))).toEqual(['both', 'name']);
+    const kinds = [lp('mixed', { firm: 'Ann Co', fullName: 'Xann' }), lp('firm', { firm: 'Ann Ltd' })];
+    expect(ids(searchRecords(kinds, 'ann', { fields }))).toEqual(['mixed', 'firm']);
+  });
+
+  test('a record ranks by its weakest word, whichever word of the query it is', () => {
+    const records = [lp('weak-first', { fullName: 'Zed', headquarters: 'Ann' }), lp('firm', { firm: 'Ann Zed Co' })];
+    expect(ids(searchRecords(records, 'ann zed'))).toEqual(['firm', 'weak-first']);
+    expect(ids(searchRecords(records, 'zed ann'))).toEqual(['firm', 'weak-first']);
+  });
+
   test('equal matches keep the input order', () => {
     const records = ['c', 'a', 'b'].map((id) => lp(id, { fullName: 'Ann' }));
     expect(ids(searchRecords(records, 'an'))).toEqual(['c', 'a', 'b']);
