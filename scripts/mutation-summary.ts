@@ -1,10 +1,11 @@
 /**
  * Writes docs/mutation.md from the JSON report of the last `npm run mutate` (StrykerJS, written to
  * reports/mutation/mutation.json): the mutation score per folder and per file, every surviving or
- * uncovered mutant by place (each is a rule no unit test guards), and every mutant marked
- * equivalent in the source (`// Stryker disable ... : reason`) with its reason. Generated, so the
- * page says what the last run found and nothing else. `tsx scripts/mutation-summary.ts [report]
- * [out]`; exits non-zero when the report is missing.
+ * uncovered mutant by place (each is a rule no unit test guards), and every surviving mutant
+ * test/mutation/equivalent.json lists as equivalent (no caller can tell it from the code), with
+ * the reason given there; an entry that matches no surviving mutant is named too, so the list
+ * cannot go stale unseen. Generated, so the page says what the last run found and nothing else.
+ * `tsx scripts/mutation-summary.ts [report] [out]`; exits non-zero when the report is missing.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -18,6 +19,15 @@ interface Mutant {
   status: Status;
   statusReason?: string;
   static?: boolean;
+}
+
+/** One equivalent mutant: its file, mutator, replacement, a piece of its source line, and why no caller can tell. */
+interface Equivalent {
+  file: string;
+  mutator: string;
+  replacement: string;
+  line: string;
+  why: string;
 }
 
 interface Report {
@@ -76,7 +86,12 @@ const code = (text: string) => `\`${text.replace(/`/g, "'").replace(/\s+/g, ' ')
 /** The folders `npm run mutate` covers (stryker.config.mjs). */
 const FOLDERS = ['src/api', 'src/table', 'src/import'];
 
-function summary(report: Report, root: string): string {
+const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+function summary(report: Report, root: string, equivalents: readonly Equivalent[]): string {
+  const used = new Set<Equivalent>();
+  const equivalentOf = (file: string, m: Mutant, line: string) =>
+    equivalents.find((e) => e.file === file && e.mutator === m.mutatorName && squash(e.replacement) === squash(m.replacement ?? '') && line.includes(e.line));
   const files = Object.entries(report.files).sort(([a], [b]) => a.localeCompare(b));
   const byFolder = new Map<string, Tally>();
   const total = emptyTally();
@@ -90,11 +105,19 @@ function summary(report: Report, root: string): string {
     byFolder.set(folder, f);
     const mutants = [...file.mutants].sort((a, b) => a.location.start.line - b.location.start.line || a.location.start.column - b.location.start.column);
     for (const m of mutants) {
+      const where = `${name}:${m.location.start.line}`;
+      const what = `${m.mutatorName}${m.replacement === undefined ? '' : ` → ${code(m.replacement)}`}`;
+      const line = file.source.split('\n')[m.location.start.line - 1] ?? '';
+      const same = m.status === 'Survived' || m.status === 'NoCoverage' ? equivalentOf(name, m, line) : undefined;
+      if (same) {
+        used.add(same);
+        for (const tally of [t, f, total]) tally.ignored++;
+        equivalent.push(`- ${where} ${what} in ${code(sourceLine(file.source, m.location.start.line))}: ${same.why}`);
+        continue;
+      }
       add(t, m);
       add(f, m);
       add(total, m);
-      const where = `${name}:${m.location.start.line}`;
-      const what = `${m.mutatorName}${m.replacement === undefined ? '' : ` → ${code(m.replacement)}`}`;
       if (m.status === 'Survived' || m.status === 'NoCoverage') {
         open.push(`- ${where} ${m.status === 'NoCoverage' ? '(no test reaches it) ' : ''}${what} in ${code(sourceLine(file.source, m.location.start.line))}`);
       } else if (m.status === 'Ignored' && !notRun(m)) {
@@ -103,6 +126,7 @@ function summary(report: Report, root: string): string {
     }
     fileRows.push(row(name, t));
   }
+  const stale = equivalents.filter((e) => !used.has(e) && e.file in report.files);
   const unmeasured = FOLDERS.flatMap((folder) => readdirSync(join(root, folder)).filter((f) => f.endsWith('.ts')).map((f) => `${folder}/${f}`)).filter((f) => !(f in report.files));
   const folders = [...byFolder].sort(([a], [b]) => a.localeCompare(b)).map(([name, t]) => row(name, t));
   const perf = report.performance;
@@ -114,8 +138,8 @@ function summary(report: Report, root: string): string {
     '',
     'StrykerJS plants small bugs (mutants) in the pure core (`src/api`, `src/table`, `src/import`) and runs the unit tests',
     'that reach each one. A mutant the tests notice is killed; one they do not is a rule no unit test guards. The score is',
-    'killed (or timed out) over all mutants that ran; mutants marked equivalent in the source (a change no caller can',
-    'observe, with the reason beside it) are left out of it, and so are static mutants (module-level constants: each one',
+    'killed (or timed out) over all mutants that ran; equivalent mutants (a change no caller can observe, listed with',
+    'the reason in test/mutation/equivalent.json) are left out of it, and so are static mutants (module-level constants: each one',
     'reruns every unit test) when a run skipped them with `--ignoreStatic`: they are counted as "static, not run".',
     took,
     '',
@@ -144,10 +168,11 @@ function summary(report: Report, root: string): string {
     '',
     `## Equivalent mutants (${equivalent.length})`,
     '',
-    'Marked in the source with `// Stryker disable next-line <mutator>: <reason>`; the reason is why no caller can tell the difference.',
+    'Listed in test/mutation/equivalent.json, each with why no caller can tell it from the code; they are left out of the score.',
     '',
     ...(equivalent.length ? equivalent : ['None.']),
     '',
+    ...(stale.length ? ['Entries of test/mutation/equivalent.json that match no surviving mutant (fix or remove them):', '', ...stale.map((e) => `- ${e.file} ${e.mutator} → ${code(e.replacement)} in ${code(e.line)}`), ''] : []),
   ].join('\n');
 }
 
@@ -160,7 +185,8 @@ function main(): void {
     process.exit(1);
   }
   const report = JSON.parse(readFileSync(input, 'utf8')) as Report;
-  writeFileSync(output, summary(report, root));
+  const equivalents = JSON.parse(readFileSync(join(root, 'test/mutation/equivalent.json'), 'utf8')) as Equivalent[];
+  writeFileSync(output, summary(report, root, equivalents));
   console.log(`Wrote ${output}`);
 }
 
