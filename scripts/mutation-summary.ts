@@ -141,7 +141,7 @@ function summary(report: Report, root: string, equivalents: readonly Equivalent[
     'killed (or timed out) over all mutants that ran; equivalent mutants (a change no caller can observe, listed with',
     'the reason in test/mutation/equivalent.json) are left out of it, and so are static mutants (module-level constants: each one',
     'reruns every unit test) when a run skipped them with `--ignoreStatic`: they are counted as "static, not run".',
-    took,
+    ...(took ? [took] : []),
     '',
     'Run it with `npm run mutate`; its settings, and what a run costs, are in stryker.config.mjs. The HTML report (every mutant in',
     'its source) is written to reports/mutation/index.html, which git ignores.',
