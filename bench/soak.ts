@@ -8,10 +8,14 @@
  * a marked stale value, never a wrong one. A failed import must say what failed. With
  * `--outage`, the service goes hard down (every request 503) once each saved import has run once:
  * every later import must fail with its sheet intact and every formula row be a stale copy or a
- * clear error. `--sweep N` runs the 30 %-faults formula case on seeds 1..N instead. Loopback
- * only, bounded in count and time; exits non-zero on any loss.
+ * clear error. An analyst works in the saved imports' sheets between runs (seeded): sorts a
+ * table, types notes beside partners in the merge sheets, edits an imported value in the replace
+ * sheets and later undoes it; every such cell must survive every run (a replace refuses while the
+ * edit is there), and the soak counts them. `--sweep N` runs the 30 %-faults formula case on seeds
+ * 1..N instead. Loopback only, bounded in count and time; exits non-zero on any loss.
  */
 import { parseArgs } from 'node:util';
+import type { SheetData } from '../dev/emulator/workbook';
 import { addin } from '../test/helpers/addin';
 import { runImport, saveImport, sheet } from '../test/helpers/imports';
 import type { ImportInput } from '../src/contract';
@@ -56,7 +60,7 @@ function filteredLoss(ids: string[], records: ServiceRecord[], shape: (typeof SH
 
 /** A failed import's message names the failure (the service's answer, or why the list did not add up) and says the sheet is intact. */
 function saysWhatFailed(message: string, sheetName: string): boolean {
-  const why = /^(Import failed: (The data service|Rate limited|Could not reach|The API key|No API key).+|Incomplete after \d+ reads of the list: .+)/;
+  const why = /^(Import failed: (The data service|Rate limited|Could not reach|The API key|No API key|Replace stopped: ".+" is not as the import left it \().+|Incomplete after \d+ reads of the list: .+)/;
   return why.test(message) && message.endsWith(` The sheet "${sheetName}" keeps its previous data.`);
 }
 
@@ -82,12 +86,75 @@ async function sweep(seeds: number): Promise<number> {
   return bad.length ? 1 : 0;
 }
 
+/** A seeded source of numbers in [0, 1) (mulberry32). */
+function random(seed: number): () => number {
+  let t = seed >>> 0;
+  return () => {
+    t = (t + 0x6d2b79f5) >>> 0;
+    let r = Math.imul(t ^ (t >>> 15), 1 | t);
+    r = (r + Math.imul(r ^ (r >>> 7), 61 | r)) ^ r;
+    return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * The analyst of the soak: between runs, sorts a table, types a note beside a partner (merge
+ * sheets) or edits an imported value and later undoes it (replace sheets), and remembers each
+ * cell so that `check` can tell whether a run lost it.
+ */
+function analyst(rand: () => number) {
+  const notes = new Map<string, Map<string, string>>();
+  const edits = new Map<string, { id: string; value: string; original: unknown }>();
+  const rowOf = (s: SheetData, id: string) => s.values.findIndex((row, r) => r > 0 && row?.[0] === id);
+  return {
+    work(s: SheetData | undefined, merge: boolean, n: number): void {
+      if (!s || s.lastRow() < 3) return;
+      const r = rand();
+      const row = 1 + Math.floor(rand() * (s.lastRow() - 1));
+      const id = String(s.get(row, 0));
+      if (r < 0.3) {
+        const rows = s.values.slice(1, s.lastRow()).map((x) => Array.from({ length: s.lastColumn() }, (_, c) => x?.[c] ?? ''));
+        rows.sort((x, y) => String(x[1]).localeCompare(String(y[1])));
+        rows.forEach((x, i) => x.forEach((v, c) => s.set(i + 1, c, v)));
+      } else if (merge && r < 0.8 && id) {
+        let col = s.values[0].indexOf('Notes');
+        if (col < 0) s.set(0, (col = s.lastColumn()), 'Notes');
+        s.set(row, col, `note ${n}`);
+        notes.set(s.name, (notes.get(s.name) ?? new Map()).set(id, `note ${n}`));
+      } else if (!merge && r < 0.6 && id && !edits.has(s.name)) {
+        edits.set(s.name, { id, value: `edited ${n}`, original: s.get(row, 1) });
+        s.set(row, 1, `edited ${n}`);
+      } else if (!merge && edits.has(s.name)) {
+        const e = edits.get(s.name) as { id: string; value: string; original: unknown };
+        s.set(rowOf(s, e.id), 1, e.original as string);
+        edits.delete(s.name);
+      }
+    },
+    /** The analyst's cells of the sheet that a run lost, and how many it kept. */
+    check(s: SheetData | undefined): { lost: string[]; kept: number } {
+      const lost: string[] = [];
+      let kept = 0;
+      if (!s) return { lost, kept };
+      const col = s.values[0]?.indexOf('Notes') ?? -1;
+      for (const [id, note] of notes.get(s.name) ?? []) {
+        if (col >= 0 && s.get(rowOf(s, id), col) === note) kept++;
+        else lost.push(`${s.name}: the note "${note}" of ${id}`);
+      }
+      const e = edits.get(s.name);
+      if (e && s.get(rowOf(s, e.id), 1) === e.value) kept++;
+      else if (e) lost.push(`${s.name}: the edit "${e.value}" of ${e.id}`);
+      return { lost, kept };
+    },
+  };
+}
+
 async function main(): Promise<number> {
   if (values.sweep) return sweep(Number(values.sweep));
   const svc = await startService(['--partners', '300', '--max-page-size', '20', '--seed', String(SEED), '--error500', '0.05', '--error503', '0.04', '--rate-limit', '0.05',
     '--retry-after', '1', '--truncated', '0.04', '--slow', '0.02', '--slow-ms', '700', '--churn', '0.03']);
   const get = async <T>(path: string): Promise<T> => (await (await fetch(`${svc.url}${path}`)).json()) as T;
-  const counts = { importsDone: 0, importsFailedIntact: 0, importLosses: 0, rowsOk: 0, rowsError: 0, rowsStale: 0, rowLosses: 0 };
+  const counts = { importsDone: 0, importsFailedIntact: 0, importLosses: 0, analystCellsKept: 0, analystCellsLost: 0, rowsOk: 0, rowsError: 0, rowsStale: 0, rowLosses: 0 };
+  const person = analyst(random(SEED));
   const losses: string[] = [];
   const failures: string[] = [];
   try {
@@ -98,8 +165,13 @@ async function main(): Promise<number> {
       const name = `Soak ${n % specs.length}`;
       if (n % 25 === 24) await svc.mutate({ reorder: 'shuffle' });
       if (OUTAGE && n === specs.length) await svc.config({ faults: { error500: 0, error503: 1, rateLimit: 0, truncated: 0, slow: 0, churn: 0 } });
+      person.work(a.emu.workbook.byName(name), n % 2 === 1, n);
       const before = JSON.stringify(sheet(a.emu, name));
       const steps = runImport(a.emu, id);
+      const analystCells = person.check(a.emu.workbook.byName(name));
+      counts.analystCellsKept += analystCells.kept;
+      counts.analystCellsLost += analystCells.lost.length;
+      losses.push(...analystCells.lost.map((l) => `import ${n} lost ${l}`));
       const last = steps[steps.length - 1];
       const table = sheet(a.emu, name);
       if (last.status === 'done') {

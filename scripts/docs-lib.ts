@@ -1,12 +1,17 @@
 /**
- * The generated documentation, as pure functions of their one source each: docs/benchmarks.md
- * from bench/results.json, and the function reference in docs/functions.md from the JSDoc that
- * the build copies into dist/Code.js (the text Sheets shows in autocomplete) plus the field
- * tables of src/api/records.ts. `npm run docs` (scripts/docs.ts) writes them;
- * test/unit/build/docs.test.ts fails when a committed page differs from what these produce.
+ * The generated documentation, as functions of their one source each: docs/benchmarks.md from
+ * bench/results.json, and the function reference in docs/functions.md from the JSDoc that the
+ * build copies into dist/Code.js (the text Sheets shows in autocomplete), the field tables of
+ * src/api/records.ts, and each function's `@example` run by the built bundle in the emulator
+ * against the reference service (its sample). `npm run docs` (scripts/docs.ts) writes them;
+ * test/unit/build/docs.test.ts and test/integration/addin/docs.test.ts fail when a committed page
+ * differs from what these produce.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import FormulaParser from 'fast-formula-parser';
+import { callCustomFunction } from '../dev/emulator/hosts';
+import type { Emulator } from '../dev/emulator/runtime';
 import { FUND_FIELD_SPECS, type FieldSpec, LP_FIELD_SPECS } from '../src/api/records';
 import { describeExports, type ExposedFunction, exportNamesFromIndex, isCustomFunctionName } from './build-lib';
 
@@ -30,7 +35,7 @@ export function replaceFenced(page: string, name: string, body: string): string 
 
 interface Param { name: string; type: string; optional: boolean; text: string }
 
-export interface FunctionDoc { name: string; summary: string; params: Param[]; returns: { type: string; text: string } }
+export interface FunctionDoc { name: string; summary: string; params: Param[]; returns: { type: string; text: string }; example?: string }
 
 /** Reads a JSDoc block as Sheets does: the text before the tags, each @param, the @return. */
 export function parseJsDoc(fn: ExposedFunction): FunctionDoc {
@@ -38,14 +43,17 @@ export function parseJsDoc(fn: ExposedFunction): FunctionDoc {
   const summary: string[] = [];
   const params: Param[] = [];
   let returns = { type: '', text: '' };
+  const doc: { example?: string } = {};
   for (const line of lines) {
     const param = /^@param\s+\{([^}]*)\}\s+(\[)?(\w+)\]?\s*(.*)$/.exec(line);
     const ret = /^@returns?\s+\{([^}]*)\}\s*(.*)$/.exec(line);
-    if (param) params.push({ type: param[1], optional: !!param[2], name: param[3], text: param[4] });
+    const example = /^@example\s+(.*)$/.exec(line);
+    if (example) doc.example = example[1].trim();
+    else if (param) params.push({ type: param[1], optional: !!param[2], name: param[3], text: param[4] });
     else if (ret) returns = { type: ret[1], text: ret[2] };
     else if (!line.startsWith('@') && params.length === 0 && line.trim()) summary.push(line.trim());
   }
-  return { name: fn.name, summary: summary.join(' '), params, returns };
+  return { name: fn.name, summary: summary.join(' '), params, returns, ...doc };
 }
 
 /** A JSDoc type in words: `string|Array<Array<string>>` is "text or a range". */
@@ -62,8 +70,49 @@ function fieldTable(specs: readonly FieldSpec[]): string {
   return ['| Field | Type |', '|---|---|', ...rows].join('\n');
 }
 
-/** The reference part of docs/functions.md, from the custom functions' JSDoc and the field tables. */
-export function renderFunctionReference(fns: readonly ExposedFunction[]): string {
+/** The longest text a sample cell shows (a sample is for the shape of the answer). */
+const SAMPLE_TEXT = 40;
+/** Rows of a sample shown at most. */
+const SAMPLE_ROWS = 6;
+
+function sampleCell(v: unknown): string {
+  if (Object.prototype.toString.call(v) === '[object Date]') return (v as Date).toISOString().slice(0, 16).replace('T', ' ');
+  const s = v === null || v === undefined ? '' : String(v);
+  return cellText(s.length > SAMPLE_TEXT ? `${s.slice(0, SAMPLE_TEXT - 1)}…` : s);
+}
+
+const customFunctionNames = (formula: string) => [...new Set([...formula.matchAll(/([A-Z][A-Z0-9_]*)\s*\(/g)].map((m) => m[1]))];
+
+/**
+ * What a function's `@example` formula gives: run by the bundle's custom function in the emulator
+ * (its literal arguments read by the workbench's formula parser), as a Markdown table, or the
+ * cell's message.
+ */
+export function runExample(emu: Emulator, formula: string): string {
+  let answer: ReturnType<typeof callCustomFunction> | undefined;
+  const parser = new FormulaParser({
+    functions: Object.fromEntries(customFunctionNames(formula).map((name) => [name, (...args: Array<{ value: unknown; omitted?: boolean }>) => {
+      answer = callCustomFunction(emu, name, args.map((a) => (a.omitted ? '' : a.value)));
+      return 0;
+    }])),
+  });
+  parser.parse(formula.replace(/^=/, ''), { sheet: 'Sheet1', row: 1, col: 1 }, true);
+  if (!answer) throw new Error(`${formula}: not a call of the add-in's functions`);
+  if (answer.error !== undefined) return `The cell shows \`#ERROR!\`: ${answer.error}`;
+  const grid = Array.isArray(answer.value) ? (answer.value as unknown[][]) : [[answer.value]];
+  const shown = grid.slice(0, SAMPLE_ROWS + 1);
+  const width = Math.max(...shown.map((r) => r.length));
+  const line = (r: unknown[]) => `| ${Array.from({ length: width }, (_, c) => sampleCell(r[c]) || ' ').join(' | ')} |`;
+  const out = [line(shown[0]), `|${Array.from({ length: width }, () => '---').join('|')}|`, ...shown.slice(1).map(line)];
+  if (grid.length > shown.length) out.push(`| … ${grid.length - shown.length} more rows |${' |'.repeat(width - 1)}`);
+  return out.join('\n');
+}
+
+/**
+ * The reference part of docs/functions.md, from the custom functions' JSDoc and the field tables;
+ * with `sample`, each function's `@example` and what it gives.
+ */
+export function renderFunctionReference(fns: readonly ExposedFunction[], sample?: (formula: string) => string): string {
   const out: string[] = [];
   for (const doc of fns.filter((f) => f.custom).map(parseJsDoc)) {
     const signature = doc.params.map((p) => (p.optional ? `[${p.name}]` : p.name)).join(', ');
@@ -74,6 +123,7 @@ export function renderFunctionReference(fns: readonly ExposedFunction[]): string
       out.push('');
     }
     out.push(`Result (${typeWords(doc.returns.type)}): ${doc.returns.text}`, '');
+    if (doc.example && sample) out.push(`Sample, from the reference service (\`npm run service\`): \`${doc.example}\``, '', sample(doc.example), '');
   }
   out.push('### Fields of a limited partner', '', 'What `LP_GET`, `LP_ACTIVE`, `LP_FIND` and imports can show (`=LP_FIELDS(TRUE)` lists the same).', '', fieldTable(LP_FIELD_SPECS), '');
   out.push('### Fields of a venture fund', '', 'What `FUND_GET` can show (`=FUND_FIELDS(TRUE)` lists the same).', '', fieldTable(FUND_FIELD_SPECS));

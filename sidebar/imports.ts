@@ -1,8 +1,8 @@
 /**
  * The import part of the sidebar: the column chooser, the import form, the progress bar that a
  * step-by-step run moves ("page k of n · rows r of total"), Cancel, and the saved imports, each
- * with Run now, a schedule that is chosen and then saved, and Delete (which asks first). A run in
- * progress when the sidebar opens is picked up again.
+ * with Run now, a schedule that is chosen and then saved, and Delete (which asks first), and after
+ * a refused replace its explicit choices. A run in progress when the sidebar opens is picked up again.
  *
  * Keyboard and screen reader rules (sidebar/ui.ts has the shared ones): every control names its
  * action and its object ("Move fullName down", "Run now: import into Partners"); a redraw keeps
@@ -12,6 +12,7 @@
  * named progress bar with value text and a polite status line.
  */
 import { type Answer, call, type ImportView, type RunSummary as Summary, type Schedule } from './rpc';
+import { currentFilters, currentSort, startFilters } from './filters';
 import { $, ask, busy, button, clearFieldErrors, el, fieldError, say as sayIn } from './ui';
 
 const KINDS: Array<[string, string]> = [['none', 'Not scheduled'], ['hours', 'Every N hours'], ['day', 'Daily'], ['week', 'Weekly']];
@@ -108,8 +109,9 @@ function scheduleControls(v: ImportView, index: number): HTMLElement {
   save.setAttribute('aria-label', `Save schedule: import into ${v.sheetName}`);
   save.onclick = () => void busy(save, async () => {
     const r = await call('scheduleImport', v.id, picked(kind.value, n.value, day.value));
-    say(r.ok ? `Schedule saved for "${v.sheetName}": ${describe(r.import.schedule)}.` : r.message, r.ok ? 'ok' : 'error');
+    // Announced once the list is redrawn and focus is back, so the message marks the end of the action.
     await refresh();
+    say(r.ok ? `Schedule saved for "${v.sheetName}": ${describe(r.import.schedule)}.` : r.message, r.ok ? 'ok' : 'error');
   });
   const row = el('div');
   row.className = 'row';
@@ -198,6 +200,9 @@ function begin(): void {
   showProgress({ importId: '', status: 'running', page: 0, totalPages: 0, rows: 0, totalItems: 0, message: '' });
 }
 
+/** Whether a run is being driven now (Import stays busy from begin to end). */
+const running = (): boolean => $('import').getAttribute('aria-disabled') === 'true';
+
 function end(): void {
   const cancelHadFocus = document.activeElement === $('cancel-import');
   $('cancel-import').hidden = true;
@@ -244,9 +249,11 @@ function importItem(v: ImportView, index: number): HTMLLIElement {
   fact('Rows', v.last ? grouped(v.last.rows) : '–');
   fact('Status', v.last?.message ? `${status}: ${v.last.message}` : status, `status-${v.last?.status ?? ''}`);
   fact('Schedule', describe(v.schedule));
+  if (v.shaped) fact('Rows kept', v.shaped);
   const run = keyed(button('Run now', 'action'), `run:${v.id}`);
   run.setAttribute('aria-label', `Run now: import into ${v.sheetName}`);
   run.onclick = () => void busy(run, async () => {
+    if (running()) return say('An import is already running: wait for it to end, or cancel it.', 'warning');
     begin();
     await drive(v.id, await call('startImport', v.id));
   });
@@ -259,18 +266,49 @@ function importItem(v: ImportView, index: number): HTMLLIElement {
       return;
     }
     const r = await call('deleteImport', v.id);
-    say(r.ok ? `Deleted the import into "${v.sheetName}" (the sheet stays).` : r.message, r.ok ? 'ok' : 'error');
     const left = await refresh();
     // The item is gone: focus goes to the next import's Run now, else the previous one's, else the heading.
     const near = left[index] ?? left[index - 1];
     if (!r.ok) del.focus();
     else if (!near || !refocus(`run:${near.id}`)) $('saved-title').focus();
+    say(r.ok ? `Deleted the import into "${v.sheetName}" (the sheet stays).` : r.message, r.ok ? 'ok' : 'error');
   });
   const actions = el('div');
   actions.className = 'row';
-  actions.append(run, del);
+  actions.append(run, del, ...ownershipChoices(v));
   item.append(title, facts, actions, scheduleControls(v, index));
   return item;
+}
+
+/**
+ * The explicit choices a refused replace offers (src/import/replace.ts): let the import own a
+ * table it did not write, or Replace anyway, for this run or (ticked) for every run of the import.
+ */
+function ownershipChoices(v: ImportView): HTMLElement[] {
+  const why = v.last?.status === 'failed' ? v.last.message : '';
+  if (!/Replace stopped|holds a table the import did not write/.test(why)) return [];
+  const choice = (label: string, key: string, act: () => Promise<Answer<Summary>>) => {
+    const b = keyed(button(label), `${key}:${v.id}`);
+    b.setAttribute('aria-label', `${label}: import into ${v.sheetName}`);
+    b.onclick = () => void busy(b, async () => {
+      begin();
+      await drive(v.id, await act());
+    });
+    return b;
+  };
+  const out: HTMLElement[] = [];
+  if (/did not write/.test(why)) out.push(choice('Let the import own this table', 'adopt', async () => {
+    const adopted = await call('adoptTable', v.id);
+    return adopted.ok ? call('startImport', v.id) : adopted;
+  }));
+  if (v.mode === 'replace') {
+    const keep = el('input');
+    keep.type = 'checkbox';
+    const label = el('label', ' on every run');
+    label.prepend(keep);
+    out.push(choice('Replace anyway', 'force', () => call('replaceAnyway', v.id, keep.checked)), label);
+  }
+  return out;
 }
 
 function renderImports(imports: ImportView[]): void {
@@ -292,6 +330,7 @@ export async function refresh(): Promise<ImportView[]> {
     defaults = r.defaultFields;
     chosen = [...defaults];
     renderColumns();
+    startFilters(r.filterFields);
   }
   renderImports(r.imports);
   // Runs spend fetches: the connection card re-reads the day's count (sidebar/main.ts).
@@ -311,7 +350,7 @@ async function startNew(): Promise<void> {
   const mode = (document.querySelector('input[name="mode"]:checked') as HTMLInputElement).value === 'merge' ? 'merge' : 'replace';
   const imports = await refresh();
   const same = imports.find((i) => i.sheetName.toLowerCase() === sheetName.trim().toLowerCase());
-  const saved = await call('saveImport', { id: same?.id ?? null, sheetName, fields: chosen, mode });
+  const saved = await call('saveImport', { id: same?.id ?? null, sheetName, fields: chosen, mode, filters: currentFilters(), sort: currentSort() });
   if (!saved.ok) {
     end();
     $('progress-box').hidden = true;

@@ -11,7 +11,7 @@
  * whenever the imports list is refreshed (a run spends fetches). Interaction rules: sidebar/ui.ts.
  */
 import { startImports } from './imports';
-import { call, type SettingsChange, type SidebarState as State } from './rpc';
+import { type Answer, call, type SettingsChange, type SidebarState as State } from './rpc';
 import { $, ask, busy, clearFieldErrors, fieldError, focusFirstError, type Question, say, showFailure } from './ui';
 
 /** The host (and port) of a service address, as the consent question names it. */
@@ -78,8 +78,17 @@ function show(s: State): void {
 
 const consentQuestion = (host: string, no: string, after: HTMLElement): Question => ({
   after, text: `Send my key to ${host}?`, yes: `Send my key to ${host}`, no,
-  detail: 'Anyone who can edit this spreadsheet can change its service address: send your key only to a service you trust.',
+  // The same warning as the standing question's.
+  detail: $('consent-detail').textContent ?? '',
 });
+
+/** A key answer refused: shown at its field; when the address changed meanwhile, the card shows the new one. */
+async function failed(r: Extract<Answer, { ok: false }>): Promise<void> {
+  showFailure(r, 'key-message');
+  if (r.field !== 'baseUrl') return;
+  const now = await call('getSidebarState');
+  if (now.ok) show(now);
+}
 
 async function saveKey(): Promise<void> {
   clearFieldErrors('api-key');
@@ -101,7 +110,7 @@ async function saveKey(): Promise<void> {
   }
   say('key-message', 'Saving your key…');
   const r = await call('saveApiKey', key, sendTo);
-  if (!r.ok) return showFailure(r, 'key-message');
+  if (!r.ok) return failed(r);
   $<HTMLInputElement>('api-key').value = '';
   show(r);
   say('key-message', r.note, r.check === 'accepted' ? 'ok' : 'warning');
@@ -110,7 +119,7 @@ async function saveKey(): Promise<void> {
 async function confirmAddress(): Promise<void> {
   const address = current?.baseUrl ?? '';
   const r = await call('sendKeyTo', address);
-  if (!r.ok) return showFailure(r, 'key-message');
+  if (!r.ok) return failed(r);
   show(r);
   say('key-message', `Your key is now sent to ${hostOf(address)}.`, 'ok');
   // The question is gone: the next step is to test the connection.

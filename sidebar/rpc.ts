@@ -7,7 +7,7 @@
 import type { Answer, EndpointName, Endpoints } from '../src/contract';
 
 export type { Answer };
-export type { ImportView, KeySaved, RunSummary, Schedule, SettingField, SettingsChange, SidebarState } from '../src/contract';
+export type { FilterCondition, FilterField, FilterOp, ImportView, KeySaved, RunSummary, Schedule, SettingField, SettingsChange, SidebarState, SortKey } from '../src/contract';
 
 interface ScriptRun {
   withSuccessHandler(f: (value: unknown) => void): ScriptRun;

@@ -143,6 +143,10 @@ export interface Endpoints {
   continueImport(id: string): Answer<RunSummary>;
   importStatus(id: string): Answer<RunSummary>;
   cancelImport(id: string): Answer<RunSummary>;
+  /** Runs the import rewriting its sheet even where it is not as the import left it; `keep`: for every later run too. */
+  replaceAnyway(id: string, keep: boolean): Answer<RunSummary>;
+  /** Lets the import own the table already in its sheet (typed by hand, or written before imports kept a record). */
+  adoptTable(id: string): Answer<RunSummary>;
   getDiagnostics(): Answer<Diagnostics>;
 }
 

@@ -2,10 +2,13 @@
  * Range of the emulated SpreadsheetApp: values with Google's shape checks and error text, typed
  * input as Sheets reads it (formulas from `=` text; numbers, percents, currency, dates and
  * booleans from text, with the number format Sheets picks where the cell has none), formulas,
- * number formats; reads and writes charged to the execution, writes refused in custom functions.
+ * number formats, developer metadata on a whole row or column (refused elsewhere, as Google does)
+ * and protections (./records.ts); reads and writes charged to the execution, writes refused in
+ * custom functions.
  */
 import type { Execution } from './execution';
 import { COST } from './execution';
+import { addMetadata, ARBITRARY_RANGE_ERROR, EmulatedFinder, type EmulatedMetadata, type EmulatedProtection, metadataOf, protect, type RecordHost } from './records';
 import { columnLetters, InputError, interpretInput, type SheetData } from './workbook';
 
 type R = GoogleAppsScript.Spreadsheet.Range;
@@ -16,10 +19,13 @@ const as = <T>(v: unknown): T => v as T;
 export interface RangeSheet {
   readonly data: SheetData;
   readonly exec: Execution;
+  /** What developer metadata and protections need of the spreadsheet (./records.ts). */
+  readonly book: { readonly host: RecordHost };
 }
 
 export class EmulatedRange implements Pick<R, 'getValues' | 'getValue' | 'setValues' | 'setValue' | 'getFormulas' | 'getFormula' | 'setFormula' | 'setFormulas' | 'getRow' | 'getColumn' | 'getNumRows' | 'getNumColumns' | 'getLastRow' | 'getLastColumn' | 'getA1Notation' | 'clear' | 'clearContent' | 'setNumberFormat' | 'setNumberFormats' | 'getNumberFormats' | 'getSheet'> {
-  constructor(private readonly sh: RangeSheet, private readonly row: number, private readonly col: number, private readonly rows: number, private readonly cols: number) {}
+  /** `whole`: made from A1 row or column notation ("4:4", "C:C"). */
+  constructor(private readonly sh: RangeSheet, private readonly row: number, private readonly col: number, private readonly rows: number, private readonly cols: number, private readonly whole?: 'ROW' | 'COLUMN') {}
 
   private get exec(): Execution {
     return this.sh.exec;
@@ -169,6 +175,29 @@ export class EmulatedRange implements Pick<R, 'getValues' | 'getValue' | 'setVal
   }
   getSheet(): Sh {
     return as<Sh>(this.sh);
+  }
+  /** On one whole row or column only; anywhere else Google refuses it. */
+  addDeveloperMetadata(key: string, value?: string): R {
+    const one = this.whole === 'ROW' ? this.rows === 1 : this.whole === 'COLUMN' && this.cols === 1;
+    if (!one) throw this.exec.makeError(ARBITRARY_RANGE_ERROR);
+    addMetadata(this.sh.book.host, this.data.metadata, key, value, this.whole as 'ROW' | 'COLUMN', this.whole === 'ROW' ? this.row - 1 : this.col - 1);
+    return as<R>(this);
+  }
+  /** Row and column metadata wholly inside this range. */
+  getDeveloperMetadata(): EmulatedMetadata[] {
+    return metadataOf(this.sh.book.host, this.data.metadata, this.data, (m) => this.contains(m));
+  }
+  createDeveloperMetadataFinder(): EmulatedFinder {
+    return new EmulatedFinder(() => this.getDeveloperMetadata());
+  }
+  private contains(m: { type: string; index?: number }): boolean {
+    const i = (m.index as number) + 1;
+    if (m.type === 'ROW') return this.col === 1 && this.cols === this.data.maxCols && i >= this.row && i < this.row + this.rows;
+    if (m.type === 'COLUMN') return this.row === 1 && this.rows === this.data.maxRows && i >= this.col && i < this.col + this.cols;
+    return false;
+  }
+  protect(): EmulatedProtection {
+    return protect(this.sh.book.host, this.data, this.row - 1, this.col - 1, this.rows, this.cols, false);
   }
 }
 

@@ -1,14 +1,16 @@
 /**
  * SpreadsheetApp over the in-memory workbook: spreadsheets, sheets, ranges (A1 and row/column
  * forms), values with Google's shape checks and error text, formulas, number formats, frozen
- * rows, toasts and the UI (menus, sidebar). Custom functions may read but not write; the UI is
- * refused where Google refuses it (custom functions, time-driven triggers).
+ * rows, developer metadata and protections (./records.ts), toasts and the UI (menus, sidebar).
+ * Custom functions may read but not write; the UI is refused where Google refuses it (custom
+ * functions, time-driven triggers).
  */
 import type { Execution } from './execution';
 import { COST } from './execution';
 import { EmulatedRange } from './range';
+import { addMetadata, EmulatedFinder, type EmulatedMetadata, type EmulatedProtection, LOCATION_TYPES, metadataOf, PROTECTION_TYPES, protect, protectionsOf, type RecordHost, shiftRecords } from './records';
 import { EmulatedUi } from './ui';
-import { type CellValue, MAX_WORKBOOK_CELLS, parseA1, type SheetData, type Workbook } from './workbook';
+import { MAX_WORKBOOK_CELLS, parseA1, type SheetData, type Workbook } from './workbook';
 
 type S = GoogleAppsScript.Spreadsheet.Spreadsheet;
 type Sh = GoogleAppsScript.Spreadsheet.Sheet;
@@ -16,7 +18,7 @@ type R = GoogleAppsScript.Spreadsheet.Range;
 const as = <T>(v: unknown): T => v as T;
 
 export class EmulatedSheet implements Pick<Sh, 'getName' | 'setName' | 'getSheetId' | 'getRange' | 'getDataRange' | 'getLastRow' | 'getLastColumn' | 'getMaxRows' | 'getMaxColumns' | 'insertRowsAfter' | 'insertColumnsAfter' | 'deleteRows' | 'clear' | 'clearContents' | 'setFrozenRows' | 'getFrozenRows' | 'hideSheet' | 'showSheet' | 'isSheetHidden' | 'getParent' | 'activate'> {
-  constructor(readonly data: SheetData, readonly exec: Execution, private readonly book: EmulatedSpreadsheet) {}
+  constructor(readonly data: SheetData, readonly exec: Execution, readonly book: EmulatedSpreadsheet) {}
 
   private call(method: string, write = false): void {
     this.exec.charge(`Sheet.${method}`, write ? COST.sheetWrite : COST.call);
@@ -39,6 +41,14 @@ export class EmulatedSheet implements Pick<Sh, 'getName' | 'setName' | 'getSheet
     this.call('getRange');
     let row: number;
     let col: number;
+    const whole = typeof a === 'string' ? /^\$?([A-Z]+):\$?([A-Z]+)$|^\$?(\d+):\$?(\d+)$/i.exec(a.trim()) : null;
+    if (whole) {
+      // "C:C" / "4:4": whole columns or rows, the only ranges that take developer metadata.
+      const col = (letters: string) => parseA1(`${letters}1`).c1;
+      const [from, to] = whole[1] ? [col(whole[1]), col(whole[2])] : [Number(whole[3]), Number(whole[4])];
+      if (from < 1 || to < from || (whole[1] ? to > this.data.maxCols : to > this.data.maxRows)) throw this.exec.makeError('Exception: Range not found');
+      return as<R>(whole[1] ? new EmulatedRange(this, 1, from, this.data.maxRows, to - from + 1, 'COLUMN') : new EmulatedRange(this, from, 1, to - from + 1, this.data.maxCols, 'ROW'));
+    }
     if (typeof a === 'string') {
       let p: ReturnType<typeof parseA1>;
       try {
@@ -82,16 +92,15 @@ export class EmulatedSheet implements Pick<Sh, 'getName' | 'setName' | 'getSheet
   insertRowsAfter(afterPosition: number, howMany: number): Sh {
     this.call('insertRowsAfter', true);
     this.book.checkGrowth(howMany * this.data.maxCols);
-    const v = this.data.values;
-    if (afterPosition < v.length) this.data.values = v.slice(0, afterPosition).concat(new Array<CellValue[]>(howMany).fill([]).map(() => []), v.slice(afterPosition));
-    this.data.maxRows += howMany;
+    this.data.insert('ROW', afterPosition, howMany);
+    shiftRecords(this.data, 'ROW', afterPosition, howMany);
     return as<Sh>(this);
   }
   insertColumnsAfter(afterPosition: number, howMany: number): Sh {
     this.call('insertColumnsAfter', true);
     this.book.checkGrowth(howMany * this.data.maxRows);
-    for (const row of this.data.values) if (row && row.length > afterPosition) row.splice(afterPosition, 0, ...new Array(howMany).fill(''));
-    this.data.maxCols += howMany;
+    this.data.insert('COLUMN', afterPosition, howMany);
+    shiftRecords(this.data, 'COLUMN', afterPosition, howMany);
     return as<Sh>(this);
   }
   deleteRows(rowPosition: number, howMany: number): void {
@@ -106,6 +115,7 @@ export class EmulatedSheet implements Pick<Sh, 'getName' | 'setName' | 'getSheet
     }
     this.data.formulas = moved;
     this.data.maxRows -= howMany;
+    shiftRecords(this.data, 'ROW', rowPosition - 1, -howMany);
   }
   clear(): Sh {
     this.call('clear', true);
@@ -144,6 +154,24 @@ export class EmulatedSheet implements Pick<Sh, 'getName' | 'setName' | 'getSheet
   getParent(): S {
     return as<S>(this.book);
   }
+  addDeveloperMetadata(key: string, value?: string): Sh {
+    addMetadata(this.book.host, this.data.metadata, key, value, 'SHEET');
+    return as<Sh>(this);
+  }
+  /** The sheet's own metadata (not its rows' or columns'), as Sheet.getDeveloperMetadata returns it. */
+  getDeveloperMetadata(): EmulatedMetadata[] {
+    return metadataOf(this.book.host, this.data.metadata, this.data, (m) => m.type === 'SHEET');
+  }
+  /** Metadata of the sheet and of its rows and columns. */
+  createDeveloperMetadataFinder(): EmulatedFinder {
+    return new EmulatedFinder(() => metadataOf(this.book.host, this.data.metadata, this.data));
+  }
+  protect(): EmulatedProtection {
+    return protect(this.book.host, this.data, 0, 0, this.data.maxRows, this.data.maxCols, true);
+  }
+  getProtections(type: unknown): EmulatedProtection[] {
+    return protectionsOf(this.book.host, [this.data], type);
+  }
   activate(): Sh {
     this.call('activate');
     this.book.data.active = this.book.data.sheets.indexOf(this.data);
@@ -156,6 +184,27 @@ export class EmulatedSpreadsheet implements Pick<S, 'getId' | 'getName' | 'getSh
 
   private sheet(d: SheetData): Sh {
     return as<Sh>(new EmulatedSheet(d, this.exec, this));
+  }
+  /** What developer metadata and protections need of this spreadsheet. */
+  get host(): RecordHost {
+    return {
+      book: this.data, exec: this.exec,
+      range: (d, row, col, rows, cols) => as<R>(new EmulatedRange(as<EmulatedSheet>(this.sheet(d)), row, col, rows, cols)),
+    };
+  }
+  addDeveloperMetadata(key: string, value?: string): S {
+    addMetadata(this.host, this.data.metadata, key, value, 'SPREADSHEET');
+    return as<S>(this);
+  }
+  getDeveloperMetadata(): EmulatedMetadata[] {
+    return metadataOf(this.host, this.data.metadata, undefined);
+  }
+  /** Every metadata of the spreadsheet: its own, and its sheets', rows' and columns'. */
+  createDeveloperMetadataFinder(): EmulatedFinder {
+    return new EmulatedFinder(() => [...metadataOf(this.host, this.data.metadata, undefined), ...this.data.sheets.flatMap((s) => metadataOf(this.host, s.metadata, s))]);
+  }
+  getProtections(type: unknown): EmulatedProtection[] {
+    return protectionsOf(this.host, this.data.sheets, type);
   }
   checkName(name: string, self?: SheetData): void {
     if (typeof name !== 'string' || !name.trim()) throw this.exec.makeError('Exception: Invalid argument: name');
@@ -262,4 +311,6 @@ export class EmulatedSpreadsheetApp implements Pick<GoogleAppsScript.Spreadsheet
   flush(): void {
     this.exec.charge('SpreadsheetApp.flush', COST.flush);
   }
+  readonly DeveloperMetadataLocationType = LOCATION_TYPES;
+  readonly ProtectionType = PROTECTION_TYPES;
 }

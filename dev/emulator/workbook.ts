@@ -4,7 +4,8 @@
  * It also owns how Sheets reads typed input: a string that begins with `=` is a formula, a leading
  * apostrophe forces text, text Sheets parses (numbers, percents, currency, dates, times, booleans:
  * see typed-text.ts) becomes that value with its number format, other `+`/`-` text is a formula
- * too; more than 50,000 characters in a cell and more than 10,000,000 cells are refused.
+ * too; more than 50,000 characters in a cell and more than 10,000,000 cells are refused. Developer
+ * metadata and protections are kept here too (dev/emulator/records.ts models their API).
  */
 import { isDate } from './realm';
 import { parseTypedText } from './typed-text';
@@ -17,8 +18,15 @@ export const DEFAULT_ROWS = 1000;
 export const DEFAULT_COLS = 26;
 
 
+/** Developer metadata where Google allows it: the spreadsheet, a sheet, one whole row or one whole column (0-based `index`). */
+export interface MetadataData { id: number; key: string; value: string | null; type: 'SPREADSHEET' | 'SHEET' | 'ROW' | 'COLUMN'; index?: number }
+/** A protected range (0-based, `rows`/`cols` cells) or, with `sheet`, the whole sheet. */
+export interface ProtectionData { id: number; sheet: boolean; r: number; c: number; rows: number; cols: number; description: string; warningOnly: boolean }
+
 export class SheetData {
   values: CellValue[][] = [];
+  metadata: MetadataData[] = [];
+  protections: ProtectionData[] = [];
   formulas = new Map<string, string>();
   formats = new Map<string, string>();
   frozenRows = 0;
@@ -69,6 +77,26 @@ export class SheetData {
     return last;
   }
 
+  /**
+   * Inserts `count` empty rows or columns before 0-based `at`: values, formulas and formats move,
+   * and so do developer metadata and protections (the caller shifts those, see records.ts).
+   */
+  insert(dim: 'ROW' | 'COLUMN', at: number, count: number): void {
+    if (dim === 'ROW') {
+      if (at < this.values.length) this.values.splice(at, 0, ...Array.from({ length: count }, (): CellValue[] => []));
+      this.maxRows += count;
+    } else {
+      for (const row of this.values) if (row && row.length > at) row.splice(at, 0, ...new Array<CellValue>(count).fill(''));
+      this.maxCols += count;
+    }
+    const move = (map: Map<string, string>) => new Map([...map].map(([key, v]): [string, string] => {
+      const [r, c] = key.split(',').map(Number);
+      return [dim === 'ROW' ? `${r >= at ? r + count : r},${c}` : `${r},${c >= at ? c + count : c}`, v];
+    }));
+    this.formulas = move(this.formulas);
+    this.formats = move(this.formats);
+  }
+
   clear(): void {
     this.values = [];
     this.formulas.clear();
@@ -82,6 +110,9 @@ export class Workbook {
   sheets: SheetData[] = [];
   active = 0;
   private nextId = 0;
+  /** Metadata on the spreadsheet itself; ids of metadata and protections are unique in the spreadsheet. */
+  metadata: MetadataData[] = [];
+  nextRecordId = 1;
   toasts: Array<{ message: string; title: string }> = [];
   menus = new Map<string, MenuItem[]>();
   sidebar: { title: string; html: string } | undefined;
@@ -113,13 +144,14 @@ export class Workbook {
         id: s.id, name: s.name, maxRows: s.maxRows, maxCols: s.maxCols, frozenRows: s.frozenRows, hidden: s.hidden,
         // Array.from, not map: map keeps the holes of a sparse array (rows above data), which JSON writes as null.
         values: Array.from(s.values, (row) => Array.from(row ?? [], (v) => (isDate(v) ? { $date: v.toISOString() } : v ?? ''))),
-        formulas: [...s.formulas], formats: [...s.formats],
+        formulas: [...s.formulas], formats: [...s.formats], metadata: s.metadata, protections: s.protections,
       })),
+      metadata: this.metadata, nextRecordId: this.nextRecordId,
     };
   }
 
   static fromJSON(data: unknown): Workbook {
-    const d = data as { id: string; name: string; active: number; sheets: Array<{ id: number; name: string; maxRows: number; maxCols: number; frozenRows: number; hidden: boolean; values: unknown[][]; formulas: Array<[string, string]>; formats: Array<[string, string]> }> };
+    const d = data as { id: string; name: string; active: number; metadata?: MetadataData[]; nextRecordId?: number; sheets: Array<{ id: number; name: string; maxRows: number; maxCols: number; frozenRows: number; hidden: boolean; values: unknown[][]; formulas: Array<[string, string]>; formats: Array<[string, string]>; metadata?: MetadataData[]; protections?: ProtectionData[] }> };
     const wb = new Workbook(d.id, d.name);
     wb.sheets = d.sheets.map((s) => {
       const sheet = new SheetData(s.id, s.name, s.maxRows, s.maxCols);
@@ -129,10 +161,14 @@ export class Workbook {
       sheet.formats = new Map(s.formats ?? []);
       sheet.frozenRows = s.frozenRows;
       sheet.hidden = s.hidden;
+      sheet.metadata = s.metadata ?? [];
+      sheet.protections = s.protections ?? [];
       return sheet;
     });
     wb.nextId = Math.max(0, ...wb.sheets.map((s) => s.id)) + 1;
     wb.active = Math.min(d.active ?? 0, wb.sheets.length - 1);
+    wb.metadata = d.metadata ?? [];
+    wb.nextRecordId = d.nextRecordId ?? 1;
     return wb;
   }
 }

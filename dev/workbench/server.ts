@@ -53,6 +53,9 @@ export const scriptRunShim = (token: string) => `<script>
 })();
 </script>`;
 
+/** The furthest one move of the simulated clock goes (a week: every schedule fires at least once). */
+const MAX_ADVANCE_HOURS = 24 * 7;
+
 /** Largest POST body read (a cell holds at most 50,000 characters; an import's settings far less). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -132,8 +135,11 @@ export async function startWorkbenchServer(wb: Workbench, port = 0, host = '127.
         return send(res, 200, 'text/html; charset=utf-8', wb.dialog.html.replace(/<head>/i, () => `<head>${scriptRunShim(token)}`), frameHeaders(true));
       }
       if (req.method === 'GET' && url.pathname === '/api/state') {
-        const n = (name: string) => (url.searchParams.has(name) ? Number(url.searchParams.get(name)) : undefined);
-        return json(res, wb.snapshot(n('sheet'), { rows: n('rows'), cols: n('cols') }));
+        const n = (name: string) => {
+          const v = url.searchParams.has(name) ? Number(url.searchParams.get(name)) : Number.NaN;
+          return Number.isFinite(v) ? v : undefined;
+        };
+        return json(res, wb.snapshot(n('sheet'), { rows: n('rows'), cols: n('cols'), from: n('from'), count: n('count') }));
       }
       if (req.method === 'GET' && url.pathname === '/api/export.xlsx') {
         const file = await toXlsx(wb.emu.workbook);
@@ -165,6 +171,11 @@ export async function startWorkbenchServer(wb: Workbench, port = 0, host = '127.
           return json(res, { ok: true });
         case '/api/trigger':
           return json(res, { ok: true, ...wb.fireTrigger(text(b, 'id')) });
+        case '/api/clock': {
+          const hours = b.hours;
+          if (typeof hours !== 'number' || !(hours > 0 && hours <= MAX_ADVANCE_HOURS)) throw new Refusal(400, `"hours" must be a number above 0 and at most ${MAX_ADVANCE_HOURS}.`);
+          return json(res, { ok: true, ...wb.advanceClock(hours * 3600_000) });
+        }
         case '/api/sheet':
           wb.addSheet(text(b, 'name'));
           return json(res, { ok: true });

@@ -36,8 +36,8 @@ interface Saved {
 interface Edit { sheet: string; row: number; col: number; value: CellValue; formula?: string }
 
 const MAX_UNDO = 100;
-/** Rows the page draws at most, when the user goes down that far (the .xlsx export has them all). */
-export const MAX_SHOWN_ROWS = 2000;
+/** Rows of cells one snapshot sends at most: the page asks for the window it shows (and its frozen rows). */
+export const MAX_WINDOW_ROWS = 500;
 
 /** Reads the saved state; a file that cannot be read is renamed aside and reported, never fatal. */
 function loadState(file: string): { saved?: Saved; workbook?: Workbook; notice?: string } {
@@ -229,14 +229,26 @@ export class Workbench {
     }
   }
 
-  /** Fires one trigger now, as Google would when it falls due. */
-  fireTrigger(id: string): { error?: string } {
+  /** Fires one trigger now, as Google would when it falls due; says what ran and how it ended. */
+  fireTrigger(id: string): { error?: string; message: string } {
     const t = this.emu.triggers.triggers.find((x) => x.id === id);
-    if (!t) return { error: `No trigger ${id}` };
+    if (!t) return { error: `No trigger ${id}`, message: `No trigger ${id}: it was removed meanwhile.` };
     if (t.oneOff) this.emu.triggers.triggers = this.emu.triggers.triggers.filter((x) => x !== t);
     else t.nextRunAt = this.emu.clock.now() + (t.periodMs as number);
     const r = this.withScript(() => this.emu.run(t.handler, [{ triggerUid: t.id, authMode: 'FULL' }], { kind: 'trigger', user: t.user }));
-    return r.error ? { error: r.error } : {};
+    return { ...(r.error ? { error: r.error } : {}), message: ranText([{ handler: t.handler, error: r.error }], this.emu.clock.now()) };
+  }
+
+  /**
+   * Moves the simulated clock forward, firing every trigger that falls due on the way (as Google
+   * would over that time), so a schedule can be watched firing; says what ran.
+   */
+  advanceClock(ms: number): { message: string } {
+    const runs: Array<{ handler: string; error?: string }> = [];
+    this.withScript(() => {
+      for (const r of this.emu.advance(ms)) runs.push({ handler: r.ledger.name, error: r.error });
+    });
+    return { message: ranText(runs, this.emu.clock.now()) };
   }
 
   addSheet(name: string): void {
@@ -249,22 +261,28 @@ export class Workbench {
   /**
    * The page's view of the active sheet: its cells as displayed (by type and number format), what
    * each holds (kind, and the text to edit where it differs from the display), formulas' errors,
-   * plus tabs, menus, sidebar, toasts and triggers. Draws a few columns and rows beyond the data,
-   * and at least `want` rows and columns when the page asks for them.
+   * plus tabs, menus, sidebar, toasts and triggers. The sheet's extent is its data and a few
+   * columns and rows beyond (at least `want` rows and columns when the page asks for them), every
+   * row of it scrollable; the cells sent are those of the page's window (`from`, `count` rows),
+   * keyed by row, and of the frozen rows, which the page keeps in view.
    */
-  snapshot(sheetIndex?: number, want: { rows?: number; cols?: number } = {}): Record<string, unknown> {
+  snapshot(sheetIndex?: number, want: { rows?: number; cols?: number; from?: number; count?: number } = {}): Record<string, unknown> {
     const wb = this.emu.workbook;
     if (sheetIndex !== undefined && sheetIndex >= 0 && sheetIndex < wb.sheets.length) wb.active = sheetIndex;
     const s = wb.sheets[wb.active];
     const rows = s.lastRow();
     const cols = Math.min(s.maxCols, Math.max(s.lastColumn() + 3, DEFAULT_VIEW_COLS, want.cols ?? 0));
-    const shown = Math.min(s.maxRows, MAX_SHOWN_ROWS, Math.max(Math.min(rows + 20, FIRST_VIEW_MAX_ROWS), DEFAULT_VIEW_ROWS, want.rows ?? 0));
+    const shown = Math.min(s.maxRows, Math.max(rows + 20, DEFAULT_VIEW_ROWS, want.rows ?? 0));
+    const from = Math.max(0, Math.min(Math.floor(want.from ?? 0), shown - 1));
+    const to = Math.min(shown, from + Math.max(1, Math.min(Math.floor(want.count ?? FIRST_WINDOW_ROWS), MAX_WINDOW_ROWS)));
+    const frozen = Math.min(s.frozenRows, shown);
     const errors: Record<string, string> = {};
     for (const o of this.engine.owners.values()) if (o.sheet === s.name && o.error) errors[`${o.row},${o.col}`] = o.error;
-    const cells: string[][] = [];
-    const kinds: string[] = [];
+    const cells: Record<number, string[]> = {};
+    const kinds: Record<number, string> = {};
     const inputs: Record<string, string> = {};
-    for (let r = 0; r < shown; r++) {
+    const sent = [...Array.from({ length: frozen }, (_, r) => r), ...Array.from({ length: to - from }, (_, i) => from + i).filter((r) => r >= frozen)];
+    for (const r of sent) {
       const texts: string[] = [];
       let kind = '';
       for (let c = 0; c < cols; c++) {
@@ -275,15 +293,16 @@ export class Workbench {
         kind += v.kind;
         if (v.input !== v.text) inputs[key] = v.input;
       }
-      cells.push(texts);
-      kinds.push(kind);
+      cells[r] = texts;
+      kinds[r] = kind;
     }
     return {
       sheets: wb.sheets.map((x) => ({ name: x.name, hidden: x.hidden })),
       active: wb.active,
-      rows, shownRows: shown, maxRows: s.maxRows, maxCols: s.maxCols, frozenRows: s.frozenRows,
+      rows, shownRows: shown, from, to, maxRows: s.maxRows, maxCols: s.maxCols, frozenRows: frozen,
       columns: Array.from({ length: cols }, (_, c) => columnLetters(c + 1)),
       cells, kinds, inputs, errors,
+      protections: s.protections.map((p) => ({ r: p.r, c: p.c, rows: p.sheet ? s.maxRows : p.rows, cols: p.sheet ? s.maxCols : p.cols, description: p.description, warningOnly: p.warningOnly })),
       menus: Object.fromEntries(wb.menus),
       sidebar: wb.sidebar ? { title: wb.sidebar.title } : null,
       dialog: this.dialog ? { id: this.dialog.id, title: this.dialog.title } : null,
@@ -295,7 +314,14 @@ export class Workbench {
   }
 }
 
+/** What a trigger run (or a clock move) did, for the triggers panel: each handler that ran and how it ended. */
+function ranText(runs: ReadonlyArray<{ handler: string; error?: string }>, now: number): string {
+  const at = new Date(now).toISOString().slice(0, 16).replace('T', ' ');
+  if (!runs.length) return `Clock at ${at} UTC: no trigger fell due.`;
+  return `Clock at ${at} UTC: ${runs.map((r) => (r.error ? `${r.handler} failed (${r.error})` : `${r.handler} ran`)).join('; ')}.`;
+}
+
 const DEFAULT_VIEW_COLS = 26;
 const DEFAULT_VIEW_ROWS = 100;
-/** Rows drawn before the user goes further down (the page redraws every 1.5 s). */
-const FIRST_VIEW_MAX_ROWS = 500;
+/** Rows of cells sent when the page names no window (its first load). */
+const FIRST_WINDOW_ROWS = 200;

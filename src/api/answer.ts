@@ -1,7 +1,7 @@
 /**
  * What the add-in keeps of a service answer, decided once, where every answer becomes data
  * (response.ts): every formula, import, memo entry, snapshot, change log row and Diagnostics line
- * is made from this copy and never from the text the service sent. Two rules hold for the copy:
+ * is made from what this keeps and never from the text the service sent. Two rules hold for it:
  *
  * - No text in it holds the key: every string, field names included, has the key redacted, raw,
  *   encoded or in part (redact.ts), so a service that echoes the request URL (a `self` link
@@ -9,14 +9,16 @@
  *   text is left as it is (an id the analyst typed, `a&apiKey=b`, comes back as it was sent).
  * - Each record costs bounded work: a field nested deeper than MAX_DEPTH, or one that would take
  *   the record past MAX_RECORD_CHARS, is replaced by an error text for that field (its `id`, by
- *   null: no id), and the rest of the record, and every other record, keep their values. The copy
- *   is made without recursion, so no answer can overflow the stack, here or in any later step
- *   (JSON.stringify, cell typing), since those only ever see the bounded copy.
+ *   null: no id; a field the add-in never shows is left out), and the rest of the record, and
+ *   every other record, keep their values. Fields are checked without recursion, so no answer can
+ *   overflow the stack, here or in any later step (JSON.stringify, cell typing), since those only
+ *   ever see bounded records.
  *
  * A "record" is each object in `data` (or `data` itself when it is one object); the rest of the
- * body (`pagination`) is bounded the same way, as one more record.
+ * body (`pagination`) is bounded the same way, as one more record. The parsed body is checked and
+ * redacted in place (JSON.parse made it, nothing else holds it); only records are rebuilt.
  */
-import type { JsonValue, ServiceRecord } from './records';
+import { FUND_FIELDS, type JsonValue, LP_FIELDS, type ServiceRecord } from './records';
 import { keyRedactor } from './redact';
 
 /** Levels of nesting a field's value may have (a list of objects is 2). */
@@ -38,9 +40,11 @@ function escapeRegExp(text: string): string {
 /**
  * A function that redacts a text only when it could hold a key: a run of 8 characters of one
  * (or the whole of a short one), or a percent-encoded byte (an encoded form). Everything else,
- * nearly every text of nearly every answer ("a 20% hurdle" too), is returned as it is, cheaply.
+ * nearly every text of nearly every answer ("a 20% hurdle" too), is returned as it is, cheaply;
+ * and when the whole `body` as sent holds no such run (nor a `\u` escape, which could spell
+ * one), no text is tested at all.
  */
-function redactor(secrets: readonly string[]): (text: string) => string {
+function redactor(secrets: readonly string[], body: string): (text: string) => string {
   const parts = ['%[0-9A-Fa-f]{2}'];
   for (const secret of secrets) {
     if (!secret || secret.length < 4) continue;
@@ -48,6 +52,7 @@ function redactor(secrets: readonly string[]): (text: string) => string {
     else for (let i = 0; i + 8 <= secret.length; i++) parts.push(escapeRegExp(secret.slice(i, i + 8)));
   }
   const suspect = new RegExp(parts.join('|'));
+  if (!suspect.test(body) && !body.includes('\\u')) return (text) => text;
   const redact = keyRedactor(secrets);
   return (text) => (suspect.test(text) ? redact(text) : text);
 }
@@ -58,92 +63,117 @@ function put(target: JsonValue[] | Body, key: string | number, value: JsonValue)
   else (target as Record<string | number, JsonValue>)[key] = value;
 }
 
-type Copied = { ok: true; value: JsonValue; chars: number } | { ok: false; problem: string };
+type Checked = { ok: true; value: JsonValue; chars: number } | { ok: false; problem: string };
 
-/** A value to copy: [source, where the copy goes, under which key, depth]. */
-type Frame = [unknown, JsonValue[] | Body, string | number, number];
+/** A field's containers still to check, each with its depth, and the redaction to apply. */
+interface Walk {
+  containers: Array<JsonValue[] | Body>;
+  depths: number[];
+  clean: (text: string) => string;
+}
+
+/** A field name redacted in place (the value moves to the redacted name); returns the name. */
+function renameSlot(container: Body, name: string, clean: (text: string) => string): string {
+  const renamed = clean(name);
+  if (renamed !== name) {
+    const moved = container[name];
+    delete container[name];
+    put(container, renamed, moved);
+  }
+  return renamed;
+}
+
+/** One slot's value: a text is redacted in place (its length counted), a container waits on the walk. */
+function checkItem(container: JsonValue[] | Body, slot: string | number, depth: number, walk: Walk): number {
+  const item = (container as Record<string | number, JsonValue>)[slot];
+  if (typeof item === 'string') {
+    const text = walk.clean(item);
+    if (text !== item) put(container, slot, text);
+    return text.length;
+  }
+  if (typeof item === 'object' && item !== null) {
+    walk.containers.push(item);
+    walk.depths.push(depth + 1);
+  }
+  return 0;
+}
 
 /**
- * Copies one value into its place and pushes its children on `stack`; returns the characters it
- * counts (a list or object over `left` is counted, not copied), or TOO_DEEP.
+ * The slots of one container (a list's indexes, an object's field names, redacted and counted
+ * too); returns the characters counted, stopping once they pass `left`.
  */
-function copyOne([src, into, key, depth]: Frame, stack: Frame[], clean: (text: string) => string, left: number): number | string {
-  if (typeof src === 'string') {
-    const text = clean(src);
-    put(into, key, text);
-    return 1 + text.length;
-  }
-  if (typeof src === 'number' || typeof src === 'boolean' || src === null) {
-    put(into, key, src);
-    return 1;
-  }
-  if (!Array.isArray(src) && !isObject(src)) {
-    put(into, key, null); // undefined and the like cannot come from JSON; kept as nothing
-    return 1;
-  }
-  if (depth >= MAX_DEPTH) return TOO_DEEP;
-  if (Array.isArray(src)) {
-    if (1 + src.length > left) return 1 + src.length;
-    const list: JsonValue[] = new Array(src.length).fill(null);
-    put(into, key, list);
-    for (let i = src.length - 1; i >= 0; i--) stack.push([src[i], list, i, depth + 1]);
-    return 1 + src.length;
-  }
-  const names = Object.keys(src);
-  let chars = 1 + names.length;
-  if (chars > left) return chars;
-  const object: Body = {};
-  put(into, key, object);
-  for (let i = names.length - 1; i >= 0; i--) {
-    const name = clean(names[i]);
-    chars += name.length;
-    stack.push([src[names[i]], object, name, depth + 1]);
+function checkSlots(container: JsonValue[] | Body, depth: number, walk: Walk, left: number): number {
+  const names = Array.isArray(container) ? undefined : Object.keys(container);
+  const n = names ? names.length : (container as JsonValue[]).length;
+  let chars = n;
+  for (let i = 0; i < n && chars <= left; i++) {
+    const slot = names ? renameSlot(container as Body, names[i], walk.clean) : i;
+    if (names) chars += (slot as string).length;
+    chars += checkItem(container, slot, depth, walk);
   }
   return chars;
 }
 
 /**
- * A redacted copy of one field's value, within `budget` characters and MAX_DEPTH levels, made
- * with an explicit stack of frames.
+ * One field's value, parsed by JSON.parse (so plain data the add-in owns), checked within
+ * `budget` characters and MAX_DEPTH levels and redacted in place, with an explicit stack of
+ * containers and their depths: nothing is copied, and nothing recurses.
  */
-function copyField(value: unknown, budget: number, clean: (text: string) => string): Copied {
-  const holder: Body = {};
-  const stack: Frame[] = [[value, holder, 'v', 0]];
-  let chars = 0;
-  while (stack.length && chars <= budget) {
-    const counted = copyOne(stack.pop() as Frame, stack, clean, budget - chars);
-    if (typeof counted === 'string') return { ok: false, problem: counted };
-    chars += counted;
+function checkField(value: unknown, budget: number, clean: (text: string) => string): Checked {
+  let chars = 1;
+  if (typeof value === 'string') {
+    value = clean(value);
+    chars += (value as string).length;
+  } else if (typeof value === 'object' && value !== null) {
+    const walk: Walk = { containers: [value as Body], depths: [0], clean };
+    while (walk.containers.length && chars <= budget) {
+      const container = walk.containers.pop() as JsonValue[] | Body;
+      const depth = walk.depths.pop() as number;
+      if (depth >= MAX_DEPTH) return { ok: false, problem: TOO_DEEP };
+      chars += checkSlots(container, depth, walk, budget - chars);
+    }
   }
-  return chars > budget ? { ok: false, problem: TOO_LARGE } : { ok: true, value: holder.v, chars };
+  return chars > budget ? { ok: false, problem: TOO_LARGE } : { ok: true, value: value as JsonValue, chars };
 }
 
-/** One record, field by field (`id` first, so that it is never the field the budget runs out on). */
+/** The fields the add-in shows: they get a record's budget first, and one that does not fit says so. */
+const SHOWN = new Set(['id', ...LP_FIELDS, ...FUND_FIELDS]);
+
+/**
+ * One record, field by field: `id` first, then the fields the add-in shows, then the others (kept
+ * while the budget lasts, and left out, since nothing shows them, once it is spent: a record of a
+ * million fields costs no more than one of a few). A shown field that does not fit gets the
+ * error text; an `id` that does not fit is no id (null).
+ */
 function keepRecord(record: Record<string, unknown>, clean: (text: string) => string): ServiceRecord {
   const out: Body = {};
   let left = MAX_RECORD_CHARS;
   const names = Object.keys(record);
-  if (names.includes('id')) names.unshift(...names.splice(names.indexOf('id'), 1));
-  for (const raw of names) {
+  const order = [...names.filter((n) => n === 'id'), ...names.filter((n) => n !== 'id' && SHOWN.has(n)), ...names.filter((n) => !SHOWN.has(n))];
+  for (const raw of order) {
     const name = clean(raw);
-    const copied = copyField(record[raw], left - name.length, clean);
-    if (copied.ok) {
-      put(out, name, copied.value);
-      left -= name.length + copied.chars;
-    } else put(out, name, raw === 'id' ? null : copied.problem);
+    const checked = left > name.length ? checkField(record[raw], left - name.length, clean) : undefined;
+    if (checked?.ok) {
+      put(out, name, checked.value);
+      left -= name.length + checked.chars;
+    } else if (SHOWN.has(raw)) put(out, name, raw === 'id' ? null : (checked?.problem ?? TOO_LARGE));
   }
   return out;
 }
 
 /** A value of `data` that is not a record (a list that should hold records may hold other things). */
 function keepValue(value: unknown, clean: (text: string) => string): JsonValue {
-  const copied = copyField(value, MAX_RECORD_CHARS, clean);
-  return copied.ok ? copied.value : copied.problem;
+  const checked = checkField(value, MAX_RECORD_CHARS, clean);
+  return checked.ok ? checked.value : checked.problem;
 }
 
-/** The body of a 200 answer as the add-in keeps it: redacted of `secrets`, bounded per record. */
-export function keepAnswer(body: Record<string, unknown>, secrets: readonly string[]): Body {
-  const clean = redactor(secrets);
+/**
+ * The body of a 200 answer as the add-in keeps it: redacted of `secrets`, bounded per record.
+ * `text` is the body as sent: when nothing in it could be a key (nor a JSON escape that could
+ * hide one), no string is looked at one by one.
+ */
+export function keepAnswer(body: Record<string, unknown>, secrets: readonly string[], text: string): Body {
+  const clean = redactor(secrets, text);
   const { data, ...rest } = body;
   const out: Body = keepRecord(rest, clean) as Body;
   if (!('data' in body)) return out;

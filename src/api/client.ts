@@ -131,7 +131,8 @@ export class Client {
   industriesPages(fundId: string, pages: readonly number[], limit: number): Outcome<Page<ServiceRecord>>[] {
     const op = OPERATIONS.getIndustriesByVentureFundId;
     const id = requireId(fundId);
-    return this.answer(pages.map((page) => this.pageCall(op, { [op.idParam as string]: id, page, limit }, true, fundId)));
+    const query = (page: number) => ({ [op.idParam as string]: id, page, limit });
+    return this.answer(pages.map((page) => this.pageCall(op, query(page), true, fundId)));
   }
 
   private byId(op: Operation, ids: readonly string[], until?: number): Outcome<ServiceRecord>[] {
@@ -185,7 +186,8 @@ export class Client {
       return { ok: true, value: hit.value as T };
     }
     if (this.url(call, true).length <= MAX_URL_LENGTH) return undefined;
-    return { ok: false, error: badInput(`The id is too long for a request URL (${String(call.id ?? '').length} characters).`) };
+    const length = String(call.id ?? '').length;
+    return { ok: false, error: badInput(`The id is too long for a request URL (${length} characters).`) };
   }
 
   private answer<T>(calls: Call<T>[], until?: number): Outcome<T>[] {
@@ -254,7 +256,8 @@ export class Client {
   }
 
   /** The call's next attempt after `error`, or undefined: it ends with that error. */
-  private retry(op: Operation, a: Attempt, error: ServiceError, hasCopy: boolean, deadline: number): Attempt | undefined {
+  private retry(op: Operation, a: Attempt, error: ServiceError, hasCopy: boolean,
+    deadline: number): Attempt | undefined {
     if (error.code === 'NOT_FOUND' && this.tryNextPath(op)) return { ...a, at: 0 };
     const delay = retryDelay(error, a.retries + 1, this.policy, this.options.random, hasCopy);
     const at = this.options.clock.now() + (delay ?? 0);
@@ -287,7 +290,8 @@ export class Client {
 
   private explain(error: ServiceError, call: Call<unknown>): ServiceError {
     if (error.code !== 'NOT_FOUND' || call.id === undefined || !call.op.subject) return error;
-    return new ServiceError('NOT_FOUND', `Unknown ${call.op.subject} id: ${call.id}`, { status: error.status, url: error.url });
+    const where = { status: error.status, url: error.url };
+    return new ServiceError('NOT_FOUND', `Unknown ${call.op.subject} id: ${call.id}`, where);
   }
 
   /** The execution's deadline less the margin kept for writing results (Infinity without one). */

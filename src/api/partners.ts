@@ -43,6 +43,8 @@ export const CLAIM_MS = 25_000;
 export const POLL_MS = 300;
 /** Time that must be left to write a snapshot just read (else it is used in memory only). */
 const WRITE_RESERVE_MS = 8_000;
+/** Time a read of the list keeps beyond that, for answering the cell once the snapshot is written. */
+const ANSWER_RESERVE_MS = 1_500;
 /** Time a waiting execution keeps for its own requests after giving up the wait. */
 const KEEP_FOR_SELF_MS = 8_000;
 
@@ -113,7 +115,8 @@ export class PartnerLookup {
   }
 
   /** The snapshot, a read of the list when cheaper, then one request per id for what is still missing. */
-  private fetchMisses(own: readonly string[], misses: string[], neighboursOf: (() => Neighbours | undefined) | undefined,
+  private fetchMisses(own: readonly string[], misses: string[],
+    neighboursOf: (() => Neighbours | undefined) | undefined,
     found: Map<string, Outcome<ServiceRecord>>): void {
     let view = this.snapshot.view();
     if (view?.fresh) misses = this.fromSnapshot(view, misses, found);
@@ -307,7 +310,10 @@ export class PartnerLookup {
     return v?.fresh ? v : undefined;
   }
 
-  /** Page 1, read to learn (and remember) the list's size; undefined when it failed or reading the list is not worth it. */
+  /**
+   * Page 1, read to learn (and remember) the list's size; undefined when it failed or reading the
+   * list is not worth it.
+   */
   private learnSize(wanted: number): Outcome<Page<ServiceRecord>> | undefined {
     const first = this.context.client.activePartnerPages([1], FILL_PAGE_LIMIT)[0];
     if (!first.ok) this.fillError = first.error;
@@ -317,12 +323,17 @@ export class PartnerLookup {
     return worthReading(wanted, meta) ? first : undefined;
   }
 
-  /** Reads the list (page 1 already in when `first` is given), keeps it in memory, leaves `column`'s answers and a new snapshot. */
-  private readAndPublish(first: Outcome<Page<ServiceRecord>> | undefined, column?: readonly string[]): SnapshotView | undefined {
+  /**
+   * Reads the list (page 1 already in when `first` is given), keeps it in memory, and leaves
+   * `column`'s answers and a new snapshot.
+   */
+  private readAndPublish(first: Outcome<Page<ServiceRecord>> | undefined,
+    column?: readonly string[]): SnapshotView | undefined {
     // The read ends early enough to leave time for writing it and answering the cell.
-    const until = this.context.clock.now() + this.context.client.timeLeft() - WRITE_RESERVE_MS;
+    const until = this.context.clock.now() + this.context.client.timeLeft() - WRITE_RESERVE_MS - ANSWER_RESERVE_MS;
+    const client = this.context.client;
     const fetch: PageFetcher = (pages, limit) =>
-      first && pages.length === 1 && pages[0] === 1 ? [first] : this.context.client.activePartnerPages(pages, limit, { until });
+      first && pages.length === 1 && pages[0] === 1 ? [first] : client.activePartnerPages(pages, limit, { until });
     const read = readList(fetch, { limit: FILL_PAGE_LIMIT, batch: 100, passes: 2 });
     if (!read.verdict.complete) this.fillError = incompleteError('list of active partners', read.verdict);
     if (!read.verdict.complete || read.staleSince !== undefined) return undefined;

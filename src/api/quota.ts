@@ -131,10 +131,11 @@ export class FetchBudget {
     }
     if (admitted === n) return { admitted };
     const limit = grouped(this.policy.dailyLimit);
-    const refusal = new ServiceError('QUOTA', `Daily fetch limit nearly reached: ${grouped(used + admitted)} of ${limit} URL \
-fetches used since ${utcTime(start)}, and this needs ${grouped(n - admitted)} more; the add-in keeps the last \
-${grouped(this.policy.dailyLimit - allowed)} in reserve. Cached values are shown where available; the count resets by \
-${utcTime(start + QUOTA_WINDOW_MS)}.`);
+    const counted = `${grouped(used + admitted)} of ${limit} URL fetches used since ${utcTime(start)}`;
+    const reserve = grouped(this.policy.dailyLimit - allowed);
+    const refusal = new ServiceError('QUOTA', `Daily fetch limit nearly reached: ${counted}, and this needs \
+${grouped(n - admitted)} more; the add-in keeps the last ${reserve} in reserve. Cached values are shown where \
+available; the count resets by ${utcTime(start + QUOTA_WINDOW_MS)}.`);
     return { admitted, refusal };
   };
 }

@@ -48,7 +48,7 @@ export function interpret(res: HttpResponse, url: string, secrets: readonly stri
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed) || !('data' in parsed)) {
       return { ok: false, error: new ServiceError('MALFORMED', 'The data service answered without a "data" field.', details) };
     }
-    return { ok: true, body: keepAnswer(parsed as Record<string, unknown>, secrets) };
+    return { ok: true, body: keepAnswer(parsed as Record<string, unknown>, secrets, res.body) };
   }
   const said = serverText(res.body, secrets);
   const http = `HTTP ${status}${said ? `: ${said}` : ''}`;

@@ -75,6 +75,7 @@ function transpose(table: Cell[][]): Cell[][] {
  * @param {string|Array<Array<string>>} [fields] Field names, comma-separated or a range of names (default: all; see LP_FIELDS()).
  * @param {boolean} [headers] TRUE to add a header row (default FALSE, so rows line up with your ids).
  * @return {Array<Array<string|number|Date>>} One row per id; a single id and field give a single value.
+ * @example =LP_GET("lp_0000a", "fullName,firm,ticketSize", TRUE)
  * @customfunction
  */
 export function LP_GET(ids: unknown, fields?: unknown, headers?: unknown): FormulaResult {
@@ -87,6 +88,7 @@ export function LP_GET(ids: unknown, fields?: unknown, headers?: unknown): Formu
  * @param {string|Array<Array<string>>} ids One id, or a column or row of ids; blank cells give blank rows.
  * @param {boolean} [headers] TRUE to add a header row (default FALSE).
  * @return {Array<Array<string>>} id, name, fullName, activeStatus, slug, foto, firm for each id.
+ * @example =LP_FIRMS("lp_0000a", TRUE)
  * @customfunction
  */
 export function LP_FIRMS(ids: unknown, headers?: unknown): FormulaResult {
@@ -99,6 +101,7 @@ export function LP_FIRMS(ids: unknown, headers?: unknown): FormulaResult {
  * @param {string|Array<Array<string>>} ids One id, or a column or row of ids; blank cells give blank rows.
  * @param {boolean} [headers] TRUE to add a header row (default FALSE).
  * @return {Array<Array<string>>} id, name, fullName, activeStatus, slug, foto, labels for each id.
+ * @example =LP_LABELS("lp_0000a", TRUE)
  * @customfunction
  */
 export function LP_LABELS(ids: unknown, headers?: unknown): FormulaResult {
@@ -112,6 +115,7 @@ export function LP_LABELS(ids: unknown, headers?: unknown): FormulaResult {
  * @param {string|Array<Array<string>>} [fields] Field names, comma-separated or a range of names (default: all; see FUND_FIELDS()).
  * @param {boolean} [headers] TRUE to add a header row (default FALSE, so rows line up with your ids).
  * @return {Array<Array<string|number|Date|boolean>>} One row per id; a single id and field give a single value.
+ * @example =FUND_GET("vf_0003", "name,vintageYear,lastFundSize", TRUE)
  * @customfunction
  */
 export function FUND_GET(ids: unknown, fields?: unknown, headers?: unknown): FormulaResult {
@@ -124,6 +128,7 @@ export function FUND_GET(ids: unknown, fields?: unknown, headers?: unknown): For
  * @param {string|Array<Array<string>>} ids One id, or a column or row of ids; blank cells give blank rows.
  * @param {boolean} [headers] TRUE to add a header row (default FALSE).
  * @return {string|Array<Array<string>>} The last fund size as the service writes it (text such as $80M), one row per id.
+ * @example =FUND_LASTSIZE("vf_0003", TRUE)
  * @customfunction
  */
 export function FUND_LASTSIZE(ids: unknown, headers?: unknown): FormulaResult {
@@ -140,6 +145,7 @@ export function FUND_LASTSIZE(ids: unknown, headers?: unknown): FormulaResult {
  * @param {string|Array<Array<string>>} [fields] Field names, comma-separated or a range of names (default: all).
  * @param {boolean} [headers] TRUE to add a header row (default TRUE: this is a stand-alone table).
  * @return {Array<Array<string|number|Date>>} One row per active limited partner.
+ * @example =LP_ACTIVE(1, 3, "fullName,firm")
  * @customfunction
  */
 export function LP_ACTIVE(page?: unknown, limit?: unknown, fields?: unknown, headers?: unknown): FormulaResult {
@@ -149,7 +155,8 @@ export function LP_ACTIVE(page?: unknown, limit?: unknown, fields?: unknown, hea
     const chosen = parseFields(fields, LP_FIELD_SPECS, 'limited partner');
     const withHeaders = readFlag(headers, 'headers', true);
     const client = clientFor('formula');
-    const list = readPages((pages, size) => client.activePartnerPages(pages, size, { cache: true }), l, p, 'list of active partners', true);
+    const fetch: PageFetcher = (pages, size) => client.activePartnerPages(pages, size, { cache: true });
+    const list = readPages(fetch, l, p, 'list of active partners', true);
     const table = rowsTable(list.records.map((record) => ({ kind: 'record', record, staleSince: list.staleSince })), chosen, withHeaders, 'formula');
     // Sheets shows an error for an empty array result; an empty page is an empty cell.
     return table.length ? table : '';
@@ -164,6 +171,7 @@ export function LP_ACTIVE(page?: unknown, limit?: unknown, fields?: unknown, hea
  * @param {number} [limit] Items per page (default 100; the service may cap it).
  * @param {boolean} [headers] TRUE to add a header row (default TRUE: this is a stand-alone table).
  * @return {Array<Array<string>>} One industry per row.
+ * @example =FUND_INDUSTRIES("vf_0003", 1, 3)
  * @customfunction
  */
 export function FUND_INDUSTRIES(id: unknown, page?: unknown, limit?: unknown, headers?: unknown): FormulaResult {
@@ -189,6 +197,7 @@ export function FUND_INDUSTRIES(id: unknown, page?: unknown, limit?: unknown, he
  *
  * @param {boolean} [withTypes] TRUE to add a column with each field's type.
  * @return {Array<Array<string>>} One field name per row.
+ * @example =LP_FIELDS(TRUE)
  * @customfunction
  */
 export function LP_FIELDS(withTypes?: unknown): FormulaResult {
@@ -200,6 +209,7 @@ export function LP_FIELDS(withTypes?: unknown): FormulaResult {
  *
  * @param {boolean} [withTypes] TRUE to add a column with each field's type.
  * @return {Array<Array<string>>} One field name per row.
+ * @example =FUND_FIELDS(TRUE)
  * @customfunction
  */
 export function FUND_FIELDS(withTypes?: unknown): FormulaResult {

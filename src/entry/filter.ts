@@ -25,6 +25,7 @@ import { rowsTable } from '../table/rows';
  * @param {number} [limit] Most partners returned (default 1,000, at most 20,000).
  * @param {boolean} [headers] TRUE to add a header row (default TRUE: this is a stand-alone table).
  * @return {Array<Array<string|number|Date>>} One row per partner that matches: id, then the chosen fields.
+ * @example =LP_FILTER({"region", "is", "Europe"}, "fullName,region", "ticketSize desc", 3)
  * @customfunction
  */
 export function LP_FILTER(conditions: unknown, fields?: unknown, sort?: unknown, limit?: unknown, headers?: unknown): FormulaResult {

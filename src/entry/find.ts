@@ -3,8 +3,10 @@
  * headquarters or sector, case- and accent-insensitive (`muller` finds `Müller`), ranked by the
  * pure search (src/table/search.ts), as a typed table with ids first. The records come from the
  * shared partner snapshot (src/api/partners.ts: read now when there is no fresh one, so a warm
- * search makes no request); a stale list adds the "stale since" column.
+ * search makes no request); a stale list adds the "stale since" column. Nothing found is said in
+ * the cell, as Sheets' FILTER does, rather than left as a bare header row.
  */
+import { ServiceError } from '../api/errors';
 import { type FieldSpec, LP_FIELD_SPECS } from '../api/records';
 import { activePartners } from '../gas/context';
 import { type FormulaResult, guard } from '../gas/formula-guard';
@@ -23,7 +25,8 @@ const DEFAULT_FIND_FIELDS = ['fullName', 'firm', 'headquarters', 'sectorsFocused
  * @param {string|Array<Array<string>>} [fields] Field names to show after the id, comma-separated or a range (default: fullName, firm, headquarters, sectorsFocused).
  * @param {number} [limit] Most partners returned, best matches first (default 50, at most 5,000).
  * @param {boolean} [headers] TRUE to add a header row (default TRUE: this is a stand-alone table).
- * @return {Array<Array<string|number|Date>>} One row per partner found: id, then the chosen fields.
+ * @return {Array<Array<string|number|Date>>} One row per partner found: id, then the chosen fields; when none matches, the cell says so.
+ * @example =LP_FIND("upton group", "firm", 3)
  * @customfunction
  */
 export function LP_FIND(query: unknown, fields?: unknown, limit?: unknown, headers?: unknown): FormulaResult {
@@ -34,8 +37,9 @@ export function LP_FIND(query: unknown, fields?: unknown, limit?: unknown, heade
     const withHeaders = readFlag(headers, 'headers', true);
     const list = activePartners();
     const found = searchRecords(list.records, q, { limit: n });
+    if (!found.length) throw new ServiceError('NOT_FOUND', `No active limited partner matches "${q.text}": every word must be in a name, firm, headquarters or sector.`);
     const columns: FieldSpec[] = [LP_FIELD_SPECS.find((f) => f.name === 'id') as FieldSpec, ...chosen.filter((f) => f.name !== 'id')];
     const table = rowsTable(found.map((record) => ({ kind: 'record', record, staleSince: list.staleSince })), columns, withHeaders, 'formula');
-    return table.length ? table : '';
+    return table;
   });
 }

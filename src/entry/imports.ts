@@ -2,8 +2,9 @@
  * Sidebar endpoints for imports: saved imports (list, save, delete, schedule) and runs (start,
  * continue, status, cancel). The sidebar drives a run step by step (each step a short
  * execution), which is what moves its progress bar; the continuation trigger finishes a run the
- * sidebar abandoned. Thin: checks in src/import/spec.ts, runs in src/import/machine.ts, Apps
- * Script in src/gas.
+ * sidebar abandoned. Two explicit choices override the import's ownership rule: Replace anyway
+ * (for one run, or kept for the import) and letting the import own a table it did not write.
+ * Thin: checks in src/import/spec.ts, runs in src/import/machine.ts, Apps Script in src/gas.
  */
 import { badInput } from '../api/errors';
 import { timeId } from '../api/hash';
@@ -11,10 +12,11 @@ import { LP_FIELD_SPECS, LP_FIELDS } from '../api/records';
 import { type Answer, answer, type FilterField, type ImportView, type MatchCount, type RunSummary } from '../contract';
 import { activePartners, clientFor, EXECUTION_STARTED_AT } from '../gas/context';
 import { importPorts } from '../gas/import-ports';
+import { findSheet, releaseSheet } from '../gas/sheets';
 import { knownSecrets } from '../gas/settings';
 import { deleteRun, loadImports, loadRun, saveImports } from '../gas/store';
 import { syncTriggers } from '../gas/triggers';
-import { beginRun, cancelRun, continueRun, STEP_BUDGET_MS } from '../import/machine';
+import { adoptTable as adopt, beginRun, cancelRun, continueRun, STEP_BUDGET_MS } from '../import/machine';
 import { summarize } from '../import/run-state';
 import { checkSchedule, checkSpec, DEFAULT_IMPORT_FIELDS, type ImportSpec, nextDue } from '../import/spec';
 import { checkFilters, commonValues, compileQuery, describeQuery, opsFor } from '../table/filter';
@@ -81,6 +83,8 @@ export function deleteImport(id: unknown): Answer<{ deleted: string }> {
     if (loadRun(spec.id)?.status === 'running') cancelRun(spec.id, importPorts());
     saveImports(loadImports().filter((i) => i.id !== spec.id));
     deleteRun(spec.id);
+    const sheet = findSheet(spec.sheetName);
+    if (sheet) releaseSheet(sheet);
     syncTriggers();
     return { deleted: spec.id };
   }, knownSecrets);
@@ -126,4 +130,20 @@ export function importStatus(id: unknown): Answer<RunSummary> {
 
 export function cancelImport(id: unknown): Answer<RunSummary> {
   return runStep(() => cancelRun(find(id).id, importPorts()));
+}
+
+export function replaceAnyway(id: unknown, keep: unknown): Answer<RunSummary> {
+  return runStep(() => {
+    const spec = find(id);
+    if (keep === true) {
+      const imports = loadImports();
+      (imports.find((i) => i.id === spec.id) as ImportSpec).replaceAnyway = true;
+      saveImports(imports);
+    }
+    return beginRun(spec.id, 'sidebar', importPorts(clientFor('run')), deadline, true);
+  });
+}
+
+export function adoptTable(id: unknown): Answer<RunSummary> {
+  return runStep(() => adopt(find(id).id, importPorts()));
 }

@@ -54,7 +54,7 @@ function confirmedAddress(sendTo: unknown, s: Settings): string {
   const address = named ? normaliseBaseUrl(named) : '';
   if (!address || address !== s.baseUrl) {
     const now = s.baseUrl ? `is now ${hostOf(s.baseUrl)}` : 'has no service address';
-    throw new FieldError('baseUrl', `This spreadsheet ${now}, not ${named ? hostOf(address) : 'the address you confirmed'}: your key was not sent or saved. Check the service address and confirm it again.`);
+    throw new FieldError('baseUrl', `This spreadsheet ${now}, not ${named ? hostOf(address) : 'the address you confirmed'}: nothing was sent, saved or changed. Check the service address and confirm it again.`);
   }
   return address;
 }

@@ -54,7 +54,8 @@ export interface RefreshOutcome {
 export function refreshAddinFormulas(deadline = EXECUTION_STARTED_AT + EXECUTION_LIMIT_MS - SAFETY_MS): RefreshOutcome {
   const lock = documentLock();
   if (!lock.tryLock(LOCK_WAIT_MS)) {
-    throw new Error('An import or another Refresh all formulas is writing to this spreadsheet; try again when it has finished.');
+    const busy = 'An import or another Refresh all formulas is writing to this spreadsheet';
+    throw new Error(`${busy}; try again when it has finished.`);
   }
   try {
     return refreshLocked(deadline);
@@ -80,7 +81,8 @@ function refreshLocked(deadline: number): RefreshOutcome {
   const armed = pieces.length > 0 && armRepair();
   while (pieces.length) {
     // Never start a block that might not finish: estimate from the blocks done so far (first block: go).
-    const block = nextBlock(pieces, Math.floor((JOURNAL_CHARS * 0.9) / ratio), JOURNAL_CHARS, (p) => encode({ pieces: p }));
+    const rawBudget = Math.floor((JOURNAL_CHARS * 0.9) / ratio);
+    const block = nextBlock(pieces, rawBudget, JOURNAL_CHARS, (p) => encode({ pieces: p }));
     const n = block.pieces.reduce((k, p) => k + cellsOf(p), 0);
     if (refreshed > 0 && Date.now() + perCellMs * n * 2 + 1000 > deadline) break;
     rewriteBlock(book, block);
@@ -90,7 +92,8 @@ function refreshLocked(deadline: number): RefreshOutcome {
   }
   if (armed) clearRefreshRepair();
   const plural = (k: number) => `${k} Investor Data formula${k === 1 ? '' : 's'}`;
-  const left = `Refreshed ${refreshed} of ${plural(found)} before the time limit; run Refresh all formulas again for the rest.`;
+  const left = `Refreshed ${refreshed} of ${plural(found)} before the time limit; run Refresh all formulas again for \
+the rest.`;
   book.toast(refreshed === found ? `Refreshed ${plural(found)}.` : left, 'Investor Data');
   return { found, refreshed, recovered };
 }
@@ -168,7 +171,10 @@ export function recoverInterruptedRefresh(): number {
   }
 }
 
-/** The journal left by an interrupted refresh, or null; header and chunks are written in one call, so one with its header is whole. */
+/**
+ * The journal left by an interrupted refresh, or null. Header and chunks are written in one call,
+ * so a journal with its header is whole.
+ */
 function readJournal(props: Record<string, string>): Journal | null {
   const n = Number(props[JOURNAL_KEY]);
   if (!Number.isInteger(n) || n <= 0) return null;

@@ -20,7 +20,8 @@ function read(res: GoogleAppsScript.URL_Fetch.HTTPResponse): HttpResponse {
   return { status: res.getResponseCode(), headers, body: res.getContentText() };
 }
 
-const sendBatch = (requests: readonly HttpRequest[]): HttpResponse[] => UrlFetchApp.fetchAll(requests.map(params)).map(read);
+const sendBatch = (requests: readonly HttpRequest[]): HttpResponse[] =>
+  UrlFetchApp.fetchAll(requests.map(params)).map(read);
 
 /** UrlFetchApp without the quota guard (Diagnostics' probe of the service's paths). */
 export const urlFetchTransport: Transport = perRequest(sendBatch, () => Date.now());

@@ -15,7 +15,7 @@ import { stagingName } from '../import/run-state';
 import type { Cell } from '../table/cells';
 import { gasClock } from './clock';
 import { documentLock } from './lock';
-import { appendLog, ensureSheet, ensureSideSheet, findSheet, formatDateColumns, readTable, removeSheet, replaceTable, writeBlock } from './sheets';
+import { appendLog, ensureSheet, ensureSideSheet, findSheet, readTable, removeSheet, writeBlock, writeOwned, writeTag } from './sheets';
 import { loadImports, loadRun, saveImports, saveRun } from './store';
 
 function lockPort(): LockPort {
@@ -64,14 +64,10 @@ export function importPorts(client?: Client): ImportPorts {
         const sheet = findSheet(name);
         return sheet ? readTable(sheet) : null;
       },
-      extent: (name) => {
-        const sheet = findSheet(name);
-        return sheet ? { rows: sheet.getLastRow(), cols: sheet.getLastColumn() } : null;
-      },
-      write: (name, grid, dateColumns) => {
+      tag: (name, tag) => writeTag(ensureSheet(name), tag),
+      write: (name, grid, columns, importId) => {
         const sheet = ensureSheet(name);
-        replaceTable(sheet, grid);
-        formatDateColumns(sheet, dateColumns, grid.length - 1);
+        writeOwned(sheet, grid, columns, importId);
         sheet.activate();
       },
     },

@@ -2,9 +2,15 @@
  * Sheet writes and reads for imports and logs, always whole blocks (one setValues per block,
  * never cell by cell). Every text cell goes through the shared cell-safety rule, so nothing the
  * service sends can become a formula; only formulas the analyst wrote are written as formulas.
+ * An import's record lives in the sheet as developer metadata: the sheet's tag (its import's id
+ * and digests, src/import/replace.ts) and, on each whole column it writes, the field it holds;
+ * its columns are protected warning-only, so Sheets itself warns whoever edits them.
  */
-import { type Cell, safeText } from '../table/cells';
+import { LP_FIELD_SPECS } from '../api/records';
 import type { OutCell } from '../import/merge';
+import type { OwnedTable, SheetTag } from '../import/replace';
+import { type Cell, safeText } from '../table/cells';
+import { logLayout } from '../table/log-layout';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
@@ -73,23 +79,94 @@ export function replaceTable(sheet: Sheet, grid: readonly OutCell[][]): void {
   sheet.setFrozenRows(1);
 }
 
-export function readTable(sheet: Sheet): { values: Cell[][]; formulas: string[][] } {
-  if (sheet.getLastRow() === 0) return { values: [], formulas: [] };
+const TAG_KEY = 'investorData.import';
+const FIELD_KEY = 'investorData.field';
+const PROTECTED = 'Written by the Investor Data import';
+const DATE_FORMAT = 'yyyy-mm-dd hh:mm';
+const isDateField = (f: string | undefined) => LP_FIELD_SPECS.some((s) => s.name === f && s.type === 'datetime');
+
+/** The field metadata of the sheet's columns, with the 0-based column each is on. */
+function fieldMetadata(sheet: Sheet): Array<{ m: GoogleAppsScript.Spreadsheet.DeveloperMetadata; col: number }> {
+  return sheet.createDeveloperMetadataFinder().withKey(FIELD_KEY).find().map((m) => ({ m, col: (m.getLocation().getColumn() as GoogleAppsScript.Spreadsheet.Range).getColumn() - 1 }));
+}
+
+/** The sheet's cells, the field each column's metadata names, and the import's tag. */
+export function readTable(sheet: Sheet): OwnedTable {
+  const fields: Array<string | undefined> = [];
+  for (const { m, col } of fieldMetadata(sheet)) fields[col] = m.getValue() ?? undefined;
+  const tag = sheet.getDeveloperMetadata().find((m) => m.getKey() === TAG_KEY);
+  const owned = { fields, tag: tag ? (JSON.parse(tag.getValue() ?? 'null') as SheetTag) : null };
+  if (sheet.getLastRow() === 0) return { values: [], formulas: [], ...owned };
   const range = sheet.getDataRange();
-  return { values: range.getValues() as Cell[][], formulas: range.getFormulas() };
+  return { values: range.getValues() as Cell[][], formulas: range.getFormulas(), ...owned };
 }
 
-/** Formats the given 1-based columns below the header as date-times. */
-export function formatDateColumns(sheet: Sheet, columns: readonly number[], rows: number): void {
-  if (rows < 1) return;
-  for (const c of columns) sheet.getRange(2, c, rows, 1).setNumberFormat('yyyy-mm-dd hh:mm');
+export function writeTag(sheet: Sheet, tag: SheetTag): void {
+  const mine = sheet.getDeveloperMetadata().find((m) => m.getKey() === TAG_KEY);
+  if (mine) mine.setValue(JSON.stringify(tag));
+  else sheet.addDeveloperMetadata(TAG_KEY, JSON.stringify(tag));
 }
 
-/** Appends rows under a header to a log sheet, creating it (with the header) when absent. */
+/**
+ * Writes an import's table: first each column's field metadata (a column only gains a field
+ * when it is about to hold it), then the cells in one write, then the formats the fields need
+ * (a date format the import set for another field is cleared), then the warning-only protection.
+ */
+export function writeOwned(sheet: Sheet, grid: readonly OutCell[][], columns: ReadonlyArray<string | undefined>, importId: string): void {
+  ensureSize(sheet, grid.length, columns.length);
+  const before: Array<string | undefined> = [];
+  for (const { m, col } of fieldMetadata(sheet)) {
+    before[col] = m.getValue() ?? undefined;
+    if (columns[col] !== before[col]) m.remove();
+  }
+  columns.forEach((f, c) => {
+    if (f && f !== before[c]) sheet.getRange(`${columnLetters(c + 1)}:${columnLetters(c + 1)}`).addDeveloperMetadata(FIELD_KEY, f);
+  });
+  replaceTable(sheet, grid);
+  const rows = Math.max(sheet.getLastRow(), grid.length) - 1;
+  columns.forEach((f, c) => {
+    if (rows > 0 && (isDateField(f) || isDateField(before[c]))) sheet.getRange(2, c + 1, rows, 1).setNumberFormat(isDateField(f) ? DATE_FORMAT : 'General');
+  });
+  unprotect(sheet);
+  for (let c = 0; c < columns.length; c++) {
+    if (!columns[c] || columns[c - 1]) continue;
+    let end = c;
+    while (columns[end + 1]) end++;
+    sheet.getRange(1, c + 1, grid.length, end - c + 1).protect().setDescription(`${PROTECTED} ${importId}: an edit here makes its next replace stop and ask.`).setWarningOnly(true);
+  }
+}
+
+function unprotect(sheet: Sheet): void {
+  for (const p of sheet.getProtections(SpreadsheetApp.ProtectionType.RANGE)) if (p.getDescription().startsWith(PROTECTED)) p.remove();
+}
+
+/** An import deleted: its sheet keeps its cells, which are the analyst's from now on (no tag, no field metadata, no protection). */
+export function releaseSheet(sheet: Sheet): void {
+  for (const m of sheet.createDeveloperMetadataFinder().find()) if (m.getKey() === TAG_KEY || m.getKey() === FIELD_KEY) m.remove();
+  unprotect(sheet);
+}
+
+function columnLetters(col: number): string {
+  let s = '';
+  for (let n = col; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
+  return s;
+}
+
+/**
+ * Appends rows to a log sheet, creating it (with the header) when absent. A sheet whose header row
+ * is of an earlier layout keeps it: each value goes under its own column name (../table/log-layout.ts).
+ */
 export function appendLog(name: string, header: readonly string[], rows: readonly Cell[][]): void {
   if (rows.length === 0) return;
   const sheet = ensureSideSheet(name, false);
   const last = sheet.getLastRow();
-  writeBlock(sheet, last + 1, last === 0 ? [[...header], ...rows] : rows);
-  if (last === 0) sheet.setFrozenRows(1);
+  if (last === 0) {
+    writeBlock(sheet, 1, [[...header], ...rows]);
+    sheet.setFrozenRows(1);
+    return;
+  }
+  const width = Math.max(1, sheet.getLastColumn());
+  const layout = logLayout(sheet.getRange(1, 1, 1, width).getValues()[0], header);
+  if (layout.added.length) sheet.getRange(1, width + 1, 1, layout.added.length).setValues([layout.added]);
+  writeBlock(sheet, last + 1, rows.map((row) => layout.place(row)));
 }

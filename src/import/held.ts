@@ -20,13 +20,14 @@ export type Held = { page: Page<ServiceRecord>; rows: Cell[][] } | { refused: Se
 /** Where pages sit: items a full page holds, the list's total and its last page holding items. */
 export type Shape = Pick<ListCursor, 'size' | 'totalItems' | 'lastPage'>;
 
-/** The shape the held pages show before page 1 is in (their longest page, its total); undefined while none holds any. */
+/** The shape held pages show before page 1 is in (their longest page, its total); undefined while none holds any. */
 export function provisionalShape(held: ReadonlyMap<number, Held>): Shape | undefined {
   let shape: Shape | undefined;
   for (const h of held.values()) {
     if (!('page' in h) || h.page.items.length <= (shape?.size ?? 0)) continue;
     const { items, pagination } = h.page;
-    shape = { size: items.length, totalItems: pagination.totalItems, lastPage: Math.ceil(pagination.totalItems / items.length) };
+    const lastPage = Math.ceil(pagination.totalItems / items.length);
+    shape = { size: items.length, totalItems: pagination.totalItems, lastPage };
   }
   return shape;
 }
@@ -74,7 +75,8 @@ export function keepable(c: ListCursor, shape: Shape | undefined, held: Readonly
   const out: number[] = [];
   for (const [p, h] of held) {
     if (!shape || p < c.nextPage || p > Math.min(lastWanted(c), shape.lastPage + 1) || !('page' in h)) continue;
-    if (h.page.items.length === expectedRows(shape, p) && h.page.pagination.totalItems === shape.totalItems) out.push(p);
+    const fits = h.page.items.length === expectedRows(shape, p) && h.page.pagination.totalItems === shape.totalItems;
+    if (fits) out.push(p);
   }
   return out.sort((a, b) => a - b);
 }

@@ -18,15 +18,17 @@ import type { ServiceError } from '../api/errors';
 import { DEADLINE_MARGIN_MS } from '../api/client';
 import { acceptPage, acceptRefusal, cursorDone, listVerdict, startCursor } from '../api/pages';
 import { CHUNK_RECORDS } from '../api/snapshot';
-import { idProblem, LP_FIELD_SPECS, type Page, recordId, type ServiceRecord } from '../api/records';
+import { idProblem, type Page, recordId, type ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
-import { type Held, heldRows, heldSpan, keepable, noteHeld, placeable, provisionalShape, restoreHeld, type Shape, shapeOf } from './held';
+import {
+  type Held, heldRows, heldSpan, keepable, noteHeld, placeable, provisionalShape, restoreHeld, type Shape, shapeOf,
+} from './held';
 import { mergeTables, type OutCell } from './merge';
 import type { ImportPorts } from './ports';
-import { replaceRefusal } from './replace';
+import { adoption, digestOf, gridOf, type OwnedTable, ownDigest, replaceRefusal } from './replace';
+import { pagesRead, type RunSource, type RunState, type RunSummary, summarize } from './run-state';
 import { type Kept, type RowShape, rowShape } from './shape';
-import { pagesRead, type RunSource, type RunState, type RunSummary, summarize, type Written } from './run-state';
-import { type ImportSpec, sameSheetName } from './spec';
+import type { ImportSpec } from './spec';
 
 /** What the first request asks for; the server's cap decides, and the reader learns it. */
 export const FIRST_PAGE_LIMIT = 1000;
@@ -90,41 +92,26 @@ function locked(importId: string, ports: ImportPorts, body: () => RunSummary): R
   }
 }
 
-/** Starts a run, or carries on the one already running (a second start never begins another). */
-export function beginRun(importId: string, source: RunSource, ports: ImportPorts, deadline: number): RunSummary {
+/** Starts a run, or carries on the one already running (a second start never begins another); `force`: Replace anyway, for this run. */
+export function beginRun(importId: string, source: RunSource, ports: ImportPorts, deadline: number, force = false): RunSummary {
   return locked(importId, ports, () => {
     const spec = specFor(importId, ports);
     const current = ports.store.load(importId);
     if (current?.status === 'running') return step(spec, current, ports, deadline);
     const run = newRun(spec, source, ports);
-    // What earlier replaces wrote stays known across runs: replace judges the sheet by it.
-    if (current?.wrote) run.wrote = current.wrote;
-    if (current?.writing) run.writing = current.writing;
+    if (force || spec.replaceAnyway) run.force = true;
     ports.store.save(run);
-    // Refused before any request when the sheet already holds the analyst's cells (checked again before writing).
-    const refusal = replaceRefused(spec, run, ports, true);
+    // Refused before any request when the sheet is not as the import left it (checked again before writing).
+    const refusal = replaceRefused(spec, run, ports);
     if (refusal) return failRun(spec, run, ports, `Import failed: ${refusal}`);
     return step(spec, run, ports, deadline);
   });
 }
 
-/**
- * Why this replace run may not write its sheet (src/import/replace.ts), or undefined. Before the
- * run (`early`), a sheet that reaches no further than what this import last wrote is left to the
- * check before writing, which reads it anyway: a large table is not read twice for nothing.
- */
-function replaceRefused(spec: ImportSpec, run: RunState, ports: ImportPorts, early = false): string | undefined {
-  if (spec.mode !== 'replace') return undefined;
-  // Only tables written in this very sheet count (the import may have been pointed at another sheet since).
-  const wrote = [run.wrote, run.writing].filter((w): w is Written => !!w && sameSheetName(w.sheet, spec.sheetName));
-  const own = { fields: spec.fields, wrote };
-  if (early && wrote.length && ports.target.extent) {
-    const e = ports.target.extent(spec.sheetName);
-    const rows = Math.max(...wrote.map((w) => w.rows));
-    const cols = Math.max(...wrote.map((w) => w.fields.length));
-    if (!e || (e.rows <= rows + 1 && e.cols <= cols)) return undefined;
-  }
-  return replaceRefusal(ports.target.read(spec.sheetName), own, spec.sheetName);
+/** Why this replace run may not rewrite its sheet (src/import/replace.ts), or undefined. */
+function replaceRefused(spec: ImportSpec, run: RunState, ports: ImportPorts, table?: OwnedTable | null): string | undefined {
+  if (spec.mode !== 'replace' || run.force) return undefined;
+  return replaceRefusal(table === undefined ? ports.target.read(spec.sheetName) : table, spec.id, spec.sheetName);
 }
 
 export function continueRun(importId: string, ports: ImportPorts, deadline: number): RunSummary {
@@ -259,7 +246,8 @@ class Step {
   /** Takes the held pages that are next in the cursor's order. */
   private take(): void {
     const { run } = this;
-    for (let h = this.held.get(run.list.nextPage); h && !cursorDone(run.list) && !this.failure; h = this.held.get(run.list.nextPage)) {
+    const next = () => (cursorDone(run.list) || this.failure ? undefined : this.held.get(run.list.nextPage));
+    for (let h = next(); h; h = next()) {
       const page = run.list.nextPage;
       this.held.delete(page);
       this.moved = true;
@@ -276,7 +264,7 @@ class Step {
     run.message = `Page ${pagesRead(run)} of ${run.list.lastPage}`;
   }
 
-  /** Page 1 is in: pages placed in staging before it by another shape are not where they belong, so they are read again. */
+  /** Page 1 is in: pages placed in staging by another shape are not in their place, so they are read again. */
   private checkPlacement(): void {
     const s = this.placedBy;
     if (!s || (s.size === this.run.list.size && s.totalItems === this.run.list.totalItems)) return;
@@ -368,17 +356,21 @@ class Step {
     this.held.set(page, { page: { items, pagination: value.pagination }, rows });
     this.readHere.set(page, rows);
     // The snapshot keys records by id: one without a usable id has no place in it (nor in the table).
-    if (this.ports.snapshot && this.run.snap?.whole) this.rawHere.set(page, value.items.filter((r) => recordId(r) !== undefined));
+    if (this.ports.snapshot && this.run.snap?.whole) {
+      this.rawHere.set(page, value.items.filter((r) => recordId(r) !== undefined));
+    }
     this.waits.delete(page);
     this.pagesIn++;
     return undefined;
   }
 
-  /** A page the service refused: held (past the end), waited for, left to the next step, or the run's final error (returned). */
+  /** A page refused: held (past the end), waited for, left to the next step, or the run's final error (returned). */
   private refused(page: number, error: ServiceError, end: number): ServiceError | undefined {
     const c = this.run.list;
-    // A page past the end refused (or, asked ahead of page 1, any page refused for good): the cursor judges it when it gets there.
-    const pastEnd = c.started ? page > c.lastPage && (error.code === 'NOT_FOUND' || error.code === 'BAD_INPUT') : page > 1;
+    // A page past the end refused (or, asked ahead of page 1, any page refused for good): the cursor judges it
+    // when it gets there.
+    const noSuchPage = error.code === 'NOT_FOUND' || error.code === 'BAD_INPUT';
+    const pastEnd = c.started ? page > c.lastPage && noSuchPage : page > 1;
     if (pastEnd && (c.started || !error.transient)) this.held.set(page, { refused: error });
     else if (!error.transient) return error;
     else if (error.code !== 'UNSENT') {
@@ -404,7 +396,8 @@ class Step {
       return failRun(spec, run, ports, `Import failed: ${failure.message}`);
     }
     // The service is failing for now (rate limit, outage): keep what is in, carry on in the next step.
-    const tries = run.stalls > 1 && !told ? ` (${run.stalls} steps in a row without a page; the run fails after ${MAX_STALLS + 1})` : '';
+    const inARow = ` (${run.stalls} steps in a row without a page; the run fails after ${MAX_STALLS + 1})`;
+    const tries = run.stalls > 1 && !told ? inARow : '';
     run.message = `${failure.message} Continuing at page ${run.list.nextPage} in the next step${tries}.`;
     return undefined;
   }
@@ -423,7 +416,8 @@ class Step {
     // Pages restored from staging before page 1 was in are rewritten with it: staging starts anew at row 0.
     const rewrite = this.startedEmpty && this.placedBy !== undefined && run.list.started;
     if (run.list.started && inPlace && !rewrite && this.readHere.size <= MAX_RUN_WRITES) {
-      writeRuns(spec, run.list.size, [...this.readHere].filter(([p]) => p < run.list.nextPage || kept.includes(p)), ports);
+      const placed = [...this.readHere].filter(([p]) => p < run.list.nextPage || kept.includes(p));
+      writeRuns(spec, run.list.size, placed, ports);
       run.staged += this.taken.length;
     } else if (this.moved || this.readHere.size > 0) {
       stage(spec, run, this.taken, ports, heldRows(run.list, shape, kept, this.held, width));
@@ -498,7 +492,9 @@ function logRun(spec: ImportSpec, run: RunState, ports: ImportPorts, rows: numbe
   const specs = ports.store.specs();
   const mine = specs.find((i) => i.id === spec.id);
   if (mine) {
-    mine.last = { at: now, status: run.status === 'running' ? 'failed' : run.status, rows, message: run.message };
+    // The saved import's rows are those its sheet holds: a run that wrote nothing keeps the count of the last that did.
+    const status = run.status === 'running' ? 'failed' : run.status;
+    mine.last = { at: now, status, rows: status === 'done' ? rows : (mine.last?.rows ?? 0), message: run.message };
     ports.store.saveSpecs(specs);
   }
   ports.logs.run([
@@ -516,13 +512,43 @@ export function failRun(spec: ImportSpec, run: RunState, ports: ImportPorts, mes
   return logRun(spec, run, ports, 0);
 }
 
+/**
+ * Writes a table with the import's record: the tag first names what is about to be written
+ * (pending), then the table, its columns' fields, formats and protection, then the tag records it
+ * as written. An execution killed at any point leaves the old table or the new one, each matching
+ * the tag, so the next run accepts the sheet.
+ */
+function writeOwned(spec: ImportSpec, existing: OwnedTable | null, grid: OutCell[][], columns: Array<string | undefined>, ports: ImportPorts): void {
+  const digest = ownDigest(grid, columns);
+  ports.target.tag(spec.sheetName, { import: spec.id, digest: existing?.tag?.import === spec.id ? existing.tag.digest : digestOf([]), pending: digest });
+  ports.target.write(spec.sheetName, grid, columns, spec.id);
+  // Recorded as the sheet holds it, read back: how Sheets stores a value (a date, a number) is what the next run compares.
+  const written = ports.target.read(spec.sheetName);
+  ports.target.tag(spec.sheetName, { import: spec.id, digest: written ? ownDigest(gridOf(written), columns) : digest });
+}
+
+/** The analyst lets the import own the table in its sheet, which it did not write (typed by hand, or from before imports kept a record). */
+export function adoptTable(importId: string, ports: ImportPorts): RunSummary {
+  return locked(importId, ports, () => {
+    const spec = specFor(importId, ports);
+    const table = ports.target.read(spec.sheetName);
+    if (table) {
+      const { grid, columns } = adoption(table, spec.fields);
+      writeOwned(spec, table, grid, columns, ports);
+    }
+    return summarize(importId, ports.store.load(importId));
+  });
+}
+
 function writeTarget(spec: ImportSpec, run: RunState, kept: Kept, read: number, ports: ImportPorts, skippedNote: string): RunSummary {
   const rows = kept.rows;
+  const existing = ports.target.read(spec.sheetName);
   let grid: OutCell[][];
+  let columns: Array<string | undefined> = [...spec.fields];
   let note = '';
   if (spec.mode === 'merge') {
-    const merged = mergeTables(ports.target.read(spec.sheetName), spec.fields, rows, kept.unmatched);
-    grid = merged.grid;
+    const merged = mergeTables(existing, spec.fields, rows, spec.sheetName, kept.unmatched);
+    ({ grid, columns } = merged);
     const when = new Date(ports.now());
     ports.logs.changes(merged.changes.map((c) => [when, spec.sheetName, c.id, c.change, c.field, c.before, c.after]));
     const counts = (kind: string) => merged.changes.filter((c) => c.change === kind).length;
@@ -530,29 +556,11 @@ function writeTarget(spec: ImportSpec, run: RunState, kept: Kept, read: number, 
     const unmatched = counts('no longer matches');
     note = ` ${counts('new partner')} new, ${counts('no longer active')} no longer active,${unmatched ? ` ${unmatched} no longer matching,` : ''} ${counts('changed')} field changes.${repeated ? ` ${repeated} rows with a repeated id kept below the table.` : ''}`;
   } else {
-    const refusal = replaceRefused(spec, run, ports);
+    const refusal = replaceRefused(spec, run, ports, existing);
     if (refusal) throw new Error(refusal);
     grid = [[...spec.fields], ...rows];
   }
-  const dateColumns = spec.fields.map((f, i) => (LP_FIELD_SPECS.find((s) => s.name === f)?.type === 'datetime' ? i + 1 : 0)).filter((c) => c > 0);
-  const writing: Written = { sheet: spec.sheetName, fields: [...spec.fields], rows: rows.length };
-  const before = run.writing;
-  if (spec.mode === 'replace') {
-    // Known before the write, so an execution that ends between writing and saving leaves its table owned.
-    run.writing = writing;
-    ports.store.save(run);
-  }
-  try {
-    ports.target.write(spec.sheetName, grid, dateColumns);
-  } catch (e) {
-    // Not written: the rows it would have written are not the import's.
-    run.writing = before;
-    ports.store.save(run);
-    throw e;
-  }
-  // A merge's table holds the analyst's columns and rows too: the next replace judges it afresh.
-  run.wrote = spec.mode === 'replace' ? writing : undefined;
-  run.writing = undefined;
+  writeOwned(spec, existing, grid, columns, ports);
   ports.staging.remove(spec.id);
   run.status = 'done';
   run.read = rows.length;

@@ -1,14 +1,18 @@
 /**
- * Merge by id: the new rows of an import laid over the table already in the sheet. The header
- * row is found by meaning: the first of the top rows with a cell reading "id" in any case (rows
- * above it, a title for instance, stay as they are); a sheet with data but no such row is refused
- * (MergeRefused), never silently replaced. Rows are matched by id; the analyst's own columns
- * (any column whose header is not an imported field) stay with their partner wherever it moves,
- * formulas included (same-row references follow the row); partners no longer in the list keep
- * their rows, below the active ones, and so does every further row of a repeated id. Every
- * difference becomes a change-log entry: new partner, no longer active (or, for a partner still
- * listed that the import's filters now leave out, no longer matches), repeated id (kept), or a
- * field's old and new value.
+ * Merge by id: the new rows of an import laid over the table already in the sheet, by the
+ * import's record of its columns. Each column the import wrote carries metadata naming its field
+ * (src/gas/sheets.ts), so merge knows its own columns wherever the analyst moved them; every other
+ * column is the analyst's and stays where it is, and a field newly added gets a new column at the
+ * right, never an analyst's column of the same name. The header row is the one whose cell in the
+ * import's id column reads "id" (rows above it, a title for instance, stay as they are). A sheet
+ * with data but no column the import wrote is refused (MergeRefused) until the analyst lets the
+ * import own its table. Rows are matched by id: the analyst's cells stay with their partner
+ * wherever it moves, formulas included (references to the formula's own row follow it, see
+ * moveRow); partners no longer in the list, rows without an id and further rows of a repeated id
+ * keep every cell, formulas included, below the active ones; an analyst's formula in an imported
+ * column is kept, not overwritten. Every difference becomes a change-log entry: new partner, no
+ * longer active (or, for a partner still listed that the import's filters now leave out, no longer
+ * matches), repeated id (kept), or a field's old and new value.
  */
 import { type Cell, isDate } from '../table/cells';
 
@@ -27,6 +31,8 @@ export interface Change {
 
 export interface MergeResult {
   grid: OutCell[][];
+  /** The field each column of `grid` holds for the import; undefined for the analyst's columns. */
+  columns: Array<string | undefined>;
   changes: Change[];
   kept: number;
 }
@@ -47,84 +53,85 @@ export const sameCell = (a: Cell, b: Cell): boolean => {
   return norm(a) === norm(b);
 };
 
-/** Moves same-row, non-absolute references of a formula from row `from` to row `to` (1-based). */
-export function repointFormula(formula: string, from: number, to: number): string {
+/** Strings, references (sheet-qualified or not, one cell or a range), and any other word of a formula. */
+const TOKEN = /"(?:[^"]|"")*"|((?:'(?:[^']|'')+'|[A-Za-z_][\w.]*)!)?(\$?[A-Za-z]{1,3}\$?\d+(?::\$?[A-Za-z]{1,3}\$?\d+)?)(?![\w(!])|[\w.$]+/g;
+
+/**
+ * A formula moved from row `from` to row `to` (1-based) of the sheet `sheetName`: references to
+ * its own row on that sheet (a cell, or a range within that row) follow it, unless the row is
+ * absolute; string literals, other sheets' references and references to other rows stay as written.
+ */
+export function moveRow(formula: string, from: number, to: number, sheetName: string): string {
   if (from === to) return formula;
-  return formula.replace(/(^|[^A-Za-z0-9_$])(\$?[A-Z]{1,3})(\d+)(?![\d(])/g, (m, pre: string, col: string, row: string) => (Number(row) === from ? `${pre}${col}${to}` : m));
+  return formula.replace(TOKEN, (token, sheet: string | undefined, ref: string | undefined) => {
+    if (!ref || (sheet && sheet.slice(0, -1).replace(/^'([\s\S]*)'$/, '$1').replace(/''/g, "'") !== sheetName)) return token;
+    const ends = ref.split(':').map((end) => /^(\$?[A-Za-z]+)(\$?)(\d+)$/.exec(end) as RegExpExecArray);
+    if (!ends.every((m) => m[2] === '' && Number(m[3]) === from)) return token;
+    return (sheet ?? '') + ends.map((m) => `${m[1]}${to}`).join(':');
+  });
 }
 
 /** `unmatched`: ids in the list that the import's filters leave out; their rows stay as a partner no longer active does. */
-export function mergeTables(existing: { values: Cell[][]; formulas: string[][] } | null, fields: readonly string[], incoming: readonly Cell[][], unmatched: ReadonlySet<string> = new Set()): MergeResult {
-  const newIdCol = fields.indexOf('id');
-  if (!existing || existing.values.every((row) => blank(row))) {
-    return { grid: [[...fields], ...incoming.map((r) => [...r])], changes: [], kept: 0 };
+export function mergeTables(existing: { values: Cell[][]; formulas: string[][]; fields: ReadonlyArray<string | undefined> } | null, fields: readonly string[], incoming: readonly Cell[][], sheetName: string, unmatched: ReadonlySet<string> = new Set()): MergeResult {
+  if (!existing || (existing.values.every((row) => blank(row)) && existing.formulas.every((row) => row.every((f) => !f)))) {
+    return { grid: [[...fields], ...incoming.map((r) => [...r])], columns: [...fields], changes: [], kept: 0 };
+  }
+  const idCol = existing.fields.indexOf('id');
+  if (idCol < 0) {
+    throw new MergeRefused(existing.fields.some(Boolean)
+      ? `The id column the import wrote in "${sheetName}" is gone, so its rows cannot be matched; nothing was changed. Undo the deletion, or import into another sheet.`
+      : `"${sheetName}" holds a table the import did not write; nothing was changed. Let the import own this table (its columns named like fields become the import's), or import into another sheet.`);
   }
   const top = Math.min(HEADER_SEARCH_ROWS, existing.values.length);
-  const h = existing.values.slice(0, top).findIndex((row) => row.some((c) => norm(c) === 'id'));
-  if (h < 0) {
-    throw new MergeRefused(`Merge by id needs an "id" column, and none of the first ${top} rows of the sheet has a cell reading "id"; nothing was changed. Name the id column "id", or import with replace into another sheet.`);
-  }
-  const header = existing.values[h].map((c) => String(c ?? ''));
-  const oldIdCol = header.findIndex((c) => norm(c) === 'id');
-  const colOf = new Map<string, number>();
-  header.forEach((c, i) => {
-    if (!colOf.has(norm(c))) colOf.set(norm(c), i);
-  });
-  const isField = (c: string) => fields.some((f) => norm(f) === norm(c));
-  const analystCols = header.map((c, i) => ({ h: c, i })).filter(({ h: c, i }) => !isField(c) && (c !== '' || existing.values.some((r, k) => k > h && r[i] !== '' && r[i] !== undefined)));
-  const cellOf = (r: number, c: number): OutCell => {
+  const h = existing.values.slice(0, top).findIndex((row) => norm(row[idCol]) === 'id');
+  if (h < 0) throw new MergeRefused(`Merge by id needs the header "id" on the import's id column of "${sheetName}", in its first ${top} rows; nothing was changed. Name that column "id" again.`);
+  const width = Math.max(0, ...existing.values.map((r) => r.length), ...existing.formulas.map((r) => r.length));
+  // The import's columns where they are now (a field it no longer writes leaves its column to the analyst), new fields at the right.
+  const columns: Array<string | undefined> = Array.from({ length: width }, (_, c) => (fields.includes(existing.fields[c] as string) ? existing.fields[c] : undefined));
+  for (const f of fields) if (!columns.includes(f)) columns.push(f);
+  const colOf = (f: string) => columns.indexOf(f);
+  const cellOf = (r: number, c: number, to = r): OutCell => {
     const f = existing.formulas[r]?.[c];
-    return f ? { formula: f } : (existing.values[r][c] ?? '');
+    return f ? { formula: moveRow(f, r + 1, to + 1, sheetName) } : (existing.values[r]?.[c] ?? '');
   };
-  // Rows above the header (a title, notes) stay exactly as they were, formulas included.
-  const width = Math.max(...existing.values.slice(0, h).map((r) => r.length), 0);
-  const grid: OutCell[][] = existing.values.slice(0, h).map((row, r) => Array.from({ length: Math.max(width, row.length) }, (_, c) => cellOf(r, c)));
+  const grid: OutCell[][] = existing.values.slice(0, h).map((_, r) => columns.map((_, c) => cellOf(r, c)));
+  grid.push(columns.map((f, c) => f ?? cellOf(h, c)));
   const oldRows = new Map<string, number>();
   existing.values.forEach((row, r) => {
-    const id = String(row[oldIdCol] ?? '');
+    const id = String(row[idCol] ?? '');
     if (r > h && id && !oldRows.has(id)) oldRows.set(id, r);
   });
   const changes: Change[] = [];
   const log = (c: Change) => {
     if (changes.length < MAX_CHANGES) changes.push(c);
   };
-  grid.push([...fields, ...analystCols.map((c) => c.h)]);
-  const carry = (oldRow: number | undefined, newRow: number): OutCell[] =>
-    analystCols.map(({ i }) => {
-      if (oldRow === undefined) return '';
-      const f = existing.formulas[oldRow]?.[i];
-      return f ? { formula: repointFormula(f, oldRow + 1, newRow) } : (existing.values[oldRow][i] ?? '');
-    });
   const seen = new Set<string>();
   for (const row of incoming) {
-    const id = String(row[newIdCol]);
+    const id = String(row[fields.indexOf('id')]);
     if (seen.has(id)) continue;
     seen.add(id);
-    const oldRow = oldRows.get(id);
-    if (oldRow === undefined) log({ id, change: 'new partner', field: '', before: '', after: '' });
+    const old = oldRows.get(id);
+    if (old === undefined) log({ id, change: 'new partner', field: '', before: '', after: '' });
     else {
       fields.forEach((f, k) => {
-        const col = colOf.get(norm(f));
-        if (col !== undefined && !sameCell(existing.values[oldRow][col] ?? '', row[k])) log({ id, change: 'changed', field: f, before: existing.values[oldRow][col] ?? '', after: row[k] });
+        const before = existing.values[old][colOf(f)] ?? '';
+        if (colOf(f) < width && !existing.formulas[old]?.[colOf(f)] && !sameCell(before, row[k])) log({ id, change: 'changed', field: f, before, after: row[k] });
       });
     }
-    grid.push([...row, ...carry(oldRow, grid.length + 1)]);
+    const to = grid.length;
+    grid.push(columns.map((f, c) => (old !== undefined && (!f || existing.formulas[old]?.[c]) ? cellOf(old, c, to) : f ? row[fields.indexOf(f)] : '')));
   }
   let kept = 0;
   existing.values.forEach((old, r) => {
     if (r <= h) return;
-    const id = String(old[oldIdCol] ?? '');
+    const id = String(old[idCol] ?? '');
     const first = id !== '' && oldRows.get(id) === r;
-    if (first && seen.has(id)) return;
-    if (!id && blank(old)) return;
-    // A partner no longer listed, a row without an id, or a further row of a repeated id: kept, never dropped.
-    if (id && first) log({ id, change: unmatched.has(id) ? 'no longer matches' : 'no longer active', field: '', before: '', after: '' });
-    else if (id) log({ id, change: 'repeated id (kept)', field: '', before: '', after: '' });
+    if ((first && seen.has(id)) || (!id && blank(old) && !existing.formulas[r]?.some(Boolean))) return;
+    // A partner no longer listed, a row without an id, or a further row of a repeated id: kept whole, never dropped.
+    if (id) log({ id, change: !first ? 'repeated id (kept)' : unmatched.has(id) ? 'no longer matches' : 'no longer active', field: '', before: '', after: '' });
     kept++;
-    grid.push([...fields.map((f) => {
-      const col = colOf.get(norm(f));
-      return col !== undefined ? (old[col] ?? '') : '';
-    }), ...carry(r, grid.length + 1)]);
+    const to = grid.length;
+    grid.push(columns.map((_, c) => cellOf(r, c, to)));
   });
-  return { grid, changes, kept };
+  return { grid, columns, changes, kept };
 }

@@ -9,6 +9,7 @@ import type { Outcome } from '../api/client';
 import type { Page, ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
 import type { OutCell } from './merge';
+import type { OwnedTable, SheetTag } from './replace';
 import type { RunState } from './run-state';
 import type { ImportSpec } from './spec';
 
@@ -28,18 +29,17 @@ export interface StagingPort {
   remove(importId: string): void;
 }
 
-/** A sheet's cells as read: their values and their formulas, row by row. */
-export interface SheetContents {
-  values: Cell[][];
-  formulas: string[][];
-}
-
 export interface TargetPort {
-  read(sheetName: string): SheetContents | null;
-  /** The sheet's last row and column holding anything (1-based), without reading its cells; null when there is no such sheet. */
-  extent?(sheetName: string): { rows: number; cols: number } | null;
-  /** Replaces the table in one write; `dateColumns` (1-based) are formatted as date-times. */
-  write(sheetName: string, grid: OutCell[][], dateColumns: number[]): void;
+  /** The sheet's cells, the field each column's metadata names and the import's tag; null when there is no such sheet. */
+  read(sheetName: string): OwnedTable | null;
+  /** Records the import's tag on the sheet (creating the sheet if there is none). */
+  tag(sheetName: string, tag: SheetTag): void;
+  /**
+   * Replaces the table in one write, then names each column's field (`columns`; undefined for the
+   * analyst's), formats the import's columns by field (clearing a format it set for another field)
+   * and protects them with a warning-only protection naming `importId`.
+   */
+  write(sheetName: string, grid: OutCell[][], columns: ReadonlyArray<string | undefined>, importId: string): void;
 }
 
 export interface RunStore {

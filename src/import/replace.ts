@@ -1,33 +1,68 @@
 /**
- * What an import in replace mode may erase. Replace rewrites the table it wrote before; it must
- * never erase what the analyst added beside, below or in it (a formula typed right of the data, a
- * notes column, a line under the table, rows typed without an id). The import's own cells are:
- * - columns within the width of a field list it wrote in this sheet whose header names one of
- *   those fields (a column headed "email" that it never wrote is the analyst's, even once
- *   "email" is added to the import); without such a record, the fields it writes now;
- * - the header row, and rows with an id in its id column, down to the most rows it wrote in this
- *   sheet (the runs keep that, `RunState.wrote` / `writing`); for a table from before they did,
- *   down to the first row without an id.
- * Anything else that is not blank, and any formula anywhere (replace writes none), is the
- * analyst's: the run is refused with the places named and the sheet untouched, and merge by id,
- * which keeps such columns with their partners, is suggested.
+ * Whether replace may rewrite a sheet: one predicate over the import's record in the sheet. An
+ * import tags each sheet it writes (src/gas/sheets.ts keeps the tag as sheet developer metadata)
+ * with its id and a digest of every cell there once it has written it, and, just before writing,
+ * the digest of what it is about to write (`pending`, for an execution that ends in between).
+ * Replace may rewrite the sheet if and only if it is blank, or carries this import's tag and its
+ * cells match the recorded or the pending digest. Otherwise it changes nothing and names the first
+ * differences: formulas, then imported cells that were edited, then cells outside the table.
+ * The digest keys each cell that is not blank by its row's id, its column's header and its
+ * content, never by position, so sorting the rows or moving the columns keeps the table the
+ * import's; imported cells cleared or deleted hold nothing to lose. It is a small invertible
+ * sketch (an invertible Bloom lookup table), so a few edited cells can be named.
  */
-import { LP_FIELDS } from '../api/records';
-import type { Cell } from '../table/cells';
-import { norm } from './merge';
-import type { SheetContents } from './ports';
+import { fnv1a } from '../api/hash';
+import { type Cell, isDate } from '../table/cells';
+import { HEADER_SEARCH_ROWS, norm, type OutCell } from './merge';
 
-/**
- * What the import may own in one sheet: the tables it wrote there (its runs keep them); without
- * any such record (a table from before they did), the fields it writes now.
- */
-export interface Ownership {
-  fields: readonly string[];
-  wrote?: ReadonlyArray<{ fields: readonly string[]; rows: number }>;
+/** The import's record on a sheet it wrote. */
+export interface SheetTag { import: string; digest: string; pending?: string }
+
+/** A sheet as ownership sees it: its cells, the field each column's metadata names, its tag. */
+export interface OwnedTable { values: Cell[][]; formulas: string[][]; fields: ReadonlyArray<string | undefined>; tag: SheetTag | null }
+
+/** Slots in each of the sketch's three parts: enough to name about 60 differing cells. */
+const SLOTS = 30;
+const mix = (key: number, salt: number): number => Math.imul((Math.imul(key ^ salt, 0x9e3779b1) >>> 15) ^ Math.imul(key ^ salt, 0x9e3779b1), 0x85ebca6b) >>> 0;
+const blank = (v: OutCell | undefined) => v === '' || v === undefined || v === null;
+const isFormula = (c: OutCell | undefined): c is { formula: string } => typeof c === 'object' && c !== null && !isDate(c) && 'formula' in c;
+const text = (v: OutCell | undefined): string => (isFormula(v) ? `=${v.formula}` : isDate(v) ? `d${Math.round(v.getTime() / 1000)}` : typeof v === 'number' ? `n${Number(v.toPrecision(15))}` : `${typeof v}${String(v ?? '')}`);
+
+/** Adds (`sign` 1) or removes (-1) a key in each of the sketch's three parts: a count, the keys' XOR, their checks' XOR. */
+function toggle(sketch: number[], key: number, sign: number): void {
+  for (let part = 0; part < 3; part++) {
+    const i = 3 * (part * SLOTS + (mix(key, part + 1) % SLOTS));
+    [sketch[i], sketch[i + 1], sketch[i + 2]] = [sketch[i] + sign, (sketch[i + 1] ^ key) >>> 0, (sketch[i + 2] ^ mix(key, 99)) >>> 0];
+  }
 }
 
-const filled = (v: Cell | undefined) => v !== '' && v !== undefined && v !== null;
-const FIELD_NAMES = new Set(LP_FIELDS.map(norm));
+/** Each cell with content (a blank one holds nothing to lose), keyed by its row's id, its column's header and its content. */
+function keyed(grid: ReadonlyArray<ReadonlyArray<OutCell>>, each: (key: number, r: number, c: number, inRow: boolean) => void): void {
+  const header = grid[0] ?? [];
+  const idCol = header.findIndex((h) => !isFormula(h) && norm(h) === 'id');
+  grid.forEach((row, r) => {
+    for (let c = 0; c < row.length; c++) if (!blank(row[c])) each(fnv1a(`${text(row[idCol])}\u0001${text(header[c])}\u0001${text(row[c])}`) >>> 0, r, c, r === 0 || !blank(row[idCol]));
+  });
+}
+
+/** The digest of a grid: the sketch of its keyed cells. */
+export function digestOf(grid: ReadonlyArray<ReadonlyArray<OutCell>>): string {
+  const sketch = new Array<number>(9 * SLOTS).fill(0);
+  keyed(grid, (key) => toggle(sketch, key, 1));
+  return sketch.map((n) => n.toString(36)).join('.');
+}
+
+/** The digest of what the import writes in `grid`: its columns, without formulas (those are the analyst's). */
+export const ownDigest = (grid: readonly OutCell[][], columns: ReadonlyArray<string | undefined>): string => digestOf(grid.map((row) => row.map((cell, c) => (columns[c] && !isFormula(cell) ? cell : ''))));
+
+/** A sheet's cells as one grid, formulas as formula cells. */
+export const gridOf = (t: OwnedTable): OutCell[][] => t.values.map((row, r) => row.map((v, c) => (t.formulas[r]?.[c] ? { formula: t.formulas[r][c] } : v)));
+
+/** The analyst lets the import own the table: the columns headed like its fields (on the first row with an "id" cell, else the first) become its own. */
+export function adoption(table: OwnedTable, fields: readonly string[]): { grid: OutCell[][]; columns: Array<string | undefined> } {
+  const header = table.values[Math.max(0, table.values.slice(0, HEADER_SEARCH_ROWS).findIndex((row) => row.some((c) => norm(c) === 'id')))] ?? [];
+  return { grid: gridOf(table), columns: header.map((h, c) => fields.find((f) => norm(f) === norm(h) && header.findIndex((x) => norm(x) === norm(h)) === c)) };
+}
 
 /** A1 name of a 0-based cell. */
 export function a1(row: number, col: number): string {
@@ -36,60 +71,49 @@ export function a1(row: number, col: number): string {
   return `${letters}${row + 1}`;
 }
 
-/** The region an import owns in a sheet (see the file's comment). */
-function ownRegion(existing: SheetContents, own: Ownership): { col: (c: number) => boolean; row: (r: number) => boolean } {
-  const wrote = own.wrote ?? [];
-  // A field the import writes now but never wrote here does not make an analyst's column of that name its own.
-  const lists = wrote.length ? wrote.map((w) => w.fields) : [own.fields];
-  const names = new Set(lists.flat().map(norm));
-  const cols = Math.max(...lists.map((f) => f.length));
-  const header = existing.values[0] ?? [];
-  const col = (c: number) => c < cols && names.has(norm(header[c]));
-  let idCol = -1;
-  for (let c = 0; c < cols && idCol < 0; c++) if (col(c) && norm(header[c]) === 'id') idCol = c;
-  const hasId = (r: number) => idCol >= 0 && filled(existing.values[r]?.[idCol]);
-  let last = 0;
-  if (wrote.length) last = Math.max(...wrote.map((w) => w.rows));
-  else while (last + 1 < existing.values.length && hasId(last + 1)) last++;
-  return { col, row: (r) => r === 0 || (r <= last && hasId(r)) };
-}
-
-/**
- * The analyst's cells that replacing `existing` would erase: how many, the first `limit` named
- * (formulas first, then in reading order), and the headers of such columns that name a field
- * (likely a column an earlier import wrote).
- */
-export function analystCells(existing: SheetContents | null, own: Ownership, limit = 3): { places: string[]; count: number; fieldColumns: string[] } {
-  if (!existing) return { places: [], count: 0, fieldColumns: [] };
-  const region = ownRegion(existing, own);
-  const formulas: string[] = [];
-  const values: string[] = [];
-  const fieldColumns: string[] = [];
-  let count = 0;
-  existing.values.forEach((row, r) => {
-    const width = Math.max(row.length, existing.formulas[r]?.length ?? 0);
-    for (let c = 0; c < width; c++) {
-      const formula = existing.formulas[r]?.[c] ?? '';
-      if (formula !== '') {
-        count++;
-        if (formulas.length < limit) formulas.push(`${a1(r, c)} (a formula)`);
-      } else if (filled(row[c]) && !(region.row(r) && region.col(c))) {
-        count++;
-        if (values.length < limit) values.push(a1(r, c));
-        if (r === 0 && !own.wrote?.length && FIELD_NAMES.has(norm(row[c])) && fieldColumns.length < limit) fieldColumns.push(String(row[c]));
-      }
+/** The keys in digest `now` and not in `then`, by peeling the difference of their sketches; null when too many to list. */
+function extraKeys(now: string, then: string): Set<number> | null {
+  const [a, b] = [now, then].map((d) => d.split('.').map((n) => Number.parseInt(n, 36)));
+  if (a.length !== b.length) return null;
+  const d = a.map((n, i) => (i % 3 ? (n ^ b[i]) >>> 0 : n - b[i]));
+  const extra = new Set<number>();
+  for (let peeled = true; peeled; ) {
+    peeled = false;
+    for (let i = 0; i < d.length; i += 3) {
+      if (Math.abs(d[i]) !== 1 || d[i + 2] !== mix(d[i + 1], 99)) continue;
+      if (d[i] === 1) extra.add(d[i + 1]);
+      toggle(d, d[i + 1], -d[i]);
+      peeled = true;
     }
-  });
-  return { places: [...formulas, ...values].slice(0, limit), count, fieldColumns };
+  }
+  return d.every((n) => n === 0) ? extra : null;
 }
 
-/** Why replacing the sheet's table is refused, or undefined when it erases nothing of the analyst's. */
-export function replaceRefusal(existing: SheetContents | null, own: Ownership, sheetName: string): string | undefined {
-  const { places, count, fieldColumns } = analystCells(existing, own);
-  if (!count) return undefined;
-  const more = count > places.length ? ` and ${count - places.length} more` : '';
-  const earlier = fieldColumns.length
-    ? ` If ${fieldColumns.map((h) => `"${h}"`).join(', ')} ${fieldColumns.length === 1 ? 'is a column' : 'are columns'} an earlier import wrote, delete ${fieldColumns.length === 1 ? 'it' : 'them'}.`
-    : '';
-  return `Replace would erase ${count === 1 ? 'a cell' : `${count} cells`} of "${sheetName}" that the import did not write (${places.join(', ')}${more}). Import with merge by id to keep your columns beside their partners, import into another sheet, or move those cells.${earlier}`;
+/** Why replace may not rewrite the sheet (see the file's comment), or undefined when it may; the first `limit` differences named. */
+export function replaceRefusal(table: OwnedTable | null, importId: string, sheetName: string, limit = 3): string | undefined {
+  if (!table) return undefined;
+  const grid = gridOf(table);
+  const tag = table.tag?.import === importId ? table.tag : null;
+  const now = tag ? digestOf(grid) : '';
+  if (tag && (now === tag.digest || now === tag.pending)) return undefined;
+  const extra = tag ? extraKeys(now, tag.digest) : null;
+  // Too many differences to list: the formulas and the cells outside the import's columns are named.
+  const many = !!tag && !extra;
+  const named: string[][] = [[], [], []];
+  let count = 0;
+  keyed(grid, (key, r, c, inRow) => {
+    // Formulas first, then imported cells (a column the import wrote, on the header row or a row with an id), then the rest.
+    const kind = isFormula(grid[r][c]) ? 0 : table.fields[c] && inRow ? 1 : 2;
+    if (tag && kind && (extra ? !extra.has(key) : kind === 1)) return;
+    count++;
+    if (named[kind].length < limit) named[kind].push(a1(r, c) + [' (a formula)', ' (edited)', ''][kind]);
+  });
+  // Only imported cells gone (values cleared, rows deleted): nothing of the analyst's to lose.
+  if (!count && !many) return undefined;
+  const places = named.flat().slice(0, limit);
+  const tail = many ? 'many edited imported cells' : count > places.length ? `${count - places.length} more` : '';
+  const what = `(${places.join(', ')}${places.length && tail ? ' and ' : ''}${tail})`;
+  return tag
+    ? `Replace stopped: "${sheetName}" is not as the import left it ${what}. Undo those edits, import with merge by id, or choose Replace anyway.`
+    : `Replace stopped: "${sheetName}" holds cells the import did not write ${what}. Let the import own this table, import into another sheet, or choose Replace anyway.`;
 }

@@ -9,13 +9,6 @@ import type { HeldNote } from './held';
 export type RunStatus = 'running' | 'done' | 'failed' | 'cancelled';
 export type RunSource = 'sidebar' | 'schedule';
 
-/** A table an import wrote: the sheet, its header's fields from column A, and how many data rows under it. */
-export interface Written {
-  sheet: string;
-  fields: string[];
-  rows: number;
-}
-
 export interface RunState {
   runId: string;
   importId: string;
@@ -35,10 +28,8 @@ export interface RunState {
   held?: HeldNote;
   /** The snapshot this read is writing: its generation, chunks written, and whether every page's records went in (a page restored from staging has only rows). */
   snap?: { gen: string; chunks: number; whole: boolean };
-  /** What the last replace that completed wrote (src/import/replace.ts). */
-  wrote?: Written;
-  /** What a replace was about to write when its state was last saved: kept too, in case its execution ended between writing and saving. */
-  writing?: Written;
+  /** Replace anyway: this run rewrites its sheet even where it is not as the import left it (the analyst chose so). */
+  force?: boolean;
   /** When the last page came in (clock ms). */
   progressAt?: number;
   /** Steps in a row that ended on a transient failure without reading a page. */

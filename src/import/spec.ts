@@ -38,6 +38,8 @@ export interface ImportSpec {
   schedule?: Schedule;
   nextDueAt?: number;
   last?: LastRun;
+  /** The analyst chose Replace anyway for every run of this import, scheduled ones included. */
+  replaceAnyway?: boolean;
 }
 
 export const DEFAULT_IMPORT_FIELDS: readonly string[] = [
@@ -111,5 +113,6 @@ export function checkSpec(input: unknown, existing: readonly ImportSpec[], newId
   return {
     id, sheetName, fields: unique, mode, ...(filters.length ? { filters } : {}), ...(sort.length ? { sort } : {}),
     schedule: before?.schedule, nextDueAt: before?.nextDueAt, last: before?.last,
+    replaceAnyway: before && sameSheetName(before.sheetName, sheetName) ? before.replaceAnyway : undefined,
   };
 }

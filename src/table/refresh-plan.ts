@@ -58,7 +58,10 @@ function columnRuns(rows: number, cols: number, take: (r: number, c: number) => 
   return runs;
 }
 
-/** Every add-in formula of one sheet's formula grid as rectangles: runs down each column, merged across columns over the same rows. */
+/**
+ * Every add-in formula of one sheet's formula grid as rectangles: runs down each column, merged
+ * across columns over the same rows.
+ */
 export function findPieces(sheetId: number, grid: readonly string[][]): Piece[] {
   const open = new Map<string, Rect>();
   const rects: Rect[] = [];
@@ -75,7 +78,10 @@ export function findPieces(sheetId: number, grid: readonly string[][]): Piece[] 
   }));
 }
 
-/** Pieces off the front of the queue up to `rawBudget` characters of formula text (the first piece cut by rows when it alone is over). */
+/**
+ * Pieces off the front of the queue up to `rawBudget` characters of formula text (the first piece
+ * cut by rows when it alone is over).
+ */
 function takeWithin(queue: Piece[], rawBudget: number): Piece[] {
   const take: Piece[] = [];
   let raw = 0;
@@ -100,18 +106,21 @@ function takeWithin(queue: Piece[], rawBudget: number): Piece[] {
  * (formulas that compress worse than expected), the block is halved and the rest goes back to the
  * front of the queue; a single row that cannot fit is refused.
  */
-export function nextBlock(queue: Piece[], rawBudget: number, maxJournal: number, encode: (pieces: Piece[]) => string): Block {
+export function nextBlock(queue: Piece[], rawBudget: number, maxJournal: number,
+  encode: (pieces: Piece[]) => string): Block {
   const take = takeWithin(queue, rawBudget);
   for (;;) {
     const journal = encode(take);
-    if (journal.length <= maxJournal) return { pieces: take, journal, raw: take.reduce((n, p) => n + rawSize(p.formulas), 0) };
+    const raw = take.reduce((n, p) => n + rawSize(p.formulas), 0);
+    if (journal.length <= maxJournal) return { pieces: take, journal, raw };
     if (take.length > 1) {
       queue.unshift(...take.splice(take.length >> 1));
       continue;
     }
     const [p] = take;
     if (p.formulas.length < 2) {
-      throw new Error(`The formulas at row ${p.row}, column ${p.col} are too long to refresh safely; nothing was changed there.`);
+      const where = `The formulas at row ${p.row}, column ${p.col}`;
+      throw new Error(`${where} are too long to refresh safely; nothing was changed there.`);
     }
     const half = p.formulas.length >> 1;
     queue.unshift({ ...p, row: p.row + half, formulas: p.formulas.slice(half) });
@@ -126,6 +135,7 @@ export function nextBlock(queue: Piece[], rawBudget: number, maxJournal: number,
 export function recoveryRuns(p: Piece, formulas: readonly unknown[][], values: readonly unknown[][]): Piece[] {
   const empty = (r: number, c: number) => formulas[r][c] === '' && values[r][c] === '' && p.formulas[r][c] !== '';
   return columnRuns(p.formulas.length, p.formulas[0]?.length ?? 0, empty).map(({ r1, r2, c1 }) => ({
-    sheetId: p.sheetId, row: p.row + r1, col: p.col + c1, formulas: p.formulas.slice(r1, r2 + 1).map((row) => [row[c1]]),
+    sheetId: p.sheetId, row: p.row + r1, col: p.col + c1,
+    formulas: p.formulas.slice(r1, r2 + 1).map((row) => [row[c1]]),
   }));
 }

@@ -2,7 +2,8 @@
  * The sidebar as a person who works by keyboard and screen reader meets it, in a 300 px window:
  * axe-core (WCAG 2.0/2.1/2.2 A and AA rules) over every state (no key, key saved, the address
  * question, errors shown, import running, import failed, saved imports with schedules, a question
- * asked), each also at 200 % text size (no sideways scrolling, every target at least 24 × 24 px);
+ * asked), each also at 200 % text size (text doubles, no sideways scrolling, every target at
+ * least 24 × 24 px) and with borders of 3:1 against the panel;
  * and each task done by pressing keys, asserting where focus is (role and accessible name, as a
  * screen reader says it) and what the status regions announced.
  */
@@ -10,7 +11,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { addin } from '../helpers/addin';
 import { launch, shot } from '../helpers/browser';
-import { call } from '../helpers/imports';
+import { call, saveImport } from '../helpers/imports';
 import { DEMO_KEY, type RunningService, servicesForThisFile, startService } from '../helpers/service';
 import { announced, clearAnnounced, focused, openSidebar, type SidebarPage } from '../helpers/sidebar-page';
 
@@ -50,6 +51,13 @@ async function reflowProblems(page: Page, textSize: '100%' | '200%'): Promise<st
   const problems = await page.evaluate((size) => {
     const out: string[] = [];
     const root = document.documentElement;
+    // The text follows the user's text size (sizes in rem): 13 px at 100 %, 26 px at 200 %.
+    const text = Number.parseFloat(getComputedStyle(document.body).fontSize);
+    if (text !== (size === '200%' ? 26 : 13)) out.push(`body text is ${text} px at ${size}`);
+    for (const e of document.querySelectorAll<HTMLElement>('h1, h2, h3, label, button, input, select, p, dd')) {
+      const px = Number.parseFloat(getComputedStyle(e).fontSize);
+      if (size === '200%' && px < 22) out.push(`${e.tagName.toLowerCase()}#${e.id} text is ${px} px at 200 %`);
+    }
     if (root.scrollWidth > root.clientWidth) out.push(`page scrolls sideways: ${root.scrollWidth} > ${root.clientWidth}`);
     for (const e of document.querySelectorAll<HTMLElement>('button, input, select, [tabindex="0"]')) {
       const box = e.getBoundingClientRect();
@@ -64,8 +72,29 @@ async function reflowProblems(page: Page, textSize: '100%' | '200%'): Promise<st
   return problems;
 }
 
+/** Fields, buttons and boxes whose border is under 3:1 against the white panel (WCAG 1.4.11; axe does not check it). */
+function borderProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const luminance = (css: string) => {
+      const [r, g, b] = (css.match(/\d+(\.\d+)?/g) ?? ['0', '0', '0']).slice(0, 3).map((v) => {
+        const c = Number(v) / 255;
+        return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const out: string[] = [];
+    for (const e of document.querySelectorAll<HTMLElement>('input:not([type="radio"]), select, button:not(.action), .columns, .question, .imports > li')) {
+      if (!e.getClientRects().length) continue;
+      const ratio = 1.05 / (luminance(getComputedStyle(e).borderTopColor) + 0.05);
+      if (ratio < 3) out.push(`${e.tagName.toLowerCase()}#${e.id}.${e.className}: ${ratio.toFixed(2)}:1`);
+    }
+    return out;
+  });
+}
+
 async function checkState(s: SidebarPage, name: string): Promise<void> {
   expect(await violations(s.page)).toEqual([]);
+  expect(await borderProblems(s.page)).toEqual([]);
   expect(await reflowProblems(s.page, '100%')).toEqual([]);
   expect(await reflowProblems(s.page, '200%')).toEqual([]);
   await s.page.screenshot({ path: shot(`sidebar-a11y-${name}`), fullPage: true });
@@ -148,6 +177,18 @@ describe('axe finds nothing, and the sidebar reflows, in every state', () => {
     await item.getByRole('button', { name: 'Delete: import into Limited partners' }).click();
     await s.page.getByRole('group', { name: 'Delete the import into "Limited partners"?' }).waitFor();
     await checkState(s, 'question');
+  });
+
+  test('a saved import with filters and sort says, in its item, which rows it keeps', async () => {
+    const a = addin(svc.url);
+    const id = saveImport(a.emu, { sheetName: 'Big tickets', fields: ['id', 'firm'], filters: [{ field: 'ticketSize', op: 'atLeast', value: '1000' }], sort: [{ field: 'firm', descending: true }] });
+    const listed = call(a.emu, 'listImports', []);
+    const shaped = listed.ok ? listed.imports.find((i) => i.id === id)?.shaped : undefined;
+    expect(shaped).toMatch(/ticketSize/);
+    const s = await sidebarFor(a);
+    const item = s.page.getByRole('list', { name: 'Saved imports' }).getByRole('listitem').filter({ has: s.page.getByRole('heading', { name: 'Big tickets' }) });
+    expect(await item.locator('dt:has-text("Rows kept") + dd').textContent()).toBe(shaped);
+    await checkState(s, 'filtered');
   });
 
   test('import failed: the progress line says where it stopped', async () => {

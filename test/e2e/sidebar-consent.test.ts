@@ -78,3 +78,18 @@ test('answering yes for the host named sends the key there, once, to check it', 
   expect(call(a.emu, 'getSidebarState', [])).toMatchObject({ ok: true, keyAddress: editors.url, addressConfirmed: true });
   expect((await editors.stats()).requests).toBe(0);
 });
+
+test('a yes for a host that is no longer the address (changed while the question was open) is refused at the address field; nothing is sent', async () => {
+  const { a, s } = await afterEditorsChange();
+  const host = editors.url.replace('http://', '');
+  await s.page.getByRole('button', { name: `Send my key to ${host}` }).waitFor();
+  a.emu.run('saveSettings', [{ baseUrl: 'https://data.example.com' }], { kind: 'sidebar', user: EDITOR });
+  await s.page.getByRole('button', { name: `Send my key to ${host}` }).click();
+  await s.page.locator('#base-url-error:has-text("nothing was sent")').waitFor();
+  expect(await s.page.locator('#base-url-error').textContent()).toBe(`This spreadsheet is now data.example.com, not ${host}: nothing was sent, saved or changed. Check the service address and confirm it again.`);
+  expect(await focused(s.page)).toEqual({ role: 'textbox', name: 'Service address' });
+  await s.page.getByRole('button', { name: 'Send my key to data.example.com' }).waitFor();
+  expect(await s.page.locator('#base-url').inputValue()).toBe('https://data.example.com');
+  expect(call(a.emu, 'getSidebarState', [])).toMatchObject({ ok: true, keyAddress: svc.url, addressConfirmed: false });
+  expect((await editors.stats()).requests).toBe(0);
+});

@@ -105,18 +105,40 @@ describe('editing like Sheets', () => {
 
 describe('formulas', () => {
   test('a formula parse error keeps the typed text in the cell and shows the error until the next action', async () => {
-    await typeInto(page, 'B2', '=LP_GET(A2:A4, fullName)');
+    await typeInto(page, 'B2', '=LP_GET("lp_0000a" "fullName")');
     await cellIs(page, 'B2', '#ERROR!');
     await selectedIs('B3');
     await page.locator('#cell-error:has-text("Formula parse error")').waitFor();
     await refreshes(page);
-    expect(await status()).toMatch(/^Formula parse error: fullName is not a value, a cell or a range/);
+    expect(await status()).toMatch(/^Formula parse error( at character \d+)?: the formula cannot be read/);
     await page.keyboard.press('ArrowRight');
     await selectedIs('C3');
     expect(await status()).toBe('');
     await goTo(page, 'B2');
-    expect(await page.inputValue('#formula-input')).toBe('=LP_GET(A2:A4, fullName)');
+    expect(await page.inputValue('#formula-input')).toBe('=LP_GET("lp_0000a" "fullName")');
     expect(await status()).toMatch(/^Formula parse error/);
+  });
+
+  test('an unknown function or name is #NAME?, a missing sheet #REF!, as in Sheets; the add-in functions work inside others', async () => {
+    await typeInto(page, 'B2', '=LP_GTE(A2:A4, "fullName")');
+    await typeInto(page, 'B3', '=LP_GET(A2:A4, fullName)');
+    await typeInto(page, 'B4', '=LP_GET(\'No such sheet\'!A2)');
+    await typeInto(page, 'B5', '=SUM(LP_GET(A2:A4, "ticketSize"))');
+    await cellIs(page, 'B2', '#NAME?');
+    await cellIs(page, 'B3', '#NAME?');
+    await cellIs(page, 'B4', '#REF!');
+    await cellIs(page, 'B5', /^[1-9]\d*$/);
+    await goTo(page, 'B2');
+    expect(await status()).toBe("Unknown function: 'LP_GTE'.");
+    await goTo(page, 'B3');
+    expect(await status()).toBe('Unknown range name: \'FULLNAME\' (text needs "quotes").');
+    await goTo(page, 'B4');
+    expect(await status()).toBe("Unresolved sheet name 'No such sheet'.");
+    for (const a of ['B2', 'B3', 'B4', 'B5']) {
+      await goTo(page, a);
+      await page.keyboard.press('Delete');
+    }
+    await cellIs(page, 'B5', '');
   });
 
   test('typing into a spill area turns the formula into #REF!; clearing it lets the result spill again', async () => {

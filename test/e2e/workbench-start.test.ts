@@ -13,8 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { Workbook } from '../../dev/emulator/workbook';
-import { launch } from '../helpers/browser';
-import { cell, cellIs, DEMO_KEY, type RunningWorkbench, startWorkbench, typeInto } from '../helpers/workbench';
+import { launch, shot } from '../helpers/browser';
+import { cell, cellIs, DEMO_KEY, goTo, importWithSidebar, type RunningWorkbench, startWorkbench, typeInto } from '../helpers/workbench';
 
 const ROOT = join(__dirname, '../..');
 const OWNER = 'owner@example.com';
@@ -167,6 +167,53 @@ describe('the page', () => {
     await page.locator('#cell-error:has-text(\'A sheet named "Sheet1" already exists.\')').waitFor();
     expect(await page.locator('.tab').count()).toBe(1);
   }, 60_000);
+
+  test('the triggers panel shows the clock and each next run; advancing the clock fires a due schedule, and says what ran', async () => {
+    const wb = await start([], stateDir(savedState({ key: true })));
+    const token = /name="workbench-token" content="([0-9a-f]+)"/.exec(await (await fetch(`${wb.url}/`)).text())?.[1] as string;
+    const run = async (name: string, args: unknown[]) => ((await (await fetch(`${wb.url}/api/run`, { method: 'POST', headers: { 'x-workbench-token': token }, body: JSON.stringify({ name, args }) })).json()) as { value: { import: { id: string } } }).value;
+    const saved = await run('saveImport', [{ sheetName: 'Hourly', fields: ['id', 'fullName'] }]);
+    await run('scheduleImport', [saved.import.id, { every: 'hours', hours: 1 }]);
+    await page.goto(wb.url);
+    await page.click('#triggers-button');
+    await page.locator('#trigger-list td:has-text("runScheduledImports")').waitFor();
+    expect(await page.locator('#trigger-list').textContent()).toMatch(/next \d{4}-\d\d-\d\d \d\d:\d\d/);
+    const clock = async () => Date.parse(`${(await page.locator('#clock-time').textContent())?.replace(' ', 'T')}:00Z`);
+    const before = await clock();
+    expect(await page.locator('.tab:has-text("Hourly")').count()).toBe(0);
+    await page.click('#advance-hour');
+    await page.locator('#trigger-status:has-text("runScheduledImports ran")').waitFor({ timeout: 60_000 });
+    await page.locator('.tab:has-text("Hourly")').waitFor();
+    await page.waitForFunction((b) => Date.parse(`${document.getElementById('clock-time')?.textContent?.replace(' ', 'T')}:00Z`) >= b + 3_600_000, before);
+    await page.locator('#trigger-list button:has-text("Run now")').first().click();
+    await page.locator('#trigger-status:has-text("ran.")').waitFor({ timeout: 60_000 });
+    expect(await page.locator('#trigger-status').textContent()).toMatch(/^Clock at \d{4}-\d\d-\d\d \d\d:\d\d UTC: runScheduledImports ran\.$/);
+  }, 120_000);
+
+  test('a long import scrolls to its last row; the header row and the row numbers stay in view over the data', async () => {
+    const wb = await start(['--partners', '2600']);
+    await page.goto(wb.url);
+    await importWithSidebar(page);
+    await page.locator('.tab.active:has-text("Limited partners")').waitFor();
+    const total = Number(/Imported (\d+)/.exec((await page.frameLocator('#sidebar-frame').locator('#import-message').textContent()) ?? '')?.[1]);
+    expect(total).toBeGreaterThan(2000);
+    // The last row, past the 2,000 the grid used to stop at: by the name box, then by scrolling.
+    await goTo(page, `A${total + 1}`);
+    await cellIs(page, `A${total + 1}`, /^lp/);
+    await goTo(page, 'A1');
+    await page.locator('#grid-wrap').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await cellIs(page, `A${total + 1}`, /^lp/);
+    // Scrolled down and right: the frozen header row sits under the column letters, the row numbers over the cells.
+    await page.locator('#grid-wrap').evaluate((el) => el.scrollBy(400, -3000));
+    const wrap = (await page.locator('#grid-wrap').boundingBox()) as { x: number; y: number };
+    // The rows now in view are fetched and drawn (until then a spacer stands for them).
+    await page.waitForFunction(([x, y]) => !!document.elementFromPoint(x, y)?.closest('td[data-cell]'), [wrap.x + 200, wrap.y + 22 * 5 + 11]);
+    const header = await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.closest('tr')?.className, [wrap.x + 200, wrap.y + 22 + 11]);
+    expect(header).toBe('frozen');
+    const under = await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.tagName, [wrap.x + 15, wrap.y + 22 * 5 + 11]);
+    expect(under).toBe('TH');
+    await page.screenshot({ path: shot('workbench-long-scrolled') });
+  }, 180_000);
 
   test('Investor Data ▸ Diagnostics shows its report in a dialog over the page, which closes', async () => {
     const wb = await start([], stateDir(savedState({ key: true })));

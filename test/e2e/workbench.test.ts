@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
 import { launch, shot } from '../helpers/browser';
-import { cell, cellIs, goTo, importWithSidebar, type RunningWorkbench, startWorkbench, typeInto } from '../helpers/workbench';
+import { cell, cellIs, goTo, importWithSidebar, refreshes, type RunningWorkbench, startWorkbench, typeInto } from '../helpers/workbench';
 
 const ROOT = join(__dirname, '../..');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -39,7 +39,7 @@ afterAll(async () => {
 
 describe("README's first recipe, exactly as written", () => {
   test('the recipe is the one this test follows', () => {
-    expect(README).toContain('**Investor Data ▸ Open sidebar**, paste the key, **Save key**, **Import**');
+    expect(README.replace(/\s+/g, ' ')).toContain('**Investor Data ▸ Open sidebar**, paste the key, **Save key**, confirm with **Send my key to 127.0.0.1:…** (the embedded service), then **Import**');
     expect(README.replace(/\s+/g, ' ')).toContain(`Open the tab *Sheet1*, click B2, type \`${FORMULA}\` and press Enter`);
   });
 
@@ -55,6 +55,23 @@ describe("README's first recipe, exactly as written", () => {
     expect(firstScreen).not.toMatch(/HYPERLINK|<script|<img|Zoë|lp_0000[0-7]\b|lp\/ä/);
     await page.screenshot({ path: shot('workbench-2-imported') });
   }, 120_000);
+
+  test('the imported table is drawn protected, and editing it asks first, as Sheets does; declining keeps the cell', async () => {
+    await page.locator('#grid td.protected[data-cell="B2"]').waitFor();
+    const before = await cell(page, 'B2').textContent();
+    const asked: string[] = [];
+    page.once('dialog', (d) => {
+      asked.push(d.message());
+      void d.dismiss();
+    });
+    await cell(page, 'B2').click();
+    await page.keyboard.type('my correction');
+    await page.keyboard.press('Enter');
+    await page.locator('td.selected[data-cell="B3"]').waitFor();
+    expect(asked[0]).toMatch(/^Heads up! You're trying to edit part of this sheet that shouldn't be changed accidentally\.[\s\S]*Written by the Investor Data import/);
+    await refreshes(page);
+    expect(await cell(page, 'B2').textContent()).toBe(before);
+  });
 
   test('then open Sheet1, click B2, type the formula and press Enter: names and firms of the partners in A2:A20 of the import', async () => {
     const header = await page.evaluate(() => [...document.querySelectorAll('#grid tr:nth-child(2) td')].map((td) => td.textContent ?? ''));

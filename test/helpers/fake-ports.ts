@@ -1,15 +1,18 @@
 /**
  * In-memory ports for the import state machine (src/import/ports.ts): a staging area, target
- * tables, a run store, logs, a lock, a manual clock and a page port over a fake list. `kill()`
+ * tables (each with the import's record: a tag, and the field each column holds), a run store,
+ * logs, a lock, a manual clock and a page port over a fake list. `kill()`
  * models Apps Script ending an execution at its time limit: from then on every port call throws
  * and nothing more is written, as no code runs after a kill.
  */
 import { unsent } from '../../src/api/errors';
 import type { PageFetcher } from '../../src/api/pages';
-import type { ImportPorts, SheetContents } from '../../src/import/ports';
+import type { ImportPorts } from '../../src/import/ports';
 import type { RunState } from '../../src/import/run-state';
 import type { ImportSpec } from '../../src/import/spec';
 import type { OutCell } from '../../src/import/merge';
+import { LP_FIELDS } from '../../src/api/records';
+import { type OwnedTable, ownDigest, type SheetTag } from '../../src/import/replace';
 import type { Cell } from '../../src/table/cells';
 
 export class Killed extends Error {}
@@ -20,6 +23,13 @@ export interface World {
   runs: Map<string, RunState>;
   staging: Map<string, Cell[][]>;
   tables: Map<string, OutCell[][]>;
+  /** The import's record per sheet: its tag and the field each column's metadata names. */
+  tags: Map<string, SheetTag>;
+  columns: Map<string, Array<string | undefined>>;
+  /** Every write to a target sheet, in order (a tag, or the table). */
+  writes: string[];
+  /** Puts a table in a sheet as import `importId` wrote it: its columns `columns` (by default each one headed by a field name), tagged. */
+  own(name: string, grid: OutCell[][], columns?: Array<string | undefined>, importId?: string): void;
   runLog: Cell[][];
   changeLog: Cell[][];
   clock: { t: number };
@@ -42,9 +52,15 @@ export function world(fetch: PageFetcher, specs: ImportSpec[], options: { msPerF
     if (dead) throw new Killed('Exceeded maximum execution time');
   };
   const w = {
-    specs, runs: new Map(), staging: new Map(), tables: new Map(), runLog: [], changeLog: [], clock: { t: 1_000_000 }, lockHeld: false, fetches: 0, sleeps: [],
+    specs, runs: new Map(), staging: new Map(), tables: new Map(), tags: new Map(), columns: new Map(), writes: [], runLog: [], changeLog: [], clock: { t: 1_000_000 }, lockHeld: false, fetches: 0, sleeps: [],
     kill: () => {
       dead = true;
+    },
+    own: (name: string, grid: OutCell[][], columns?: Array<string | undefined>, importId = 'imp1') => {
+      const fields = columns ?? (grid[0] ?? []).map((h) => (LP_FIELDS.includes(String(h)) ? String(h) : undefined));
+      w.tables.set(name, grid);
+      w.columns.set(name, fields);
+      w.tags.set(name, { import: importId, digest: ownDigest(grid, fields) });
     },
   } as unknown as World;
   const make = (): ImportPorts => {
@@ -84,16 +100,24 @@ export function world(fetch: PageFetcher, specs: ImportSpec[], options: { msPerF
         },
       },
       target: {
-        read: (name): SheetContents | null => {
+        read: (name): OwnedTable | null => {
           alive();
           const t = w.tables.get(name);
           if (!t) return null;
           const isFormula = (c: OutCell): c is { formula: string } => typeof c === 'object' && c !== null && 'formula' in c;
-          return { values: t.map((r) => r.map((c) => (isFormula(c) ? 0 : c))), formulas: t.map((r) => r.map((c) => (isFormula(c) ? c.formula : ''))) };
+          return { values: t.map((r) => r.map((c) => (isFormula(c) ? 0 : c))), formulas: t.map((r) => r.map((c) => (isFormula(c) ? c.formula : ''))), fields: [...(w.columns.get(name) ?? [])], tag: w.tags.get(name) ?? null };
         },
-        write: (name, grid) => {
+        tag: (name, tag) => {
           alive();
+          w.writes.push('tag');
+          if (!w.tables.has(name)) w.tables.set(name, []);
+          w.tags.set(name, { ...tag });
+        },
+        write: (name, grid, columns) => {
+          alive();
+          w.writes.push('table');
           w.tables.set(name, grid.map((r) => [...r]));
+          w.columns.set(name, [...columns]);
         },
       },
       store: {

@@ -69,7 +69,7 @@ export async function saveKeyWithSidebar(page: Page, key = DEMO_KEY): Promise<Fr
   return sidebar;
 }
 
-/** The README's first steps: Investor Data ▸ Open sidebar, paste the key, Save key, Import, and wait for the end. */
+/** The README's first steps: Investor Data ▸ Open sidebar, paste the key, Save key, Send my key to …, Import, and wait for the end. */
 export async function importWithSidebar(page: Page, key = DEMO_KEY): Promise<FrameLocator> {
   const sidebar = await saveKeyWithSidebar(page, key);
   await sidebar.locator('#import').click();

@@ -4,7 +4,8 @@
  * Sheets for the basics: typing replaces the selected cell, Enter/Tab/arrows move, Enter or F2 or
  * a double-click edits, Escape cancels, Delete clears, Ctrl-Z undoes the last edit, the name box
  * goes to any A1 address (or says why it cannot). An error of the last action stays in the status
- * bar until the next action. It redraws from /api/state after every action, when the sidebar
+ * bar until the next action. Protected ranges are drawn as Sheets draws them, and editing one
+ * asks first when its protection is warning-only (refused otherwise), as Sheets does. It redraws from /api/state after every action, when the sidebar
  * reports a call, and every 1.5 seconds; every POST carries the token the page was served with.
  */
 
@@ -13,23 +14,32 @@ interface State {
   sheets: Array<{ name: string; hidden: boolean }>;
   active: number;
   rows: number;
+  /** Rows the grid scrolls through (the data and some beyond); only the window's cells are sent. */
   shownRows: number;
+  /** The window of rows whose cells were sent: from (inclusive) to (exclusive); frozen rows are always sent. */
+  from: number;
+  to: number;
   maxRows: number;
   maxCols: number;
   frozenRows: number;
   columns: string[];
-  cells: string[][];
-  /** One character per cell: n number, d date, b boolean, s text, e error, f formula kept as text, . empty. */
-  kinds: string[];
+  /** The displayed text of the sent rows, by row. */
+  cells: Record<number, string[]>;
+  /** One character per cell of the sent rows, by row: n number, d date, b boolean, s text, e error, f formula kept as text, . empty. */
+  kinds: Record<number, string>;
   /** The text to edit, where it differs from the display ("r,c"). */
   inputs: Record<string, string>;
   errors: Record<string, string>;
+  /** The active sheet's protected ranges (0-based), with their description. */
+  protections: Array<{ r: number; c: number; rows: number; cols: number; description: string; warningOnly: boolean }>;
   menus: Record<string, MenuItem[]>;
   sidebar: { title: string } | null;
   /** The dialog the add-in showed (Diagnostics' report), until it is closed; a new id is a new dialog. */
   dialog: { id: number; title: string } | null;
   toasts: Array<{ message: string; title: string }>;
   triggers: Array<{ id: string; handler: string; nextRunAt: number; every: string }>;
+  /** The simulated clock (ms). */
+  clock: number;
   /** Why the saved state was set aside at start, if it was. */
   notice: string | null;
 }
@@ -43,6 +53,13 @@ let selected = { r: 0, c: 0 };
 const selections = new Map<string, { r: number; c: number }>();
 /** Rows and columns the page wants drawn (the name box may go past the data). */
 let want = { rows: 0, cols: 0 };
+/**
+ * The grid draws only the rows in view (and some around them), at a fixed row height, with spacer
+ * rows for the others, so a sheet of any length scrolls: the window of rows asked of the server.
+ */
+const WINDOW = 200;
+const ROW_PX = 22;
+let view = { from: 0, count: WINDOW };
 let sidebarLoaded = false;
 /** The error of the last action; shown until the next one. */
 let sticky = '';
@@ -71,16 +88,33 @@ function letters(c: number): string {
   return s;
 }
 const a1 = (r: number, c: number) => `${letters(c)}${r + 1}`;
+/** A time as the triggers panel shows it: UTC, to the minute. */
+const utc = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
 const sheetName = () => (state ? state.sheets[state.active].name : '');
 const cellInput = (r: number, c: number) => state?.inputs[`${r},${c}`] ?? state?.cells[r]?.[c] ?? '';
 const td = (r: number, c: number) => document.querySelector<HTMLTableCellElement>(`#grid td[data-cell="${a1(r, c)}"]`);
+
+/** A spacer row standing for `n` rows the window does not draw (its row-number cell keeps that column whole). */
+function spacer(n: number, cols: number): HTMLTableRowElement {
+  const tr = document.createElement('tr');
+  tr.className = 'spacer';
+  const cell = Object.assign(document.createElement('td'), { colSpan: cols });
+  const row = Object.assign(document.createElement('th'), { className: 'row' });
+  for (const el of [row, cell]) el.style.height = `${n * ROW_PX}px`;
+  tr.append(row, cell);
+  return tr;
+}
 
 function renderGrid(s: State): void {
   const grid = $<HTMLTableElement>('grid');
   const head = document.createElement('tr');
   head.append(Object.assign(document.createElement('th'), { className: 'row' }));
   for (const col of s.columns) head.append(Object.assign(document.createElement('th'), { textContent: col }));
-  const rows = s.cells.map((cells, r) => {
+  const drawn = [...Array.from({ length: s.frozenRows }, (_, r) => r), ...Array.from({ length: s.to - s.from }, (_, i) => s.from + i).filter((r) => r >= s.frozenRows)];
+  const before = Math.max(0, s.from - s.frozenRows);
+  const after = Math.max(0, s.shownRows - Math.max(s.to, s.frozenRows));
+  const rows = drawn.map((r) => {
+    const cells = s.cells[r] ?? [];
     const tr = document.createElement('tr');
     if (r < s.frozenRows) tr.className = 'frozen';
     tr.append(Object.assign(document.createElement('th'), { className: 'row', textContent: String(r + 1) }));
@@ -95,13 +129,22 @@ function renderGrid(s: State): void {
         cell.classList.add('error');
         cell.title = error;
       } else if (text.length > 30) cell.title = text.slice(0, 500);
+      const guard = protectionAt(s, r, c);
+      if (guard) {
+        cell.classList.add('protected');
+        cell.title ||= guard.description;
+      }
       if (r === selected.r && c === selected.c) cell.classList.add('selected');
       tr.append(cell);
     });
     return tr;
   });
-  grid.replaceChildren(head, ...rows);
-  $('more-rows').textContent = s.rows > s.shownRows ? `Showing ${s.shownRows} of ${s.rows} rows (export to .xlsx for all).` : '';
+  const frozen = rows.slice(0, Math.min(s.frozenRows, rows.length));
+  grid.replaceChildren(head, ...frozen, ...(before ? [spacer(before, s.columns.length)] : []), ...rows.slice(frozen.length), ...(after ? [spacer(after, s.columns.length)] : []));
+  // Frozen rows stay under the column letters as the grid scrolls (each one row lower than the last).
+  frozen.forEach((tr, i) => {
+    for (const cell of tr.children) (cell as HTMLElement).style.top = `${(i + 1) * ROW_PX}px`;
+  });
 }
 
 /** The name box, the formula bar and the status bar for the selected cell (fields being typed in are left alone). */
@@ -124,9 +167,10 @@ function select(r: number, c: number, focusGrid = true): void {
   if (cell) {
     cell.classList.add('selected');
     cell.scrollIntoView({ block: 'nearest', inline: 'nearest' });
-  } else if (selected.r >= state.cells.length || selected.c >= state.columns.length) {
-    // Past the drawn grid: draw up to it, as Sheets scrolls to it.
-    want = { rows: Math.max(want.rows, selected.r + 20), cols: Math.max(want.cols, selected.c + 3) };
+  } else {
+    // Not drawn (past the grid, or outside the window): draw up to it and around it, as Sheets scrolls to it.
+    if (selected.r >= state.shownRows || selected.c >= state.columns.length) want = { rows: Math.max(want.rows, selected.r + 20), cols: Math.max(want.cols, selected.c + 3) };
+    view = { from: Math.max(0, selected.r - WINDOW / 2), count: WINDOW };
     void refresh().then(() => td(selected.r, selected.c)?.scrollIntoView({ block: 'nearest', inline: 'nearest' }));
   }
   if (focusGrid) $('grid').focus({ preventScroll: true });
@@ -161,7 +205,18 @@ async function commit(input: string, dr: number, dc: number): Promise<void> {
   await write(target.r, target.c, input);
 }
 
+function protectionAt(s: State, r: number, c: number): State['protections'][number] | undefined {
+  return s.protections.find((p) => r >= p.r && r < p.r + p.rows && c >= p.c && c < p.c + p.cols);
+}
+
 async function write(r: number, c: number, input: string): Promise<void> {
+  const guard = state && protectionAt(state, r, c);
+  if (guard && !guard.warningOnly) {
+    sticky = `This cell is protected${guard.description ? ` (${guard.description})` : ''}.`;
+    showSelection();
+    return;
+  }
+  if (guard && !window.confirm(`Heads up! You're trying to edit part of this sheet that shouldn't be changed accidentally.\n\n${guard.description}\n\nEdit anyway?`)) return;
   const res = await post('/api/cell', { sheet: sheetName(), a1: a1(r, c), input });
   if (!res.ok || res.error) sticky = res.error ?? 'Could not set the cell.';
   await refresh();
@@ -247,11 +302,6 @@ async function goTo(): Promise<void> {
     select(selected.r, selected.c);
     return;
   }
-  if (row >= 2000) {
-    sticky = `Cannot go to ${m[3].toUpperCase()}${m[4]}: the workbench draws the first 2000 rows (export to .xlsx for all).`;
-    select(selected.r, selected.c);
-    return;
-  }
   select(row, col);
 }
 
@@ -296,10 +346,12 @@ function renderSide(s: State): void {
   if (!open) sidebarLoaded = false;
   $('trigger-list').replaceChildren(...s.triggers.map((t) => {
     const tr = document.createElement('tr');
-    for (const text of [t.handler, t.every, new Date(t.nextRunAt).toLocaleString()]) tr.append(Object.assign(document.createElement('td'), { textContent: text }));
+    for (const text of [t.handler, t.every, `next ${utc(t.nextRunAt)}`]) tr.append(Object.assign(document.createElement('td'), { textContent: text }));
     const run = Object.assign(document.createElement('button'), { type: 'button', textContent: 'Run now' });
     run.onclick = async () => {
-      await post('/api/trigger', { id: t.id });
+      $('trigger-status').textContent = `${t.handler} running…`;
+      const res = (await post('/api/trigger', { id: t.id })) as { message?: string; error?: string };
+      $('trigger-status').textContent = res.message ?? res.error ?? '';
       await refresh();
     };
     const cell = document.createElement('td');
@@ -346,13 +398,17 @@ async function refresh(sheet?: number): Promise<void> {
   if (sheet !== undefined) want = { rows: 0, cols: 0 };
   const query = new URLSearchParams();
   if (sheet !== undefined) query.set('sheet', String(sheet));
+  if (sheet !== undefined && before !== undefined && state?.sheets[sheet]?.name !== before) view = { from: 0, count: WINDOW };
+  query.set('from', String(view.from));
+  query.set('count', String(view.count));
   if (want.rows) query.set('rows', String(want.rows));
   if (want.cols) query.set('cols', String(want.cols));
   const res = await fetch(`/api/state?${query}`);
   state = (await res.json()) as State;
-  if (changed('grid', [state.active, state.cells, state.kinds, state.errors, state.frozenRows, state.rows])) renderGrid(state);
+  if (changed('grid', [state.active, state.cells, state.kinds, state.errors, state.frozenRows, state.rows, state.shownRows, state.from, state.to, state.protections])) renderGrid(state);
   if (changed('menus', state.menus)) renderMenus(state);
   if (changed('side', [state.sidebar, state.triggers, state.toasts])) renderSide(state);
+  $('clock-time').textContent = utc(state.clock);
   if (changed('tabs', [state.sheets, state.active])) renderTabs(state);
   if (changed('dialog', state.dialog)) renderDialog(state);
   $('notice').hidden = !state.notice;
@@ -407,6 +463,21 @@ function wire(): void {
       void goTo();
     } else if (e.key === 'Escape') select(selected.r, selected.c);
   });
+  // Scrolling past the drawn window asks for the rows now in view (and as many around them).
+  let pending = false;
+  $('grid-wrap').addEventListener('scroll', () => {
+    if (pending || !state) return;
+    pending = true;
+    requestAnimationFrame(() => {
+      pending = false;
+      const wrap = $('grid-wrap');
+      const first = Math.floor(wrap.scrollTop / ROW_PX);
+      const last = first + Math.ceil(wrap.clientHeight / ROW_PX);
+      if (!state || (first >= state.from && last <= state.to) || (state.to >= state.shownRows && first >= state.from)) return;
+      view = { from: Math.max(0, first - WINDOW / 4), count: WINDOW };
+      void refresh();
+    });
+  });
   $('close-sidebar').addEventListener('click', async () => {
     await post('/api/sidebar/close', {});
     await refresh();
@@ -415,6 +486,14 @@ function wire(): void {
   $('dialog').addEventListener('keydown', (e) => {
     if (e.key === 'Escape') void closeDialog();
   });
+  for (const [id, hours] of [['advance-hour', 1], ['advance-day', 24]] as const) {
+    $(id).addEventListener('click', async () => {
+      $('trigger-status').textContent = 'Advancing the clock…';
+      const res = (await post('/api/clock', { hours })) as { message?: string; error?: string };
+      $('trigger-status').textContent = res.message ?? res.error ?? '';
+      await refresh();
+    });
+  }
   $('triggers-button').addEventListener('click', () => {
     $('triggers').hidden = !$('triggers').hidden;
   });

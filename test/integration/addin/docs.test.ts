@@ -7,15 +7,21 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { functionsPage, SAMPLE_SERVICE_ARGS } from '../../../scripts/docs';
 import { type RunningService, startService } from '../../helpers/service';
 
 const ROOT = join(__dirname, '../../..');
 
 let svc: RunningService;
 beforeAll(async () => {
-  svc = await startService([]);
+  svc = await startService(SAMPLE_SERVICE_ARGS);
 });
 afterAll(() => svc.stop());
+
+test('docs/functions.md is what npm run docs generates: the JSDoc Sheets shows, each example run by the bundle (run it after changing them)', () => {
+  const { path, text } = functionsPage(svc.url, ROOT);
+  expect(readFileSync(join(ROOT, path), 'utf8')).toBe(text);
+});
 
 test('docs/openapi.json equals GET /openapi.json of `npm run service` (regenerate: npx tsx scripts/openapi.ts)', async () => {
   const live = (await (await fetch(`${svc.url}/openapi.json`)).json()) as { servers: Array<{ url: string }> };

@@ -71,10 +71,12 @@ describe('LP_FIND against the reference service', () => {
     expect(warm.value).toEqual([['id', 'fullName'], ['lp_exact', 'Muller'], ['lp_anna', 'Anna Müller'], ['lp_jonas', 'Jonas MÜLLER-Schmidt']]);
   });
 
-  test('nothing found: the header row alone (or an empty cell without headers)', () => {
+  test('nothing found says so in the cell (as Sheets\' FILTER does), with or without headers', () => {
     const a = addin(svc.url);
-    expect(a.cell('LP_FIND', 'zzyzx').value).toEqual([HEADER]);
-    expect(a.cell('LP_FIND', 'zzyzx', '', '', false).value).toBe('');
+    for (const cell of [a.cell('LP_FIND', 'zzyzx'), a.cell('LP_FIND', 'zzyzx', '', '', false)]) {
+      expect(cell.value).toBeUndefined();
+      expect(cell.error).toBe('No active limited partner matches "zzyzx": every word must be in a name, firm, headquarters or sector.');
+    }
   });
 
   test.each([

@@ -198,7 +198,7 @@ describe('merge never drops analyst data silently (issue 12, items 4 and 5)', ()
     expect(after.slice(2).every((r) => r[2] === `note:${String(r[0])}`)).toBe(true);
   });
 
-  test('no id column: the run fails with the reason and the sheet is untouched; a repeated id keeps its row', () => {
+  test('a table the import did not write: the run fails with the reason and the sheet is untouched until the analyst lets the import own it; a repeated id keeps its row', () => {
     const a = addin(svc.url);
     const id = saveImport(a.emu, { sheetName: 'Mine', fields: ['id', 'fullName'], mode: 'merge' });
     a.emu.workbook.addSheet('Mine');
@@ -207,9 +207,11 @@ describe('merge never drops analyst data silently (issue 12, items 4 and 5)', ()
     [['Name', 'Notes'], ['Ann', 'keep me']].forEach((row, r) => row.forEach((v, c) => s.set(r, c, v)));
     const before = sheet(a.emu, 'Mine');
     const failed = runImport(a.emu, id).pop();
-    expect(failed).toMatchObject({ status: 'failed', message: expect.stringContaining('Merge by id needs an "id" column') });
+    expect(failed).toMatchObject({ status: 'failed', message: expect.stringContaining('"Mine" holds a table the import did not write; nothing was changed.') });
     expect(sheet(a.emu, 'Mine')).toEqual(before);
     [['id', 'fullName', 'Notes'], ['lp_0000a', 'x', 'first'], ['lp_0000a', 'x', 'second']].forEach((row, r) => row.forEach((v, c) => s.set(r, c, v)));
+    expect(runImport(a.emu, id).pop()?.status).toBe('failed');
+    expect(call(a.emu, 'adoptTable', [id]).ok).toBe(true);
     const done = runImport(a.emu, id).pop();
     expect(done?.message).toContain('1 rows with a repeated id kept below the table.');
     const notes = sheet(a.emu, 'Mine').map((r) => r[2]);
@@ -242,7 +244,7 @@ describe('replace keeps what the analyst added', () => {
     const from = a.emu.history.length;
     const last = runImport(a.emu, id).pop();
     expect(last?.status).toBe('failed');
-    expect(last?.message).toBe('Import failed: Replace would erase a cell of "Quick" that the import did not write (D2 (a formula)). Import with merge by id to keep your columns beside their partners, import into another sheet, or move those cells. The sheet "Quick" keeps its previous data.');
+    expect(last?.message).toBe('Import failed: Replace stopped: "Quick" is not as the import left it (D2 (a formula)). Undo those edits, import with merge by id, or choose Replace anyway. The sheet "Quick" keeps its previous data.');
     expect(a.emu.history.slice(from).reduce((n, l) => n + l.fetches, 0)).toBe(0);
     expect({ values: sheet(a.emu, 'Quick'), formulas: [...s.formulas] }).toEqual(before);
     // Moved away, the next run replaces the table again.
@@ -258,8 +260,9 @@ describe('replace keeps what the analyst added', () => {
     expect(saveImport(a.emu, { id, sheetName: 'Kept', fields: ['id', 'fullName'], mode: 'replace' })).toBe(id);
     const from = a.emu.history.length;
     expect(runImport(a.emu, id).pop()?.status).toBe('done');
-    // A sheet no larger than what the import last wrote is read once, before writing, not also before the first request.
-    expect(a.emu.history.slice(from).reduce((n, l) => n + (l.calls['Range.getFormulas'] ?? 0), 0)).toBe(1);
+    // The sheet is read before the first request, again before writing (the analyst may have edited it
+    // meanwhile), and once written (the record is of what the sheet holds).
+    expect(a.emu.history.slice(from).reduce((n, l) => n + (l.calls['Range.getFormulas'] ?? 0), 0)).toBe(3);
     const s = a.emu.workbook.byName('Kept');
     if (!s) throw new Error('no sheet');
     expect(s.get(0, 2)).toBe('');
@@ -272,16 +275,21 @@ describe('replace keeps what the analyst added', () => {
     const before = sheet(a.emu, 'Kept');
     const last = runImport(a.emu, id).pop();
     expect(last?.status).toBe('failed');
-    expect(last?.message).toContain(`Replace would erase 5 cells of "Kept" that the import did not write (C1, D1, D2 and 2 more).`);
+    expect(last?.message).toContain(`Replace stopped: "Kept" is not as the import left it (A${rows + 2} (edited), C1, D1 and 2 more).`);
     expect(sheet(a.emu, 'Kept')).toEqual(before);
   });
 
-  test('an import deleted and saved again with its columns in another order replaces the table the first one wrote', () => {
+  test('an import deleted and saved again does not own the table the first one wrote until the analyst lets it; then it replaces it in its column order', () => {
     const a = addin(svc.url);
     const first = saveImport(a.emu, { sheetName: 'Again', fields: ['id', 'fullName', 'firm'], mode: 'replace' });
     expect(runImport(a.emu, first).pop()?.status).toBe('done');
     expect(call(a.emu, 'deleteImport', [first]).ok).toBe(true);
+    // Deleting the import leaves its table to the analyst: no tag, no field metadata, no protection.
+    const s = a.emu.workbook.byName('Again');
+    expect([s?.metadata, s?.protections]).toEqual([[], []]);
     const second = saveImport(a.emu, { sheetName: 'Again', fields: ['id', 'firm', 'fullName'], mode: 'replace' });
+    expect(runImport(a.emu, second).pop()?.message).toContain('"Again" holds cells the import did not write');
+    expect(call(a.emu, 'adoptTable', [second]).ok).toBe(true);
     expect(runImport(a.emu, second).pop()?.status).toBe('done');
     expect(sheet(a.emu, 'Again')[0]).toEqual(['id', 'firm', 'fullName']);
   });

@@ -1,5 +1,5 @@
 import { addin } from '../../helpers/addin';
-import { formulasOf, runImport, saveImport, sheet } from '../../helpers/imports';
+import { call, formulasOf, runImport, saveImport, sheet } from '../../helpers/imports';
 import { DEMO_KEY, type RunningService, startService } from '../../helpers/service';
 
 let svc: RunningService;
@@ -93,5 +93,8 @@ describe('import of active limited partners', () => {
     expect(last.message).toMatch(/^Import failed: The data service failed \(HTTP 503.*\. The sheet "Keep" keeps its previous data\.$/);
     expect(sheet(a.emu, 'Keep')).toEqual(before);
     expect(a.emu.workbook.sheets.some((s) => s.name.startsWith('__staging_'))).toBe(false);
+    // The saved import says what the sheet still holds, not the 0 rows the failed run wrote.
+    const listed = call(a.emu, 'listImports', []);
+    expect(listed.ok && listed.imports.find((i) => i.id === id)?.last).toEqual(expect.objectContaining({ status: 'failed', rows: before.length - 1 }));
   });
 });

@@ -6,7 +6,7 @@
  * in LP_GET over a range, LP_ACTIVE, LP_FIND and imports, and every other row keeps its value.
  */
 import { addin, everythingStored } from '../../helpers/addin';
-import { runImport, saveImport, sheet } from '../../helpers/imports';
+import { call, runImport, saveImport, sheet } from '../../helpers/imports';
 import { leaksIn } from '../../helpers/secrets';
 import { activeIds, DEMO_KEY, servicesForThisFile } from '../../helpers/service';
 
@@ -48,6 +48,8 @@ describe('a service that echoes the request URL, key and all, in a field', () =>
     merged.set(1, 0, ids[0]);
     merged.set(1, 1, 'https://old.example');
     const merge = saveImport(a.emu, { sheetName: 'Merged', fields: ['id', 'website'], mode: 'merge' });
+    // A table typed by hand is the analyst's until they let the import own it.
+    expect(call(a.emu, 'adoptTable', [merge]).ok).toBe(true);
     expect(runImport(a.emu, merge).pop()?.status).toBe('done');
     expect(sheet(a.emu, 'Partners')).toHaveLength(ids.length + 1);
     expect(sheet(a.emu, 'Investor Data changes').length).toBeGreaterThan(1);

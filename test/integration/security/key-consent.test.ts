@@ -101,7 +101,7 @@ describe('consent names the host, in the same action', () => {
     editorPointsAt(a.emu, editors.url);
     const r = call(a.emu, 'saveApiKey', [ROTATED, svc.url]);
     expect(r).toMatchObject({ ok: false, code: 'BAD_INPUT', field: 'baseUrl' });
-    expect(!r.ok && r.message).toMatch(/^This spreadsheet is now 127\.0\.0\.1:\d+, not 127\.0\.0\.1:\d+: your key was not sent or saved\./);
+    expect(!r.ok && r.message).toMatch(/^This spreadsheet is now 127\.0\.0\.1:\d+, not 127\.0\.0\.1:\d+: nothing was sent, saved or changed\./);
     expect(user(a.emu).get('INVESTOR_DATA_API_KEY')).toBe(DEMO_KEY);
     expect(call(a.emu, 'sendKeyTo', [svc.url])).toMatchObject({ ok: false, field: 'baseUrl' });
     expect((await editors.stats()).requests).toBe(0);

@@ -4,6 +4,8 @@ import { leaksIn } from '../../helpers/secrets';
 
 const KEY = 'sk_live_SECRET_9f8e7d';
 const nested = (depth: number): string => '['.repeat(depth) + ']'.repeat(depth);
+/** keepAnswer of a body built here, with the text it would have come as. */
+const keep = (body: Record<string, unknown>) => keepAnswer(body, [KEY], JSON.stringify(body));
 const ok200 = (body: string) => interpret({ status: 200, headers: {}, body }, 'https://x', [KEY], 0);
 
 describe('what is kept of an answer: no key', () => {
@@ -20,13 +22,19 @@ describe('what is kept of an answer: no key', () => {
         upvotes: '12%',
       }],
     };
-    const kept = keepAnswer(body, [KEY]);
+    const kept = keep(body);
     expect(leaksIn(JSON.stringify(kept), [KEY])).toEqual([]);
     const r = (kept.data as Array<Record<string, unknown>>)[0];
     expect(r.id).toBe('a&apiKey=not-ours');
     expect(r.website).toBe('https://svc/x?limitedPartnerId=a&apiKey=***');
     expect(r.upvotes).toBe('12%');
     expect(Object.keys(r)).toContain('***');
+  });
+
+  test('a key spelled with JSON escapes is redacted too', () => {
+    const escaped = Array.from(KEY, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    const res = ok200(`{"data":{"id":"a","website":"https://svc/?apiKey=${escaped}"}}`);
+    expect(res.ok && res.body.data).toEqual({ id: 'a', website: 'https://svc/?apiKey=***' });
   });
 
   test('a 200 hands on only the kept copy (the one place every answer becomes data)', () => {
@@ -48,11 +56,22 @@ describe('what is kept of an answer: bounded work per record', () => {
 
   test('a record past its budget loses the fields that do not fit, never its id (an id too large is no id)', () => {
     const big = 'x'.repeat(MAX_RECORD_CHARS / 2);
-    const kept = keepAnswer({ data: { fullName: 'A', description: big, notes: big, id: 'a' } }, [KEY]).data as Record<string, unknown>;
-    expect(kept).toEqual({ id: 'a', fullName: 'A', description: big, notes: TOO_LARGE });
-    const wide = keepAnswer({ data: { id: 'b', list: Array.from({ length: MAX_RECORD_CHARS }, () => 1) } }, [KEY]).data as Record<string, unknown>;
-    expect(wide).toEqual({ id: 'b', list: TOO_LARGE });
-    expect(keepAnswer({ data: { id: 'y'.repeat(MAX_RECORD_CHARS + 1), fullName: 'B' } }, [KEY]).data).toEqual({ id: null, fullName: 'B' });
+    const kept = keep({ data: { fullName: 'A', description: big, investmentThesis: big, id: 'a' } }).data as Record<string, unknown>;
+    expect(kept).toEqual({ id: 'a', fullName: 'A', description: big, investmentThesis: TOO_LARGE });
+    const wide = keep({ data: { id: 'b', expertise: Array.from({ length: MAX_RECORD_CHARS }, () => 1) } }).data as Record<string, unknown>;
+    expect(wide).toEqual({ id: 'b', expertise: TOO_LARGE });
+    expect(keep({ data: { id: 'y'.repeat(MAX_RECORD_CHARS + 1), fullName: 'B' } }).data).toEqual({ id: null, fullName: 'B' });
+  });
+
+  test('a record of 300,000 fields the add-in never shows keeps its shown fields, and no more of the rest than its budget', () => {
+    const record: Record<string, unknown> = {};
+    for (let i = 0; i < 300_000; i++) record[`extra${i}`] = 'x';
+    Object.assign(record, { id: 'c', fullName: 'C' });
+    const kept = (keep({ data: [record] }).data as Array<Record<string, unknown>>)[0];
+    expect(kept).toMatchObject({ id: 'c', fullName: 'C' });
+    const extra = Object.keys(kept).length - 2;
+    expect(extra).toBeGreaterThan(0);
+    expect(extra).toBeLessThan(MAX_RECORD_CHARS / 10);
   });
 
   test('a field named __proto__ stays a field', () => {
@@ -60,5 +79,7 @@ describe('what is kept of an answer: bounded work per record', () => {
     const r = res.ok ? (res.body.data as Record<string, unknown>) : {};
     expect(Object.getOwnPropertyDescriptor(r, '__proto__')?.value).toEqual({ polluted: 1 });
     expect((r as { polluted?: unknown }).polluted).toBeUndefined();
+    const nestedKey = ok200(`{"data":{"id":"a","metadata":{"__proto__":"?apiKey=${KEY}","x":[{"__proto__":"${KEY}"}]}}}`);
+    expect(nestedKey.ok && leaksIn(JSON.stringify(nestedKey.body), [KEY])).toEqual([]);
   });
 });

@@ -92,7 +92,7 @@ describe('an import with filters and sort', () => {
       { id: 'a', firm: 'Alpha', region: ['Europe'] }, { id: 'b', firm: 'Beta', region: ['Asia'] }, { id: 'c', firm: 'Gamma', region: ['Europe'] },
     ];
     const w = world(fakeList(list).fetch, [saved({ fields: ['id', 'firm'], mode: 'merge', filters: [{ field: 'region', op: 'is', value: 'Europe' }] })]);
-    w.tables.set('Partners', [['id', 'firm', 'Notes'], ['b', 'Beta', 'moved to Asia'], ['gone', 'Old', 'left'], ['a', 'Alpha', 'keep']]);
+    w.own('Partners', [['id', 'firm', 'Notes'], ['b', 'Beta', 'moved to Asia'], ['gone', 'Old', 'left'], ['a', 'Alpha', 'keep']]);
     expect(drive(w)[0]).toMatchObject({
       status: 'done', message: 'Imported 2 of 3 active limited partners (those matching the filters) into "Partners". 1 new, 1 no longer active, 1 no longer matching, 0 field changes.',
     });
@@ -103,7 +103,7 @@ describe('an import with filters and sort', () => {
   test('completeness first: a list that does not add up still fails, and the sheet keeps its data', () => {
     const before = [['id', 'firm', 'ticketSize'], ['old', 'Old', 1]];
     const w = world(fakeList(items, { reportTotal: () => 100 }).fetch, [saved({ filters: FILTERS, sort: SORT })]);
-    w.tables.set('Partners', before);
+    w.own('Partners', before);
     const last = drive(w).pop();
     expect(last).toMatchObject({ status: 'failed', message: expect.stringContaining('past the end, holds') });
     expect(table(w)).toEqual(before);

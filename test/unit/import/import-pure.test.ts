@@ -1,25 +1,31 @@
-import { MergeRefused, mergeTables, repointFormula } from '../../../src/import/merge';
-import { a1, analystCells, replaceRefusal } from '../../../src/import/replace';
+import { MergeRefused, mergeTables, moveRow } from '../../../src/import/merge';
+import { a1, adoption, digestOf, type OwnedTable, ownDigest, replaceRefusal, type SheetTag } from '../../../src/import/replace';
 import type { Cell } from '../../../src/table/cells';
 import { checkSchedule, checkSheetName, checkSpec, nextDue } from '../../../src/import/spec';
 
+/** A table as the import's record shows it: cells, formulas by "r,c", the field each column holds. */
+const owned = (values: unknown[][], formulas: Record<string, string> = {}, fields: Array<string | undefined> = [], tag: SheetTag | null = null): OwnedTable => ({
+  values: values as Cell[][],
+  formulas: values.map((row, r) => row.map((_, c) => formulas[`${r},${c}`] ?? '')),
+  fields,
+  tag,
+});
+
 describe('merge', () => {
-  test('first import: header and rows, no change log', () => {
-    expect(mergeTables(null, ['id', 'x'], [['a', 1]])).toEqual({ grid: [['id', 'x'], ['a', 1]], changes: [], kept: 0 });
+  test('first import: header and rows, each column the field it holds, no change log', () => {
+    expect(mergeTables(null, ['id', 'x'], [['a', 1]], 'S')).toEqual({ grid: [['id', 'x'], ['a', 1]], columns: ['id', 'x'], changes: [], kept: 0 });
   });
 
   test('analyst columns and formulas follow their partner; new and gone partners are logged', () => {
-    const existing = {
-      values: [['id', 'x', 'Notes', 'Calc'], ['a', 1, 'note a', 5], ['b', 2, 'note b', 6]],
-      formulas: [['', '', '', ''], ['', '', '', '=B2*5'], ['', '', '', '=B3*3+$B$2']],
-    };
-    const r = mergeTables(existing, ['id', 'x'], [['c', 9], ['b', 3]]);
+    const existing = owned([['id', 'x', 'Notes', 'Calc'], ['a', 1, 'note a', 5], ['b', 2, 'note b', 6]], { '1,3': '=B2*5', '2,3': '=B3*3+$B$2' }, ['id', 'x']);
+    const r = mergeTables(existing, ['id', 'x'], [['c', 9], ['b', 3]], 'S');
     expect(r.grid).toEqual([
       ['id', 'x', 'Notes', 'Calc'],
       ['c', 9, '', ''],
       ['b', 3, 'note b', { formula: '=B3*3+$B$2' }],
       ['a', 1, 'note a', { formula: '=B4*5' }],
     ]);
+    expect(r.columns).toEqual(['id', 'x', undefined, undefined]);
     expect(r.changes).toEqual([
       { id: 'c', change: 'new partner', field: '', before: '', after: '' },
       { id: 'b', change: 'changed', field: 'x', before: 2, after: 3 },
@@ -27,12 +33,9 @@ describe('merge', () => {
     ]);
   });
 
-  test('the id column is found by meaning: any case, below a title row, which stays as it was', () => {
-    const existing = {
-      values: [['Partners we track', '', ''], ['ID', 'X', 'Notes'], ['a', 1, 'note a']],
-      formulas: [['', '=TODAY()', ''], ['', '', ''], ['', '', '']],
-    };
-    const r = mergeTables(existing, ['id', 'x'], [['b', 2], ['a', 3]]);
+  test('the header is the row where the import\'s id column reads "id", in any case, below a title row that stays as it was', () => {
+    const existing = owned([['Partners we track', '', ''], ['ID', 'X', 'Notes'], ['a', 1, 'note a']], { '0,1': '=TODAY()' }, ['id', 'x']);
+    const r = mergeTables(existing, ['id', 'x'], [['b', 2], ['a', 3]], 'S');
     expect(r.grid).toEqual([
       ['Partners we track', { formula: '=TODAY()' }, ''],
       ['id', 'x', 'Notes'],
@@ -42,18 +45,19 @@ describe('merge', () => {
     expect(r.changes.map((c) => `${c.id}:${c.change}`)).toEqual(['b:new partner', 'a:changed']);
   });
 
-  test('a sheet with data but no id column is refused, not replaced', () => {
-    const existing = { values: [['Name', 'Notes'], ['Ann', 'keep']], formulas: [['', ''], ['', '']] };
-    expect(() => mergeTables(existing, ['id', 'x'], [['a', 1]])).toThrow(MergeRefused);
-    expect(() => mergeTables(existing, ['id', 'x'], [['a', 1]])).toThrow('Merge by id needs an "id" column');
+  test('a sheet with data but no column the import wrote is refused until the analyst lets the import own it; so is one whose id column is gone', () => {
+    const typed = owned([['id', 'x', 'Notes'], ['a', 1, 'keep']]);
+    expect(() => mergeTables(typed, ['id', 'x'], [['a', 1]], 'S')).toThrow(MergeRefused);
+    expect(() => mergeTables(typed, ['id', 'x'], [['a', 1]], 'S')).toThrow('"S" holds a table the import did not write; nothing was changed.');
+    const { columns } = adoption(typed, ['id', 'x']);
+    expect(columns).toEqual(['id', 'x', undefined]);
+    expect(mergeTables({ ...typed, fields: columns }, ['id', 'x'], [['a', 2]], 'S').grid).toEqual([['id', 'x', 'Notes'], ['a', 2, 'keep']]);
+    expect(() => mergeTables(owned([['x'], [1]], {}, [undefined, 'x']), ['id', 'x'], [['a', 1]], 'S')).toThrow('The id column the import wrote in "S" is gone');
   });
 
   test('rows with a repeated id are kept with their notes, below the table, and logged', () => {
-    const existing = {
-      values: [['id', 'x', 'Notes'], ['a', 1, 'first'], ['a', 1, 'second note'], ['b', 2, 'b note']],
-      formulas: [['', '', ''], ['', '', ''], ['', '', '=C2&"!"'], ['', '', '']],
-    };
-    const r = mergeTables(existing, ['id', 'x'], [['a', 1], ['b', 2]]);
+    const existing = owned([['id', 'x', 'Notes'], ['a', 1, 'first'], ['a', 1, 'second note'], ['b', 2, 'b note']], { '2,2': '=C2&"!"' }, ['id', 'x']);
+    const r = mergeTables(existing, ['id', 'x'], [['a', 1], ['b', 2]], 'S');
     expect(r.grid).toEqual([
       ['id', 'x', 'Notes'], ['a', 1, 'first'], ['b', 2, 'b note'], ['a', 1, { formula: '=C2&"!"' }],
     ]);
@@ -61,8 +65,45 @@ describe('merge', () => {
     expect(r.kept).toBe(1);
   });
 
-  test('formula re-pointing touches only same-row relative references', () => {
-    expect(repointFormula('=A5+B5*$C$5+C15+LOG10(5)+Sheet2!A5', 5, 9)).toBe('=A9+B9*$C$5+C15+LOG10(5)+Sheet2!A9');
+  test('a TOTAL row without an id keeps its formulas, in imported columns too', () => {
+    const existing = owned([['id', 'x'], ['a', 1], ['b', 2], ['TOTAL', 3]], { '3,1': '=SUM(B2:B3)' }, ['id', 'x']);
+    const r = mergeTables(existing, ['id', 'x'], [['b', 5], ['a', 1]], 'S');
+    expect(r.grid[3]).toEqual(['TOTAL', { formula: '=SUM(B2:B3)' }]);
+  });
+
+  test('the analyst\'s columns stay where they are, inserted between imported ones or moved; the import\'s columns are found wherever they are', () => {
+    // The analyst moved x to the left of id and inserted "Score" between them; "Times 10" reads Score.
+    const existing = owned([['x', 'Score', 'id', 'Times 10'], [1, 7, 'a', 70], [2, 8, 'b', 80]], { '1,3': '=B2*10', '2,3': '=B3*10' }, ['x', undefined, 'id']);
+    const r = mergeTables(existing, ['id', 'x'], [['b', 20], ['a', 10]], 'S');
+    expect(r.grid).toEqual([
+      ['x', 'Score', 'id', 'Times 10'],
+      [20, 8, 'b', { formula: '=B2*10' }],
+      [10, 7, 'a', { formula: '=B3*10' }],
+    ]);
+    expect(r.columns).toEqual(['x', undefined, 'id', undefined]);
+  });
+
+  test('a field newly added gets a new column, never the analyst\'s column of that name; a field no longer written leaves its column to the analyst', () => {
+    const existing = owned([['id', 'old', 'region'], ['a', 'o', 'my note']], {}, ['id', 'old']);
+    const r = mergeTables(existing, ['id', 'region'], [['a', 'EU']], 'S');
+    expect(r.grid).toEqual([['id', 'old', 'region', 'region'], ['a', 'o', 'my note', 'EU']]);
+    expect(r.columns).toEqual(['id', undefined, undefined, 'region']);
+  });
+
+  test('an analyst\'s formula in an imported column is kept, not overwritten', () => {
+    const r = mergeTables(owned([['id', 'x'], ['a', 0]], { '1,1': '=1+1' }, ['id', 'x']), ['id', 'x'], [['a', 5]], 'S');
+    expect(r.grid[1]).toEqual(['a', { formula: '=1+1' }]);
+  });
+});
+
+describe('moving a formula with its row', () => {
+  test('references to its own row follow it; absolute rows, other rows and ranges across rows do not', () => {
+    expect(moveRow('=A5+B5*$C$5+C$5+C15+LOG10(5)+SUM(B5:D5)+SUM(C2:C5)', 5, 9, 'S')).toBe('=A9+B9*$C$5+C$5+C15+LOG10(5)+SUM(B9:D9)+SUM(C2:C5)');
+  });
+  test('string literals and other sheets\' references are untouched; its own sheet\'s are moved', () => {
+    expect(moveRow('=IF(A2="", "Tier B2", B2)&"say ""A2"""', 2, 5, 'S')).toBe('=IF(A5="", "Tier B2", B5)&"say ""A2"""');
+    expect(moveRow("=Sheet2!A2+'Other sheet'!B2+S!C2+'S'!D2+'It''s'!E2", 2, 5, 'S')).toBe("=Sheet2!A2+'Other sheet'!B2+S!C5+'S'!D5+'It''s'!E2");
+    expect(moveRow("='It''s'!E2", 2, 5, "It's")).toBe("='It''s'!E5");
   });
 });
 
@@ -89,50 +130,76 @@ describe('saved import settings', () => {
   });
 });
 
-describe('replace: what the analyst added is named, never erased', () => {
+describe('replace rewrites a sheet if and only if it carries this import\'s tag and matches the recorded or pending digest', () => {
   const fields = ['id', 'fullName'];
-  /** The import writes `fields` now and wrote `rows` rows of `before` in this sheet. */
-  const own = (rows?: number, before = fields) => ({ fields, wrote: rows === undefined ? [] : [{ fields: before, rows }] });
-  const table = (values: unknown[][], formulas: Record<string, string> = {}) => ({
-    values: values as Cell[][],
-    formulas: values.map((row, r) => row.map((_, c) => formulas[`${r},${c}`] ?? '')),
+  const written = [['id', 'fullName'], ['a', 'A'], ['b', 'B']];
+  /** The sheet as the import recorded it, then as it is now (`now`, with formulas and the columns' fields). */
+  const sheet = (now: unknown[][], formulas: Record<string, string> = {}, tag: Partial<SheetTag> = {}) =>
+    owned(now, formulas, fields, { import: 'imp1', digest: ownDigest(written, fields), ...tag });
+  const verdict = (t: OwnedTable | null) => replaceRefusal(t, 'imp1', 'S');
+
+  test('the table it wrote, as written, sorted, or with its columns moved, may be rewritten; so may a blank or missing sheet', () => {
+    expect(verdict(null)).toBeUndefined();
+    expect(verdict(owned([['', ''], ['', '']]))).toBeUndefined();
+    expect(verdict(sheet(written))).toBeUndefined();
+    expect(verdict(sheet([['id', 'fullName'], ['b', 'B'], ['a', 'A']]))).toBeUndefined();
+    expect(verdict(sheet([['fullName', 'id'], ['B', 'b'], ['A', 'a']]))).toBeUndefined();
   });
-  const names = (t: ReturnType<typeof table>, o = own(2)) => analystCells(t, o);
-  test('the table the import wrote, under an earlier field list or in another order, erases nothing', () => {
-    expect(replaceRefusal(null, own(0), 'S')).toBeUndefined();
-    expect(replaceRefusal(table([['', ''], ['', '']]), own(0), 'S')).toBeUndefined();
-    expect(replaceRefusal(table([['id', 'fullName', 'upvotes'], ['a', 'A', 3], ['b', 'B', 4]]), own(2, ['id', 'fullName', 'upvotes']), 'S')).toBeUndefined();
-    // A table from before runs kept what they wrote (or another saved import's, columns reordered): by name, down to the first row without an id.
-    expect(replaceRefusal(table([['fullName', 'id'], ['A', 'a'], ['B', 'b']]), own(), 'S')).toBeUndefined();
+
+  test('an execution killed between writing and recording: the pending digest makes the new table its own', () => {
+    const next = [['id', 'fullName'], ['c', 'C']];
+    expect(verdict(sheet(next, {}, { pending: ownDigest(next, fields) }))).toBeUndefined();
+    expect(verdict(sheet(next))).toMatch(/^Replace stopped: "S" is not as the import left it/);
   });
-  test('a spilled formula right of the table is named first; its results, a notes column and a row below count too', () => {
-    const t = table([
+
+  test('an edited imported value and an edited id are refused with the cell named; a cleared value and a deleted row are not', () => {
+    expect(verdict(sheet([['id', 'fullName'], ['a', 'A'], ['b', 'Corrected']]))).toBe('Replace stopped: "S" is not as the import left it (B3 (edited)). Undo those edits, import with merge by id, or choose Replace anyway.');
+    expect(verdict(sheet([['id', 'fullName'], ['mine', 'A'], ['b', 'B']]))).toMatch(/\(A2 \(edited\), B2 \(edited\)\)/);
+    // A value cleared or a row deleted holds nothing of the analyst's: the import may write it back.
+    expect(verdict(sheet([['id', 'fullName'], ['a', ''], ['b', 'B']]))).toBeUndefined();
+    expect(verdict(sheet([['id', 'fullName'], ['b', 'B']]))).toBeUndefined();
+  });
+
+  test('formulas are named first, then edited imported cells, then cells outside the table (a notes column, a line below, rows without an id)', () => {
+    const t = sheet([
       ['id', 'fullName', '', '', 'Notes'],
-      ['a', 'A', 'A', 'X', ''],
+      ['a', 'Ann', 'A', 'X', ''],
       ['b', 'B', 'B', 'Y', 'call'],
       ['', 'total 2', '', '', ''],
     ], { '1,2': '=LP_GET(A2:A3, "fullName,firm")' });
-    expect(names(t)).toEqual({ places: ['C2 (a formula)', 'E1', 'D2'], count: 7, fieldColumns: [] });
-    expect(replaceRefusal(t, own(2), 'S')).toBe('Replace would erase 7 cells of "S" that the import did not write (C2 (a formula), E1, D2 and 4 more). Import with merge by id to keep your columns beside their partners, import into another sheet, or move those cells.');
+    expect(verdict(t)).toBe('Replace stopped: "S" is not as the import left it (C2 (a formula), B2 (edited), E1 and 5 more). Undo those edits, import with merge by id, or choose Replace anyway.');
   });
-  test('a line typed in the id column under the table, rows typed without an id, and a field-named column the import never wrote are the analyst\'s', () => {
-    const t = table([['id', 'fullName', 'email'], ['a', 'A', 'ann@fund.example'], ['', 'Prospect'], ['Source: pulled by Ann', '', '']]);
-    // Written 1 row: the line under it is the analyst's even in the id column.
-    expect(names(t, own(1))).toEqual({ places: ['C1', 'C2', 'B3'], count: 4, fieldColumns: [] });
-    // Adding "email" to the import does not make that column its own: only what it wrote here counts.
-    expect(analystCells(t, { fields: [...fields, 'email'], wrote: [{ fields, rows: 1 }] }).count).toBe(4);
-    // Without any record of what it wrote, a column headed by a field name may be an earlier import's: the message says so.
-    expect(replaceRefusal(t, own(), 'S')).toMatch(/ If "email" is a column an earlier import wrote, delete it\.$/);
-    expect(analystCells(table([['id', 'fullName'], ['a', 'A'], ['', ''], ['Source', '']]), own()).places).toEqual(['A4']);
+
+  test('a renamed header or a title row above the table is named', () => {
+    expect(verdict(sheet([['id', 'Name'], ['a', 'A'], ['b', 'B']]))).toMatch(/\(B1 \(edited\), B2 \(edited\), B3 \(edited\)\)/);
+    expect(verdict(sheet([['My title', ''], ...written]))).toMatch(/\(A1 \(edited\)/);
   });
-  test('a renamed header or a title row above the header makes those cells the analyst\'s', () => {
-    expect(analystCells(table([['My title', ''], ['id', 'fullName'], ['a', 'A']]), own(2)).count).toBe(5);
-    expect(analystCells(table([['id', 'Name'], ['a', 'A']]), own(1)).places).toEqual(['B1', 'B2']);
+
+  test('a table without this import\'s tag is the analyst\'s: typed by hand with the same headers, written before imports kept a record, or another import\'s', () => {
+    const hand = owned(written);
+    expect(verdict(hand)).toBe('Replace stopped: "S" holds cells the import did not write (A1, B1, A2 and 3 more). Let the import own this table, import into another sheet, or choose Replace anyway.');
+    expect(verdict({ ...hand, tag: { import: 'imp2', digest: ownDigest(written, fields) } })).toMatch(/holds cells the import did not write/);
+    // Once the analyst lets the import own it, it is the import's.
+    const { grid, columns } = adoption(hand, fields);
+    expect(verdict({ ...hand, fields: columns, tag: { import: 'imp1', digest: ownDigest(grid, columns) } })).toBeUndefined();
   });
+
+  test('a table with many edits names the formulas and the cells outside the import\'s columns', () => {
+    const many = [['id', 'fullName', 'Notes'], ...Array.from({ length: 100 }, (_, i) => [`x${i}`, `X${i}`, ''])];
+    many[5][2] = 'mine';
+    expect(verdict(sheet(many))).toMatch(/\(C1, C6 and many edited imported cells\)/);
+  });
+
   test('a sheet of 200,000 analyst cells is counted, and only the first three are named', () => {
-    const big = table(Array.from({ length: 20_000 }, (_, r) => Array.from({ length: 10 }, (_, c) => `v${r}:${c}`)));
-    expect(analystCells(big, own(0))).toEqual({ places: ['A1', 'B1', 'C1'], count: 200_000, fieldColumns: [] });
+    const big = owned(Array.from({ length: 20_000 }, (_, r) => Array.from({ length: 10 }, (_, c) => `v${r}:${c}`)));
+    expect(verdict(big)).toMatch(/\(A1, B1, C1 and 199997 more\)/);
   });
+
+  test('the digest keys cells by row id, header and content: row order and column order do not change it', () => {
+    expect(digestOf(written)).toBe(digestOf([['fullName', 'id'], ['B', 'b'], ['A', 'a']]));
+    expect(digestOf(written)).not.toBe(digestOf([['id', 'fullName'], ['a', 'B'], ['b', 'A']]));
+  });
+
   test('A1 names past Z', () => {
     expect([a1(0, 0), a1(1, 25), a1(2, 26), a1(9, 701), a1(0, 702)]).toEqual(['A1', 'Z2', 'AA3', 'ZZ10', 'AAA1']);
   });

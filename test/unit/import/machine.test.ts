@@ -4,6 +4,7 @@ import { type HttpRequest, type HttpResponse, perRequest, type Transport } from 
 import { beginRun, cancelRun, continueRun, LIVE_LIST_PAGES, LOCKED_MESSAGE, MAX_LIVE_PASSES, MAX_PASSES, MAX_STALLS, MAX_WAIT_WITHOUT_PAGE_MS } from '../../../src/import/machine';
 import type { RunSummary } from '../../../src/import/run-state';
 import type { ImportSpec } from '../../../src/import/spec';
+import type { OutCell } from '../../../src/import/merge';
 import { fakeList, records } from '../../helpers/fake-list';
 import { json } from '../../helpers/fakes';
 import { Killed, type World, world } from '../../helpers/fake-ports';
@@ -57,7 +58,7 @@ describe('import state machine: the happy paths', () => {
 
   test('merge keeps the analyst column with its partner and logs the changes', () => {
     const w = world(fakeList(records(3)).fetch, [spec('merge')]);
-    w.tables.set('Partners', [['id', 'fullName', 'Notes'], ['p2', 'Old name', 'call back'], ['gone', 'X', 'keep me']]);
+    w.own('Partners', [['id', 'fullName', 'Notes'], ['p2', 'Old name', 'call back'], ['gone', 'X', 'keep me']]);
     expect(drive(w)[0]).toMatchObject({ status: 'done', message: 'Imported 3 active limited partners into "Partners". 2 new, 1 no longer active, 1 field changes.' });
     expect(table(w)).toEqual([
       ['id', 'fullName', 'Notes'], ['p0', 'Name 0', ''], ['p1', 'Name 1', ''], ['p2', 'Name 2', 'call back'], ['gone', 'X', 'keep me'],
@@ -71,7 +72,7 @@ describe('import state machine: failures', () => {
 
   test('stall: a step that reads nothing because the service fails for now keeps the run; after MAX_STALLS such steps it fails, target untouched', () => {
     const w = world(fakeList(records(250), { fail: () => new ServiceError('RATE_LIMITED', 'Rate limited by the data service, retry in 30 s.') }).fetch, [spec()]);
-    w.tables.set('Partners', before);
+    w.own('Partners', before);
     const steps = drive(w);
     expect(steps.map((s) => s.status)).toEqual([...Array(MAX_STALLS).fill('running'), 'failed']);
     expect(steps[0].message).toBe('Rate limited by the data service, retry in 30 s. Continuing at page 1 in the next step.');
@@ -95,7 +96,7 @@ describe('import state machine: failures', () => {
 
   test('a final error (key refused) fails the run at once', () => {
     const w = world(fakeList(records(250), { fail: () => new ServiceError('AUTH', 'The API key was refused (HTTP 403).') }).fetch, [spec()]);
-    w.tables.set('Partners', before);
+    w.own('Partners', before);
     const steps = drive(w);
     expect(steps.map((s) => s.status)).toEqual(['failed']);
     expect(steps[0].message).toBe('Import failed: The API key was refused (HTTP 403). The sheet "Partners" keeps its previous data.');
@@ -140,7 +141,7 @@ describe('import state machine: failures', () => {
   test(`a list that never adds up fails after ${MAX_PASSES} reads with the reason; the target is untouched`, () => {
     const list = fakeList(records(350), { repeatPage: 3 });
     const w = world(list.fetch, [spec()]);
-    w.tables.set('Partners', before);
+    w.own('Partners', before);
     const steps = drive(w);
     expect(steps[steps.length - 1]).toMatchObject({
       status: 'failed', message: `Incomplete after ${MAX_PASSES} reads of the list: page 3 repeats page 2. The sheet "Partners" keeps its previous data.`,
@@ -152,7 +153,7 @@ describe('import state machine: failures', () => {
 
   test('a list page without pagination (malformed, transient) never ends "done": the run fails after the stalls', () => {
     const w = world(fakeList(records(350), { dropPagination: true }).fetch, [spec()]);
-    w.tables.set('Partners', before);
+    w.own('Partners', before);
     const steps = drive(w);
     expect(steps.map((s) => s.status)).toEqual([...Array(MAX_STALLS).fill('running'), 'failed']);
     expect(table(w)).toEqual(before);
@@ -160,7 +161,7 @@ describe('import state machine: failures', () => {
 
   test('an under-reported total never ends "done" with a short table', () => {
     const w = world(fakeList(records(350), { reportTotal: () => 100 }).fetch, [spec()]);
-    w.tables.set('Partners', before);
+    w.own('Partners', before);
     const last = drive(w).pop();
     expect(last).toMatchObject({ status: 'failed', message: expect.stringContaining('page 2, past the end, holds 100 more') });
     expect(table(w)).toEqual(before);
@@ -170,7 +171,7 @@ describe('import state machine: failures', () => {
 describe('import state machine: interruptions', () => {
   test('cancel ends a running run, removes its staging area and leaves the target as it was', () => {
     const w = world(fakeList(records(1050), { cap: 10 }).fetch, [spec()], { msPerFetch: 1000 });
-    w.tables.set('Partners', [['id', 'fullName'], ['old', 'Old']]);
+    w.own('Partners', [['id', 'fullName'], ['old', 'Old']]);
     beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t + 25_000);
     expect(w.staging.size).toBe(1);
     expect(cancelRun('imp1', w.nextExecution())).toMatchObject({ status: 'cancelled', message: 'Cancelled. The sheet "Partners" keeps its previous data.' });
@@ -412,7 +413,7 @@ describe('import state machine: a service that says when to come back', () => {
 
   test(`a service that never stops refusing fails the run once ${MAX_WAIT_WITHOUT_PAGE_MS / 60_000} minutes pass without a page, target untouched`, () => {
     const w = world(fakeList(records(250), { fail: (page) => (page === 2 ? limited : undefined) }).fetch, [spec()]);
-    w.tables.set('Partners', [['id', 'fullName'], ['old', 'Old']]);
+    w.own('Partners', [['id', 'fullName'], ['old', 'Old']]);
     const steps = drive(w, 20_000, 200);
     const last = steps[steps.length - 1];
     expect(last).toMatchObject({ status: 'failed', message: 'Import failed: Rate limited by the data service, retry in 15 s. The sheet "Partners" keeps its previous data.' });
@@ -495,7 +496,71 @@ describe('import state machine: over the real client', () => {
   });
 });
 
-describe('import state machine: replace owns what it wrote', () => {
+describe('import state machine: replace owns what it wrote, by record', () => {
+  test('killed at every write point of a replace, the sheet holds the old table or the new one, and the next run accepts it', () => {
+    const first = () => {
+      const w = world(fakeList(records(250)).fetch, [spec()]);
+      expect(drive(w).pop()?.status).toBe('done');
+      return w;
+    };
+    const old = table(first());
+    const list = fakeList(records(300));
+    // Counting the write points: port calls from the table's tag being marked pending to the run's last save.
+    const counted = first();
+    const ports = counted.nextExecution();
+    ports.pages = { ...ports.pages, fetch: (pages, limit) => list.fetch(pages, limit) };
+    counted.writes.length = 0;
+    expect(beginRun('imp1', 'sidebar', ports, counted.clock.t + 60_000).status).toBe('done');
+    const fresh = table(counted);
+    expect(counted.writes).toEqual(['tag', 'table', 'tag']);
+    for (let point = 0; point <= counted.writes.length; point++) {
+      const w = first();
+      const p = w.nextExecution();
+      p.pages = { ...p.pages, fetch: (pages, limit) => list.fetch(pages, limit) };
+      let writes = 0;
+      for (const name of ['tag', 'write'] as const) {
+        const real = p.target[name] as (...a: unknown[]) => void;
+        (p.target[name] as (...a: unknown[]) => void) = (...a: unknown[]) => {
+          if (writes++ === point) w.kill();
+          real(...a);
+        };
+      }
+      const killed = () => beginRun('imp1', 'sidebar', p, w.clock.t + 60_000);
+      if (point < counted.writes.length) expect(killed).toThrow(Killed);
+      else expect(killed().status).toBe('done');
+      expect([old, fresh]).toContainEqual(table(w));
+      const next = w.nextExecution();
+      next.pages = { ...next.pages, fetch: (pages, limit) => list.fetch(pages, limit) };
+      const after = w.runs.get('imp1')?.status === 'running' ? continueRun('imp1', next, w.clock.t + 60_000) : beginRun('imp1', 'sidebar', next, w.clock.t + 60_000);
+      expect(after.status).toBe('done');
+      expect(table(w)).toEqual(fresh);
+    }
+  });
+
+  test('a sorted table stays the import\'s; an edited value is kept and named until the edit is undone; Replace anyway overwrites it', () => {
+    const w = world(fakeList(records(5)).fetch, [spec()]);
+    expect(drive(w).pop()?.status).toBe('done');
+    const t = table(w) as OutCell[][];
+    w.tables.set('Partners', [t[0], ...t.slice(1).reverse()]);
+    expect(drive(w).pop()?.status).toBe('done');
+    const edited = (table(w) as OutCell[][]).map((r) => [...r]);
+    edited[3][1] = 'Corrected';
+    w.tables.set('Partners', edited);
+    const refused = drive(w).pop();
+    expect(refused?.message).toContain('"Partners" is not as the import left it (B4 (edited)).');
+    expect(table(w)).toEqual(edited);
+    const scheduled = beginRun('imp1', 'schedule', w.nextExecution(), w.clock.t + 60_000);
+    expect(scheduled.status).toBe('failed');
+    expect(w.runLog[w.runLog.length - 1].at(-1)).toContain('(B4 (edited))');
+    expect(table(w)).toEqual(edited);
+    edited[3][1] = 'Name 2';
+    expect(drive(w).pop()?.status).toBe('done');
+    edited[3][1] = 'Corrected';
+    w.tables.set('Partners', edited);
+    expect(beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t + 60_000, true).status).toBe('done');
+    expect((table(w) as OutCell[][])[3][1]).toBe('Name 2');
+  });
+
   test('killed between writing the table and saving its state, the next execution finishes instead of refusing its own output', () => {
     const w = world(fakeList(records(250)).fetch, [spec()]);
     expect(drive(w).pop()?.status).toBe('done');
@@ -525,7 +590,7 @@ describe('import state machine: replace owns what it wrote', () => {
     w.specs[0] = { ...w.specs[0], sheetName: 'Plan' };
     const last = drive(w).pop();
     expect(last?.status).toBe('failed');
-    expect(last?.message).toContain('Replace would erase 2 cells of "Plan" that the import did not write (B2, B3).');
+    expect(last?.message).toContain('Replace stopped: "Plan" holds cells the import did not write (A1, B1, B2 and 1 more).');
     expect(w.tables.get('Plan')).toEqual(plan);
   });
 
@@ -543,7 +608,7 @@ describe('import state machine: replace owns what it wrote', () => {
     w.tables.set('Partners', mine);
     const last = drive(w).pop();
     expect(last?.status).toBe('failed');
-    expect(last?.message).toContain('Replace would erase 4 cells of "Partners" that the import did not write (A5, B5, A6 and 1 more).');
+    expect(last?.message).toContain('Replace stopped: "Partners" is not as the import left it (A5 (edited), B5 (edited), A6 (edited) and 1 more).');
     expect(table(w)).toEqual(mine);
   });
 });
@@ -580,7 +645,7 @@ describe('import state machine: listed records without a usable id', () => {
     expect(drive(w).pop()?.status).toBe('done');
     expect(tableIds(w)).toEqual(usable);
     const m = world(hostile().fetch, [spec('merge')]);
-    m.tables.set('Partners', [['id', 'fullName', 'Notes'], ['p2', 'Old name', 'call back']]);
+    m.own('Partners', [['id', 'fullName', 'Notes'], ['p2', 'Old name', 'call back']]);
     expect(drive(m).pop()?.status).toBe('done');
     expect(tableIds(m).filter((id) => id === '' || typeof id !== 'string' || !id.trim())).toEqual([]);
   });
