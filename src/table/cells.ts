@@ -51,8 +51,14 @@ export function asNumber(value: JsonValue): number | undefined {
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
+/** Whether year-month-day names a day of the calendar (V8 would roll 2024-02-30 over to 1 March). */
+function onCalendar(text: string): boolean {
+  const [y, m, d] = text.slice(0, 10).split('-').map(Number);
+  return m >= 1 && m <= 12 && d >= 1 && d <= new Date(Date.UTC(y, m, 0)).getUTCDate();
+}
+
 export function asDate(value: JsonValue): Date | undefined {
-  if (typeof value === 'string' && ISO_DATE.test(value.trim())) {
+  if (typeof value === 'string' && ISO_DATE.test(value.trim()) && onCalendar(value.trim())) {
     const d = new Date(value.trim());
     return Number.isNaN(d.getTime()) ? undefined : d;
   }
