@@ -1,12 +1,13 @@
 /**
  * Writes docs/mutation.md from the JSON report of the last `npm run mutate` (StrykerJS, written to
  * reports/mutation/mutation.json): the mutation score per folder and per file, every surviving or
- * uncovered mutant by place (each is a rule no unit test guards), and every mutant marked
- * equivalent in the source (`// Stryker disable ... : reason`) with its reason. Generated, so the
- * page says what the last run found and nothing else. `tsx scripts/mutation-summary.ts [report]
- * [out]`; exits non-zero when the report is missing.
+ * uncovered mutant by place (each is a rule no unit test guards), and every surviving mutant
+ * test/mutation/equivalent.json lists as equivalent (no caller can tell it from the code), with
+ * the reason given there; an entry that matches no surviving mutant is named too, so the list
+ * cannot go stale unseen. Generated, so the page says what the last run found and nothing else.
+ * `tsx scripts/mutation-summary.ts [report] [out]`; exits non-zero when the report is missing.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 type Status = 'Killed' | 'Survived' | 'NoCoverage' | 'Timeout' | 'CompileError' | 'RuntimeError' | 'Ignored' | 'Pending';
@@ -18,6 +19,15 @@ interface Mutant {
   status: Status;
   statusReason?: string;
   static?: boolean;
+}
+
+/** One equivalent mutant: its file, mutator, replacement, a piece of its source line, and why no caller can tell. */
+interface Equivalent {
+  file: string;
+  mutator: string;
+  replacement: string;
+  line: string;
+  why: string;
 }
 
 interface Report {
@@ -32,13 +42,19 @@ interface Tally {
   survived: number;
   noCoverage: number;
   ignored: number;
+  /** Static mutants left out of a run with --ignoreStatic: not judged yet. */
+  notRun: number;
   errors: number;
 }
 
-const emptyTally = (): Tally => ({ killed: 0, timeout: 0, survived: 0, noCoverage: 0, ignored: 0, errors: 0 });
+const emptyTally = (): Tally => ({ killed: 0, timeout: 0, survived: 0, noCoverage: 0, ignored: 0, notRun: 0, errors: 0 });
+/** Stryker's reason for a static mutant it skipped because of --ignoreStatic. */
+const notRun = (m: Mutant) => m.status === 'Ignored' && /ignoreStatic/.test(m.statusReason ?? '');
 
-function add(t: Tally, status: Status): void {
-  if (status === 'Killed') t.killed++;
+function add(t: Tally, m: Mutant): void {
+  const { status } = m;
+  if (notRun(m)) t.notRun++;
+  else if (status === 'Killed') t.killed++;
   else if (status === 'Timeout') t.timeout++;
   else if (status === 'Survived') t.survived++;
   else if (status === 'NoCoverage') t.noCoverage++;
@@ -56,8 +72,8 @@ const pct = (t: Tally) => {
   return s === undefined ? 'n/a' : `${s.toFixed(1)} %`;
 };
 const row = (name: string, t: Tally) =>
-  `| ${name} | ${pct(t)} | ${t.killed} | ${t.timeout} | ${t.survived} | ${t.noCoverage} | ${t.ignored} |`;
-const HEAD = '| | score | killed | timed out | survived | no coverage | equivalent |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |';
+  `| ${name} | ${pct(t)} | ${t.killed} | ${t.timeout} | ${t.survived} | ${t.noCoverage} | ${t.ignored} | ${t.notRun} |`;
+const HEAD = '| | score | killed | timed out | survived | no coverage | equivalent | static, not run |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |';
 
 /** One line of source, shortened, for naming what a mutant changed. */
 function sourceLine(source: string, line: number): string {
@@ -67,7 +83,15 @@ function sourceLine(source: string, line: number): string {
 
 const code = (text: string) => `\`${text.replace(/`/g, "'").replace(/\s+/g, ' ').replace(/\|/g, '\\|')}\``;
 
-function summary(report: Report): string {
+/** The folders `npm run mutate` covers (stryker.config.mjs). */
+const FOLDERS = ['src/api', 'src/table', 'src/import'];
+
+const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+function summary(report: Report, root: string, equivalents: readonly Equivalent[]): string {
+  const used = new Set<Equivalent>();
+  const equivalentOf = (file: string, m: Mutant, line: string) =>
+    equivalents.find((e) => e.file === file && e.mutator === m.mutatorName && squash(e.replacement) === squash(m.replacement ?? '') && line.includes(e.line));
   const files = Object.entries(report.files).sort(([a], [b]) => a.localeCompare(b));
   const byFolder = new Map<string, Tally>();
   const total = emptyTally();
@@ -81,19 +105,29 @@ function summary(report: Report): string {
     byFolder.set(folder, f);
     const mutants = [...file.mutants].sort((a, b) => a.location.start.line - b.location.start.line || a.location.start.column - b.location.start.column);
     for (const m of mutants) {
-      add(t, m.status);
-      add(f, m.status);
-      add(total, m.status);
       const where = `${name}:${m.location.start.line}`;
       const what = `${m.mutatorName}${m.replacement === undefined ? '' : ` → ${code(m.replacement)}`}`;
+      const line = file.source.split('\n')[m.location.start.line - 1] ?? '';
+      const same = m.status === 'Survived' || m.status === 'NoCoverage' ? equivalentOf(name, m, line) : undefined;
+      if (same) {
+        used.add(same);
+        for (const tally of [t, f, total]) tally.ignored++;
+        equivalent.push(`- ${where} ${what} in ${code(sourceLine(file.source, m.location.start.line))}: ${same.why}`);
+        continue;
+      }
+      add(t, m);
+      add(f, m);
+      add(total, m);
       if (m.status === 'Survived' || m.status === 'NoCoverage') {
         open.push(`- ${where} ${m.status === 'NoCoverage' ? '(no test reaches it) ' : ''}${what} in ${code(sourceLine(file.source, m.location.start.line))}`);
-      } else if (m.status === 'Ignored') {
+      } else if (m.status === 'Ignored' && !notRun(m)) {
         equivalent.push(`- ${where} ${what}: ${m.statusReason ?? 'no reason given'}`);
       }
     }
     fileRows.push(row(name, t));
   }
+  const stale = equivalents.filter((e) => !used.has(e) && e.file in report.files);
+  const unmeasured = FOLDERS.flatMap((folder) => readdirSync(join(root, folder)).filter((f) => f.endsWith('.ts')).map((f) => `${folder}/${f}`)).filter((f) => !(f in report.files));
   const folders = [...byFolder].sort(([a], [b]) => a.localeCompare(b)).map(([name, t]) => row(name, t));
   const perf = report.performance;
   const took = perf ? `The run that wrote this page took ${Math.round((perf.setup + perf.initialRun + perf.mutation) / 1000)} s (incremental: only what changed since the run before was tested again).` : '';
@@ -104,8 +138,10 @@ function summary(report: Report): string {
     '',
     'StrykerJS plants small bugs (mutants) in the pure core (`src/api`, `src/table`, `src/import`) and runs the unit tests',
     'that reach each one. A mutant the tests notice is killed; one they do not is a rule no unit test guards. The score is',
-    'killed (or timed out) over all mutants that ran; mutants marked equivalent in the source (a change no caller can',
-    `observe, with the reason beside it) are left out of it. ${took}`,
+    'killed (or timed out) over all mutants that ran; equivalent mutants (a change no caller can observe, listed with',
+    'the reason in test/mutation/equivalent.json) are left out of it, and so are static mutants (module-level constants: each one',
+    'reruns every unit test) when a run skipped them with `--ignoreStatic`: they are counted as "static, not run".',
+    ...(took ? [took] : []),
     '',
     'Run it with `npm run mutate`; its settings, and what a run costs, are in stryker.config.mjs. The HTML report (every mutant in',
     'its source) is written to reports/mutation/index.html, which git ignores.',
@@ -121,6 +157,9 @@ function summary(report: Report): string {
     HEAD,
     ...fileRows,
     '',
+    ...(unmeasured.length
+      ? [`Not in the report (not yet mutated; a run over all of \`${FOLDERS.join('`, `')}\` covers them): ${unmeasured.map((f) => `\`${f}\``).join(', ')}.`, '']
+      : []),
     `## Survivors (${open.length})`,
     '',
     'Each is a change to the code that no unit test notices: a test to write, or a mutant to mark equivalent with its reason.',
@@ -129,10 +168,11 @@ function summary(report: Report): string {
     '',
     `## Equivalent mutants (${equivalent.length})`,
     '',
-    'Marked in the source with `// Stryker disable next-line <mutator>: <reason>`; the reason is why no caller can tell the difference.',
+    'Listed in test/mutation/equivalent.json, each with why no caller can tell it from the code; they are left out of the score.',
     '',
     ...(equivalent.length ? equivalent : ['None.']),
     '',
+    ...(stale.length ? ['Entries of test/mutation/equivalent.json that match no surviving mutant (fix or remove them):', '', ...stale.map((e) => `- ${e.file} ${e.mutator} → ${code(e.replacement)} in ${code(e.line)}`), ''] : []),
   ].join('\n');
 }
 
@@ -145,7 +185,8 @@ function main(): void {
     process.exit(1);
   }
   const report = JSON.parse(readFileSync(input, 'utf8')) as Report;
-  writeFileSync(output, summary(report));
+  const equivalents = JSON.parse(readFileSync(join(root, 'test/mutation/equivalent.json'), 'utf8')) as Equivalent[];
+  writeFileSync(output, summary(report, root, equivalents));
   console.log(`Wrote ${output}`);
 }
 

@@ -51,12 +51,18 @@ export function asNumber(value: JsonValue): number | undefined {
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
+/** Whether year-month-day names a day of the calendar (V8 would roll 2024-02-30 over to 1 March). */
+function onCalendar(text: string): boolean {
+  const [y, m, d] = text.slice(0, 10).split('-').map(Number);
+  return m >= 1 && m <= 12 && d >= 1 && d <= new Date(Date.UTC(y, m, 0)).getUTCDate();
+}
+
 export function asDate(value: JsonValue): Date | undefined {
-  if (typeof value === 'string' && ISO_DATE.test(value.trim())) {
+  if (typeof value === 'string' && ISO_DATE.test(value.trim()) && onCalendar(value.trim())) {
     const d = new Date(value.trim());
     return Number.isNaN(d.getTime()) ? undefined : d;
   }
-  if (typeof value === 'number' && Number.isFinite(value) && value > 1e11) return new Date(value);
+  if (Number.isFinite(value) && (value as number) > 1e11) return new Date(value as number);
   return undefined;
 }
 
@@ -71,7 +77,6 @@ export function toCell(value: JsonValue | undefined, type: FieldType, target: Ce
       break;
     }
     case 'boolean':
-      if (typeof value === 'boolean') return value;
       if (value === 'true' || value === 'false') return value === 'true';
       break;
     case 'datetime': {
@@ -84,9 +89,8 @@ export function toCell(value: JsonValue | undefined, type: FieldType, target: Ce
       break;
     case 'json':
       return safeText(JSON.stringify(value), target);
-    default:
-      break;
   }
+  // Anything not typed above keeps its own type: a number or boolean as it is, text made safe.
   if (typeof value === 'number' || typeof value === 'boolean') return value;
   if (Array.isArray(value)) return safeText(value.map(itemText).join(LIST_SEPARATOR), target);
   if (typeof value === 'object') return safeText(JSON.stringify(value), target);

@@ -13,7 +13,7 @@ export function flattenCells(input: unknown): unknown[] {
 /** The selected fields, in the order given, without repeats; all fields when nothing is selected. */
 export function parseFields(input: unknown, specs: readonly FieldSpec[], what: string): FieldSpec[] {
   const names = flattenCells(input)
-    .filter((v) => v !== undefined && v !== null && v !== '')
+    .filter((v) => v !== undefined && v !== null)
     .flatMap((v) => {
       if (typeof v !== 'string') throw badInput(`Field names must be text; got ${typeof v === 'number' ? 'a number' : typeof v}.`);
       return v.split(/[,;\n]/);

@@ -31,7 +31,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 
 /** The id a cell holds (null when blank); throws BAD_INPUT for what cannot be an id. */
 export function idText(cell: unknown): string | null {
-  if (cell === undefined || cell === null || cell === '') return null;
+  if (cell === undefined || cell === null) return null;
   if (typeof cell === 'number') {
     if (!Number.isFinite(cell)) throw badInput('An id is not a finite number.');
     return String(cell);
@@ -70,7 +70,8 @@ export function readIds(input: unknown): IdList {
   const firstInvalid = Object.values(invalid)[0];
   if (unique.length === 0 && firstInvalid !== undefined) throw badInput(firstInvalid);
   if (unique.length > MAX_IDS) throw badInput(`${unique.length} distinct ids in one formula; at most ${MAX_IDS}. Split the range.`);
-  return { rows, unique, single: false, across: height === 1 && width > 1, invalid };
+  // Several rows and several columns were refused above: a range wider than one cell is one row.
+  return { rows, unique, single: false, across: width > 1, invalid };
 }
 
 /** One value where one is expected: a range of one cell is that cell, a larger range is an error. */
@@ -87,11 +88,11 @@ export function readPositiveInt(input: unknown, name: string, fallback: number |
   const value = oneValue(input, name);
   if (value === undefined || value === null || value === '') return fallback;
   const n = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) {
-    throw badInput(`${name} must be a whole number of 1 or more (got ${JSON.stringify(value)?.slice(0, 40)}).`);
+  if (!Number.isInteger(n) || (n as number) < 1) {
+    throw badInput(`${name} must be a whole number of 1 or more (got ${JSON.stringify(value).slice(0, 40)}).`);
   }
-  if (n > max) throw badInput(`${name} must be at most ${max} (got ${n}).`);
-  return n;
+  if ((n as number) > max) throw badInput(`${name} must be at most ${max} (got ${n}).`);
+  return n as number;
 }
 
 export function readFlag(input: unknown, name: string, fallback: boolean): boolean {
@@ -100,5 +101,5 @@ export function readFlag(input: unknown, name: string, fallback: boolean): boole
   if (typeof value === 'boolean') return value;
   if (value === 1 || value === 0) return value === 1;
   if (typeof value === 'string' && /^(true|false)$/i.test(value.trim())) return value.trim().toLowerCase() === 'true';
-  throw badInput(`${name} must be TRUE or FALSE (got ${JSON.stringify(value)?.slice(0, 40)}).`);
+  throw badInput(`${name} must be TRUE or FALSE (got ${JSON.stringify(value).slice(0, 40)}).`);
 }

@@ -35,7 +35,7 @@ export function firstArgument(formula: string, fn: string): FirstArgument | unde
  */
 export function runAround(formulas: readonly string[], firstRow: number, row: number, fn: string): Array<{ row: number; arg: FirstArgument }> {
   const at = row - firstRow;
-  const argAt = (i: number) => (i >= 0 && i < formulas.length ? firstArgument(formulas[i] ?? '', fn) : undefined);
+  const argAt = (i: number) => firstArgument(formulas[i] ?? '', fn);
   const out: Array<{ row: number; arg: FirstArgument }> = [];
   const own = argAt(at);
   if (!own) return out;

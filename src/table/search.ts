@@ -90,14 +90,13 @@ export function readFindLimit(input: unknown): number {
 
 /** The texts of one field: a list gives one text per element. */
 function texts(value: unknown): string[] {
-  if (value === undefined || value === null) return [];
   if (Array.isArray(value)) return value.flatMap(texts);
   if (typeof value === 'string' || typeof value === 'number') return [String(value)];
   return [];
 }
 
+/** How one query word matches a field: a word of the query never counts as more than a prefix (only the whole query can match exactly). */
 function kindOf(field: string, word: string): number {
-  if (field === word) return MatchKind.Exact;
   if (field.startsWith(word) || field.includes(` ${word}`)) return MatchKind.WordPrefix;
   return field.includes(word) ? MatchKind.Substring : 0;
 }
@@ -108,31 +107,30 @@ interface Ranked {
   group: number;
   /** The groups of every word's best match, summed: breaks ties in favour of more words in names. */
   total: number;
-  index: number;
 }
 
 /** Better first: higher kind, then lower group. */
 const better = (a: { kind: number; group: number }, b: { kind: number; group: number }) => a.kind > b.kind || (a.kind === b.kind && a.group < b.group);
 
-function rank(record: ServiceRecord, query: Query, fields: readonly SearchField[], index: number): Ranked | undefined {
+function rank(record: ServiceRecord, query: Query, fields: readonly SearchField[]): Ranked | undefined {
   const values = fields.flatMap((f) => texts(record[f.name]).map((t) => ({ text: normalize(t), group: f.group })));
   // An exact whole-field match of the whole query outranks everything.
   const exact = values.filter((v) => v.text === query.normalized).sort((a, b) => a.group - b.group)[0];
-  if (exact) return { record, kind: MatchKind.Exact, group: exact.group, total: exact.group, index };
+  if (exact) return { record, kind: MatchKind.Exact, group: exact.group, total: exact.group };
   // Otherwise every word must match somewhere; the record ranks by its weakest word's best match.
   let weakest: { kind: number; group: number } | undefined;
   let total = 0;
   for (const word of query.words) {
     let best: { kind: number; group: number } | undefined;
     for (const v of values) {
-      const kind = Math.min(kindOf(v.text, word), MatchKind.WordPrefix);
+      const kind = kindOf(v.text, word);
       if (kind && (!best || better({ kind, group: v.group }, best))) best = { kind, group: v.group };
     }
     if (!best) return undefined;
     total += best.group;
     if (!weakest || better(weakest, best)) weakest = best;
   }
-  return weakest && { record, ...weakest, total, index };
+  return weakest && { record, ...weakest, total };
 }
 
 const isActive = (r: ServiceRecord): boolean => r.activeStatus === undefined || r.activeStatus === null || String(r.activeStatus).toUpperCase() === 'ACTIVE';
@@ -142,11 +140,12 @@ export function searchRecords(records: readonly ServiceRecord[], query: Query | 
   const q = typeof query === 'string' ? readQuery(query) : query;
   const fields = options.fields ?? SEARCH_FIELDS;
   const found: Ranked[] = [];
-  records.forEach((record, index) => {
+  records.forEach((record) => {
     if (!isActive(record)) return;
-    const r = rank(record, q, fields, index);
+    const r = rank(record, q, fields);
     if (r) found.push(r);
   });
-  found.sort((a, b) => b.kind - a.kind || a.group - b.group || a.total - b.total || a.index - b.index);
+  // The sort is stable: ties keep the input order.
+  found.sort((a, b) => b.kind - a.kind || a.group - b.group || a.total - b.total);
   return found.slice(0, options.limit ?? DEFAULT_FIND_LIMIT).map((r) => r.record);
 }

@@ -9,10 +9,15 @@ import { asDate, isDate, MAX_CELL_CHARS, safeText, toCell, TRUNCATION_MARK } fro
 
 describe('numbers', () => {
   test.each([
-    ['-12.5', -12.5], ['12.5', 12.5], ['-3', -3], [' 42 ', 42], ['1e3', 1000], ['-2.5E-2', -0.025], ['7e+2', 700],
+    ['-12.5', -12.5], ['12.5', 12.5], ['-3', -3], [' 42 ', 42], ['1e3', 1000], ['-2.5E-2', -0.025], ['7e+2', 700], ['12.55', 12.55], ['1e10', 1e10],
   ])('%j sent as text for a number field is the number %d, not text', (text, n) => {
     expect(toCell(text, 'float', 'sheet')).toBe(n);
     expect(toCell(text, 'integer', 'formula')).toBe(n);
+  });
+
+  test('a list holding one number is not a number: it is written as list text', () => {
+    expect(toCell(['5'], 'integer', 'formula')).toBe('5');
+    expect(toCell([5], 'float', 'formula')).toBe('5');
   });
 
   test('numbers stay numbers, negative and fractional included', () => {
@@ -58,7 +63,7 @@ describe('timestamps', () => {
     expect((cell as Date).getTime()).toBe(ms);
   });
 
-  test.each(['2024-13-01', '29/02/2024', 'yesterday', '2024-02-29T12', 'x2024-02-29'])('%j is not a date: it stays text', (text) => {
+  test.each(['2024-13-01', '2024-02-30', '2023-02-29', '2024-04-31T10:00:00Z', '2024-00-10', '29/02/2024', 'yesterday', '2024-02-29T12', 'x2024-02-29', 'on 2024-02-29', '2024-02-29 12:00 Z junk', '200000000000'])('%j is not a date: it stays text', (text) => {
     expect(toCell(text, 'datetime', 'formula')).toBe(text);
     expect(asDate(text)).toBeUndefined();
   });
@@ -85,6 +90,13 @@ describe('other types', () => {
     expect(toCell(['+1', 'b'], 'list', 'sheet')).toBe("'+1, b");
   });
 
+  test('a number or boolean in a text field stays a number or boolean in a sheet too (never quoted text)', () => {
+    expect(toCell(3, 'string', 'sheet')).toBe(3);
+    expect(toCell(-3, 'list', 'sheet')).toBe(-3);
+    expect(toCell(true, 'string', 'sheet')).toBe(true);
+    expect(toCell(false, 'boolean', 'sheet')).toBe(false);
+  });
+
   test('a field typed as text that holds something else: numbers and booleans kept, lists joined (blanks kept), objects as JSON', () => {
     expect(toCell(3, 'string', 'formula')).toBe(3);
     expect(toCell(true, 'string', 'formula')).toBe(true);
@@ -109,7 +121,10 @@ describe('other types', () => {
 });
 
 describe('text safety', () => {
-  test.each(['-12.5', '  =1', 'Dec. 5', 'sept 9', 'june 1', 'FALSE  ', '£3', '¥3', '(x', '$'])('%j is quoted in a sheet write', (text) => {
+  test.each([
+    '-12.5', '  =1', 'Dec. 5', 'sept 9', 'june 1', 'FALSE  ', '£3', '¥3', '(x', '$',
+    'feb 5', 'mar 5', 'apr 5', 'jun 5', 'jul 5', 'aug 5', 'sep 5', 'nov 5', 'Jan  5',
+  ])('%j is quoted in a sheet write', (text) => {
     expect(safeText(text, 'sheet')).toBe(`'${text}`);
   });
 
@@ -122,6 +137,7 @@ describe('text safety', () => {
     const cut = safeText(long, 'sheet');
     expect(cut).toHaveLength(MAX_CELL_CHARS);
     expect(cut).toBe('y'.repeat(MAX_CELL_CHARS - TRUNCATION_MARK.length) + TRUNCATION_MARK);
+    expect(cut.endsWith('… [truncated]')).toBe(true);
     const quoted = safeText(`-${'y'.repeat(MAX_CELL_CHARS - 1)}`, 'sheet');
     expect(quoted).toHaveLength(MAX_CELL_CHARS);
     expect(quoted.startsWith("'-")).toBe(true);

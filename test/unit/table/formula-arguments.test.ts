@@ -30,6 +30,8 @@ describe('ids', () => {
     [Number.NaN, 'An id is not a finite number.'], [Number.POSITIVE_INFINITY, 'An id is not a finite number.'],
     [false, 'FALSE is not an id: pass id text or a range of ids.'], [new Date(0), 'A date is not an id: pass id text or a range of ids.'],
     [{}, 'Not an id: pass id text or a range of ids.'], ['a\uDC00', 'An id holds a broken character (half of a UTF-16 surrogate pair) and cannot be sent.'],
+    ['a\uD800b', 'An id holds a broken character (half of a UTF-16 surrogate pair) and cannot be sent.'],
+    ['\uDC00a', 'An id holds a broken character (half of a UTF-16 surrogate pair) and cannot be sent.'],
   ])('%p is not an id: %s', (cell, message) => {
     expect(() => idText(cell)).toThrow(message);
     expect(() => readIds(cell)).toThrow(message);
@@ -62,6 +64,11 @@ describe('page and limit', () => {
     expect(() => readPositiveInt(text, 'page', 1)).toThrow(`page must be a whole number of 1 or more (got ${JSON.stringify(text)}).`);
   });
 
+  test('1 is the smallest value accepted', () => {
+    expect(readPositiveInt(1, 'page', 5)).toBe(1);
+    expect(readPositiveInt('1', 'page', 5)).toBe(1);
+  });
+
   test('digits with spaces around them, numbers, a one-cell range; blank is the default', () => {
     expect(readPositiveInt(' 12 ', 'limit', 100)).toBe(12);
     expect(readPositiveInt(5, 'limit', 100)).toBe(5);
@@ -88,13 +95,17 @@ describe('page and limit', () => {
 
 describe('headers', () => {
   test.each([
-    [true, true], [false, false], [1, true], [0, false], ['TRUE', true], [' false ', false], ['True', true], ['', true], [null, true], [[[false]], false],
+    [true, true], [false, false], [1, true], [0, false], ['TRUE', true], [' false ', false], [' TRUE ', true], ['True', true], ['', true], [null, true], [undefined, true], [[[false]], false],
   ])('%j reads as %j', (input, flag) => {
     expect(readFlag(input, 'headers', true)).toBe(flag);
   });
 
   test.each(['yes', 2, 'truex', 'xfalse'])('%j is refused', (input) => {
     expect(() => readFlag(input, 'headers', true)).toThrow(`headers must be TRUE or FALSE (got ${JSON.stringify(input)}).`);
+  });
+
+  test('a long refused value is shown cut to 40 characters', () => {
+    expect(() => readFlag('y'.repeat(100), 'headers', true)).toThrow(`headers must be TRUE or FALSE (got "${'y'.repeat(39)}).`);
   });
 });
 

@@ -97,6 +97,49 @@ describe('search rules', () => {
     expect(ids(searchRecords(records, 'ann'))).toEqual(['a', 'b']);
   });
 
+  test('a word matching a name and, later in the fields, a headquarters counts as the name', () => {
+    const records = [lp('firm', { fullName: 'Bob', firm: 'Ann Co' }), lp('name', { fullName: 'Ann Lee', headquarters: 'Ann Arbor' })];
+    expect(ids(searchRecords(records, 'ann'))).toEqual(['name', 'firm']);
+  });
+
+  test('a prefix match in a firm outranks a substring match in a name of the same record', () => {
+    const records = [lp('mixed', { fullName: 'Xann', firm: 'Ann Co' }), lp('firm', { firm: 'Ann Ltd' })];
+    expect(ids(searchRecords(records, 'ann'))).toEqual(['mixed', 'firm']);
+  });
+
+  test('fields given out of group order: a word still counts by its best match, kind first, then group', () => {
+    const fields = [{ name: 'firm', group: 1 as const }, { name: 'fullName', group: 0 as const }];
+    const prefixes = [lp('both', { firm: 'Ann Co', fullName: 'Ann Lee' }), lp('name', { fullName: 'Ann X' })];
+    expect(ids(searchRecords(prefixes, 'ann', { fields }))).toEqual(['both', 'name']);
+    const kinds = [lp('mixed', { firm: 'Ann Co', fullName: 'Xann' }), lp('firm', { firm: 'Ann Ltd' })];
+    expect(ids(searchRecords(kinds, 'ann', { fields }))).toEqual(['mixed', 'firm']);
+  });
+
+  test('a record ranks by its weakest word, whichever word of the query it is', () => {
+    const records = [lp('weak-first', { fullName: 'Zed', headquarters: 'Ann' }), lp('firm', { firm: 'Ann Zed Co' })];
+    expect(ids(searchRecords(records, 'ann zed'))).toEqual(['firm', 'weak-first']);
+    expect(ids(searchRecords(records, 'zed ann'))).toEqual(['firm', 'weak-first']);
+  });
+
+  test('equal matches keep the input order', () => {
+    const records = ['c', 'a', 'b'].map((id) => lp(id, { fullName: 'Ann' }));
+    expect(ids(searchRecords(records, 'an'))).toEqual(['c', 'a', 'b']);
+    expect(ids(searchRecords(records, 'ann'))).toEqual(['c', 'a', 'b']);
+  });
+
+  test('fields given out of group order: an exact match still counts by its best group', () => {
+    const fields = [{ name: 'firm', group: 1 as const }, { name: 'fullName', group: 0 as const }];
+    const records = [lp('firm-only', { firm: 'Ann' }), lp('both', { firm: 'Ann', fullName: 'Ann' })];
+    expect(ids(searchRecords(records, 'ann', { fields }))).toEqual(['both', 'firm-only']);
+  });
+
+  test('values that are neither text nor numbers are not searched (objects, booleans)', () => {
+    const records = [lp('o', { firm: { name: 'x' } }), lp('t', { firm: true }), lp('s', { firm: 'object true' })];
+    expect(ids(searchRecords(records, 'object'))).toEqual(['s']);
+    expect(ids(searchRecords(records, 'true'))).toEqual(['s']);
+    expect(ids(searchRecords(records, 'stryker'))).toEqual([]);
+  });
+
   test('the fields searched can be given, with their groups', () => {
     const records = [lp('a', { email: 'ann@x.example' }), lp('b', { fullName: 'Ann' })];
     expect(ids(searchRecords(records, 'ann', { fields: [{ name: 'email', group: 0 }] }))).toEqual(['a']);
