@@ -35,6 +35,12 @@ function secondsText(ms: number): string {
   return `${Math.max(1, Math.ceil(ms / 1000))} s`;
 }
 
+/** The scheme, host and path a Location header names: never its query, which may hold the key. */
+function hostOfLocation(location: string | undefined): string {
+  const m = /^(https?:\/\/[^/?#\s]+)([^?#\s]*)/i.exec(location?.trim() ?? '');
+  return m ? `${m[1]}${m[2]}` : '';
+}
+
 export function interpret(res: HttpResponse, url: string, secrets: readonly string[], nowMs: number): Interpreted {
   const { status } = res;
   const details = { status, url, secrets };
@@ -52,6 +58,12 @@ export function interpret(res: HttpResponse, url: string, secrets: readonly stri
   }
   const said = serverText(res.body, secrets);
   const http = `HTTP ${status}${said ? `: ${said}` : ''}`;
+  if (status >= 300 && status < 400) {
+    const to = redactAndCut(hostOfLocation(header(res, 'location')), secrets, 200);
+    const where = to ? ` to ${to}` : '';
+    const message = `The data service redirected the request${where}; the add-in does not follow redirects, so your key goes only to the address you confirmed. If the service has moved, save its new address in Investor Data ▸ Settings.`;
+    return { ok: false, error: new ServiceError('BAD_RESPONSE', message, details) };
+  }
   if (status === 401 || status === 403) {
     return { ok: false, error: new ServiceError('AUTH', `The API key was refused (${http}). Check it in Investor Data ▸ Settings.`, details) };
   }

@@ -4,13 +4,15 @@
  * answer in time, an address that cannot be reached) it throws; `perRequest` (src/api/transport.ts)
  * then sends each request alone, so each gets its own answer or error. Every request goes through
  * the quota guard first (`guardedUrlFetch`), which counts it in the user cache (custom functions
- * see the owner's, whose quota they spend) and refuses what would pass the margin.
+ * see the owner's, whose quota they spend) and refuses what would pass the margin. Redirects are
+ * not followed: the key is in the query, and a redirect would take it to an address its owner never
+ * confirmed (src/api/response.ts names the target instead).
  */
 import { DEFAULT_QUOTA_POLICY, FetchBudget, type QuotaStore } from '../api/quota';
 import { type HttpRequest, type HttpResponse, perRequest, type Transport } from '../api/transport';
 
 function params(r: HttpRequest): GoogleAppsScript.URL_Fetch.URLFetchRequest {
-  return { url: r.url, method: 'get', headers: r.headers, muteHttpExceptions: true, followRedirects: true };
+  return { url: r.url, method: 'get', headers: r.headers, muteHttpExceptions: true, followRedirects: false };
 }
 
 function read(res: GoogleAppsScript.URL_Fetch.HTTPResponse): HttpResponse {
