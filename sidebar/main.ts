@@ -14,8 +14,8 @@ import { startImports } from './imports';
 import { type Answer, call, type SettingsChange, type SidebarState as State } from './rpc';
 import { $, ask, busy, clearFieldErrors, fieldError, focusFirstError, type Question, say, showFailure } from './ui';
 
-/** The host (and port) of a service address, as the consent question names it. */
-const hostOf = (address: string): string => address.replace(/^https?:\/\//, '').split('/')[0];
+/** A service address as the consent question names it: host, port and path, so a changed path is a changed question. */
+const shownAddress = (address: string): string => address.replace(/^https?:\/\//, '').replace(/\/+$/, '');
 
 const grouped = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
@@ -42,9 +42,9 @@ async function refreshFetches(): Promise<void> {
 function keyText(s: State): string {
   if (!s.hasKey) return 'No API key saved yet.';
   const saved = `A key ending ${s.keyHint} is saved`;
-  if (s.addressConfirmed) return `${saved} and sent to ${hostOf(s.keyAddress)}.`;
+  if (s.addressConfirmed) return `${saved} and sent to ${shownAddress(s.keyAddress)}.`;
   if (!s.baseUrl) return `${saved}. This spreadsheet has no service address yet: enter it below.`;
-  if (s.keyAddress) return `${saved} for ${hostOf(s.keyAddress)}. This spreadsheet's service address is now ${hostOf(s.baseUrl)}: your key is not sent there.`;
+  if (s.keyAddress) return `${saved} for ${shownAddress(s.keyAddress)}. This spreadsheet's service address is now ${shownAddress(s.baseUrl)}: your key is not sent there.`;
   return `${saved}. It is sent nowhere until you confirm this spreadsheet's service address for it.`;
 }
 
@@ -61,8 +61,8 @@ function show(s: State): void {
   $('key-status').className = s.hasKey && !s.addressConfirmed ? 'hint warning' : 'hint';
   const asking = s.hasKey && !s.addressConfirmed && !!s.baseUrl;
   $('consent').hidden = !asking;
-  $('consent-question').textContent = `Send my key to ${hostOf(s.baseUrl)}?`;
-  $('consent-yes').textContent = `Send my key to ${hostOf(s.baseUrl)}`;
+  $('consent-question').textContent = `Send my key to ${shownAddress(s.baseUrl)}?`;
+  $('consent-yes').textContent = `Send my key to ${shownAddress(s.baseUrl)}`;
   sync('base-url', loaded.baseUrl, s.baseUrl);
   sync('cache-ttl', loaded.ttl, String(s.ttlSeconds));
   loaded.baseUrl = s.baseUrl;
@@ -103,7 +103,7 @@ async function saveKey(): Promise<void> {
   // A key not yet bound to this spreadsheet's address is sent there only if its owner says so now.
   if (s?.baseUrl && s.keyAddress !== s.baseUrl) {
     $('consent').hidden = true;
-    const yes = await ask(consentQuestion(hostOf(s.baseUrl), 'Save it without sending', $('key-actions')));
+    const yes = await ask(consentQuestion(shownAddress(s.baseUrl), 'Save it without sending', $('key-actions')));
     $('consent').hidden = !(s.hasKey && !s.addressConfirmed);
     $('save-key').focus();
     if (yes) sendTo = s.baseUrl;
@@ -121,7 +121,7 @@ async function confirmAddress(): Promise<void> {
   const r = await call('sendKeyTo', address);
   if (!r.ok) return failed(r);
   show(r);
-  say('key-message', `Your key is now sent to ${hostOf(address)}.`, 'ok');
+  say('key-message', `Your key is now sent to ${shownAddress(address)}.`, 'ok');
   // The question is gone: the next step is to test the connection.
   $('test-connection').focus();
 }
@@ -171,7 +171,7 @@ async function saveSettings(): Promise<void> {
   $<HTMLInputElement>('base-url').value = r.baseUrl;
   $<HTMLInputElement>('cache-ttl').value = String(r.ttlSeconds);
   show(r);
-  const unsent = r.hasKey && !r.addressConfirmed && r.baseUrl ? ` Your key is not sent to ${hostOf(r.baseUrl)} until you confirm it above.` : '';
+  const unsent = r.hasKey && !r.addressConfirmed && r.baseUrl ? ` Your key is not sent to ${shownAddress(r.baseUrl)} until you confirm it above.` : '';
   say('message', `Settings saved.${unsent}`, unsent ? 'warning' : 'ok');
 }
 

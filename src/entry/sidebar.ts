@@ -14,7 +14,7 @@ import { keyHint, keyProblem, redact } from '../api/redact';
 import { DEFAULT_RETRY, type RetryPolicy } from '../api/retry';
 import { normaliseBaseUrl } from '../api/url';
 import { type Answer, answer, type FetchUsage, FieldError, type KeySaved, type SidebarState } from '../contract';
-import { clientFor, hostOf, memoFor } from '../gas/context';
+import { clientFor, shownAddress, memoFor } from '../gas/context';
 import { recoverInterruptedRefresh, refreshAddinFormulas } from '../gas/formulas';
 import { fetchBudget } from '../gas/http';
 import { ensureDocumentCopy, knownSecrets, PROP, readSettings, type Settings, saveDocumentProperty, saveUserProperty } from '../gas/settings';
@@ -53,8 +53,8 @@ function confirmedAddress(sendTo: unknown, s: Settings): string {
   const named = typeof sendTo === 'string' ? sendTo : '';
   const address = named ? normaliseBaseUrl(named) : '';
   if (!address || address !== s.baseUrl) {
-    const now = s.baseUrl ? `is now ${hostOf(s.baseUrl)}` : 'has no service address';
-    throw new FieldError('baseUrl', `This spreadsheet ${now}, not ${named ? hostOf(address) : 'the address you confirmed'}: nothing was sent, saved or changed. Check the service address and confirm it again.`);
+    const now = s.baseUrl ? `is now ${shownAddress(s.baseUrl)}` : 'has no service address';
+    throw new FieldError('baseUrl', `This spreadsheet ${now}, not ${named ? shownAddress(address) : 'the address you confirmed'}: nothing was sent, saved or changed. Check the service address and confirm it again.`);
   }
   return address;
 }
@@ -63,7 +63,7 @@ function confirmedAddress(sendTo: unknown, s: Settings): string {
 function notSentBecause(address: string, s: Settings): string | undefined {
   if (!s.baseUrl) return 'this spreadsheet has no service address yet';
   if (!address) return 'you have not confirmed an address for it';
-  if (address !== s.baseUrl) return `it is bound to ${hostOf(address)}, not to this spreadsheet's ${hostOf(s.baseUrl)}`;
+  if (address !== s.baseUrl) return `it is bound to ${shownAddress(address)}, not to this spreadsheet's ${shownAddress(s.baseUrl)}`;
   return undefined;
 }
 
@@ -78,7 +78,7 @@ function checkKey(key: string, address: string, s: Settings): string | undefined
   if (outcome.ok) return undefined;
   const e = outcome.error;
   if (e.code === 'AUTH') {
-    throw new FieldError('apiKey', `The service at ${hostOf(address)} refused this key${e.status ? ` (HTTP ${e.status})` : ''}, so it was not saved. Check the key and paste it again.`, 'AUTH');
+    throw new FieldError('apiKey', `The service at ${shownAddress(address)} refused this key${e.status ? ` (HTTP ${e.status})` : ''}, so it was not saved. Check the key and paste it again.`, 'AUTH');
   }
   return redact(`it could not be checked: ${e.message}`, [key]);
 }
@@ -98,7 +98,7 @@ export function saveApiKey(key: unknown, sendTo?: unknown): Answer<KeySaved> {
     saveUserProperty(PROP.keyAddress, address || null);
     const note = unsent ? `Key saved, not checked: it is sent nowhere until you confirm this spreadsheet's service address for it (${unsent}).`
       : unreached ? `Key saved, but ${unreached}`
-        : `Key saved and accepted by ${hostOf(address)}.`;
+        : `Key saved and accepted by ${shownAddress(address)}.`;
     return { ...state(), check: unsent || unreached ? 'unchecked' : 'accepted', note };
   }, () => [...knownSecrets(), text]);
 }
@@ -158,11 +158,11 @@ export function testConnection(): Answer<{ message: string; totalItems: number }
     const s = readSettings();
     const outcome = clientFor('run', s).activePartnerPages([1], 1)[0];
     if (!outcome.ok && outcome.error.code === 'AUTH') {
-      throw new FieldError('apiKey', `The service at ${hostOf(s.keyAddress)} refused your saved key${outcome.error.status ? ` (HTTP ${outcome.error.status})` : ''}. Paste the right key and save it.`, 'AUTH');
+      throw new FieldError('apiKey', `The service at ${shownAddress(s.keyAddress)} refused your saved key${outcome.error.status ? ` (HTTP ${outcome.error.status})` : ''}. Paste the right key and save it.`, 'AUTH');
     }
     if (!outcome.ok) throw outcome.error;
     const total = outcome.value.pagination.totalItems;
-    return { message: `Connected to ${hostOf(s.baseUrl)}: ${total} active limited partners.`, totalItems: total };
+    return { message: `Connected to ${shownAddress(s.baseUrl)}: ${total} active limited partners.`, totalItems: total };
   }, knownSecrets);
 }
 

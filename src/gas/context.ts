@@ -94,8 +94,8 @@ export function activePartners(): { records: ServiceRecord[]; staleSince?: numbe
   return withPartnerLookup((lookup) => lookup.activeRecords());
 }
 
-/** The host (and port) of a service address, for messages. */
-export const hostOf = (address: string): string => address.replace(/^https?:\/\//, '').split('/')[0];
+/** A service address as messages name it: host, port and path (the path decides who receives the key on a shared host). */
+export const shownAddress = (address: string): string => address.replace(/^https?:\/\//, '').replace(/\/+$/, '');
 
 /**
  * The spreadsheet's service address is not the one the key's holder saved the key for (another
@@ -103,6 +103,6 @@ export const hostOf = (address: string): string => address.replace(/^https?:\/\/
  * confirms the new address in the sidebar.
  */
 export function unconfirmedAddress(s: Settings): ServiceError {
-  const before = s.keyAddress ? `was saved for ${hostOf(s.keyAddress)}` : 'was saved before any service address';
-  return new ServiceError('AUTH', `The service address of this spreadsheet is ${hostOf(s.baseUrl)}, but the API key ${before}; the key is not sent. If the new address is right, the key's owner confirms it in Investor Data ▸ Settings ("Send my key to ${hostOf(s.baseUrl)}").`);
+  const before = s.keyAddress ? `was saved for ${shownAddress(s.keyAddress)}` : 'was saved before any service address';
+  return new ServiceError('AUTH', `The service address of this spreadsheet is ${shownAddress(s.baseUrl)}, but the API key ${before}; the key is not sent. If the new address is right, the key's owner confirms it in Investor Data ▸ Settings ("Send my key to ${shownAddress(s.baseUrl)}").`);
 }

@@ -158,3 +158,14 @@ describe('settings are saved all or nothing, never coerced', () => {
     expect(call(a.emu, 'getSidebarState', [])).toMatchObject({ ok: true, baseUrl: svc.url, ttlSeconds: 3600 });
   });
 });
+
+describe('an address that differs only in its path is named with its path', () => {
+  test("the refusal names the editor's path, and the owner's Send my key to that path is a new consent", async () => {
+    const a = addin(`${svc.url}/v1`);
+    editorPointsAt(a.emu, `${editors.url.replace(/:\d+$/, `:${new URL(svc.url).port}`)}/tenant-of-editor`);
+    const r = a.cell('LP_GET', 'lp_0000a', 'id');
+    expect(r.error).toContain(`is 127.0.0.1:${new URL(svc.url).port}/tenant-of-editor, but the API key was saved for 127.0.0.1:${new URL(svc.url).port}/v1`);
+    const state = call(a.emu, 'getSidebarState', []);
+    expect(state).toMatchObject({ ok: true, addressConfirmed: false });
+  });
+});
