@@ -11,9 +11,7 @@ import { redactAndCut } from './redact';
 import { parseRetryAfter } from './retry';
 import { header, type HttpResponse } from './transport';
 
-export type Interpreted =
-  | { ok: true; body: { [key: string]: JsonValue } }
-  | { ok: false; error: ServiceError };
+export type Interpreted = { ok: true; body: { [key: string]: JsonValue } } | { ok: false; error: ServiceError };
 
 /** The service's own short message, redacted before it is cut (a cut key would no longer match). */
 function serverText(body: string, secrets: readonly string[]): string {
@@ -49,10 +47,16 @@ export function interpret(res: HttpResponse, url: string, secrets: readonly stri
     try {
       parsed = JSON.parse(res.body);
     } catch {
-      return { ok: false, error: new ServiceError('MALFORMED', 'The data service sent an incomplete answer (not valid JSON).', details) };
+      return {
+        ok: false,
+        error: new ServiceError('MALFORMED', 'The data service sent an incomplete answer (not valid JSON).', details),
+      };
     }
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed) || !('data' in parsed)) {
-      return { ok: false, error: new ServiceError('MALFORMED', 'The data service answered without a "data" field.', details) };
+      return {
+        ok: false,
+        error: new ServiceError('MALFORMED', 'The data service answered without a "data" field.', details),
+      };
     }
     return { ok: true, body: keepAnswer(parsed as Record<string, unknown>, secrets, res.body) };
   }
@@ -61,27 +65,54 @@ export function interpret(res: HttpResponse, url: string, secrets: readonly stri
   if (status >= 300 && status < 400) {
     const to = redactAndCut(hostOfLocation(header(res, 'location')), secrets, 200);
     const where = to ? ` to ${to}` : '';
-    const message = `The data service redirected the request${where}; the add-in does not follow redirects, so your key goes only to the address you confirmed. If the service has moved, save its new address in Investor Data ▸ Settings.`;
+    const message = `The data service redirected the request${where}: not followed, so your key goes only to the address you confirmed. If the service moved, save its new address in Settings.`;
     return { ok: false, error: new ServiceError('BAD_RESPONSE', message, details) };
   }
   if (status === 401 || status === 403) {
-    return { ok: false, error: new ServiceError('AUTH', `The API key was refused (${http}). Check it in Investor Data ▸ Settings.`, details) };
+    return {
+      ok: false,
+      error: new ServiceError(
+        'AUTH',
+        `The API key was refused (${http}). Check it in Investor Data ▸ Settings.`,
+        details,
+      ),
+    };
   }
   if (status === 404) return { ok: false, error: new ServiceError('NOT_FOUND', `Not found (${http}).`, details) };
   if (status === 429) {
     const wait = parseRetryAfter(header(res, 'retry-after'), nowMs);
     const hint = wait !== undefined ? `, retry in ${secondsText(wait)}` : ', retry in a minute';
-    return { ok: false, error: new ServiceError('RATE_LIMITED', `Rate limited by the data service${hint}.`, { ...details, retryAfterMs: wait, answeredAt: nowMs }) };
+    return {
+      ok: false,
+      error: new ServiceError('RATE_LIMITED', `Rate limited by the data service${hint}.`, {
+        ...details,
+        retryAfterMs: wait,
+        answeredAt: nowMs,
+      }),
+    };
   }
   if (status === 408 || status === 504) {
     return { ok: false, error: new ServiceError('TIMEOUT', `The data service timed out (HTTP ${status}).`, details) };
   }
   if (status >= 500) {
     const wait = parseRetryAfter(header(res, 'retry-after'), nowMs);
-    return { ok: false, error: new ServiceError('SERVER', `The data service failed (${http}). Try again shortly.`, { ...details, retryAfterMs: wait, answeredAt: nowMs }) };
+    return {
+      ok: false,
+      error: new ServiceError('SERVER', `The data service failed (${http}). Try again shortly.`, {
+        ...details,
+        retryAfterMs: wait,
+        answeredAt: nowMs,
+      }),
+    };
   }
   if (status === 400 || status === 422) {
-    return { ok: false, error: new ServiceError('BAD_INPUT', `The data service rejected the request (${http}).`, details) };
+    return {
+      ok: false,
+      error: new ServiceError('BAD_INPUT', `The data service rejected the request (${http}).`, details),
+    };
   }
-  return { ok: false, error: new ServiceError('BAD_RESPONSE', `Unexpected answer from the data service (HTTP ${status}).`, details) };
+  return {
+    ok: false,
+    error: new ServiceError('BAD_RESPONSE', `Unexpected answer from the data service (HTTP ${status}).`, details),
+  };
 }

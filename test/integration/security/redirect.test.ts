@@ -35,7 +35,9 @@ test('a 301 from the confirmed address: the other address receives nothing, the 
   const a = addin(`http://127.0.0.1:${port}`);
   const r = a.cell('LP_GET', 'lp_00000', 'fullName');
   expect((await svc.stats()).requests).toBe(0);
-  expect(r.error).toMatch(/^The data service redirected the request to http:\/\/127\.0\.0\.1:\d+\/\S*getLimitedPartnerById; the add-in does not follow redirects/);
+  expect(r.error).toMatch(
+    /^The data service redirected the request to http:\/\/127\.0\.0\.1:\d+\/\S*getLimitedPartnerById: not followed, so your key goes only to the address you confirmed\./,
+  );
   expect(r.error).toContain(`to ${svc.url}/`);
   expect(r.error).not.toMatch(/\?|apiKey/);
   expect(Number(await (await fetch(`http://127.0.0.1:${port}/_seen`)).text())).toBeGreaterThan(0);

@@ -18,9 +18,15 @@ const failed = (res: HttpResponse) => {
   return r.error;
 };
 
+const KEY_IN_LOCATION = 'location-key-0123456789';
+
 describe('Retry-After', () => {
   test.each([
-    ['30', 30_000], ['1', 1000], [' 7 ', 7000], ['1.5', 1500], ['120', 120_000],
+    ['30', 30_000],
+    ['1', 1000],
+    [' 7 ', 7000],
+    ['1.5', 1500],
+    ['120', 120_000],
   ])('%j is seconds: %d ms', (value, ms) => {
     expect(parseRetryAfter(value, NOW)).toBe(ms);
     const error = failed(json(429, {}, { 'Retry-After': value }));
@@ -29,9 +35,15 @@ describe('Retry-After', () => {
   });
 
   test('a 429 says how long to wait, in whole seconds (at least 1)', () => {
-    expect(failed(json(429, {}, { 'retry-after': '30' })).message).toBe('Rate limited by the data service, retry in 30 s.');
-    expect(failed(json(429, {}, { 'retry-after': '0.2' })).message).toBe('Rate limited by the data service, retry in 1 s.');
-    expect(failed(json(429, {}, { 'retry-after': '2.5' })).message).toBe('Rate limited by the data service, retry in 3 s.');
+    expect(failed(json(429, {}, { 'retry-after': '30' })).message).toBe(
+      'Rate limited by the data service, retry in 30 s.',
+    );
+    expect(failed(json(429, {}, { 'retry-after': '0.2' })).message).toBe(
+      'Rate limited by the data service, retry in 1 s.',
+    );
+    expect(failed(json(429, {}, { 'retry-after': '2.5' })).message).toBe(
+      'Rate limited by the data service, retry in 3 s.',
+    );
     expect(failed(json(429, {})).message).toBe('Rate limited by the data service, retry in a minute.');
   });
 
@@ -60,7 +72,11 @@ describe('status codes', () => {
   });
 
   test.each([
-    ['not JSON', { status: 200, headers: {}, body: '{"data": [' }, 'The data service sent an incomplete answer (not valid JSON).'],
+    [
+      'not JSON',
+      { status: 200, headers: {}, body: '{"data": [' },
+      'The data service sent an incomplete answer (not valid JSON).',
+    ],
     ['an array', json(200, [1]), 'The data service answered without a "data" field.'],
     ['null', json(200, null), 'The data service answered without a "data" field.'],
     ['no data', json(200, { items: [] }), 'The data service answered without a "data" field.'],
@@ -82,12 +98,25 @@ describe('status codes', () => {
     [400, 'BAD_INPUT', 'The data service rejected the request (HTTP 400).'],
     [422, 'BAD_INPUT', 'The data service rejected the request (HTTP 422).'],
     [418, 'BAD_RESPONSE', 'Unexpected answer from the data service (HTTP 418).'],
-    [302, 'BAD_RESPONSE', 'Unexpected answer from the data service (HTTP 302).'],
+    [
+      302,
+      'BAD_RESPONSE',
+      'The data service redirected the request: not followed, so your key goes only to the address you confirmed. If the service moved, save its new address in Settings.',
+    ],
   ])('HTTP %d is %s', (status, code, message) => {
     const error = failed({ status, headers: {}, body: '<html>oops</html>' });
     expect(error.code).toBe(code);
     expect(error.status).toBe(status);
     expect(error.message).toBe(message);
+  });
+
+  test('a redirect names its target without the query, and never the key', () => {
+    const location = `https://elsewhere.example/v2/getLimitedPartnerById?limitedPartnerId=lp_1&apiKey=${KEY_IN_LOCATION}`;
+    const error = failed({ status: 301, headers: { Location: location }, body: '' });
+    expect(error.code).toBe('BAD_RESPONSE');
+    expect(error.message).toBe(
+      'The data service redirected the request to https://elsewhere.example/v2/getLimitedPartnerById: not followed, so your key goes only to the address you confirmed. If the service moved, save its new address in Settings.',
+    );
   });
 
   test('the URL an error keeps is redacted', () => {
