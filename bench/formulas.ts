@@ -21,10 +21,20 @@ export interface Figure {
 
 export function figure(name: string, wallMs: number, ledgers: Ledger[], error?: string): Figure {
   const sum = (f: (l: Ledger) => number) => ledgers.reduce((n, l) => n + f(l), 0);
-  const calls = (prefix: RegExp) => sum((l) => Object.entries(l.calls).filter(([k]) => prefix.test(k)).reduce((n, [, v]) => n + v, 0));
+  const calls = (prefix: RegExp) =>
+    sum((l) =>
+      Object.entries(l.calls)
+        .filter(([k]) => prefix.test(k))
+        .reduce((n, [, v]) => n + v, 0),
+    );
   return {
-    name, wallMs: Math.round(wallMs), emulatedMs: Math.round(sum((l) => l.endedAt - l.startedAt)), fetches: sum((l) => l.fetches),
-    cacheCalls: calls(/Cache\./), sheetCalls: calls(/^(Range|Sheet|Spreadsheet)\./), ...(error ? { error } : {}),
+    name,
+    wallMs: Math.round(wallMs),
+    emulatedMs: Math.round(sum((l) => l.endedAt - l.startedAt)),
+    fetches: sum((l) => l.fetches),
+    cacheCalls: calls(/Cache\./),
+    sheetCalls: calls(/^(Range|Sheet|Spreadsheet)\./),
+    ...(error ? { error } : {}),
   };
 }
 
@@ -52,6 +62,11 @@ export function benchFormulas(svc: RunningService, count: number, singles: numbe
   const naive = new Emulator({ code: NAIVE });
   t = performance.now();
   const run = naive.run('naive', [svc.url, DEMO_KEY, ids.map((r) => r[0])], { kind: 'custom-function' });
-  const naiveFig = figure(`naive: one fetch per id, serial (${count} ids)`, performance.now() - t, [run.ledger], run.error);
+  const naiveFig = figure(
+    `naive: one fetch per id, serial (${count} ids)`,
+    performance.now() - t,
+    [run.ledger],
+    run.error,
+  );
   return [coldFig, warmFig, singleFig, naiveFig];
 }

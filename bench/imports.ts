@@ -23,7 +23,15 @@ export interface ImportFigure extends Figure {
 }
 
 function importFigure(name: string, wallMs: number, ledgers: Ledger[], rows: number, error?: string): ImportFigure {
-  return { ...figure(name, wallMs, ledgers, error), rows, setValuesCalls: ledgers.reduce((n, l) => n + (l.calls['Range.setValues'] ?? 0) + (l.calls['Range.setValue'] ?? 0), 0), executions: ledgers.length };
+  return {
+    ...figure(name, wallMs, ledgers, error),
+    rows,
+    setValuesCalls: ledgers.reduce(
+      (n, l) => n + (l.calls['Range.setValues'] ?? 0) + (l.calls['Range.setValue'] ?? 0),
+      0,
+    ),
+    executions: ledgers.length,
+  };
 }
 
 const NAIVE_IMPORT = `
@@ -57,7 +65,10 @@ export const BENCH_FILTERS_KEEP_ALL: NonNullable<ImportInput['filters']> = [
   { field: 'fullName', op: 'isNotEmpty' },
   { field: 'updatedAt', op: 'atLeast', value: '2000-01-01' },
 ];
-export const BENCH_SORT: NonNullable<ImportInput['sort']> = [{ field: 'firm' }, { field: 'ticketSize', descending: true }];
+export const BENCH_SORT: NonNullable<ImportInput['sort']> = [
+  { field: 'firm' },
+  { field: 'ticketSize', descending: true },
+];
 
 export interface FilteredImportFigure {
   name: string;
@@ -89,15 +100,32 @@ const percent = (x: number) => Math.round(x * 1000) / 10;
  * compared with the unfiltered run of its own round, so the machine's load, which drifts, falls on
  * both sides of each ratio.
  */
-export async function benchFilteredImport(partners: number, latencyMs: number, runs: number): Promise<FilteredImportFigure[]> {
-  const svc = await startService(['--partners', String(partners), '--latency', String(latencyMs), '--max-page-size', '100', '--preload'], 120_000);
+export async function benchFilteredImport(
+  partners: number,
+  latencyMs: number,
+  runs: number,
+): Promise<FilteredImportFigure[]> {
+  const svc = await startService(
+    ['--partners', String(partners), '--latency', String(latencyMs), '--max-page-size', '100', '--preload'],
+    120_000,
+  );
   const variants: Array<{ name: string; input: Partial<ImportInput> }> = [
     { name: 'import, unfiltered', input: {} },
     { name: 'import, three conditions and two sort keys', input: { filters: BENCH_FILTERS, sort: BENCH_SORT } },
-    { name: 'import, three conditions every partner meets and two sort keys', input: { filters: BENCH_FILTERS_KEEP_ALL, sort: BENCH_SORT } },
+    {
+      name: 'import, three conditions every partner meets and two sort keys',
+      input: { filters: BENCH_FILTERS_KEEP_ALL, sort: BENCH_SORT },
+    },
   ];
   try {
-    const seen = variants.map(() => ({ wall: [] as number[], emulated: [] as number[], cpu: [] as number[], kept: 0, total: 0, status: 'done' }));
+    const seen = variants.map(() => ({
+      wall: [] as number[],
+      emulated: [] as number[],
+      cpu: [] as number[],
+      kept: 0,
+      total: 0,
+      status: 'done',
+    }));
     for (let round = 0; round < runs; round++) {
       for (let k = 0; k < variants.length; k++) {
         const v = (k + round) % variants.length;
@@ -118,11 +146,19 @@ export async function benchFilteredImport(partners: number, latencyMs: number, r
         seen[v].total = last.totalItems;
       }
     }
-    const added = (k: number, what: 'emulated' | 'cpu') => percent(median(seen[k][what].map((x, round) => x / seen[0][what][round] - 1)));
+    const added = (k: number, what: 'emulated' | 'cpu') =>
+      percent(median(seen[k][what].map((x, round) => x / seen[0][what][round] - 1)));
     return variants.map((v, k) => ({
-      name: `${v.name} (${seen[k].total} partners)`, activePartners: seen[k].total, kept: seen[k].kept, runs,
-      wallMs: Math.round(median(seen[k].wall)), emulatedMs: Math.round(median(seen[k].emulated)), cpuMs: Math.round(median(seen[k].cpu)),
-      addedPercent: added(k, 'emulated'), addedCpuPercent: added(k, 'cpu'), status: seen[k].status,
+      name: `${v.name} (${seen[k].total} partners)`,
+      activePartners: seen[k].total,
+      kept: seen[k].kept,
+      runs,
+      wallMs: Math.round(median(seen[k].wall)),
+      emulatedMs: Math.round(median(seen[k].emulated)),
+      cpuMs: Math.round(median(seen[k].cpu)),
+      addedPercent: added(k, 'emulated'),
+      addedCpuPercent: added(k, 'cpu'),
+      status: seen[k].status,
     }));
   } finally {
     await svc.stop();
@@ -130,7 +166,10 @@ export async function benchFilteredImport(partners: number, latencyMs: number, r
 }
 
 export async function benchImport(partners: number, latencyMs: number, naive: boolean): Promise<ImportFigure[]> {
-  const svc = await startService(['--partners', String(partners), '--latency', String(latencyMs), '--max-page-size', '100', '--preload'], 120_000);
+  const svc = await startService(
+    ['--partners', String(partners), '--latency', String(latencyMs), '--max-page-size', '100', '--preload'],
+    120_000,
+  );
   try {
     const a = addin(svc.url);
     const id = saveImport(a.emu, { sheetName: 'Partners', fields: FIELDS });
@@ -138,17 +177,35 @@ export async function benchImport(partners: number, latencyMs: number, naive: bo
     let t = performance.now();
     const steps = runImport(a.emu, id);
     const last = steps[steps.length - 1];
-    const ours = importFigure(`import, add-in (${last.totalItems} partners)`, performance.now() - t, a.emu.history.slice(before), last.rows, last.status === 'done' ? undefined : last.message);
+    const ours = importFigure(
+      `import, add-in (${last.totalItems} partners)`,
+      performance.now() - t,
+      a.emu.history.slice(before),
+      last.rows,
+      last.status === 'done' ? undefined : last.message,
+    );
     if (!naive) return [ours];
     const probe = new Emulator({ code: NAIVE_IMPORT });
     t = performance.now();
     const n = probe.run<number>('naiveImport', [svc.url, DEMO_KEY], { kind: 'menu' });
-    const naiveFig = importFigure('import, naive: serial pages of 10, setValues per page', performance.now() - t, [n.ledger], n.value ?? 0, n.error);
+    const naiveFig = importFigure(
+      'import, naive: serial pages of 10, setValues per page',
+      performance.now() - t,
+      [n.ledger],
+      n.value ?? 0,
+      n.error,
+    );
     const cells = new Emulator({ code: NAIVE_IMPORT });
     t = performance.now();
     const c = cells.run<number>('naiveCells', [last.totalItems], { kind: 'menu' });
     const written = c.ledger.calls['Range.setValue'] ?? 0;
-    const cellsFig = importFigure(`sheet writes, naive: one setValue per cell (${last.totalItems * 5} cells)`, performance.now() - t, [c.ledger], Math.floor(written / 5), c.error ? `${c.error} after ${written} cells` : undefined);
+    const cellsFig = importFigure(
+      `sheet writes, naive: one setValue per cell (${last.totalItems * 5} cells)`,
+      performance.now() - t,
+      [c.ledger],
+      Math.floor(written / 5),
+      c.error ? `${c.error} after ${written} cells` : undefined,
+    );
     return [ours, naiveFig, cellsFig];
   } finally {
     await svc.stop();
@@ -170,7 +227,18 @@ export interface ScalePoint {
 
 /** One import of about `active` partners from the scheduled trigger, resuming as needed. */
 export async function benchScale(active: number, latencyMs: number): Promise<ScalePoint> {
-  const svc = await startService(['--partners', String(Math.ceil(active / 0.846)), '--latency', String(latencyMs), '--max-page-size', '100', '--preload'], 300_000);
+  const svc = await startService(
+    [
+      '--partners',
+      String(Math.ceil(active / 0.846)),
+      '--latency',
+      String(latencyMs),
+      '--max-page-size',
+      '100',
+      '--preload',
+    ],
+    300_000,
+  );
   try {
     const a = addin(svc.url);
     const id = saveImport(a.emu, { sheetName: 'Scale', fields: FIELDS });
@@ -185,11 +253,15 @@ export async function benchScale(active: number, latencyMs: number): Promise<Sca
     }
     const runs = a.emu.history.slice(before).filter((l) => l.kind === 'trigger');
     return {
-      activePartners: s.ok ? s.totalItems : 0, wallMs: Math.round(performance.now() - t),
-      emulatedMs: Math.round(runs.reduce((n, l) => n + l.endedAt - l.startedAt, 0)), executions: runs.length,
+      activePartners: s.ok ? s.totalItems : 0,
+      wallMs: Math.round(performance.now() - t),
+      emulatedMs: Math.round(runs.reduce((n, l) => n + l.endedAt - l.startedAt, 0)),
+      executions: runs.length,
       longestExecutionMs: Math.round(Math.max(...runs.map((l) => l.endedAt - l.startedAt))),
-      fetches: runs.reduce((n, l) => n + l.fetches, 0), setValuesCalls: runs.reduce((n, l) => n + (l.calls['Range.setValues'] ?? 0), 0),
-      peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024), status: s.ok ? s.status : s.message,
+      fetches: runs.reduce((n, l) => n + l.fetches, 0),
+      setValuesCalls: runs.reduce((n, l) => n + (l.calls['Range.setValues'] ?? 0), 0),
+      peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+      status: s.ok ? s.status : s.message,
     };
   } finally {
     await svc.stop();
@@ -231,8 +303,25 @@ export interface SidebarImportFigure {
  * step is one execution of at most its 20 s budget; the figures are the steps, the emulated time
  * summed over them and the longest one.
  */
-export async function benchRateLimitedImport(active: number, latencyMs: number, rateLimit = 0.3, retryAfterSeconds = 15, seeds: readonly number[] = [7]): Promise<SidebarImportFigure[]> {
-  const svc = await startService(['--partners', String(Math.ceil(active / 0.846)), '--latency', String(latencyMs), '--max-page-size', '100', '--preload'], 300_000);
+export async function benchRateLimitedImport(
+  active: number,
+  latencyMs: number,
+  rateLimit = 0.3,
+  retryAfterSeconds = 15,
+  seeds: readonly number[] = [7],
+): Promise<SidebarImportFigure[]> {
+  const svc = await startService(
+    [
+      '--partners',
+      String(Math.ceil(active / 0.846)),
+      '--latency',
+      String(latencyMs),
+      '--max-page-size',
+      '100',
+      '--preload',
+    ],
+    300_000,
+  );
   const out: SidebarImportFigure[] = [];
   try {
     for (const [faulty, seed] of [[false, seeds[0]] as const, ...seeds.map((n) => [true, n] as const)]) {
@@ -248,13 +337,23 @@ export async function benchRateLimitedImport(active: number, latencyMs: number, 
       const last = seen[seen.length - 1];
       const stats = await svc.stats();
       out.push({
-        name: faulty ? `import ${last.totalItems} partners from the sidebar, ${Math.round(rateLimit * 100)} % 429 with Retry-After: ${retryAfterSeconds} (service seed ${seed})` : `import ${last.totalItems} partners from the sidebar, no faults`,
-        activePartners: last.totalItems, rows: last.rows, status: last.status === 'done' ? 'done' : `${last.status}: ${last.message}`,
-        steps: steps.length, emulatedMs: Math.round(steps.reduce((n, l) => n + l.endedAt - l.startedAt, 0)),
-        longestStepMs: Math.round(Math.max(...steps.map((l) => l.endedAt - l.startedAt))), wallMs,
-        fetches: steps.reduce((n, l) => n + l.fetches, 0), requests: stats.requests, pages: out[0]?.requests ?? stats.requests,
-        rateLimited: stats.byStatus['429'] ?? 0, extraRequests: stats.requests - (out[0]?.requests ?? stats.requests) - (stats.byStatus['429'] ?? 0),
-        longest429Run: stats.longest429Run, waitFloorMs: stats.longest429Run * retryAfterSeconds * 1000,
+        name: faulty
+          ? `import ${last.totalItems} partners from the sidebar, ${Math.round(rateLimit * 100)} % 429 with Retry-After: ${retryAfterSeconds} (service seed ${seed})`
+          : `import ${last.totalItems} partners from the sidebar, no faults`,
+        activePartners: last.totalItems,
+        rows: last.rows,
+        status: last.status === 'done' ? 'done' : `${last.status}: ${last.message}`,
+        steps: steps.length,
+        emulatedMs: Math.round(steps.reduce((n, l) => n + l.endedAt - l.startedAt, 0)),
+        longestStepMs: Math.round(Math.max(...steps.map((l) => l.endedAt - l.startedAt))),
+        wallMs,
+        fetches: steps.reduce((n, l) => n + l.fetches, 0),
+        requests: stats.requests,
+        pages: out[0]?.requests ?? stats.requests,
+        rateLimited: stats.byStatus['429'] ?? 0,
+        extraRequests: stats.requests - (out[0]?.requests ?? stats.requests) - (stats.byStatus['429'] ?? 0),
+        longest429Run: stats.longest429Run,
+        waitFloorMs: stats.longest429Run * retryAfterSeconds * 1000,
       });
     }
     return out;

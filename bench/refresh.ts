@@ -53,7 +53,12 @@ function fillSheet(sheet: SheetData, n: number): void {
   }
 }
 
-function measure(name: string, n: number, run: (emu: Emulator) => ReturnType<Emulator['run']>, code?: string): RefreshFigure {
+function measure(
+  name: string,
+  n: number,
+  run: (emu: Emulator) => ReturnType<Emulator['run']>,
+  code?: string,
+): RefreshFigure {
   const emu = new Emulator(code === undefined ? {} : { code });
   const sheet = emu.workbook.sheets[0];
   fillSheet(sheet, n);
@@ -62,9 +67,11 @@ function measure(name: string, n: number, run: (emu: Emulator) => ReturnType<Emu
   const wall = performance.now() - t;
   const calls = result.ledger.calls;
   return {
-    ...figure(name, wall, [result.ledger], result.error), formulas: n,
+    ...figure(name, wall, [result.ledger], result.error),
+    formulas: n,
     setFormulaCalls: (calls['Range.setFormula'] ?? 0) + (calls['Range.setFormulas'] ?? 0),
-    timedOut: result.ledger.timedOut, lost: n - sheet.formulas.size,
+    timedOut: result.ledger.timedOut,
+    lost: n - sheet.formulas.size,
   };
 }
 
@@ -72,8 +79,17 @@ export function benchRefresh(sizes: number[]): RefreshFigure[] {
   const rows: RefreshFigure[] = [];
   for (const n of sizes) {
     rows.push(measure(`refresh all, ${n} formulas`, n, (emu) => emu.run('refreshAllFormulas', [], { kind: 'menu' })));
-    rows.push(measure(`naive: one cell at a time (${n} formulas)`, n, (emu) => emu.run('naive', [], { kind: 'menu' }), NAIVE));
-    rows.push(measure(`fair: one setFormulas pair per sheet (${n} formulas)`, n, (emu) => emu.run('fair', [], { kind: 'menu' }), NAIVE));
+    rows.push(
+      measure(`naive: one cell at a time (${n} formulas)`, n, (emu) => emu.run('naive', [], { kind: 'menu' }), NAIVE),
+    );
+    rows.push(
+      measure(
+        `fair: one setFormulas pair per sheet (${n} formulas)`,
+        n,
+        (emu) => emu.run('fair', [], { kind: 'menu' }),
+        NAIVE,
+      ),
+    );
   }
   return rows;
 }

@@ -21,10 +21,23 @@ import { benchSheetScale } from './sheet-scale';
 
 /** Starts the emulator's fetch worker so that no figure includes its start-up. */
 function warmUp(url: string): void {
-  new Emulator({ code: 'function ping(u) { return UrlFetchApp.fetch(u, { muteHttpExceptions: true }).getResponseCode(); }' }).run('ping', [`${url}/api/limited-partners-data/getLimitedPartnerById?apiKey=${DEMO_KEY}&limitedPartnerId=lp_00001`]);
+  new Emulator({
+    code: 'function ping(u) { return UrlFetchApp.fetch(u, { muteHttpExceptions: true }).getResponseCode(); }',
+  }).run('ping', [
+    `${url}/api/limited-partners-data/getLimitedPartnerById?apiKey=${DEMO_KEY}&limitedPartnerId=lp_00001`,
+  ]);
 }
 
-export const GROUPS = ['formulas', 'sheetScale', 'refresh', 'imports', 'filtered', 'scaling', 'service', 'rateLimited'] as const;
+export const GROUPS = [
+  'formulas',
+  'sheetScale',
+  'refresh',
+  'imports',
+  'filtered',
+  'scaling',
+  'service',
+  'rateLimited',
+] as const;
 export type Group = (typeof GROUPS)[number];
 
 export interface BenchOptions {
@@ -40,7 +53,12 @@ export interface BenchOptions {
 export async function runBench(o: BenchOptions): Promise<Record<string, unknown>> {
   const wanted = (g: Group) => !o.only || o.only.includes(g);
   const bundleKb = Math.round((statSync(join(__dirname, '../dist/Code.js')).size / 1024) * 10) / 10;
-  const out: Record<string, unknown> = { date: new Date().toISOString(), quick: o.quick, latencyMs: o.latencyMs, bundleKb };
+  const out: Record<string, unknown> = {
+    date: new Date().toISOString(),
+    quick: o.quick,
+    latencyMs: o.latencyMs,
+    bundleKb,
+  };
   if (wanted('formulas')) {
     const svc = await startService(['--partners', o.quick ? '300' : '2500', '--latency', String(o.latencyMs)]);
     try {
@@ -67,7 +85,8 @@ export async function runBench(o: BenchOptions): Promise<Record<string, unknown>
     for (const n of o.scale) scaling.push(scalePointInChild(n, o.latencyMs));
     out.scaling = scaling;
   }
-  if (wanted('service')) out.service = o.quick ? [] : [await benchService(2500, true), await benchService(200000, false)];
+  if (wanted('service'))
+    out.service = o.quick ? [] : [await benchService(2500, true), await benchService(200000, false)];
   if (wanted('rateLimited')) {
     // Quick: 20 pages, so the seed's draw refuses some (4 pages could all go through).
     const seeds = o.seeds ?? (o.quick ? [7] : [1, 2, 3, 4, 5, 6, 7, 8]);
@@ -77,7 +96,15 @@ export async function runBench(o: BenchOptions): Promise<Record<string, unknown>
 }
 
 if (require.main === module) {
-  const { values } = parseArgs({ options: { quick: { type: 'boolean' }, latency: { type: 'string' }, scale: { type: 'string' }, only: { type: 'string' }, seeds: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: {
+      quick: { type: 'boolean' },
+      latency: { type: 'string' },
+      scale: { type: 'string' },
+      only: { type: 'string' },
+      seeds: { type: 'string' },
+    },
+  });
   const quick = !!values.quick;
   const scale = (values.scale ?? (quick ? '300' : '1000,10000,50000,100000')).split(',').map(Number);
   const only = values.only?.split(',').map((g) => g.trim());
@@ -85,16 +112,22 @@ if (require.main === module) {
   if (unknown?.length) throw new Error(`--only: unknown group ${unknown.join(', ')} (groups: ${GROUPS.join(', ')})`);
   const seeds = values.seeds?.split(',').flatMap((part) => {
     const [from, to = from] = part.split('-').map(Number);
-    if (!Number.isInteger(from) || !Number.isInteger(to) || to < from) throw new Error(`--seeds: ${part} is not a seed or a range like 1-8`);
+    if (!Number.isInteger(from) || !Number.isInteger(to) || to < from)
+      throw new Error(`--seeds: ${part} is not a seed or a range like 1-8`);
     return Array.from({ length: to - from + 1 }, (_, k) => from + k);
   });
-  runBench({ quick, latencyMs: Number(values.latency ?? 100), scale, only: only as Group[] | undefined, seeds }).then((r) => {
-    console.log(`bundle dist/Code.js: ${r.bundleKb} KB (loaded on every custom-function call); injected latency ${r.latencyMs} ms`);
-    for (const key of GROUPS) if (Array.isArray(r[key]) && (r[key] as unknown[]).length) console.table(r[key]);
-    if (quick) return;
-    // A subset run keeps the figures of the groups it did not run.
-    const path = join(__dirname, 'results.json');
-    const previous = only && existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>) : {};
-    writeFileSync(path, `${JSON.stringify({ ...previous, ...r }, null, 2)}\n`);
-  });
+  runBench({ quick, latencyMs: Number(values.latency ?? 100), scale, only: only as Group[] | undefined, seeds }).then(
+    (r) => {
+      console.log(
+        `bundle dist/Code.js: ${r.bundleKb} KB (loaded on every custom-function call); injected latency ${r.latencyMs} ms`,
+      );
+      for (const key of GROUPS) if (Array.isArray(r[key]) && (r[key] as unknown[]).length) console.table(r[key]);
+      if (quick) return;
+      // A subset run keeps the figures of the groups it did not run.
+      const path = join(__dirname, 'results.json');
+      const previous =
+        only && existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>) : {};
+      writeFileSync(path, `${JSON.stringify({ ...previous, ...r }, null, 2)}\n`);
+    },
+  );
 }

@@ -8,8 +8,16 @@ import { benchScale, type ScalePoint } from './imports';
 
 /** Runs a scale point in a child process and reads its result. */
 export function scalePointInChild(active: number, latencyMs: number): ScalePoint {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', join(__dirname, 'scale-point.ts'), String(active), String(latencyMs)], { encoding: 'utf8', maxBuffer: 1 << 20, timeout: 1_200_000 });
-  const line = out.trim().split('\n').filter((l) => l.startsWith('{')).pop();
+  const out = execFileSync(
+    process.execPath,
+    ['--import', 'tsx', join(__dirname, 'scale-point.ts'), String(active), String(latencyMs)],
+    { encoding: 'utf8', maxBuffer: 1 << 20, timeout: 1_200_000 },
+  );
+  const line = out
+    .trim()
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .pop();
   if (!line) throw new Error(`scale point ${active} printed no result: ${out.slice(-500)}`);
   return JSON.parse(line) as ScalePoint;
 }

@@ -17,7 +17,9 @@ function getJson(agent: Agent, url: string): Promise<number> {
     request(url, { agent }, (res) => {
       res.resume();
       res.on('end', () => resolve(res.statusCode ?? 0));
-    }).on('error', reject).end();
+    })
+      .on('error', reject)
+      .end();
   });
 }
 
@@ -45,14 +47,23 @@ export async function benchService(partners: number, measureRps: boolean, second
       const worker = async (w: number) => {
         for (let i = 0; Date.now() < end; i++) {
           const id = `lp_${((w * 7919 + i * 104729) % partners).toString(36).padStart(5, '0')}`;
-          await getJson(agent, `${svc.url}/api/limited-partners-data/getLimitedPartnerById?apiKey=${DEMO_KEY}&limitedPartnerId=${id}`);
+          await getJson(
+            agent,
+            `${svc.url}/api/limited-partners-data/getLimitedPartnerById?apiKey=${DEMO_KEY}&limitedPartnerId=${id}`,
+          );
           done++;
         }
       };
       await Promise.all(Array.from({ length: 16 }, (_, w) => worker(w)));
       requestsPerSecond = Math.round(done / seconds);
     }
-    return { partners, startupMs: Math.round(startupMs), firstPageMs: Math.round(firstPageMs), peakMemoryMb: Math.round(peakKb(svc.process.pid as number) / 1024), requestsPerSecond };
+    return {
+      partners,
+      startupMs: Math.round(startupMs),
+      firstPageMs: Math.round(firstPageMs),
+      peakMemoryMb: Math.round(peakKb(svc.process.pid as number) / 1024),
+      requestsPerSecond,
+    };
   } finally {
     agent.destroy();
     await svc.stop();

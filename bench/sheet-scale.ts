@@ -62,12 +62,18 @@ function floorWarm() {
 
 /** The floor of a cold fill-down of `n` cells, `concurrency` at once (see the file's comment). */
 async function floorWave(svc: RunningService, n: number, concurrency: number): Promise<Ledger[]> {
-  const first = (await oneShot(`${svc.url}/api/limited-partners-data/getAllActiveLimitedPartners?apiKey=${DEMO_KEY}&limit=100&page=1`)) as { pagination: { totalPages: number } };
+  const first = (await oneShot(
+    `${svc.url}/api/limited-partners-data/getAllActiveLimitedPartners?apiKey=${DEMO_KEY}&limit=100&page=1`,
+  )) as { pagination: { totalPages: number } };
   const shares = Math.min(concurrency, first.pagination.totalPages);
   const emu = new Emulator({ code: FLOOR });
   const kind = { kind: 'custom-function' as const };
   const jobs = [
-    ...Array.from({ length: shares }, (_, k) => ({ name: 'floorCold', args: [svc.url, DEMO_KEY, k, shares], options: kind })),
+    ...Array.from({ length: shares }, (_, k) => ({
+      name: 'floorCold',
+      args: [svc.url, DEMO_KEY, k, shares],
+      options: kind,
+    })),
     ...Array.from({ length: n - shares }, () => ({ name: 'floorWarm', args: [], options: kind })),
   ];
   const runs = await runWave(emu, jobs, { concurrency });
@@ -79,7 +85,9 @@ async function floorWave(svc: RunningService, n: number, concurrency: number): P
 async function activeIds(svc: RunningService, n: number): Promise<string[]> {
   const ids: string[] = [];
   for (let p = 1; ids.length < n; p++) {
-    const body = (await oneShot(`${svc.url}/api/limited-partners-data/getAllActiveLimitedPartners?apiKey=${DEMO_KEY}&limit=100&page=${p}`)) as { data: Array<{ id: string }> };
+    const body = (await oneShot(
+      `${svc.url}/api/limited-partners-data/getAllActiveLimitedPartners?apiKey=${DEMO_KEY}&limit=100&page=${p}`,
+    )) as { data: Array<{ id: string }> };
     if (!body.data.length) break;
     ids.push(...body.data.map((r) => r.id));
   }
@@ -105,23 +113,69 @@ export async function benchSheetScale(svc: RunningService, quick: boolean): Prom
   };
   const emuSeq = opened(addin(svc.url, null).emu);
   let t = performance.now();
-  const seq = await fillDownAndRecalculate(emuSeq, { sheet: 'Fill', ids: fill, name: 'LP_GET', rest: ['fullName'] }, { concurrency: 1 });
-  out.push(figure(`fill-down: ${n} single-id formulas, cold, one at a time`, performance.now() - t, ledgersOf(seq), errorsOf(seq)));
+  const seq = await fillDownAndRecalculate(
+    emuSeq,
+    { sheet: 'Fill', ids: fill, name: 'LP_GET', rest: ['fullName'] },
+    { concurrency: 1 },
+  );
+  out.push(
+    figure(
+      `fill-down: ${n} single-id formulas, cold, one at a time`,
+      performance.now() - t,
+      ledgersOf(seq),
+      errorsOf(seq),
+    ),
+  );
   t = performance.now();
-  const warm = await fillDownAndRecalculate(emuSeq, { sheet: 'Fill', ids: fill, name: 'LP_GET', rest: ['fullName'] }, { concurrency: 10 });
-  out.push(figure(`fill-down: ${n} single-id formulas, warm, 10 at once`, performance.now() - t, ledgersOf(warm), errorsOf(warm)));
+  const warm = await fillDownAndRecalculate(
+    emuSeq,
+    { sheet: 'Fill', ids: fill, name: 'LP_GET', rest: ['fullName'] },
+    { concurrency: 10 },
+  );
+  out.push(
+    figure(
+      `fill-down: ${n} single-id formulas, warm, 10 at once`,
+      performance.now() - t,
+      ledgersOf(warm),
+      errorsOf(warm),
+    ),
+  );
   const emuConc = opened(addin(svc.url, null).emu);
   t = performance.now();
-  const conc = await fillDownAndRecalculate(emuConc, { sheet: 'Fill', ids: fill, name: 'LP_GET', rest: ['fullName'] }, { concurrency: 10 });
-  out.push(figure(`fill-down: ${n} single-id formulas, cold, 10 at once`, performance.now() - t, ledgersOf(conc), errorsOf(conc)));
+  const conc = await fillDownAndRecalculate(
+    emuConc,
+    { sheet: 'Fill', ids: fill, name: 'LP_GET', rest: ['fullName'] },
+    { concurrency: 10 },
+  );
+  out.push(
+    figure(
+      `fill-down: ${n} single-id formulas, cold, 10 at once`,
+      performance.now() - t,
+      ledgersOf(conc),
+      errorsOf(conc),
+    ),
+  );
   t = performance.now();
   const floor = await floorWave(svc, n, 10);
-  out.push(figure(`floor: ${n} cells, cold, 10 at once, no add-in code (ideal shared read, then properties + one cache read a cell)`, performance.now() - t, floor));
+  out.push(
+    figure(
+      `floor: ${n} cells, cold, 10 at once, no add-in code (ideal shared read, then properties + one cache read a cell)`,
+      performance.now() - t,
+      floor,
+    ),
+  );
   const naive = new Emulator({ code: NAIVE });
   const naiveLedgers: Ledger[] = [];
   t = performance.now();
-  for (const id of fill) naiveLedgers.push(naive.run('naiveOne', [svc.url, DEMO_KEY, id], { kind: 'custom-function' }).ledger);
-  out.push(figure(`fill-down baseline: ${n} naive formulas, one request each (cold = warm)`, performance.now() - t, naiveLedgers));
+  for (const id of fill)
+    naiveLedgers.push(naive.run('naiveOne', [svc.url, DEMO_KEY, id], { kind: 'custom-function' }).ledger);
+  out.push(
+    figure(
+      `fill-down baseline: ${n} naive formulas, one request each (cold = warm)`,
+      performance.now() - t,
+      naiveLedgers,
+    ),
+  );
   for (const size of quick ? [100] : [2000, 5000, 10000]) {
     const ids = all.slice(0, size).map((id) => [id]);
     const a = addin(svc.url, null);
@@ -134,7 +188,14 @@ export async function benchSheetScale(svc: RunningService, quick: boolean): Prom
     out.push(figure(`LP_GET ${size} distinct ids, warm`, performance.now() - t, [w.run.ledger], w.error));
     t = performance.now();
     const base = naive.run('naiveMany', [svc.url, DEMO_KEY, ids.map((r) => r[0])], { kind: 'custom-function' });
-    out.push(figure(`baseline: ${size} ids in parallel fetchAll batches of 100, no cache`, performance.now() - t, [base.ledger], base.error));
+    out.push(
+      figure(
+        `baseline: ${size} ids in parallel fetchAll batches of 100, no cache`,
+        performance.now() - t,
+        [base.ledger],
+        base.error,
+      ),
+    );
   }
   return out;
 }

@@ -27,7 +27,16 @@ import { applyQuery, checkFilters, checkSort, compileQuery } from '../src/table/
 import { startService } from '../dev/service/spawn';
 import { partnerId } from '../dev/service/generate';
 
-const { values } = parseArgs({ options: { imports: { type: 'string' }, formulas: { type: 'string' }, seconds: { type: 'string' }, seed: { type: 'string' }, outage: { type: 'boolean' }, sweep: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    imports: { type: 'string' },
+    formulas: { type: 'string' },
+    seconds: { type: 'string' },
+    seed: { type: 'string' },
+    outage: { type: 'boolean' },
+    sweep: { type: 'string' },
+  },
+});
 const OUTAGE = values.outage === true;
 const IMPORTS = Number(values.imports ?? 200);
 const FORMULAS = Number(values.formulas ?? 200);
@@ -37,9 +46,19 @@ const STARTED = Date.now();
 
 /** The filters and sort of each saved import: 2 (replace) and 3 (merge) keep some partners, sorted. */
 const SHAPES: Array<Pick<ImportInput, 'filters' | 'sort'>> = [
-  {}, {},
-  { filters: [{ field: 'region', op: 'isAnyOf', value: ['europe', 'apac'] }, { field: 'ticketSize', op: 'atLeast', value: 10_000_000 }], sort: [{ field: 'firm' }, { field: 'ticketSize', descending: true }] },
-  { filters: [{ field: 'sectorsFocused', op: 'contains', value: 'tech' }], sort: [{ field: 'fullName', descending: true }] },
+  {},
+  {},
+  {
+    filters: [
+      { field: 'region', op: 'isAnyOf', value: ['europe', 'apac'] },
+      { field: 'ticketSize', op: 'atLeast', value: 10_000_000 },
+    ],
+    sort: [{ field: 'firm' }, { field: 'ticketSize', descending: true }],
+  },
+  {
+    filters: [{ field: 'sectorsFocused', op: 'contains', value: 'tech' }],
+    sort: [{ field: 'fullName', descending: true }],
+  },
 ];
 
 /** History and alerts of the saved imports (by index), switched on in some. */
@@ -55,19 +74,28 @@ const WATCH: Array<Pick<ImportInput, 'history' | 'alert'>> = [
  * time marks one block of rows), at most `keep` of them, the newest (after a completed run) exactly
  * the `wrote` partners the run wrote, each in the table (which the analyst may have sorted).
  */
-function historyLoss(history: unknown[][], table: unknown[][], keep: number, done: boolean, before: string, wrote: number): string | undefined {
+function historyLoss(
+  history: unknown[][],
+  table: unknown[][],
+  keep: number,
+  done: boolean,
+  before: string,
+  wrote: number,
+): string | undefined {
   if (!done) return JSON.stringify(history) === before ? undefined : 'a run that did not complete changed the history';
   const rows = history.slice(1);
   const times = rows.map((r) => (r[0] instanceof Date ? r[0].getTime() : Number.NaN));
   if (times.some((t) => Number.isNaN(t))) return 'a history row without a run time';
   // Each run one block of rows, the blocks oldest first.
   const runs = times.filter((t, k) => k === 0 || t !== times[k - 1]);
-  if (new Set(runs).size !== runs.length || runs.some((t, i) => i > 0 && t < runs[i - 1])) return 'a run split, or runs out of order';
+  if (new Set(runs).size !== runs.length || runs.some((t, i) => i > 0 && t < runs[i - 1]))
+    return 'a run split, or runs out of order';
   if (runs.length > keep) return `${runs.length} runs kept, keep is ${keep}`;
   const newest = rows.filter((_, k) => times[k] === runs[runs.length - 1]).map((r) => String(r[1]));
   const inTable = new Set(table.slice(1).map((r) => String(r[0])));
-  if (newest.length !== wrote || new Set(newest).size !== wrote) return `the newest run holds ${newest.length} rows (${new Set(newest).size} distinct), the run wrote ${wrote}`;
-  return newest.every((x) => inTable.has(x)) ? undefined : "the newest run holds partners the table does not";
+  if (newest.length !== wrote || new Set(newest).size !== wrote)
+    return `the newest run holds ${newest.length} rows (${new Set(newest).size} distinct), the run wrote ${wrote}`;
+  return newest.every((x) => inTable.has(x)) ? undefined : 'the newest run holds partners the table does not';
 }
 
 /**
@@ -75,23 +103,36 @@ function historyLoss(history: unknown[][], table: unknown[][], keep: number, don
  * partners that match (a merge keeps others below), each sorted after the one before. The order
  * of ties is not checked: the list may have been reordered since the import read it.
  */
-function filteredLoss(ids: string[], records: ServiceRecord[], shape: (typeof SHAPES)[number], merge: boolean): string | undefined {
+function filteredLoss(
+  ids: string[],
+  records: ServiceRecord[],
+  shape: (typeof SHAPES)[number],
+  merge: boolean,
+): string | undefined {
   const query = { filters: checkFilters(shape.filters), sort: checkSort(shape.sort) };
   const want = new Set(applyQuery(records, query).map((r) => String(r.id)));
   const top = ids.slice(0, want.size);
   if (new Set(ids).size !== ids.length) return 'repeated ids';
   if (!merge && ids.length !== want.size) return `${ids.length} rows, ${want.size} partners match`;
   if (top.length < want.size) return `${top.length} rows, ${want.size} partners match`;
-  if (!top.every((x) => want.has(x))) return `rows ${top.filter((x) => !want.has(x)).slice(0, 3).join(', ')} do not match`;
+  if (!top.every((x) => want.has(x)))
+    return `rows ${top
+      .filter((x) => !want.has(x))
+      .slice(0, 3)
+      .join(', ')} do not match`;
   const q = compileQuery(query);
   const byId = new Map(records.map((r) => [String(r.id), r]));
-  const at = top.findIndex((x, i) => i > 0 && q.compare(q.keys(byId.get(top[i - 1]) as ServiceRecord), q.keys(byId.get(x) as ServiceRecord)) > 0);
+  const at = top.findIndex(
+    (x, i) =>
+      i > 0 && q.compare(q.keys(byId.get(top[i - 1]) as ServiceRecord), q.keys(byId.get(x) as ServiceRecord)) > 0,
+  );
   return at > 0 ? `row ${at + 1} (${top[at]}) is out of order` : undefined;
 }
 
 /** A failed import's message names the failure (the service's answer, or why the list did not add up) and says the sheet is intact. */
 function saysWhatFailed(message: string, sheetName: string): boolean {
-  const why = /^(Import failed: (The data service|Rate limited|Could not reach|The API key|No API key|Replace stopped: ".+" is not as the import left it \().+|Incomplete after \d+ reads of the list: .+)/;
+  const why =
+    /^(Import failed: (The data service|Rate limited|Could not reach|The API key|No API key|Replace stopped: ".+" is not as the import left it \().+|Incomplete after \d+ reads of the list: .+)/;
   return why.test(message) && message.endsWith(` The sheet "${sheetName}" keeps its previous data.`);
 }
 
@@ -107,7 +148,8 @@ async function sweep(seeds: number): Promise<number> {
     for (let seed = 1; seed <= seeds; seed++) {
       await svc.config({ faults: { error500: 0.1, error503: 0.1, rateLimit: 0.1, retryAfterSeconds: 1 }, seed });
       const cell = addin(svc.url).cell('LP_GET', ids, 'id');
-      if (cell.error !== undefined || JSON.stringify(cell.value) !== JSON.stringify(ids)) bad.push(`seed ${seed}: ${cell.error ?? 'rows differ'}`);
+      if (cell.error !== undefined || JSON.stringify(cell.value) !== JSON.stringify(ids))
+        bad.push(`seed ${seed}: ${cell.error ?? 'rows differ'}`);
     }
   } finally {
     await svc.stop();
@@ -144,7 +186,9 @@ function analyst(rand: () => number) {
       const row = 1 + Math.floor(rand() * (s.lastRow() - 1));
       const id = String(s.get(row, 0));
       if (r < 0.3) {
-        const rows = s.values.slice(1, s.lastRow()).map((x) => Array.from({ length: s.lastColumn() }, (_, c) => x?.[c] ?? ''));
+        const rows = s.values
+          .slice(1, s.lastRow())
+          .map((x) => Array.from({ length: s.lastColumn() }, (_, c) => x?.[c] ?? ''));
         rows.sort((x, y) => String(x[1]).localeCompare(String(y[1])));
         rows.forEach((x, i) => x.forEach((v, c) => s.set(i + 1, c, v)));
       } else if (merge && r < 0.8 && id) {
@@ -181,22 +225,63 @@ function analyst(rand: () => number) {
 
 async function main(): Promise<number> {
   if (values.sweep) return sweep(Number(values.sweep));
-  const svc = await startService(['--partners', '300', '--max-page-size', '20', '--seed', String(SEED), '--error500', '0.05', '--error503', '0.04', '--rate-limit', '0.05',
-    '--retry-after', '1', '--truncated', '0.04', '--slow', '0.02', '--slow-ms', '700', '--churn', '0.03']);
+  const svc = await startService([
+    '--partners',
+    '300',
+    '--max-page-size',
+    '20',
+    '--seed',
+    String(SEED),
+    '--error500',
+    '0.05',
+    '--error503',
+    '0.04',
+    '--rate-limit',
+    '0.05',
+    '--retry-after',
+    '1',
+    '--truncated',
+    '0.04',
+    '--slow',
+    '0.02',
+    '--slow-ms',
+    '700',
+    '--churn',
+    '0.03',
+  ]);
   const get = async <T>(path: string): Promise<T> => (await (await fetch(`${svc.url}${path}`)).json()) as T;
-  const counts = { importsDone: 0, importsFailedIntact: 0, importLosses: 0, analystCellsKept: 0, analystCellsLost: 0, rowsOk: 0, rowsError: 0, rowsStale: 0, rowLosses: 0 };
+  const counts = {
+    importsDone: 0,
+    importsFailedIntact: 0,
+    importLosses: 0,
+    analystCellsKept: 0,
+    analystCellsLost: 0,
+    rowsOk: 0,
+    rowsError: 0,
+    rowsStale: 0,
+    rowLosses: 0,
+  };
   const person = analyst(random(SEED));
   const losses: string[] = [];
   const failures: string[] = [];
   try {
     const a = addin(svc.url, undefined, { fetchTimeoutMs: 500 });
-    const specs = Array.from({ length: 4 }, (_, i) => saveImport(a.emu, { sheetName: `Soak ${i}`, fields: ['id', 'fullName', 'upvotes'], mode: i % 2 ? 'merge' : 'replace', ...SHAPES[i], ...WATCH[i] }));
+    const specs = Array.from({ length: 4 }, (_, i) =>
+      saveImport(a.emu, {
+        sheetName: `Soak ${i}`,
+        fields: ['id', 'fullName', 'upvotes'],
+        mode: i % 2 ? 'merge' : 'replace',
+        ...SHAPES[i],
+        ...WATCH[i],
+      }),
+    );
     let historyRuns = 0;
     for (let n = 0; n < IMPORTS && Date.now() < DEADLINE; n++) {
       const id = specs[n % specs.length];
       const name = `Soak ${n % specs.length}`;
       if (n % 25 === 24) await svc.mutate({ reorder: 'shuffle' });
-      if (OUTAGE && n === specs.length) await svc.config({ faults: { error500: 0, error503: 1, rateLimit: 0, truncated: 0, slow: 0, churn: 0 } });
+      if (OUTAGE && n === specs.length)
+        await svc.config({ faults: { error500: 0, error503: 1, rateLimit: 0, truncated: 0, slow: 0, churn: 0 } });
       person.work(a.emu.workbook.byName(name), n % 2 === 1, n);
       const before = JSON.stringify(sheet(a.emu, name));
       const historyBefore = JSON.stringify(sheet(a.emu, `${name} history`));
@@ -211,7 +296,9 @@ async function main(): Promise<number> {
       if (keep) {
         // The soak's spreadsheet is far from the cell limit: a completed run that kept no history lost it.
         const kept = last.status !== 'done' || !last.message.includes('History not kept') ? undefined : last.message;
-        const loss = kept ?? historyLoss(sheet(a.emu, `${name} history`), table, keep, last.status === 'done', historyBefore, last.rows);
+        const loss =
+          kept ??
+          historyLoss(sheet(a.emu, `${name} history`), table, keep, last.status === 'done', historyBefore, last.rows);
         if (loss) {
           counts.importLosses++;
           losses.push(`import ${n} (${name}) history: ${loss}`);
@@ -224,11 +311,16 @@ async function main(): Promise<number> {
         const merge = (n % specs.length) % 2 === 1;
         let loss: string | undefined;
         if (shape.filters || shape.sort) {
-          const records = await Promise.all([...active].map((x) => get<ServiceRecord>(`/__admin/partner?id=${encodeURIComponent(x)}`)));
+          const records = await Promise.all(
+            [...active].map((x) => get<ServiceRecord>(`/__admin/partner?id=${encodeURIComponent(x)}`)),
+          );
           loss = filteredLoss(ids, records, shape, merge);
         } else {
           const activeRows = merge ? ids.filter((x) => active.has(x)) : ids;
-          const ok = new Set(ids).size === ids.length && activeRows.length === active.size && activeRows.every((x) => active.has(x));
+          const ok =
+            new Set(ids).size === ids.length &&
+            activeRows.length === active.size &&
+            activeRows.every((x) => active.has(x));
           if (!ok) loss = `${ids.length} rows, ${new Set(ids).size} distinct, service lists ${active.size}`;
         }
         if (!loss) counts.importsDone++;
@@ -239,15 +331,18 @@ async function main(): Promise<number> {
       } else if (JSON.stringify(table) === before && saysWhatFailed(last.message, name)) {
         counts.importsFailedIntact++;
         failures.push(`import ${n} (${name}): ${last.message}`);
-      }
-      else {
+      } else {
         counts.importLosses++;
         losses.push(`import ${n} (${name}) ${last.status} but the sheet changed: ${last.message}`);
       }
     }
     for (let n = 0; n < FORMULAS && Date.now() < DEADLINE; n++) {
       const ids = Array.from({ length: 12 }, (_, i) => (i === 11 ? `nope-${n}` : partnerId((n * 37 + i * 11) % 300)));
-      const cell = a.cell('LP_GET', ids.map((x) => [x]), 'id,fullName');
+      const cell = a.cell(
+        'LP_GET',
+        ids.map((x) => [x]),
+        'id,fullName',
+      );
       if (cell.error !== undefined) {
         counts.rowsError += ids.length;
         continue;
@@ -257,8 +352,11 @@ async function main(): Promise<number> {
         const text = String(row[0]);
         if (text.startsWith('Error: ')) counts.rowsError++;
         else {
-          const truth = await get<{ id: string; fullName: string } | null>(`/__admin/partner?id=${encodeURIComponent(ids[i])}`);
-          if (truth && text === truth.id && row[1] === truth.fullName) row.length > 2 && row[2] ? counts.rowsStale++ : counts.rowsOk++;
+          const truth = await get<{ id: string; fullName: string } | null>(
+            `/__admin/partner?id=${encodeURIComponent(ids[i])}`,
+          );
+          if (truth && text === truth.id && row[1] === truth.fullName)
+            row.length > 2 && row[2] ? counts.rowsStale++ : counts.rowsOk++;
           else {
             counts.rowLosses++;
             losses.push(`formula ${n} row ${i}: got ${JSON.stringify(row)} for ${ids[i]}`);
@@ -269,14 +367,20 @@ async function main(): Promise<number> {
     }
     const strays = a.emu.mail.sent.filter((m) => m.to.join() !== a.emu.owner || m.cc.length || m.bcc.length);
     for (const m of strays) losses.push(`an alert went to ${[...m.to, ...m.cc, ...m.bcc].join(', ')}`);
-    console.log(`history: ${historyRuns} runs recorded whole; alerts: ${a.emu.mail.sent.length} emails, all to the owner: ${strays.length === 0}`);
+    console.log(
+      `history: ${historyRuns} runs recorded whole; alerts: ${a.emu.mail.sent.length} emails, all to the owner: ${strays.length === 0}`,
+    );
     const stats = await svc.stats();
-    console.table([{ ...counts, requests: stats.requests, faults: Object.values(stats.faults).reduce((x, y) => x + y, 0) }]);
+    console.table([
+      { ...counts, requests: stats.requests, faults: Object.values(stats.faults).reduce((x, y) => x + y, 0) },
+    ]);
     console.log('faults injected by kind:', stats.faults);
     console.log(`elapsed ${((Date.now() - STARTED) / 1000).toFixed(0)} s`);
     for (const f of failures.slice(0, 10)) console.log(`FAILED ${f}`);
     for (const l of losses.slice(0, 20)) console.log(`LOSS ${l}`);
-    const enough = counts.importsDone + counts.importsFailedIntact >= IMPORTS && counts.rowsOk + counts.rowsError + counts.rowsStale >= FORMULAS * 12;
+    const enough =
+      counts.importsDone + counts.importsFailedIntact >= IMPORTS &&
+      counts.rowsOk + counts.rowsError + counts.rowsStale >= FORMULAS * 12;
     if (!enough) console.log('stopped by the time limit before every run was made');
     return losses.length === 0 && enough ? 0 : 1;
   } finally {

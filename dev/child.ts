@@ -38,7 +38,7 @@ function processInfo(pid: number): { ppid: number; args: string } | undefined {
 export function npmAncestors(): number[] {
   if (!process.env.npm_lifecycle_event) return [];
   const chain: number[] = [];
-  for (let pid = process.ppid; pid > 1 && chain.length < 10;) {
+  for (let pid = process.ppid; pid > 1 && chain.length < 10; ) {
     const info = processInfo(pid);
     if (!info) return [];
     chain.push(pid);
@@ -84,9 +84,17 @@ export interface Child {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-export async function startChild(script: string, args: string[], readyLine: RegExp, what: string, timeoutMs = 30000): Promise<Child> {
+export async function startChild(
+  script: string,
+  args: string[],
+  readyLine: RegExp,
+  what: string,
+  timeoutMs = 30000,
+): Promise<Child> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, script), ...args], {
-    cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, SERVICE_PORT: '', [EXIT_WITH_PARENT]: '1' },
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, SERVICE_PORT: '', [EXIT_WITH_PARENT]: '1' },
   });
   let output = '';
   const ready = await new Promise<string>((resolve, reject) => {
@@ -109,11 +117,12 @@ export async function startChild(script: string, args: string[], readyLine: RegE
   return {
     process: child,
     ready,
-    stop: (signal = 'SIGKILL') => new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill(signal);
-      setTimeout(() => child.kill('SIGKILL'), 3000).unref();
-    }),
+    stop: (signal = 'SIGKILL') =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill(signal);
+        setTimeout(() => child.kill('SIGKILL'), 3000).unref();
+      }),
   };
 }

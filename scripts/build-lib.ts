@@ -62,8 +62,10 @@ export function describeExports(srcDir: string, names: readonly string[]): Expos
 export function checkDocs(fns: readonly ExposedFunction[]): void {
   for (const fn of fns) {
     const tagged = !!fn.doc && /@customfunction\b/.test(fn.doc);
-    if (fn.custom && !tagged) throw new BuildError(`Custom function ${fn.name} has no JSDoc block with @customfunction.`);
-    if (!fn.custom && tagged) throw new BuildError(`${fn.name} has @customfunction but custom function names are in capitals.`);
+    if (fn.custom && !tagged)
+      throw new BuildError(`Custom function ${fn.name} has no JSDoc block with @customfunction.`);
+    if (!fn.custom && tagged)
+      throw new BuildError(`${fn.name} has @customfunction but custom function names are in capitals.`);
     if (fn.custom) {
       for (const p of fn.params) {
         if (!new RegExp(`@param\\s+\\{[^}]*\\}\\s+\\[?${p}\\b`).test(fn.doc as string)) {
@@ -129,7 +131,11 @@ export function exportNamesFromIndex(indexPath: string): string[] {
   const names: string[] = [];
   for (const m of text.matchAll(/export\s*\{([^}]*)\}/g)) {
     for (const part of m[1].split(',')) {
-      const name = part.trim().split(/\s+as\s+/).pop()?.trim();
+      const name = part
+        .trim()
+        .split(/\s+as\s+/)
+        .pop()
+        ?.trim();
       if (name) names.push(name);
     }
   }
@@ -140,8 +146,15 @@ export function exportNamesFromIndex(indexPath: string): string[] {
 export async function buildSidebar(rootDir: string): Promise<string> {
   const dir = join(rootDir, 'sidebar');
   const script = await build({
-    entryPoints: [join(dir, 'main.ts')], bundle: true, format: 'iife', platform: 'browser',
-    target: 'es2019', write: false, minify: true, legalComments: 'none', logLevel: 'silent',
+    entryPoints: [join(dir, 'main.ts')],
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2019',
+    write: false,
+    minify: true,
+    legalComments: 'none',
+    logLevel: 'silent',
   });
   const js = script.outputFiles[0].text.replace(/<\/(script)/gi, '<\\/$1');
   const css = readFileSync(join(dir, 'styles.css'), 'utf8');
@@ -149,5 +162,7 @@ export async function buildSidebar(rootDir: string): Promise<string> {
   if (!html.includes('<!-- STYLES -->') || !html.includes('<!-- SCRIPT -->')) {
     throw new BuildError('sidebar/index.html needs the <!-- STYLES --> and <!-- SCRIPT --> markers.');
   }
-  return html.replace('<!-- STYLES -->', () => `<style>\n${css}</style>`).replace('<!-- SCRIPT -->', () => `<script>\n${js}</script>`);
+  return html
+    .replace('<!-- STYLES -->', () => `<style>\n${css}</style>`)
+    .replace('<!-- SCRIPT -->', () => `<script>\n${js}</script>`);
 }

@@ -22,7 +22,9 @@ async function main(): Promise<void> {
   writeFileSync(join(dist, 'Sidebar.html'), sidebar);
   writeFileSync(join(dist, 'appsscript.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   const custom = exposed.filter((f) => f.custom).length;
-  console.log(`built ${dist}: Code.js ${(code.length / 1024).toFixed(1)} KB, ${exposed.length} globals (${custom} custom functions), Sidebar.html ${(sidebar.length / 1024).toFixed(1)} KB`);
+  console.log(
+    `built ${dist}: Code.js ${(code.length / 1024).toFixed(1)} KB, ${exposed.length} globals (${custom} custom functions), Sidebar.html ${(sidebar.length / 1024).toFixed(1)} KB`,
+  );
 }
 
 main().catch((e: unknown) => {

@@ -33,13 +33,27 @@ export function replaceFenced(page: string, name: string, body: string): string 
 // ---------------------------------------------------------------------------------------------
 // Function reference
 
-interface Param { name: string; type: string; optional: boolean; text: string }
+interface Param {
+  name: string;
+  type: string;
+  optional: boolean;
+  text: string;
+}
 
-export interface FunctionDoc { name: string; summary: string; params: Param[]; returns: { type: string; text: string }; example?: string }
+export interface FunctionDoc {
+  name: string;
+  summary: string;
+  params: Param[];
+  returns: { type: string; text: string };
+  example?: string;
+}
 
 /** Reads a JSDoc block as Sheets does: the text before the tags, each @param, the @return. */
 export function parseJsDoc(fn: ExposedFunction): FunctionDoc {
-  const lines = (fn.doc ?? '').replace(/^\/\*\*|\*\/$/g, '').split('\n').map((l) => l.replace(/^\s*\* ?/, '').trimEnd());
+  const lines = (fn.doc ?? '')
+    .replace(/^\/\*\*|\*\/$/g, '')
+    .split('\n')
+    .map((l) => l.replace(/^\s*\* ?/, '').trimEnd());
   const summary: string[] = [];
   const params: Param[] = [];
   let returns = { type: '', text: '' };
@@ -59,7 +73,9 @@ export function parseJsDoc(fn: ExposedFunction): FunctionDoc {
 /** A JSDoc type in words: `string|Array<Array<string>>` is "text or a range". */
 function typeWords(type: string): string {
   if (/^Array/.test(type)) return 'a range';
-  const words = type.split('|').map((t) => (/^Array/.test(t) ? 'a range' : t === 'string' ? 'text' : t === 'Date' ? 'a date' : t));
+  const words = type
+    .split('|')
+    .map((t) => (/^Array/.test(t) ? 'a range' : t === 'string' ? 'text' : t === 'Date' ? 'a date' : t));
   return [...new Set(words)].join(' or ');
 }
 
@@ -76,12 +92,15 @@ const SAMPLE_TEXT = 40;
 const SAMPLE_ROWS = 6;
 
 function sampleCell(v: unknown): string {
-  if (Object.prototype.toString.call(v) === '[object Date]') return (v as Date).toISOString().slice(0, 16).replace('T', ' ');
+  if (Object.prototype.toString.call(v) === '[object Date]')
+    return (v as Date).toISOString().slice(0, 16).replace('T', ' ');
   const s = v === null || v === undefined ? '' : String(v);
   return cellText(s.length > SAMPLE_TEXT ? `${s.slice(0, SAMPLE_TEXT - 1)}…` : s);
 }
 
-const customFunctionNames = (formula: string) => [...new Set([...formula.matchAll(/([A-Z][A-Z0-9_]*)\s*\(/g)].map((m) => m[1]))];
+const customFunctionNames = (formula: string) => [
+  ...new Set([...formula.matchAll(/([A-Z][A-Z0-9_]*)\s*\(/g)].map((m) => m[1])),
+];
 
 /**
  * What a function's `@example` formula gives: run by the bundle's custom function in the emulator
@@ -91,10 +110,19 @@ const customFunctionNames = (formula: string) => [...new Set([...formula.matchAl
 export function runExample(emu: Emulator, formula: string): string {
   let answer: ReturnType<typeof callCustomFunction> | undefined;
   const parser = new FormulaParser({
-    functions: Object.fromEntries(customFunctionNames(formula).map((name) => [name, (...args: Array<{ value: unknown; omitted?: boolean }>) => {
-      answer = callCustomFunction(emu, name, args.map((a) => (a.omitted ? '' : a.value)));
-      return 0;
-    }])),
+    functions: Object.fromEntries(
+      customFunctionNames(formula).map((name) => [
+        name,
+        (...args: Array<{ value: unknown; omitted?: boolean }>) => {
+          answer = callCustomFunction(
+            emu,
+            name,
+            args.map((a) => (a.omitted ? '' : a.value)),
+          );
+          return 0;
+        },
+      ]),
+    ),
   });
   parser.parse(formula.replace(/^=/, ''), { sheet: 'Sheet1', row: 1, col: 1 }, true);
   if (!answer) throw new Error(`${formula}: not a call of the add-in's functions`);
@@ -103,7 +131,11 @@ export function runExample(emu: Emulator, formula: string): string {
   const shown = grid.slice(0, SAMPLE_ROWS + 1);
   const width = Math.max(...shown.map((r) => r.length));
   const line = (r: unknown[]) => `| ${Array.from({ length: width }, (_, c) => sampleCell(r[c]) || ' ').join(' | ')} |`;
-  const out = [line(shown[0]), `|${Array.from({ length: width }, () => '---').join('|')}|`, ...shown.slice(1).map(line)];
+  const out = [
+    line(shown[0]),
+    `|${Array.from({ length: width }, () => '---').join('|')}|`,
+    ...shown.slice(1).map(line),
+  ];
   if (grid.length > shown.length) out.push(`| … ${grid.length - shown.length} more rows |${' |'.repeat(width - 1)}`);
   return out.join('\n');
 }
@@ -119,14 +151,34 @@ export function renderFunctionReference(fns: readonly ExposedFunction[], sample?
     out.push(`### ${doc.name}(${signature})`, '', doc.summary, '');
     if (doc.params.length) {
       out.push('| Argument | Takes | Meaning |', '|---|---|---|');
-      for (const p of doc.params) out.push(`| \`${p.name}\`${p.optional ? ' (optional)' : ''} | ${typeWords(p.type)} | ${cellText(p.text)} |`);
+      for (const p of doc.params)
+        out.push(`| \`${p.name}\`${p.optional ? ' (optional)' : ''} | ${typeWords(p.type)} | ${cellText(p.text)} |`);
       out.push('');
     }
     out.push(`Result (${typeWords(doc.returns.type)}): ${doc.returns.text}`, '');
-    if (doc.example && sample) out.push(`Sample, from the reference service (\`npm run service\`): \`${doc.example}\``, '', sample(doc.example), '');
+    if (doc.example && sample)
+      out.push(
+        `Sample, from the reference service (\`npm run service\`): \`${doc.example}\``,
+        '',
+        sample(doc.example),
+        '',
+      );
   }
-  out.push('### Fields of a limited partner', '', 'What `LP_GET`, `LP_ACTIVE`, `LP_FIND` and imports can show (`=LP_FIELDS(TRUE)` lists the same).', '', fieldTable(LP_FIELD_SPECS), '');
-  out.push('### Fields of a venture fund', '', 'What `FUND_GET` can show (`=FUND_FIELDS(TRUE)` lists the same).', '', fieldTable(FUND_FIELD_SPECS));
+  out.push(
+    '### Fields of a limited partner',
+    '',
+    'What `LP_GET`, `LP_ACTIVE`, `LP_FIND` and imports can show (`=LP_FIELDS(TRUE)` lists the same).',
+    '',
+    fieldTable(LP_FIELD_SPECS),
+    '',
+  );
+  out.push(
+    '### Fields of a venture fund',
+    '',
+    'What `FUND_GET` can show (`=FUND_FIELDS(TRUE)` lists the same).',
+    '',
+    fieldTable(FUND_FIELD_SPECS),
+  );
   return out.join('\n');
 }
 
@@ -136,12 +188,16 @@ export function renderFunctionReference(fns: readonly ExposedFunction[], sample?
  */
 export function customFunctions(root: string): ExposedFunction[] {
   const index = readFileSync(join(root, 'src/index.ts'), 'utf8');
-  const files = [...index.matchAll(/from '\.\/(entry\/[\w-]+)'/g)].map((m) => readFileSync(join(root, 'src', `${m[1]}.ts`), 'utf8'));
+  const files = [...index.matchAll(/from '\.\/(entry\/[\w-]+)'/g)].map((m) =>
+    readFileSync(join(root, 'src', `${m[1]}.ts`), 'utf8'),
+  );
   const place = (name: string) => {
     const f = files.findIndex((text) => text.includes(`export function ${name}(`));
     return f * 1e7 + (f < 0 ? 0 : files[f].indexOf(`export function ${name}(`));
   };
-  const names = exportNamesFromIndex(join(root, 'src/index.ts')).filter(isCustomFunctionName).sort((a, b) => place(a) - place(b));
+  const names = exportNamesFromIndex(join(root, 'src/index.ts'))
+    .filter(isCustomFunctionName)
+    .sort((a, b) => place(a) - place(b));
   return describeExports(join(root, 'src'), names);
 }
 
@@ -158,7 +214,7 @@ const GROUPS: Record<string, { title: string; text: string }> = {
   },
   sheetScale: {
     title: 'Fill-down and thousands of ids',
-    text: 'Single-id formulas filled down a column over a large active list, one at a time and 10 at once (the emulator\'s concurrent recalculation); the floor of such a wave with no add-in code at all; and ranges of thousands of distinct ids, against every id in parallel `fetchAll` batches of 100 with no cache.',
+    text: "Single-id formulas filled down a column over a large active list, one at a time and 10 at once (the emulator's concurrent recalculation); the floor of such a wave with no add-in code at all; and ranges of thousands of distinct ids, against every id in parallel `fetchAll` batches of 100 with no cache.",
   },
   refresh: {
     title: 'Refresh all formulas',
@@ -170,7 +226,7 @@ const GROUPS: Record<string, { title: string; text: string }> = {
   },
   filtered: {
     title: 'Imports with filters and sort',
-    text: 'The same import unfiltered, filtered on three conditions an analyst keeps (regions, a ticket size, a sector word) and sorted by two keys, and filtered on three conditions every partner meets (the filter\'s whole cost, with nothing saved on the write); round robin, each in a fresh emulator, medians of the runs. `addedPercent` is what the filter and sort add to the unfiltered import\'s emulated time.',
+    text: "The same import unfiltered, filtered on three conditions an analyst keeps (regions, a ticket size, a sector word) and sorted by two keys, and filtered on three conditions every partner meets (the filter's whole cost, with nothing saved on the write); round robin, each in a fresh emulator, medians of the runs. `addedPercent` is what the filter and sort add to the unfiltered import's emulated time.",
   },
   scaling: {
     title: 'Import scaling',
@@ -187,11 +243,28 @@ const GROUPS: Record<string, { title: string; text: string }> = {
 };
 
 const HEADINGS: Record<string, string> = {
-  name: 'Case', wallMs: 'Wall', emulatedMs: 'Emulated', fetches: 'Fetches', cacheCalls: 'Cache calls', sheetCalls: 'Sheet calls',
-  setFormulaCalls: '`setFormulas` calls', setValuesCalls: '`setValues` calls', timedOut: 'Timed out', peakRssMb: 'Peak RSS',
-  peakMemoryMb: 'Peak memory', startupMs: 'Start-up', firstPageMs: 'First page', requestsPerSecond: 'Requests/s',
-  longestExecutionMs: 'Longest execution', longestStepMs: 'Longest step', activePartners: 'Active partners', rateLimited: '429s',
-  longest429Run: 'Longest 429 run', waitFloorMs: 'Wait floor', extraRequests: 'Extra requests', error: 'Error',
+  name: 'Case',
+  wallMs: 'Wall',
+  emulatedMs: 'Emulated',
+  fetches: 'Fetches',
+  cacheCalls: 'Cache calls',
+  sheetCalls: 'Sheet calls',
+  setFormulaCalls: '`setFormulas` calls',
+  setValuesCalls: '`setValues` calls',
+  timedOut: 'Timed out',
+  peakRssMb: 'Peak RSS',
+  peakMemoryMb: 'Peak memory',
+  startupMs: 'Start-up',
+  firstPageMs: 'First page',
+  requestsPerSecond: 'Requests/s',
+  longestExecutionMs: 'Longest execution',
+  longestStepMs: 'Longest step',
+  activePartners: 'Active partners',
+  rateLimited: '429s',
+  longest429Run: 'Longest 429 run',
+  waitFloorMs: 'Wait floor',
+  extraRequests: 'Extra requests',
+  error: 'Error',
 };
 
 const heading = (key: string) => HEADINGS[key] ?? key.replace(/([A-Z])/g, ' $1').replace(/^./, (c) => c.toUpperCase());
@@ -224,8 +297,8 @@ export function renderBenchmarks(results: Record<string, unknown>): string {
     '`npm run bench` runs every group against the reference service in a child process with injected',
     'latency (the import benchmarks start it with `--preload`), each figure beside its naive baseline from',
     'the same run, and writes `bench/results.json`; `npm run bench -- --only refresh,formulas` runs only',
-    'those groups and keeps the others\' figures. `npm test` runs a small `--quick` version as a smoke check,',
-    'with no timing assertions, and writes nothing. *Emulated* is the emulator\'s simulated execution time:',
+    "those groups and keeps the others' figures. `npm test` runs a small `--quick` version as a smoke check,",
+    "with no timing assertions, and writes nothing. *Emulated* is the emulator's simulated execution time:",
     'real elapsed time plus the modelled cost of each Apps Script call (see',
     '[the emulator](architecture.md#emulator-devemulator)); *Wall* is real time on the machine that ran it.',
     '',
@@ -255,4 +328,5 @@ export function renderBenchmarks(results: Record<string, unknown>): string {
   return out.join('\n');
 }
 
-export const readResults = (root: string) => JSON.parse(readFileSync(join(root, 'bench/results.json'), 'utf8')) as Record<string, unknown>;
+export const readResults = (root: string) =>
+  JSON.parse(readFileSync(join(root, 'bench/results.json'), 'utf8')) as Record<string, unknown>;

@@ -13,7 +13,14 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startService } from '../dev/service/spawn';
 import { addin } from '../test/helpers/addin';
-import { customFunctions, readResults, renderBenchmarks, renderFunctionReference, replaceFenced, runExample } from './docs-lib';
+import {
+  customFunctions,
+  readResults,
+  renderBenchmarks,
+  renderFunctionReference,
+  replaceFenced,
+  runExample,
+} from './docs-lib';
 
 const ROOT = resolve(__dirname, '..');
 
@@ -21,13 +28,23 @@ const ROOT = resolve(__dirname, '..');
 export const SAMPLE_SERVICE_ARGS: string[] = [];
 
 /** docs/benchmarks.md as bench/results.json says it should be. */
-export const benchmarksPage = (root = ROOT) => ({ path: 'docs/benchmarks.md', text: renderBenchmarks(readResults(root)) });
+export const benchmarksPage = (root = ROOT) => ({
+  path: 'docs/benchmarks.md',
+  text: renderBenchmarks(readResults(root)),
+});
 
 /** docs/functions.md as the JSDoc and the samples (the bundle against the service at `serviceUrl`) say it should be. */
 export function functionsPage(serviceUrl: string, root = ROOT): { path: string; text: string } {
   const { emu } = addin(serviceUrl);
   const page = readFileSync(join(root, 'docs/functions.md'), 'utf8');
-  return { path: 'docs/functions.md', text: replaceFenced(page, 'reference', renderFunctionReference(customFunctions(root), (formula) => runExample(emu, formula))) };
+  return {
+    path: 'docs/functions.md',
+    text: replaceFenced(
+      page,
+      'reference',
+      renderFunctionReference(customFunctions(root), (formula) => runExample(emu, formula)),
+    ),
+  };
 }
 
 /** Every generated page: its path and its text as the sources say it should be. */
@@ -82,8 +99,11 @@ async function main(): Promise<number> {
 }
 
 if (require.main === module) {
-  main().then((code) => process.exit(code), (e: unknown) => {
-    console.error(`docs failed: ${e instanceof Error ? e.message : String(e)}`);
-    process.exit(1);
-  });
+  main().then(
+    (code) => process.exit(code),
+    (e: unknown) => {
+      console.error(`docs failed: ${e instanceof Error ? e.message : String(e)}`);
+      process.exit(1);
+    },
+  );
 }

@@ -10,7 +10,15 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
-type Status = 'Killed' | 'Survived' | 'NoCoverage' | 'Timeout' | 'CompileError' | 'RuntimeError' | 'Ignored' | 'Pending';
+type Status =
+  | 'Killed'
+  | 'Survived'
+  | 'NoCoverage'
+  | 'Timeout'
+  | 'CompileError'
+  | 'RuntimeError'
+  | 'Ignored'
+  | 'Pending';
 
 interface Mutant {
   mutatorName: string;
@@ -47,7 +55,15 @@ interface Tally {
   errors: number;
 }
 
-const emptyTally = (): Tally => ({ killed: 0, timeout: 0, survived: 0, noCoverage: 0, ignored: 0, notRun: 0, errors: 0 });
+const emptyTally = (): Tally => ({
+  killed: 0,
+  timeout: 0,
+  survived: 0,
+  noCoverage: 0,
+  ignored: 0,
+  notRun: 0,
+  errors: 0,
+});
 /** Stryker's reason for a static mutant it skipped because of --ignoreStatic. */
 const notRun = (m: Mutant) => m.status === 'Ignored' && /ignoreStatic/.test(m.statusReason ?? '');
 
@@ -73,7 +89,8 @@ const pct = (t: Tally) => {
 };
 const row = (name: string, t: Tally) =>
   `| ${name} | ${pct(t)} | ${t.killed} | ${t.timeout} | ${t.survived} | ${t.noCoverage} | ${t.ignored} | ${t.notRun} |`;
-const HEAD = '| | score | killed | timed out | survived | no coverage | equivalent | static, not run |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |';
+const HEAD =
+  '| | score | killed | timed out | survived | no coverage | equivalent | static, not run |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |';
 
 /** One line of source, shortened, for naming what a mutant changed. */
 function sourceLine(source: string, line: number): string {
@@ -91,7 +108,13 @@ const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
 function summary(report: Report, root: string, equivalents: readonly Equivalent[]): string {
   const used = new Set<Equivalent>();
   const equivalentOf = (file: string, m: Mutant, line: string) =>
-    equivalents.find((e) => e.file === file && e.mutator === m.mutatorName && squash(e.replacement) === squash(m.replacement ?? '') && line.includes(e.line));
+    equivalents.find(
+      (e) =>
+        e.file === file &&
+        e.mutator === m.mutatorName &&
+        squash(e.replacement) === squash(m.replacement ?? '') &&
+        line.includes(e.line),
+    );
   const files = Object.entries(report.files).sort(([a], [b]) => a.localeCompare(b));
   const byFolder = new Map<string, Tally>();
   const total = emptyTally();
@@ -103,7 +126,9 @@ function summary(report: Report, root: string, equivalents: readonly Equivalent[
     const folder = dirname(name);
     const f = byFolder.get(folder) ?? emptyTally();
     byFolder.set(folder, f);
-    const mutants = [...file.mutants].sort((a, b) => a.location.start.line - b.location.start.line || a.location.start.column - b.location.start.column);
+    const mutants = [...file.mutants].sort(
+      (a, b) => a.location.start.line - b.location.start.line || a.location.start.column - b.location.start.column,
+    );
     for (const m of mutants) {
       const where = `${name}:${m.location.start.line}`;
       const what = `${m.mutatorName}${m.replacement === undefined ? '' : ` → ${code(m.replacement)}`}`;
@@ -119,7 +144,9 @@ function summary(report: Report, root: string, equivalents: readonly Equivalent[
       add(f, m);
       add(total, m);
       if (m.status === 'Survived' || m.status === 'NoCoverage') {
-        open.push(`- ${where} ${m.status === 'NoCoverage' ? '(no test reaches it) ' : ''}${what} in ${code(sourceLine(file.source, m.location.start.line))}`);
+        open.push(
+          `- ${where} ${m.status === 'NoCoverage' ? '(no test reaches it) ' : ''}${what} in ${code(sourceLine(file.source, m.location.start.line))}`,
+        );
       } else if (m.status === 'Ignored' && !notRun(m)) {
         equivalent.push(`- ${where} ${what}: ${m.statusReason ?? 'no reason given'}`);
       }
@@ -127,14 +154,20 @@ function summary(report: Report, root: string, equivalents: readonly Equivalent[
     fileRows.push(row(name, t));
   }
   const stale = equivalents.filter((e) => !used.has(e) && e.file in report.files);
-  const unmeasured = FOLDERS.flatMap((folder) => readdirSync(join(root, folder)).filter((f) => f.endsWith('.ts')).map((f) => `${folder}/${f}`)).filter((f) => !(f in report.files));
+  const unmeasured = FOLDERS.flatMap((folder) =>
+    readdirSync(join(root, folder))
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => `${folder}/${f}`),
+  ).filter((f) => !(f in report.files));
   const folders = [...byFolder].sort(([a], [b]) => a.localeCompare(b)).map(([name, t]) => row(name, t));
   const perf = report.performance;
-  const took = perf ? `The run that wrote this page took ${Math.round((perf.setup + perf.initialRun + perf.mutation) / 1000)} s (incremental: only what changed since the run before was tested again).` : '';
+  const took = perf
+    ? `The run that wrote this page took ${Math.round((perf.setup + perf.initialRun + perf.mutation) / 1000)} s (incremental: only what changed since the run before was tested again).`
+    : '';
   return [
     '# Mutation testing',
     '',
-    '<!-- Generated by `npm run mutate` (scripts/mutation-summary.ts) from StrykerJS\'s JSON report. Do not edit by hand. -->',
+    "<!-- Generated by `npm run mutate` (scripts/mutation-summary.ts) from StrykerJS's JSON report. Do not edit by hand. -->",
     '',
     'StrykerJS plants small bugs (mutants) in the pure core (`src/api`, `src/table`, `src/import`) and runs the unit tests',
     'that reach each one. A mutant the tests notice is killed; one they do not is a rule no unit test guards. The score is',
@@ -158,7 +191,10 @@ function summary(report: Report, root: string, equivalents: readonly Equivalent[
     ...fileRows,
     '',
     ...(unmeasured.length
-      ? [`Not in the report (not yet mutated; a run over all of \`${FOLDERS.join('`, `')}\` covers them): ${unmeasured.map((f) => `\`${f}\``).join(', ')}.`, '']
+      ? [
+          `Not in the report (not yet mutated; a run over all of \`${FOLDERS.join('`, `')}\` covers them): ${unmeasured.map((f) => `\`${f}\``).join(', ')}.`,
+          '',
+        ]
       : []),
     `## Survivors (${open.length})`,
     '',
@@ -172,7 +208,14 @@ function summary(report: Report, root: string, equivalents: readonly Equivalent[
     '',
     ...(equivalent.length ? equivalent : ['None.']),
     '',
-    ...(stale.length ? ['Entries of test/mutation/equivalent.json that match no surviving mutant (fix or remove them):', '', ...stale.map((e) => `- ${e.file} ${e.mutator} → ${code(e.replacement)} in ${code(e.line)}`), ''] : []),
+    ...(stale.length
+      ? [
+          'Entries of test/mutation/equivalent.json that match no surviving mutant (fix or remove them):',
+          '',
+          ...stale.map((e) => `- ${e.file} ${e.mutator} → ${code(e.replacement)} in ${code(e.line)}`),
+          '',
+        ]
+      : []),
   ].join('\n');
 }
 

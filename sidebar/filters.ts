@@ -13,7 +13,14 @@ import { call, type FilterCondition, type FilterField, type FilterOp, type SortK
 import { $, button, el, say } from './ui';
 
 const OP_WORDS: Record<FilterOp, string> = {
-  is: 'is', isAnyOf: 'is any of', contains: 'contains', startsWith: 'starts with', atLeast: 'is at least', atMost: 'is at most', isEmpty: 'is empty', isNotEmpty: 'is not empty',
+  is: 'is',
+  isAnyOf: 'is any of',
+  contains: 'contains',
+  startsWith: 'starts with',
+  atLeast: 'is at least',
+  atMost: 'is at most',
+  isEmpty: 'is empty',
+  isNotEmpty: 'is not empty',
 };
 const SORT_KEYS = 3;
 /** Quiet time after a change before the count is asked for. */
@@ -38,12 +45,14 @@ const opsOf = (field: string): FilterOp[] => fields.find((f) => f.name === field
 function select(label: string, items: Array<[string, string]>, picked: string): HTMLSelectElement {
   const s = el('select');
   s.setAttribute('aria-label', label);
-  s.replaceChildren(...items.map(([value, text]) => {
-    const o = el('option', text);
-    o.value = value;
-    o.selected = value === picked;
-    return o;
-  }));
+  s.replaceChildren(
+    ...items.map(([value, text]) => {
+      const o = el('option', text);
+      o.value = value;
+      o.selected = value === picked;
+      return o;
+    }),
+  );
   return s;
 }
 
@@ -51,7 +60,15 @@ function select(label: string, items: Array<[string, string]>, picked: string): 
 export function currentFilters(): FilterCondition[] {
   return rows.map((r) => {
     if (!takesValue(r.op)) return { field: r.field, op: r.op };
-    if (r.op === 'isAnyOf') return { field: r.field, op: r.op, value: r.value.split(';').map((v) => v.trim()).filter((v) => v !== '') };
+    if (r.op === 'isAnyOf')
+      return {
+        field: r.field,
+        op: r.op,
+        value: r.value
+          .split(';')
+          .map((v) => v.trim())
+          .filter((v) => v !== ''),
+      };
     return { field: r.field, op: r.op, value: r.value.trim() };
   });
 }
@@ -60,20 +77,27 @@ export function currentSort(): SortKey[] {
   const out: SortKey[] = [];
   for (let k = 1; k <= SORT_KEYS; k++) {
     const field = $<HTMLSelectElement>(`sort-field-${k}`).value;
-    if (field) out.push($<HTMLSelectElement>(`sort-direction-${k}`).value === 'desc' ? { field, descending: true } : { field });
+    if (field)
+      out.push($<HTMLSelectElement>(`sort-direction-${k}`).value === 'desc' ? { field, descending: true } : { field });
   }
   return out;
 }
 
 /** The commonest values of a field, asked for once per field. */
 function suggest(field: string, list: HTMLDataListElement): void {
-  if (!suggestions.has(field)) suggestions.set(field, call('filterValues', field).then((r) => (r.ok ? r.values : [])));
+  if (!suggestions.has(field))
+    suggestions.set(
+      field,
+      call('filterValues', field).then((r) => (r.ok ? r.values : [])),
+    );
   void suggestions.get(field)?.then((values) => {
-    list.replaceChildren(...values.map((v) => {
-      const o = el('option');
-      o.value = v;
-      return o;
-    }));
+    list.replaceChildren(
+      ...values.map((v) => {
+        const o = el('option');
+        o.value = v;
+        return o;
+      }),
+    );
   });
 }
 
@@ -90,57 +114,85 @@ function countSoon(): void {
     const r = await call('countMatches', currentFilters());
     if (mine !== asked) return;
     if (!r.ok) say('filter-count', r.message, 'error');
-    else say('filter-count', `${grouped(r.matched)} of ${grouped(r.total)} partners match${r.staleSince !== undefined ? ' (from a copy kept while the service fails)' : ''}.`);
+    else
+      say(
+        'filter-count',
+        `${grouped(r.matched)} of ${grouped(r.total)} partners match${r.staleSince !== undefined ? ' (from a copy kept while the service fails)' : ''}.`,
+      );
   }, COUNT_DELAY_MS);
 }
 
 function renderRows(focus?: { row: number; part: 'field' | 'op' | 'value' | 'remove' } | 'add'): void {
   const list = $('filter-list');
-  list.replaceChildren(...rows.map((r, i) => {
-    const n = i + 1;
-    const li = el('li');
-    const field = select(`Field of condition ${n}`, fields.map((f) => [f.name, f.name]), r.field);
-    const ops = opsOf(r.field);
-    const op = select(`Operator of condition ${n}`, ops.map((o) => [o, OP_WORDS[o]]), r.op);
-    const value = el('input');
-    value.type = 'text';
-    value.value = r.value;
-    value.setAttribute('aria-label', r.op === 'isAnyOf' ? `Values of condition ${n}, separated by ;` : `Value of condition ${n}`);
-    value.hidden = !takesValue(r.op);
-    const listId = `filter-values-${n}`;
-    const datalist = el('datalist');
-    datalist.id = listId;
-    value.setAttribute('list', listId);
-    const remove = button('×');
-    remove.setAttribute('aria-label', `Remove condition ${n}: ${r.field}`);
-    field.onchange = () => {
-      r.field = field.value;
-      const allowed = opsOf(r.field);
-      if (!allowed.includes(r.op)) r.op = allowed[0];
-      renderRows({ row: i, part: 'field' });
-      countSoon();
-    };
-    op.onchange = () => {
-      r.op = op.value as FilterOp;
-      renderRows({ row: i, part: 'op' });
-      countSoon();
-    };
-    value.onfocus = () => suggest(r.field, datalist);
-    value.oninput = () => {
-      r.value = value.value;
-      countSoon();
-    };
-    remove.onclick = () => {
-      rows.splice(i, 1);
-      renderRows(rows.length ? { row: Math.min(i, rows.length - 1), part: 'remove' } : 'add');
-      countSoon();
-    };
-    li.append(field, op, value, datalist, remove);
-    return li;
-  }));
+  list.replaceChildren(
+    ...rows.map((r, i) => {
+      const n = i + 1;
+      const li = el('li');
+      const field = select(
+        `Field of condition ${n}`,
+        fields.map((f) => [f.name, f.name]),
+        r.field,
+      );
+      const ops = opsOf(r.field);
+      const op = select(
+        `Operator of condition ${n}`,
+        ops.map((o) => [o, OP_WORDS[o]]),
+        r.op,
+      );
+      const value = el('input');
+      value.type = 'text';
+      value.value = r.value;
+      value.setAttribute(
+        'aria-label',
+        r.op === 'isAnyOf' ? `Values of condition ${n}, separated by ;` : `Value of condition ${n}`,
+      );
+      value.hidden = !takesValue(r.op);
+      const listId = `filter-values-${n}`;
+      const datalist = el('datalist');
+      datalist.id = listId;
+      value.setAttribute('list', listId);
+      const remove = button('×');
+      remove.setAttribute('aria-label', `Remove condition ${n}: ${r.field}`);
+      field.onchange = () => {
+        r.field = field.value;
+        const allowed = opsOf(r.field);
+        if (!allowed.includes(r.op)) r.op = allowed[0];
+        renderRows({ row: i, part: 'field' });
+        countSoon();
+      };
+      op.onchange = () => {
+        r.op = op.value as FilterOp;
+        renderRows({ row: i, part: 'op' });
+        countSoon();
+      };
+      value.onfocus = () => suggest(r.field, datalist);
+      value.oninput = () => {
+        r.value = value.value;
+        countSoon();
+      };
+      remove.onclick = () => {
+        rows.splice(i, 1);
+        renderRows(rows.length ? { row: Math.min(i, rows.length - 1), part: 'remove' } : 'add');
+        countSoon();
+      };
+      li.append(field, op, value, datalist, remove);
+      return li;
+    }),
+  );
   list.hidden = rows.length === 0;
   if (focus === 'add') $('add-filter').focus();
-  else if (focus) (list.children[focus.row]?.querySelector(focus.part === 'field' ? 'select' : focus.part === 'op' ? 'select:nth-of-type(2)' : focus.part === 'value' ? 'input' : 'button') as HTMLElement | null)?.focus();
+  else if (focus)
+    (
+      list.children[focus.row]?.querySelector(
+        focus.part === 'field'
+          ? 'select'
+          : focus.part === 'op'
+            ? 'select:nth-of-type(2)'
+            : focus.part === 'value'
+              ? 'input'
+              : 'button',
+      ) as HTMLElement | null
+    )?.focus();
 }
 
 /** Builds the editor and the sort picker once the server has said which fields and operators there are. */
@@ -154,20 +206,33 @@ export function startFilters(offered: FilterField[]): void {
     countSoon();
   });
   const picker = $('sort-keys');
-  picker.replaceChildren(...Array.from({ length: SORT_KEYS }, (_, k) => {
-    const n = k + 1;
-    const li = el('li');
-    const field = select(`Sort key ${n}`, [['', n === 1 ? 'Service order' : '(none)'], ...fields.map((f): [string, string] => [f.name, f.name])], '');
-    field.id = `sort-field-${n}`;
-    const direction = select(`Direction of sort key ${n}`, [['asc', 'ascending'], ['desc', 'descending']], 'asc');
-    direction.id = `sort-direction-${n}`;
-    direction.hidden = true;
-    field.onchange = () => {
-      direction.hidden = field.value === '';
-    };
-    li.append(field, direction);
-    return li;
-  }));
+  picker.replaceChildren(
+    ...Array.from({ length: SORT_KEYS }, (_, k) => {
+      const n = k + 1;
+      const li = el('li');
+      const field = select(
+        `Sort key ${n}`,
+        [['', n === 1 ? 'Service order' : '(none)'], ...fields.map((f): [string, string] => [f.name, f.name])],
+        '',
+      );
+      field.id = `sort-field-${n}`;
+      const direction = select(
+        `Direction of sort key ${n}`,
+        [
+          ['asc', 'ascending'],
+          ['desc', 'descending'],
+        ],
+        'asc',
+      );
+      direction.id = `sort-direction-${n}`;
+      direction.hidden = true;
+      field.onchange = () => {
+        direction.hidden = field.value === '';
+      };
+      li.append(field, direction);
+      return li;
+    }),
+  );
   rows = [];
   renderRows();
 }

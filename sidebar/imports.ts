@@ -15,7 +15,12 @@ import { type Answer, call, type ImportView, type RunSummary as Summary, type Sc
 import { currentFilters, currentSort, startFilters } from './filters';
 import { $, ask, busy, button, clearFieldErrors, el, fieldError, say as sayIn } from './ui';
 
-const KINDS: Array<[string, string]> = [['none', 'Not scheduled'], ['hours', 'Every N hours'], ['day', 'Daily'], ['week', 'Weekly']];
+const KINDS: Array<[string, string]> = [
+  ['none', 'Not scheduled'],
+  ['hours', 'Every N hours'],
+  ['day', 'Daily'],
+  ['week', 'Weekly'],
+];
 const EVERY_HOURS = [1, 2, 4, 6, 8, 12];
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
@@ -30,7 +35,8 @@ const grouped = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g
 const utc = (ms: number): string => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
 /** The control that has focus, by its `data-focus` key ('' when none has one). */
-const focusKey = (): string => (document.activeElement instanceof HTMLElement ? (document.activeElement.dataset.focus ?? '') : '');
+const focusKey = (): string =>
+  document.activeElement instanceof HTMLElement ? (document.activeElement.dataset.focus ?? '') : '';
 
 /** Focuses the first enabled control with one of these keys; true when there was one. */
 function refocus(...keys: string[]): boolean {
@@ -50,12 +56,14 @@ function keyed<T extends HTMLElement>(node: T, key: string): T {
 }
 
 function options(select: HTMLSelectElement, items: Array<[string, string]>, picked: string): void {
-  select.replaceChildren(...items.map(([value, label]) => {
-    const o = el('option', label);
-    o.value = value;
-    o.selected = value === picked;
-    return o;
-  }));
+  select.replaceChildren(
+    ...items.map(([value, label]) => {
+      const o = el('option', label);
+      o.value = value;
+      o.selected = value === picked;
+      return o;
+    }),
+  );
 }
 
 function labelled(text: string, control: HTMLSelectElement, id: string): HTMLElement {
@@ -93,12 +101,24 @@ function scheduleControls(v: ImportView, index: number): HTMLElement {
   const fill = () => {
     if (kind.value === 'hours') {
       nLabel.textContent = 'Every';
-      options(n, EVERY_HOURS.map((h) => [String(h), `${h} hours`]), String(s?.hours ?? 6));
+      options(
+        n,
+        EVERY_HOURS.map((h) => [String(h), `${h} hours`]),
+        String(s?.hours ?? 6),
+      );
     } else {
       nLabel.textContent = 'At (UTC)';
-      options(n, Array.from({ length: 24 }, (_, h) => [String(h), `${String(h).padStart(2, '0')}:00`]), String(s?.atHour ?? 6));
+      options(
+        n,
+        Array.from({ length: 24 }, (_, h) => [String(h), `${String(h).padStart(2, '0')}:00`]),
+        String(s?.atHour ?? 6),
+      );
     }
-    options(day, DAYS.map((d, i) => [String(i), d]), String(s?.weekday ?? 1));
+    options(
+      day,
+      DAYS.map((d, i) => [String(i), d]),
+      String(s?.weekday ?? 1),
+    );
     nBox.hidden = kind.value === 'none';
     dayBox.hidden = kind.value !== 'week';
   };
@@ -107,12 +127,16 @@ function scheduleControls(v: ImportView, index: number): HTMLElement {
   kind.onchange = fill;
   const save = keyed(button('Save schedule'), `save-schedule:${v.id}`);
   save.setAttribute('aria-label', `Save schedule: import into ${v.sheetName}`);
-  save.onclick = () => void busy(save, async () => {
-    const r = await call('scheduleImport', v.id, picked(kind.value, n.value, day.value));
-    // Announced once the list is redrawn and focus is back, so the message marks the end of the action.
-    await refresh();
-    say(r.ok ? `Schedule saved for "${v.sheetName}": ${describe(r.import.schedule)}.` : r.message, r.ok ? 'ok' : 'error');
-  });
+  save.onclick = () =>
+    void busy(save, async () => {
+      const r = await call('scheduleImport', v.id, picked(kind.value, n.value, day.value));
+      // Announced once the list is redrawn and focus is back, so the message marks the end of the action.
+      await refresh();
+      say(
+        r.ok ? `Schedule saved for "${v.sheetName}": ${describe(r.import.schedule)}.` : r.message,
+        r.ok ? 'ok' : 'error',
+      );
+    });
   const row = el('div');
   row.className = 'row';
   row.append(save);
@@ -142,38 +166,48 @@ function remove(i: number): void {
   chosen.splice(i, 1);
   // Focus goes to the same button of the column that took its place, else of the one before, else to the Add picker.
   const next = chosen[i] ?? chosen[i - 1];
-  renderColumns(`${name} removed: ${chosen.length} columns.`, next ? [`remove:${next}`, `up:${next}`, `down:${next}`] : [], 'add-column');
+  renderColumns(
+    `${name} removed: ${chosen.length} columns.`,
+    next ? [`remove:${next}`, `up:${next}`, `down:${next}`] : [],
+    'add-column',
+  );
 }
 
 /** Redraws the column list; `news` is announced; focus goes to the first of `focus` (or to the element with id `fallback`). */
 function renderColumns(news = '', focus: string[] = [], fallback = ''): void {
   const list = $('column-list');
-  list.replaceChildren(...chosen.map((name, i) => {
-    const li = el('li');
-    const label = el('span', name);
-    label.className = 'column-name';
-    const up = keyed(button('↑'), `up:${name}`);
-    up.setAttribute('aria-label', `Move ${name} up`);
-    up.disabled = i === 0;
-    up.onclick = () => move(i, -1);
-    const down = keyed(button('↓'), `down:${name}`);
-    down.setAttribute('aria-label', `Move ${name} down`);
-    down.disabled = i === chosen.length - 1;
-    down.onclick = () => move(i, 1);
-    const drop = keyed(button('×'), `remove:${name}`);
-    drop.setAttribute('aria-label', `Remove ${name}`);
-    drop.disabled = name === 'id';
-    drop.onclick = () => remove(i);
-    for (const b of [up, down, drop]) b.className = 'icon';
-    li.append(label, up, down, drop);
-    return li;
-  }));
+  list.replaceChildren(
+    ...chosen.map((name, i) => {
+      const li = el('li');
+      const label = el('span', name);
+      label.className = 'column-name';
+      const up = keyed(button('↑'), `up:${name}`);
+      up.setAttribute('aria-label', `Move ${name} up`);
+      up.disabled = i === 0;
+      up.onclick = () => move(i, -1);
+      const down = keyed(button('↓'), `down:${name}`);
+      down.setAttribute('aria-label', `Move ${name} down`);
+      down.disabled = i === chosen.length - 1;
+      down.onclick = () => move(i, 1);
+      const drop = keyed(button('×'), `remove:${name}`);
+      drop.setAttribute('aria-label', `Remove ${name}`);
+      drop.disabled = name === 'id';
+      drop.onclick = () => remove(i);
+      for (const b of [up, down, drop]) b.className = 'icon';
+      li.append(label, up, down, drop);
+      return li;
+    }),
+  );
   const add = $<HTMLSelectElement>('add-column');
-  add.replaceChildren(...allFields.filter((f) => !chosen.includes(f)).map((f) => {
-    const o = el('option', f);
-    o.value = f;
-    return o;
-  }));
+  add.replaceChildren(
+    ...allFields
+      .filter((f) => !chosen.includes(f))
+      .map((f) => {
+        const o = el('option', f);
+        o.value = f;
+        return o;
+      }),
+  );
   $<HTMLButtonElement>('add-column-button').disabled = add.options.length === 0;
   if (news) $('column-news').textContent = news;
   if (focus.length && !refocus(...focus) && fallback) $(fallback).focus();
@@ -186,7 +220,12 @@ function showProgress(s: Summary): void {
   bar.max = Math.max(1, s.totalItems);
   bar.value = s.status === 'done' ? bar.max : Math.min(s.rows, bar.max);
   const where = s.totalPages ? `page ${s.page} of ${s.totalPages} · rows ${s.rows} of ${s.totalItems}` : 'starting…';
-  const text = s.status === 'failed' ? `Stopped at ${where}: the import failed.` : s.status === 'cancelled' ? `Cancelled at ${where}.` : where;
+  const text =
+    s.status === 'failed'
+      ? `Stopped at ${where}: the import failed.`
+      : s.status === 'cancelled'
+        ? `Cancelled at ${where}.`
+        : where;
   bar.setAttribute('aria-valuetext', text);
   $('progress-text').textContent = text;
 }
@@ -250,31 +289,47 @@ function importItem(v: ImportView, index: number): HTMLLIElement {
   fact('Status', v.last?.message ? `${status}: ${v.last.message}` : status, `status-${v.last?.status ?? ''}`);
   fact('Schedule', describe(v.schedule));
   if (v.shaped) fact('Rows kept', v.shaped);
-  fact('History', v.history ? `last ${v.history.keep} run${v.history.keep === 1 ? '' : 's'} in "${v.historySheet}"` : 'off');
-  fact('Alert', v.alert ? `email to ${v.alert.owner} when partners are ${v.alert.on.join(', ')}${v.alert.fields ? ` (fields: ${v.alert.fields.join(', ')})` : ''}` : 'off');
+  fact(
+    'History',
+    v.history ? `last ${v.history.keep} run${v.history.keep === 1 ? '' : 's'} in "${v.historySheet}"` : 'off',
+  );
+  fact(
+    'Alert',
+    v.alert
+      ? `email to ${v.alert.owner} when partners are ${v.alert.on.join(', ')}${v.alert.fields ? ` (fields: ${v.alert.fields.join(', ')})` : ''}`
+      : 'off',
+  );
   const run = keyed(button('Run now', 'action'), `run:${v.id}`);
   run.setAttribute('aria-label', `Run now: import into ${v.sheetName}`);
-  run.onclick = () => void busy(run, async () => {
-    if (running()) return say('An import is already running: wait for it to end, or cancel it.', 'warning');
-    begin();
-    await drive(v.id, await call('startImport', v.id));
-  });
+  run.onclick = () =>
+    void busy(run, async () => {
+      if (running()) return say('An import is already running: wait for it to end, or cancel it.', 'warning');
+      begin();
+      await drive(v.id, await call('startImport', v.id));
+    });
   const del = keyed(button('Delete'), `delete:${v.id}`);
   del.setAttribute('aria-label', `Delete: import into ${v.sheetName}`);
-  del.onclick = () => void busy(del, async () => {
-    const yes = await ask({ after: del.parentElement as HTMLElement, text: `Delete the import into "${v.sheetName}"?`, yes: 'Delete it', no: 'Keep it', detail: 'The sheet and its rows stay; its schedule stops.' });
-    if (!yes) {
-      del.focus();
-      return;
-    }
-    const r = await call('deleteImport', v.id);
-    const left = await refresh();
-    // The item is gone: focus goes to the next import's Run now, else the previous one's, else the heading.
-    const near = left[index] ?? left[index - 1];
-    if (!r.ok) del.focus();
-    else if (!near || !refocus(`run:${near.id}`)) $('saved-title').focus();
-    say(r.ok ? `Deleted the import into "${v.sheetName}" (the sheet stays).` : r.message, r.ok ? 'ok' : 'error');
-  });
+  del.onclick = () =>
+    void busy(del, async () => {
+      const yes = await ask({
+        after: del.parentElement as HTMLElement,
+        text: `Delete the import into "${v.sheetName}"?`,
+        yes: 'Delete it',
+        no: 'Keep it',
+        detail: 'The sheet and its rows stay; its schedule stops.',
+      });
+      if (!yes) {
+        del.focus();
+        return;
+      }
+      const r = await call('deleteImport', v.id);
+      const left = await refresh();
+      // The item is gone: focus goes to the next import's Run now, else the previous one's, else the heading.
+      const near = left[index] ?? left[index - 1];
+      if (!r.ok) del.focus();
+      else if (!near || !refocus(`run:${near.id}`)) $('saved-title').focus();
+      say(r.ok ? `Deleted the import into "${v.sheetName}" (the sheet stays).` : r.message, r.ok ? 'ok' : 'error');
+    });
   const actions = el('div');
   actions.className = 'row';
   actions.append(run, del, ...ownershipChoices(v));
@@ -292,23 +347,30 @@ function ownershipChoices(v: ImportView): HTMLElement[] {
   const choice = (label: string, key: string, act: () => Promise<Answer<Summary>>) => {
     const b = keyed(button(label), `${key}:${v.id}`);
     b.setAttribute('aria-label', `${label}: import into ${v.sheetName}`);
-    b.onclick = () => void busy(b, async () => {
-      begin();
-      await drive(v.id, await act());
-    });
+    b.onclick = () =>
+      void busy(b, async () => {
+        begin();
+        await drive(v.id, await act());
+      });
     return b;
   };
   const out: HTMLElement[] = [];
-  if (/did not write/.test(why)) out.push(choice('Let the import own this table', 'adopt', async () => {
-    const adopted = await call('adoptTable', v.id);
-    return adopted.ok ? call('startImport', v.id) : adopted;
-  }));
+  if (/did not write/.test(why))
+    out.push(
+      choice('Let the import own this table', 'adopt', async () => {
+        const adopted = await call('adoptTable', v.id);
+        return adopted.ok ? call('startImport', v.id) : adopted;
+      }),
+    );
   if (v.mode === 'replace') {
     const keep = el('input');
     keep.type = 'checkbox';
     const label = el('label', ' on every run');
     label.prepend(keep);
-    out.push(choice('Replace anyway', 'force', () => call('replaceAnyway', v.id, keep.checked)), label);
+    out.push(
+      choice('Replace anyway', 'force', () => call('replaceAnyway', v.id, keep.checked)),
+      label,
+    );
   }
   return out;
 }
@@ -349,10 +411,18 @@ async function startNew(): Promise<void> {
     return;
   }
   begin();
-  const mode = (document.querySelector('input[name="mode"]:checked') as HTMLInputElement).value === 'merge' ? 'merge' : 'replace';
+  const mode =
+    (document.querySelector('input[name="mode"]:checked') as HTMLInputElement).value === 'merge' ? 'merge' : 'replace';
   const imports = await refresh();
   const same = imports.find((i) => i.sheetName.toLowerCase() === sheetName.trim().toLowerCase());
-  const saved = await call('saveImport', { id: same?.id ?? null, sheetName, fields: chosen, mode, filters: currentFilters(), sort: currentSort() });
+  const saved = await call('saveImport', {
+    id: same?.id ?? null,
+    sheetName,
+    fields: chosen,
+    mode,
+    filters: currentFilters(),
+    sort: currentSort(),
+  });
   if (!saved.ok) {
     end();
     $('progress-box').hidden = true;

@@ -28,8 +28,12 @@ const loaded = { baseUrl: '', ttl: '' };
 
 /** "Fetches today: N of 20,000", with where the quota guard stops and when the count resets. */
 function showFetches(f: State['fetches']): void {
-  const reset = f.resetsAt === undefined ? '' : `; the count resets ${new Date(f.resetsAt).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-  $('fetch-count').textContent = `Fetches today: ${grouped(f.used)} of ${grouped(f.dailyLimit)} (the add-in stops at ${grouped(f.allowed)}${reset}).`;
+  const reset =
+    f.resetsAt === undefined
+      ? ''
+      : `; the count resets ${new Date(f.resetsAt).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  $('fetch-count').textContent =
+    `Fetches today: ${grouped(f.used)} of ${grouped(f.dailyLimit)} (the add-in stops at ${grouped(f.allowed)}${reset}).`;
   $('fetch-count').className = f.used >= f.allowed ? 'hint warning' : 'hint';
 }
 
@@ -44,7 +48,8 @@ function keyText(s: State): string {
   const saved = `A key ending ${s.keyHint} is saved`;
   if (s.addressConfirmed) return `${saved} and sent to ${shownAddress(s.keyAddress)}.`;
   if (!s.baseUrl) return `${saved}. This spreadsheet has no service address yet: enter it below.`;
-  if (s.keyAddress) return `${saved} for ${shownAddress(s.keyAddress)}. This spreadsheet's service address is now ${shownAddress(s.baseUrl)}: your key is not sent there.`;
+  if (s.keyAddress)
+    return `${saved} for ${shownAddress(s.keyAddress)}. This spreadsheet's service address is now ${shownAddress(s.baseUrl)}: your key is not sent there.`;
   return `${saved}. It is sent nowhere until you confirm this spreadsheet's service address for it.`;
 }
 
@@ -77,7 +82,10 @@ function show(s: State): void {
 }
 
 const consentQuestion = (host: string, no: string, after: HTMLElement): Question => ({
-  after, text: `Send my key to ${host}?`, yes: `Send my key to ${host}`, no,
+  after,
+  text: `Send my key to ${host}?`,
+  yes: `Send my key to ${host}`,
+  no,
   // The same warning as the standing question's.
   detail: $('consent-detail').textContent ?? '',
 });
@@ -127,7 +135,13 @@ async function confirmAddress(): Promise<void> {
 }
 
 async function removeKey(): Promise<void> {
-  const yes = await ask({ after: $('key-actions'), text: 'Remove your saved API key?', yes: 'Remove my key', no: 'Keep it', detail: 'Formulas and scheduled imports that use it stop until a key is saved again.' });
+  const yes = await ask({
+    after: $('key-actions'),
+    text: 'Remove your saved API key?',
+    yes: 'Remove my key',
+    no: 'Keep it',
+    detail: 'Formulas and scheduled imports that use it stop until a key is saved again.',
+  });
   $('remove-key').focus();
   if (!yes) return;
   const r = await call('removeApiKey');
@@ -171,7 +185,10 @@ async function saveSettings(): Promise<void> {
   $<HTMLInputElement>('base-url').value = r.baseUrl;
   $<HTMLInputElement>('cache-ttl').value = String(r.ttlSeconds);
   show(r);
-  const unsent = r.hasKey && !r.addressConfirmed && r.baseUrl ? ` Your key is not sent to ${shownAddress(r.baseUrl)} until you confirm it above.` : '';
+  const unsent =
+    r.hasKey && !r.addressConfirmed && r.baseUrl
+      ? ` Your key is not sent to ${shownAddress(r.baseUrl)} until you confirm it above.`
+      : '';
   say('message', `Settings saved.${unsent}`, unsent ? 'warning' : 'ok');
 }
 
@@ -180,7 +197,13 @@ async function refreshAll(): Promise<void> {
   const r = await call('refreshFormulas');
   if (!r.ok) return showFailure(r, 'message');
   const all = r.count === r.found;
-  say('message', all ? `Refreshed ${r.count} formulas.` : `Refreshed ${r.count} of ${r.found} formulas before the time limit: press Refresh all formulas again for the rest.`, all ? 'ok' : 'warning');
+  say(
+    'message',
+    all
+      ? `Refreshed ${r.count} formulas.`
+      : `Refreshed ${r.count} of ${r.found} formulas before the time limit: press Refresh all formulas again for the rest.`,
+    all ? 'ok' : 'warning',
+  );
 }
 
 function wire(): void {

@@ -7,7 +7,19 @@
 import type { Answer, EndpointName, Endpoints } from '../src/contract';
 
 export type { Answer };
-export type { FilterCondition, FilterField, FilterOp, ImportView, KeySaved, RunSummary, Schedule, SettingField, SettingsChange, SidebarState, SortKey } from '../src/contract';
+export type {
+  FilterCondition,
+  FilterField,
+  FilterOp,
+  ImportView,
+  KeySaved,
+  RunSummary,
+  Schedule,
+  SettingField,
+  SettingsChange,
+  SidebarState,
+  SortKey,
+} from '../src/contract';
 
 interface ScriptRun {
   withSuccessHandler(f: (value: unknown) => void): ScriptRun;
@@ -21,7 +33,10 @@ declare global {
   }
 }
 
-export function call<K extends EndpointName>(endpoint: K, ...args: Parameters<Endpoints[K]>): Promise<ReturnType<Endpoints[K]>> {
+export function call<K extends EndpointName>(
+  endpoint: K,
+  ...args: Parameters<Endpoints[K]>
+): Promise<ReturnType<Endpoints[K]>> {
   type Result = ReturnType<Endpoints[K]>;
   const failure = (code: string, message: string) => ({ ok: false, code, message }) as Result;
   return new Promise((resolve) => {

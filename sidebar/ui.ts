@@ -34,7 +34,11 @@ export function say(region: string, text: string, tone: Tone = ''): void {
 }
 
 /** The input each settings field of the server's answers is about. */
-export const FIELD_INPUT: Record<SettingField, string> = { apiKey: 'api-key', baseUrl: 'base-url', ttlSeconds: 'cache-ttl' };
+export const FIELD_INPUT: Record<SettingField, string> = {
+  apiKey: 'api-key',
+  baseUrl: 'base-url',
+  ttlSeconds: 'cache-ttl',
+};
 
 /** Shows an error under its field and ties it to it; the error's element is `<input id>-error`. */
 export function fieldError(input: string, message: string): void {
@@ -93,7 +97,12 @@ export async function busy(control: HTMLElement, work: () => Promise<void>): Pro
     working.delete(control);
     control.removeAttribute('aria-disabled');
     control.removeAttribute('aria-busy');
-    if (hadFocus && control.isConnected && (document.activeElement === document.body || document.activeElement === null)) control.focus();
+    if (
+      hadFocus &&
+      control.isConnected &&
+      (document.activeElement === document.body || document.activeElement === null)
+    )
+      control.focus();
   }
 }
 

@@ -16,14 +16,20 @@ import type { AlertOn, FilterCondition, FilterOp, ImportMode, ImportSpec, Schedu
 export type { AlertOn, FilterCondition, FilterOp, ImportMode, RunSummary, Schedule, SortKey };
 
 /** A failure names the settings field at fault when there is one. */
-export type Answer<T extends object = object> = ({ ok: true } & T) | { ok: false; code: string; message: string; field?: SettingField };
+export type Answer<T extends object = object> =
+  | ({ ok: true } & T)
+  | { ok: false; code: string; message: string; field?: SettingField };
 
 /** The settings fields of the sidebar a refusal can be about. */
 export type SettingField = 'apiKey' | 'baseUrl' | 'ttlSeconds';
 
 /** A refusal about one settings field: the Answer carries the field, so the sidebar can show the message there. */
 export class FieldError extends ServiceError {
-  constructor(readonly field: SettingField, message: string, code: ErrorCode = 'BAD_INPUT') {
+  constructor(
+    readonly field: SettingField,
+    message: string,
+    code: ErrorCode = 'BAD_INPUT',
+  ) {
     super(code, message);
   }
 }
@@ -137,7 +143,12 @@ export interface Endpoints {
   testConnection(): Answer<{ message: string; totalItems: number }>;
   /** count: formulas rewritten; found: formulas of the add-in (more than count when the time limit stopped it). */
   refreshFormulas(): Answer<{ count: number; found: number }>;
-  listImports(): Answer<{ imports: ImportView[]; fields: string[]; defaultFields: string[]; filterFields: FilterField[] }>;
+  listImports(): Answer<{
+    imports: ImportView[];
+    fields: string[];
+    defaultFields: string[];
+    filterFields: FilterField[];
+  }>;
   /** Counts the partners `filters` keep, from the partner snapshot: no request when it is warm. */
   countMatches(filters: FilterCondition[]): Answer<MatchCount>;
   /** The commonest values of a field in the partner snapshot, most frequent first, for suggestions. */

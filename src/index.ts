@@ -6,12 +6,43 @@
 import type { Endpoints } from './contract';
 import type * as globals from './index';
 
-export { FUND_FIELDS, FUND_GET, FUND_INDUSTRIES, FUND_LASTSIZE, LP_ACTIVE, LP_FIELDS, LP_FIRMS, LP_GET, LP_LABELS } from './entry/custom-functions';
+export {
+  FUND_FIELDS,
+  FUND_GET,
+  FUND_INDUSTRIES,
+  FUND_LASTSIZE,
+  LP_ACTIVE,
+  LP_FIELDS,
+  LP_FIRMS,
+  LP_GET,
+  LP_LABELS,
+} from './entry/custom-functions';
 export { LP_FILTER } from './entry/filter';
 export { LP_FIND } from './entry/find';
-export { adoptTable, cancelImport, continueImport, countMatches, deleteImport, filterValues, importStatus, listImports, replaceAnyway, saveImport, scheduleImport, startImport } from './entry/imports';
+export {
+  adoptTable,
+  cancelImport,
+  continueImport,
+  countMatches,
+  deleteImport,
+  filterValues,
+  importStatus,
+  listImports,
+  replaceAnyway,
+  saveImport,
+  scheduleImport,
+  startImport,
+} from './entry/imports';
 export { onInstall, onOpen, refreshAllFormulas, showSidebar } from './entry/menu';
-export { getSidebarState, refreshFormulas, removeApiKey, saveApiKey, saveSettings, sendKeyTo, testConnection } from './entry/sidebar';
+export {
+  getSidebarState,
+  refreshFormulas,
+  removeApiKey,
+  saveApiKey,
+  saveSettings,
+  sendKeyTo,
+  testConnection,
+} from './entry/sidebar';
 export { getDiagnostics, showDiagnostics } from './entry/diagnostics';
 export { continueImports, repairInterruptedRefresh, runScheduledImports } from './entry/triggers';
 

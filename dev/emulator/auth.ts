@@ -72,11 +72,18 @@ function needText(need: ScopeNeed): string {
  * Why `Service.member` may not run in this mode with these granted scopes, or undefined when it
  * may. `granted` null means the project declares no scopes (every scope is granted on consent).
  */
-export function refusal(mode: AuthModeName, service: string, member: string, granted: ReadonlySet<string> | null): string | undefined {
+export function refusal(
+  mode: AuthModeName,
+  service: string,
+  member: string,
+  granted: ReadonlySet<string> | null,
+): string | undefined {
   if (mode === 'CUSTOM_FUNCTION') return undefined; // custom functions have their own rules (runtime.ts, readOnly)
   const need = scopesFor(service, member);
   const what = `${service}.${member}`;
-  const denied = need.length ? `Exception: You do not have permission to call ${what}. Required permissions: ${needText(need)}` : `Exception: You do not have permission to call ${what}`;
+  const denied = need.length
+    ? `Exception: You do not have permission to call ${what}. Required permissions: ${needText(need)}`
+    : `Exception: You do not have permission to call ${what}`;
   if (mode === 'NONE') {
     const menusOnly = service === 'Ui' && member !== 'createMenu' && member !== 'createAddonMenu';
     if (need.length || DATA_SERVICES.has(service) || menusOnly) return denied;

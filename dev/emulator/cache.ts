@@ -12,7 +12,10 @@ export const MAX_ITEMS = 1000;
 export const DEFAULT_TTL_S = 600;
 export const MAX_TTL_S = 21600;
 
-interface Item { value: string; expiresAt: number }
+interface Item {
+  value: string;
+  expiresAt: number;
+}
 
 /** The contents of one cache, kept between executions. */
 export class CacheStore {
@@ -27,7 +30,11 @@ export class CacheStore {
 type CacheApi = Pick<GoogleAppsScript.Cache.Cache, 'get' | 'getAll' | 'put' | 'putAll' | 'remove' | 'removeAll'>;
 
 export class EmulatedCache implements CacheApi {
-  constructor(private readonly store: CacheStore, private readonly exec: Execution, private readonly label: string) {}
+  constructor(
+    private readonly store: CacheStore,
+    private readonly exec: Execution,
+    private readonly label: string,
+  ) {}
 
   private checkKey(key: unknown): string {
     if (typeof key !== 'string') throw this.exec.makeError('Exception: Invalid argument: key');
@@ -37,7 +44,8 @@ export class EmulatedCache implements CacheApi {
 
   private checkValue(value: unknown): string {
     const text = String(value);
-    if (Buffer.byteLength(text, 'utf8') > MAX_VALUE_BYTES) throw this.exec.makeError('Exception: Argument too large: value');
+    if (Buffer.byteLength(text, 'utf8') > MAX_VALUE_BYTES)
+      throw this.exec.makeError('Exception: Argument too large: value');
     return text;
   }
 
@@ -79,7 +87,10 @@ export class EmulatedCache implements CacheApi {
   putAll(values: Record<string, string>, expirationInSeconds?: number): void {
     this.exec.charge(`${this.label}.putAll`, COST.cache);
     const ttl = this.ttl(expirationInSeconds);
-    this.insert(Object.entries(values).map(([k, v]) => [this.checkKey(k), this.checkValue(v)]), ttl);
+    this.insert(
+      Object.entries(values).map(([k, v]) => [this.checkKey(k), this.checkValue(v)]),
+      ttl,
+    );
   }
 
   remove(key: string): void {
@@ -106,15 +117,32 @@ export class EmulatedCache implements CacheApi {
   }
 }
 
-export class EmulatedCacheService implements Pick<GoogleAppsScript.Cache.CacheService, 'getScriptCache' | 'getUserCache' | 'getDocumentCache'> {
-  constructor(private readonly exec: Execution, private readonly stores: (scope: string) => CacheStore) {}
+export class EmulatedCacheService
+  implements Pick<GoogleAppsScript.Cache.CacheService, 'getScriptCache' | 'getUserCache' | 'getDocumentCache'>
+{
+  constructor(
+    private readonly exec: Execution,
+    private readonly stores: (scope: string) => CacheStore,
+  ) {}
   getScriptCache(): GoogleAppsScript.Cache.Cache {
-    return new EmulatedCache(this.stores('script'), this.exec, 'ScriptCache') as unknown as GoogleAppsScript.Cache.Cache;
+    return new EmulatedCache(
+      this.stores('script'),
+      this.exec,
+      'ScriptCache',
+    ) as unknown as GoogleAppsScript.Cache.Cache;
   }
   getUserCache(): GoogleAppsScript.Cache.Cache {
-    return new EmulatedCache(this.stores(`user:${this.exec.readOnly ? this.exec.owner : this.exec.user}`), this.exec, 'UserCache') as unknown as GoogleAppsScript.Cache.Cache;
+    return new EmulatedCache(
+      this.stores(`user:${this.exec.readOnly ? this.exec.owner : this.exec.user}`),
+      this.exec,
+      'UserCache',
+    ) as unknown as GoogleAppsScript.Cache.Cache;
   }
   getDocumentCache(): GoogleAppsScript.Cache.Cache | null {
-    return new EmulatedCache(this.stores('document'), this.exec, 'DocumentCache') as unknown as GoogleAppsScript.Cache.Cache;
+    return new EmulatedCache(
+      this.stores('document'),
+      this.exec,
+      'DocumentCache',
+    ) as unknown as GoogleAppsScript.Cache.Cache;
   }
 }

@@ -80,7 +80,11 @@ class JobRun {
   prepared: PreparedExecution | undefined;
   result: RunResult | undefined;
   /** The next thing this job does, at which simulated time. */
-  pending: { time: number; event: 'start' } | { time: number; event: 'call'; msg: CallMessage } | { time: number; event: 'done'; msg: DoneMessage } | undefined;
+  pending:
+    | { time: number; event: 'start' }
+    | { time: number; event: 'call'; msg: CallMessage }
+    | { time: number; event: 'done'; msg: DoneMessage }
+    | undefined;
   worker: PooledWorker | undefined;
   /** Real time charged so far (compute reported by the worker + time served here). */
   private charged = 0;
@@ -88,7 +92,10 @@ class JobRun {
   private readonly handles = new Map<number, object>();
   private readonly ids = new Map<object, number>();
 
-  constructor(readonly index: number, readonly job: ConcurrentJob) {}
+  constructor(
+    readonly index: number,
+    readonly job: ConcurrentJob,
+  ) {}
 
   get exec() {
     return (this.prepared as PreparedExecution).exec;
@@ -128,8 +135,10 @@ class JobRun {
     if (v === null || (typeof v !== 'object' && typeof v !== 'function')) return v;
     if (isDate(v)) return new Date(v.getTime());
     if (ArrayBuffer.isView(v)) return v;
-    if (Array.isArray(v)) return isByteArray(v) ? { [WIRE.bytes]: Int8Array.from(v as number[]) } : v.map((x) => this.encode(x));
-    if (typeof v === 'object' && isPlainObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, this.encode(x)]));
+    if (Array.isArray(v))
+      return isByteArray(v) ? { [WIRE.bytes]: Int8Array.from(v as number[]) } : v.map((x) => this.encode(x));
+    if (typeof v === 'object' && isPlainObject(v))
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, this.encode(x)]));
     return this.handle(v);
   }
 
@@ -156,9 +165,14 @@ class JobRun {
       reply = this.serving(() => {
         const obj = this.target(msg.h);
         const member = Reflect.get(obj, msg.prop) as unknown;
-        if (msg.op === 'get') return { value: typeof member === 'function' ? { [WIRE.method]: true } : this.encode(member) };
+        if (msg.op === 'get')
+          return { value: typeof member === 'function' ? { [WIRE.method]: true } : this.encode(member) };
         if (typeof member !== 'function') throw new TypeError(`${msg.prop} is not a function`);
-        return { value: this.encode((member as (...a: unknown[]) => unknown).apply(obj, this.decode(msg.args ?? []) as unknown[])) };
+        return {
+          value: this.encode(
+            (member as (...a: unknown[]) => unknown).apply(obj, this.decode(msg.args ?? []) as unknown[]),
+          ),
+        };
       });
     } catch (e) {
       if (e instanceof Blocked) {
@@ -260,7 +274,15 @@ class PooledWorker {
     if (sourceId === undefined) sourceIds.set(source, (sourceId = sourceIds.size + 1));
     const first = !this.compiled.has(sourceId);
     this.compiled.add(sourceId);
-    this.worker.postMessage({ type: 'start', sourceId, source: first ? source : undefined, name: run.job.name, globals, args, now: run.exec.clock.now() });
+    this.worker.postMessage({
+      type: 'start',
+      sourceId,
+      source: first ? source : undefined,
+      name: run.job.name,
+      globals,
+      args,
+      now: run.exec.clock.now(),
+    });
     this.startWatchdog(run, onRunaway);
   }
 
@@ -268,7 +290,10 @@ class PooledWorker {
     try {
       this.port.postMessage(reply);
     } catch (e) {
-      this.port.postMessage({ now: reply.now, error: `The emulator cannot pass this value to the script: ${errorMessage(e)}` });
+      this.port.postMessage({
+        now: reply.now,
+        error: `The emulator cannot pass this value to the script: ${errorMessage(e)}`,
+      });
     }
     Atomics.store(this.flag, 0, 1);
     Atomics.notify(this.flag, 0);
@@ -299,14 +324,22 @@ class PooledWorker {
 export interface WaveHost {
   readonly clock: SimClock;
   readonly source: string;
-  prepare(name: string, args: unknown[], options: RunOptions, clock: SimClock, makeError: (m: string) => Error, makeDate: (ms: number) => Date): PreparedExecution;
+  prepare(
+    name: string,
+    args: unknown[],
+    options: RunOptions,
+    clock: SimClock,
+    makeError: (m: string) => Error,
+    makeDate: (ms: number) => Date,
+  ): PreparedExecution;
   settle(prepared: PreparedExecution, result: RunResult): RunResult;
 }
 
 /** Runs a wave of jobs on `emu` (Emulator.runConcurrently). */
 export function runWave(emu: WaveHost, jobs: ConcurrentJob[], options: WaveOptions = {}): Promise<RunResult[]> {
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`concurrency must be a whole number ≥ 1, not ${concurrency}`);
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    throw new Error(`concurrency must be a whole number ≥ 1, not ${concurrency}`);
   const runs = jobs.map((job, i) => new JobRun(i, job));
   const waveStart = emu.clock.now();
   const queue = [...runs];
@@ -363,7 +396,8 @@ export function runWave(emu: WaveHost, jobs: ConcurrentJob[], options: WaveOptio
       try {
         while (!computing && !settled) {
           let next: JobRun | undefined;
-          for (const r of runs) if (r.pending && (!next || r.pending.time < (next.pending?.time ?? Number.POSITIVE_INFINITY))) next = r;
+          for (const r of runs)
+            if (r.pending && (!next || r.pending.time < (next.pending?.time ?? Number.POSITIVE_INFINITY))) next = r;
           if (!next) {
             if (runs.every((r) => r.result)) finishWave();
             return;
@@ -371,9 +405,18 @@ export function runWave(emu: WaveHost, jobs: ConcurrentJob[], options: WaveOptio
           const p = next.pending as NonNullable<JobRun['pending']>;
           if (p.event === 'start') {
             const clock = new SimClock(p.time);
-            next.prepared = emu.prepare(next.job.name, next.job.args, next.job.options ?? {}, clock, (m) => new Error(m), (ms) => new Date(ms));
+            next.prepared = emu.prepare(
+              next.job.name,
+              next.job.args,
+              next.job.options ?? {},
+              clock,
+              (m) => new Error(m),
+              (ms) => new Date(ms),
+            );
             next.exec.useRealClock(next.realNow);
-            const globals = Object.fromEntries(Object.entries(next.prepared.globals).map(([k, v]) => [k, next.handle(v)]));
+            const globals = Object.fromEntries(
+              Object.entries(next.prepared.globals).map(([k, v]) => [k, next.handle(v)]),
+            );
             const worker = PooledWorker.acquire(wave);
             next.worker = worker;
             next.pending = undefined;
@@ -404,7 +447,8 @@ export function runWave(emu: WaveHost, jobs: ConcurrentJob[], options: WaveOptio
     }
     for (let i = 0; i < concurrency; i++) nextFromQueue(waveStart);
     // Boot every worker the wave needs now, in parallel, not one per start event.
-    for (let i = Math.min(concurrency, runs.length) - idleWorkers.length; i > 0; i--) idleWorkers.push(new PooledWorker());
+    for (let i = Math.min(concurrency, runs.length) - idleWorkers.length; i > 0; i--)
+      idleWorkers.push(new PooledWorker());
     pump();
   });
 }

@@ -96,12 +96,35 @@ export class Execution {
   /** The calling cell of a custom function (SpreadsheetApp.getActiveRange() returns it), when the host gave one. */
   activeCell: CellRef | undefined;
 
-  constructor(readonly clock: SimClock, readonly kind: ExecutionKind, name: string, readonly user: string, readonly owner: string, readonly makeError: (m: string) => Error, killAfterMs?: number, readonly authMode: AuthModeName = defaultAuthMode(kind)) {
+  constructor(
+    readonly clock: SimClock,
+    readonly kind: ExecutionKind,
+    name: string,
+    readonly user: string,
+    readonly owner: string,
+    readonly makeError: (m: string) => Error,
+    killAfterMs?: number,
+    readonly authMode: AuthModeName = defaultAuthMode(kind),
+  ) {
     this.limitMs = Math.min(LIMIT_MS[kind], killAfterMs ?? Number.POSITIVE_INFINITY);
     this.ledger = {
-      kind, name, user, startedAt: clock.now(), endedAt: clock.now(), calls: {}, fetches: 0, fetchAllCalls: 0,
-      cacheHits: 0, cacheMisses: 0, sheetReads: 0, sheetWrites: 0, cellsWritten: 0, logs: [], timedOut: false,
-      authMode, dialogs: [],
+      kind,
+      name,
+      user,
+      startedAt: clock.now(),
+      endedAt: clock.now(),
+      calls: {},
+      fetches: 0,
+      fetchAllCalls: 0,
+      cacheHits: 0,
+      cacheMisses: 0,
+      sheetReads: 0,
+      sheetWrites: 0,
+      cellsWritten: 0,
+      logs: [],
+      timedOut: false,
+      authMode,
+      dialogs: [],
     };
   }
 

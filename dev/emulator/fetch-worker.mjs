@@ -31,8 +31,11 @@ async function one(r, timeoutMs, maxBytes) {
     });
     const buf = Buffer.from(await res.arrayBuffer());
     const headers = {};
-    res.headers.forEach((v, k) => { headers[k] = v; });
-    if (buf.length > maxBytes) return { error: 'Exception: Limit Exceeded: URLFetch response size.', elapsedMs: performance.now() - started };
+    res.headers.forEach((v, k) => {
+      headers[k] = v;
+    });
+    if (buf.length > maxBytes)
+      return { error: 'Exception: Limit Exceeded: URLFetch response size.', elapsedMs: performance.now() - started };
     // Text travels as text (cheaper to pass between threads); anything else as base64.
     const textual = /json|text|xml|javascript|html/i.test(headers['content-type'] || '');
     return textual
@@ -45,4 +48,6 @@ async function one(r, timeoutMs, maxBytes) {
   }
 }
 
-runAsWorker(async (requests, timeoutMs, maxBytes) => (requests === 'warm-up' ? warmUp() : Promise.all(requests.map((r) => one(r, timeoutMs, maxBytes)))));
+runAsWorker(async (requests, timeoutMs, maxBytes) =>
+  requests === 'warm-up' ? warmUp() : Promise.all(requests.map((r) => one(r, timeoutMs, maxBytes))),
+);

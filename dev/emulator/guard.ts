@@ -4,7 +4,20 @@
  * starts using a new Apps Script member fails loudly in tests until the emulator learns it.
  */
 
-const PASS = new Set(['then', 'toJSON', 'constructor', 'valueOf', 'toString', Symbol.toPrimitive, Symbol.toStringTag, Symbol.iterator, 'asymmetricMatch', '$$typeof', 'nodeType', 'tagName']);
+const PASS = new Set([
+  'then',
+  'toJSON',
+  'constructor',
+  'valueOf',
+  'toString',
+  Symbol.toPrimitive,
+  Symbol.toStringTag,
+  Symbol.iterator,
+  'asymmetricMatch',
+  '$$typeof',
+  'nodeType',
+  'tagName',
+]);
 
 export function guard<T extends object>(target: T, name: string): T {
   return new Proxy(target, {

@@ -29,7 +29,11 @@ export function callCustomFunction(emu: Emulator, name: string, args: unknown[])
 }
 
 /** Recalculates formula cells as Sheets does, several executions at once (Emulator.recalculate); results in cell order. */
-export async function recalculateCells(emu: Emulator, cells: FormulaCell[], options: WaveOptions = {}): Promise<CellResult[]> {
+export async function recalculateCells(
+  emu: Emulator,
+  cells: FormulaCell[],
+  options: WaveOptions = {},
+): Promise<CellResult[]> {
   return (await emu.recalculate(cells, options)).map(cellResult);
 }
 
@@ -62,7 +66,10 @@ export class ScriptRunHost {
   private readonly queue: Array<() => void> = [];
   maxSeen = 0;
 
-  constructor(private readonly emu: Emulator, private readonly user?: string) {}
+  constructor(
+    private readonly emu: Emulator,
+    private readonly user?: string,
+  ) {}
 
   call(name: string, args: unknown[] = []): Promise<unknown> {
     return new Promise((resolve, reject) => {

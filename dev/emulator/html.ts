@@ -6,7 +6,21 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Execution } from './execution';
 
-class HtmlOutput implements Pick<GoogleAppsScript.HTML.HtmlOutput, 'getContent' | 'setContent' | 'getTitle' | 'setTitle' | 'setWidth' | 'setHeight' | 'getWidth' | 'getHeight' | 'append'> {
+class HtmlOutput
+  implements
+    Pick<
+      GoogleAppsScript.HTML.HtmlOutput,
+      | 'getContent'
+      | 'setContent'
+      | 'getTitle'
+      | 'setTitle'
+      | 'setWidth'
+      | 'setHeight'
+      | 'getWidth'
+      | 'getHeight'
+      | 'append'
+    >
+{
   private title = '';
   private width = 300;
   private height = 0;
@@ -63,8 +77,14 @@ class HtmlTemplate {
   }
 }
 
-export class EmulatedHtmlService implements Pick<GoogleAppsScript.HTML.HtmlService, 'createHtmlOutput' | 'createHtmlOutputFromFile' | 'createTemplateFromFile'> {
-  constructor(private readonly exec: Execution, private readonly dir: string) {}
+export class EmulatedHtmlService
+  implements
+    Pick<GoogleAppsScript.HTML.HtmlService, 'createHtmlOutput' | 'createHtmlOutputFromFile' | 'createTemplateFromFile'>
+{
+  constructor(
+    private readonly exec: Execution,
+    private readonly dir: string,
+  ) {}
   private read(filename: string): string {
     const name = filename.endsWith('.html') ? filename : `${filename}.html`;
     try {

@@ -44,7 +44,8 @@ function rpc(msg) {
   job.realBase = job.resumedAt;
   if (reply.error !== undefined) throw new job.realm.Error(reply.error);
   const v = reply.value;
-  if (v && typeof v === 'object' && v[wire.method]) return (...args) => rpc({ op: 'call', h: msg.h, prop: msg.prop, args });
+  if (v && typeof v === 'object' && v[wire.method])
+    return (...args) => rpc({ op: 'call', h: msg.h, prop: msg.prop, args });
   return decode(v);
 }
 
@@ -132,13 +133,20 @@ function runJob({ sourceId, source, name, globals, args, now }) {
     if (typeof fn !== 'function') throw new Error(`Script function not found: ${name}`);
     out = { type: 'done', value: exportValue(fn(...decode(args))) };
   } catch (e) {
-    out = { type: 'done', error: e !== null && typeof e === 'object' && 'message' in e ? String(e.message) : String(e) };
+    out = {
+      type: 'done',
+      error: e !== null && typeof e === 'object' && 'message' in e ? String(e.message) : String(e),
+    };
   }
   out.computeMs = performance.now() - job.resumedAt;
   try {
     parentPort.postMessage(out);
   } catch (e) {
-    parentPort.postMessage({ type: 'done', error: `The emulator cannot return this value: ${e?.message}`, computeMs: out.computeMs });
+    parentPort.postMessage({
+      type: 'done',
+      error: `The emulator cannot return this value: ${e?.message}`,
+      computeMs: out.computeMs,
+    });
   }
   job = undefined;
 }

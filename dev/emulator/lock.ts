@@ -29,7 +29,12 @@ class EmulatedLock implements Pick<GoogleAppsScript.Lock.Lock, 'tryLock' | 'wait
   private mine = false;
   /** While waiting for another running execution's lock: when this tryLock gives up. */
   private deadline: number | undefined;
-  constructor(private readonly exec: Execution, private readonly state: LockState, private readonly scope: string, private readonly held: Set<string>) {}
+  constructor(
+    private readonly exec: Execution,
+    private readonly state: LockState,
+    private readonly scope: string,
+    private readonly held: Set<string>,
+  ) {}
 
   tryLock(timeoutInMillis: number): boolean {
     if (this.deadline === undefined) this.exec.charge('Lock.tryLock', COST.lock);
@@ -61,7 +66,8 @@ class EmulatedLock implements Pick<GoogleAppsScript.Lock.Lock, 'tryLock' | 'wait
     return false;
   }
   waitLock(timeoutInMillis: number): void {
-    if (!this.tryLock(timeoutInMillis)) throw this.exec.makeError('Exception: Lock timeout: another process was holding the lock for too long.');
+    if (!this.tryLock(timeoutInMillis))
+      throw this.exec.makeError('Exception: Lock timeout: another process was holding the lock for too long.');
   }
   releaseLock(): void {
     this.exec.charge('Lock.releaseLock', COST.lock);
@@ -74,10 +80,15 @@ class EmulatedLock implements Pick<GoogleAppsScript.Lock.Lock, 'tryLock' | 'wait
   }
 }
 
-export class EmulatedLockService implements Pick<GoogleAppsScript.Lock.LockService, 'getScriptLock' | 'getUserLock' | 'getDocumentLock'> {
+export class EmulatedLockService
+  implements Pick<GoogleAppsScript.Lock.LockService, 'getScriptLock' | 'getUserLock' | 'getDocumentLock'>
+{
   /** Scopes this execution holds; released when it ends, as Google does. */
   readonly held = new Set<string>();
-  constructor(private readonly exec: Execution, private readonly state: LockState) {}
+  constructor(
+    private readonly exec: Execution,
+    private readonly state: LockState,
+  ) {}
   /** Google releases every lock an execution still holds when it ends. */
   releaseAll(): void {
     for (const scope of this.held) if (this.state.holders?.get(scope) === this.held) this.state.holders.delete(scope);
@@ -87,7 +98,12 @@ export class EmulatedLockService implements Pick<GoogleAppsScript.Lock.LockServi
     return new EmulatedLock(this.exec, this.state, 'script', this.held) as unknown as GoogleAppsScript.Lock.Lock;
   }
   getUserLock(): GoogleAppsScript.Lock.Lock {
-    return new EmulatedLock(this.exec, this.state, `user:${this.exec.user}`, this.held) as unknown as GoogleAppsScript.Lock.Lock;
+    return new EmulatedLock(
+      this.exec,
+      this.state,
+      `user:${this.exec.user}`,
+      this.held,
+    ) as unknown as GoogleAppsScript.Lock.Lock;
   }
   getDocumentLock(): GoogleAppsScript.Lock.Lock {
     return new EmulatedLock(this.exec, this.state, 'document', this.held) as unknown as GoogleAppsScript.Lock.Lock;

@@ -55,7 +55,10 @@ interface MessageOptions {
 const ADDRESS = /^[^\s@,;<>"]+@[^\s@,;<>"]+\.[^\s@,;<>"]+$/;
 
 export class EmulatedMailApp implements Pick<GoogleAppsScript.Mail.MailApp, 'getRemainingDailyQuota'> {
-  constructor(private readonly exec: Execution, private readonly state: MailState) {}
+  constructor(
+    private readonly exec: Execution,
+    private readonly state: MailState,
+  ) {}
 
   private window(): { start: number; used: number } {
     const now = this.exec.clock.now();
@@ -72,7 +75,10 @@ export class EmulatedMailApp implements Pick<GoogleAppsScript.Mail.MailApp, 'get
 
   private list(field: string, value: unknown): string[] {
     if (value === undefined || value === null || value === '') return [];
-    const out = String(value).split(',').map((s) => s.trim()).filter(Boolean);
+    const out = String(value)
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     for (const a of out) if (!ADDRESS.test(a)) throw this.exec.makeError(`Exception: Invalid email: ${a}`);
     if (field === 'to' && out.length === 0) throw this.exec.makeError('Exception: Failed to send email: no recipient');
     return out;
@@ -83,19 +89,35 @@ export class EmulatedMailApp implements Pick<GoogleAppsScript.Mail.MailApp, 'get
     let m: MessageOptions;
     if (args.length === 1 && args[0] && typeof args[0] === 'object') m = args[0] as MessageOptions;
     else if (args.length === 3) m = { to: args[0] as string, subject: args[1] as string, body: args[2] as string };
-    else if (args.length === 4 && args[3] && typeof args[3] === 'object') m = { ...(args[3] as MessageOptions), to: args[0] as string, subject: args[1] as string, body: args[2] as string };
-    else if (args.length === 4) m = { to: args[0] as string, replyTo: args[1] as string, subject: args[2] as string, body: args[3] as string };
-    else throw this.exec.makeError('Exception: The parameters do not match the method signature for MailApp.sendEmail.');
+    else if (args.length === 4 && args[3] && typeof args[3] === 'object')
+      m = {
+        ...(args[3] as MessageOptions),
+        to: args[0] as string,
+        subject: args[1] as string,
+        body: args[2] as string,
+      };
+    else if (args.length === 4)
+      m = { to: args[0] as string, replyTo: args[1] as string, subject: args[2] as string, body: args[3] as string };
+    else
+      throw this.exec.makeError('Exception: The parameters do not match the method signature for MailApp.sendEmail.');
     const to = this.list('to', m.to);
     const cc = this.list('cc', m.cc);
     const bcc = this.list('bcc', m.bcc);
-    if (m.subject === undefined || m.subject === null) throw this.exec.makeError('Exception: Invalid argument: subject');
+    if (m.subject === undefined || m.subject === null)
+      throw this.exec.makeError('Exception: Invalid argument: subject');
     const w = this.window();
     const count = to.length + cc.length + bcc.length;
-    if (w.used + count > this.state.limit) throw this.exec.makeError('Exception: Service invoked too many times for one day: email.');
+    if (w.used + count > this.state.limit)
+      throw this.exec.makeError('Exception: Service invoked too many times for one day: email.');
     w.used += count;
     this.state.sent.push({
-      at: this.exec.clock.now(), from: this.exec.user, to, cc, bcc, subject: String(m.subject), body: String(m.body ?? ''),
+      at: this.exec.clock.now(),
+      from: this.exec.user,
+      to,
+      cc,
+      bcc,
+      subject: String(m.subject),
+      body: String(m.body ?? ''),
       ...(m.htmlBody !== undefined ? { htmlBody: String(m.htmlBody) } : {}),
       ...(m.name !== undefined ? { name: String(m.name) } : {}),
       ...(m.replyTo !== undefined && !m.noReply ? { replyTo: String(m.replyTo) } : {}),

@@ -9,10 +9,23 @@ import { COST } from './execution';
 export const MAX_PROPERTY_VALUE_BYTES = 9 * 1024;
 export const MAX_STORE_BYTES = 500 * 1024;
 
-type PropsApi = Pick<GoogleAppsScript.Properties.Properties, 'getProperty' | 'getProperties' | 'getKeys' | 'setProperty' | 'setProperties' | 'deleteProperty' | 'deleteAllProperties'>;
+type PropsApi = Pick<
+  GoogleAppsScript.Properties.Properties,
+  | 'getProperty'
+  | 'getProperties'
+  | 'getKeys'
+  | 'setProperty'
+  | 'setProperties'
+  | 'deleteProperty'
+  | 'deleteAllProperties'
+>;
 
 export class EmulatedProperties implements PropsApi {
-  constructor(private readonly store: Map<string, string>, private readonly exec: Execution, private readonly label: string) {}
+  constructor(
+    private readonly store: Map<string, string>,
+    private readonly exec: Execution,
+    private readonly label: string,
+  ) {}
 
   private charge(method: string): void {
     this.exec.charge(`${this.label}.${method}`, COST.properties);
@@ -25,10 +38,14 @@ export class EmulatedProperties implements PropsApi {
     change(next);
     let total = 0;
     for (const [k, v] of next) {
-      if (Buffer.byteLength(v, 'utf8') > MAX_PROPERTY_VALUE_BYTES) throw this.exec.makeError('Exception: Argument too large: value');
+      if (Buffer.byteLength(v, 'utf8') > MAX_PROPERTY_VALUE_BYTES)
+        throw this.exec.makeError('Exception: Argument too large: value');
       total += Buffer.byteLength(k, 'utf8') + Buffer.byteLength(v, 'utf8');
     }
-    if (total > MAX_STORE_BYTES) throw this.exec.makeError('Exception: You have exceeded the property storage quota. Please remove some properties and try again.');
+    if (total > MAX_STORE_BYTES)
+      throw this.exec.makeError(
+        'Exception: You have exceeded the property storage quota. Please remove some properties and try again.',
+      );
     this.store.clear();
     for (const [k, v] of next) this.store.set(k, v);
     return this as unknown as GoogleAppsScript.Properties.Properties;
@@ -63,16 +80,37 @@ export class EmulatedProperties implements PropsApi {
   }
 }
 
-export class EmulatedPropertiesService implements Pick<GoogleAppsScript.Properties.PropertiesService, 'getScriptProperties' | 'getUserProperties' | 'getDocumentProperties'> {
-  constructor(private readonly exec: Execution, private readonly stores: (scope: string) => Map<string, string>) {}
+export class EmulatedPropertiesService
+  implements
+    Pick<
+      GoogleAppsScript.Properties.PropertiesService,
+      'getScriptProperties' | 'getUserProperties' | 'getDocumentProperties'
+    >
+{
+  constructor(
+    private readonly exec: Execution,
+    private readonly stores: (scope: string) => Map<string, string>,
+  ) {}
   getScriptProperties(): GoogleAppsScript.Properties.Properties {
-    return new EmulatedProperties(this.stores('script'), this.exec, 'ScriptProperties') as unknown as GoogleAppsScript.Properties.Properties;
+    return new EmulatedProperties(
+      this.stores('script'),
+      this.exec,
+      'ScriptProperties',
+    ) as unknown as GoogleAppsScript.Properties.Properties;
   }
   getUserProperties(): GoogleAppsScript.Properties.Properties {
     const user = this.exec.readOnly ? this.exec.owner : this.exec.user;
-    return new EmulatedProperties(this.stores(`user:${user}`), this.exec, 'UserProperties') as unknown as GoogleAppsScript.Properties.Properties;
+    return new EmulatedProperties(
+      this.stores(`user:${user}`),
+      this.exec,
+      'UserProperties',
+    ) as unknown as GoogleAppsScript.Properties.Properties;
   }
   getDocumentProperties(): GoogleAppsScript.Properties.Properties {
-    return new EmulatedProperties(this.stores('document'), this.exec, 'DocumentProperties') as unknown as GoogleAppsScript.Properties.Properties;
+    return new EmulatedProperties(
+      this.stores('document'),
+      this.exec,
+      'DocumentProperties',
+    ) as unknown as GoogleAppsScript.Properties.Properties;
   }
 }

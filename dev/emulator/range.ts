@@ -8,7 +8,16 @@
  */
 import type { Execution } from './execution';
 import { COST } from './execution';
-import { addMetadata, ARBITRARY_RANGE_ERROR, EmulatedFinder, type EmulatedMetadata, type EmulatedProtection, metadataOf, protect, type RecordHost } from './records';
+import {
+  addMetadata,
+  ARBITRARY_RANGE_ERROR,
+  EmulatedFinder,
+  type EmulatedMetadata,
+  type EmulatedProtection,
+  metadataOf,
+  protect,
+  type RecordHost,
+} from './records';
 import { columnLetters, InputError, interpretInput, type SheetData } from './workbook';
 
 type R = GoogleAppsScript.Spreadsheet.Range;
@@ -23,9 +32,42 @@ export interface RangeSheet {
   readonly book: { readonly host: RecordHost };
 }
 
-export class EmulatedRange implements Pick<R, 'getValues' | 'getValue' | 'setValues' | 'setValue' | 'getFormulas' | 'getFormula' | 'setFormula' | 'setFormulas' | 'getRow' | 'getColumn' | 'getNumRows' | 'getNumColumns' | 'getLastRow' | 'getLastColumn' | 'getA1Notation' | 'clear' | 'clearContent' | 'setNumberFormat' | 'setNumberFormats' | 'getNumberFormats' | 'getSheet'> {
+export class EmulatedRange
+  implements
+    Pick<
+      R,
+      | 'getValues'
+      | 'getValue'
+      | 'setValues'
+      | 'setValue'
+      | 'getFormulas'
+      | 'getFormula'
+      | 'setFormula'
+      | 'setFormulas'
+      | 'getRow'
+      | 'getColumn'
+      | 'getNumRows'
+      | 'getNumColumns'
+      | 'getLastRow'
+      | 'getLastColumn'
+      | 'getA1Notation'
+      | 'clear'
+      | 'clearContent'
+      | 'setNumberFormat'
+      | 'setNumberFormats'
+      | 'getNumberFormats'
+      | 'getSheet'
+    >
+{
   /** `whole`: made from A1 row or column notation ("4:4", "C:C"). */
-  constructor(private readonly sh: RangeSheet, private readonly row: number, private readonly col: number, private readonly rows: number, private readonly cols: number, private readonly whole?: 'ROW' | 'COLUMN') {}
+  constructor(
+    private readonly sh: RangeSheet,
+    private readonly row: number,
+    private readonly col: number,
+    private readonly rows: number,
+    private readonly cols: number,
+    private readonly whole?: 'ROW' | 'COLUMN',
+  ) {}
 
   private get exec(): Execution {
     return this.sh.exec;
@@ -44,7 +86,9 @@ export class EmulatedRange implements Pick<R, 'getValues' | 'getValue' | 'setVal
     this.exec.ledger.cellsWritten += cells;
   }
   private grid<T>(cell: (r: number, c: number) => T): T[][] {
-    return Array.from({ length: this.rows }, (_, i) => Array.from({ length: this.cols }, (_, j) => cell(this.row - 1 + i, this.col - 1 + j)));
+    return Array.from({ length: this.rows }, (_, i) =>
+      Array.from({ length: this.cols }, (_, j) => cell(this.row - 1 + i, this.col - 1 + j)),
+    );
   }
   private out(v: unknown): unknown {
     return Object.prototype.toString.call(v) === '[object Date]' ? this.exec.makeDate((v as Date).getTime()) : v;
@@ -68,18 +112,23 @@ export class EmulatedRange implements Pick<R, 'getValues' | 'getValue' | 'setVal
   /** Google's shape checks and wording for a grid written to this range. */
   private checkShape(grid: unknown[][]): void {
     if (!Array.isArray(grid) || grid.length !== this.rows) {
-      throw this.exec.makeError(`Exception: The number of rows in the data does not match the number of rows in the range. The data has ${Array.isArray(grid) ? grid.length : 0} but the range has ${this.rows}.`);
+      throw this.exec.makeError(
+        `Exception: The number of rows in the data does not match the number of rows in the range. The data has ${Array.isArray(grid) ? grid.length : 0} but the range has ${this.rows}.`,
+      );
     }
     grid.forEach((row) => {
       if (!Array.isArray(row) || row.length !== this.cols) {
-        throw this.exec.makeError(`Exception: The number of columns in the data does not match the number of columns in the range. The data has ${Array.isArray(row) ? row.length : 0} but the range has ${this.cols}.`);
+        throw this.exec.makeError(
+          `Exception: The number of columns in the data does not match the number of columns in the range. The data has ${Array.isArray(row) ? row.length : 0} but the range has ${this.cols}.`,
+        );
       }
     });
   }
   setValue(value: unknown): R {
     this.write('setValue');
     const p = this.input(value);
-    for (let i = 0; i < this.rows; i++) for (let j = 0; j < this.cols; j++) this.store(this.row - 1 + i, this.col - 1 + j, p);
+    for (let i = 0; i < this.rows; i++)
+      for (let j = 0; j < this.cols; j++) this.store(this.row - 1 + i, this.col - 1 + j, p);
     return as<R>(this);
   }
   private store(r: number, c: number, p: ReturnType<typeof interpretInput>): void {
@@ -106,7 +155,8 @@ export class EmulatedRange implements Pick<R, 'getValues' | 'getValue' | 'setVal
   setFormula(formula: string): R {
     this.write('setFormula');
     const p = this.formulaInput(formula);
-    for (let i = 0; i < this.rows; i++) for (let j = 0; j < this.cols; j++) this.store(this.row - 1 + i, this.col - 1 + j, p);
+    for (let i = 0; i < this.rows; i++)
+      for (let j = 0; j < this.cols; j++) this.store(this.row - 1 + i, this.col - 1 + j, p);
     return as<R>(this);
   }
   /**
@@ -144,29 +194,36 @@ export class EmulatedRange implements Pick<R, 'getValues' | 'getValue' | 'setVal
   }
   getA1Notation(): string {
     const a = `${columnLetters(this.col)}${this.row}`;
-    return this.rows === 1 && this.cols === 1 ? a : `${a}:${columnLetters(this.col + this.cols - 1)}${this.row + this.rows - 1}`;
+    return this.rows === 1 && this.cols === 1
+      ? a
+      : `${a}:${columnLetters(this.col + this.cols - 1)}${this.row + this.rows - 1}`;
   }
   clear(): R {
     this.write('clear');
-    for (let i = 0; i < this.rows; i++) for (let j = 0; j < this.cols; j++) {
-      this.data.set(this.row - 1 + i, this.col - 1 + j, '');
-      this.data.formats.delete(`${this.row - 1 + i},${this.col - 1 + j}`);
-    }
+    for (let i = 0; i < this.rows; i++)
+      for (let j = 0; j < this.cols; j++) {
+        this.data.set(this.row - 1 + i, this.col - 1 + j, '');
+        this.data.formats.delete(`${this.row - 1 + i},${this.col - 1 + j}`);
+      }
     return as<R>(this);
   }
   clearContent(): R {
     this.write('clearContent');
-    for (let i = 0; i < this.rows; i++) for (let j = 0; j < this.cols; j++) this.data.set(this.row - 1 + i, this.col - 1 + j, '');
+    for (let i = 0; i < this.rows; i++)
+      for (let j = 0; j < this.cols; j++) this.data.set(this.row - 1 + i, this.col - 1 + j, '');
     return as<R>(this);
   }
   setNumberFormat(format: string): R {
     this.write('setNumberFormat', 0);
-    for (let i = 0; i < this.rows; i++) for (let j = 0; j < this.cols; j++) this.data.formats.set(`${this.row - 1 + i},${this.col - 1 + j}`, format);
+    for (let i = 0; i < this.rows; i++)
+      for (let j = 0; j < this.cols; j++) this.data.formats.set(`${this.row - 1 + i},${this.col - 1 + j}`, format);
     return as<R>(this);
   }
   setNumberFormats(formats: string[][]): R {
     this.write('setNumberFormats', 0);
-    formats.forEach((row, i) => row.forEach((f, j) => this.data.formats.set(`${this.row - 1 + i},${this.col - 1 + j}`, f)));
+    formats.forEach((row, i) =>
+      row.forEach((f, j) => this.data.formats.set(`${this.row - 1 + i},${this.col - 1 + j}`, f)),
+    );
     return as<R>(this);
   }
   getNumberFormats(): string[][] {
@@ -180,7 +237,14 @@ export class EmulatedRange implements Pick<R, 'getValues' | 'getValue' | 'setVal
   addDeveloperMetadata(key: string, value?: string): R {
     const one = this.whole === 'ROW' ? this.rows === 1 : this.whole === 'COLUMN' && this.cols === 1;
     if (!one) throw this.exec.makeError(ARBITRARY_RANGE_ERROR);
-    addMetadata(this.sh.book.host, this.data.metadata, key, value, this.whole as 'ROW' | 'COLUMN', this.whole === 'ROW' ? this.row - 1 : this.col - 1);
+    addMetadata(
+      this.sh.book.host,
+      this.data.metadata,
+      key,
+      value,
+      this.whole as 'ROW' | 'COLUMN',
+      this.whole === 'ROW' ? this.row - 1 : this.col - 1,
+    );
     return as<R>(this);
   }
   /** Row and column metadata wholly inside this range. */
@@ -192,12 +256,13 @@ export class EmulatedRange implements Pick<R, 'getValues' | 'getValue' | 'setVal
   }
   private contains(m: { type: string; index?: number }): boolean {
     const i = (m.index as number) + 1;
-    if (m.type === 'ROW') return this.col === 1 && this.cols === this.data.maxCols && i >= this.row && i < this.row + this.rows;
-    if (m.type === 'COLUMN') return this.row === 1 && this.rows === this.data.maxRows && i >= this.col && i < this.col + this.cols;
+    if (m.type === 'ROW')
+      return this.col === 1 && this.cols === this.data.maxCols && i >= this.row && i < this.row + this.rows;
+    if (m.type === 'COLUMN')
+      return this.row === 1 && this.rows === this.data.maxRows && i >= this.col && i < this.col + this.cols;
     return false;
   }
   protect(): EmulatedProtection {
     return protect(this.sh.book.host, this.data, this.row - 1, this.col - 1, this.rows, this.cols, false);
   }
 }
-

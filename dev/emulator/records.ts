@@ -18,7 +18,8 @@ import type { MetadataData, ProtectionData, SheetData, Workbook } from './workbo
 type R = GoogleAppsScript.Spreadsheet.Range;
 
 export const MAX_METADATA_CHARS = 30_000;
-export const ARBITRARY_RANGE_ERROR = 'Exception: Adding developer metadata to arbitrary ranges is not currently supported. Developer metadata may only be added to the top-level spreadsheet, an individual sheet, or an entire row or column.';
+export const ARBITRARY_RANGE_ERROR =
+  'Exception: Adding developer metadata to arbitrary ranges is not currently supported. Developer metadata may only be added to the top-level spreadsheet, an individual sheet, or an entire row or column.';
 export const LOCATION_TYPES = { SPREADSHEET: 'SPREADSHEET', SHEET: 'SHEET', ROW: 'ROW', COLUMN: 'COLUMN' } as const;
 export const PROTECTION_TYPES = { RANGE: 'RANGE', SHEET: 'SHEET' } as const;
 
@@ -32,19 +33,33 @@ export interface RecordHost {
 const size = (list: readonly MetadataData[]) => list.reduce((n, m) => n + m.key.length + (m.value ?? '').length, 0);
 
 /** Adds metadata to `list` (the spreadsheet's or a sheet's), within the size limit of that location. */
-export function addMetadata(host: RecordHost, list: MetadataData[], key: unknown, value: unknown, type: MetadataData['type'], index?: number): void {
+export function addMetadata(
+  host: RecordHost,
+  list: MetadataData[],
+  key: unknown,
+  value: unknown,
+  type: MetadataData['type'],
+  index?: number,
+): void {
   host.exec.charge('addDeveloperMetadata', COST.sheetWrite);
   if (host.exec.readOnly) host.exec.deny('addDeveloperMetadata');
   if (typeof key !== 'string' || !key) throw host.exec.makeError('Exception: Invalid argument: key');
   const text = value === undefined || value === null ? null : String(value);
   if (size(list) + key.length + (text ?? '').length > MAX_METADATA_CHARS) {
-    throw host.exec.makeError(`Exception: The developer metadata of this location would exceed the limit of ${MAX_METADATA_CHARS} characters.`);
+    throw host.exec.makeError(
+      `Exception: The developer metadata of this location would exceed the limit of ${MAX_METADATA_CHARS} characters.`,
+    );
   }
   list.push({ id: host.book.nextRecordId++, key, value: text, type, index });
 }
 
 export class EmulatedMetadata {
-  constructor(private readonly host: RecordHost, private readonly m: MetadataData, private readonly list: MetadataData[], private readonly sheet?: SheetData) {}
+  constructor(
+    private readonly host: RecordHost,
+    private readonly m: MetadataData,
+    private readonly list: MetadataData[],
+    private readonly sheet?: SheetData,
+  ) {}
   getId(): number {
     return this.m.id;
   }
@@ -59,7 +74,9 @@ export class EmulatedMetadata {
     if (this.host.exec.readOnly) this.host.exec.deny('DeveloperMetadata.setValue');
     const others = this.list.filter((m) => m !== this.m);
     if (size(others) + this.m.key.length + String(value).length > MAX_METADATA_CHARS) {
-      throw this.host.exec.makeError(`Exception: The developer metadata of this location would exceed the limit of ${MAX_METADATA_CHARS} characters.`);
+      throw this.host.exec.makeError(
+        `Exception: The developer metadata of this location would exceed the limit of ${MAX_METADATA_CHARS} characters.`,
+      );
     }
     this.m.value = String(value);
     return this;
@@ -72,7 +89,12 @@ export class EmulatedMetadata {
   }
   getLocation(): unknown {
     const { m, sheet, host } = this;
-    const whole = (row: boolean) => (sheet && m.type === (row ? 'ROW' : 'COLUMN') ? (row ? host.range(sheet, (m.index as number) + 1, 1, 1, sheet.maxCols) : host.range(sheet, 1, (m.index as number) + 1, sheet.maxRows, 1)) : null);
+    const whole = (row: boolean) =>
+      sheet && m.type === (row ? 'ROW' : 'COLUMN')
+        ? row
+          ? host.range(sheet, (m.index as number) + 1, 1, 1, sheet.maxCols)
+          : host.range(sheet, 1, (m.index as number) + 1, sheet.maxRows, 1)
+        : null;
     return {
       getLocationType: () => m.type,
       getRow: () => whole(true),
@@ -83,7 +105,12 @@ export class EmulatedMetadata {
 }
 
 /** Metadata of one scope, as DeveloperMetadata objects; `within` keeps those a range wholly contains. */
-export function metadataOf(host: RecordHost, list: MetadataData[], sheet: SheetData | undefined, within: (m: MetadataData) => boolean = () => true): EmulatedMetadata[] {
+export function metadataOf(
+  host: RecordHost,
+  list: MetadataData[],
+  sheet: SheetData | undefined,
+  within: (m: MetadataData) => boolean = () => true,
+): EmulatedMetadata[] {
   host.exec.charge('getDeveloperMetadata');
   return list.filter(within).map((m) => new EmulatedMetadata(host, m, list, sheet));
 }
@@ -113,7 +140,11 @@ export class EmulatedFinder {
 }
 
 export class EmulatedProtection {
-  constructor(private readonly host: RecordHost, private readonly sheet: SheetData, private readonly p: ProtectionData) {}
+  constructor(
+    private readonly host: RecordHost,
+    private readonly sheet: SheetData,
+    private readonly p: ProtectionData,
+  ) {}
   private write(method: string): void {
     this.host.exec.charge(`Protection.${method}`, COST.sheetWrite);
     if (this.host.exec.readOnly) this.host.exec.deny(`Protection.${method}`);
@@ -142,7 +173,9 @@ export class EmulatedProtection {
   }
   getRange(): R {
     const { p, sheet } = this;
-    return p.sheet ? this.host.range(sheet, 1, 1, sheet.maxRows, sheet.maxCols) : this.host.range(sheet, p.r + 1, p.c + 1, p.rows, p.cols);
+    return p.sheet
+      ? this.host.range(sheet, 1, 1, sheet.maxRows, sheet.maxCols)
+      : this.host.range(sheet, p.r + 1, p.c + 1, p.rows, p.cols);
   }
   remove(): void {
     this.write('remove');
@@ -151,11 +184,29 @@ export class EmulatedProtection {
 }
 
 /** Protects a range (or, with `whole`, the sheet): a new protection, as Range.protect() and Sheet.protect() make one. */
-export function protect(host: RecordHost, sheet: SheetData, r: number, c: number, rows: number, cols: number, whole: boolean): EmulatedProtection {
+export function protect(
+  host: RecordHost,
+  sheet: SheetData,
+  r: number,
+  c: number,
+  rows: number,
+  cols: number,
+  whole: boolean,
+): EmulatedProtection {
   host.exec.charge(whole ? 'Sheet.protect' : 'Range.protect', COST.sheetWrite);
   if (host.exec.readOnly) host.exec.deny(whole ? 'Sheet.protect' : 'Range.protect');
-  if (whole && sheet.protections.some((p) => p.sheet)) throw host.exec.makeError('Exception: The sheet is already protected.');
-  const p: ProtectionData = { id: host.book.nextRecordId++, sheet: whole, r, c, rows, cols, description: '', warningOnly: false };
+  if (whole && sheet.protections.some((p) => p.sheet))
+    throw host.exec.makeError('Exception: The sheet is already protected.');
+  const p: ProtectionData = {
+    id: host.book.nextRecordId++,
+    sheet: whole,
+    r,
+    c,
+    rows,
+    cols,
+    description: '',
+    warningOnly: false,
+  };
   sheet.protections.push(p);
   return new EmulatedProtection(host, sheet, p);
 }
@@ -163,13 +214,18 @@ export function protect(host: RecordHost, sheet: SheetData, r: number, c: number
 export function protectionsOf(host: RecordHost, sheets: readonly SheetData[], type: unknown): EmulatedProtection[] {
   host.exec.charge('getProtections');
   const sheet = type === 'SHEET';
-  return sheets.flatMap((s) => s.protections.filter((p) => p.sheet === sheet).map((p) => new EmulatedProtection(host, s, p)));
+  return sheets.flatMap((s) =>
+    s.protections.filter((p) => p.sheet === sheet).map((p) => new EmulatedProtection(host, s, p)),
+  );
 }
 
 /** Rows or columns inserted (`count` > 0) before 0-based `at`, or deleted (`count` < 0) from `at`: the records move, and die with what they were on. */
 export function shiftRecords(sheet: SheetData, dim: 'ROW' | 'COLUMN', at: number, count: number): void {
-  sheet.metadata = sheet.metadata.filter((m) => m.type !== dim || count > 0 || (m.index as number) < at || (m.index as number) >= at - count);
-  for (const m of sheet.metadata) if (m.type === dim && (m.index as number) >= at) m.index = (m.index as number) + count;
+  sheet.metadata = sheet.metadata.filter(
+    (m) => m.type !== dim || count > 0 || (m.index as number) < at || (m.index as number) >= at - count,
+  );
+  for (const m of sheet.metadata)
+    if (m.type === dim && (m.index as number) >= at) m.index = (m.index as number) + count;
   for (const p of sheet.protections) {
     if (p.sheet) continue;
     const start = dim === 'ROW' ? 'r' : 'c';

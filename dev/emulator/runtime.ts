@@ -126,10 +126,12 @@ export class Emulator {
     this.triggers = { triggers: [], nextId: 0, addOn: !!options.addOn };
     this.quota = { windowStart: 0, used: 0, limit: options.fetchQuota ?? DAILY_FETCH_QUOTA };
     this.mail = newMailState(options.mailQuota);
-    const fromManifest = (field: 'oauthScopes' | 'urlFetchWhitelist') => (options.code === undefined ? manifestList(this.distDir, field) : null);
+    const fromManifest = (field: 'oauthScopes' | 'urlFetchWhitelist') =>
+      options.code === undefined ? manifestList(this.distDir, field) : null;
     const scopes = options.oauthScopes !== undefined ? options.oauthScopes : fromManifest('oauthScopes');
     this.grantedScopes = scopes ? new Set(scopes) : null;
-    this.fetchAllowlist = options.urlFetchWhitelist !== undefined ? options.urlFetchWhitelist : fromManifest('urlFetchWhitelist');
+    this.fetchAllowlist =
+      options.urlFetchWhitelist !== undefined ? options.urlFetchWhitelist : fromManifest('urlFetchWhitelist');
   }
 
   /** A property store, for tests and the workbench to read or seed ("script", "document", "user:EMAIL"). */
@@ -174,7 +176,14 @@ export class Emulator {
 
   /** Recalculates formula cells concurrently: each a custom-function execution that sees its cell (activeCell). */
   recalculate(cells: FormulaCell[], options: WaveOptions = {}): Promise<RunResult[]> {
-    return this.runConcurrently(cells.map((c) => ({ name: c.name, args: c.args, options: { kind: 'custom-function', activeCell: { sheet: c.sheet, row: c.row, col: c.col } } })), options);
+    return this.runConcurrently(
+      cells.map((c) => ({
+        name: c.name,
+        args: c.args,
+        options: { kind: 'custom-function', activeCell: { sheet: c.sheet, row: c.row, col: c.col } },
+      })),
+      options,
+    );
   }
 
   /** The script source every execution runs (concurrent.ts sends it to its workers). */
@@ -183,11 +192,21 @@ export class Emulator {
   }
 
   /** One execution before its code runs: its Execution on `clock`, the globals the bundle sees (services bound to it), its locks. */
-  prepare(name: string, args: unknown[], options: RunOptions, clock: SimClock, makeError: (m: string) => Error, makeDate: (ms: number) => Date): PreparedExecution {
+  prepare(
+    name: string,
+    args: unknown[],
+    options: RunOptions,
+    clock: SimClock,
+    makeError: (m: string) => Error,
+    makeDate: (ms: number) => Date,
+  ): PreparedExecution {
     const kind = options.kind ?? 'editor';
     const user = options.user ?? this.owner;
     const event = args.find((a): a is { authMode: unknown } => !!a && typeof a === 'object' && 'authMode' in a);
-    const mode: AuthModeName = kind === 'custom-function' ? 'CUSTOM_FUNCTION' : options.authMode ?? (isAuthModeName(event?.authMode) ? event.authMode : defaultAuthMode(kind));
+    const mode: AuthModeName =
+      kind === 'custom-function'
+        ? 'CUSTOM_FUNCTION'
+        : (options.authMode ?? (isAuthModeName(event?.authMode) ? event.authMode : defaultAuthMode(kind)));
     const exec = new Execution(clock, kind, name, user, this.owner, makeError, options.killAfterMs, mode);
     exec.grantedScopes = this.grantedScopes;
     exec.makeDate = makeDate;
@@ -195,7 +214,14 @@ export class Emulator {
     const locks = new EmulatedLockService(exec, this.locks);
     const log = loggers(exec);
     const services: Record<string, object> = {
-      UrlFetchApp: new EmulatedUrlFetchApp(exec, this.quota, this.options.fetchTimeoutMs ?? 60000, this.options.maxResponseBytes ?? MAX_RESPONSE_BYTES, !this.options.allowRemoteHosts, this.fetchAllowlist),
+      UrlFetchApp: new EmulatedUrlFetchApp(
+        exec,
+        this.quota,
+        this.options.fetchTimeoutMs ?? 60000,
+        this.options.maxResponseBytes ?? MAX_RESPONSE_BYTES,
+        !this.options.allowRemoteHosts,
+        this.fetchAllowlist,
+      ),
       CacheService: new EmulatedCacheService(exec, (scope) => this.cache(scope)),
       PropertiesService: new EmulatedPropertiesService(exec, (scope) => this.store(scope)),
       SpreadsheetApp: new EmulatedSpreadsheetApp(this.workbook, exec),
@@ -209,9 +235,10 @@ export class Emulator {
     };
     const globals: Record<string, object> = { console: log.console };
     for (const [service, impl] of Object.entries(services)) {
-      globals[service] = kind === 'custom-function' && DENIED_IN_CUSTOM_FUNCTIONS.has(service)
-        ? new Proxy({}, { get: (_, prop) => exec.deny(`${service}.${String(prop)}`) })
-        : authorized(guard(impl, service), service, exec);
+      globals[service] =
+        kind === 'custom-function' && DENIED_IN_CUSTOM_FUNCTIONS.has(service)
+          ? new Proxy({}, { get: (_, prop) => exec.deny(`${service}.${String(prop)}`) })
+          : authorized(guard(impl, service), service, exec);
     }
     return { exec, globals, locks, mode, args: (a) => withAuthModeEnum(a, mode) };
   }
@@ -231,7 +258,9 @@ export class Emulator {
     const target = this.clock.now() + ms;
     const runs: RunResult[] = [];
     for (;;) {
-      const due = this.triggers.triggers.filter((t) => t.nextRunAt <= target).sort((a, b) => a.nextRunAt - b.nextRunAt)[0];
+      const due = this.triggers.triggers
+        .filter((t) => t.nextRunAt <= target)
+        .sort((a, b) => a.nextRunAt - b.nextRunAt)[0];
       if (!due) break;
       if (due.nextRunAt > this.clock.now()) this.clock.nowMs = due.nextRunAt;
       if (due.oneOff) this.triggers.triggers = this.triggers.triggers.filter((t) => t !== due);

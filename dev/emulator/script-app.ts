@@ -28,7 +28,10 @@ export interface TriggerState {
   addOn: boolean;
 }
 
-class TriggerView implements Pick<GoogleAppsScript.Script.Trigger, 'getUniqueId' | 'getHandlerFunction' | 'getEventType' | 'getTriggerSource'> {
+class TriggerView
+  implements
+    Pick<GoogleAppsScript.Script.Trigger, 'getUniqueId' | 'getHandlerFunction' | 'getEventType' | 'getTriggerSource'>
+{
   constructor(readonly record: TriggerRecord) {}
   getUniqueId(): string {
     return this.record.id;
@@ -44,24 +47,32 @@ class TriggerView implements Pick<GoogleAppsScript.Script.Trigger, 'getUniqueId'
   }
 }
 
-type ClockBuilder = Pick<GoogleAppsScript.Script.ClockTriggerBuilder, 'everyMinutes' | 'everyHours' | 'everyDays' | 'everyWeeks' | 'atHour' | 'after' | 'at' | 'create'>;
+type ClockBuilder = Pick<
+  GoogleAppsScript.Script.ClockTriggerBuilder,
+  'everyMinutes' | 'everyHours' | 'everyDays' | 'everyWeeks' | 'atHour' | 'after' | 'at' | 'create'
+>;
 
 class ClockTriggerBuilder implements ClockBuilder {
   private periodMs?: number;
   private hour?: number;
   private firstAt?: number;
   private oneOff = false;
-  constructor(private readonly app: EmulatedScriptApp, private readonly handler: string) {}
+  constructor(
+    private readonly app: EmulatedScriptApp,
+    private readonly handler: string,
+  ) {}
   private self(): GoogleAppsScript.Script.ClockTriggerBuilder {
     return this as unknown as GoogleAppsScript.Script.ClockTriggerBuilder;
   }
   everyMinutes(n: number): GoogleAppsScript.Script.ClockTriggerBuilder {
-    if (![1, 5, 10, 15, 30].includes(n)) throw this.app.exec.makeError('Exception: The value passed to everyMinutes must be one of 1, 5, 10, 15 or 30.');
+    if (![1, 5, 10, 15, 30].includes(n))
+      throw this.app.exec.makeError('Exception: The value passed to everyMinutes must be one of 1, 5, 10, 15 or 30.');
     this.periodMs = n * MINUTE;
     return this.self();
   }
   everyHours(n: number): GoogleAppsScript.Script.ClockTriggerBuilder {
-    if (![1, 2, 4, 6, 8, 12].includes(n)) throw this.app.exec.makeError('Exception: The value passed to everyHours must be one of 1, 2, 4, 6, 8 or 12.');
+    if (![1, 2, 4, 6, 8, 12].includes(n))
+      throw this.app.exec.makeError('Exception: The value passed to everyHours must be one of 1, 2, 4, 6, 8 or 12.');
     this.periodMs = n * HOUR;
     return this.self();
   }
@@ -76,7 +87,8 @@ class ClockTriggerBuilder implements ClockBuilder {
     return this.self();
   }
   atHour(hour: number): GoogleAppsScript.Script.ClockTriggerBuilder {
-    if (!Number.isInteger(hour) || hour < 0 || hour > 23) throw this.app.exec.makeError('Exception: Invalid argument: hour');
+    if (!Number.isInteger(hour) || hour < 0 || hour > 23)
+      throw this.app.exec.makeError('Exception: Invalid argument: hour');
     this.hour = hour;
     return this.self();
   }
@@ -92,9 +104,14 @@ class ClockTriggerBuilder implements ClockBuilder {
   }
   create(): GoogleAppsScript.Script.Trigger {
     const now = this.app.exec.clock.now();
-    if (!this.oneOff && this.periodMs === undefined) throw this.app.exec.makeError('Exception: Clock trigger needs a schedule (everyMinutes, everyHours, everyDays, everyWeeks, after or at).');
+    if (!this.oneOff && this.periodMs === undefined)
+      throw this.app.exec.makeError(
+        'Exception: Clock trigger needs a schedule (everyMinutes, everyHours, everyDays, everyWeeks, after or at).',
+      );
     if (this.app.state.addOn && !this.oneOff && (this.periodMs as number) < HOUR) {
-      throw this.app.exec.makeError('Exception: Add-ons can only create time-based triggers that run at most once per hour.');
+      throw this.app.exec.makeError(
+        'Exception: Add-ons can only create time-based triggers that run at most once per hour.',
+      );
     }
     let next = this.firstAt ?? now + (this.periodMs as number);
     if (this.hour !== undefined && this.periodMs !== undefined && this.periodMs >= DAY) {
@@ -102,22 +119,37 @@ class ClockTriggerBuilder implements ClockBuilder {
       d.setUTCHours(this.hour, 0, 0, 0);
       next = d.getTime() <= now ? d.getTime() + DAY : d.getTime();
     }
-    return this.app.add({ handler: this.handler, periodMs: this.oneOff ? undefined : this.periodMs, atHour: this.hour, nextRunAt: next, oneOff: this.oneOff });
+    return this.app.add({
+      handler: this.handler,
+      periodMs: this.oneOff ? undefined : this.periodMs,
+      atHour: this.hour,
+      nextRunAt: next,
+      oneOff: this.oneOff,
+    });
   }
 }
 
 class TriggerBuilder {
-  constructor(private readonly app: EmulatedScriptApp, private readonly handler: string) {}
+  constructor(
+    private readonly app: EmulatedScriptApp,
+    private readonly handler: string,
+  ) {}
   timeBased(): GoogleAppsScript.Script.ClockTriggerBuilder {
     return new ClockTriggerBuilder(this.app, this.handler) as unknown as GoogleAppsScript.Script.ClockTriggerBuilder;
   }
 }
 
-export class EmulatedScriptApp implements Pick<GoogleAppsScript.Script.ScriptApp, 'newTrigger' | 'getProjectTriggers' | 'getUserTriggers' | 'deleteTrigger'> {
+export class EmulatedScriptApp
+  implements
+    Pick<GoogleAppsScript.Script.ScriptApp, 'newTrigger' | 'getProjectTriggers' | 'getUserTriggers' | 'deleteTrigger'>
+{
   readonly EventType = { CLOCK: 'CLOCK' };
   /** ScriptApp.AuthMode: the same enum objects the runtime puts in event arguments. */
   readonly AuthMode = AUTH_MODE;
-  constructor(readonly exec: Execution, readonly state: TriggerState) {}
+  constructor(
+    readonly exec: Execution,
+    readonly state: TriggerState,
+  ) {}
 
   newTrigger(functionName: string): GoogleAppsScript.Script.TriggerBuilder {
     this.exec.charge('ScriptApp.newTrigger');
@@ -128,7 +160,9 @@ export class EmulatedScriptApp implements Pick<GoogleAppsScript.Script.ScriptApp
   add(t: Omit<TriggerRecord, 'id' | 'user'>): GoogleAppsScript.Script.Trigger {
     const mine = this.state.triggers.filter((x) => x.user === this.exec.user);
     if (mine.length >= MAX_TRIGGERS_PER_USER) {
-      throw this.exec.makeError('Exception: This script has too many triggers. Triggers must be deleted from the script before more can be added.');
+      throw this.exec.makeError(
+        'Exception: This script has too many triggers. Triggers must be deleted from the script before more can be added.',
+      );
     }
     const record: TriggerRecord = { ...t, id: String(1000 + this.state.nextId++), user: this.exec.user };
     this.state.triggers.push(record);
@@ -138,7 +172,9 @@ export class EmulatedScriptApp implements Pick<GoogleAppsScript.Script.ScriptApp
   getProjectTriggers(): GoogleAppsScript.Script.Trigger[] {
     this.exec.charge('ScriptApp.getProjectTriggers');
     if (this.exec.readOnly) this.exec.deny('ScriptApp.getProjectTriggers');
-    return this.state.triggers.filter((t) => t.user === this.exec.user).map((t) => new TriggerView(t) as unknown as GoogleAppsScript.Script.Trigger);
+    return this.state.triggers
+      .filter((t) => t.user === this.exec.user)
+      .map((t) => new TriggerView(t) as unknown as GoogleAppsScript.Script.Trigger);
   }
 
   getUserTriggers(_document: unknown): GoogleAppsScript.Script.Trigger[] {

@@ -8,7 +8,19 @@
 import type { Execution } from './execution';
 import { COST } from './execution';
 import { EmulatedRange } from './range';
-import { addMetadata, EmulatedFinder, type EmulatedMetadata, type EmulatedProtection, LOCATION_TYPES, metadataOf, PROTECTION_TYPES, protect, protectionsOf, type RecordHost, shiftRecords } from './records';
+import {
+  addMetadata,
+  EmulatedFinder,
+  type EmulatedMetadata,
+  type EmulatedProtection,
+  LOCATION_TYPES,
+  metadataOf,
+  PROTECTION_TYPES,
+  protect,
+  protectionsOf,
+  type RecordHost,
+  shiftRecords,
+} from './records';
 import { EmulatedUi } from './ui';
 import { MAX_WORKBOOK_CELLS, parseA1, type SheetData, type Workbook } from './workbook';
 
@@ -17,8 +29,38 @@ type Sh = GoogleAppsScript.Spreadsheet.Sheet;
 type R = GoogleAppsScript.Spreadsheet.Range;
 const as = <T>(v: unknown): T => v as T;
 
-export class EmulatedSheet implements Pick<Sh, 'getName' | 'setName' | 'getSheetId' | 'getRange' | 'getDataRange' | 'getLastRow' | 'getLastColumn' | 'getMaxRows' | 'getMaxColumns' | 'insertRowsAfter' | 'insertColumnsAfter' | 'deleteRows' | 'clear' | 'clearContents' | 'setFrozenRows' | 'getFrozenRows' | 'hideSheet' | 'showSheet' | 'isSheetHidden' | 'getParent' | 'activate'> {
-  constructor(readonly data: SheetData, readonly exec: Execution, readonly book: EmulatedSpreadsheet) {}
+export class EmulatedSheet
+  implements
+    Pick<
+      Sh,
+      | 'getName'
+      | 'setName'
+      | 'getSheetId'
+      | 'getRange'
+      | 'getDataRange'
+      | 'getLastRow'
+      | 'getLastColumn'
+      | 'getMaxRows'
+      | 'getMaxColumns'
+      | 'insertRowsAfter'
+      | 'insertColumnsAfter'
+      | 'deleteRows'
+      | 'clear'
+      | 'clearContents'
+      | 'setFrozenRows'
+      | 'getFrozenRows'
+      | 'hideSheet'
+      | 'showSheet'
+      | 'isSheetHidden'
+      | 'getParent'
+      | 'activate'
+    >
+{
+  constructor(
+    readonly data: SheetData,
+    readonly exec: Execution,
+    readonly book: EmulatedSpreadsheet,
+  ) {}
 
   private call(method: string, write = false): void {
     this.exec.charge(`Sheet.${method}`, write ? COST.sheetWrite : COST.call);
@@ -46,8 +88,13 @@ export class EmulatedSheet implements Pick<Sh, 'getName' | 'setName' | 'getSheet
       // "C:C" / "4:4": whole columns or rows, the only ranges that take developer metadata.
       const col = (letters: string) => parseA1(`${letters}1`).c1;
       const [from, to] = whole[1] ? [col(whole[1]), col(whole[2])] : [Number(whole[3]), Number(whole[4])];
-      if (from < 1 || to < from || (whole[1] ? to > this.data.maxCols : to > this.data.maxRows)) throw this.exec.makeError('Exception: Range not found');
-      return as<R>(whole[1] ? new EmulatedRange(this, 1, from, this.data.maxRows, to - from + 1, 'COLUMN') : new EmulatedRange(this, from, 1, to - from + 1, this.data.maxCols, 'ROW'));
+      if (from < 1 || to < from || (whole[1] ? to > this.data.maxCols : to > this.data.maxRows))
+        throw this.exec.makeError('Exception: Range not found');
+      return as<R>(
+        whole[1]
+          ? new EmulatedRange(this, 1, from, this.data.maxRows, to - from + 1, 'COLUMN')
+          : new EmulatedRange(this, from, 1, to - from + 1, this.data.maxCols, 'ROW'),
+      );
     }
     if (typeof a === 'string') {
       let p: ReturnType<typeof parseA1>;
@@ -61,8 +108,16 @@ export class EmulatedSheet implements Pick<Sh, 'getName' | 'setName' | 'getSheet
       row = a;
       col = column as number;
     }
-    for (const [v, what] of [[row, 'row'], [col, 'column'], [numRows, 'number of rows'], [numColumns, 'number of columns']] as const) {
-      if (!Number.isInteger(v) || v < 1) throw this.exec.makeError(`Exception: The starting ${what} of the range is too small.`.replace('starting number of', 'number of'));
+    for (const [v, what] of [
+      [row, 'row'],
+      [col, 'column'],
+      [numRows, 'number of rows'],
+      [numColumns, 'number of columns'],
+    ] as const) {
+      if (!Number.isInteger(v) || v < 1)
+        throw this.exec.makeError(
+          `Exception: The starting ${what} of the range is too small.`.replace('starting number of', 'number of'),
+        );
     }
     if (row + numRows - 1 > this.data.maxRows || col + numColumns - 1 > this.data.maxCols) {
       throw this.exec.makeError('Exception: The coordinates of the range are outside the dimensions of the sheet.');
@@ -105,7 +160,8 @@ export class EmulatedSheet implements Pick<Sh, 'getName' | 'setName' | 'getSheet
   }
   deleteRows(rowPosition: number, howMany: number): void {
     this.call('deleteRows', true);
-    if (howMany >= this.data.maxRows) throw this.exec.makeError('Exception: You can\'t delete all the rows on the sheet.');
+    if (howMany >= this.data.maxRows)
+      throw this.exec.makeError("Exception: You can't delete all the rows on the sheet.");
     this.data.values.splice(rowPosition - 1, howMany);
     const moved = new Map<string, string>();
     for (const [key, f] of this.data.formulas) {
@@ -138,7 +194,8 @@ export class EmulatedSheet implements Pick<Sh, 'getName' | 'setName' | 'getSheet
   }
   hideSheet(): Sh {
     this.call('hideSheet', true);
-    if (this.book.data.sheets.filter((s) => !s.hidden).length <= 1) throw this.exec.makeError("Exception: You can't hide all the sheets in a document.");
+    if (this.book.data.sheets.filter((s) => !s.hidden).length <= 1)
+      throw this.exec.makeError("Exception: You can't hide all the sheets in a document.");
     this.data.hidden = true;
     return as<Sh>(this);
   }
@@ -179,8 +236,28 @@ export class EmulatedSheet implements Pick<Sh, 'getName' | 'setName' | 'getSheet
   }
 }
 
-export class EmulatedSpreadsheet implements Pick<S, 'getId' | 'getName' | 'getSheets' | 'getSheetByName' | 'insertSheet' | 'deleteSheet' | 'getActiveSheet' | 'setActiveSheet' | 'getActiveRange' | 'getCurrentCell' | 'toast' | 'getUrl'> {
-  constructor(readonly data: Workbook, readonly exec: Execution) {}
+export class EmulatedSpreadsheet
+  implements
+    Pick<
+      S,
+      | 'getId'
+      | 'getName'
+      | 'getSheets'
+      | 'getSheetByName'
+      | 'insertSheet'
+      | 'deleteSheet'
+      | 'getActiveSheet'
+      | 'setActiveSheet'
+      | 'getActiveRange'
+      | 'getCurrentCell'
+      | 'toast'
+      | 'getUrl'
+    >
+{
+  constructor(
+    readonly data: Workbook,
+    readonly exec: Execution,
+  ) {}
 
   private sheet(d: SheetData): Sh {
     return as<Sh>(new EmulatedSheet(d, this.exec, this));
@@ -188,8 +265,10 @@ export class EmulatedSpreadsheet implements Pick<S, 'getId' | 'getName' | 'getSh
   /** What developer metadata and protections need of this spreadsheet. */
   get host(): RecordHost {
     return {
-      book: this.data, exec: this.exec,
-      range: (d, row, col, rows, cols) => as<R>(new EmulatedRange(as<EmulatedSheet>(this.sheet(d)), row, col, rows, cols)),
+      book: this.data,
+      exec: this.exec,
+      range: (d, row, col, rows, cols) =>
+        as<R>(new EmulatedRange(as<EmulatedSheet>(this.sheet(d)), row, col, rows, cols)),
     };
   }
   addDeveloperMetadata(key: string, value?: string): S {
@@ -201,7 +280,10 @@ export class EmulatedSpreadsheet implements Pick<S, 'getId' | 'getName' | 'getSh
   }
   /** Every metadata of the spreadsheet: its own, and its sheets', rows' and columns'. */
   createDeveloperMetadataFinder(): EmulatedFinder {
-    return new EmulatedFinder(() => [...metadataOf(this.host, this.data.metadata, undefined), ...this.data.sheets.flatMap((s) => metadataOf(this.host, s.metadata, s))]);
+    return new EmulatedFinder(() => [
+      ...metadataOf(this.host, this.data.metadata, undefined),
+      ...this.data.sheets.flatMap((s) => metadataOf(this.host, s.metadata, s)),
+    ]);
   }
   getProtections(type: unknown): EmulatedProtection[] {
     return protectionsOf(this.host, this.data.sheets, type);
@@ -209,12 +291,16 @@ export class EmulatedSpreadsheet implements Pick<S, 'getId' | 'getName' | 'getSh
   checkName(name: string, self?: SheetData): void {
     if (typeof name !== 'string' || !name.trim()) throw this.exec.makeError('Exception: Invalid argument: name');
     if (this.data.sheets.some((s) => s !== self && s.name.toLowerCase() === name.toLowerCase())) {
-      throw this.exec.makeError(`Exception: A sheet with the name "${name}" already exists. Please enter another name.`);
+      throw this.exec.makeError(
+        `Exception: A sheet with the name "${name}" already exists. Please enter another name.`,
+      );
     }
   }
   checkGrowth(cells: number): void {
     if (this.data.cellCount() + cells > MAX_WORKBOOK_CELLS) {
-      throw this.exec.makeError(`Exception: This action would increase the number of cells in the workbook above the limit of ${MAX_WORKBOOK_CELLS} cells.`);
+      throw this.exec.makeError(
+        `Exception: This action would increase the number of cells in the workbook above the limit of ${MAX_WORKBOOK_CELLS} cells.`,
+      );
     }
   }
   getId(): string {
@@ -239,8 +325,10 @@ export class EmulatedSpreadsheet implements Pick<S, 'getId' | 'getName' | 'getSh
     this.exec.charge('Spreadsheet.insertSheet', COST.sheetWrite);
     if (this.exec.readOnly) this.exec.deny('Spreadsheet.insertSheet');
     let name = typeof nameOrIndex === 'string' ? nameOrIndex : undefined;
-    const index = typeof nameOrIndex === 'number' ? nameOrIndex : typeof maybeIndex === 'number' ? maybeIndex : undefined;
-    if (name === undefined) for (let n = this.data.sheets.length + 1; !name; n++) if (!this.data.byName(`Sheet${n}`)) name = `Sheet${n}`;
+    const index =
+      typeof nameOrIndex === 'number' ? nameOrIndex : typeof maybeIndex === 'number' ? maybeIndex : undefined;
+    if (name === undefined)
+      for (let n = this.data.sheets.length + 1; !name; n++) if (!this.data.byName(`Sheet${n}`)) name = `Sheet${n}`;
     this.checkName(name);
     this.checkGrowth(1000 * 26);
     const created = this.data.addSheet(name, index);
@@ -251,10 +339,14 @@ export class EmulatedSpreadsheet implements Pick<S, 'getId' | 'getName' | 'getSh
     this.exec.charge('Spreadsheet.deleteSheet', COST.sheetWrite);
     if (this.exec.readOnly) this.exec.deny('Spreadsheet.deleteSheet');
     const d = (sheet as unknown as EmulatedSheet).data;
-    if (this.data.sheets.length <= 1) throw this.exec.makeError("Exception: You can't remove all the sheets in a document.");
+    if (this.data.sheets.length <= 1)
+      throw this.exec.makeError("Exception: You can't remove all the sheets in a document.");
     const active = this.data.sheets[this.data.active];
     this.data.sheets = this.data.sheets.filter((s) => s !== d);
-    this.data.active = Math.max(0, active === d ? Math.min(this.data.active, this.data.sheets.length - 1) : this.data.sheets.indexOf(active));
+    this.data.active = Math.max(
+      0,
+      active === d ? Math.min(this.data.active, this.data.sheets.length - 1) : this.data.sheets.indexOf(active),
+    );
   }
   getActiveSheet(): Sh {
     const cell = this.exec.activeCell;
@@ -264,7 +356,8 @@ export class EmulatedSpreadsheet implements Pick<S, 'getId' | 'getName' | 'getSh
   getActiveRange(): R {
     this.exec.charge('Spreadsheet.getActiveRange');
     const cell = this.exec.activeCell;
-    if (!cell) throw new Error('not emulated: Spreadsheet.getActiveRange without a calling cell (RunOptions.activeCell)');
+    if (!cell)
+      throw new Error('not emulated: Spreadsheet.getActiveRange without a calling cell (RunOptions.activeCell)');
     return as<R>(new EmulatedRange(as<EmulatedSheet>(this.getActiveSheet()), cell.row, cell.col, 1, 1));
   }
   getCurrentCell(): R {
@@ -285,8 +378,18 @@ export class EmulatedSpreadsheet implements Pick<S, 'getId' | 'getName' | 'getSh
   }
 }
 
-export class EmulatedSpreadsheetApp implements Pick<GoogleAppsScript.Spreadsheet.SpreadsheetApp, 'getActiveSpreadsheet' | 'getActive' | 'getActiveSheet' | 'getActiveRange' | 'getCurrentCell' | 'getUi' | 'flush'> {
-  constructor(private readonly book: Workbook, private readonly exec: Execution, private readonly addOnName = 'Investor Data') {}
+export class EmulatedSpreadsheetApp
+  implements
+    Pick<
+      GoogleAppsScript.Spreadsheet.SpreadsheetApp,
+      'getActiveSpreadsheet' | 'getActive' | 'getActiveSheet' | 'getActiveRange' | 'getCurrentCell' | 'getUi' | 'flush'
+    >
+{
+  constructor(
+    private readonly book: Workbook,
+    private readonly exec: Execution,
+    private readonly addOnName = 'Investor Data',
+  ) {}
   getActiveSpreadsheet(): S {
     this.exec.charge('SpreadsheetApp.getActiveSpreadsheet');
     return as<S>(new EmulatedSpreadsheet(this.book, this.exec));
@@ -305,7 +408,8 @@ export class EmulatedSpreadsheetApp implements Pick<GoogleAppsScript.Spreadsheet
   }
   getUi(): GoogleAppsScript.Base.Ui {
     this.exec.charge('SpreadsheetApp.getUi');
-    if (this.exec.kind === 'custom-function' || this.exec.kind === 'trigger') throw this.exec.makeError('Exception: Cannot call SpreadsheetApp.getUi() from this context.');
+    if (this.exec.kind === 'custom-function' || this.exec.kind === 'trigger')
+      throw this.exec.makeError('Exception: Cannot call SpreadsheetApp.getUi() from this context.');
     return as<GoogleAppsScript.Base.Ui>(new EmulatedUi(this.book, this.exec, this.addOnName));
   }
   flush(): void {

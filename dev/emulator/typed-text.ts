@@ -58,7 +58,8 @@ function date(text: string, now: Date): TypedValue | undefined {
   if (m) return at(Number(m[1]), Number(m[2]), Number(m[3]), m.slice(4), 'yyyy-mm-dd');
   m = US_DATE.exec(text) ?? US_DASH_DATE.exec(text);
   if (m) {
-    const year = m[3] === undefined ? now.getUTCFullYear() : m[3].length === 2 ? twoDigitYear(Number(m[3])) : Number(m[3]);
+    const year =
+      m[3] === undefined ? now.getUTCFullYear() : m[3].length === 2 ? twoDigitYear(Number(m[3])) : Number(m[3]);
     return at(year, Number(m[1]), Number(m[2]), m.slice(4), 'M/d/yyyy');
   }
   m = NAMED_MDY.exec(text);
@@ -93,7 +94,13 @@ function clock(parts: Array<string | undefined>): number | undefined {
   return ((hour * 60 + minute) * 60 + second) * 1000;
 }
 
-function at(year: number, month: number, day: number, time: Array<string | undefined>, format: string): TypedValue | undefined {
+function at(
+  year: number,
+  month: number,
+  day: number,
+  time: Array<string | undefined>,
+  format: string,
+): TypedValue | undefined {
   if (month < 1 || month > 12 || day < 1 || year < 1000 || year > 9999) return undefined;
   const start = Date.UTC(year, month - 1, day);
   const d = new Date(start);

@@ -11,7 +11,10 @@ const as = <T>(v: unknown): T => v as T;
 
 class EmulatedMenu implements Pick<GoogleAppsScript.Base.Menu, 'addItem' | 'addSeparator' | 'addToUi'> {
   private readonly items: Array<{ caption: string; functionName?: string }> = [];
-  constructor(private readonly caption: string, private readonly book: Workbook) {}
+  constructor(
+    private readonly caption: string,
+    private readonly book: Workbook,
+  ) {}
   addItem(caption: string, functionName: string): GoogleAppsScript.Base.Menu {
     this.items.push({ caption, functionName });
     return as<GoogleAppsScript.Base.Menu>(this);
@@ -25,8 +28,18 @@ class EmulatedMenu implements Pick<GoogleAppsScript.Base.Menu, 'addItem' | 'addS
   }
 }
 
-export class EmulatedUi implements Pick<GoogleAppsScript.Base.Ui, 'createMenu' | 'createAddonMenu' | 'showSidebar' | 'showModalDialog' | 'showModelessDialog' | 'alert'> {
-  constructor(private readonly book: Workbook, private readonly exec: Execution, private readonly addOnName: string) {}
+export class EmulatedUi
+  implements
+    Pick<
+      GoogleAppsScript.Base.Ui,
+      'createMenu' | 'createAddonMenu' | 'showSidebar' | 'showModalDialog' | 'showModelessDialog' | 'alert'
+    >
+{
+  constructor(
+    private readonly book: Workbook,
+    private readonly exec: Execution,
+    private readonly addOnName: string,
+  ) {}
   private call(method: string): void {
     this.exec.authorize('Ui', method);
     this.exec.charge(`Ui.${method}`);
@@ -58,4 +71,3 @@ export class EmulatedUi implements Pick<GoogleAppsScript.Base.Ui, 'createMenu' |
     return as<GoogleAppsScript.Base.Button>('OK');
   }
 }
-

@@ -11,15 +11,31 @@ import type { Execution } from './execution';
 import { Blob } from './utilities';
 
 type FetchApp = Pick<GoogleAppsScript.URL_Fetch.UrlFetchApp, 'fetch' | 'fetchAll'>;
-type Response = Pick<GoogleAppsScript.URL_Fetch.HTTPResponse, 'getResponseCode' | 'getContentText' | 'getAllHeaders' | 'getHeaders' | 'getContent' | 'getBlob'>;
+type Response = Pick<
+  GoogleAppsScript.URL_Fetch.HTTPResponse,
+  'getResponseCode' | 'getContentText' | 'getAllHeaders' | 'getHeaders' | 'getContent' | 'getBlob'
+>;
 
 export const MAX_URL_LENGTH = 2082;
 export const MAX_RESPONSE_BYTES = 50 * 1024 * 1024;
 export const DAILY_FETCH_QUOTA = 20000;
 export const QUOTA_WINDOW_MS = 24 * 3600_000;
 
-interface WireRequest { url: string; method?: string; headers?: Record<string, string>; payload?: string; followRedirects?: boolean }
-interface WireResult { status?: number; headers?: Record<string, string>; body?: string; text?: string; error?: string; elapsedMs: number }
+interface WireRequest {
+  url: string;
+  method?: string;
+  headers?: Record<string, string>;
+  payload?: string;
+  followRedirects?: boolean;
+}
+interface WireResult {
+  status?: number;
+  headers?: Record<string, string>;
+  body?: string;
+  text?: string;
+  error?: string;
+  elapsedMs: number;
+}
 
 type FetchThread = (requests: WireRequest[] | 'warm-up', timeoutMs: number, maxBytes: number) => WireResult[];
 let worker: FetchThread | undefined;
@@ -71,9 +87,15 @@ export interface FetchQuota {
 
 class HttpResponse implements Response {
   private cached: Buffer | undefined;
-  constructor(private readonly status: number, private readonly headers: Record<string, string>, private readonly wire: WireResult, private readonly exec: Execution) {}
+  constructor(
+    private readonly status: number,
+    private readonly headers: Record<string, string>,
+    private readonly wire: WireResult,
+    private readonly exec: Execution,
+  ) {}
   private get bytes(): Buffer {
-    this.cached ??= this.wire.text !== undefined ? Buffer.from(this.wire.text, 'utf8') : Buffer.from(this.wire.body ?? '', 'base64');
+    this.cached ??=
+      this.wire.text !== undefined ? Buffer.from(this.wire.text, 'utf8') : Buffer.from(this.wire.body ?? '', 'base64');
     return this.cached;
   }
   getResponseCode(): number {
@@ -93,21 +115,34 @@ class HttpResponse implements Response {
     return [...this.bytes].map((b) => (b > 127 ? b - 256 : b));
   }
   getBlob(): GoogleAppsScript.Base.Blob {
-    return new Blob(this.bytes, this.headers['content-type'] ?? 'application/octet-stream', this.exec) as unknown as GoogleAppsScript.Base.Blob;
+    return new Blob(
+      this.bytes,
+      this.headers['content-type'] ?? 'application/octet-stream',
+      this.exec,
+    ) as unknown as GoogleAppsScript.Base.Blob;
   }
 }
 
 type Params = GoogleAppsScript.URL_Fetch.URLFetchRequestOptions;
 
 export class EmulatedUrlFetchApp implements FetchApp {
-  constructor(private readonly exec: Execution, private readonly quota: FetchQuota, private readonly timeoutMs: number, private readonly maxBytes = MAX_RESPONSE_BYTES, private readonly loopbackOnly = true, private readonly allowlist: readonly string[] | null = null) {}
+  constructor(
+    private readonly exec: Execution,
+    private readonly quota: FetchQuota,
+    private readonly timeoutMs: number,
+    private readonly maxBytes = MAX_RESPONSE_BYTES,
+    private readonly loopbackOnly = true,
+    private readonly allowlist: readonly string[] | null = null,
+  ) {}
 
   fetch(url: string, params: Params = {}): GoogleAppsScript.URL_Fetch.HTTPResponse {
     this.exec.charge('UrlFetchApp.fetch', 0);
     return this.send([{ ...params, url }])[0];
   }
 
-  fetchAll(requests: Array<GoogleAppsScript.URL_Fetch.URLFetchRequest | string>): GoogleAppsScript.URL_Fetch.HTTPResponse[] {
+  fetchAll(
+    requests: Array<GoogleAppsScript.URL_Fetch.URLFetchRequest | string>,
+  ): GoogleAppsScript.URL_Fetch.HTTPResponse[] {
     this.exec.charge('UrlFetchApp.fetchAll', 0);
     this.exec.ledger.fetchAllCalls++;
     return this.send(requests.map((r) => (typeof r === 'string' ? { url: r } : r)));
@@ -116,21 +151,33 @@ export class EmulatedUrlFetchApp implements FetchApp {
   private send(requests: Array<Params & { url: string }>): GoogleAppsScript.URL_Fetch.HTTPResponse[] {
     const err = this.exec.makeError;
     for (const r of requests) {
-      if (typeof r.url !== 'string' || !/^https?:\/\//i.test(r.url)) throw err(`Exception: Invalid argument: ${String(r.url).slice(0, 100)}`);
+      if (typeof r.url !== 'string' || !/^https?:\/\//i.test(r.url))
+        throw err(`Exception: Invalid argument: ${String(r.url).slice(0, 100)}`);
       if (r.url.length > MAX_URL_LENGTH) throw err('Exception: Limit Exceeded: URLFetch URL Length.');
-      if (this.allowlist && !allowedByManifest(r.url, this.allowlist)) throw err(`Exception: Request to ${r.url} failed because the URL has not been whitelisted in the script manifest.`);
-      if (this.loopbackOnly && !isLoopback(r.url)) throw err(`Exception: Address unavailable: ${new URL(r.url).origin} (the emulator only fetches from this machine)`);
+      if (this.allowlist && !allowedByManifest(r.url, this.allowlist))
+        throw err(
+          `Exception: Request to ${r.url} failed because the URL has not been whitelisted in the script manifest.`,
+        );
+      if (this.loopbackOnly && !isLoopback(r.url))
+        throw err(
+          `Exception: Address unavailable: ${new URL(r.url).origin} (the emulator only fetches from this machine)`,
+        );
     }
     const now = this.exec.clock.now();
-    if (!this.quota.windowStart || now >= this.quota.windowStart + QUOTA_WINDOW_MS) Object.assign(this.quota, { windowStart: now, used: 0 });
-    if (this.quota.used + requests.length > this.quota.limit) throw err('Exception: Service invoked too many times for one day: urlfetch.');
+    if (!this.quota.windowStart || now >= this.quota.windowStart + QUOTA_WINDOW_MS)
+      Object.assign(this.quota, { windowStart: now, used: 0 });
+    if (this.quota.used + requests.length > this.quota.limit)
+      throw err('Exception: Service invoked too many times for one day: urlfetch.');
     this.quota.used += requests.length;
     this.exec.ledger.fetches += requests.length;
     const fetchAll = syncFetch(this.exec);
     this.exec.syncReal();
     const wire: WireRequest[] = requests.map((r) => ({
-      url: r.url, method: r.method, headers: r.headers as Record<string, string> | undefined,
-      payload: typeof r.payload === 'string' ? r.payload : undefined, followRedirects: r.followRedirects,
+      url: r.url,
+      method: r.method,
+      headers: r.headers as Record<string, string> | undefined,
+      payload: typeof r.payload === 'string' ? r.payload : undefined,
+      followRedirects: r.followRedirects,
     }));
     const results = fetchAll(wire, this.timeoutMs, this.maxBytes);
     this.exec.syncReal();
@@ -141,7 +188,9 @@ export class EmulatedUrlFetchApp implements FetchApp {
       const code = res.status as number;
       if (!requests[i].muteHttpExceptions && (code < 200 || code >= 300)) {
         const text = response.getContentText().slice(0, 100);
-        throw err(`Exception: Request failed for ${new URL(requests[i].url).origin} returned code ${code}. Truncated server response: ${text} (use muteHttpExceptions option to examine full response)`);
+        throw err(
+          `Exception: Request failed for ${new URL(requests[i].url).origin} returned code ${code}. Truncated server response: ${text} (use muteHttpExceptions option to examine full response)`,
+        );
       }
       return response as unknown as GoogleAppsScript.URL_Fetch.HTTPResponse;
     });

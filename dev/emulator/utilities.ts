@@ -14,13 +14,24 @@ export function arrayOf(view: Int8Array): Bytes {
   return out;
 }
 const toSigned = (buf: Buffer): Bytes => arrayOf(new Int8Array(buf.buffer, buf.byteOffset, buf.length));
-const toBuffer = (data: Bytes | string): Buffer => (typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(Int8Array.from(data).buffer));
+const toBuffer = (data: Bytes | string): Buffer =>
+  typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(Int8Array.from(data).buffer);
 
 export const MAX_SLEEP_MS = 300000;
 
-export class Blob implements Pick<GoogleAppsScript.Base.Blob, 'getBytes' | 'getDataAsString' | 'getContentType' | 'setContentType' | 'getName' | 'setName' | 'copyBlob'> {
+export class Blob
+  implements
+    Pick<
+      GoogleAppsScript.Base.Blob,
+      'getBytes' | 'getDataAsString' | 'getContentType' | 'setContentType' | 'getName' | 'setName' | 'copyBlob'
+    >
+{
   private name: string | null = null;
-  constructor(readonly data: Buffer, private type: string | null, private readonly exec: Execution) {}
+  constructor(
+    readonly data: Buffer,
+    private type: string | null,
+    private readonly exec: Execution,
+  ) {}
   getBytes(): Bytes {
     return toSigned(this.data);
   }
@@ -46,12 +57,36 @@ export class Blob implements Pick<GoogleAppsScript.Base.Blob, 'getBytes' | 'getD
   }
 }
 
-const DIGESTS: Record<string, string> = { MD2: 'md2', MD5: 'md5', SHA_1: 'sha1', SHA_256: 'sha256', SHA_384: 'sha384', SHA_512: 'sha512' };
+const DIGESTS: Record<string, string> = {
+  MD2: 'md2',
+  MD5: 'md5',
+  SHA_1: 'sha1',
+  SHA_256: 'sha256',
+  SHA_384: 'sha384',
+  SHA_512: 'sha512',
+};
 
-type UtilitiesApi = Pick<GoogleAppsScript.Utilities.Utilities, 'sleep' | 'computeDigest' | 'base64Encode' | 'base64Decode' | 'base64EncodeWebSafe' | 'base64DecodeWebSafe' | 'gzip' | 'ungzip' | 'newBlob' | 'formatDate' | 'getUuid' | 'DigestAlgorithm' | 'Charset'>;
+type UtilitiesApi = Pick<
+  GoogleAppsScript.Utilities.Utilities,
+  | 'sleep'
+  | 'computeDigest'
+  | 'base64Encode'
+  | 'base64Decode'
+  | 'base64EncodeWebSafe'
+  | 'base64DecodeWebSafe'
+  | 'gzip'
+  | 'ungzip'
+  | 'newBlob'
+  | 'formatDate'
+  | 'getUuid'
+  | 'DigestAlgorithm'
+  | 'Charset'
+>;
 
 export class EmulatedUtilities implements UtilitiesApi {
-  readonly DigestAlgorithm = Object.fromEntries(Object.keys(DIGESTS).map((k) => [k, k])) as unknown as typeof GoogleAppsScript.Utilities.DigestAlgorithm;
+  readonly DigestAlgorithm = Object.fromEntries(
+    Object.keys(DIGESTS).map((k) => [k, k]),
+  ) as unknown as typeof GoogleAppsScript.Utilities.DigestAlgorithm;
   readonly Charset = { US_ASCII: 'US_ASCII', UTF_8: 'UTF_8' } as unknown as typeof GoogleAppsScript.Utilities.Charset;
   constructor(private readonly exec: Execution) {}
 
@@ -61,7 +96,11 @@ export class EmulatedUtilities implements UtilitiesApi {
     this.exec.clock.advance(Math.max(0, ms));
     this.exec.check();
   }
-  computeDigest(algorithm: GoogleAppsScript.Utilities.DigestAlgorithm, value: string | Bytes, _charset?: GoogleAppsScript.Utilities.Charset): Bytes {
+  computeDigest(
+    algorithm: GoogleAppsScript.Utilities.DigestAlgorithm,
+    value: string | Bytes,
+    _charset?: GoogleAppsScript.Utilities.Charset,
+  ): Bytes {
     this.exec.charge('Utilities.computeDigest');
     const alg = DIGESTS[String(algorithm)];
     if (!alg) throw this.exec.makeError(`Exception: Invalid argument: algorithm`);
@@ -85,7 +124,11 @@ export class EmulatedUtilities implements UtilitiesApi {
   }
   gzip(blob: GoogleAppsScript.Base.BlobSource): GoogleAppsScript.Base.Blob {
     this.exec.charge('Utilities.gzip');
-    return new Blob(gzipSync(this.bytesOf(blob)), 'application/x-gzip', this.exec) as unknown as GoogleAppsScript.Base.Blob;
+    return new Blob(
+      gzipSync(this.bytesOf(blob)),
+      'application/x-gzip',
+      this.exec,
+    ) as unknown as GoogleAppsScript.Base.Blob;
   }
   ungzip(blob: GoogleAppsScript.Base.BlobSource): GoogleAppsScript.Base.Blob {
     this.exec.charge('Utilities.ungzip');
@@ -103,10 +146,35 @@ export class EmulatedUtilities implements UtilitiesApi {
   }
   formatDate(date: GoogleAppsScript.Base.Date, timeZone: string, format: string): string {
     this.exec.charge('Utilities.formatDate');
-    const parts = Object.fromEntries(new Intl.DateTimeFormat('en-GB', {
-      timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23',
-    }).formatToParts(new Date((date as unknown as Date).getTime())).map((p) => [p.type, p.value]));
-    return format.replace(/yyyy|MM|dd|HH|mm|ss|'([^']*)'/g, (token, literal) => literal ?? ({ yyyy: parts.year, MM: parts.month, dd: parts.day, HH: parts.hour, mm: parts.minute, ss: parts.second } as Record<string, string>)[token]);
+    const parts = Object.fromEntries(
+      new Intl.DateTimeFormat('en-GB', {
+        timeZone,
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+        hourCycle: 'h23',
+      })
+        .formatToParts(new Date((date as unknown as Date).getTime()))
+        .map((p) => [p.type, p.value]),
+    );
+    return format.replace(
+      /yyyy|MM|dd|HH|mm|ss|'([^']*)'/g,
+      (token, literal) =>
+        literal ??
+        (
+          {
+            yyyy: parts.year,
+            MM: parts.month,
+            dd: parts.day,
+            HH: parts.hour,
+            mm: parts.minute,
+            ss: parts.second,
+          } as Record<string, string>
+        )[token],
+    );
   }
   getUuid(): string {
     this.exec.charge('Utilities.getUuid');
@@ -118,8 +186,17 @@ export class EmulatedUtilities implements UtilitiesApi {
   }
 }
 
-export class EmulatedSession implements Pick<GoogleAppsScript.Base.Session, 'getScriptTimeZone' | 'getEffectiveUser' | 'getActiveUser' | 'getTemporaryActiveUserKey'> {
-  constructor(private readonly exec: Execution, private readonly timeZone: string) {}
+export class EmulatedSession
+  implements
+    Pick<
+      GoogleAppsScript.Base.Session,
+      'getScriptTimeZone' | 'getEffectiveUser' | 'getActiveUser' | 'getTemporaryActiveUserKey'
+    >
+{
+  constructor(
+    private readonly exec: Execution,
+    private readonly timeZone: string,
+  ) {}
   getScriptTimeZone(): string {
     this.exec.charge('Session.getScriptTimeZone');
     return this.timeZone;
@@ -141,20 +218,31 @@ export class EmulatedSession implements Pick<GoogleAppsScript.Base.Session, 'get
 }
 
 function line(args: unknown[]): string {
-  return args.map((a) => (typeof a === 'string' ? a : (() => {
-    try {
-      return JSON.stringify(a);
-    } catch {
-      return String(a);
-    }
-  })())).join(' ');
+  return args
+    .map((a) =>
+      typeof a === 'string'
+        ? a
+        : (() => {
+            try {
+              return JSON.stringify(a);
+            } catch {
+              return String(a);
+            }
+          })(),
+    )
+    .join(' ');
 }
 
 /** Logger and console write to the execution's ledger (tests scan it for leaked keys). */
-export function loggers(exec: Execution): { Logger: Pick<GoogleAppsScript.Base.Logger, 'log' | 'getLog' | 'clear'>; console: Pick<Console, 'log' | 'info' | 'warn' | 'error' | 'debug'> } {
-  const write = (level: string) => (...args: unknown[]) => {
-    exec.ledger.logs.push(`${level} ${line(args)}`);
-  };
+export function loggers(exec: Execution): {
+  Logger: Pick<GoogleAppsScript.Base.Logger, 'log' | 'getLog' | 'clear'>;
+  console: Pick<Console, 'log' | 'info' | 'warn' | 'error' | 'debug'>;
+} {
+  const write =
+    (level: string) =>
+    (...args: unknown[]) => {
+      exec.ledger.logs.push(`${level} ${line(args)}`);
+    };
   const Logger = {
     log: (...args: unknown[]) => {
       write('LOG')(...args);
@@ -165,5 +253,14 @@ export function loggers(exec: Execution): { Logger: Pick<GoogleAppsScript.Base.L
       exec.ledger.logs.length = 0;
     },
   };
-  return { Logger, console: { log: write('INFO'), info: write('INFO'), warn: write('WARNING'), error: write('ERROR'), debug: write('DEBUG') } };
+  return {
+    Logger,
+    console: {
+      log: write('INFO'),
+      info: write('INFO'),
+      warn: write('WARNING'),
+      error: write('ERROR'),
+      debug: write('DEBUG'),
+    },
+  };
 }

@@ -17,11 +17,25 @@ export const MAX_WORKBOOK_CELLS = 10_000_000;
 export const DEFAULT_ROWS = 1000;
 export const DEFAULT_COLS = 26;
 
-
 /** Developer metadata where Google allows it: the spreadsheet, a sheet, one whole row or one whole column (0-based `index`). */
-export interface MetadataData { id: number; key: string; value: string | null; type: 'SPREADSHEET' | 'SHEET' | 'ROW' | 'COLUMN'; index?: number }
+export interface MetadataData {
+  id: number;
+  key: string;
+  value: string | null;
+  type: 'SPREADSHEET' | 'SHEET' | 'ROW' | 'COLUMN';
+  index?: number;
+}
 /** A protected range (0-based, `rows`/`cols` cells) or, with `sheet`, the whole sheet. */
-export interface ProtectionData { id: number; sheet: boolean; r: number; c: number; rows: number; cols: number; description: string; warningOnly: boolean }
+export interface ProtectionData {
+  id: number;
+  sheet: boolean;
+  r: number;
+  c: number;
+  rows: number;
+  cols: number;
+  description: string;
+  warningOnly: boolean;
+}
 
 export class SheetData {
   values: CellValue[][] = [];
@@ -33,7 +47,12 @@ export class SheetData {
   hidden = false;
   /** When set, every cell written is added as "r,c" (the workbench evaluates the formulas a script wrote). */
   written: Set<string> | undefined;
-  constructor(public id: number, public name: string, public maxRows = DEFAULT_ROWS, public maxCols = DEFAULT_COLS) {}
+  constructor(
+    public id: number,
+    public name: string,
+    public maxRows = DEFAULT_ROWS,
+    public maxCols = DEFAULT_COLS,
+  ) {}
 
   get(r: number, c: number): CellValue {
     return this.values[r]?.[c] ?? '';
@@ -86,13 +105,17 @@ export class SheetData {
       if (at < this.values.length) this.values.splice(at, 0, ...Array.from({ length: count }, (): CellValue[] => []));
       this.maxRows += count;
     } else {
-      for (const row of this.values) if (row && row.length > at) row.splice(at, 0, ...new Array<CellValue>(count).fill(''));
+      for (const row of this.values)
+        if (row && row.length > at) row.splice(at, 0, ...new Array<CellValue>(count).fill(''));
       this.maxCols += count;
     }
-    const move = (map: Map<string, string>) => new Map([...map].map(([key, v]): [string, string] => {
-      const [r, c] = key.split(',').map(Number);
-      return [dim === 'ROW' ? `${r >= at ? r + count : r},${c}` : `${r},${c >= at ? c + count : c}`, v];
-    }));
+    const move = (map: Map<string, string>) =>
+      new Map(
+        [...map].map(([key, v]): [string, string] => {
+          const [r, c] = key.split(',').map(Number);
+          return [dim === 'ROW' ? `${r >= at ? r + count : r},${c}` : `${r},${c >= at ? c + count : c}`, v];
+        }),
+      );
     this.formulas = move(this.formulas);
     this.formats = move(this.formats);
   }
@@ -104,7 +127,10 @@ export class SheetData {
   }
 }
 
-export interface MenuItem { caption: string; functionName?: string }
+export interface MenuItem {
+  caption: string;
+  functionName?: string;
+}
 
 export class Workbook {
   sheets: SheetData[] = [];
@@ -118,7 +144,10 @@ export class Workbook {
   sidebar: { title: string; html: string } | undefined;
   alerts: string[] = [];
 
-  constructor(readonly id = 'emulated-spreadsheet', public name = 'Untitled spreadsheet') {
+  constructor(
+    readonly id = 'emulated-spreadsheet',
+    public name = 'Untitled spreadsheet',
+  ) {
     this.addSheet('Sheet1');
   }
 
@@ -139,24 +168,64 @@ export class Workbook {
   /** JSON for saving (dates as ISO strings tagged with a prefix). */
   toJSON(): unknown {
     return {
-      id: this.id, name: this.name, active: this.active,
+      id: this.id,
+      name: this.name,
+      active: this.active,
       sheets: this.sheets.map((s) => ({
-        id: s.id, name: s.name, maxRows: s.maxRows, maxCols: s.maxCols, frozenRows: s.frozenRows, hidden: s.hidden,
+        id: s.id,
+        name: s.name,
+        maxRows: s.maxRows,
+        maxCols: s.maxCols,
+        frozenRows: s.frozenRows,
+        hidden: s.hidden,
         // Array.from, not map: map keeps the holes of a sparse array (rows above data), which JSON writes as null.
-        values: Array.from(s.values, (row) => Array.from(row ?? [], (v) => (isDate(v) ? { $date: v.toISOString() } : v ?? ''))),
-        formulas: [...s.formulas], formats: [...s.formats], metadata: s.metadata, protections: s.protections,
+        values: Array.from(s.values, (row) =>
+          Array.from(row ?? [], (v) => (isDate(v) ? { $date: v.toISOString() } : (v ?? ''))),
+        ),
+        formulas: [...s.formulas],
+        formats: [...s.formats],
+        metadata: s.metadata,
+        protections: s.protections,
       })),
-      metadata: this.metadata, nextRecordId: this.nextRecordId,
+      metadata: this.metadata,
+      nextRecordId: this.nextRecordId,
     };
   }
 
   static fromJSON(data: unknown): Workbook {
-    const d = data as { id: string; name: string; active: number; metadata?: MetadataData[]; nextRecordId?: number; sheets: Array<{ id: number; name: string; maxRows: number; maxCols: number; frozenRows: number; hidden: boolean; values: unknown[][]; formulas: Array<[string, string]>; formats: Array<[string, string]>; metadata?: MetadataData[]; protections?: ProtectionData[] }> };
+    const d = data as {
+      id: string;
+      name: string;
+      active: number;
+      metadata?: MetadataData[];
+      nextRecordId?: number;
+      sheets: Array<{
+        id: number;
+        name: string;
+        maxRows: number;
+        maxCols: number;
+        frozenRows: number;
+        hidden: boolean;
+        values: unknown[][];
+        formulas: Array<[string, string]>;
+        formats: Array<[string, string]>;
+        metadata?: MetadataData[];
+        protections?: ProtectionData[];
+      }>;
+    };
     const wb = new Workbook(d.id, d.name);
     wb.sheets = d.sheets.map((s) => {
       const sheet = new SheetData(s.id, s.name, s.maxRows, s.maxCols);
       // Files saved before rows were written densely hold null for empty rows and cells.
-      sheet.values = (s.values ?? []).map((row) => (row ?? []).map((v) => (v === null || v === undefined ? '' : typeof v === 'object' && '$date' in v ? new Date((v as { $date: string }).$date) : (v as CellValue))));
+      sheet.values = (s.values ?? []).map((row) =>
+        (row ?? []).map((v) =>
+          v === null || v === undefined
+            ? ''
+            : typeof v === 'object' && '$date' in v
+              ? new Date((v as { $date: string }).$date)
+              : (v as CellValue),
+        ),
+      );
       sheet.formulas = new Map(s.formulas ?? []);
       sheet.formats = new Map(s.formats ?? []);
       sheet.frozenRows = s.frozenRows;
@@ -181,7 +250,10 @@ export function interpretInput(input: unknown): { value: CellValue; formula?: st
   if (isDate(input)) return { value: new Date((input as Date).getTime()) };
   if (typeof input === 'number' || typeof input === 'boolean') return { value: input };
   const text = String(input);
-  if (text.length > MAX_CELL_CHARS) throw new InputError(`Exception: Your input contains more than the maximum of ${MAX_CELL_CHARS} characters in a single cell.`);
+  if (text.length > MAX_CELL_CHARS)
+    throw new InputError(
+      `Exception: Your input contains more than the maximum of ${MAX_CELL_CHARS} characters in a single cell.`,
+    );
   if (text.startsWith("'")) return { value: text.slice(1) };
   if (text.startsWith('=') && text.length > 1) return { value: '', formula: text };
   const typed = parseTypedText(text);

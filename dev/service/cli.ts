@@ -22,7 +22,9 @@ async function main(): Promise<void> {
   const active = options.dataset.activePartnerIds().length;
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   console.log(`SERVICE_URL=${url}`);
-  console.log(`Investor data reference service on ${url} (${options.dataset.partnerCount} partners, ${active} active, ${options.dataset.fundCount} funds; ready in ${ms.toFixed(0)} ms)`);
+  console.log(
+    `Investor data reference service on ${url} (${options.dataset.partnerCount} partners, ${active} active, ${options.dataset.fundCount} funds; ready in ${ms.toFixed(0)} ms)`,
+  );
   if (options.apiKeys.includes(DEMO_KEY)) console.log(`Demo API key: ${DEMO_KEY}`);
   else console.log(`${options.apiKeys.length} API key(s) accepted (not printed).`);
 }

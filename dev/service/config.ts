@@ -54,4 +54,14 @@ export interface ServiceOptions {
   seed: number;
 }
 
-export const NO_FAULTS: FaultOptions = { error500: 0, error502: 0, error503: 0, rateLimit: 0, slow: 0, truncated: 0, churn: 0, retryAfterSeconds: 1, slowMs: 40000 };
+export const NO_FAULTS: FaultOptions = {
+  error500: 0,
+  error502: 0,
+  error503: 0,
+  rateLimit: 0,
+  slow: 0,
+  truncated: 0,
+  churn: 0,
+  retryAfterSeconds: 1,
+  slowMs: 40000,
+};

@@ -6,7 +6,18 @@
  */
 import { readFileSync } from 'node:fs';
 import { FUND_FIELD_SPECS, type FieldSpec, LP_FIELD_SPECS, type ServiceRecord } from '../../src/api/records';
-import { fundId, fundIndex, HARD_CASE_PARTNERS, HARD_CASES_AFTER, makeFund, makeIndustries, makePartner, partnerActive, partnerId, partnerIndex } from './generate';
+import {
+  fundId,
+  fundIndex,
+  HARD_CASE_PARTNERS,
+  HARD_CASES_AFTER,
+  makeFund,
+  makeIndustries,
+  makePartner,
+  partnerActive,
+  partnerId,
+  partnerIndex,
+} from './generate';
 import { hash32 } from './rng';
 
 export interface Dataset {
@@ -65,7 +76,13 @@ abstract class Mutable implements Dataset {
     if (!base) return undefined;
     const touches = this.touched.get(id);
     const r = this.inactive.has(id) ? { ...base, activeStatus: 'INACTIVE' } : base;
-    return touches ? { ...r, updatedAt: new Date(Date.UTC(2026, 10, 1) + touches * 1000).toISOString(), upvotes: String(Number(r.upvotes ?? 0) + touches) } : r;
+    return touches
+      ? {
+          ...r,
+          updatedAt: new Date(Date.UTC(2026, 10, 1) + touches * 1000).toISOString(),
+          upvotes: String(Number(r.upvotes ?? 0) + touches),
+        }
+      : r;
   }
 
   mutate(m: Mutation): void {
@@ -76,7 +93,8 @@ abstract class Mutable implements Dataset {
     for (const id of m.touch ?? []) this.touched.set(id, (this.touched.get(id) ?? 0) + 1);
     const current = (this.order ?? this.baseActiveIds()).filter((id) => !this.inactive.has(id));
     if (m.reorder === 'reverse') this.order = [...current].reverse();
-    else if (m.reorder === 'shuffle') this.order = [...current].sort((a, b) => hash32('shuffle', a) - hash32('shuffle', b));
+    else if (m.reorder === 'shuffle')
+      this.order = [...current].sort((a, b) => hash32('shuffle', a) - hash32('shuffle', b));
     else this.order = this.order ? this.order.filter((id) => !this.inactive.has(id)) : current;
   }
 }
@@ -86,7 +104,11 @@ export class GeneratedDataset extends Mutable {
   private readonly vf = new Lru<ServiceRecord>(5000);
   private active: string[] | undefined;
 
-  constructor(readonly seed: number, readonly partnerCount: number, readonly fundCount: number) {
+  constructor(
+    readonly seed: number,
+    readonly partnerCount: number,
+    readonly fundCount: number,
+  ) {
     super();
   }
 
@@ -101,7 +123,8 @@ export class GeneratedDataset extends Mutable {
     if (!this.active) {
       const hard: string[] = [];
       const plain: string[] = [];
-      for (let i = 0; i < this.partnerCount; i++) if (partnerActive(this.seed, i)) (i < HARD_CASE_PARTNERS ? hard : plain).push(partnerId(i));
+      for (let i = 0; i < this.partnerCount; i++)
+        if (partnerActive(this.seed, i)) (i < HARD_CASE_PARTNERS ? hard : plain).push(partnerId(i));
       this.active = [...plain.slice(0, HARD_CASES_AFTER), ...hard, ...plain.slice(HARD_CASES_AFTER)];
     }
     return this.active;
@@ -134,20 +157,26 @@ export class FileDataset extends Mutable {
 
   constructor(data: unknown, source: string) {
     super();
-    if (!data || typeof data !== 'object' || Array.isArray(data)) throw new Error(`${source}: expected an object with "limitedPartners" and "ventureFunds" lists.`);
+    if (!data || typeof data !== 'object' || Array.isArray(data))
+      throw new Error(`${source}: expected an object with "limitedPartners" and "ventureFunds" lists.`);
     const d = data as Record<string, unknown>;
     loadRecords(d.limitedPartners, 'limitedPartners', LP_FIELD_SPECS, this.partners, source);
     loadRecords(d.ventureFunds, 'ventureFunds', FUND_FIELD_SPECS, this.funds, source);
     for (const [id, fund] of this.funds) {
       const list = Array.isArray(fund.industries) ? fund.industries : [];
-      this.industryItems.set(id, list.map((name) => ({ industries: [name] })));
+      this.industryItems.set(
+        id,
+        list.map((name) => ({ industries: [name] })),
+      );
     }
     this.partnerCount = this.partners.size;
     this.fundCount = this.funds.size;
   }
 
   protected baseActiveIds(): readonly string[] {
-    return [...this.partners.values()].filter((p) => String(p.activeStatus ?? '').toUpperCase() === 'ACTIVE').map((p) => p.id as string);
+    return [...this.partners.values()]
+      .filter((p) => String(p.activeStatus ?? '').toUpperCase() === 'ACTIVE')
+      .map((p) => p.id as string);
   }
 
   protected basePartner(id: string): ServiceRecord | undefined {
@@ -166,17 +195,30 @@ export class FileDataset extends Mutable {
 function typeOk(value: unknown, type: FieldSpec['type']): boolean {
   if (value === null) return true;
   switch (type) {
-    case 'string': return typeof value === 'string';
-    case 'datetime': return typeof value === 'string' && !Number.isNaN(Date.parse(value));
-    case 'integer': return Number.isInteger(value);
-    case 'float': return typeof value === 'number' && Number.isFinite(value);
-    case 'boolean': return typeof value === 'boolean';
-    case 'list': return Array.isArray(value);
-    default: return true;
+    case 'string':
+      return typeof value === 'string';
+    case 'datetime':
+      return typeof value === 'string' && !Number.isNaN(Date.parse(value));
+    case 'integer':
+      return Number.isInteger(value);
+    case 'float':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'list':
+      return Array.isArray(value);
+    default:
+      return true;
   }
 }
 
-function loadRecords(list: unknown, name: string, specs: readonly FieldSpec[], into: Map<string, ServiceRecord>, source: string): void {
+function loadRecords(
+  list: unknown,
+  name: string,
+  specs: readonly FieldSpec[],
+  into: Map<string, ServiceRecord>,
+  source: string,
+): void {
   if (list === undefined) return;
   if (!Array.isArray(list)) throw new Error(`${source}: "${name}" must be a list of records.`);
   const known = new Map(specs.map((s) => [s.name, s]));
@@ -189,7 +231,10 @@ function loadRecords(list: unknown, name: string, specs: readonly FieldSpec[], i
     for (const [field, value] of Object.entries(r)) {
       const spec = known.get(field);
       if (!spec) throw new Error(`${where} (id "${r.id}"): unknown field "${field}".`);
-      if (!typeOk(value, spec.type)) throw new Error(`${where} (id "${r.id}"): field "${field}" must be ${spec.type}, got ${JSON.stringify(value)?.slice(0, 40)}.`);
+      if (!typeOk(value, spec.type))
+        throw new Error(
+          `${where} (id "${r.id}"): field "${field}" must be ${spec.type}, got ${JSON.stringify(value)?.slice(0, 40)}.`,
+        );
     }
     into.set(r.id, r);
   });

@@ -29,34 +29,78 @@ export const USAGE = `npm run service -- [options]
   --fund-as-list       getVentureFundById answers data as a one-element list
   --list-paths MODE    both | listed | sample: which active-partners path answers (default both)`;
 
-const STRING_FLAGS = ['port', 'host', 'keys', 'seed', 'partners', 'funds', 'data', 'max-page-size', 'latency', 'jitter', 'fault-rate', 'error500', 'error502', 'error503', 'rate-limit', 'slow', 'truncated', 'retry-after', 'slow-ms', 'list-paths', 'churn'];
+const STRING_FLAGS = [
+  'port',
+  'host',
+  'keys',
+  'seed',
+  'partners',
+  'funds',
+  'data',
+  'max-page-size',
+  'latency',
+  'jitter',
+  'fault-rate',
+  'error500',
+  'error502',
+  'error503',
+  'rate-limit',
+  'slow',
+  'truncated',
+  'retry-after',
+  'slow-ms',
+  'list-paths',
+  'churn',
+];
 const BOOLEAN_FLAGS = ['fund-as-list', 'preload'];
 
-export function parseServiceArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): { options: ServiceOptions; port: number; host: string } {
+export function parseServiceArgs(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): { options: ServiceOptions; port: number; host: string } {
   const values = readOptions(argv, STRING_FLAGS, BOOLEAN_FLAGS, USAGE, 'npm run service');
   const s = (k: string): string | undefined => values[k] as string | undefined;
   const seed = num(s('seed'), 'seed', 42);
-  const dataset = s('data') ? loadDatasetFile(s('data') as string) : new GeneratedDataset(seed, num(s('partners'), 'partners', 2500, 0, 5_000_000), num(s('funds'), 'funds', 600, 0, 1_000_000));
+  const dataset = s('data')
+    ? loadDatasetFile(s('data') as string)
+    : new GeneratedDataset(
+        seed,
+        num(s('partners'), 'partners', 2500, 0, 5_000_000),
+        num(s('funds'), 'funds', 600, 0, 1_000_000),
+      );
   if (values.preload && dataset instanceof GeneratedDataset) dataset.preload();
   const rate = num(s('fault-rate'), 'fault-rate', 0, 0, 1);
   const share = rate / 5;
   const p = (k: string, fallback: number) => num(s(k), k, fallback, 0, 1);
   const listPaths = s('list-paths') ?? 'both';
-  if (!['both', 'listed', 'sample'].includes(listPaths)) throw new UsageError(`--list-paths must be both, listed or sample (got "${listPaths}").`);
-  const keys = (s('keys') ?? env.SERVICE_API_KEYS ?? DEMO_KEY).split(',').map((k) => k.trim()).filter(Boolean);
+  if (!['both', 'listed', 'sample'].includes(listPaths))
+    throw new UsageError(`--list-paths must be both, listed or sample (got "${listPaths}").`);
+  const keys = (s('keys') ?? env.SERVICE_API_KEYS ?? DEMO_KEY)
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
   if (keys.length === 0) throw new UsageError('--keys needs at least one key.');
   return {
     port: portOption(s('port') ?? (env.SERVICE_PORT || undefined), 8787),
     host: s('host') ?? '127.0.0.1',
     options: {
-      dataset, apiKeys: keys, seed,
+      dataset,
+      apiKeys: keys,
+      seed,
       maxPageSize: num(s('max-page-size'), 'max-page-size', 100, 1),
-      latencyMs: num(s('latency'), 'latency', 0), jitterMs: num(s('jitter'), 'jitter', 0),
+      latencyMs: num(s('latency'), 'latency', 0),
+      jitterMs: num(s('jitter'), 'jitter', 0),
       faults: {
         ...NO_FAULTS,
-        error500: p('error500', share), error502: p('error502', share), error503: p('error503', share),
-        rateLimit: p('rate-limit', share), truncated: p('truncated', share), slow: p('slow', 0), churn: p('churn', 0),
-        retryAfterSeconds: num(s('retry-after'), 'retry-after', 1), slowMs: num(s('slow-ms'), 'slow-ms', NO_FAULTS.slowMs),
+        error500: p('error500', share),
+        error502: p('error502', share),
+        error503: p('error503', share),
+        rateLimit: p('rate-limit', share),
+        truncated: p('truncated', share),
+        slow: p('slow', 0),
+        churn: p('churn', 0),
+        retryAfterSeconds: num(s('retry-after'), 'retry-after', 1),
+        slowMs: num(s('slow-ms'), 'slow-ms', NO_FAULTS.slowMs),
       },
       quirks: { fundAsList: !!values['fund-as-list'], listPaths: listPaths as 'both' | 'listed' | 'sample' },
     },

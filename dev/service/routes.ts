@@ -8,7 +8,11 @@ import type { ServiceOptions } from './config';
 
 /** A refusal a route (or the server) answers with: its status, message and headers. */
 export class HttpError extends Error {
-  constructor(readonly status: number, message: string, readonly headers: Record<string, string> = {}) {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
     super(message);
   }
 }
@@ -31,7 +35,12 @@ function requiredId(params: URLSearchParams, name: string): string {
 }
 
 /** One page of a list, honest unless the options ask for one of the lies a real service may tell. */
-function paginate(items: readonly ServiceRecord[] | readonly string[], params: URLSearchParams, o: ServiceOptions, read: (i: number) => ServiceRecord): Body {
+function paginate(
+  items: readonly ServiceRecord[] | readonly string[],
+  params: URLSearchParams,
+  o: ServiceOptions,
+  read: (i: number) => ServiceRecord,
+): Body {
   const q = o.quirks;
   const page = positiveInt(params, 'page', 1);
   const pageSize = Math.min(positiveInt(params, 'limit', 10), o.maxPageSize);
@@ -41,11 +50,17 @@ function paginate(items: readonly ServiceRecord[] | readonly string[], params: U
   const data: ServiceRecord[] = [];
   for (let i = start; i < Math.min(totalItems, start + pageSize); i++) data.push(read(i));
   if (q.dropPagination) return { data };
-  const reportedTotal = q.totalItemsFactor !== undefined && q.totalItemsFactor < 1 ? Math.floor(totalItems * q.totalItemsFactor) : totalItems;
+  const reportedTotal =
+    q.totalItemsFactor !== undefined && q.totalItemsFactor < 1
+      ? Math.floor(totalItems * q.totalItemsFactor)
+      : totalItems;
   return {
     data,
     pagination: {
-      totalItems: reportedTotal, totalPages: q.reportedTotalPages ?? Math.ceil(reportedTotal / pageSize), currentPage: page, pageSize: q.reportedPageSize ?? pageSize,
+      totalItems: reportedTotal,
+      totalPages: q.reportedTotalPages ?? Math.ceil(reportedTotal / pageSize),
+      currentPage: page,
+      pageSize: q.reportedPageSize ?? pageSize,
     },
   };
 }

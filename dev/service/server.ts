@@ -13,7 +13,6 @@ import { hash32, mulberry32 } from './rng';
 import type { FaultOptions, Quirks, ServiceOptions } from './config';
 import { HttpError, route } from './routes';
 
-
 export interface Stats {
   requests: number;
   byOperation: Record<string, number>;
@@ -28,8 +27,17 @@ export interface Stats {
   longest429Run: number;
 }
 
-const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable' };
-
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+};
 
 export function errorBody(status: number, message: string): string {
   return JSON.stringify({ statusCode: status, error: STATUS_TEXT[status] ?? 'Error', message });
@@ -52,7 +60,9 @@ export class ReferenceService {
   constructor(readonly options: ServiceOptions) {
     this.random = mulberry32(options.seed);
     this.server = createServer((req, res) => {
-      this.handle(req, res).catch((e: unknown) => this.send(res, 500, errorBody(500, `Internal error: ${(e as Error).message}`)));
+      this.handle(req, res).catch((e: unknown) =>
+        this.send(res, 500, errorBody(500, `Internal error: ${(e as Error).message}`)),
+      );
     });
     this.server.keepAliveTimeout = 5000;
   }
@@ -78,7 +88,11 @@ export class ReferenceService {
 
   private send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
     if (res.headersSent) return;
-    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), ...headers });
+    res.writeHead(status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(Buffer.byteLength(body)),
+      ...headers,
+    });
     res.end(body);
   }
 
@@ -93,7 +107,11 @@ export class ReferenceService {
     query.apiKeyCount = [String(url.searchParams.getAll('apiKey').length)];
     this.stats.recent.push({ op: opName ?? url.pathname, query });
     if (this.stats.recent.length > 50) this.stats.recent.shift();
-    const request = `${url.pathname}?${[...url.searchParams].filter(([k]) => k !== 'apiKey').map(([k, v]) => `${k}=${v}`).sort().join('&')}`;
+    const request = `${url.pathname}?${[...url.searchParams]
+      .filter(([k]) => k !== 'apiKey')
+      .map(([k, v]) => `${k}=${v}`)
+      .sort()
+      .join('&')}`;
     const reply = (status: number, body: string, headers: Record<string, string> = {}) => {
       this.count(this.stats.byStatus, String(status));
       const run = status === 429 ? (this.runs429.get(request) ?? 0) + 1 : 0;
@@ -104,21 +122,29 @@ export class ReferenceService {
     };
     try {
       if (!opName || !this.pathServed(url.pathname)) throw new HttpError(404, `Cannot ${req.method} ${url.pathname}`);
-      if (req.method !== 'GET') throw new HttpError(405, `Method ${req.method} not allowed; use GET.`, { allow: 'GET' });
+      if (req.method !== 'GET')
+        throw new HttpError(405, `Method ${req.method} not allowed; use GET.`, { allow: 'GET' });
       const key = url.searchParams.get('apiKey');
       if (!key) throw new HttpError(401, 'Missing apiKey query parameter.');
       if (!this.options.apiKeys.includes(key)) throw new HttpError(403, 'Invalid API key.');
       await this.delay();
       if (opName === 'getAllActiveLimitedPartners') this.churn();
       // The draw's key: the request without its `limit`, so a page asked again at another limit is the same page.
-      const drawn = `${url.pathname}?${[...url.searchParams].filter(([k]) => k !== 'apiKey' && k !== 'limit').map(([k, v]) => `${k}=${v}`).sort().join('&')}`;
+      const drawn = `${url.pathname}?${[...url.searchParams]
+        .filter(([k]) => k !== 'apiKey' && k !== 'limit')
+        .map(([k, v]) => `${k}=${v}`)
+        .sort()
+        .join('&')}`;
       const attempt = (this.attempts.get(drawn) ?? 0) + 1;
       this.attempts.set(drawn, attempt);
       const fault = this.pickFault(drawn, attempt);
       if (fault) {
         this.count(this.stats.faults, fault);
         if (fault === 'slow') await sleep(this.options.faults.slowMs);
-        else if (fault === 'rateLimit') throw new HttpError(429, 'Rate limit exceeded.', { 'retry-after': String(this.options.faults.retryAfterSeconds) });
+        else if (fault === 'rateLimit')
+          throw new HttpError(429, 'Rate limit exceeded.', {
+            'retry-after': String(this.options.faults.retryAfterSeconds),
+          });
         else if (fault !== 'truncated') throw new HttpError(Number(fault.slice(5)), 'Upstream failure.');
       }
       const body = hostile(route(opName, url.searchParams, this.options), req.url ?? '', this.options.quirks);
@@ -159,8 +185,12 @@ export class ReferenceService {
   private pickFault(request: string, attempt: number): string | undefined {
     const f = this.options.faults;
     const table: Array<[string, number]> = [
-      ['error500', f.error500], ['error502', f.error502], ['error503', f.error503],
-      ['rateLimit', f.rateLimit], ['slow', f.slow], ['truncated', f.truncated],
+      ['error500', f.error500],
+      ['error502', f.error502],
+      ['error503', f.error503],
+      ['rateLimit', f.rateLimit],
+      ['slow', f.slow],
+      ['truncated', f.truncated],
     ];
     let r = mulberry32(hash32(this.options.seed, request, attempt))();
     for (const [name, p] of table) {
@@ -172,28 +202,56 @@ export class ReferenceService {
 
   private async admin(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const body = await readBody(req);
-    if (url.pathname === '/openapi.json' && req.method === 'GET') return this.send(res, 200, JSON.stringify(openApiDocument(this.url, this.options.maxPageSize)));
+    if (url.pathname === '/openapi.json' && req.method === 'GET')
+      return this.send(res, 200, JSON.stringify(openApiDocument(this.url, this.options.maxPageSize)));
     if (url.pathname === '/__stats' && req.method === 'GET') return this.send(res, 200, JSON.stringify(this.stats));
     if (url.pathname === '/__stats/reset' && req.method === 'POST') {
-      Object.assign(this.stats, { requests: 0, byOperation: {}, byStatus: {}, faults: {}, recent: [], longest429Run: 0 });
+      Object.assign(this.stats, {
+        requests: 0,
+        byOperation: {},
+        byStatus: {},
+        faults: {},
+        recent: [],
+        longest429Run: 0,
+      });
       this.runs429.clear();
       this.attempts.clear();
       return this.send(res, 200, JSON.stringify(this.stats));
     }
-    if (url.pathname === '/__admin/active-ids' && req.method === 'GET') return this.send(res, 200, JSON.stringify(this.options.dataset.activePartnerIds()));
-    if (url.pathname === '/__admin/partner' && req.method === 'GET') return this.send(res, 200, JSON.stringify(this.options.dataset.partner(url.searchParams.get('id') ?? '') ?? null));
+    if (url.pathname === '/__admin/active-ids' && req.method === 'GET')
+      return this.send(res, 200, JSON.stringify(this.options.dataset.activePartnerIds()));
+    if (url.pathname === '/__admin/partner' && req.method === 'GET')
+      return this.send(
+        res,
+        200,
+        JSON.stringify(this.options.dataset.partner(url.searchParams.get('id') ?? '') ?? null),
+      );
     if (url.pathname === '/__admin/config' && req.method === 'POST') {
-      const patch = JSON.parse(body || '{}') as Partial<Omit<ServiceOptions, 'faults' | 'quirks'>> & { faults?: Partial<FaultOptions>; quirks?: Partial<Quirks> };
+      const patch = JSON.parse(body || '{}') as Partial<Omit<ServiceOptions, 'faults' | 'quirks'>> & {
+        faults?: Partial<FaultOptions>;
+        quirks?: Partial<Quirks>;
+      };
       const o = this.options;
       if (patch.faults) o.faults = { ...o.faults, ...patch.faults };
       if (patch.quirks) o.quirks = { ...o.quirks, ...patch.quirks };
-      for (const k of ['latencyMs', 'jitterMs', 'maxPageSize'] as const) if (typeof patch[k] === 'number') o[k] = patch[k];
+      for (const k of ['latencyMs', 'jitterMs', 'maxPageSize'] as const)
+        if (typeof patch[k] === 'number') o[k] = patch[k];
       if (typeof patch.seed === 'number') {
         o.seed = patch.seed;
         this.random = mulberry32(patch.seed);
         this.attempts.clear();
       }
-      return this.send(res, 200, JSON.stringify({ faults: o.faults, quirks: o.quirks, latencyMs: o.latencyMs, jitterMs: o.jitterMs, maxPageSize: o.maxPageSize }));
+      return this.send(
+        res,
+        200,
+        JSON.stringify({
+          faults: o.faults,
+          quirks: o.quirks,
+          latencyMs: o.latencyMs,
+          jitterMs: o.jitterMs,
+          maxPageSize: o.maxPageSize,
+        }),
+      );
     }
     if (url.pathname === '/__admin/mutate' && req.method === 'POST' && this.options.dataset.mutate) {
       this.options.dataset.mutate(JSON.parse(body || '{}') as Mutation);
@@ -209,14 +267,17 @@ function hostile(answer: Record<string, unknown>, requestUrl: string, q: Quirks)
   const id = asked.get('limitedPartnerId') ?? asked.get('ventureFundId');
   if (id !== null && q.emptyFor?.includes(id)) return JSON.stringify({ data: [] });
   const data = answer.data;
-  const records = (Array.isArray(data) ? data : [data]).filter((r): r is Record<string, unknown> => typeof r === 'object' && r !== null);
+  const records = (Array.isArray(data) ? data : [data]).filter(
+    (r): r is Record<string, unknown> => typeof r === 'object' && r !== null,
+  );
   const deep = q.deepField;
   const DEEP = '\u0000deep\u0000';
   const out = records.map((r) => {
     const copy = { ...r };
     if (q.echoUrlIn) copy[q.echoUrlIn] = `http://service.local${requestUrl}`;
     if (deep && r.id === deep.id) copy[deep.field] = DEEP;
-    const other = q.idOverrides && typeof r.id === 'string' ? Object.getOwnPropertyDescriptor(q.idOverrides, r.id) : undefined;
+    const other =
+      q.idOverrides && typeof r.id === 'string' ? Object.getOwnPropertyDescriptor(q.idOverrides, r.id) : undefined;
     if (other?.value === null) delete copy.id;
     else if (other) copy.id = other.value;
     return copy;

@@ -25,9 +25,16 @@ export interface RunningService {
 }
 
 export async function startService(args: string[] = [], timeoutMs = 20000): Promise<RunningService> {
-  const child = await startChild('dev/service/cli.ts', ['--port', '0', ...args], /SERVICE_URL=(\S+)/, 'service', timeoutMs);
+  const child = await startChild(
+    'dev/service/cli.ts',
+    ['--port', '0', ...args],
+    /SERVICE_URL=(\S+)/,
+    'service',
+    timeoutMs,
+  );
   const url = child.ready;
-  const post = (path: string, body: unknown) => oneShot(`${url}${path}`, 'POST', JSON.stringify(body)) as Promise<Record<string, unknown>>;
+  const post = (path: string, body: unknown) =>
+    oneShot(`${url}${path}`, 'POST', JSON.stringify(body)) as Promise<Record<string, unknown>>;
   return {
     url,
     process: child.process,
@@ -50,19 +57,30 @@ const ONE_SHOT_TIMEOUT_MS = 15000;
 export function oneShot(target: string, method: 'GET' | 'POST' = 'GET', body?: string): Promise<unknown> {
   const path = new URL(target).pathname;
   return new Promise((resolve, reject) => {
-    const req = request(target, { method, agent: false, timeout: ONE_SHOT_TIMEOUT_MS, headers: { connection: 'close', 'content-type': 'application/json' } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => { text += chunk; });
-      res.on('error', reject);
-      res.on('end', () => {
-        try {
-          resolve(JSON.parse(text));
-        } catch {
-          reject(new Error(`${method} ${path}: HTTP ${res.statusCode}, not JSON`));
-        }
-      });
-    });
+    const req = request(
+      target,
+      {
+        method,
+        agent: false,
+        timeout: ONE_SHOT_TIMEOUT_MS,
+        headers: { connection: 'close', 'content-type': 'application/json' },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        res.on('error', reject);
+        res.on('end', () => {
+          try {
+            resolve(JSON.parse(text));
+          } catch {
+            reject(new Error(`${method} ${path}: HTTP ${res.statusCode}, not JSON`));
+          }
+        });
+      },
+    );
     req.on('timeout', () => req.destroy(new Error(`${method} ${path}: no answer in ${ONE_SHOT_TIMEOUT_MS} ms`)));
     req.on('error', reject);
     req.end(body);

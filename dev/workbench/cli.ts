@@ -26,11 +26,18 @@ const USAGE = `npm start -- [options]
   --out FILE          .xlsx path for --headless (default <state-dir>/workbench.xlsx)
   --help              this list`;
 
-interface Summary { status: string; message: string }
+interface Summary {
+  status: string;
+  message: string;
+}
 type Answer = ({ ok: true } & Summary) | { ok: false; message: string };
 
 async function headless(wb: Workbench, out: string): Promise<number> {
-  const list = (await wb.scriptRun('listImports', [])) as { ok: boolean; imports?: Array<{ id: string; sheetName: string }>; message?: string };
+  const list = (await wb.scriptRun('listImports', [])) as {
+    ok: boolean;
+    imports?: Array<{ id: string; sheetName: string }>;
+    message?: string;
+  };
   if (!list.ok || !list.imports?.length) {
     console.error(list.ok ? 'No saved imports: save one from the sidebar first.' : list.message);
     return 1;
@@ -38,7 +45,8 @@ async function headless(wb: Workbench, out: string): Promise<number> {
   let failures = 0;
   for (const imp of list.imports) {
     let a = (await wb.scriptRun('startImport', [imp.id])) as Answer;
-    for (let i = 0; a.ok && a.status === 'running' && i < 10_000; i++) a = (await wb.scriptRun('continueImport', [imp.id])) as Answer;
+    for (let i = 0; a.ok && a.status === 'running' && i < 10_000; i++)
+      a = (await wb.scriptRun('continueImport', [imp.id])) as Answer;
     console.log(`${imp.sheetName}: ${a.message}`);
     if (!a.ok || a.status !== 'done') failures++;
   }
@@ -48,7 +56,13 @@ async function headless(wb: Workbench, out: string): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const values = readOptions(process.argv.slice(2), ['port', 'service-url', 'latency', 'fault-rate', 'partners', 'state-dir', 'out'], ['headless'], USAGE, 'npm start') as Record<string, string | undefined> & { headless?: boolean };
+  const values = readOptions(
+    process.argv.slice(2),
+    ['port', 'service-url', 'latency', 'fault-rate', 'partners', 'state-dir', 'out'],
+    ['headless'],
+    USAGE,
+    'npm start',
+  ) as Record<string, string | undefined> & { headless?: boolean };
   // Every value is checked before anything starts: a mistake is a usage error (exit 2), never a half-started workbench.
   const port = portOption(values.port, 3000);
   const latency = numberOption(values.latency, 'latency', 0);
@@ -56,7 +70,14 @@ async function main(): Promise<void> {
   const partners = numberOption(values.partners, 'partners', 2500, 0, 5_000_000, true);
   const stateDir = resolve(values['state-dir'] ?? join(__dirname, '../../.workbench'));
   if (!values['service-url']) {
-    service = await startService(['--latency', String(latency), '--fault-rate', String(faultRate), '--partners', String(partners)]);
+    service = await startService([
+      '--latency',
+      String(latency),
+      '--fault-rate',
+      String(faultRate),
+      '--partners',
+      String(partners),
+    ]);
   }
   const serviceUrl = values['service-url'] ?? (service as RunningService).url;
   const wb = new Workbench({ serviceUrl, stateDir, allowRemoteHosts: !!values['service-url'] });

@@ -22,23 +22,44 @@ const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 /** A date through a Sheets date format (UTC, the workbench's time zone). `m`/`mm` after an hour or before seconds are minutes. */
 export function formatDate(d: Date, format: string): string {
   const tokens = format.match(/yyyy|yy|mm|m|dd|d|hh|h|ss|s|[^ymdhs]+/gi) ?? [];
-  return tokens.map((t, i) => {
-    const lower = t.toLowerCase();
-    const minutes = (lower === 'm' || lower === 'mm') && (/^h/i.test(tokens.slice(0, i).reverse().find((x) => /^[ymdhs]/i.test(x)) ?? '') || /^s/i.test(tokens.slice(i + 1).find((x) => /^[ymdhs]/i.test(x)) ?? ''));
-    switch (lower) {
-      case 'yyyy': return String(d.getUTCFullYear());
-      case 'yy': return pad(d.getUTCFullYear() % 100);
-      case 'mm': return pad(minutes ? d.getUTCMinutes() : d.getUTCMonth() + 1);
-      case 'm': return String(minutes ? d.getUTCMinutes() : d.getUTCMonth() + 1);
-      case 'dd': return pad(d.getUTCDate());
-      case 'd': return String(d.getUTCDate());
-      case 'hh': return pad(d.getUTCHours());
-      case 'h': return String(d.getUTCHours());
-      case 'ss': return pad(d.getUTCSeconds());
-      case 's': return String(d.getUTCSeconds());
-      default: return t;
-    }
-  }).join('');
+  return tokens
+    .map((t, i) => {
+      const lower = t.toLowerCase();
+      const minutes =
+        (lower === 'm' || lower === 'mm') &&
+        (/^h/i.test(
+          tokens
+            .slice(0, i)
+            .reverse()
+            .find((x) => /^[ymdhs]/i.test(x)) ?? '',
+        ) ||
+          /^s/i.test(tokens.slice(i + 1).find((x) => /^[ymdhs]/i.test(x)) ?? ''));
+      switch (lower) {
+        case 'yyyy':
+          return String(d.getUTCFullYear());
+        case 'yy':
+          return pad(d.getUTCFullYear() % 100);
+        case 'mm':
+          return pad(minutes ? d.getUTCMinutes() : d.getUTCMonth() + 1);
+        case 'm':
+          return String(minutes ? d.getUTCMinutes() : d.getUTCMonth() + 1);
+        case 'dd':
+          return pad(d.getUTCDate());
+        case 'd':
+          return String(d.getUTCDate());
+        case 'hh':
+          return pad(d.getUTCHours());
+        case 'h':
+          return String(d.getUTCHours());
+        case 'ss':
+          return pad(d.getUTCSeconds());
+        case 's':
+          return String(d.getUTCSeconds());
+        default:
+          return t;
+      }
+    })
+    .join('');
 }
 
 /** Sheets' "Automatic" number display: integers in full, others to 10 significant digits, no separators. */
@@ -71,7 +92,12 @@ export function formatNumber(n: number, format?: string): string {
 export const DEFAULT_DATE = 'yyyy-mm-dd hh:mm';
 
 /** The cell as the page draws it; `keptAsText` marks a formula the workbench does not evaluate (shown as its text). */
-export function cellView(value: CellValue, format: string | undefined, formula: string | undefined, keptAsText: boolean): CellView {
+export function cellView(
+  value: CellValue,
+  format: string | undefined,
+  formula: string | undefined,
+  keptAsText: boolean,
+): CellView {
   if (formula && keptAsText) return { text: formula, kind: 'f', input: formula };
   const input = (text: string) => formula ?? text;
   if (isDate(value)) {
@@ -79,8 +105,10 @@ export function cellView(value: CellValue, format: string | undefined, formula: 
     const text = formatDate(d, format && /[ymdhs]/i.test(format) ? format : DEFAULT_DATE);
     return { text, kind: 'd', input: input(formatDate(d, 'yyyy-mm-dd hh:mm:ss')) };
   }
-  if (typeof value === 'number') return { text: formatNumber(value, format), kind: 'n', input: input(automatic(value)) };
-  if (typeof value === 'boolean') return { text: value ? 'TRUE' : 'FALSE', kind: 'b', input: input(value ? 'TRUE' : 'FALSE') };
+  if (typeof value === 'number')
+    return { text: formatNumber(value, format), kind: 'n', input: input(automatic(value)) };
+  if (typeof value === 'boolean')
+    return { text: value ? 'TRUE' : 'FALSE', kind: 'b', input: input(value ? 'TRUE' : 'FALSE') };
   const text = value === undefined || value === null ? '' : String(value);
   if (formula && /^#[A-Z0-9/]+[!?]?$/.test(text)) return { text, kind: 'e', input: formula };
   return { text, kind: text === '' ? '.' : 's', input: input(text) };

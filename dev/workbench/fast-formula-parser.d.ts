@@ -4,11 +4,29 @@
  * and FormulaError.
  */
 declare module 'fast-formula-parser' {
-  interface CellRef { sheet?: string; row: number; col: number }
-  interface RangeRef { sheet?: string; from: { row: number; col: number }; to: { row: number; col: number } }
-  interface Position { sheet: string; row: number; col: number }
+  interface CellRef {
+    sheet?: string;
+    row: number;
+    col: number;
+  }
+  interface RangeRef {
+    sheet?: string;
+    from: { row: number; col: number };
+    to: { row: number; col: number };
+  }
+  interface Position {
+    sheet: string;
+    row: number;
+    col: number;
+  }
   /** An argument as a function receives it. */
-  interface Arg { value: unknown; isArray?: boolean; isRangeRef?: boolean; isCellRef?: boolean; omitted?: boolean }
+  interface Arg {
+    value: unknown;
+    isArray?: boolean;
+    isRangeRef?: boolean;
+    isCellRef?: boolean;
+    omitted?: boolean;
+  }
 
   class FormulaError extends Error {
     constructor(error: string, msg?: string, details?: unknown);

@@ -49,17 +49,29 @@ function refusal(e: FormulaFault, unknownName: string | undefined, names: readon
   if (inner.error === '#NAME?') {
     const fn = /^Function (\S+) is not implemented/.exec(inner.message)?.[1];
     if (fn && !families(names).some((f) => fn.toUpperCase().startsWith(f))) return { ok: 'text' };
-    return { ok: false, shown: '#NAME?', reason: fn ? `Unknown function: '${fn}'.` : `Unknown range name: '${(unknownName ?? '').toUpperCase()}' (text needs "quotes").` };
+    return {
+      ok: false,
+      shown: '#NAME?',
+      reason: fn
+        ? `Unknown function: '${fn}'.`
+        : `Unknown range name: '${(unknownName ?? '').toUpperCase()}' (text needs "quotes").`,
+    };
   }
-  if (inner.error === '#REF!') return { ok: false, shown: '#REF!', reason: inner.message || 'The formula refers to a sheet that does not exist.' };
-  if (inner !== e || e.message) return { ok: false, shown: inner.error, reason: inner.message || 'Formula parse error.' };
+  if (inner.error === '#REF!')
+    return { ok: false, shown: '#REF!', reason: inner.message || 'The formula refers to a sheet that does not exist.' };
+  if (inner !== e || e.message)
+    return { ok: false, shown: inner.error, reason: inner.message || 'Formula parse error.' };
   return { ok: false, shown: e.error, reason: e.error };
 }
 
 /** The parse error of a formula the parser could not read at all. */
 function parseError(e: FormulaFault): Outcome {
   const at = (e.details as { errorLocation?: { column: number } } | undefined)?.errorLocation?.column;
-  return { ok: false, shown: '#ERROR!', reason: `Formula parse error${at ? ` at character ${at + 1}` : ''}: the formula cannot be read (text needs "quotes", arguments are separated by commas).` };
+  return {
+    ok: false,
+    shown: '#ERROR!',
+    reason: `Formula parse error${at ? ` at character ${at + 1}` : ''}: the formula cannot be read (text needs "quotes", arguments are separated by commas).`,
+  };
 }
 
 const BLOCKED = 'Array result was not expanded because it would overwrite data.';
@@ -79,7 +91,10 @@ export class FormulaEngine {
   /** Formula cells, keyed "sheet!r,c" (0-based), with the cells their result spilled into. */
   readonly owners = new Map<string, SpillOwner>();
 
-  constructor(private readonly emu: Emulator, private readonly names: readonly string[]) {}
+  constructor(
+    private readonly emu: Emulator,
+    private readonly names: readonly string[],
+  ) {}
 
   private sheet(name: string): SheetData {
     const s = this.emu.workbook.byName(name);
@@ -99,7 +114,13 @@ export class FormulaEngine {
    * the add-in's functions are not run, only noted: that reading says whether the formula is one
    * the workbench evaluates at all.
    */
-  private read(formula: string, home: string, row: number, col: number, call: boolean): { outcome: Outcome; calls: number } {
+  private read(
+    formula: string,
+    home: string,
+    row: number,
+    col: number,
+    call: boolean,
+  ): { outcome: Outcome; calls: number } {
     let calls = 0;
     let unknownName: string | undefined;
     // The parser refuses a Date as a result (#VALUE!): dates the add-in returns travel as tokens and come back after.
@@ -109,16 +130,27 @@ export class FormulaEngine {
       const m = typeof v === 'string' ? DATE_TOKEN_RE.exec(v) : null;
       return m ? dates[Number(m[1])] : v;
     };
-    const functions = Object.fromEntries(this.names.map((name) => [name, (...args: Array<{ value: unknown; omitted?: boolean }>) => {
-      calls++;
-      // An argument that is an error (an unknown name, a missing sheet) is the formula's error, as in Sheets.
-      const fault = args.find((a) => a.value instanceof FormulaError);
-      if (fault) throw fault.value;
-      if (!call) return 0;
-      const result = callCustomFunction(this.emu, name, args.map((a) => (a.omitted ? '' : a.value)));
-      if (result.error !== undefined) throw new FormulaError('#ERROR!', result.error);
-      return Array.isArray(result.value) ? (result.value as unknown[][]).map((r) => (Array.isArray(r) ? r.map(hide) : hide(r))) : hide(result.value);
-    }]));
+    const functions = Object.fromEntries(
+      this.names.map((name) => [
+        name,
+        (...args: Array<{ value: unknown; omitted?: boolean }>) => {
+          calls++;
+          // An argument that is an error (an unknown name, a missing sheet) is the formula's error, as in Sheets.
+          const fault = args.find((a) => a.value instanceof FormulaError);
+          if (fault) throw fault.value;
+          if (!call) return 0;
+          const result = callCustomFunction(
+            this.emu,
+            name,
+            args.map((a) => (a.omitted ? '' : a.value)),
+          );
+          if (result.error !== undefined) throw new FormulaError('#ERROR!', result.error);
+          return Array.isArray(result.value)
+            ? (result.value as unknown[][]).map((r) => (Array.isArray(r) ? r.map(hide) : hide(r)))
+            : hide(result.value);
+        },
+      ]),
+    );
     const parser = new FormulaParser({
       functions,
       onVariable: (name) => {
@@ -128,17 +160,29 @@ export class FormulaEngine {
       onCell: (ref) => this.refSheet(ref.sheet, home).get(ref.row - 1, ref.col - 1),
       onRange: (ref) => {
         const s = this.refSheet(ref.sheet, home);
-        return Array.from({ length: ref.to.row - ref.from.row + 1 }, (_, i) => Array.from({ length: ref.to.col - ref.from.col + 1 }, (_, j) => s.get(ref.from.row - 1 + i, ref.from.col - 1 + j)));
+        return Array.from({ length: ref.to.row - ref.from.row + 1 }, (_, i) =>
+          Array.from({ length: ref.to.col - ref.from.col + 1 }, (_, j) =>
+            s.get(ref.from.row - 1 + i, ref.from.col - 1 + j),
+          ),
+        );
       },
     });
     try {
       const value = parser.parse(formula.replace(/^=/, ''), { sheet: home, row, col }, true);
       if (value instanceof FormulaError) return { outcome: refusal(value, unknownName, this.names), calls };
-      return { outcome: { ok: true, value: Array.isArray(value) ? value.map((r) => (Array.isArray(r) ? r.map(show) : show(r))) : show(value) }, calls };
+      return {
+        outcome: {
+          ok: true,
+          value: Array.isArray(value) ? value.map((r) => (Array.isArray(r) ? r.map(show) : show(r))) : show(value),
+        },
+        calls,
+      };
     } catch (e) {
       if (!(e instanceof FormulaError)) throw e;
       const located = (e.details as { errorLocation?: unknown } | undefined)?.errorLocation !== undefined;
-      const grammar = !(e.details instanceof FormulaError) && (located || /^Expecting|Redundant input|NoViableAlt/i.test(e.message.trim()));
+      const grammar =
+        !(e.details instanceof FormulaError) &&
+        (located || /^Expecting|Redundant input|NoViableAlt/i.test(e.message.trim()));
       return { outcome: grammar ? parseError(e) : refusal(e, unknownName, this.names), calls };
     }
   }
@@ -147,7 +191,11 @@ export class FormulaEngine {
   private refersTo(owner: SpillOwner, sheetName: string, row: number, col: number): boolean {
     let refs: ReturnType<InstanceType<typeof DepParser>['parse']>;
     try {
-      refs = new DepParser().parse(owner.formula.replace(/^=/, ''), { sheet: owner.sheet, row: owner.row + 1, col: owner.col + 1 });
+      refs = new DepParser().parse(owner.formula.replace(/^=/, ''), {
+        sheet: owner.sheet,
+        row: owner.row + 1,
+        col: owner.col + 1,
+      });
     } catch {
       return false;
     }
@@ -190,30 +238,37 @@ export class FormulaEngine {
       s.set(row, col, result.shown, formula);
       return owner;
     }
-    const grid = Array.isArray(result.value) ? (result.value as unknown[][]).map((r) => (Array.isArray(r) ? r : [r])) : [[result.value]];
+    const grid = Array.isArray(result.value)
+      ? (result.value as unknown[][]).map((r) => (Array.isArray(r) ? r : [r]))
+      : [[result.value]];
     owner.extent = [grid.length, Math.max(0, ...grid.map((r) => r.length))];
-    const blocked = grid.some((r, i) => r.some((_, j) => (i || j) && (s.get(row + i, col + j) !== '' || s.formulas.has(`${row + i},${col + j}`))));
+    const blocked = grid.some((r, i) =>
+      r.some((_, j) => (i || j) && (s.get(row + i, col + j) !== '' || s.formulas.has(`${row + i},${col + j}`))),
+    );
     if (blocked) {
       owner.error = BLOCKED;
       s.set(row, col, '#REF!', formula);
       return owner;
     }
-    grid.forEach((r, i) => r.forEach((v, j) => {
-      if (row + i >= s.maxRows || col + j >= s.maxCols) return;
-      const value = (v === null || v === undefined ? '' : v) as CellValue;
-      if (i === 0 && j === 0) s.set(row, col, value, formula);
-      else {
-        s.set(row + i, col + j, value);
-        owner.cells.push([row + i, col + j]);
-      }
-    }));
+    grid.forEach((r, i) =>
+      r.forEach((v, j) => {
+        if (row + i >= s.maxRows || col + j >= s.maxCols) return;
+        const value = (v === null || v === undefined ? '' : v) as CellValue;
+        if (i === 0 && j === 0) s.set(row, col, value, formula);
+        else {
+          s.set(row + i, col + j, value);
+          owner.cells.push([row + i, col + j]);
+        }
+      }),
+    );
     return owner;
   }
 
   /** Takes a cell out of every other formula's spill, before a value or formula is put in it. */
   release(sheetName: string, row: number, col: number): void {
     for (const o of this.owners.values()) {
-      if (o.sheet === sheetName && (o.row !== row || o.col !== col)) o.cells = o.cells.filter(([r, c]) => r !== row || c !== col);
+      if (o.sheet === sheetName && (o.row !== row || o.col !== col))
+        o.cells = o.cells.filter(([r, c]) => r !== row || c !== col);
     }
   }
 
@@ -224,7 +279,12 @@ export class FormulaEngine {
       if (owner.sheet === sheetName && owner.row === row && owner.col === col) continue;
       const argument = this.refersTo(owner, sheetName, row, col);
       const [rows, cols] = owner.extent ?? [1, 1];
-      const spill = owner.sheet === sheetName && row >= owner.row && row < owner.row + rows && col >= owner.col && col < owner.col + cols;
+      const spill =
+        owner.sheet === sheetName &&
+        row >= owner.row &&
+        row < owner.row + rows &&
+        col >= owner.col &&
+        col < owner.col + cols;
       if (argument || spill) {
         this.evaluate(owner.sheet, owner.row, owner.col, owner.formula);
         n++;
@@ -250,7 +310,9 @@ export class FormulaEngine {
       if (s?.formulas.get(`${o.row},${o.col}`) === o.formula) continue;
       this.owners.delete(key);
       const other = written?.get(o.sheet);
-      if (s && other) for (const [r, c] of o.cells) if ((r !== o.row || c !== o.col) && !other.has(`${r},${c}`) && !s.formulas.has(`${r},${c}`)) s.set(r, c, '');
+      if (s && other)
+        for (const [r, c] of o.cells)
+          if ((r !== o.row || c !== o.col) && !other.has(`${r},${c}`) && !s.formulas.has(`${r},${c}`)) s.set(r, c, '');
     }
   }
 }

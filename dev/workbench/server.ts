@@ -61,7 +61,10 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 
 /** A request the workbench refuses, with the status and the reason it answers. */
 class Refusal extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -82,7 +85,8 @@ async function body(req: IncomingMessage): Promise<Record<string, unknown>> {
   } catch {
     throw new Refusal(400, 'The request body is not JSON.');
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Refusal(400, 'The request body must be a JSON object.');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new Refusal(400, 'The request body must be a JSON object.');
   return parsed as Record<string, unknown>;
 }
 
@@ -102,51 +106,106 @@ function args(b: Record<string, unknown>): unknown[] {
 }
 
 /** Framing: the sidebar may be framed by the workbench's own page, nothing else by anyone. */
-const frameHeaders = (framedBySelf: boolean) => (framedBySelf
-  ? { 'content-security-policy': "frame-ancestors 'self'", 'x-frame-options': 'SAMEORIGIN' }
-  : { 'content-security-policy': "frame-ancestors 'none'", 'x-frame-options': 'DENY' });
+const frameHeaders = (framedBySelf: boolean) =>
+  framedBySelf
+    ? { 'content-security-policy': "frame-ancestors 'self'", 'x-frame-options': 'SAMEORIGIN' }
+    : { 'content-security-policy': "frame-ancestors 'none'", 'x-frame-options': 'DENY' };
 
-function send(res: ServerResponse, status: number, type: string, data: string | Buffer, extra: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...frameHeaders(false), ...extra });
+function send(
+  res: ServerResponse,
+  status: number,
+  type: string,
+  data: string | Buffer,
+  extra: Record<string, string> = {},
+): void {
+  res.writeHead(status, {
+    'content-type': type,
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    ...frameHeaders(false),
+    ...extra,
+  });
   res.end(data);
 }
-const json = (res: ServerResponse, data: unknown, status = 200) => send(res, status, 'application/json; charset=utf-8', JSON.stringify(data));
+const json = (res: ServerResponse, data: unknown, status = 200) =>
+  send(res, status, 'application/json; charset=utf-8', JSON.stringify(data));
 
-export async function startWorkbenchServer(wb: Workbench, port = 0, host = '127.0.0.1'): Promise<{ url: string; server: Server }> {
-  const app = await build({ entryPoints: [join(PAGE_DIR, 'app.ts')], bundle: true, format: 'iife', platform: 'browser', target: 'es2020', write: false, logLevel: 'silent' });
+export async function startWorkbenchServer(
+  wb: Workbench,
+  port = 0,
+  host = '127.0.0.1',
+): Promise<{ url: string; server: Server }> {
+  const app = await build({
+    entryPoints: [join(PAGE_DIR, 'app.ts')],
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2020',
+    write: false,
+    logLevel: 'silent',
+  });
   const appJs = app.outputFiles[0].text;
   const token = randomBytes(24).toString('hex');
-  const page = readFileSync(join(PAGE_DIR, 'index.html'), 'utf8').replace('</head>', () => `<meta name="workbench-token" content="${token}">\n</head>`);
+  const page = readFileSync(join(PAGE_DIR, 'index.html'), 'utf8').replace(
+    '</head>',
+    () => `<meta name="workbench-token" content="${token}">\n</head>`,
+  );
   const css = readFileSync(join(PAGE_DIR, 'styles.css'), 'utf8');
   let hosts: string[] = [];
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://workbench.local');
     try {
-      if (!hosts.includes(String(req.headers.host))) return json(res, { ok: false, error: 'Unknown host: open the address the workbench printed.' }, 403);
+      if (!hosts.includes(String(req.headers.host)))
+        return json(res, { ok: false, error: 'Unknown host: open the address the workbench printed.' }, 403);
       if (req.method === 'GET' && url.pathname === '/') return send(res, 200, 'text/html; charset=utf-8', page);
-      if (req.method === 'GET' && url.pathname === '/app.js') return send(res, 200, 'text/javascript; charset=utf-8', appJs);
+      if (req.method === 'GET' && url.pathname === '/app.js')
+        return send(res, 200, 'text/javascript; charset=utf-8', appJs);
       if (req.method === 'GET' && url.pathname === '/styles.css') return send(res, 200, 'text/css; charset=utf-8', css);
       if (req.method === 'GET' && url.pathname === '/sidebar') {
-        const html = wb.emu.workbook.sidebar?.html ?? readFileSync(join(wb.options.distDir ?? join(__dirname, '../../dist'), 'Sidebar.html'), 'utf8');
-        return send(res, 200, 'text/html; charset=utf-8', html.replace(/<head>/i, () => `<head>${scriptRunShim(token)}`), frameHeaders(true));
+        const html =
+          wb.emu.workbook.sidebar?.html ??
+          readFileSync(join(wb.options.distDir ?? join(__dirname, '../../dist'), 'Sidebar.html'), 'utf8');
+        return send(
+          res,
+          200,
+          'text/html; charset=utf-8',
+          html.replace(/<head>/i, () => `<head>${scriptRunShim(token)}`),
+          frameHeaders(true),
+        );
       }
       if (req.method === 'GET' && url.pathname === '/dialog') {
         if (!wb.dialog) return json(res, { ok: false, error: 'No dialog is open.' }, 404);
-        return send(res, 200, 'text/html; charset=utf-8', wb.dialog.html.replace(/<head>/i, () => `<head>${scriptRunShim(token)}`), frameHeaders(true));
+        return send(
+          res,
+          200,
+          'text/html; charset=utf-8',
+          wb.dialog.html.replace(/<head>/i, () => `<head>${scriptRunShim(token)}`),
+          frameHeaders(true),
+        );
       }
       if (req.method === 'GET' && url.pathname === '/api/state') {
         const n = (name: string) => {
           const v = url.searchParams.has(name) ? Number(url.searchParams.get(name)) : Number.NaN;
           return Number.isFinite(v) ? v : undefined;
         };
-        return json(res, wb.snapshot(n('sheet'), { rows: n('rows'), cols: n('cols'), from: n('from'), count: n('count') }));
+        return json(
+          res,
+          wb.snapshot(n('sheet'), { rows: n('rows'), cols: n('cols'), from: n('from'), count: n('count') }),
+        );
       }
       if (req.method === 'GET' && url.pathname === '/api/export.xlsx') {
         const file = await toXlsx(wb.emu.workbook);
-        return send(res, 200, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', file, { 'content-disposition': 'attachment; filename="workbench.xlsx"' });
+        return send(res, 200, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', file, {
+          'content-disposition': 'attachment; filename="workbench.xlsx"',
+        });
       }
       if (req.method !== 'POST') return json(res, { ok: false, error: 'Not found' }, 404);
-      if (req.headers[TOKEN_HEADER] !== token) return json(res, { ok: false, error: 'Refused: this request does not come from the workbench page (reload it).' }, 403);
+      if (req.headers[TOKEN_HEADER] !== token)
+        return json(
+          res,
+          { ok: false, error: 'Refused: this request does not come from the workbench page (reload it).' },
+          403,
+        );
       const b = await body(req);
       switch (url.pathname) {
         case '/api/run':
@@ -173,7 +232,8 @@ export async function startWorkbenchServer(wb: Workbench, port = 0, host = '127.
           return json(res, { ok: true, ...wb.fireTrigger(text(b, 'id')) });
         case '/api/clock': {
           const hours = b.hours;
-          if (typeof hours !== 'number' || !(hours > 0 && hours <= MAX_ADVANCE_HOURS)) throw new Refusal(400, `"hours" must be a number above 0 and at most ${MAX_ADVANCE_HOURS}.`);
+          if (typeof hours !== 'number' || !(hours > 0 && hours <= MAX_ADVANCE_HOURS))
+            throw new Refusal(400, `"hours" must be a number above 0 and at most ${MAX_ADVANCE_HOURS}.`);
           return json(res, { ok: true, ...wb.advanceClock(hours * 3600_000) });
         }
         case '/api/sheet':
@@ -188,7 +248,13 @@ export async function startWorkbenchServer(wb: Workbench, port = 0, host = '127.
     }
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (e: NodeJS.ErrnoException) => reject(new Error(e.code === 'EADDRINUSE' ? `Port ${port} is in use: start with --port N (0 picks a free one).` : e.message)));
+    server.once('error', (e: NodeJS.ErrnoException) =>
+      reject(
+        new Error(
+          e.code === 'EADDRINUSE' ? `Port ${port} is in use: start with --port N (0 picks a free one).` : e.message,
+        ),
+      ),
+    );
     server.listen(port, host, () => resolve());
   });
   const bound = (server.address() as AddressInfo).port;

@@ -36,7 +36,13 @@ interface Saved {
 }
 
 /** What a cell held before an edit of the page, for Ctrl-Z. */
-interface Edit { sheet: string; row: number; col: number; value: CellValue; formula?: string }
+interface Edit {
+  sheet: string;
+  row: number;
+  col: number;
+  value: CellValue;
+  formula?: string;
+}
 
 const MAX_UNDO = 100;
 /** Rows of cells one snapshot sends at most: the page asks for the window it shows (and its frozen rows). */
@@ -48,13 +54,18 @@ function loadState(file: string): { saved?: Saved; workbook?: Workbook; notice?:
   try {
     const saved = JSON.parse(readFileSync(file, 'utf8')) as Saved;
     const workbook = Workbook.fromJSON(saved.workbook);
-    const stores = Array.isArray(saved.properties) && saved.properties.every((p) => Array.isArray(p) && typeof p[0] === 'string' && Array.isArray(p[1]));
-    if (!workbook.sheets.length || !stores || !Array.isArray(saved.triggers?.triggers)) throw new Error('parts of it are missing');
+    const stores =
+      Array.isArray(saved.properties) &&
+      saved.properties.every((p) => Array.isArray(p) && typeof p[0] === 'string' && Array.isArray(p[1]));
+    if (!workbook.sheets.length || !stores || !Array.isArray(saved.triggers?.triggers))
+      throw new Error('parts of it are missing');
     return { saved, workbook };
   } catch (e) {
     const aside = `${file}.unreadable-${new Date().toISOString().replace(/[:.]/g, '-')}`;
     renameSync(file, aside);
-    return { notice: `The saved workbench state could not be read (${(e as Error).message}); it was set aside as ${aside} and the workbench starts with an empty workbook. Your key is in that file's user properties if you need it.` };
+    return {
+      notice: `The saved workbench state could not be read (${(e as Error).message}); it was set aside as ${aside} and the workbench starts with an empty workbook. Your key is in that file's user properties if you need it.`,
+    };
   }
 }
 
@@ -96,7 +107,9 @@ export class Workbench {
     this.host = new ScriptRunHost(this.emu);
     this.emu.store('document').set('INVESTOR_DATA_BASE_URL', options.serviceUrl);
     // Starting the workbench on a service is its one user confirming that address for their saved key.
-    for (const [scope, store] of this.emu.properties) if (scope.startsWith('user:') && store.has('INVESTOR_DATA_API_KEY')) store.set('INVESTOR_DATA_KEY_ADDRESS', options.serviceUrl);
+    for (const [scope, store] of this.emu.properties)
+      if (scope.startsWith('user:') && store.has('INVESTOR_DATA_API_KEY'))
+        store.set('INVESTOR_DATA_KEY_ADDRESS', options.serviceUrl);
     this.open();
   }
 
@@ -139,7 +152,8 @@ export class Workbench {
     } catch {
       throw new Error(`${a1} is not a cell address (like B3).`);
     }
-    if (p.r1 < 1 || p.c1 < 1 || p.r1 > s.maxRows || p.c1 > s.maxCols) throw new Error(`${a1} is outside the sheet (${s.maxRows} rows, columns A to ${columnLetters(s.maxCols)}).`);
+    if (p.r1 < 1 || p.c1 < 1 || p.r1 > s.maxRows || p.c1 > s.maxCols)
+      throw new Error(`${a1} is outside the sheet (${s.maxRows} rows, columns A to ${columnLetters(s.maxCols)}).`);
     return { row: p.r1 - 1, col: p.c1 - 1 };
   }
 
@@ -168,7 +182,10 @@ export class Workbench {
     const { row, col } = this.cell(s, a1);
     const parsed = interpretInput(input);
     const key = `${row},${col}`;
-    const spilled = [...this.engine.owners.values()].some((o) => o.sheet === sheetName && (o.row !== row || o.col !== col) && o.cells.some(([r, c]) => r === row && c === col));
+    const spilled = [...this.engine.owners.values()].some(
+      (o) =>
+        o.sheet === sheetName && (o.row !== row || o.col !== col) && o.cells.some(([r, c]) => r === row && c === col),
+    );
     this.undo.push({ sheet: sheetName, row, col, value: spilled ? '' : s.get(row, col), formula: s.formulas.get(key) });
     if (this.undo.length > MAX_UNDO) this.undo.shift();
     const error = this.put(sheetName, row, col, parsed.value, parsed.formula);
@@ -198,7 +215,10 @@ export class Workbench {
 
   /** What executions since `since` left for the page: the last dialog one showed, the formulas they wrote evaluated. */
   private afterScript(since: number): void {
-    const shown = this.emu.history.slice(since).flatMap((ledger) => ledger.dialogs).pop();
+    const shown = this.emu.history
+      .slice(since)
+      .flatMap((ledger) => ledger.dialogs)
+      .pop();
     if (shown) this.dialog = { id: ++this.dialogs, title: shown.title, html: shown.html };
     const written = new Map<string, Set<string>>();
     for (const s of this.emu.workbook.sheets) {
@@ -240,8 +260,13 @@ export class Workbench {
     if (!t) return { error: `No trigger ${id}`, message: `No trigger ${id}: it was removed meanwhile.` };
     if (t.oneOff) this.emu.triggers.triggers = this.emu.triggers.triggers.filter((x) => x !== t);
     else t.nextRunAt = this.emu.clock.now() + (t.periodMs as number);
-    const r = this.withScript(() => this.emu.run(t.handler, [{ triggerUid: t.id, authMode: 'FULL' }], { kind: 'trigger', user: t.user }));
-    return { ...(r.error ? { error: r.error } : {}), message: ranText([{ handler: t.handler, error: r.error }], this.emu.clock.now()) };
+    const r = this.withScript(() =>
+      this.emu.run(t.handler, [{ triggerUid: t.id, authMode: 'FULL' }], { kind: 'trigger', user: t.user }),
+    );
+    return {
+      ...(r.error ? { error: r.error } : {}),
+      message: ranText([{ handler: t.handler, error: r.error }], this.emu.clock.now()),
+    };
   }
 
   /**
@@ -271,7 +296,10 @@ export class Workbench {
    * row of it scrollable; the cells sent are those of the page's window (`from`, `count` rows),
    * keyed by row, and of the frozen rows, which the page keeps in view.
    */
-  snapshot(sheetIndex?: number, want: { rows?: number; cols?: number; from?: number; count?: number } = {}): Record<string, unknown> {
+  snapshot(
+    sheetIndex?: number,
+    want: { rows?: number; cols?: number; from?: number; count?: number } = {},
+  ): Record<string, unknown> {
     const wb = this.emu.workbook;
     if (sheetIndex !== undefined && sheetIndex >= 0 && sheetIndex < wb.sheets.length) wb.active = sheetIndex;
     const s = wb.sheets[wb.active];
@@ -279,21 +307,33 @@ export class Workbench {
     const cols = Math.min(s.maxCols, Math.max(s.lastColumn() + 3, DEFAULT_VIEW_COLS, want.cols ?? 0));
     const shown = Math.min(s.maxRows, Math.max(rows + 20, DEFAULT_VIEW_ROWS, want.rows ?? 0));
     const from = Math.max(0, Math.min(Math.floor(want.from ?? 0), shown - 1));
-    const to = Math.min(shown, from + Math.max(1, Math.min(Math.floor(want.count ?? FIRST_WINDOW_ROWS), MAX_WINDOW_ROWS)));
+    const to = Math.min(
+      shown,
+      from + Math.max(1, Math.min(Math.floor(want.count ?? FIRST_WINDOW_ROWS), MAX_WINDOW_ROWS)),
+    );
     const frozen = Math.min(s.frozenRows, shown);
     const errors: Record<string, string> = {};
-    for (const o of this.engine.owners.values()) if (o.sheet === s.name && o.error) errors[`${o.row},${o.col}`] = o.error;
+    for (const o of this.engine.owners.values())
+      if (o.sheet === s.name && o.error) errors[`${o.row},${o.col}`] = o.error;
     const cells: Record<number, string[]> = {};
     const kinds: Record<number, string> = {};
     const inputs: Record<string, string> = {};
-    const sent = [...Array.from({ length: frozen }, (_, r) => r), ...Array.from({ length: to - from }, (_, i) => from + i).filter((r) => r >= frozen)];
+    const sent = [
+      ...Array.from({ length: frozen }, (_, r) => r),
+      ...Array.from({ length: to - from }, (_, i) => from + i).filter((r) => r >= frozen),
+    ];
     for (const r of sent) {
       const texts: string[] = [];
       let kind = '';
       for (let c = 0; c < cols; c++) {
         const key = `${r},${c}`;
         const formula = s.formulas.get(key);
-        const v = cellView(s.get(r, c), s.formats.get(key), formula, !!formula && !this.engine.owners.has(`${s.name}!${key}`));
+        const v = cellView(
+          s.get(r, c),
+          s.formats.get(key),
+          formula,
+          !!formula && !this.engine.owners.has(`${s.name}!${key}`),
+        );
         texts.push(v.text);
         kind += v.kind;
         if (v.input !== v.text) inputs[key] = v.input;
@@ -304,17 +344,48 @@ export class Workbench {
     return {
       sheets: wb.sheets.map((x) => ({ name: x.name, hidden: x.hidden })),
       active: wb.active,
-      rows, shownRows: shown, from, to, maxRows: s.maxRows, maxCols: s.maxCols, frozenRows: frozen,
+      rows,
+      shownRows: shown,
+      from,
+      to,
+      maxRows: s.maxRows,
+      maxCols: s.maxCols,
+      frozenRows: frozen,
       columns: Array.from({ length: cols }, (_, c) => columnLetters(c + 1)),
-      cells, kinds, inputs, errors,
-      protections: s.protections.map((p) => ({ r: p.r, c: p.c, rows: p.sheet ? s.maxRows : p.rows, cols: p.sheet ? s.maxCols : p.cols, description: p.description, warningOnly: p.warningOnly })),
+      cells,
+      kinds,
+      inputs,
+      errors,
+      protections: s.protections.map((p) => ({
+        r: p.r,
+        c: p.c,
+        rows: p.sheet ? s.maxRows : p.rows,
+        cols: p.sheet ? s.maxCols : p.cols,
+        description: p.description,
+        warningOnly: p.warningOnly,
+      })),
       menus: Object.fromEntries(wb.menus),
       sidebar: wb.sidebar ? { title: wb.sidebar.title } : null,
       dialog: this.dialog ? { id: this.dialog.id, title: this.dialog.title } : null,
       toasts: wb.toasts.slice(-3),
-      triggers: this.emu.triggers.triggers.map((t) => ({ id: t.id, handler: t.handler, nextRunAt: t.nextRunAt, every: t.periodMs ? `${t.periodMs / 60000} min` : 'once' })),
+      triggers: this.emu.triggers.triggers.map((t) => ({
+        id: t.id,
+        handler: t.handler,
+        nextRunAt: t.nextRunAt,
+        every: t.periodMs ? `${t.periodMs / 60000} min` : 'once',
+      })),
       clock: this.emu.clock.now(),
-      mail: this.emu.mail.sent.slice(-MAX_MAIL_SHOWN).reverse().map((m) => ({ at: m.at, from: m.from, to: [...m.to, ...m.cc, ...m.bcc].join(', '), subject: m.subject, body: m.body, html: m.htmlBody ?? '' })),
+      mail: this.emu.mail.sent
+        .slice(-MAX_MAIL_SHOWN)
+        .reverse()
+        .map((m) => ({
+          at: m.at,
+          from: m.from,
+          to: [...m.to, ...m.cc, ...m.bcc].join(', '),
+          subject: m.subject,
+          body: m.body,
+          html: m.htmlBody ?? '',
+        })),
       notice: this.notice ?? null,
     };
   }

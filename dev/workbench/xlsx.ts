@@ -17,7 +17,11 @@ const MAX_NAME = 31;
 export function excelSheetNames(names: readonly string[]): string[] {
   const taken = new Set<string>();
   return names.map((name) => {
-    let base = name.replace(/[/\\?*[\]:]/g, '-').replace(/^'+|'+$/g, '').trim() || 'Sheet';
+    let base =
+      name
+        .replace(/[/\\?*[\]:]/g, '-')
+        .replace(/^'+|'+$/g, '')
+        .trim() || 'Sheet';
     if (base.toLowerCase() === 'history') base = `${base} (sheet)`;
     let candidate = base.slice(0, MAX_NAME).trim();
     for (let n = 2; taken.has(candidate.toLowerCase()); n++) {
@@ -45,7 +49,10 @@ export async function toXlsx(book: Workbook): Promise<Buffer> {
   const names = excelSheetNames(book.sheets.map((s) => s.name));
   const renamed = new Map(book.sheets.map((s, i) => [s.name, names[i]] as const).filter(([from, to]) => from !== to));
   book.sheets.forEach((s, i) => {
-    const ws = out.addWorksheet(names[i], { state: s.hidden ? 'hidden' : 'visible', views: s.frozenRows ? [{ state: 'frozen', ySplit: s.frozenRows }] : [] });
+    const ws = out.addWorksheet(names[i], {
+      state: s.hidden ? 'hidden' : 'visible',
+      views: s.frozenRows ? [{ state: 'frozen', ySplit: s.frozenRows }] : [],
+    });
     const rows = s.lastRow();
     const cols = s.lastColumn();
     for (let r = 0; r < rows; r++) {
@@ -54,7 +61,9 @@ export async function toXlsx(book: Workbook): Promise<Buffer> {
         const formula = s.formulas.get(`${r},${c}`);
         if (value === '' && !formula) continue;
         const cell = ws.getCell(r + 1, c + 1);
-        cell.value = formula ? { formula: renameReferences(formula.slice(1), renamed), result: value as string | number | boolean | Date } : value;
+        cell.value = formula
+          ? { formula: renameReferences(formula.slice(1), renamed), result: value as string | number | boolean | Date }
+          : value;
         // A date keeps its time: without a date format of its own it gets the one the workbench shows.
         const format = s.formats.get(`${r},${c}`);
         if (format && (!isDate(value) || /[ymdhs]/i.test(format))) cell.numFmt = format;

@@ -59,7 +59,8 @@ function redactor(secrets: readonly string[], body: string): (text: string) => s
 
 /** Sets `key` as an own property, even `__proto__` (an assignment would set the prototype). */
 function put(target: JsonValue[] | Body, key: string | number, value: JsonValue): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else (target as Record<string | number, JsonValue>)[key] = value;
 }
 
@@ -149,7 +150,11 @@ function keepRecord(record: Record<string, unknown>, clean: (text: string) => st
   const out: Body = {};
   let left = MAX_RECORD_CHARS;
   const names = Object.keys(record);
-  const order = [...names.filter((n) => n === 'id'), ...names.filter((n) => n !== 'id' && SHOWN.has(n)), ...names.filter((n) => !SHOWN.has(n))];
+  const order = [
+    ...names.filter((n) => n === 'id'),
+    ...names.filter((n) => n !== 'id' && SHOWN.has(n)),
+    ...names.filter((n) => !SHOWN.has(n)),
+  ];
   for (const raw of order) {
     const name = clean(raw);
     const checked = left > name.length ? checkField(record[raw], left - name.length, clean) : undefined;

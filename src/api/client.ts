@@ -69,7 +69,8 @@ export class Client {
   private readonly pathChoice = new Map<OperationName, number>();
 
   constructor(options: ClientOptions) {
-    if (!options.apiKey) throw new ServiceError('NO_KEY', 'No API key: open Investor Data ▸ Settings and save your key.');
+    if (!options.apiKey)
+      throw new ServiceError('NO_KEY', 'No API key: open Investor Data ▸ Settings and save your key.');
     this.options = options;
     this.policy = options.retry ?? DEFAULT_RETRY;
   }
@@ -124,7 +125,10 @@ export class Client {
   /** Pages of the active-partners list, fetched together, all ended by `until` (clock ms) when given. */
   activePartnerPages(pages: readonly number[], limit: number, o: { cache?: boolean; until?: number } = {}) {
     const op = OPERATIONS.getAllActiveLimitedPartners;
-    return this.answer(pages.map((page) => this.pageCall(op, { page, limit }, o.cache ?? false)), o.until);
+    return this.answer(
+      pages.map((page) => this.pageCall(op, { page, limit }, o.cache ?? false)),
+      o.until,
+    );
   }
 
   /** Pages of a fund's industries, fetched together. */
@@ -136,7 +140,10 @@ export class Client {
   }
 
   private byId(op: Operation, ids: readonly string[], until?: number): Outcome<ServiceRecord>[] {
-    return this.answer(ids.map((id) => this.idCall(op, id, (data) => singleRecord(data, op, id))), until);
+    return this.answer(
+      ids.map((id) => this.idCall(op, id, (data) => singleRecord(data, op, id))),
+      until,
+    );
   }
 
   private idCall<T>(op: Operation, id: string, read: Call<T>['read']): Call<T> {
@@ -174,7 +181,10 @@ export class Client {
   private cacheKey(call: Call<unknown>): string | undefined {
     if (!call.cache || !this.options.memo) return undefined;
     const q = call.query;
-    const params = Object.keys(q).sort().map((k) => `${k}=${encodeURIComponent(String(q[k]))}`).join('&');
+    const params = Object.keys(q)
+      .sort()
+      .map((k) => `${k}=${encodeURIComponent(String(q[k]))}`)
+      .join('&');
     return this.options.memo.key(call.op.tag, params);
   }
 
@@ -227,13 +237,21 @@ export class Client {
    * `deadline`: a call that could only be retried after it keeps its last error, and one never
    * sent ends UNSENT.
    */
-  private send<T>(calls: Call<T>[], pending: number[], out: Array<Outcome<T> | undefined>,
-    hasCopy: (i: number) => boolean, deadline: number): void {
+  private send<T>(
+    calls: Call<T>[],
+    pending: number[],
+    out: Array<Outcome<T> | undefined>,
+    hasCopy: (i: number) => boolean,
+    deadline: number,
+  ): void {
     const clock = this.options.clock;
     let queue: Attempt[] = pending.map((i) => ({ i, retries: 0, at: 0 }));
     while (queue.length) {
       const now = clock.now();
-      const due = queue.filter((a) => a.at <= now).sort((a, b) => a.i - b.i).slice(0, this.options.parallelism ?? 20);
+      const due = queue
+        .filter((a) => a.at <= now)
+        .sort((a, b) => a.i - b.i)
+        .slice(0, this.options.parallelism ?? 20);
       const next = due.length ? now : Math.min(...queue.map((a) => a.at));
       if (next > deadline) break;
       if (!due.length) {
@@ -256,8 +274,13 @@ export class Client {
   }
 
   /** The call's next attempt after `error`, or undefined: it ends with that error. */
-  private retry(op: Operation, a: Attempt, error: ServiceError, hasCopy: boolean,
-    deadline: number): Attempt | undefined {
+  private retry(
+    op: Operation,
+    a: Attempt,
+    error: ServiceError,
+    hasCopy: boolean,
+    deadline: number,
+  ): Attempt | undefined {
     if (error.code === 'NOT_FOUND' && this.tryNextPath(op)) return { ...a, at: 0 };
     const delay = retryDelay(error, a.retries + 1, this.policy, this.options.random, hasCopy);
     const at = this.options.clock.now() + (delay ?? 0);

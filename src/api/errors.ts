@@ -46,7 +46,10 @@ export class ServiceError extends Error {
     this.status = details.status;
     this.url = details.url === undefined ? undefined : redact(details.url, details.secrets);
     this.retryAfterMs = details.retryAfterMs;
-    this.retryAt = details.retryAfterMs !== undefined && details.answeredAt !== undefined ? details.answeredAt + details.retryAfterMs : undefined;
+    this.retryAt =
+      details.retryAfterMs !== undefined && details.answeredAt !== undefined
+        ? details.answeredAt + details.retryAfterMs
+        : undefined;
   }
 
   /** Whether trying again later may succeed: the service was busy, down, slow or sent a broken answer. */
@@ -66,7 +69,12 @@ export class ServiceError extends Error {
  * failure is retried (client), and a step that still meets one keeps what it has (import).
  */
 export const TRANSIENT_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
-  'RATE_LIMITED', 'SERVER', 'NETWORK', 'TIMEOUT', 'UNSENT', 'MALFORMED',
+  'RATE_LIMITED',
+  'SERVER',
+  'NETWORK',
+  'TIMEOUT',
+  'UNSENT',
+  'MALFORMED',
 ]);
 /** Answers that say something about the request itself: no stale copy may hide them. */
 const FINAL_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['AUTH', 'NOT_FOUND', 'BAD_INPUT', 'NO_KEY']);
@@ -85,10 +93,16 @@ export function toServiceError(e: unknown, secrets: readonly string[] = []): Ser
   if (e instanceof ServiceError) return e;
   const text = e instanceof Error ? e.message : String(e);
   if (/Service invoked too many times|Bandwidth quota exceeded|quota/i.test(text)) {
-    return new ServiceError('QUOTA', 'Daily URL fetch quota used up; cached values are shown where available. Try again tomorrow.', { secrets });
+    return new ServiceError(
+      'QUOTA',
+      'Daily URL fetch quota used up; cached values are shown where available. Try again tomorrow.',
+      { secrets },
+    );
   }
   if (/timed? ?out|timeout/i.test(text)) {
     return new ServiceError('TIMEOUT', 'The data service did not answer in time.', { secrets });
   }
-  return new ServiceError('NETWORK', `Could not reach the data service: ${redactAndCut(text, secrets, 200)}`, { secrets });
+  return new ServiceError('NETWORK', `Could not reach the data service: ${redactAndCut(text, secrets, 200)}`, {
+    secrets,
+  });
 }

@@ -17,5 +17,7 @@ export function fnv1a(text: string): number {
  * the time in base 36, then four random base-36 digits, so ids made in the same millisecond differ.
  */
 export function timeId(now: number, random: () => number = Math.random, prefix = ''): string {
-  return `${prefix}${now.toString(36)}${Math.floor(random() * 36 ** 4).toString(36).padStart(4, '0')}`;
+  return `${prefix}${now.toString(36)}${Math.floor(random() * 36 ** 4)
+    .toString(36)
+    .padStart(4, '0')}`;
 }

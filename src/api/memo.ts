@@ -86,7 +86,9 @@ export class Memo {
 
   constructor(options: MemoOptions) {
     this.o = options;
-    this.namespace = fromStored(options.stored, options.apiKey, options.baseUrl) ?? Memo.namespaceOf(options.codec, options.apiKey, options.baseUrl);
+    this.namespace =
+      fromStored(options.stored, options.apiKey, options.baseUrl) ??
+      Memo.namespaceOf(options.codec, options.apiKey, options.baseUrl);
   }
 
   /** The cache namespace of a key at an address: a digest, so no cache key shows the key. */

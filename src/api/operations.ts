@@ -39,28 +39,52 @@ export const OPERATIONS: Readonly<Record<OperationName, Operation>> = {
     tag: 'act',
   },
   getLimitedPartnerById: {
-    name: 'getLimitedPartnerById', paths: [`${LP}/getLimitedPartnerById`],
-    idParam: 'limitedPartnerId', subject: 'limited partner', paginated: false, tag: 'lp',
+    name: 'getLimitedPartnerById',
+    paths: [`${LP}/getLimitedPartnerById`],
+    idParam: 'limitedPartnerId',
+    subject: 'limited partner',
+    paginated: false,
+    tag: 'lp',
   },
   getLimitedPartnersAndTheirFirms: {
-    name: 'getLimitedPartnersAndTheirFirms', paths: [`${LP}/getLimitedPartnersAndTheirFirms`],
-    idParam: 'limitedPartnerId', subject: 'limited partner', paginated: false, tag: 'lpf',
+    name: 'getLimitedPartnersAndTheirFirms',
+    paths: [`${LP}/getLimitedPartnersAndTheirFirms`],
+    idParam: 'limitedPartnerId',
+    subject: 'limited partner',
+    paginated: false,
+    tag: 'lpf',
   },
   getLabelsByLimitedPartnerId: {
-    name: 'getLabelsByLimitedPartnerId', paths: [`${LP}/getLabelsByLimitedPartnerId`],
-    idParam: 'limitedPartnerId', subject: 'limited partner', paginated: false, tag: 'lpl',
+    name: 'getLabelsByLimitedPartnerId',
+    paths: [`${LP}/getLabelsByLimitedPartnerId`],
+    idParam: 'limitedPartnerId',
+    subject: 'limited partner',
+    paginated: false,
+    tag: 'lpl',
   },
   getVentureFundById: {
-    name: 'getVentureFundById', paths: [`${VF}/getVentureFundById`],
-    idParam: 'ventureFundId', subject: 'venture fund', paginated: false, tag: 'vf',
+    name: 'getVentureFundById',
+    paths: [`${VF}/getVentureFundById`],
+    idParam: 'ventureFundId',
+    subject: 'venture fund',
+    paginated: false,
+    tag: 'vf',
   },
   getIndustriesByVentureFundId: {
-    name: 'getIndustriesByVentureFundId', paths: [`${VF}/getIndustriesByVentureFundId`],
-    idParam: 'ventureFundId', subject: 'venture fund', paginated: true, tag: 'vfi',
+    name: 'getIndustriesByVentureFundId',
+    paths: [`${VF}/getIndustriesByVentureFundId`],
+    idParam: 'ventureFundId',
+    subject: 'venture fund',
+    paginated: true,
+    tag: 'vfi',
   },
   getLastFundSizeByVentureFundId: {
-    name: 'getLastFundSizeByVentureFundId', paths: [`${VF}/getLastFundSizeByVentureFundId`],
-    idParam: 'ventureFundId', subject: 'venture fund', paginated: false, tag: 'vfs',
+    name: 'getLastFundSizeByVentureFundId',
+    paths: [`${VF}/getLastFundSizeByVentureFundId`],
+    idParam: 'ventureFundId',
+    subject: 'venture fund',
+    paginated: false,
+    tag: 'vfs',
   },
 };
 
@@ -85,7 +109,10 @@ export function singleRecord(data: JsonValue | undefined, op: Operation, id: str
   if (own !== undefined && own !== null && String(own) !== String(id).trim()) {
     const shown = typeof own === 'string' || typeof own === 'number' ? String(own) : typeof own;
     const cut = shown.length > 40 ? `${shown.slice(0, 40)}…` : shown;
-    throw new ServiceError('BAD_RESPONSE', `The data service answered with ${op.subject ?? 'record'} id ${cut} when asked for ${String(id).trim()}.`);
+    throw new ServiceError(
+      'BAD_RESPONSE',
+      `The data service answered with ${op.subject ?? 'record'} id ${cut} when asked for ${String(id).trim()}.`,
+    );
   }
   return value;
 }
@@ -114,7 +141,8 @@ export function readPagination(value: JsonValue | undefined, requested: { page: 
   };
   const totalItems = num('totalItems');
   const pageSize = num('pageSize') || requested.limit;
-  if (totalItems === undefined) throw new ServiceError('MALFORMED', 'The data service sent a list page without a usable totalItems.');
+  if (totalItems === undefined)
+    throw new ServiceError('MALFORMED', 'The data service sent a list page without a usable totalItems.');
   const totalPages = num('totalPages') ?? Math.ceil(totalItems / Math.max(1, pageSize));
   return { totalItems, totalPages, currentPage: num('currentPage') ?? requested.page, pageSize };
 }

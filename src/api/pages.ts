@@ -45,7 +45,19 @@ export interface ListCursor {
 export type ListVerdict = { complete: true } | { complete: false; reason: string; changed: boolean };
 
 export function startCursor(limit: number): ListCursor {
-  return { limit, started: false, size: 0, totalItems: 0, lastPage: 0, nextPage: 1, probe: false, received: 0, endConfirmed: false, changed: false, lastSignature: '' };
+  return {
+    limit,
+    started: false,
+    size: 0,
+    totalItems: 0,
+    lastPage: 0,
+    nextPage: 1,
+    probe: false,
+    received: 0,
+    endConfirmed: false,
+    changed: false,
+    lastSignature: '',
+  };
 }
 
 /** Whether the read is over (complete or not): the end is confirmed or a problem was found. */
@@ -65,7 +77,8 @@ export function nextPages(c: ListCursor, max: number): number[] {
 
 function signature(items: readonly ServiceRecord[]): string {
   if (items.length === 0) return '';
-  const key = (r: ServiceRecord) => (typeof r.id === 'string' || typeof r.id === 'number' ? `#${r.id}` : JSON.stringify(r).slice(0, 120));
+  const key = (r: ServiceRecord) =>
+    typeof r.id === 'string' || typeof r.id === 'number' ? `#${r.id}` : JSON.stringify(r).slice(0, 120);
   return `${items.length}|${key(items[0])}|${key(items[items.length - 1])}`;
 }
 
@@ -84,7 +97,8 @@ export function acceptPage(c: ListCursor, page: number, value: Page<ServiceRecor
     c.received = n;
     c.lastSignature = sig;
     if (n === 0) {
-      if (reported.totalItems > 0) c.problem = `page 1 is empty although the service reports ${plural(reported.totalItems, 'item')}`;
+      if (reported.totalItems > 0)
+        c.problem = `page 1 is empty although the service reports ${plural(reported.totalItems, 'item')}`;
       else c.endConfirmed = true;
       return;
     }
@@ -112,7 +126,8 @@ export function acceptPage(c: ListCursor, page: number, value: Page<ServiceRecor
   if (page > c.lastPage) {
     // The page after the last: empty, or the server repeating its last page (clamping), ends the list.
     if (n === 0 || sig === c.lastSignature) c.endConfirmed = true;
-    else c.problem = `the service reports ${plural(c.totalItems, 'item')} but page ${page}, past the end, holds ${n} more`;
+    else
+      c.problem = `the service reports ${plural(c.totalItems, 'item')} but page ${page}, past the end, holds ${n} more`;
     return;
   }
   if (n > 0 && sig === c.lastSignature) {
@@ -144,11 +159,19 @@ export function listVerdict(c: ListCursor, distinct?: number): ListVerdict {
   if (c.changed) return { complete: false, reason: 'the list changed while it was read', changed: true };
   if (!c.endConfirmed) return { complete: false, reason: 'the end of the list was not reached', changed: false };
   if (c.received !== c.totalItems) {
-    return { complete: false, reason: `${plural(c.received, 'item')} arrived where the service reports ${c.totalItems}`, changed: false };
+    return {
+      complete: false,
+      reason: `${plural(c.received, 'item')} arrived where the service reports ${c.totalItems}`,
+      changed: false,
+    };
   }
   if (distinct !== undefined && distinct !== c.totalItems) {
     // Consistent pages but repeated ids: the order moved between pages (a live list), so read again.
-    return { complete: false, reason: `${plural(c.totalItems - distinct, 'item')} came twice, so others were missed`, changed: true };
+    return {
+      complete: false,
+      reason: `${plural(c.totalItems - distinct, 'item')} came twice, so others were missed`,
+      changed: true,
+    };
   }
   return { complete: true };
 }
@@ -230,12 +253,16 @@ function readOnce(fetch: PageFetcher, o: ReadOptions): ListRead {
 /** Reads a whole list; a read that the list moved under is done again, up to `passes` reads. */
 export function readList(fetch: PageFetcher, o: ReadOptions): ListRead {
   let read = readOnce(fetch, o);
-  for (let pass = 1; pass < (o.passes ?? 2) && !read.verdict.complete && read.verdict.changed; pass++) read = readOnce(fetch, o);
+  for (let pass = 1; pass < (o.passes ?? 2) && !read.verdict.complete && read.verdict.changed; pass++)
+    read = readOnce(fetch, o);
   return read;
 }
 
 /** The message for a list that could not be read completely: never a silently short list. */
 export function incompleteError(what: string, verdict: ListVerdict): ServiceError {
   const reason = verdict.complete ? '' : verdict.reason;
-  return new ServiceError('BAD_RESPONSE', `The data service sent an inconsistent ${what} (${reason}); nothing is shown rather than a partial list. Try again later.`);
+  return new ServiceError(
+    'BAD_RESPONSE',
+    `The data service sent an inconsistent ${what} (${reason}); nothing is shown rather than a partial list. Try again later.`,
+  );
 }

@@ -75,7 +75,8 @@ const uniq = (xs: readonly string[]) => [...new Set(xs.filter((x) => String(x ??
 
 /** A record another execution left in a run's bucket (fresh copies only). */
 function copied(hit: Cached | undefined, id: string): ServiceRecord | undefined {
-  const bucket = hit?.fresh && hit.value && typeof hit.value === 'object' ? (hit.value as Record<string, unknown>) : undefined;
+  const bucket =
+    hit?.fresh && hit.value && typeof hit.value === 'object' ? (hit.value as Record<string, unknown>) : undefined;
   // Own properties only: an id such as "__proto__" must not find Object.prototype.
   const record: unknown = bucket ? Object.getOwnPropertyDescriptor(bucket, id)?.value : undefined;
   return record && typeof record === 'object' ? (record as ServiceRecord) : undefined;
@@ -115,9 +116,12 @@ export class PartnerLookup {
   }
 
   /** The snapshot, a read of the list when cheaper, then one request per id for what is still missing. */
-  private fetchMisses(own: readonly string[], misses: string[],
+  private fetchMisses(
+    own: readonly string[],
+    misses: string[],
     neighboursOf: (() => Neighbours | undefined) | undefined,
-    found: Map<string, Outcome<ServiceRecord>>): void {
+    found: Map<string, Outcome<ServiceRecord>>,
+  ): void {
     let view = this.snapshot.view();
     if (view?.fresh) misses = this.fromSnapshot(view, misses, found);
     if (!misses.length) return;
@@ -130,14 +134,25 @@ export class PartnerLookup {
     const wanted = misses.length + (neighbours ? this.missingNeighbours(neighbours.column, ownSet, whole).length : 0);
     if ((!view?.fresh || holed) && wanted >= FILL_MIN_IDS) {
       const filled = this.fill(wanted, view?.gen, neighbours?.column ?? own, misses, found);
-      ({ misses, extra, view } = this.afterFill(filled, misses.filter((id) => !found.has(id)), extra, found, view));
+      ({ misses, extra, view } = this.afterFill(
+        filled,
+        misses.filter((id) => !found.has(id)),
+        extra,
+        found,
+        view,
+      ));
     }
     if (misses.length) this.oneByOne(misses, extra, neighbours, found, view);
   }
 
   /** The misses and neighbours left once the list was read (by this execution, in memory, or as a new snapshot). */
-  private afterFill(filled: SnapshotView | undefined, misses: string[], extra: string[],
-    found: Map<string, Outcome<ServiceRecord>>, view: SnapshotView | undefined) {
+  private afterFill(
+    filled: SnapshotView | undefined,
+    misses: string[],
+    extra: string[],
+    found: Map<string, Outcome<ServiceRecord>>,
+    view: SnapshotView | undefined,
+  ) {
     const records = this.readRecords;
     if (records) {
       // This execution read the list: answer from memory (fill left the column's answers for its neighbours).
@@ -165,12 +180,20 @@ export class PartnerLookup {
 
   private fromSnapshot(view: SnapshotView, ids: string[], found: Map<string, Outcome<ServiceRecord>>): string[] {
     const hits = this.snapshot.lookup(view, ids);
-    for (const [id, hit] of hits) found.set(id, hit.fresh ? { ok: true, value: hit.record } : { ok: true, value: hit.record, staleSince: hit.fetchedAt });
+    for (const [id, hit] of hits)
+      found.set(
+        id,
+        hit.fresh ? { ok: true, value: hit.record } : { ok: true, value: hit.record, staleSince: hit.fetchedAt },
+      );
     return ids.filter((id) => !hits.has(id));
   }
 
   /** Neighbours' ids that have no fresh answer anywhere (the snapshot's are left out when it is fresh). */
-  private missingNeighbours(neighbours: readonly string[] | undefined, own: Set<string>, view: SnapshotView | undefined): string[] {
+  private missingNeighbours(
+    neighbours: readonly string[] | undefined,
+    own: Set<string>,
+    view: SnapshotView | undefined,
+  ): string[] {
     if (!neighbours) return [];
     let ids = uniq(neighbours).filter((id) => !own.has(id));
     if (view?.fresh) ids = ids.filter((id) => view.chunkOf(id) === undefined);
@@ -192,11 +215,17 @@ export class PartnerLookup {
     if (records) return { records };
     const known = this.meta();
     if (!this.fillError && known && pagesOf(known) > MAX_FILL_PAGES) {
-      this.fillError = new ServiceError('BAD_INPUT', `${known.total} active partners are too many to read in a formula; run Investor Data ▸ Import once (it keeps a copy the formulas search).`);
+      this.fillError = new ServiceError(
+        'BAD_INPUT',
+        `${known.total} active partners are too many to read in a formula; run Investor Data ▸ Import once (it keeps a copy the formulas search).`,
+      );
     }
     const stale = view ? this.snapshot.all(view) : undefined;
     if (stale && (!this.fillError || this.fillError.fallsBack)) return { records: stale, staleSince: view?.fetchedAt };
-    throw this.fillError ?? new ServiceError('SERVER', 'The list of active partners could not be read; try again in a minute.');
+    throw (
+      this.fillError ??
+      new ServiceError('SERVER', 'The list of active partners could not be read; try again in a minute.')
+    );
   }
 
   /**
@@ -206,7 +235,9 @@ export class PartnerLookup {
   private copyColumn(column: readonly string[]): void {
     const records = this.readRecords;
     if (!records) return;
-    const ids = uniq(column).filter((id) => records.has(id)).slice(0, MAX_RUN_COPIES);
+    const ids = uniq(column)
+      .filter((id) => records.has(id))
+      .slice(0, MAX_RUN_COPIES);
     const byBucket = new Map<string, Record<string, ServiceRecord>>();
     for (const id of ids) {
       const key = this.bucketKey(id);
@@ -277,14 +308,19 @@ export class PartnerLookup {
    * the generation the caller found (holed, or no longer fresh): any other one published since is
    * taken as it is.
    */
-  private fill(wanted: number, seen: string | undefined, column?: readonly string[], own: readonly string[] = [],
-    found?: Map<string, Outcome<ServiceRecord>>): SnapshotView | undefined {
+  private fill(
+    wanted: number,
+    seen: string | undefined,
+    column?: readonly string[],
+    own: readonly string[] = [],
+    found?: Map<string, Outcome<ServiceRecord>>,
+  ): SnapshotView | undefined {
     const known = this.meta();
     if (known && !worthReading(wanted, known)) return undefined;
     // The reader leaves the column's answers before it writes the snapshot: a waiting cell stops at the first of the two.
     const copiedOwn = () => found !== undefined && own.length > 0 && this.fromCopies(own, found);
-    const waitForReader = () => (this.waitFor('snapshot', () => copiedOwn() || this.freshView() !== undefined)
-      ? this.freshView() : undefined);
+    const waitForReader = () =>
+      this.waitFor('snapshot', () => copiedOwn() || this.freshView() !== undefined) ? this.freshView() : undefined;
     if (!this.claim('snapshot')) return waitForReader();
     let lost = false;
     try {
@@ -327,8 +363,10 @@ export class PartnerLookup {
    * Reads the list (page 1 already in when `first` is given), keeps it in memory, and leaves
    * `column`'s answers and a new snapshot.
    */
-  private readAndPublish(first: Outcome<Page<ServiceRecord>> | undefined,
-    column?: readonly string[]): SnapshotView | undefined {
+  private readAndPublish(
+    first: Outcome<Page<ServiceRecord>> | undefined,
+    column?: readonly string[],
+  ): SnapshotView | undefined {
     // The read ends early enough to leave time for writing it and answering the cell.
     const until = this.context.clock.now() + this.context.client.timeLeft() - WRITE_RESERVE_MS - ANSWER_RESERVE_MS;
     const client = this.context.client;
@@ -354,8 +392,13 @@ export class PartnerLookup {
    * execution is fetching waits for that execution's answers first. Failures fall back to the
    * snapshot's last good copy.
    */
-  private oneByOne(misses: string[], extra: string[], neighbours: Neighbours | undefined,
-    found: Map<string, Outcome<ServiceRecord>>, view: SnapshotView | undefined): void {
+  private oneByOne(
+    misses: string[],
+    extra: string[],
+    neighbours: Neighbours | undefined,
+    found: Map<string, Outcome<ServiceRecord>>,
+    view: SnapshotView | undefined,
+  ): void {
     let todo = misses;
     if (extra.length && neighbours) {
       const name = `ids:${neighbours.group}`;
@@ -377,7 +420,9 @@ export class PartnerLookup {
 
   private fetchInto(ids: string[], found: Map<string, Outcome<ServiceRecord>>, view: SnapshotView | undefined): void {
     const outcomes = this.context.client.limitedPartners(ids);
-    const failedWithCopy = ids.filter((_, i) => !outcomes[i].ok && (outcomes[i] as { error: ServiceError }).error.fallsBack);
+    const failedWithCopy = ids.filter(
+      (_, i) => !outcomes[i].ok && (outcomes[i] as { error: ServiceError }).error.fallsBack,
+    );
     const stale = view && failedWithCopy.length ? this.snapshot.lookup(view, failedWithCopy) : new Map();
     ids.forEach((id, i) => {
       const hit = stale.get(id);

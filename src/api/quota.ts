@@ -107,7 +107,10 @@ export class FetchBudget {
   /** The count in words, for Diagnostics. */
   describeUsage(): string {
     const u = this.usage();
-    const window = u.windowStart !== undefined && u.resetsAt !== undefined ? ` since ${utcTime(u.windowStart)} (the count resets by ${utcTime(u.resetsAt)})` : '';
+    const window =
+      u.windowStart !== undefined && u.resetsAt !== undefined
+        ? ` since ${utcTime(u.windowStart)} (the count resets by ${utcTime(u.resetsAt)})`
+        : '';
     return `${grouped(u.used)} of ${grouped(u.dailyLimit)} counted by the add-in for you${window}; it stops asking at ${grouped(u.allowed)}. Google's own count also holds your other scripts' fetches`;
   }
 
@@ -133,9 +136,12 @@ export class FetchBudget {
     const limit = grouped(this.policy.dailyLimit);
     const counted = `${grouped(used + admitted)} of ${limit} URL fetches used since ${utcTime(start)}`;
     const reserve = grouped(this.policy.dailyLimit - allowed);
-    const refusal = new ServiceError('QUOTA', `Daily fetch limit nearly reached: ${counted}, and this needs \
+    const refusal = new ServiceError(
+      'QUOTA',
+      `Daily fetch limit nearly reached: ${counted}, and this needs \
 ${grouped(n - admitted)} more; the add-in keeps the last ${reserve} in reserve. Cached values are shown where \
-available; the count resets by ${utcTime(start + QUOTA_WINDOW_MS)}.`);
+available; the count resets by ${utcTime(start + QUOTA_WINDOW_MS)}.`,
+    );
     return { admitted, refusal };
   };
 }

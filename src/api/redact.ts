@@ -73,10 +73,12 @@ function redactSlices(text: string, slices: ReadonlySet<string>): string {
  * is data, not a key, and must come back as it was sent.
  */
 export function keyRedactor(secrets: readonly string[] = []): (text: string) => string {
-  const keys = secrets.filter((secret) => secret && secret.length >= 4).map((secret) => ({
-    pattern: keyPattern(secret),
-    slices: [...new Set([secret, encodeURIComponentSafe(secret)])].map(slicesOf),
-  }));
+  const keys = secrets
+    .filter((secret) => secret && secret.length >= 4)
+    .map((secret) => ({
+      pattern: keyPattern(secret),
+      slices: [...new Set([secret, encodeURIComponentSafe(secret)])].map(slicesOf),
+    }));
   return (text) => {
     let out = String(text);
     for (const key of keys) {

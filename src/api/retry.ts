@@ -65,7 +65,13 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
  * With nothing to fall back on, the client tries harder (retriesWithoutCopy), since giving up
  * shows the analyst an error instead of a stale value.
  */
-export function retryDelay(error: ServiceError, attempt: number, policy: RetryPolicy, random: () => number = Math.random, hasCopy = true): number | undefined {
+export function retryDelay(
+  error: ServiceError,
+  attempt: number,
+  policy: RetryPolicy,
+  random: () => number = Math.random,
+  hasCopy = true,
+): number | undefined {
   if (!error.transient || attempt > (hasCopy ? policy.retries : policy.retriesWithoutCopy)) return undefined;
   const wait = Math.max(error.retryAfterMs ?? 0, backoffDelay(attempt, policy, random));
   return wait > policy.maxRetryAfterMs ? undefined : wait;

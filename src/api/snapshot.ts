@@ -45,7 +45,6 @@ export interface SnapshotHit {
   fetchedAt: number;
 }
 
-
 /** Column layout of a chunk; a field a record lacks is written as null (the table shows both as blank). */
 export function toColumns(records: readonly ServiceRecord[]): Columns {
   const keys: string[] = [];
@@ -77,7 +76,13 @@ const isIdList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) 
 
 function isIndex(v: unknown): v is IndexEntry {
   const e = v as IndexEntry;
-  return !!e && typeof e.gen === 'string' && typeof e.total === 'number' && Array.isArray(e.chunks) && e.chunks.every(Array.isArray);
+  return (
+    !!e &&
+    typeof e.gen === 'string' &&
+    typeof e.total === 'number' &&
+    Array.isArray(e.chunks) &&
+    e.chunks.every(Array.isArray)
+  );
 }
 
 function isColumns(v: unknown): v is Columns {
@@ -111,7 +116,11 @@ export class Snapshot {
     const index = hit.value;
     let byId: Map<string, number> | undefined;
     return {
-      gen: index.gen, total: index.total, fresh: hit.fresh, fetchedAt: hit.fetchedAt, chunkCount: index.chunks.length,
+      gen: index.gen,
+      total: index.total,
+      fresh: hit.fresh,
+      fetchedAt: hit.fetchedAt,
+      chunkCount: index.chunks.length,
       chunkOf: (id) => {
         if (!byId) {
           byId = new Map();
@@ -146,7 +155,10 @@ export class Snapshot {
 
   /** Every record, in list order; undefined when a chunk is missing (evicted): the snapshot is then not whole. */
   all(view: SnapshotView): ServiceRecord[] | undefined {
-    const chunks = this.readChunks(view, Array.from({ length: view.chunkCount }, (_, n) => n));
+    const chunks = this.readChunks(
+      view,
+      Array.from({ length: view.chunkCount }, (_, n) => n),
+    );
     if (chunks.size !== view.chunkCount) return undefined;
     const out: ServiceRecord[] = [];
     for (let n = 0; n < view.chunkCount; n++) out.push(...(chunks.get(n) as ServiceRecord[]));
@@ -192,7 +204,8 @@ export class Snapshot {
   publish(gen: string, total: number, chunks: string[][]): void {
     const before = this.view();
     this.memo.putMany([[this.key('index'), { gen, total, chunks } satisfies IndexEntry]]);
-    if (before && before.gen !== gen) this.memo.remove(Array.from({ length: before.chunkCount }, (_, n) => this.chunkKey(before.gen, n)));
+    if (before && before.gen !== gen)
+      this.memo.remove(Array.from({ length: before.chunkCount }, (_, n) => this.chunkKey(before.gen, n)));
   }
 
   /**
@@ -219,7 +232,11 @@ export class Snapshot {
     const chunks = this.readChunks(view, rest);
     if (chunks.size !== rest.length) return false;
     for (const n of rest) ids.push((chunks.get(n) as ServiceRecord[]).map((r) => recordId(r) ?? ''));
-    this.publish(gen, ids.reduce((k, x) => k + x.length, 0), ids);
+    this.publish(
+      gen,
+      ids.reduce((k, x) => k + x.length, 0),
+      ids,
+    );
     this.memo.remove(firsts.filter((n) => kept.has(this.idsKey(gen, n))).map((n) => this.idsKey(gen, n)));
     return true;
   }

@@ -27,7 +27,9 @@ function encodeValue(name: string, value: string): string {
 
 /** Checks a user-supplied base URL: https, or http only on the local machine. Returns it normalised. */
 export function normaliseBaseUrl(input: string): string {
-  const text = String(input ?? '').trim().replace(/\/+$/, '');
+  const text = String(input ?? '')
+    .trim()
+    .replace(/\/+$/, '');
   const m = /^(https?):\/\/(\[[0-9a-f:.]+\]|[^/?#:@\s[\]]+)(:\d{1,5})?(\/[^?#\s]*)?$/i.exec(text);
   if (!m) throw badInput(`Not a valid service address: "${text.slice(0, 100)}". Use https://host[/path].`);
   const scheme = m[1].toLowerCase();

@@ -8,7 +8,15 @@
 import type { Outcome } from '../api/client';
 import { ServiceError } from '../api/errors';
 import { incompleteError, type ListRead, type PageFetcher, readList } from '../api/pages';
-import { FUND_FIELD_SPECS, type FieldSpec, LP_FIELD_SPECS, LP_FIRMS_FIELD_SPECS, LP_LABELS_FIELD_SPECS, recordId, type ServiceRecord } from '../api/records';
+import {
+  FUND_FIELD_SPECS,
+  type FieldSpec,
+  LP_FIELD_SPECS,
+  LP_FIRMS_FIELD_SPECS,
+  LP_LABELS_FIELD_SPECS,
+  recordId,
+  type ServiceRecord,
+} from '../api/records';
 import { clientFor, lookupPartners } from '../gas/context';
 import { type FormulaResult, guard } from '../gas/formula-guard';
 import { neighboursOf } from '../gas/neighbours';
@@ -25,23 +33,43 @@ export const MAX_LIST_ITEMS = 5000;
  * says when the service's pages do not add up: then the formula shows that, never a short list.
  * A list `keyed` by id (partners) leaves out records without a usable id, as every reader does.
  */
-function readPages(fetch: PageFetcher, limit: number, page: number | undefined, what: string, keyed: boolean): ListRead {
+function readPages(
+  fetch: PageFetcher,
+  limit: number,
+  page: number | undefined,
+  what: string,
+  keyed: boolean,
+): ListRead {
   if (page !== undefined) {
     const one = fetch([page], limit)[0];
     if (!one.ok) throw one.error;
     const records = keyed ? one.value.items.filter((r) => recordId(r) !== undefined) : one.value.items;
-    return { records, verdict: { complete: true }, staleSince: one.staleSince, totalItems: one.value.pagination.totalItems };
+    return {
+      records,
+      verdict: { complete: true },
+      staleSince: one.staleSince,
+      totalItems: one.value.pagination.totalItems,
+    };
   }
   const read = readList(fetch, {
-    limit, batch: 100, maxItems: MAX_LIST_ITEMS, passes: 2, keyed,
-    tooLong: (n) => `${n} items are too many for a formula (at most ${MAX_LIST_ITEMS}); use Investor Data ▸ Import, or pass page and limit.`,
+    limit,
+    batch: 100,
+    maxItems: MAX_LIST_ITEMS,
+    passes: 2,
+    keyed,
+    tooLong: (n) =>
+      `${n} items are too many for a formula (at most ${MAX_LIST_ITEMS}); use Investor Data ▸ Import, or pass page and limit.`,
   });
   if (!read.verdict.complete) throw incompleteError(what, read.verdict);
   return read;
 }
 
 function perIdTable(
-  idsInput: unknown, fieldsInput: unknown, headersInput: unknown, specs: readonly FieldSpec[], what: string,
+  idsInput: unknown,
+  fieldsInput: unknown,
+  headersInput: unknown,
+  specs: readonly FieldSpec[],
+  what: string,
   fetch: (ids: string[], single: boolean) => Outcome<ServiceRecord>[],
 ): FormulaResult {
   const ids = readIds(idsInput);
@@ -79,7 +107,11 @@ function transpose(table: Cell[][]): Cell[][] {
  * @customfunction
  */
 export function LP_GET(ids: unknown, fields?: unknown, headers?: unknown): FormulaResult {
-  return guard(() => perIdTable(ids, fields, headers, LP_FIELD_SPECS, 'limited partner', (u, single) => lookupPartners(u, single ? () => neighboursOf('LP_GET') : undefined)));
+  return guard(() =>
+    perIdTable(ids, fields, headers, LP_FIELD_SPECS, 'limited partner', (u, single) =>
+      lookupPartners(u, single ? () => neighboursOf('LP_GET') : undefined),
+    ),
+  );
 }
 
 /**
@@ -92,7 +124,9 @@ export function LP_GET(ids: unknown, fields?: unknown, headers?: unknown): Formu
  * @customfunction
  */
 export function LP_FIRMS(ids: unknown, headers?: unknown): FormulaResult {
-  return guard(() => perIdTable(ids, undefined, headers, LP_FIRMS_FIELD_SPECS, 'firms', (u) => clientFor('formula').firms(u)));
+  return guard(() =>
+    perIdTable(ids, undefined, headers, LP_FIRMS_FIELD_SPECS, 'firms', (u) => clientFor('formula').firms(u)),
+  );
 }
 
 /**
@@ -105,7 +139,9 @@ export function LP_FIRMS(ids: unknown, headers?: unknown): FormulaResult {
  * @customfunction
  */
 export function LP_LABELS(ids: unknown, headers?: unknown): FormulaResult {
-  return guard(() => perIdTable(ids, undefined, headers, LP_LABELS_FIELD_SPECS, 'labels', (u) => clientFor('formula').labels(u)));
+  return guard(() =>
+    perIdTable(ids, undefined, headers, LP_LABELS_FIELD_SPECS, 'labels', (u) => clientFor('formula').labels(u)),
+  );
 }
 
 /**
@@ -119,7 +155,9 @@ export function LP_LABELS(ids: unknown, headers?: unknown): FormulaResult {
  * @customfunction
  */
 export function FUND_GET(ids: unknown, fields?: unknown, headers?: unknown): FormulaResult {
-  return guard(() => perIdTable(ids, fields, headers, FUND_FIELD_SPECS, 'venture fund', (u) => clientFor('formula').funds(u)));
+  return guard(() =>
+    perIdTable(ids, fields, headers, FUND_FIELD_SPECS, 'venture fund', (u) => clientFor('formula').funds(u)),
+  );
 }
 
 /**
@@ -133,8 +171,13 @@ export function FUND_GET(ids: unknown, fields?: unknown, headers?: unknown): For
  */
 export function FUND_LASTSIZE(ids: unknown, headers?: unknown): FormulaResult {
   const specs: FieldSpec[] = [{ name: 'lastFundSize', type: 'string' }];
-  return guard(() => perIdTable(ids, undefined, headers, specs, 'last fund size', (u) =>
-    clientFor('formula').lastFundSizes(u).map((o) => (o.ok ? { ...o, value: { lastFundSize: o.value } } : o))));
+  return guard(() =>
+    perIdTable(ids, undefined, headers, specs, 'last fund size', (u) =>
+      clientFor('formula')
+        .lastFundSizes(u)
+        .map((o) => (o.ok ? { ...o, value: { lastFundSize: o.value } } : o)),
+    ),
+  );
 }
 
 /**
@@ -157,7 +200,12 @@ export function LP_ACTIVE(page?: unknown, limit?: unknown, fields?: unknown, hea
     const client = clientFor('formula');
     const fetch: PageFetcher = (pages, size) => client.activePartnerPages(pages, size, { cache: true });
     const list = readPages(fetch, l, p, 'list of active partners', true);
-    const table = rowsTable(list.records.map((record) => ({ kind: 'record', record, staleSince: list.staleSince })), chosen, withHeaders, 'formula');
+    const table = rowsTable(
+      list.records.map((record) => ({ kind: 'record', record, staleSince: list.staleSince })),
+      chosen,
+      withHeaders,
+      'formula',
+    );
     // Sheets shows an error for an empty array result; an empty page is an empty cell.
     return table.length ? table : '';
   });
@@ -183,9 +231,23 @@ export function FUND_INDUSTRIES(id: unknown, page?: unknown, limit?: unknown, he
     const l = readPositiveInt(limit, 'limit', 100, 10000) as number;
     const withHeaders = readFlag(headers, 'headers', true);
     const client = clientFor('formula');
-    const list = readPages((pages, size) => client.industriesPages(ids.unique[0], pages, size), l, p, 'list of industries', false);
-    const names = [...new Set(list.records.flatMap((item) => (Array.isArray(item.industries) ? item.industries : [item.industries ?? ''])))];
-    const rows = names.map((record) => ({ kind: 'record' as const, record: { industries: record }, staleSince: list.staleSince }));
+    const list = readPages(
+      (pages, size) => client.industriesPages(ids.unique[0], pages, size),
+      l,
+      p,
+      'list of industries',
+      false,
+    );
+    const names = [
+      ...new Set(
+        list.records.flatMap((item) => (Array.isArray(item.industries) ? item.industries : [item.industries ?? ''])),
+      ),
+    ];
+    const rows = names.map((record) => ({
+      kind: 'record' as const,
+      record: { industries: record },
+      staleSince: list.staleSince,
+    }));
     const spec: FieldSpec[] = [{ name: 'industries', type: 'string' }];
     const table = rowsTable(rows, spec, withHeaders, 'formula');
     return table.length ? table : [['']];

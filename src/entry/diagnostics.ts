@@ -18,7 +18,15 @@ import { interpret } from '../api/response';
 import type { HttpResponse } from '../api/transport';
 import { buildUrl, normaliseBaseUrl } from '../api/url';
 import { clientFor, unconfirmedAddress } from '../gas/context';
-import { cacheRoundTrip, isPermissionError, type PropertyStore, propertiesRoundTrip, serviceAddressSource, showDialog, triggerHandlers } from '../gas/diagnostics-probe';
+import {
+  cacheRoundTrip,
+  isPermissionError,
+  type PropertyStore,
+  propertiesRoundTrip,
+  serviceAddressSource,
+  showDialog,
+  triggerHandlers,
+} from '../gas/diagnostics-probe';
 import { fetchBudget, urlFetchTransport } from '../gas/http';
 import { knownSecrets, readSettings, type Settings } from '../gas/settings';
 import { type Answer, answer, type Check, type CheckStatus, type Diagnostics } from '../contract';
@@ -44,7 +52,9 @@ export function pageProblems(body: { [key: string]: JsonValue }): string[] {
   const p = body.pagination;
   if (!isObject(p)) problems.push('no "pagination" object');
   else {
-    const bad = PAGINATION_FIELDS.filter((k) => !(typeof p[k] === 'number' && Number.isInteger(p[k]) && (p[k] as number) >= 0));
+    const bad = PAGINATION_FIELDS.filter(
+      (k) => !(typeof p[k] === 'number' && Number.isInteger(p[k]) && (p[k] as number) >= 0),
+    );
     if (bad.length) problems.push(`pagination without a whole number in ${bad.join(', ')}`);
   }
   return problems;
@@ -87,7 +97,12 @@ function checkSettings(run: Run): Settings | undefined {
   let settings: Settings | undefined;
   run.attempt('API key', 'data', () => {
     settings = readSettings();
-    if (settings.apiKey) run.add('API key', 'OK', `saved in your user properties (${keyHint(settings.apiKey)}, ${settings.apiKey.length} characters)`);
+    if (settings.apiKey)
+      run.add(
+        'API key',
+        'OK',
+        `saved in your user properties (${keyHint(settings.apiKey)}, ${settings.apiKey.length} characters)`,
+      );
     else run.add('API key', 'FAIL', 'none saved: open Extensions ▸ Investor Data ▸ Settings, paste your key, Save key');
   });
   if (!settings) {
@@ -96,7 +111,11 @@ function checkSettings(run: Run): Settings | undefined {
   }
   const s = settings;
   if (!s.baseUrl) {
-    run.add('Service address', 'FAIL', 'not set (there is no default): open Extensions ▸ Investor Data ▸ Settings and enter the https address your data provider gave you');
+    run.add(
+      'Service address',
+      'FAIL',
+      'not set (there is no default): open Extensions ▸ Investor Data ▸ Settings and enter the https address your data provider gave you',
+    );
     return s;
   }
   try {
@@ -116,7 +135,12 @@ function checkListPaths(run: Run, s: Settings): string | undefined {
   run.attempt(names, 'network', () => {
     const base = normaliseBaseUrl(s.baseUrl);
     const started = Date.now();
-    const answers = urlFetchTransport.fetchAll(paths.map((p) => ({ url: buildUrl(base, p, { page: 1, limit: 1, apiKey: s.apiKey }), headers: { accept: 'application/json' } })));
+    const answers = urlFetchTransport.fetchAll(
+      paths.map((p) => ({
+        url: buildUrl(base, p, { page: 1, limit: 1, apiKey: s.apiKey }),
+        headers: { accept: 'application/json' },
+      })),
+    );
     const ms = Date.now() - started;
     const results = answers.map((res, i): { ok: boolean; detail: string } => {
       if (res instanceof Error) {
@@ -130,7 +154,10 @@ function checkListPaths(run: Run, s: Settings): string | undefined {
       const data = read.body.data as Array<Record<string, JsonValue>>;
       const p = read.body.pagination as Record<string, number>;
       if (firstId === undefined && data.length && typeof data[0].id === 'string') firstId = data[0].id;
-      return { ok: true, detail: `HTTP 200 within ${ms} ms (both paths asked at once): ${data.length} record, pagination ${PAGINATION_FIELDS.map((k) => `${k} ${count(p[k])}`).join(', ')}` };
+      return {
+        ok: true,
+        detail: `HTTP 200 within ${ms} ms (both paths asked at once): ${data.length} record, pagination ${PAGINATION_FIELDS.map((k) => `${k} ${count(p[k])}`).join(', ')}`,
+      };
     });
     const anyOk = results.some((r) => r.ok);
     results.forEach((r, i) => {
@@ -144,7 +171,13 @@ function checkListPaths(run: Run, s: Settings): string | undefined {
 function checkById(run: Run, s: Settings, id: string | undefined): void {
   const name = 'Per-id call getLimitedPartnerById';
   if (id === undefined) {
-    run.add(name, 'SKIP', run.refused.has('network') ? 'not allowed in this authorization mode (no external requests)' : 'no partner id to try: neither list answered with one');
+    run.add(
+      name,
+      'SKIP',
+      run.refused.has('network')
+        ? 'not allowed in this authorization mode (no external requests)'
+        : 'no partner id to try: neither list answered with one',
+    );
     return;
   }
   run.attempt(name, 'network', () => {
@@ -155,22 +188,39 @@ function checkById(run: Run, s: Settings, id: string | undefined): void {
     if (!outcome.ok) {
       if (isPermissionError(outcome.error)) throw outcome.error;
       run.add(name, 'FAIL', `${short(id)}: ${outcome.error.message}`);
-    } else if (outcome.staleSince !== undefined) run.add(name, 'FAIL', `${short(id)}: the service failed; only a cached answer was available`);
-    else if (outcome.value.id !== id) run.add(name, 'FAIL', `${short(id)}: the answer holds another record (${short(String(outcome.value.id))})`);
-    else run.add(name, 'OK', `${short(id)}: the record, in ${ms} ms (${client.stats.fetches} request${client.stats.fetches === 1 ? '' : 's'}, ${client.stats.retries} retries)`);
+    } else if (outcome.staleSince !== undefined)
+      run.add(name, 'FAIL', `${short(id)}: the service failed; only a cached answer was available`);
+    else if (outcome.value.id !== id)
+      run.add(name, 'FAIL', `${short(id)}: the answer holds another record (${short(String(outcome.value.id))})`);
+    else
+      run.add(
+        name,
+        'OK',
+        `${short(id)}: the record, in ${ms} ms (${client.stats.fetches} request${client.stats.fetches === 1 ? '' : 's'}, ${client.stats.retries} retries)`,
+      );
   });
 }
 
 function checkStores(run: Run): void {
   run.attempt('Cache', 'data', () => {
     const ok = cacheRoundTrip();
-    run.add('Cache', ok ? 'OK' : 'FAIL', ok ? 'a value written to the document cache was read back and removed' : 'a value written to the document cache did not come back');
+    run.add(
+      'Cache',
+      ok ? 'OK' : 'FAIL',
+      ok
+        ? 'a value written to the document cache was read back and removed'
+        : 'a value written to the document cache did not come back',
+    );
   });
   for (const which of ['user', 'document'] as PropertyStore[]) {
     const name = `${which === 'user' ? 'User' : 'Document'} properties`;
     run.attempt(name, 'data', () => {
       const r = propertiesRoundTrip(which);
-      run.add(name, r.writable ? 'OK' : 'FAIL', r.writable ? 'readable and writable' : 'readable, but a value written was not read back');
+      run.add(
+        name,
+        r.writable ? 'OK' : 'FAIL',
+        r.writable ? 'readable and writable' : 'readable, but a value written was not read back',
+      );
     });
   }
 }
@@ -181,8 +231,13 @@ function checkTriggers(run: Run): void {
     const byHandler = new Map<string, number>();
     for (const h of handlers) byHandler.set(h, (byHandler.get(h) ?? 0) + 1);
     const list = [...byHandler].map(([h, n]) => `${h} ×${n}`).join(', ');
-    const status: CheckStatus = handlers.length >= TRIGGERS_PER_USER ? 'FAIL' : handlers.length >= TRIGGERS_PER_USER - 2 ? 'WARN' : 'OK';
-    run.add('Triggers', status, `${handlers.length} of ${TRIGGERS_PER_USER} allowed for you in this project${list ? ` (${list})` : ''}`);
+    const status: CheckStatus =
+      handlers.length >= TRIGGERS_PER_USER ? 'FAIL' : handlers.length >= TRIGGERS_PER_USER - 2 ? 'WARN' : 'OK';
+    run.add(
+      'Triggers',
+      status,
+      `${handlers.length} of ${TRIGGERS_PER_USER} allowed for you in this project${list ? ` (${list})` : ''}`,
+    );
   });
 }
 
@@ -209,10 +264,23 @@ export function runDiagnostics(): Diagnostics {
   if (s?.apiKey && s.baseUrl && !bound) run.add('Key bound to this address', 'FAIL', unconfirmedAddress(s).message);
   // The key goes only to the address its holder confirmed: no probe sends it anywhere else.
   if (s?.apiKey && s.baseUrl && bound) checkById(run, s, checkListPaths(run, s));
-  else run.add('Service', 'SKIP', bound || !s?.apiKey ? 'needs a saved API key and a service address' : 'the key is not sent to an address its owner has not confirmed');
+  else
+    run.add(
+      'Service',
+      'SKIP',
+      bound || !s?.apiKey
+        ? 'needs a saved API key and a service address'
+        : 'the key is not sent to an address its owner has not confirmed',
+    );
   checkStores(run);
   checkTriggers(run);
-  run.attempt('URL fetches today', 'data', () => run.add('URL fetches today', 'INFO', fetchBudget(s?.dailyFetchLimit ?? DEFAULT_QUOTA_POLICY.dailyLimit).describeUsage()));
+  run.attempt('URL fetches today', 'data', () =>
+    run.add(
+      'URL fetches today',
+      'INFO',
+      fetchBudget(s?.dailyFetchLimit ?? DEFAULT_QUOTA_POLICY.dailyLimit).describeUsage(),
+    ),
+  );
   const secret = s?.apiKey ?? '';
   const checks = run.checks.map((c) => ({ ...c, detail: redact(c.detail, [secret]), name: redact(c.name, [secret]) }));
   return { authMode: run.authMode, checks, report: render(run, secret) };

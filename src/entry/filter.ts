@@ -28,17 +28,35 @@ import { rowsTable } from '../table/rows';
  * @example =LP_FILTER({"region", "is", "Europe"}, "fullName,region", "ticketSize desc", 3)
  * @customfunction
  */
-export function LP_FILTER(conditions: unknown, fields?: unknown, sort?: unknown, limit?: unknown, headers?: unknown): FormulaResult {
+export function LP_FILTER(
+  conditions: unknown,
+  fields?: unknown,
+  sort?: unknown,
+  limit?: unknown,
+  headers?: unknown,
+): FormulaResult {
   return guard(() => {
     const filters = readConditions(conditions);
-    const chosen = parseFields(fields === undefined || fields === null || fields === '' ? DEFAULT_IMPORT_FIELDS.join(',') : fields, LP_FIELD_SPECS, 'limited partner');
+    const chosen = parseFields(
+      fields === undefined || fields === null || fields === '' ? DEFAULT_IMPORT_FIELDS.join(',') : fields,
+      LP_FIELD_SPECS,
+      'limited partner',
+    );
     const keys = readSortArg(sort);
     const n = readFilterLimit(limit);
     const withHeaders = readFlag(headers, 'headers', true);
     const list = activePartners();
     const found = applyQuery(list.records, { filters, sort: keys }).slice(0, n);
-    const columns: FieldSpec[] = [LP_FIELD_SPECS.find((f) => f.name === 'id') as FieldSpec, ...chosen.filter((f) => f.name !== 'id')];
-    const table = rowsTable(found.map((record) => ({ kind: 'record', record, staleSince: list.staleSince })), columns, withHeaders, 'formula');
+    const columns: FieldSpec[] = [
+      LP_FIELD_SPECS.find((f) => f.name === 'id') as FieldSpec,
+      ...chosen.filter((f) => f.name !== 'id'),
+    ];
+    const table = rowsTable(
+      found.map((record) => ({ kind: 'record', record, staleSince: list.staleSince })),
+      columns,
+      withHeaders,
+      'formula',
+    );
     return table.length ? table : '';
   });
 }

@@ -32,14 +32,30 @@ const DEFAULT_FIND_FIELDS = ['fullName', 'firm', 'headquarters', 'sectorsFocused
 export function LP_FIND(query: unknown, fields?: unknown, limit?: unknown, headers?: unknown): FormulaResult {
   return guard(() => {
     const q = readQuery(query);
-    const chosen = parseFields(fields === undefined || fields === null || fields === '' ? DEFAULT_FIND_FIELDS.join(',') : fields, LP_FIELD_SPECS, 'limited partner');
+    const chosen = parseFields(
+      fields === undefined || fields === null || fields === '' ? DEFAULT_FIND_FIELDS.join(',') : fields,
+      LP_FIELD_SPECS,
+      'limited partner',
+    );
     const n = readFindLimit(limit);
     const withHeaders = readFlag(headers, 'headers', true);
     const list = activePartners();
     const found = searchRecords(list.records, q, { limit: n });
-    if (!found.length) throw new ServiceError('NOT_FOUND', `No active limited partner matches "${q.text}": every word must be in a name, firm, headquarters or sector.`);
-    const columns: FieldSpec[] = [LP_FIELD_SPECS.find((f) => f.name === 'id') as FieldSpec, ...chosen.filter((f) => f.name !== 'id')];
-    const table = rowsTable(found.map((record) => ({ kind: 'record', record, staleSince: list.staleSince })), columns, withHeaders, 'formula');
+    if (!found.length)
+      throw new ServiceError(
+        'NOT_FOUND',
+        `No active limited partner matches "${q.text}": every word must be in a name, firm, headquarters or sector.`,
+      );
+    const columns: FieldSpec[] = [
+      LP_FIELD_SPECS.find((f) => f.name === 'id') as FieldSpec,
+      ...chosen.filter((f) => f.name !== 'id'),
+    ];
+    const table = rowsTable(
+      found.map((record) => ({ kind: 'record', record, staleSince: list.staleSince })),
+      columns,
+      withHeaders,
+      'formula',
+    );
     return table;
   });
 }

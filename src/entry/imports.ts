@@ -20,15 +20,26 @@ import { deleteRun, loadImports, loadRun, saveImports } from '../gas/store';
 import { syncTriggers } from '../gas/triggers';
 import { adoptTable as adopt, beginRun, cancelRun, continueRun, STEP_BUDGET_MS } from '../import/machine';
 import { summarize } from '../import/run-state';
-import { checkSchedule, checkSpec, DEFAULT_IMPORT_FIELDS, historySheetName, type ImportSpec, nextDue } from '../import/spec';
+import {
+  checkSchedule,
+  checkSpec,
+  DEFAULT_IMPORT_FIELDS,
+  historySheetName,
+  type ImportSpec,
+  nextDue,
+} from '../import/spec';
 import { checkFilters, commonValues, compileQuery, describeQuery, opsFor } from '../table/filter';
 
 const view = (spec: ImportSpec): ImportView => ({
-  ...spec, run: summarize(spec.id, loadRun(spec.id)), shaped: describeQuery({ filters: spec.filters ?? [], sort: spec.sort ?? [] }),
+  ...spec,
+  run: summarize(spec.id, loadRun(spec.id)),
+  shaped: describeQuery({ filters: spec.filters ?? [], sort: spec.sort ?? [] }),
   historySheet: spec.history ? historySheetName(spec.sheetName) : '',
 });
 /** The fields a filter can name, with their operators (a field no operator fits is left out). */
-const FILTER_FIELDS: FilterField[] = LP_FIELD_SPECS.map((f) => ({ name: f.name, ops: [...opsFor(f.name)] })).filter((f) => f.ops.length > 0);
+const FILTER_FIELDS: FilterField[] = LP_FIELD_SPECS.map((f) => ({ name: f.name, ops: [...opsFor(f.name)] })).filter(
+  (f) => f.ops.length > 0,
+);
 const deadline = EXECUTION_STARTED_AT + STEP_BUDGET_MS.sidebar;
 /**
  * The first step of a sidebar run is short: it ends after the list's first page or first batch, so
@@ -44,8 +55,21 @@ function find(id: unknown): ImportSpec {
   return spec;
 }
 
-export function listImports(): Answer<{ imports: ImportView[]; fields: string[]; defaultFields: string[]; filterFields: FilterField[] }> {
-  return answer(() => ({ imports: loadImports().map(view), fields: [...LP_FIELDS], defaultFields: [...DEFAULT_IMPORT_FIELDS], filterFields: FILTER_FIELDS }), knownSecrets);
+export function listImports(): Answer<{
+  imports: ImportView[];
+  fields: string[];
+  defaultFields: string[];
+  filterFields: FilterField[];
+}> {
+  return answer(
+    () => ({
+      imports: loadImports().map(view),
+      fields: [...LP_FIELDS],
+      defaultFields: [...DEFAULT_IMPORT_FIELDS],
+      filterFields: FILTER_FIELDS,
+    }),
+    knownSecrets,
+  );
 }
 
 /** The filter editor's live count: checked like a saved import's filters, counted on the partner snapshot. */
@@ -55,7 +79,11 @@ export function countMatches(filters: unknown): Answer<MatchCount> {
     const list = activePartners();
     let matched = 0;
     for (const r of list.records) if (query.matches(r)) matched++;
-    return { matched, total: list.records.length, ...(list.staleSince !== undefined ? { staleSince: list.staleSince } : {}) };
+    return {
+      matched,
+      total: list.records.length,
+      ...(list.staleSince !== undefined ? { staleSince: list.staleSince } : {}),
+    };
   }, knownSecrets);
 }
 
@@ -72,10 +100,12 @@ export function saveImport(input: unknown): Answer<{ import: ImportView }> {
   return answer(() => {
     const imports = loadImports();
     // Only a change of an alert needs to know who saves it (its owner and only recipient).
-    const user = input && typeof input === 'object' && (input as { alert?: unknown }).alert !== undefined ? currentUser() : '';
+    const user =
+      input && typeof input === 'object' && (input as { alert?: unknown }).alert !== undefined ? currentUser() : '';
     const spec = checkSpec(input, imports, () => timeId(Date.now(), Math.random, 'imp'), user);
     // A run stages its rows in the shape of the settings it started with: they change between runs only.
-    if (loadRun(spec.id)?.status === 'running') throw badInput('This import is running; wait for it to finish, or cancel it, before changing it.');
+    if (loadRun(spec.id)?.status === 'running')
+      throw badInput('This import is running; wait for it to finish, or cancel it, before changing it.');
     const at = imports.findIndex((i) => i.id === spec.id);
     // An alert switched off leaves no record of the ids it listed.
     if (at >= 0 && imports[at].alert && !spec.alert) importPorts().listed?.remove(spec.id);

@@ -17,7 +17,15 @@ import { type Answer, answer, type FetchUsage, FieldError, type KeySaved, type S
 import { clientFor, shownAddress, memoFor } from '../gas/context';
 import { recoverInterruptedRefresh, refreshAddinFormulas } from '../gas/formulas';
 import { fetchBudget } from '../gas/http';
-import { ensureDocumentCopy, knownSecrets, PROP, readSettings, type Settings, saveDocumentProperty, saveUserProperty } from '../gas/settings';
+import {
+  ensureDocumentCopy,
+  knownSecrets,
+  PROP,
+  readSettings,
+  type Settings,
+  saveDocumentProperty,
+  saveUserProperty,
+} from '../gas/settings';
 
 /** A key check is one request: no second attempt. */
 const NO_RETRY: RetryPolicy = { ...DEFAULT_RETRY, retries: 0, retriesWithoutCopy: 0 };
@@ -25,8 +33,12 @@ const NO_RETRY: RetryPolicy = { ...DEFAULT_RETRY, retries: 0, retriesWithoutCopy
 function state(): SidebarState {
   const s = readSettings();
   return {
-    hasKey: !!s.apiKey, keyHint: s.apiKey ? keyHint(s.apiKey) : '', baseUrl: s.baseUrl, ttlSeconds: s.ttlSeconds,
-    keyAddress: s.keyAddress, addressConfirmed: !s.apiKey || s.keyAddress === s.baseUrl,
+    hasKey: !!s.apiKey,
+    keyHint: s.apiKey ? keyHint(s.apiKey) : '',
+    baseUrl: s.baseUrl,
+    ttlSeconds: s.ttlSeconds,
+    keyAddress: s.keyAddress,
+    addressConfirmed: !s.apiKey || s.keyAddress === s.baseUrl,
     fetches: fetchUsage(s),
   };
 }
@@ -54,7 +66,10 @@ function confirmedAddress(sendTo: unknown, s: Settings): string {
   const address = named ? normaliseBaseUrl(named) : '';
   if (!address || address !== s.baseUrl) {
     const now = s.baseUrl ? `is now ${shownAddress(s.baseUrl)}` : 'has no service address';
-    throw new FieldError('baseUrl', `This spreadsheet ${now}, not ${named ? shownAddress(address) : 'the address you confirmed'}: nothing was sent, saved or changed. Check the service address and confirm it again.`);
+    throw new FieldError(
+      'baseUrl',
+      `This spreadsheet ${now}, not ${named ? shownAddress(address) : 'the address you confirmed'}: nothing was sent, saved or changed. Check the service address and confirm it again.`,
+    );
   }
   return address;
 }
@@ -63,7 +78,8 @@ function confirmedAddress(sendTo: unknown, s: Settings): string {
 function notSentBecause(address: string, s: Settings): string | undefined {
   if (!s.baseUrl) return 'this spreadsheet has no service address yet';
   if (!address) return 'you have not confirmed an address for it';
-  if (address !== s.baseUrl) return `it is bound to ${shownAddress(address)}, not to this spreadsheet's ${shownAddress(s.baseUrl)}`;
+  if (address !== s.baseUrl)
+    return `it is bound to ${shownAddress(address)}, not to this spreadsheet's ${shownAddress(s.baseUrl)}`;
   return undefined;
 }
 
@@ -78,29 +94,38 @@ function checkKey(key: string, address: string, s: Settings): string | undefined
   if (outcome.ok) return undefined;
   const e = outcome.error;
   if (e.code === 'AUTH') {
-    throw new FieldError('apiKey', `The service at ${shownAddress(address)} refused this key${e.status ? ` (HTTP ${e.status})` : ''}, so it was not saved. Check the key and paste it again.`, 'AUTH');
+    throw new FieldError(
+      'apiKey',
+      `The service at ${shownAddress(address)} refused this key${e.status ? ` (HTTP ${e.status})` : ''}, so it was not saved. Check the key and paste it again.`,
+      'AUTH',
+    );
   }
   return redact(`it could not be checked: ${e.message}`, [key]);
 }
 
 export function saveApiKey(key: unknown, sendTo?: unknown): Answer<KeySaved> {
   const text = typeof key === 'string' ? key.trim() : '';
-  return answer(() => {
-    if (!text) throw new FieldError('apiKey', 'Paste your API key first.');
-    const problem = keyProblem(text);
-    if (problem) throw new FieldError('apiKey', `That key cannot be saved: ${problem}`);
-    const s = readSettings();
-    // Bound to the address its owner confirmed in this action, or to the one confirmed before: never to whatever the document holds.
-    const address = sendTo === undefined || sendTo === null ? s.keyAddress : confirmedAddress(sendTo, s);
-    const unsent = notSentBecause(address, s);
-    const unreached = unsent ? undefined : checkKey(text, address, s);
-    saveUserProperty(PROP.apiKey, text);
-    saveUserProperty(PROP.keyAddress, address || null);
-    const note = unsent ? `Key saved, not checked: it is sent nowhere until you confirm this spreadsheet's service address for it (${unsent}).`
-      : unreached ? `Key saved, but ${unreached}`
-        : `Key saved and accepted by ${shownAddress(address)}.`;
-    return { ...state(), check: unsent || unreached ? 'unchecked' : 'accepted', note };
-  }, () => [...knownSecrets(), text]);
+  return answer(
+    () => {
+      if (!text) throw new FieldError('apiKey', 'Paste your API key first.');
+      const problem = keyProblem(text);
+      if (problem) throw new FieldError('apiKey', `That key cannot be saved: ${problem}`);
+      const s = readSettings();
+      // Bound to the address its owner confirmed in this action, or to the one confirmed before: never to whatever the document holds.
+      const address = sendTo === undefined || sendTo === null ? s.keyAddress : confirmedAddress(sendTo, s);
+      const unsent = notSentBecause(address, s);
+      const unreached = unsent ? undefined : checkKey(text, address, s);
+      saveUserProperty(PROP.apiKey, text);
+      saveUserProperty(PROP.keyAddress, address || null);
+      const note = unsent
+        ? `Key saved, not checked: it is sent nowhere until you confirm this spreadsheet's service address for it (${unsent}).`
+        : unreached
+          ? `Key saved, but ${unreached}`
+          : `Key saved and accepted by ${shownAddress(address)}.`;
+      return { ...state(), check: unsent || unreached ? 'unchecked' : 'accepted', note };
+    },
+    () => [...knownSecrets(), text],
+  );
 }
 
 export function sendKeyTo(address: unknown): Answer<SidebarState> {
@@ -122,7 +147,10 @@ export function removeApiKey(): Answer<SidebarState> {
 
 function cacheSeconds(value: unknown): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_CACHE_SECONDS) {
-    throw new FieldError('ttlSeconds', `Cache lifetime must be a whole number of seconds from 0 to ${MAX_CACHE_SECONDS}.`);
+    throw new FieldError(
+      'ttlSeconds',
+      `Cache lifetime must be a whole number of seconds from 0 to ${MAX_CACHE_SECONDS}.`,
+    );
   }
   return value;
 }
@@ -142,7 +170,8 @@ function serviceAddress(value: unknown): string {
  */
 export function saveSettings(change: unknown): Answer<SidebarState> {
   return answer(() => {
-    if (typeof change !== 'object' || change === null || Array.isArray(change)) throw new ServiceError('BAD_INPUT', 'Settings must be sent as { baseUrl?, ttlSeconds? }.');
+    if (typeof change !== 'object' || change === null || Array.isArray(change))
+      throw new ServiceError('BAD_INPUT', 'Settings must be sent as { baseUrl?, ttlSeconds? }.');
     const c = change as Record<string, unknown>;
     const address = c.baseUrl === undefined ? undefined : serviceAddress(c.baseUrl);
     // The user's own setting: a colleague cannot make the owner's formulas spend the owner's quota.
@@ -158,7 +187,11 @@ export function testConnection(): Answer<{ message: string; totalItems: number }
     const s = readSettings();
     const outcome = clientFor('run', s).activePartnerPages([1], 1)[0];
     if (!outcome.ok && outcome.error.code === 'AUTH') {
-      throw new FieldError('apiKey', `The service at ${shownAddress(s.keyAddress)} refused your saved key${outcome.error.status ? ` (HTTP ${outcome.error.status})` : ''}. Paste the right key and save it.`, 'AUTH');
+      throw new FieldError(
+        'apiKey',
+        `The service at ${shownAddress(s.keyAddress)} refused your saved key${outcome.error.status ? ` (HTTP ${outcome.error.status})` : ''}. Paste the right key and save it.`,
+        'AUTH',
+      );
     }
     if (!outcome.ok) throw outcome.error;
     const total = outcome.value.pagination.totalItems;

@@ -22,7 +22,8 @@ const deadline = EXECUTION_STARTED_AT + STEP_BUDGET_MS.schedule;
 export function continueImports(e?: TriggerEvent): void {
   if (e?.triggerUid) clearContinuation(e.triggerUid);
   recoverInterruptedRefresh();
-  for (const spec of loadImports()) if (loadRun(spec.id)?.status === 'running') continueRun(spec.id, importPorts(clientFor('run')), deadline);
+  for (const spec of loadImports())
+    if (loadRun(spec.id)?.status === 'running') continueRun(spec.id, importPorts(clientFor('run')), deadline);
   syncTriggers();
 }
 

@@ -25,14 +25,21 @@ export type ExecutionKind = 'formula' | 'run';
 export function memoFor(s: Settings): Memo {
   return new Memo({
     // The address the key was confirmed for: the only one anything is asked of (and the same as the document's, or nothing is served).
-    store: gasCacheStore, codec: gasCodec, apiKey: s.apiKey, baseUrl: s.keyAddress || s.baseUrl,
-    ttlMs: s.ttlSeconds * 1000, invalidatedBefore: () => s.refreshedAt, now: gasClock.now, stored: s.storedNamespace,
+    store: gasCacheStore,
+    codec: gasCodec,
+    apiKey: s.apiKey,
+    baseUrl: s.keyAddress || s.baseUrl,
+    ttlMs: s.ttlSeconds * 1000,
+    invalidatedBefore: () => s.refreshedAt,
+    now: gasClock.now,
+    stored: s.storedNamespace,
   });
 }
 
 /** Throws unless the spreadsheet's service address is set and is the one the key's holder confirmed. */
 export function confirmAddress(settings: Settings): void {
-  if (!settings.baseUrl) throw new ServiceError('BAD_INPUT', 'No service address: open Investor Data ▸ Settings and set it.');
+  if (!settings.baseUrl)
+    throw new ServiceError('BAD_INPUT', 'No service address: open Investor Data ▸ Settings and set it.');
   if (settings.keyAddress !== settings.baseUrl) throw unconfirmedAddress(settings);
 }
 
@@ -41,8 +48,15 @@ export function confirmAddress(settings: Settings): void {
  * the document's settings along with it), and before anything it found is shown; a fetch
  * confirms it first in any case. `retry`: the client's retry policy when not the default.
  */
-export function clientFor(kind: ExecutionKind, settings: Settings = readSettings(), memo: Memo = memoFor(settings), confirmLater = false, retry?: RetryPolicy): Client {
-  if (!settings.apiKey) throw new ServiceError('NO_KEY', 'No API key: open Investor Data ▸ Settings and save your key.');
+export function clientFor(
+  kind: ExecutionKind,
+  settings: Settings = readSettings(),
+  memo: Memo = memoFor(settings),
+  confirmLater = false,
+  retry?: RetryPolicy,
+): Client {
+  if (!settings.apiKey)
+    throw new ServiceError('NO_KEY', 'No API key: open Investor Data ▸ Settings and save your key.');
   if (!confirmLater || !settings.keyAddress) confirmAddress(settings);
   const limit = kind === 'formula' ? CUSTOM_FUNCTION_LIMIT_MS : EXECUTION_LIMIT_MS;
   const health = cacheHealth(memo, gasClock.now);
@@ -85,7 +99,10 @@ function withPartnerLookup<T>(use: (lookup: PartnerLookup) => T): T {
 }
 
 /** Limited partners for a formula: per-id answers, the shared snapshot, neighbours fetched together (src/api/partners.ts). */
-export function lookupPartners(ids: readonly string[], neighbours?: () => Neighbours | undefined): Outcome<ServiceRecord>[] {
+export function lookupPartners(
+  ids: readonly string[],
+  neighbours?: () => Neighbours | undefined,
+): Outcome<ServiceRecord>[] {
   return withPartnerLookup((lookup) => lookup.lookup(ids, neighbours));
 }
 
@@ -104,5 +121,8 @@ export const shownAddress = (address: string): string => address.replace(/^https
  */
 export function unconfirmedAddress(s: Settings): ServiceError {
   const before = s.keyAddress ? `was saved for ${shownAddress(s.keyAddress)}` : 'was saved before any service address';
-  return new ServiceError('AUTH', `The service address of this spreadsheet is ${shownAddress(s.baseUrl)}, but the API key ${before}; the key is not sent. If the new address is right, the key's owner confirms it in Investor Data ▸ Settings ("Send my key to ${shownAddress(s.baseUrl)}").`);
+  return new ServiceError(
+    'AUTH',
+    `The service address of this spreadsheet is ${shownAddress(s.baseUrl)}, but the API key ${before}; the key is not sent. If the new address is right, the key's owner confirms it in Investor Data ▸ Settings ("Send my key to ${shownAddress(s.baseUrl)}").`,
+  );
 }

@@ -10,7 +10,9 @@ const PROBE_KEY = 'INVESTOR_DATA_DIAGNOSTICS_PROBE';
 
 /** Whether an error is Apps Script refusing a call in this authorization mode (or for a missing scope). */
 export function isPermissionError(e: unknown): boolean {
-  return /You do not have permission to call|Authorization is required/i.test(e instanceof Error ? e.message : String(e));
+  return /You do not have permission to call|Authorization is required/i.test(
+    e instanceof Error ? e.message : String(e),
+  );
 }
 
 function token(): string {
@@ -31,7 +33,10 @@ export type PropertyStore = 'user' | 'document';
 
 /** Reads the store, writes a probe value, reads it back, deletes it. */
 export function propertiesRoundTrip(which: PropertyStore): { readable: boolean; writable: boolean } {
-  const store = which === 'user' ? PropertiesService.getUserProperties() : PropertiesService.getDocumentProperties() ?? PropertiesService.getScriptProperties();
+  const store =
+    which === 'user'
+      ? PropertiesService.getUserProperties()
+      : (PropertiesService.getDocumentProperties() ?? PropertiesService.getScriptProperties());
   store.getKeys();
   const value = token();
   store.setProperty(PROBE_KEY, value);
@@ -48,7 +53,8 @@ export function triggerHandlers(): string[] {
 /** Where the service address is set: this spreadsheet, or the deployment default in script properties. */
 export function serviceAddressSource(): 'document properties' | 'script properties (deployment default)' | '' {
   if (PropertiesService.getDocumentProperties()?.getProperty(PROP.baseUrl)) return 'document properties';
-  if (PropertiesService.getScriptProperties().getProperty(PROP.baseUrl)) return 'script properties (deployment default)';
+  if (PropertiesService.getScriptProperties().getProperty(PROP.baseUrl))
+    return 'script properties (deployment default)';
   return '';
 }
 

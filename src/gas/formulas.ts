@@ -127,7 +127,8 @@ function rewriteBlock(book: GoogleAppsScript.Spreadsheet.Spreadsheet, block: Blo
   const store = PropertiesService.getDocumentProperties();
   const chunks: Record<string, string> = {};
   const n = Math.ceil(block.journal.length / CHUNK_CHARS);
-  for (let i = 0; i < n; i++) chunks[`${JOURNAL_KEY}_${i}`] = block.journal.slice(i * CHUNK_CHARS, (i + 1) * CHUNK_CHARS);
+  for (let i = 0; i < n; i++)
+    chunks[`${JOURNAL_KEY}_${i}`] = block.journal.slice(i * CHUNK_CHARS, (i + 1) * CHUNK_CHARS);
   chunks[JOURNAL_KEY] = String(n);
   store.setProperties(chunks);
   const sheets = sheetById(book);

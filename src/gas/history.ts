@@ -46,7 +46,8 @@ export function releaseHistory(name: string): void {
   const sheet = findSheet(name);
   if (!sheet) return;
   for (const m of sheet.getDeveloperMetadata()) if (m.getKey() === HISTORY_KEY) m.remove();
-  for (const p of sheet.getProtections(SpreadsheetApp.ProtectionType.SHEET)) if (p.getDescription().startsWith(PROTECTED)) p.remove();
+  for (const p of sheet.getProtections(SpreadsheetApp.ProtectionType.SHEET))
+    if (p.getDescription().startsWith(PROTECTED)) p.remove();
 }
 
 const timeOf = (v: Cell): number => (isDate(v) ? v.getTime() : Number.NaN);

@@ -15,7 +15,18 @@ import { listedName, stagingName } from '../import/run-state';
 import type { Cell } from '../table/cells';
 import { gasClock } from './clock';
 import { documentLock } from './lock';
-import { appendLog, ensureSheet, ensureSideSheet, findSheet, readTable, removeSheet, replaceTable, writeBlock, writeOwned, writeTag } from './sheets';
+import {
+  appendLog,
+  ensureSheet,
+  ensureSideSheet,
+  findSheet,
+  readTable,
+  removeSheet,
+  replaceTable,
+  writeBlock,
+  writeOwned,
+  writeTag,
+} from './sheets';
 import { historyPort } from './history';
 import { mailPort } from './mail';
 import { loadImports, loadRun, saveImports, saveRun } from './store';
@@ -80,11 +91,19 @@ export function importPorts(client?: Client): ImportPorts {
         const sheet = findSheet(listedName(importId));
         if (!sheet) return null;
         const last = sheet.getLastRow();
-        return last < 1 ? [] : sheet.getRange(1, 1, last, 1).getValues().map((r) => String(r[0]));
+        return last < 1
+          ? []
+          : sheet
+              .getRange(1, 1, last, 1)
+              .getValues()
+              .map((r) => String(r[0]));
       },
       write: (importId, ids) => {
         const sheet = ensureSideSheet(listedName(importId), true);
-        replaceTable(sheet, ids.map((id) => [id]));
+        replaceTable(
+          sheet,
+          ids.map((id) => [id]),
+        );
       },
       remove: (importId) => removeSheet(listedName(importId)),
     },

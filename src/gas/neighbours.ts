@@ -32,7 +32,10 @@ export function neighboursOf(fn: string): Neighbours | undefined {
     if (row > last) return undefined;
     const from = Math.max(1, row - WINDOW_ROWS);
     const to = Math.min(last, row + WINDOW_ROWS);
-    const formulas = sheet.getRange(from, col, to - from + 1, 1).getFormulas().map((r) => String(r[0] ?? ''));
+    const formulas = sheet
+      .getRange(from, col, to - from + 1, 1)
+      .getFormulas()
+      .map((r) => String(r[0] ?? ''));
     const run = runAround(formulas, from, row, fn);
     if (run.length < 2) return undefined;
     const spans = new Map<string, { sheet?: string; col: number; min: number; max: number }>();
@@ -49,7 +52,13 @@ export function neighboursOf(fn: string): Neighbours | undefined {
     for (const [key, s] of spans) {
       const target = s.sheet === undefined ? sheet : sheet.getParent().getSheetByName(s.sheet);
       if (!target) continue;
-      values.set(key, target.getRange(s.min, s.col, s.max - s.min + 1, 1).getValues().map((r) => r[0]));
+      values.set(
+        key,
+        target
+          .getRange(s.min, s.col, s.max - s.min + 1, 1)
+          .getValues()
+          .map((r) => r[0]),
+      );
     }
     const idOf = (arg: FirstArgument): string | undefined => {
       if (arg.kind === 'text') return neighbourId(arg.text);

@@ -71,7 +71,9 @@ function parseCopy(text: string | undefined): DocumentSettings | undefined {
   if (!text) return undefined;
   try {
     const v = JSON.parse(text) as Partial<DocumentSettings>;
-    return typeof v.address === 'string' && typeof v.refreshedAt === 'number' ? { address: v.address, refreshedAt: v.refreshedAt } : undefined;
+    return typeof v.address === 'string' && typeof v.refreshedAt === 'number'
+      ? { address: v.address, refreshedAt: v.refreshedAt }
+      : undefined;
   } catch {
     return undefined;
   }
@@ -93,7 +95,8 @@ export function ensureDocumentCopy(): void {
   const copy = parseCopy(cache().get(DOCUMENT_COPY_KEY) ?? undefined);
   const now = fromDocumentProperties();
   documentNow = now;
-  if (copy?.address !== now.address || copy.refreshedAt !== now.refreshedAt) cache().put(DOCUMENT_COPY_KEY, JSON.stringify(now), DOCUMENT_COPY_SECONDS);
+  if (copy?.address !== now.address || copy.refreshedAt !== now.refreshedAt)
+    cache().put(DOCUMENT_COPY_KEY, JSON.stringify(now), DOCUMENT_COPY_SECONDS);
 }
 
 export function readSettings(): Settings {

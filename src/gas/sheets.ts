@@ -74,7 +74,9 @@ export function writeBlock(sheet: Sheet, row: number, grid: readonly OutCell[][]
 export function replaceTable(sheet: Sheet, grid: readonly OutCell[][]): void {
   const rows = Math.max(grid.length, sheet.getLastRow());
   const cols = Math.max(...grid.map((r) => r.length), sheet.getLastColumn());
-  const padded: OutCell[][] = Array.from({ length: rows }, (_, r) => Array.from({ length: cols }, (_, c) => grid[r]?.[c] ?? ''));
+  const padded: OutCell[][] = Array.from({ length: rows }, (_, r) =>
+    Array.from({ length: cols }, (_, c) => grid[r]?.[c] ?? ''),
+  );
   writeBlock(sheet, 1, padded);
   sheet.setFrozenRows(1);
 }
@@ -87,7 +89,11 @@ const isDateField = (f: string | undefined) => LP_FIELD_SPECS.some((s) => s.name
 
 /** The field metadata of the sheet's columns, with the 0-based column each is on. */
 function fieldMetadata(sheet: Sheet): Array<{ m: GoogleAppsScript.Spreadsheet.DeveloperMetadata; col: number }> {
-  return sheet.createDeveloperMetadataFinder().withKey(FIELD_KEY).find().map((m) => ({ m, col: (m.getLocation().getColumn() as GoogleAppsScript.Spreadsheet.Range).getColumn() - 1 }));
+  return sheet
+    .createDeveloperMetadataFinder()
+    .withKey(FIELD_KEY)
+    .find()
+    .map((m) => ({ m, col: (m.getLocation().getColumn() as GoogleAppsScript.Spreadsheet.Range).getColumn() - 1 }));
 }
 
 /** The sheet's cells, the field each column's metadata names, and the import's tag. */
@@ -112,7 +118,12 @@ export function writeTag(sheet: Sheet, tag: SheetTag): void {
  * when it is about to hold it), then the cells in one write, then the formats the fields need
  * (a date format the import set for another field is cleared), then the warning-only protection.
  */
-export function writeOwned(sheet: Sheet, grid: readonly OutCell[][], columns: ReadonlyArray<string | undefined>, importId: string): void {
+export function writeOwned(
+  sheet: Sheet,
+  grid: readonly OutCell[][],
+  columns: ReadonlyArray<string | undefined>,
+  importId: string,
+): void {
   ensureSize(sheet, grid.length, columns.length);
   const before: Array<string | undefined> = [];
   for (const { m, col } of fieldMetadata(sheet)) {
@@ -120,29 +131,37 @@ export function writeOwned(sheet: Sheet, grid: readonly OutCell[][], columns: Re
     if (columns[col] !== before[col]) m.remove();
   }
   columns.forEach((f, c) => {
-    if (f && f !== before[c]) sheet.getRange(`${columnLetters(c + 1)}:${columnLetters(c + 1)}`).addDeveloperMetadata(FIELD_KEY, f);
+    if (f && f !== before[c])
+      sheet.getRange(`${columnLetters(c + 1)}:${columnLetters(c + 1)}`).addDeveloperMetadata(FIELD_KEY, f);
   });
   replaceTable(sheet, grid);
   const rows = Math.max(sheet.getLastRow(), grid.length) - 1;
   columns.forEach((f, c) => {
-    if (rows > 0 && (isDateField(f) || isDateField(before[c]))) sheet.getRange(2, c + 1, rows, 1).setNumberFormat(isDateField(f) ? DATE_FORMAT : 'General');
+    if (rows > 0 && (isDateField(f) || isDateField(before[c])))
+      sheet.getRange(2, c + 1, rows, 1).setNumberFormat(isDateField(f) ? DATE_FORMAT : 'General');
   });
   unprotect(sheet);
   for (let c = 0; c < columns.length; c++) {
     if (!columns[c] || columns[c - 1]) continue;
     let end = c;
     while (columns[end + 1]) end++;
-    sheet.getRange(1, c + 1, grid.length, end - c + 1).protect().setDescription(`${PROTECTED} ${importId}: an edit here makes its next replace stop and ask.`).setWarningOnly(true);
+    sheet
+      .getRange(1, c + 1, grid.length, end - c + 1)
+      .protect()
+      .setDescription(`${PROTECTED} ${importId}: an edit here makes its next replace stop and ask.`)
+      .setWarningOnly(true);
   }
 }
 
 function unprotect(sheet: Sheet): void {
-  for (const p of sheet.getProtections(SpreadsheetApp.ProtectionType.RANGE)) if (p.getDescription().startsWith(PROTECTED)) p.remove();
+  for (const p of sheet.getProtections(SpreadsheetApp.ProtectionType.RANGE))
+    if (p.getDescription().startsWith(PROTECTED)) p.remove();
 }
 
 /** An import deleted: its sheet keeps its cells, which are the analyst's from now on (no tag, no field metadata, no protection). */
 export function releaseSheet(sheet: Sheet): void {
-  for (const m of sheet.createDeveloperMetadataFinder().find()) if (m.getKey() === TAG_KEY || m.getKey() === FIELD_KEY) m.remove();
+  for (const m of sheet.createDeveloperMetadataFinder().find())
+    if (m.getKey() === TAG_KEY || m.getKey() === FIELD_KEY) m.remove();
   unprotect(sheet);
 }
 
@@ -168,5 +187,9 @@ export function appendLog(name: string, header: readonly string[], rows: readonl
   const width = Math.max(1, sheet.getLastColumn());
   const layout = logLayout(sheet.getRange(1, 1, 1, width).getValues()[0], header);
   if (layout.added.length) sheet.getRange(1, width + 1, 1, layout.added.length).setValues([layout.added]);
-  writeBlock(sheet, last + 1, rows.map((row) => layout.place(row)));
+  writeBlock(
+    sheet,
+    last + 1,
+    rows.map((row) => layout.place(row)),
+  );
 }

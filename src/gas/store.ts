@@ -23,7 +23,8 @@ export function loadImports(): ImportSpec[] {
 
 export function saveImports(imports: readonly ImportSpec[]): void {
   const text = JSON.stringify(imports);
-  if (text.length > MAX_PROPERTY_CHARS) throw new Error('Too many saved imports for one spreadsheet; delete some first.');
+  if (text.length > MAX_PROPERTY_CHARS)
+    throw new Error('Too many saved imports for one spreadsheet; delete some first.');
   props().setProperty(IMPORTS, text);
 }
 
@@ -34,7 +35,12 @@ export function loadRun(importId: string): RunState | null {
   if (run.list) return run;
   // A run saved by an earlier version has no list cursor: it is over, and a new start begins afresh.
   const status = run.status === 'running' ? 'failed' : run.status;
-  return { ...run, list: startCursor(0), status, message: status === 'failed' ? 'Stopped by an update of the add-in; start it again.' : run.message };
+  return {
+    ...run,
+    list: startCursor(0),
+    status,
+    message: status === 'failed' ? 'Stopped by an update of the add-in; start it again.' : run.message,
+  };
 }
 
 export function saveRun(run: RunState): void {

@@ -82,8 +82,12 @@ export function keepable(c: ListCursor, shape: Shape | undefined, held: Readonly
 }
 
 /** The note for the next step, or undefined when nothing is held or waiting. */
-export function noteHeld(c: ListCursor, shape: Shape | undefined, kept: readonly number[],
-  waits: ReadonlyMap<number, number>): HeldNote | undefined {
+export function noteHeld(
+  c: ListCursor,
+  shape: Shape | undefined,
+  kept: readonly number[],
+  waits: ReadonlyMap<number, number>,
+): HeldNote | undefined {
   const waiting = [...waits.keys()].filter((p) => p >= c.nextPage);
   const last = Math.max(0, ...kept, ...waiting);
   if (last < c.nextPage) return undefined;
@@ -96,8 +100,13 @@ export function noteHeld(c: ListCursor, shape: Shape | undefined, kept: readonly
 }
 
 /** Staging rows from the cursor's next page to the last kept page: each kept page's rows, blank rows for the others. */
-export function heldRows(c: ListCursor, shape: Shape | undefined, kept: readonly number[],
-  held: ReadonlyMap<number, Held>, width: number): Cell[][] {
+export function heldRows(
+  c: ListCursor,
+  shape: Shape | undefined,
+  kept: readonly number[],
+  held: ReadonlyMap<number, Held>,
+  width: number,
+): Cell[][] {
   if (!kept.length || !shape) return [];
   const rows: Cell[][] = [];
   for (let p = c.nextPage; p <= kept[kept.length - 1]; p++) {
@@ -120,8 +129,12 @@ export function heldSpan(s: Shape, note: HeldNote): number {
  * The held pages and waits of a note, back from the staging rows after `staged` (`rows`, heldSpan
  * of them). A page's records are rebuilt from its id column: enough for the cursor's checks.
  */
-export function restoreHeld(s: Shape | undefined, note: HeldNote, rows: readonly Cell[][],
-  idCol: number): { held: Map<number, Held>; waits: Map<number, number> } {
+export function restoreHeld(
+  s: Shape | undefined,
+  note: HeldNote,
+  rows: readonly Cell[][],
+  idCol: number,
+): { held: Map<number, Held>; waits: Map<number, number> } {
   const held = new Map<number, Held>();
   const waits = new Map<number, number>();
   let at = 0;

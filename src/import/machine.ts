@@ -21,7 +21,16 @@ import { CHUNK_RECORDS } from '../api/snapshot';
 import { idProblem, type Page, recordId, type ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
 import {
-  type Held, heldRows, heldSpan, keepable, noteHeld, placeable, provisionalShape, restoreHeld, type Shape, shapeOf,
+  type Held,
+  heldRows,
+  heldSpan,
+  keepable,
+  noteHeld,
+  placeable,
+  provisionalShape,
+  restoreHeld,
+  type Shape,
+  shapeOf,
 } from './held';
 import { type Change, mergeTables, type OutCell } from './merge';
 import type { ImportPorts } from './ports';
@@ -65,15 +74,44 @@ export const LIVE_LIST_PAGES = 50;
 
 export const RUN_LOG = 'Investor Data log';
 export const CHANGE_LOG = 'Investor Data changes';
-export const RUN_LOG_HEADER = ['Started', 'Ended', 'Sheet', 'Mode', 'Source', 'Outcome', 'Read', 'Kept', 'Pages', 'Fetches', 'Retries', 'Executions', 'Message', 'History rows', 'Alert'];
+export const RUN_LOG_HEADER = [
+  'Started',
+  'Ended',
+  'Sheet',
+  'Mode',
+  'Source',
+  'Outcome',
+  'Read',
+  'Kept',
+  'Pages',
+  'Fetches',
+  'Retries',
+  'Executions',
+  'Message',
+  'History rows',
+  'Alert',
+];
 export const CHANGE_LOG_HEADER = ['When', 'Sheet', 'Partner id', 'Change', 'Field', 'Before', 'After'];
 export const LOCKED_MESSAGE = 'Another import is writing to this spreadsheet; waiting for it to finish.';
 
 export function newRun(spec: ImportSpec, source: RunSource, ports: Pick<ImportPorts, 'now' | 'newRunId'>): RunState {
   const now = ports.now();
   return {
-    runId: ports.newRunId(), importId: spec.id, source, status: 'running', startedAt: now, updatedAt: now,
-    list: startCursor(FIRST_PAGE_LIMIT), staged: 0, read: 0, pass: 1, stalls: 0, fetches: 0, retries: 0, executions: 0, message: 'Starting…',
+    runId: ports.newRunId(),
+    importId: spec.id,
+    source,
+    status: 'running',
+    startedAt: now,
+    updatedAt: now,
+    list: startCursor(FIRST_PAGE_LIMIT),
+    staged: 0,
+    read: 0,
+    pass: 1,
+    stalls: 0,
+    fetches: 0,
+    retries: 0,
+    executions: 0,
+    message: 'Starting…',
   };
 }
 
@@ -85,7 +123,8 @@ function specFor(importId: string, ports: ImportPorts): ImportSpec {
 
 /** Runs `body` under the lock; when another execution holds it, says so instead. */
 function locked(importId: string, ports: ImportPorts, body: () => RunSummary): RunSummary {
-  if (!ports.lock.tryLock(LOCK_WAIT_MS)) return { ...summarize(importId, ports.store.load(importId)), message: LOCKED_MESSAGE };
+  if (!ports.lock.tryLock(LOCK_WAIT_MS))
+    return { ...summarize(importId, ports.store.load(importId)), message: LOCKED_MESSAGE };
   try {
     return body();
   } finally {
@@ -94,7 +133,13 @@ function locked(importId: string, ports: ImportPorts, body: () => RunSummary): R
 }
 
 /** Starts a run, or carries on the one already running (a second start never begins another); `force`: Replace anyway, for this run. */
-export function beginRun(importId: string, source: RunSource, ports: ImportPorts, deadline: number, force = false): RunSummary {
+export function beginRun(
+  importId: string,
+  source: RunSource,
+  ports: ImportPorts,
+  deadline: number,
+  force = false,
+): RunSummary {
   return locked(importId, ports, () => {
     const spec = specFor(importId, ports);
     const current = ports.store.load(importId);
@@ -110,7 +155,12 @@ export function beginRun(importId: string, source: RunSource, ports: ImportPorts
 }
 
 /** Why this replace run may not rewrite its sheet (src/import/replace.ts), or undefined. */
-function replaceRefused(spec: ImportSpec, run: RunState, ports: ImportPorts, table?: OwnedTable | null): string | undefined {
+function replaceRefused(
+  spec: ImportSpec,
+  run: RunState,
+  ports: ImportPorts,
+  table?: OwnedTable | null,
+): string | undefined {
   if (spec.mode !== 'replace' || run.force) return undefined;
   return replaceRefusal(table === undefined ? ports.target.read(spec.sheetName) : table, spec.id, spec.sheetName);
 }
@@ -200,8 +250,12 @@ class Step {
   private pagesIn = 0;
   private moved = false;
 
-  constructor(private readonly spec: ImportSpec, private readonly run: RunState, private readonly ports: ImportPorts,
-    private readonly deadline: number) {
+  constructor(
+    private readonly spec: ImportSpec,
+    private readonly run: RunState,
+    private readonly ports: ImportPorts,
+    private readonly deadline: number,
+  ) {
     this.rows = rowShape(spec);
     this.width = this.rows.width;
     this.startedEmpty = run.staged === 0;
@@ -316,8 +370,12 @@ class Step {
     // The time to keep: for the few pages of this step at their place, or for the whole held region.
     const few = run.list.started && this.readHere.size + asking <= MAX_RUN_WRITES;
     const inHand = few ? rowsIn(this.readHere.values()) : this.taken.length + rowsIn(this.held.values());
-    return this.deadline - DEADLINE_MARGIN_MS - writeMargin(inHand + asking * size, width)
-      - (few ? MAX_RUN_WRITES * WRITE_MARGIN.perWriteMs : 0);
+    return (
+      this.deadline -
+      DEADLINE_MARGIN_MS -
+      writeMargin(inHand + asking * size, width) -
+      (few ? MAX_RUN_WRITES * WRITE_MARGIN.perWriteMs : 0)
+    );
   }
 
   /** One round of requests, or a wait for the first page due; false when the step should end. */
@@ -358,7 +416,10 @@ class Step {
     this.readHere.set(page, rows);
     // The snapshot keys records by id: one without a usable id has no place in it (nor in the table).
     if (this.ports.snapshot && this.run.snap?.whole) {
-      this.rawHere.set(page, value.items.filter((r) => recordId(r) !== undefined));
+      this.rawHere.set(
+        page,
+        value.items.filter((r) => recordId(r) !== undefined),
+      );
     }
     this.waits.delete(page);
     this.pagesIn++;
@@ -455,7 +516,11 @@ function keyedRows(rows: readonly Cell[][], idCol: number): { keyed: Cell[][]; s
   });
   const skipped = rows.length - keyed.length;
   const why = [...reasons].map(([reason, n]) => `${n} ${reason}`).join(', ');
-  return { keyed, skipped, note: skipped ? ` Skipped ${skipped} listed record${skipped === 1 ? '' : 's'}: ${why}.` : '' };
+  return {
+    keyed,
+    skipped,
+    note: skipped ? ` Skipped ${skipped} listed record${skipped === 1 ? '' : 's'}: ${why}.` : '',
+  };
 }
 
 function finish(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPorts, deadline: number): RunSummary {
@@ -477,7 +542,9 @@ function finish(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPo
   run.list = startCursor(FIRST_PAGE_LIMIT);
   run.staged = 0;
   run.read = 0;
-  run.message = verdict.changed ? 'The list changed during the import; reading it again.' : `The list did not add up (${verdict.reason}); reading it again.`;
+  run.message = verdict.changed
+    ? 'The list changed during the import; reading it again.'
+    : `The list did not add up (${verdict.reason}); reading it again.`;
   ports.store.save(run);
   return step(spec, run, ports, deadline);
 }
@@ -499,14 +566,33 @@ function logRun(spec: ImportSpec, run: RunState, ports: ImportPorts, rows: numbe
     ports.store.saveSpecs(specs);
   }
   ports.logs.run([
-    new Date(run.startedAt), new Date(now), spec.sheetName, spec.mode, run.source, run.status, read, rows,
-    pagesRead(run), run.fetches, run.retries, run.executions, run.message, run.historyRows ?? '', run.alert ?? '',
+    new Date(run.startedAt),
+    new Date(now),
+    spec.sheetName,
+    spec.mode,
+    run.source,
+    run.status,
+    read,
+    rows,
+    pagesRead(run),
+    run.fetches,
+    run.retries,
+    run.executions,
+    run.message,
+    run.historyRows ?? '',
+    run.alert ?? '',
   ]);
   return summarize(spec.id, run);
 }
 
 /** Ends a run without touching the target table. */
-export function failRun(spec: ImportSpec, run: RunState, ports: ImportPorts, message: string, status: 'failed' | 'cancelled' = 'failed'): RunSummary {
+export function failRun(
+  spec: ImportSpec,
+  run: RunState,
+  ports: ImportPorts,
+  message: string,
+  status: 'failed' | 'cancelled' = 'failed',
+): RunSummary {
   ports.staging.remove(spec.id);
   run.status = status;
   run.message = `${message} The sheet "${spec.sheetName}" keeps its previous data.`;
@@ -519,9 +605,19 @@ export function failRun(spec: ImportSpec, run: RunState, ports: ImportPorts, mes
  * as written. An execution killed at any point leaves the old table or the new one, each matching
  * the tag, so the next run accepts the sheet.
  */
-function writeOwned(spec: ImportSpec, existing: OwnedTable | null, grid: OutCell[][], columns: Array<string | undefined>, ports: ImportPorts): void {
+function writeOwned(
+  spec: ImportSpec,
+  existing: OwnedTable | null,
+  grid: OutCell[][],
+  columns: Array<string | undefined>,
+  ports: ImportPorts,
+): void {
   const digest = ownDigest(grid, columns);
-  ports.target.tag(spec.sheetName, { import: spec.id, digest: existing?.tag?.import === spec.id ? existing.tag.digest : digestOf([]), pending: digest });
+  ports.target.tag(spec.sheetName, {
+    import: spec.id,
+    digest: existing?.tag?.import === spec.id ? existing.tag.digest : digestOf([]),
+    pending: digest,
+  });
   ports.target.write(spec.sheetName, grid, columns, spec.id);
   // Recorded as the sheet holds it, read back: how Sheets stores a value (a date, a number) is what the next run compares.
   const written = ports.target.read(spec.sheetName);
@@ -541,7 +637,14 @@ export function adoptTable(importId: string, ports: ImportPorts): RunSummary {
   });
 }
 
-function writeTarget(spec: ImportSpec, run: RunState, kept: Kept, read: number, ports: ImportPorts, skippedNote: string): RunSummary {
+function writeTarget(
+  spec: ImportSpec,
+  run: RunState,
+  kept: Kept,
+  read: number,
+  ports: ImportPorts,
+  skippedNote: string,
+): RunSummary {
   const rows = kept.rows;
   const existing = ports.target.read(spec.sheetName);
   let grid: OutCell[][];
@@ -574,7 +677,9 @@ function writeTarget(spec: ImportSpec, run: RunState, kept: Kept, read: number, 
   run.status = 'done';
   run.read = rows.length;
   const watched = afterWrite(spec, run, rows, changes, ports);
-  const which = spec.filters?.length ? `${rows.length} of ${read} active limited partners (those matching the filters)` : `${rows.length} active limited partners`;
+  const which = spec.filters?.length
+    ? `${rows.length} of ${read} active limited partners (those matching the filters)`
+    : `${rows.length} active limited partners`;
   run.message = `Imported ${which} into "${spec.sheetName}".${note}${skippedNote}${watched}`;
   return logRun(spec, run, ports, rows.length, read);
 }

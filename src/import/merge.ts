@@ -45,7 +45,10 @@ export const HEADER_SEARCH_ROWS = 10;
 export class MergeRefused extends Error {}
 
 /** A header cell as headers are compared: trimmed, any case. */
-export const norm = (h: Cell | undefined): string => String(h ?? '').trim().toLowerCase();
+export const norm = (h: Cell | undefined): string =>
+  String(h ?? '')
+    .trim()
+    .toLowerCase();
 const blank = (row: readonly Cell[] | undefined) => !row || row.every((v) => v === '' || v === undefined || v === null);
 
 export const sameCell = (a: Cell, b: Cell): boolean => {
@@ -54,7 +57,8 @@ export const sameCell = (a: Cell, b: Cell): boolean => {
 };
 
 /** Strings, references (sheet-qualified or not, one cell or a range), and any other word of a formula. */
-const TOKEN = /"(?:[^"]|"")*"|((?:'(?:[^']|'')+'|[A-Za-z_][\w.]*)!)?(\$?[A-Za-z]{1,3}\$?\d+(?::\$?[A-Za-z]{1,3}\$?\d+)?)(?![\w(!])|[\w.$]+/g;
+const TOKEN =
+  /"(?:[^"]|"")*"|((?:'(?:[^']|'')+'|[A-Za-z_][\w.]*)!)?(\$?[A-Za-z]{1,3}\$?\d+(?::\$?[A-Za-z]{1,3}\$?\d+)?)(?![\w(!])|[\w.$]+/g;
 
 /**
  * A formula moved from row `from` to row `to` (1-based) of the sheet `sheetName`: references to
@@ -64,7 +68,15 @@ const TOKEN = /"(?:[^"]|"")*"|((?:'(?:[^']|'')+'|[A-Za-z_][\w.]*)!)?(\$?[A-Za-z]
 export function moveRow(formula: string, from: number, to: number, sheetName: string): string {
   if (from === to) return formula;
   return formula.replace(TOKEN, (token, sheet: string | undefined, ref: string | undefined) => {
-    if (!ref || (sheet && sheet.slice(0, -1).replace(/^'([\s\S]*)'$/, '$1').replace(/''/g, "'") !== sheetName)) return token;
+    if (
+      !ref ||
+      (sheet &&
+        sheet
+          .slice(0, -1)
+          .replace(/^'([\s\S]*)'$/, '$1')
+          .replace(/''/g, "'") !== sheetName)
+    )
+      return token;
     const ends = ref.split(':').map((end) => /^(\$?[A-Za-z]+)(\$?)(\d+)$/.exec(end) as RegExpExecArray);
     if (!ends.every((m) => m[2] === '' && Number(m[3]) === from)) return token;
     return (sheet ?? '') + ends.map((m) => `${m[1]}${to}`).join(':');
@@ -72,22 +84,38 @@ export function moveRow(formula: string, from: number, to: number, sheetName: st
 }
 
 /** `unmatched`: ids in the list that the import's filters leave out; their rows stay as a partner no longer active does. */
-export function mergeTables(existing: { values: Cell[][]; formulas: string[][]; fields: ReadonlyArray<string | undefined> } | null, fields: readonly string[], incoming: readonly Cell[][], sheetName: string, unmatched: ReadonlySet<string> = new Set()): MergeResult {
-  if (!existing || (existing.values.every((row) => blank(row)) && existing.formulas.every((row) => row.every((f) => !f)))) {
+export function mergeTables(
+  existing: { values: Cell[][]; formulas: string[][]; fields: ReadonlyArray<string | undefined> } | null,
+  fields: readonly string[],
+  incoming: readonly Cell[][],
+  sheetName: string,
+  unmatched: ReadonlySet<string> = new Set(),
+): MergeResult {
+  if (
+    !existing ||
+    (existing.values.every((row) => blank(row)) && existing.formulas.every((row) => row.every((f) => !f)))
+  ) {
     return { grid: [[...fields], ...incoming.map((r) => [...r])], columns: [...fields], changes: [], kept: 0 };
   }
   const idCol = existing.fields.indexOf('id');
   if (idCol < 0) {
-    throw new MergeRefused(existing.fields.some(Boolean)
-      ? `The id column the import wrote in "${sheetName}" is gone, so its rows cannot be matched; nothing was changed. Undo the deletion, or import into another sheet.`
-      : `"${sheetName}" holds a table the import did not write; nothing was changed. Let the import own this table (its columns named like fields become the import's), or import into another sheet.`);
+    throw new MergeRefused(
+      existing.fields.some(Boolean)
+        ? `The id column the import wrote in "${sheetName}" is gone, so its rows cannot be matched; nothing was changed. Undo the deletion, or import into another sheet.`
+        : `"${sheetName}" holds a table the import did not write; nothing was changed. Let the import own this table (its columns named like fields become the import's), or import into another sheet.`,
+    );
   }
   const top = Math.min(HEADER_SEARCH_ROWS, existing.values.length);
   const h = existing.values.slice(0, top).findIndex((row) => norm(row[idCol]) === 'id');
-  if (h < 0) throw new MergeRefused(`Merge by id needs the header "id" on the import's id column of "${sheetName}", in its first ${top} rows; nothing was changed. Name that column "id" again.`);
+  if (h < 0)
+    throw new MergeRefused(
+      `Merge by id needs the header "id" on the import's id column of "${sheetName}", in its first ${top} rows; nothing was changed. Name that column "id" again.`,
+    );
   const width = Math.max(0, ...existing.values.map((r) => r.length), ...existing.formulas.map((r) => r.length));
   // The import's columns where they are now (a field it no longer writes leaves its column to the analyst), new fields at the right.
-  const columns: Array<string | undefined> = Array.from({ length: width }, (_, c) => (fields.includes(existing.fields[c] as string) ? existing.fields[c] : undefined));
+  const columns: Array<string | undefined> = Array.from({ length: width }, (_, c) =>
+    fields.includes(existing.fields[c] as string) ? existing.fields[c] : undefined,
+  );
   for (const f of fields) if (!columns.includes(f)) columns.push(f);
   const colOf = (f: string) => columns.indexOf(f);
   const cellOf = (r: number, c: number, to = r): OutCell => {
@@ -115,11 +143,16 @@ export function mergeTables(existing: { values: Cell[][]; formulas: string[][]; 
     else {
       fields.forEach((f, k) => {
         const before = existing.values[old][colOf(f)] ?? '';
-        if (colOf(f) < width && !existing.formulas[old]?.[colOf(f)] && !sameCell(before, row[k])) log({ id, change: 'changed', field: f, before, after: row[k] });
+        if (colOf(f) < width && !existing.formulas[old]?.[colOf(f)] && !sameCell(before, row[k]))
+          log({ id, change: 'changed', field: f, before, after: row[k] });
       });
     }
     const to = grid.length;
-    grid.push(columns.map((f, c) => (old !== undefined && (!f || existing.formulas[old]?.[c]) ? cellOf(old, c, to) : f ? row[fields.indexOf(f)] : '')));
+    grid.push(
+      columns.map((f, c) =>
+        old !== undefined && (!f || existing.formulas[old]?.[c]) ? cellOf(old, c, to) : f ? row[fields.indexOf(f)] : '',
+      ),
+    );
   }
   let kept = 0;
   existing.values.forEach((old, r) => {
@@ -128,7 +161,14 @@ export function mergeTables(existing: { values: Cell[][]; formulas: string[][]; 
     const first = id !== '' && oldRows.get(id) === r;
     if ((first && seen.has(id)) || (!id && blank(old) && !existing.formulas[r]?.some(Boolean))) return;
     // A partner no longer listed, a row without an id, or a further row of a repeated id: kept whole, never dropped.
-    if (id) log({ id, change: !first ? 'repeated id (kept)' : unmatched.has(id) ? 'no longer matches' : 'no longer active', field: '', before: '', after: '' });
+    if (id)
+      log({
+        id,
+        change: !first ? 'repeated id (kept)' : unmatched.has(id) ? 'no longer matches' : 'no longer active',
+        field: '',
+        before: '',
+        after: '',
+      });
     kept++;
     const to = grid.length;
     grid.push(columns.map((_, c) => cellOf(r, c, to)));

@@ -16,32 +16,64 @@ import { type Cell, isDate } from '../table/cells';
 import { HEADER_SEARCH_ROWS, norm, type OutCell } from './merge';
 
 /** The import's record on a sheet it wrote. */
-export interface SheetTag { import: string; digest: string; pending?: string }
+export interface SheetTag {
+  import: string;
+  digest: string;
+  pending?: string;
+}
 
 /** A sheet as ownership sees it: its cells, the field each column's metadata names, its tag. */
-export interface OwnedTable { values: Cell[][]; formulas: string[][]; fields: ReadonlyArray<string | undefined>; tag: SheetTag | null }
+export interface OwnedTable {
+  values: Cell[][];
+  formulas: string[][];
+  fields: ReadonlyArray<string | undefined>;
+  tag: SheetTag | null;
+}
 
 /** Slots in each of the sketch's three parts: enough to name about 60 differing cells. */
 const SLOTS = 30;
-const mix = (key: number, salt: number): number => Math.imul((Math.imul(key ^ salt, 0x9e3779b1) >>> 15) ^ Math.imul(key ^ salt, 0x9e3779b1), 0x85ebca6b) >>> 0;
+const mix = (key: number, salt: number): number =>
+  Math.imul((Math.imul(key ^ salt, 0x9e3779b1) >>> 15) ^ Math.imul(key ^ salt, 0x9e3779b1), 0x85ebca6b) >>> 0;
 const blank = (v: OutCell | undefined) => v === '' || v === undefined || v === null;
-const isFormula = (c: OutCell | undefined): c is { formula: string } => typeof c === 'object' && c !== null && !isDate(c) && 'formula' in c;
-const text = (v: OutCell | undefined): string => (isFormula(v) ? `=${v.formula}` : isDate(v) ? `d${Math.round(v.getTime() / 1000)}` : typeof v === 'number' ? `n${Number(v.toPrecision(15))}` : `${typeof v}${String(v ?? '')}`);
+const isFormula = (c: OutCell | undefined): c is { formula: string } =>
+  typeof c === 'object' && c !== null && !isDate(c) && 'formula' in c;
+const text = (v: OutCell | undefined): string =>
+  isFormula(v)
+    ? `=${v.formula}`
+    : isDate(v)
+      ? `d${Math.round(v.getTime() / 1000)}`
+      : typeof v === 'number'
+        ? `n${Number(v.toPrecision(15))}`
+        : `${typeof v}${String(v ?? '')}`;
 
 /** Adds (`sign` 1) or removes (-1) a key in each of the sketch's three parts: a count, the keys' XOR, their checks' XOR. */
 function toggle(sketch: number[], key: number, sign: number): void {
   for (let part = 0; part < 3; part++) {
     const i = 3 * (part * SLOTS + (mix(key, part + 1) % SLOTS));
-    [sketch[i], sketch[i + 1], sketch[i + 2]] = [sketch[i] + sign, (sketch[i + 1] ^ key) >>> 0, (sketch[i + 2] ^ mix(key, 99)) >>> 0];
+    [sketch[i], sketch[i + 1], sketch[i + 2]] = [
+      sketch[i] + sign,
+      (sketch[i + 1] ^ key) >>> 0,
+      (sketch[i + 2] ^ mix(key, 99)) >>> 0,
+    ];
   }
 }
 
 /** Each cell with content (a blank one holds nothing to lose), keyed by its row's id, its column's header and its content. */
-function keyed(grid: ReadonlyArray<ReadonlyArray<OutCell>>, each: (key: number, r: number, c: number, inRow: boolean) => void): void {
+function keyed(
+  grid: ReadonlyArray<ReadonlyArray<OutCell>>,
+  each: (key: number, r: number, c: number, inRow: boolean) => void,
+): void {
   const header = grid[0] ?? [];
   const idCol = header.findIndex((h) => !isFormula(h) && norm(h) === 'id');
   grid.forEach((row, r) => {
-    for (let c = 0; c < row.length; c++) if (!blank(row[c])) each(fnv1a(`${text(row[idCol])}\u0001${text(header[c])}\u0001${text(row[c])}`) >>> 0, r, c, r === 0 || !blank(row[idCol]));
+    for (let c = 0; c < row.length; c++)
+      if (!blank(row[c]))
+        each(
+          fnv1a(`${text(row[idCol])}\u0001${text(header[c])}\u0001${text(row[c])}`) >>> 0,
+          r,
+          c,
+          r === 0 || !blank(row[idCol]),
+        );
   });
 }
 
@@ -53,21 +85,38 @@ export function digestOf(grid: ReadonlyArray<ReadonlyArray<OutCell>>): string {
 }
 
 /** The digest of what the import writes in `grid`: its columns, without formulas (those are the analyst's). */
-export const ownDigest = (grid: readonly OutCell[][], columns: ReadonlyArray<string | undefined>): string => digestOf(grid.map((row) => row.map((cell, c) => (columns[c] && !isFormula(cell) ? cell : ''))));
+export const ownDigest = (grid: readonly OutCell[][], columns: ReadonlyArray<string | undefined>): string =>
+  digestOf(grid.map((row) => row.map((cell, c) => (columns[c] && !isFormula(cell) ? cell : ''))));
 
 /** A sheet's cells as one grid, formulas as formula cells. */
-export const gridOf = (t: OwnedTable): OutCell[][] => t.values.map((row, r) => row.map((v, c) => (t.formulas[r]?.[c] ? { formula: t.formulas[r][c] } : v)));
+export const gridOf = (t: OwnedTable): OutCell[][] =>
+  t.values.map((row, r) => row.map((v, c) => (t.formulas[r]?.[c] ? { formula: t.formulas[r][c] } : v)));
 
 /** The analyst lets the import own the table: the columns headed like its fields (on the first row with an "id" cell, else the first) become its own. */
-export function adoption(table: OwnedTable, fields: readonly string[]): { grid: OutCell[][]; columns: Array<string | undefined> } {
-  const header = table.values[Math.max(0, table.values.slice(0, HEADER_SEARCH_ROWS).findIndex((row) => row.some((c) => norm(c) === 'id')))] ?? [];
-  return { grid: gridOf(table), columns: header.map((h, c) => fields.find((f) => norm(f) === norm(h) && header.findIndex((x) => norm(x) === norm(h)) === c)) };
+export function adoption(
+  table: OwnedTable,
+  fields: readonly string[],
+): { grid: OutCell[][]; columns: Array<string | undefined> } {
+  const header =
+    table.values[
+      Math.max(
+        0,
+        table.values.slice(0, HEADER_SEARCH_ROWS).findIndex((row) => row.some((c) => norm(c) === 'id')),
+      )
+    ] ?? [];
+  return {
+    grid: gridOf(table),
+    columns: header.map((h, c) =>
+      fields.find((f) => norm(f) === norm(h) && header.findIndex((x) => norm(x) === norm(h)) === c),
+    ),
+  };
 }
 
 /** A1 name of a 0-based cell. */
 export function a1(row: number, col: number): string {
   let letters = '';
-  for (let c = col + 1; c > 0; c = Math.floor((c - 1) / 26)) letters = String.fromCharCode(65 + ((c - 1) % 26)) + letters;
+  for (let c = col + 1; c > 0; c = Math.floor((c - 1) / 26))
+    letters = String.fromCharCode(65 + ((c - 1) % 26)) + letters;
   return `${letters}${row + 1}`;
 }
 
@@ -90,7 +139,12 @@ function extraKeys(now: string, then: string): Set<number> | null {
 }
 
 /** Why replace may not rewrite the sheet (see the file's comment), or undefined when it may; the first `limit` differences named. */
-export function replaceRefusal(table: OwnedTable | null, importId: string, sheetName: string, limit = 3): string | undefined {
+export function replaceRefusal(
+  table: OwnedTable | null,
+  importId: string,
+  sheetName: string,
+  limit = 3,
+): string | undefined {
   if (!table) return undefined;
   const grid = gridOf(table);
   const tag = table.tag?.import === importId ? table.tag : null;

@@ -66,7 +66,12 @@ export function pagesRead(run: RunState): number {
 export function summarize(importId: string, run: RunState | null): RunSummary {
   if (!run) return { importId, status: 'idle', page: 0, totalPages: 0, rows: 0, totalItems: 0, message: '' };
   return {
-    importId, status: run.status, page: pagesRead(run), totalPages: run.list.lastPage,
-    rows: run.read, totalItems: run.list.totalItems, message: run.message,
+    importId,
+    status: run.status,
+    page: pagesRead(run),
+    totalPages: run.list.lastPage,
+    rows: run.read,
+    totalItems: run.list.totalItems,
+    message: run.message,
   };
 }

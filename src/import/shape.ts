@@ -31,7 +31,12 @@ export function rowShape(spec: ImportSpec): RowShape {
   const fields = spec.fields.map((name) => LP_FIELD_SPECS.find((s) => s.name === name) as FieldSpec);
   const width = fields.length;
   const query = compileQuery({ filters: spec.filters ?? [], sort: spec.sort ?? [] });
-  if (!query.active) return { width, row: (record) => recordRow(record, fields, 'formula'), keep: (rows) => ({ rows: [...rows], unmatched: new Set() }) };
+  if (!query.active)
+    return {
+      width,
+      row: (record) => recordRow(record, fields, 'formula'),
+      keep: (rows) => ({ rows: [...rows], unmatched: new Set() }),
+    };
   const idCol = spec.fields.indexOf('id');
   return {
     width: width + 1 + (spec.sort?.length ?? 0),

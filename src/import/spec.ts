@@ -66,8 +66,18 @@ export interface ImportSpec {
 }
 
 export const DEFAULT_IMPORT_FIELDS: readonly string[] = [
-  'id', 'fullName', 'firm', 'currentInvestingPosition', 'investorType', 'headquarters', 'region',
-  'ticketSize', 'sectorsFocused', 'email', 'linkedinProfile', 'updatedAt',
+  'id',
+  'fullName',
+  'firm',
+  'currentInvestingPosition',
+  'investorType',
+  'headquarters',
+  'region',
+  'ticketSize',
+  'sectorsFocused',
+  'email',
+  'linkedinProfile',
+  'updatedAt',
 ];
 
 /** Names Sheets refuses or that the add-in uses for itself. */
@@ -81,7 +91,8 @@ export function checkHistory(input: unknown, before?: History): History | undefi
   if (input === undefined) return before;
   if (input === null) return undefined;
   const keep = (input as Partial<History>).keep;
-  if (!Number.isInteger(keep) || (keep as number) < 1 || (keep as number) > MAX_HISTORY_RUNS) throw badInput(`History keeps 1 to ${MAX_HISTORY_RUNS} runs.`);
+  if (!Number.isInteger(keep) || (keep as number) < 1 || (keep as number) > MAX_HISTORY_RUNS)
+    throw badInput(`History keeps 1 to ${MAX_HISTORY_RUNS} runs.`);
   return { keep: keep as number };
 }
 
@@ -90,25 +101,35 @@ export function checkHistory(input: unknown, before?: History): History | undefi
  * one saved before: `undefined` keeps it, null removes it. Only its owner may change or remove an alert: an editor who is not cannot
  * make the owner's scheduled runs mail anyone else, nor silence them.
  */
-export function checkAlert(input: unknown, fields: readonly string[], before: Alert | undefined, user: string): Alert | undefined {
+export function checkAlert(
+  input: unknown,
+  fields: readonly string[],
+  before: Alert | undefined,
+  user: string,
+): Alert | undefined {
   if (input === undefined) return before;
-  const same = (a: Alert | undefined, b: { on: AlertOn[]; fields?: string[] } | undefined) => JSON.stringify(a ? [a.on, a.fields ?? null] : null) === JSON.stringify(b ? [b.on, b.fields ?? null] : null);
+  const same = (a: Alert | undefined, b: { on: AlertOn[]; fields?: string[] } | undefined) =>
+    JSON.stringify(a ? [a.on, a.fields ?? null] : null) === JSON.stringify(b ? [b.on, b.fields ?? null] : null);
   let next: { on: AlertOn[]; fields?: string[] } | undefined;
   if (input !== null) {
     const a = input as { on?: unknown; fields?: unknown };
     const on = Array.isArray(a.on) ? [...new Set(a.on.map(String))] : [];
-    if (!on.length || on.some((o) => !ALERT_ON.includes(o as AlertOn))) throw badInput('An alert is on partners added, removed or changed (one or more).');
+    if (!on.length || on.some((o) => !ALERT_ON.includes(o as AlertOn)))
+      throw badInput('An alert is on partners added, removed or changed (one or more).');
     let watched: string[] | undefined;
     if (a.fields !== undefined && a.fields !== null) {
-      if (!Array.isArray(a.fields) || !a.fields.length) throw badInput('Name the fields an alert watches, or leave them out to watch every field.');
+      if (!Array.isArray(a.fields) || !a.fields.length)
+        throw badInput('Name the fields an alert watches, or leave them out to watch every field.');
       watched = [...new Set(a.fields.map(String))];
       const unknown = watched.filter((f) => !fields.includes(f));
-      if (unknown.length) throw badInput(`An alert watches fields the import writes; not: ${unknown.slice(0, 5).join(', ')}.`);
+      if (unknown.length)
+        throw badInput(`An alert watches fields the import writes; not: ${unknown.slice(0, 5).join(', ')}.`);
     }
     next = { on: ALERT_ON.filter((o) => on.includes(o)), ...(watched ? { fields: watched } : {}) };
   }
   if (same(before, next)) return before;
-  if (before && before.owner.toLowerCase() !== user.toLowerCase()) throw badInput(`Only ${before.owner}, who saved this import's alert, can change or remove it.`);
+  if (before && before.owner.toLowerCase() !== user.toLowerCase())
+    throw badInput(`Only ${before.owner}, who saved this import's alert, can change or remove it.`);
   if (!next) return undefined;
   if (!user) throw badInput('Your email address is not available to the add-in, so it cannot send you alerts.');
   return { ...next, owner: user, ...(before?.baselineAt !== undefined ? { baselineAt: before.baselineAt } : {}) };
@@ -131,7 +152,8 @@ export function checkSchedule(input: unknown): Schedule | undefined {
   if (input === null || input === undefined) return undefined;
   const s = input as Partial<Schedule>;
   const hour = (h: unknown) => {
-    if (!Number.isInteger(h) || (h as number) < 0 || (h as number) > 23) throw badInput('The hour must be a whole number from 0 to 23.');
+    if (!Number.isInteger(h) || (h as number) < 0 || (h as number) > 23)
+      throw badInput('The hour must be a whole number from 0 to 23.');
     return h as number;
   };
   if (s.every === 'hours') {
@@ -140,7 +162,8 @@ export function checkSchedule(input: unknown): Schedule | undefined {
   }
   if (s.every === 'day') return { every: 'day', atHour: hour(s.atHour) };
   if (s.every === 'week') {
-    if (!Number.isInteger(s.weekday) || (s.weekday as number) < 0 || (s.weekday as number) > 6) throw badInput('The weekday must be 0 (Sunday) to 6 (Saturday).');
+    if (!Number.isInteger(s.weekday) || (s.weekday as number) < 0 || (s.weekday as number) > 6)
+      throw badInput('The weekday must be 0 (Sunday) to 6 (Saturday).');
     return { every: 'week', weekday: s.weekday, atHour: hour(s.atHour) };
   }
   throw badInput('A schedule is every N hours, daily at an hour, or weekly on a day at an hour.');
@@ -163,7 +186,8 @@ export function checkSpec(input: unknown, existing: readonly ImportSpec[], newId
   const sheetName = checkSheetName(i.sheetName);
   const fields = Array.isArray(i.fields) && i.fields.length ? i.fields.map(String) : [...DEFAULT_IMPORT_FIELDS];
   const unknown = fields.filter((f) => !LP_FIELDS.includes(f));
-  if (unknown.length) throw badInput(`Unknown field${unknown.length > 1 ? 's' : ''}: ${unknown.slice(0, 5).join(', ')}.`);
+  if (unknown.length)
+    throw badInput(`Unknown field${unknown.length > 1 ? 's' : ''}: ${unknown.slice(0, 5).join(', ')}.`);
   const unique = [...new Set(fields)];
   if (!unique.includes('id')) unique.unshift('id');
   const mode = i.mode ?? 'replace';
@@ -175,13 +199,29 @@ export function checkSpec(input: unknown, existing: readonly ImportSpec[], newId
   if (clash) throw badInput(`Another saved import already writes the sheet "${sheetName}".`);
   const before = existing.find((e) => e.id === id);
   const history = checkHistory(i.history, before?.history);
-  const historyClash = existing.find((e) => e.id !== id && ((history && sameSheetName(e.sheetName, historySheetName(sheetName))) || (e.history && sameSheetName(historySheetName(e.sheetName), sheetName))));
-  if (historyClash) throw badInput(`The sheet "${historyClash.sheetName}" and this import's history sheet would be the same sheet; pick another sheet name.`);
+  const historyClash = existing.find(
+    (e) =>
+      e.id !== id &&
+      ((history && sameSheetName(e.sheetName, historySheetName(sheetName))) ||
+        (e.history && sameSheetName(historySheetName(e.sheetName), sheetName))),
+  );
+  if (historyClash)
+    throw badInput(
+      `The sheet "${historyClash.sheetName}" and this import's history sheet would be the same sheet; pick another sheet name.`,
+    );
   const alert = checkAlert(i.alert, unique, before?.alert, user);
   return {
-    id, sheetName, fields: unique, mode, ...(filters.length ? { filters } : {}), ...(sort.length ? { sort } : {}),
-    schedule: before?.schedule, nextDueAt: before?.nextDueAt, last: before?.last,
-    ...(history ? { history } : {}), ...(alert ? { alert } : {}),
+    id,
+    sheetName,
+    fields: unique,
+    mode,
+    ...(filters.length ? { filters } : {}),
+    ...(sort.length ? { sort } : {}),
+    schedule: before?.schedule,
+    nextDueAt: before?.nextDueAt,
+    last: before?.last,
+    ...(history ? { history } : {}),
+    ...(alert ? { alert } : {}),
     replaceAnyway: before && sameSheetName(before.sheetName, sheetName) ? before.replaceAnyway : undefined,
   };
 }

@@ -24,7 +24,12 @@ export const MAX_SPREADSHEET_CELLS = 10_000_000;
 export const MAX_ALERT_ROWS = 50;
 
 /** What an alert calls each kind of change the merge rule finds (repeated ids are not changes of the list). */
-const KIND: Partial<Record<Change['change'], AlertOn>> = { 'new partner': 'added', 'no longer active': 'removed', 'no longer matches': 'removed', changed: 'changed' };
+const KIND: Partial<Record<Change['change'], AlertOn>> = {
+  'new partner': 'added',
+  'no longer active': 'removed',
+  'no longer matches': 'removed',
+  changed: 'changed',
+};
 
 /** The changes an alert watches, in the change log's order. */
 export function watchedChanges(changes: readonly Change[], alert: Pick<Alert, 'on' | 'fields'>): Change[] {
@@ -48,7 +53,13 @@ export interface AlertMail {
 }
 
 /** The email for `changes` (already filtered), with the partners' names where the new rows have them; no text holds any of `secrets`. */
-export function alertMail(spec: Pick<ImportSpec, 'sheetName'>, changes: readonly Change[], links: { spreadsheet: string; changeLog: string }, names: ReadonlyMap<string, string> = new Map(), secrets: readonly string[] = []): AlertMail {
+export function alertMail(
+  spec: Pick<ImportSpec, 'sheetName'>,
+  changes: readonly Change[],
+  links: { spreadsheet: string; changeLog: string },
+  names: ReadonlyMap<string, string> = new Map(),
+  secrets: readonly string[] = [],
+): AlertMail {
   const show = (v: Cell): string => redact(isDate(v) ? v.toISOString() : String(v ?? ''), secrets);
   const count = (k: AlertOn) => changes.filter((c) => KIND[c.change] === k).length;
   const parts = [`${count('added')} added`, `${count('removed')} removed`, `${count('changed')} changed`];
@@ -56,7 +67,12 @@ export function alertMail(spec: Pick<ImportSpec, 'sheetName'>, changes: readonly
   const listed = changes.slice(0, MAX_ALERT_ROWS);
   const partner = (c: Change) => show(names.get(c.id) ? `${names.get(c.id)} (${c.id})` : c.id);
   const row = (c: Change) => {
-    const cells = [partner(c), (KIND[c.change] === 'changed' ? c.field : KIND[c.change]) ?? '', show(c.before), show(c.after)];
+    const cells = [
+      partner(c),
+      (KIND[c.change] === 'changed' ? c.field : KIND[c.change]) ?? '',
+      show(c.before),
+      show(c.after),
+    ];
     return `<tr>${cells.map((t) => `<td>${escapeHtml(t)}</td>`).join('')}</tr>`;
   };
   const more = changes.length > listed.length ? `<p>${changes.length - listed.length} more in the change log.</p>` : '';
@@ -70,7 +86,10 @@ export function alertMail(spec: Pick<ImportSpec, 'sheetName'>, changes: readonly
   ].join('\n');
   const body = [
     `The import into "${show(spec.sheetName)}" found ${plural(changes.length, 'change')}: ${parts.join(', ')}.`,
-    ...listed.map((c) => `${partner(c)}\t${KIND[c.change] === 'changed' ? c.field : KIND[c.change]}\t${show(c.before)}\t${show(c.after)}`),
+    ...listed.map(
+      (c) =>
+        `${partner(c)}\t${KIND[c.change] === 'changed' ? c.field : KIND[c.change]}\t${show(c.before)}\t${show(c.after)}`,
+    ),
     changes.length > listed.length ? `${changes.length - listed.length} more in the change log.` : '',
     `Spreadsheet: ${links.spreadsheet}`,
     `Change log: ${links.changeLog}`,
@@ -85,14 +104,22 @@ export function runsThatFit(others: number, cols: number, perRun: number): numbe
 }
 
 /** Appends the run to its history (see the file's comment); returns the rows written and a note for the run's message. */
-function keepHistory(spec: ImportSpec, run: RunState, rows: readonly Cell[][], ports: ImportPorts): { rows: number; note: string } {
+function keepHistory(
+  spec: ImportSpec,
+  run: RunState,
+  rows: readonly Cell[][],
+  ports: ImportPorts,
+): { rows: number; note: string } {
   const keep = spec.history?.keep;
   if (!keep || !ports.history) return { rows: 0, note: '' };
   const name = historySheetName(spec.sheetName);
   const { header, runs } = ports.history.runs(name, spec.id);
   const columns = ['Run at', ...spec.fields];
   if (header.length && header.join('\u0000') !== columns.join('\u0000')) {
-    return { rows: 0, note: ` History not kept: "${name}" holds other columns (${header.slice(1).join(', ')}) than the import writes now; rename that sheet to start a new history.` };
+    return {
+      rows: 0,
+      note: ` History not kept: "${name}" holds other columns (${header.slice(1).join(', ')}) than the import writes now; rename that sheet to start a new history.`,
+    };
   }
   const present = runs.some((r) => r.at === run.startedAt);
   const old = runs.filter((r) => r.at !== run.startedAt);
@@ -109,13 +136,21 @@ function keepHistory(spec: ImportSpec, run: RunState, rows: readonly Cell[][], p
     if (grid.others + Math.max(need, grid.rows * cols - dropRows * cols) > MAX_SPREADSHEET_CELLS) {
       const fit = runsThatFit(grid.others, cols, rows.length);
       const fits = fit === 0 ? 'not even one run of this size fits' : `${plural(fit, 'run')} of this size fit`;
-      return { rows: 0, note: ` History not kept: ${keep} runs of ${rows.length} rows would take the spreadsheet past its ${MAX_SPREADSHEET_CELLS.toLocaleString('en-US')} cells; ${fits} beside its other sheets. Keep ${fit === 0 ? 'fewer fields' : `at most ${fit} runs`}.` };
+      return {
+        rows: 0,
+        note: ` History not kept: ${keep} runs of ${rows.length} rows would take the spreadsheet past its ${MAX_SPREADSHEET_CELLS.toLocaleString('en-US')} cells; ${fits} beside its other sheets. Keep ${fit === 0 ? 'fewer fields' : `at most ${fit} runs`}.`,
+      };
     }
   }
   if (dropRows) ports.history.prune(name, dropRows);
   if (!present && rows.length) {
     const at = new Date(run.startedAt);
-    ports.history.append(name, spec.id, columns, rows.map((r) => [at, ...r]));
+    ports.history.append(
+      name,
+      spec.id,
+      columns,
+      rows.map((r) => [at, ...r]),
+    );
   }
   const kept = old.length - drop + (present || rows.length ? 1 : 0);
   return { rows: present ? 0 : rows.length, note: ` History: ${plural(kept, 'run')} kept in "${name}".` };
@@ -143,7 +178,13 @@ export function alertChanges(before: readonly string[], now: readonly string[], 
  * of it. The ids this run listed are recorded before the email is sent: a run finished again
  * after its execution was killed compares with them and finds nothing to send twice.
  */
-function sendAlert(spec: ImportSpec, run: RunState, rows: readonly Cell[][], changes: readonly Change[], ports: ImportPorts): { sent: string; note: string } {
+function sendAlert(
+  spec: ImportSpec,
+  run: RunState,
+  rows: readonly Cell[][],
+  changes: readonly Change[],
+  ports: ImportPorts,
+): { sent: string; note: string } {
   const alert = spec.alert;
   const listed = ports.listed;
   if (!alert || !ports.mail || !listed) return { sent: '', note: '' };
@@ -162,23 +203,35 @@ function sendAlert(spec: ImportSpec, run: RunState, rows: readonly Cell[][], cha
   }
   const watched = watchedChanges(alertChanges(before, now, changes), alert);
   if (!watched.length) return { sent: 'no changes', note: '' };
-  if (ports.mail.remaining() < 1) return { sent: 'quota spent', note: " Alert not sent: today's email quota is spent." };
+  if (ports.mail.remaining() < 1)
+    return { sent: 'quota spent', note: " Alert not sent: today's email quota is spent." };
   const nameCol = spec.fields.indexOf('fullName');
-  const names = new Map<string, string>(nameCol < 0 ? [] : rows.map((r) => [String(r[idCol]), String(r[nameCol] ?? '')]));
+  const names = new Map<string, string>(
+    nameCol < 0 ? [] : rows.map((r) => [String(r[idCol]), String(r[nameCol] ?? '')]),
+  );
   const mail = alertMail(spec, watched, ports.mail.links(), names, ports.mail.secrets());
   try {
     ports.mail.send(alert.owner, mail.subject, mail.htmlBody, mail.body);
   } catch (e) {
     return { sent: 'not sent', note: ` Alert not sent: ${e instanceof Error ? e.message : String(e)}` };
   }
-  return { sent: `sent to ${alert.owner}`, note: ` Alert: ${plural(watched.length, 'change')} emailed to ${alert.owner}.` };
+  return {
+    sent: `sent to ${alert.owner}`,
+    note: ` Alert: ${plural(watched.length, 'change')} emailed to ${alert.owner}.`,
+  };
 }
 
 /**
  * After a completed write of `rows` (the table's data rows) with `changes` (the merge rule's,
  * against the table before): history, then alert. Records on the run what the run log shows.
  */
-export function afterWrite(spec: ImportSpec, run: RunState, rows: readonly Cell[][], changes: readonly Change[], ports: ImportPorts): string {
+export function afterWrite(
+  spec: ImportSpec,
+  run: RunState,
+  rows: readonly Cell[][],
+  changes: readonly Change[],
+  ports: ImportPorts,
+): string {
   let note = '';
   try {
     const h = keepHistory(spec, run, rows, ports);

@@ -28,7 +28,8 @@ const LIST_SEPARATOR = ', ';
  * would eat it). The test is deliberately broad: a quote before text that would have stayed text
  * changes nothing (the cell reads back the same text), a missing one turns data into a value.
  */
-const SHEETS_WOULD_PARSE = /^\s*(?:[=+\-@'(.$€£¥\d]|(?:true|false)\s*$|(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+\d)/i;
+const SHEETS_WOULD_PARSE =
+  /^\s*(?:[=+\-@'(.$€£¥\d]|(?:true|false)\s*$|(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+\d)/i;
 
 /** Text as Sheets should keep it: cut to the cell limit, quote-prefixed where Sheets would parse it. */
 export function safeText(text: string, target: CellTarget): string {
@@ -85,7 +86,14 @@ export function toCell(value: JsonValue | undefined, type: FieldType, target: Ce
       break;
     }
     case 'list':
-      if (Array.isArray(value)) return safeText(value.map(itemText).filter((s) => s !== '').join(LIST_SEPARATOR), target);
+      if (Array.isArray(value))
+        return safeText(
+          value
+            .map(itemText)
+            .filter((s) => s !== '')
+            .join(LIST_SEPARATOR),
+          target,
+        );
       break;
     case 'json':
       return safeText(JSON.stringify(value), target);

@@ -15,7 +15,8 @@ export function parseFields(input: unknown, specs: readonly FieldSpec[], what: s
   const names = flattenCells(input)
     .filter((v) => v !== undefined && v !== null)
     .flatMap((v) => {
-      if (typeof v !== 'string') throw badInput(`Field names must be text; got ${typeof v === 'number' ? 'a number' : typeof v}.`);
+      if (typeof v !== 'string')
+        throw badInput(`Field names must be text; got ${typeof v === 'number' ? 'a number' : typeof v}.`);
       return v.split(/[,;\n]/);
     })
     .map((s) => s.trim())

@@ -29,25 +29,38 @@ function cellValue(cell: unknown): unknown {
   return typeof cell === 'string' ? cell.trim() : cell;
 }
 
-const rowsOf = (input: unknown): unknown[][] => (Array.isArray(input) ? input.map((r) => (Array.isArray(r) ? r : [r])) : [[input]]);
+const rowsOf = (input: unknown): unknown[][] =>
+  Array.isArray(input) ? input.map((r) => (Array.isArray(r) ? r : [r])) : [[input]];
 
 const isHeader = (row: readonly unknown[]): boolean =>
-  typeof row[0] === 'string' && row[0].trim().toLowerCase() === 'field' && typeof row[1] === 'string' && /^(op|operator)$/i.test(row[1].trim());
+  typeof row[0] === 'string' &&
+  row[0].trim().toLowerCase() === 'field' &&
+  typeof row[1] === 'string' &&
+  /^(op|operator)$/i.test(row[1].trim());
 
 /** The conditions argument: rows of field | operator | value; blank means no condition. */
 export function readConditions(input: unknown, specs: readonly FieldSpec[] = LP_FIELD_SPECS): FilterCondition[] {
   if (blank(input)) return [];
-  if (!Array.isArray(input)) throw badInput('conditions must be a range of rows: field | operator | value (for example A1:C3).');
+  if (!Array.isArray(input))
+    throw badInput('conditions must be a range of rows: field | operator | value (for example A1:C3).');
   const rows = rowsOf(input);
   const out: FilterCondition[] = [];
   rows.forEach((row, i) => {
     if (row.every(blank) || (i === 0 && isHeader(row))) return;
-    if (out.length === MAX_CONDITIONS) throw badInput(`conditions: more than ${MAX_CONDITIONS} rows; at most ${MAX_CONDITIONS}.`);
-    const values = row.slice(2).filter((v) => !blank(v)).map(cellValue);
+    if (out.length === MAX_CONDITIONS)
+      throw badInput(`conditions: more than ${MAX_CONDITIONS} rows; at most ${MAX_CONDITIONS}.`);
+    const values = row
+      .slice(2)
+      .filter((v) => !blank(v))
+      .map(cellValue);
     const value =
       opKey(row[1]) === 'isanyof'
-        ? values.flatMap((v) => (typeof v === 'string' ? v.split(/[;\n]/).map((s) => s.trim()) : [String(v)])).filter((s) => s !== '')
-        : values.length > 1 ? values : values[0];
+        ? values
+            .flatMap((v) => (typeof v === 'string' ? v.split(/[;\n]/).map((s) => s.trim()) : [String(v)]))
+            .filter((s) => s !== '')
+        : values.length > 1
+          ? values
+          : values[0];
     out.push(checkCondition({ field: row[0], op: row[1], value }, `conditions row ${i + 1}`, specs));
   });
   return out;
@@ -57,10 +70,15 @@ const DIRECTION = /^(asc|ascending|desc|descending)$/i;
 
 /** The sort argument: field names, each optionally followed by asc or desc. */
 export function readSortArg(input: unknown, specs: readonly FieldSpec[] = LP_FIELD_SPECS): SortKey[] {
-  const cells = rowsOf(input).flat().filter((v) => !blank(v));
+  const cells = rowsOf(input)
+    .flat()
+    .filter((v) => !blank(v));
   const words: string[] = [];
   for (const cell of cells) {
-    if (typeof cell !== 'string') throw badInput(`sort takes field names, each optionally followed by asc or desc; got ${JSON.stringify(cellValue(cell))?.slice(0, 40)}.`);
+    if (typeof cell !== 'string')
+      throw badInput(
+        `sort takes field names, each optionally followed by asc or desc; got ${JSON.stringify(cellValue(cell))?.slice(0, 40)}.`,
+      );
     for (const part of cell.split(/[,;\n]/)) {
       const text = part.trim();
       if (!text) continue;
@@ -72,7 +90,8 @@ export function readSortArg(input: unknown, specs: readonly FieldSpec[] = LP_FIE
   const keys: Array<{ field: string; descending?: boolean }> = [];
   for (const word of words) {
     if (!DIRECTION.test(word)) keys.push({ field: word });
-    else if (keys.length === 0 || keys[keys.length - 1].descending !== undefined) throw badInput(`sort: "${word}" must follow a field name.`);
+    else if (keys.length === 0 || keys[keys.length - 1].descending !== undefined)
+      throw badInput(`sort: "${word}" must follow a field name.`);
     else keys[keys.length - 1].descending = /^desc/i.test(word);
   }
   return checkSort(keys, specs);

@@ -16,7 +16,16 @@ import { type FieldSpec, type FieldType, type JsonValue, LP_FIELD_SPECS, type Se
 import { asDate, asNumber } from './cells';
 import { normalize } from './search';
 
-export const FILTER_OPS = ['is', 'isAnyOf', 'contains', 'startsWith', 'atLeast', 'atMost', 'isEmpty', 'isNotEmpty'] as const;
+export const FILTER_OPS = [
+  'is',
+  'isAnyOf',
+  'contains',
+  'startsWith',
+  'atLeast',
+  'atMost',
+  'isEmpty',
+  'isNotEmpty',
+] as const;
 export type FilterOp = (typeof FILTER_OPS)[number];
 
 export interface FilterCondition {
@@ -43,7 +52,15 @@ export const SORT_TEXT_CHARS = 200;
 type Kind = 'text' | 'number' | 'date' | 'boolean' | 'other';
 
 const kindOf = (type: FieldType): Kind =>
-  type === 'string' || type === 'list' ? 'text' : type === 'integer' || type === 'float' ? 'number' : type === 'datetime' ? 'date' : type === 'boolean' ? 'boolean' : 'other';
+  type === 'string' || type === 'list'
+    ? 'text'
+    : type === 'integer' || type === 'float'
+      ? 'number'
+      : type === 'datetime'
+        ? 'date'
+        : type === 'boolean'
+          ? 'boolean'
+          : 'other';
 
 /** The operators each kind of field takes. */
 export const OPS_BY_KIND: Readonly<Record<Kind, readonly FilterOp[]>> = {
@@ -54,7 +71,13 @@ export const OPS_BY_KIND: Readonly<Record<Kind, readonly FilterOp[]>> = {
   other: ['isEmpty', 'isNotEmpty'],
 };
 
-const KIND_NAMES: Readonly<Record<Kind, string>> = { text: 'text', number: 'a number', date: 'a date', boolean: 'TRUE/FALSE', other: 'structured data' };
+const KIND_NAMES: Readonly<Record<Kind, string>> = {
+  text: 'text',
+  number: 'a number',
+  date: 'a date',
+  boolean: 'TRUE/FALSE',
+  other: 'structured data',
+};
 
 /** The operators a field takes (for the sidebar's operator picker). */
 export function opsFor(field: string, specs: readonly FieldSpec[] = LP_FIELD_SPECS): readonly FilterOp[] {
@@ -63,7 +86,7 @@ export function opsFor(field: string, specs: readonly FieldSpec[] = LP_FIELD_SPE
 }
 
 const shown = (v: unknown): string => {
-  const text = typeof v === 'string' ? `"${v}"` : JSON.stringify(v) ?? String(v);
+  const text = typeof v === 'string' ? `"${v}"` : (JSON.stringify(v) ?? String(v));
   return text.length > 42 ? `${text.slice(0, 40)}…"` : text;
 };
 
@@ -85,7 +108,10 @@ export const opKey = (op: unknown): string => (typeof op === 'string' ? op.repla
 function resolveOp(op: unknown, where: string): FilterOp {
   const key = opKey(op);
   const found = FILTER_OPS.find((o) => o.toLowerCase() === key);
-  if (!found) throw badInput(`${where}: ${isBlank(op) ? 'no operator given' : `unknown operator ${shown(op)}`}. Operators: ${FILTER_OPS.join(', ')}.`);
+  if (!found)
+    throw badInput(
+      `${where}: ${isBlank(op) ? 'no operator given' : `unknown operator ${shown(op)}`}. Operators: ${FILTER_OPS.join(', ')}.`,
+    );
   return found;
 }
 
@@ -95,7 +121,8 @@ const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 function checkOne(value: unknown, kind: Kind, where: string): string | number {
   if (isBlank(value)) throw badInput(`${where}: no value given.`);
   if (Array.isArray(value)) throw badInput(`${where}: takes one value, not a list.`);
-  if (typeof value === 'string' && value.trim().length > MAX_VALUE_CHARS) throw badInput(`${where}: the value is ${value.trim().length} characters long; at most ${MAX_VALUE_CHARS}.`);
+  if (typeof value === 'string' && value.trim().length > MAX_VALUE_CHARS)
+    throw badInput(`${where}: the value is ${value.trim().length} characters long; at most ${MAX_VALUE_CHARS}.`);
   if (kind === 'number') {
     const n = typeof value === 'number' ? value : typeof value === 'string' ? asNumber(value) : undefined;
     if (n === undefined || !Number.isFinite(n)) throw badInput(`${where}: needs a number, got ${shown(value)}.`);
@@ -103,7 +130,8 @@ function checkOne(value: unknown, kind: Kind, where: string): string | number {
   }
   if (kind === 'date') {
     const text = typeof value === 'string' ? value.trim() : '';
-    if (!asDate(text)) throw badInput(`${where}: needs a date as YYYY-MM-DD (or a date and time), got ${shown(value)}.`);
+    if (!asDate(text))
+      throw badInput(`${where}: needs a date as YYYY-MM-DD (or a date and time), got ${shown(value)}.`);
     return text;
   }
   if (kind === 'boolean') {
@@ -111,22 +139,31 @@ function checkOne(value: unknown, kind: Kind, where: string): string | number {
     if (text !== 'true' && text !== 'false') throw badInput(`${where}: needs TRUE or FALSE, got ${shown(value)}.`);
     return text;
   }
-  if (typeof value !== 'string' && typeof value !== 'number') throw badInput(`${where}: needs text, got ${shown(value)}.`);
+  if (typeof value !== 'string' && typeof value !== 'number')
+    throw badInput(`${where}: needs text, got ${shown(value)}.`);
   const text = String(value).trim();
-  if (normalize(text) === '') throw badInput(`${where}: the value ${shown(text)} holds no letters or digits to compare.`);
+  if (normalize(text) === '')
+    throw badInput(`${where}: the value ${shown(text)} holds no letters or digits to compare.`);
   return text;
 }
 
 /** One condition, checked and canonical; `label` says which in messages ("Filter 2"). */
-export function checkCondition(input: unknown, label: string, specs: readonly FieldSpec[] = LP_FIELD_SPECS): FilterCondition {
-  if (!input || typeof input !== 'object' || Array.isArray(input)) throw badInput(`${label}: expected a field, an operator and a value.`);
+export function checkCondition(
+  input: unknown,
+  label: string,
+  specs: readonly FieldSpec[] = LP_FIELD_SPECS,
+): FilterCondition {
+  if (!input || typeof input !== 'object' || Array.isArray(input))
+    throw badInput(`${label}: expected a field, an operator and a value.`);
   const c = input as { field?: unknown; op?: unknown; value?: unknown };
   const spec = resolveField(c.field, specs, label);
   const op = resolveOp(c.op, `${label} (${spec.name})`);
   const where = `${label} (${spec.name} ${op})`;
   const kind = kindOf(spec.type);
   if (!OPS_BY_KIND[kind].includes(op)) {
-    throw badInput(`${where}: ${op} does not apply to ${spec.name}, which holds ${KIND_NAMES[kind]}; use ${OPS_BY_KIND[kind].join(', ')}.`);
+    throw badInput(
+      `${where}: ${op} does not apply to ${spec.name}, which holds ${KIND_NAMES[kind]}; use ${OPS_BY_KIND[kind].join(', ')}.`,
+    );
   }
   if (op === 'isEmpty' || op === 'isNotEmpty') {
     if (!isBlank(c.value)) throw badInput(`${where}: takes no value, got ${shown(c.value)}.`);
@@ -134,7 +171,8 @@ export function checkCondition(input: unknown, label: string, specs: readonly Fi
   }
   if (op === 'isAnyOf') {
     const list = Array.isArray(c.value) ? c.value.filter((v) => !isBlank(v)) : [];
-    if (!Array.isArray(c.value)) throw badInput(`${where}: needs a list of values${isBlank(c.value) ? '' : `, got ${shown(c.value)}`}.`);
+    if (!Array.isArray(c.value))
+      throw badInput(`${where}: needs a list of values${isBlank(c.value) ? '' : `, got ${shown(c.value)}`}.`);
     if (list.length === 0) throw badInput(`${where}: no values given.`);
     if (list.length > MAX_ANY_OF) throw badInput(`${where}: ${list.length} values; at most ${MAX_ANY_OF}.`);
     return { field: spec.name, op, value: list.map((v, k) => String(checkOne(v, kind, `${where}, value ${k + 1}`))) };
@@ -161,8 +199,10 @@ export function checkSort(input: unknown, specs: readonly FieldSpec[] = LP_FIELD
     if (!k || typeof k !== 'object' || Array.isArray(k)) throw badInput(`${where}: expected a field and a direction.`);
     const { field, descending } = k as { field?: unknown; descending?: unknown };
     const spec = resolveField(field, specs, where);
-    if (kindOf(spec.type) === 'other') throw badInput(`${where}: ${spec.name} holds structured data and cannot be sorted on.`);
-    if (descending !== undefined && descending !== null && typeof descending !== 'boolean') throw badInput(`${where} (${spec.name}): descending must be TRUE or FALSE, got ${shown(descending)}.`);
+    if (kindOf(spec.type) === 'other')
+      throw badInput(`${where}: ${spec.name} holds structured data and cannot be sorted on.`);
+    if (descending !== undefined && descending !== null && typeof descending !== 'boolean')
+      throw badInput(`${where} (${spec.name}): descending must be TRUE or FALSE, got ${shown(descending)}.`);
     if (keys.some((x) => x.field === spec.name)) throw badInput(`${where}: sorts by ${spec.name} twice.`);
     keys.push(descending ? { field: spec.name, descending: true } : { field: spec.name });
   });
@@ -242,7 +282,8 @@ function sortValue(spec: FieldSpec): (r: ServiceRecord) => SortCell {
   return (r) => {
     const els = elements(r[spec.name]);
     if (els.length === 0) return '';
-    if (kind === 'number') return (typeof els[0] === 'number' || typeof els[0] === 'string' ? asNumber(els[0]) : undefined) ?? '';
+    if (kind === 'number')
+      return (typeof els[0] === 'number' || typeof els[0] === 'string' ? asNumber(els[0]) : undefined) ?? '';
     if (kind === 'date') return asDate(els[0])?.getTime() ?? '';
     if (kind === 'boolean') return els[0] === true || String(els[0]).toLowerCase() === 'true' ? 1 : 0;
     return normalize(els.map(textOf).join(' ')).slice(0, SORT_TEXT_CHARS);
@@ -302,7 +343,14 @@ function compareDigits(a: string, i: number, ei: number, b: string, j: number, e
 /** Two sort values: blanks last whatever the direction; numbers before texts should a field mix them. */
 function compareCell(a: SortCell, b: SortCell, descending: boolean): number {
   if (a === '' || b === '') return a === b ? 0 : a === '' ? 1 : -1;
-  const d = typeof a === 'number' && typeof b === 'number' ? a - b : typeof a === 'string' && typeof b === 'string' ? compareText(a, b) : typeof a === 'number' ? -1 : 1;
+  const d =
+    typeof a === 'number' && typeof b === 'number'
+      ? a - b
+      : typeof a === 'string' && typeof b === 'string'
+        ? compareText(a, b)
+        : typeof a === 'number'
+          ? -1
+          : 1;
   return descending ? -d : d;
 }
 
@@ -340,7 +388,12 @@ export function compileQuery(query: Query, specs: readonly FieldSpec[] = LP_FIEL
 }
 
 /** Items kept by the query, in its order; ties (and no sort) keep the input's order. */
-export function orderBy<T>(items: readonly T[], keep: (item: T) => boolean, keys: (item: T) => readonly SortCell[], compare: CompiledQuery['compare']): T[] {
+export function orderBy<T>(
+  items: readonly T[],
+  keep: (item: T) => boolean,
+  keys: (item: T) => readonly SortCell[],
+  compare: CompiledQuery['compare'],
+): T[] {
   const kept: Array<{ item: T; keys: readonly SortCell[]; at: number }> = [];
   items.forEach((item, at) => {
     if (keep(item)) kept.push({ item, keys: keys(item), at });
@@ -350,14 +403,28 @@ export function orderBy<T>(items: readonly T[], keep: (item: T) => boolean, keys
 }
 
 /** The records that meet every condition, sorted; the engine behind LP_FILTER. */
-export function applyQuery(records: readonly ServiceRecord[], query: Query, specs: readonly FieldSpec[] = LP_FIELD_SPECS): ServiceRecord[] {
+export function applyQuery(
+  records: readonly ServiceRecord[],
+  query: Query,
+  specs: readonly FieldSpec[] = LP_FIELD_SPECS,
+): ServiceRecord[] {
   const q = compileQuery(query, specs);
   return orderBy(records, q.matches, q.keys, q.compare);
 }
 
 const opText = (c: FilterCondition): string => {
-  if (c.op === 'isEmpty' || c.op === 'isNotEmpty') return `${c.field} ${c.op === 'isEmpty' ? 'is empty' : 'is not empty'}`;
-  const words: Record<FilterOp, string> = { is: 'is', isAnyOf: 'is any of', contains: 'contains', startsWith: 'starts with', atLeast: '≥', atMost: '≤', isEmpty: '', isNotEmpty: '' };
+  if (c.op === 'isEmpty' || c.op === 'isNotEmpty')
+    return `${c.field} ${c.op === 'isEmpty' ? 'is empty' : 'is not empty'}`;
+  const words: Record<FilterOp, string> = {
+    is: 'is',
+    isAnyOf: 'is any of',
+    contains: 'contains',
+    startsWith: 'starts with',
+    atLeast: '≥',
+    atMost: '≤',
+    isEmpty: '',
+    isNotEmpty: '',
+  };
   const value = Array.isArray(c.value) ? c.value.join(' | ') : String(c.value);
   return `${c.field} ${words[c.op]} ${value}`;
 };
@@ -366,7 +433,8 @@ const opText = (c: FilterCondition): string => {
 export function describeQuery(query: Query): string {
   const parts: string[] = [];
   if (query.filters.length) parts.push(query.filters.map(opText).join(' and '));
-  if (query.sort.length) parts.push(`sorted by ${query.sort.map((k) => `${k.field}${k.descending ? ' ↓' : ''}`).join(', ')}`);
+  if (query.sort.length)
+    parts.push(`sorted by ${query.sort.map((k) => `${k.field}${k.descending ? ' ↓' : ''}`).join(', ')}`);
   return parts.join('; ');
 }
 
@@ -393,5 +461,8 @@ export function commonValues(records: readonly ServiceRecord[], field: string, l
       else counts.set(key, { text, n: 1 });
     }
   }
-  return [...counts.values()].sort((a, b) => b.n - a.n || compareText(normalize(a.text), normalize(b.text))).slice(0, limit).map((c) => c.text);
+  return [...counts.values()]
+    .sort((a, b) => b.n - a.n || compareText(normalize(a.text), normalize(b.text)))
+    .slice(0, limit)
+    .map((c) => c.text);
 }

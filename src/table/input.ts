@@ -39,11 +39,14 @@ export function idText(cell: unknown): string | null {
   if (typeof cell === 'string') {
     const text = cell.trim();
     if (text === '') return null;
-    if (text.length > MAX_ID_LENGTH) throw badInput(`An id is ${text.length} characters long; ids are at most ${MAX_ID_LENGTH}.`);
-    if (LONE_SURROGATE.test(text)) throw badInput('An id holds a broken character (half of a UTF-16 surrogate pair) and cannot be sent.');
+    if (text.length > MAX_ID_LENGTH)
+      throw badInput(`An id is ${text.length} characters long; ids are at most ${MAX_ID_LENGTH}.`);
+    if (LONE_SURROGATE.test(text))
+      throw badInput('An id holds a broken character (half of a UTF-16 surrogate pair) and cannot be sent.');
     return text;
   }
-  if (typeof cell === 'boolean') throw badInput(`${String(cell).toUpperCase()} is not an id: pass id text or a range of ids.`);
+  if (typeof cell === 'boolean')
+    throw badInput(`${String(cell).toUpperCase()} is not an id: pass id text or a range of ids.`);
   if (cell instanceof Date) throw badInput('A date is not an id: pass id text or a range of ids.');
   throw badInput('Not an id: pass id text or a range of ids.');
 }
@@ -69,7 +72,8 @@ export function readIds(input: unknown): IdList {
   const unique = [...new Set(rows.filter((r): r is string => r !== null))];
   const firstInvalid = Object.values(invalid)[0];
   if (unique.length === 0 && firstInvalid !== undefined) throw badInput(firstInvalid);
-  if (unique.length > MAX_IDS) throw badInput(`${unique.length} distinct ids in one formula; at most ${MAX_IDS}. Split the range.`);
+  if (unique.length > MAX_IDS)
+    throw badInput(`${unique.length} distinct ids in one formula; at most ${MAX_IDS}. Split the range.`);
   // Several rows and several columns were refused above: a range wider than one cell is one row.
   return { rows, unique, single: false, across: width > 1, invalid };
 }
@@ -84,7 +88,12 @@ export function oneValue(input: unknown, name: string): unknown {
 }
 
 /** A whole number ≥ 1 (a number, or plain decimal digits as text) or the default when blank. */
-export function readPositiveInt(input: unknown, name: string, fallback: number | undefined, max = 1_000_000): number | undefined {
+export function readPositiveInt(
+  input: unknown,
+  name: string,
+  fallback: number | undefined,
+  max = 1_000_000,
+): number | undefined {
   const value = oneValue(input, name);
   if (value === undefined || value === null || value === '') return fallback;
   const n = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;

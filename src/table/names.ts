@@ -1,4 +1,14 @@
 /** The names of the add-in's custom functions, for finding its formulas in a sheet. */
 export const CUSTOM_FUNCTION_NAMES: readonly string[] = [
-  'LP_GET', 'LP_FIRMS', 'LP_LABELS', 'LP_ACTIVE', 'FUND_GET', 'FUND_INDUSTRIES', 'FUND_LASTSIZE', 'LP_FIELDS', 'FUND_FIELDS', 'LP_FIND', 'LP_FILTER',
+  'LP_GET',
+  'LP_FIRMS',
+  'LP_LABELS',
+  'LP_ACTIVE',
+  'FUND_GET',
+  'FUND_INDUSTRIES',
+  'FUND_LASTSIZE',
+  'LP_FIELDS',
+  'FUND_FIELDS',
+  'LP_FIND',
+  'LP_FILTER',
 ];

@@ -25,7 +25,8 @@ export function firstArgument(formula: string, fn: string): FirstArgument | unde
   if (text) return { kind: 'text', text: text[1].replace(/""/g, '"') };
   const cell = /^(?:('(?:[^']|'')+'|[A-Za-z0-9_.]+)!)?\$?([A-Za-z]{1,3})\$?([1-9]\d{0,6})\s*[,)]/.exec(rest);
   if (!cell) return undefined;
-  const sheet = cell[1] === undefined ? undefined : cell[1].startsWith("'") ? cell[1].slice(1, -1).replace(/''/g, "'") : cell[1];
+  const sheet =
+    cell[1] === undefined ? undefined : cell[1].startsWith("'") ? cell[1].slice(1, -1).replace(/''/g, "'") : cell[1];
   return { kind: 'cell', sheet, row: Number(cell[3]), col: columnNumber(cell[2]) };
 }
 
@@ -33,7 +34,12 @@ export function firstArgument(formula: string, fn: string): FirstArgument | unde
  * The rows (1-based, within `formulas`, which starts at sheet row `firstRow`) of the unbroken run
  * of `fn` calls around `row`, each with its first argument, nearest rows first.
  */
-export function runAround(formulas: readonly string[], firstRow: number, row: number, fn: string): Array<{ row: number; arg: FirstArgument }> {
+export function runAround(
+  formulas: readonly string[],
+  firstRow: number,
+  row: number,
+  fn: string,
+): Array<{ row: number; arg: FirstArgument }> {
   const at = row - firstRow;
   const argAt = (i: number) => firstArgument(formulas[i] ?? '', fn);
   const out: Array<{ row: number; arg: FirstArgument }> = [];

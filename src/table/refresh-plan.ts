@@ -74,7 +74,10 @@ export function findPieces(sheetId: number, grid: readonly string[][]): Piece[] 
     }
   }
   return rects.map(({ r1, r2, c1, c2 }) => ({
-    sheetId, row: r1 + 1, col: c1 + 1, formulas: grid.slice(r1, r2 + 1).map((row) => row.slice(c1, c2 + 1)),
+    sheetId,
+    row: r1 + 1,
+    col: c1 + 1,
+    formulas: grid.slice(r1, r2 + 1).map((row) => row.slice(c1, c2 + 1)),
   }));
 }
 
@@ -106,8 +109,12 @@ function takeWithin(queue: Piece[], rawBudget: number): Piece[] {
  * (formulas that compress worse than expected), the block is halved and the rest goes back to the
  * front of the queue; a single row that cannot fit is refused.
  */
-export function nextBlock(queue: Piece[], rawBudget: number, maxJournal: number,
-  encode: (pieces: Piece[]) => string): Block {
+export function nextBlock(
+  queue: Piece[],
+  rawBudget: number,
+  maxJournal: number,
+  encode: (pieces: Piece[]) => string,
+): Block {
   const take = takeWithin(queue, rawBudget);
   for (;;) {
     const journal = encode(take);
@@ -135,7 +142,9 @@ export function nextBlock(queue: Piece[], rawBudget: number, maxJournal: number,
 export function recoveryRuns(p: Piece, formulas: readonly unknown[][], values: readonly unknown[][]): Piece[] {
   const empty = (r: number, c: number) => formulas[r][c] === '' && values[r][c] === '' && p.formulas[r][c] !== '';
   return columnRuns(p.formulas.length, p.formulas[0]?.length ?? 0, empty).map(({ r1, r2, c1 }) => ({
-    sheetId: p.sheetId, row: p.row + r1, col: p.col + c1,
+    sheetId: p.sheetId,
+    row: p.row + r1,
+    col: p.col + c1,
     formulas: p.formulas.slice(r1, r2 + 1).map((row) => [row[c1]]),
   }));
 }

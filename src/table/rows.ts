@@ -7,7 +7,10 @@ import type { ServiceError } from '../api/errors';
 import type { FieldSpec, ServiceRecord } from '../api/records';
 import { type Cell, type CellTarget, safeText, toCell } from './cells';
 
-export type RowResult = { kind: 'blank' } | { kind: 'record'; record: ServiceRecord; staleSince?: number } | { kind: 'error'; error: ServiceError };
+export type RowResult =
+  | { kind: 'blank' }
+  | { kind: 'record'; record: ServiceRecord; staleSince?: number }
+  | { kind: 'error'; error: ServiceError };
 
 export function recordRow(record: ServiceRecord, fields: readonly FieldSpec[], target: CellTarget): Cell[] {
   return fields.map((f) => toCell(record[f.name], f.type, target));
@@ -16,7 +19,12 @@ export function recordRow(record: ServiceRecord, fields: readonly FieldSpec[], t
 export const STALE_HEADER = 'stale since';
 
 /** A table of rows, same width throughout, as a custom function or setValues needs it. */
-export function rowsTable(results: readonly RowResult[], fields: readonly FieldSpec[], headers: boolean, target: CellTarget): Cell[][] {
+export function rowsTable(
+  results: readonly RowResult[],
+  fields: readonly FieldSpec[],
+  headers: boolean,
+  target: CellTarget,
+): Cell[][] {
   const anyStale = results.some((r) => r.kind === 'record' && r.staleSince !== undefined);
   const width = fields.length + (anyStale ? 1 : 0);
   const rows: Cell[][] = [];
@@ -24,7 +32,9 @@ export function rowsTable(results: readonly RowResult[], fields: readonly FieldS
   for (const r of results) {
     const row: Cell[] = new Array(width).fill('');
     if (r.kind === 'record') {
-      recordRow(r.record, fields, target).forEach((c, i) => { row[i] = c; });
+      recordRow(r.record, fields, target).forEach((c, i) => {
+        row[i] = c;
+      });
       if (r.staleSince !== undefined) row[fields.length] = new Date(r.staleSince);
     } else if (r.kind === 'error') {
       row[0] = safeText(`Error: ${r.error.message}`, target);

@@ -23,8 +23,25 @@ export const MAX_FIND_LIMIT = 5000;
  * mark (folding runs after lower-casing, so ẞ arrives as ß; NFKD already turns ſ into s and ŀ into l·).
  */
 const FOLDS: Record<string, string> = {
-  ß: 'ss', ø: 'o', æ: 'ae', œ: 'oe', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ħ: 'h', ı: 'i',
-  ŧ: 't', ŋ: 'n', ĸ: 'k', ς: 'σ', ƒ: 'f', ɨ: 'i', ʉ: 'u', ɛ: 'e', ɔ: 'o',
+  ß: 'ss',
+  ø: 'o',
+  æ: 'ae',
+  œ: 'oe',
+  ł: 'l',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  ħ: 'h',
+  ı: 'i',
+  ŧ: 't',
+  ŋ: 'n',
+  ĸ: 'k',
+  ς: 'σ',
+  ƒ: 'f',
+  ɨ: 'i',
+  ʉ: 'u',
+  ɛ: 'e',
+  ɔ: 'o',
 };
 const FOLDABLE = new RegExp(`[${Object.keys(FOLDS).join('')}]`, 'g');
 const ASCII = /^[ -~]*$/;
@@ -32,7 +49,11 @@ const ASCII = /^[ -~]*$/;
 /** Case- and accent-insensitive form of a text: `Müller-Łódź, Ørsted` → `muller lodz orsted`. */
 export function normalize(text: string): string {
   // Plain ASCII (most text) has no accents or folded letters: the same result without decomposing.
-  if (ASCII.test(text)) return text.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+  if (ASCII.test(text))
+    return text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, ' ')
+      .trim();
   return text
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
@@ -52,9 +73,12 @@ export interface SearchField {
 }
 
 export const SEARCH_FIELDS: readonly SearchField[] = [
-  { name: 'fullName', group: 0 }, { name: 'name', group: 0 }, { name: 'surname', group: 0 },
+  { name: 'fullName', group: 0 },
+  { name: 'name', group: 0 },
+  { name: 'surname', group: 0 },
   { name: 'firm', group: 1 },
-  { name: 'headquarters', group: 2 }, { name: 'sectorsFocused', group: 2 },
+  { name: 'headquarters', group: 2 },
+  { name: 'sectorsFocused', group: 2 },
 ];
 
 export interface Query {
@@ -74,10 +98,12 @@ export interface SearchOptions {
 /** The query argument of LP_FIND: one non-blank value of at most 200 characters with a letter or digit. */
 export function readQuery(input: unknown): Query {
   const value = oneValue(input, 'query');
-  if (typeof value === 'boolean' || value instanceof Date) throw badInput('query must be text: the name, firm, headquarters or sector to find.');
+  if (typeof value === 'boolean' || value instanceof Date)
+    throw badInput('query must be text: the name, firm, headquarters or sector to find.');
   const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
   if (text === '') throw badInput('query is blank: type a name, firm, headquarters or sector to find.');
-  if (text.length > MAX_QUERY_CHARS) throw badInput(`query is ${text.length} characters long; at most ${MAX_QUERY_CHARS}.`);
+  if (text.length > MAX_QUERY_CHARS)
+    throw badInput(`query is ${text.length} characters long; at most ${MAX_QUERY_CHARS}.`);
   const normalized = normalize(text);
   if (normalized === '') throw badInput(`query "${text}" holds no letters or digits to search for.`);
   return { text, normalized, words: normalized.split(' ') };
@@ -110,7 +136,8 @@ interface Ranked {
 }
 
 /** Better first: higher kind, then lower group. */
-const better = (a: { kind: number; group: number }, b: { kind: number; group: number }) => a.kind > b.kind || (a.kind === b.kind && a.group < b.group);
+const better = (a: { kind: number; group: number }, b: { kind: number; group: number }) =>
+  a.kind > b.kind || (a.kind === b.kind && a.group < b.group);
 
 function rank(record: ServiceRecord, query: Query, fields: readonly SearchField[]): Ranked | undefined {
   const values = fields.flatMap((f) => texts(record[f.name]).map((t) => ({ text: normalize(t), group: f.group })));
@@ -133,10 +160,15 @@ function rank(record: ServiceRecord, query: Query, fields: readonly SearchField[
   return weakest && { record, ...weakest, total };
 }
 
-const isActive = (r: ServiceRecord): boolean => r.activeStatus === undefined || r.activeStatus === null || String(r.activeStatus).toUpperCase() === 'ACTIVE';
+const isActive = (r: ServiceRecord): boolean =>
+  r.activeStatus === undefined || r.activeStatus === null || String(r.activeStatus).toUpperCase() === 'ACTIVE';
 
 /** The active records that match every word of the query, best first, at most `limit`. */
-export function searchRecords(records: readonly ServiceRecord[], query: Query | string, options: SearchOptions = {}): ServiceRecord[] {
+export function searchRecords(
+  records: readonly ServiceRecord[],
+  query: Query | string,
+  options: SearchOptions = {},
+): ServiceRecord[] {
   const q = typeof query === 'string' ? readQuery(query) : query;
   const fields = options.fields ?? SEARCH_FIELDS;
   const found: Ranked[] = [];

@@ -58,12 +58,14 @@ async function reflowProblems(page: Page, textSize: '100%' | '200%'): Promise<st
       const px = Number.parseFloat(getComputedStyle(e).fontSize);
       if (size === '200%' && px < 22) out.push(`${e.tagName.toLowerCase()}#${e.id} text is ${px} px at 200 %`);
     }
-    if (root.scrollWidth > root.clientWidth) out.push(`page scrolls sideways: ${root.scrollWidth} > ${root.clientWidth}`);
+    if (root.scrollWidth > root.clientWidth)
+      out.push(`page scrolls sideways: ${root.scrollWidth} > ${root.clientWidth}`);
     for (const e of document.querySelectorAll<HTMLElement>('button, input, select, [tabindex="0"]')) {
       const box = e.getBoundingClientRect();
       if (box.width === 0 && box.height === 0) continue;
       const name = `${e.id || e.getAttribute('aria-label') || e.textContent} at ${size}`;
-      if (box.width < 24 || box.height < 24) out.push(`target ${name}: ${box.width.toFixed(0)} × ${box.height.toFixed(0)}`);
+      if (box.width < 24 || box.height < 24)
+        out.push(`target ${name}: ${box.width.toFixed(0)} × ${box.height.toFixed(0)}`);
       if (box.right > root.clientWidth + 0.5) out.push(`${name} runs past the edge: ${box.right.toFixed(0)}`);
     }
     return out;
@@ -83,7 +85,9 @@ function borderProblems(page: Page): Promise<string[]> {
       return 0.2126 * r + 0.7152 * g + 0.0722 * b;
     };
     const out: string[] = [];
-    for (const e of document.querySelectorAll<HTMLElement>('input:not([type="radio"]), select, button:not(.action), .columns, .question, .imports > li')) {
+    for (const e of document.querySelectorAll<HTMLElement>(
+      'input:not([type="radio"]), select, button:not(.action), .columns, .question, .imports > li',
+    )) {
       if (!e.getClientRects().length) continue;
       const ratio = 1.05 / (luminance(getComputedStyle(e).borderTopColor) + 0.05);
       if (ratio < 3) out.push(`${e.tagName.toLowerCase()}#${e.id}.${e.className}: ${ratio.toFixed(2)}:1`);
@@ -137,14 +141,19 @@ describe('axe finds nothing, and the sidebar reflows, in every state', () => {
       const described = (await s.page.locator(`#${id}`).getAttribute('aria-describedby')) ?? '';
       expect(described.split(' ')).toContain(`${id}-error`);
     }
-    expect(await s.page.locator('#cache-ttl-error').textContent()).toBe('Cache lifetime must be a whole number of seconds from 0 to 21600.');
+    expect(await s.page.locator('#cache-ttl-error').textContent()).toBe(
+      'Cache lifetime must be a whole number of seconds from 0 to 21600.',
+    );
     expect(s.calls.map((c) => c.name)).not.toContain('saveSettings');
     await checkState(s, 'errors');
   });
 
   test('the address question shown (an editor changed the address)', async () => {
     const a = addin(svc.url);
-    a.emu.run('saveSettings', [{ baseUrl: 'https://data.example.com' }], { kind: 'sidebar', user: 'editor@example.com' });
+    a.emu.run('saveSettings', [{ baseUrl: 'https://data.example.com' }], {
+      kind: 'sidebar',
+      user: 'editor@example.com',
+    });
     const s = await sidebarFor(a);
     await s.page.getByRole('group', { name: 'Send my key to data.example.com?' }).waitFor();
     expect(await focused(s.page)).toEqual({ role: 'button', name: 'Send my key to data.example.com' });
@@ -172,7 +181,9 @@ describe('axe finds nothing, and the sidebar reflows, in every state', () => {
     await item.getByRole('combobox', { name: 'At (UTC)' }).selectOption('9');
     await item.getByRole('button', { name: 'Save schedule: import into Limited partners' }).click();
     await s.page.locator('#import-message:has-text("Schedule saved")').waitFor();
-    expect(await s.page.locator('#import-message').textContent()).toBe('Schedule saved for "Limited partners": weekly on Wednesday at 09:00 UTC.');
+    expect(await s.page.locator('#import-message').textContent()).toBe(
+      'Schedule saved for "Limited partners": weekly on Wednesday at 09:00 UTC.',
+    );
     await checkState(s, 'scheduled');
     await item.getByRole('button', { name: 'Delete: import into Limited partners' }).click();
     await s.page.getByRole('group', { name: 'Delete the import into "Limited partners"?' }).waitFor();
@@ -181,12 +192,20 @@ describe('axe finds nothing, and the sidebar reflows, in every state', () => {
 
   test('a saved import with filters and sort says, in its item, which rows it keeps', async () => {
     const a = addin(svc.url);
-    const id = saveImport(a.emu, { sheetName: 'Big tickets', fields: ['id', 'firm'], filters: [{ field: 'ticketSize', op: 'atLeast', value: '1000' }], sort: [{ field: 'firm', descending: true }] });
+    const id = saveImport(a.emu, {
+      sheetName: 'Big tickets',
+      fields: ['id', 'firm'],
+      filters: [{ field: 'ticketSize', op: 'atLeast', value: '1000' }],
+      sort: [{ field: 'firm', descending: true }],
+    });
     const listed = call(a.emu, 'listImports', []);
     const shaped = listed.ok ? listed.imports.find((i) => i.id === id)?.shaped : undefined;
     expect(shaped).toMatch(/ticketSize/);
     const s = await sidebarFor(a);
-    const item = s.page.getByRole('list', { name: 'Saved imports' }).getByRole('listitem').filter({ has: s.page.getByRole('heading', { name: 'Big tickets' }) });
+    const item = s.page
+      .getByRole('list', { name: 'Saved imports' })
+      .getByRole('listitem')
+      .filter({ has: s.page.getByRole('heading', { name: 'Big tickets' }) });
     expect(await item.locator('dt:has-text("Rows kept") + dd').textContent()).toBe(shaped);
     await checkState(s, 'filtered');
   });
@@ -282,7 +301,11 @@ describe('every task by keyboard: focus stays on, or moves predictably to, the c
     await press(p, 'Shift+Tab', 'Enter');
     expect(await focused(p)).toEqual({ role: 'button', name: 'Move fullName up' });
     expect(await press(p, 'Enter').then(() => focused(p))).toEqual({ role: 'button', name: 'Move fullName down' });
-    expect(await announced(p)).toEqual(['fullName moved down: 3 of 12.', 'fullName moved up: 2 of 12.', 'fullName moved up: 1 of 12.']);
+    expect(await announced(p)).toEqual([
+      'fullName moved down: 3 of 12.',
+      'fullName moved up: 2 of 12.',
+      'fullName moved up: 1 of 12.',
+    ]);
     await tabTo(p, 'Remove firm');
     await press(p, 'Enter');
     expect(await focused(p)).toEqual({ role: 'button', name: 'Remove currentInvestingPosition' });
@@ -301,7 +324,9 @@ describe('every task by keyboard: focus stays on, or moves predictably to, the c
     await press(p, 'Enter');
     await p.locator('#import-message.ok').waitFor({ timeout: 60_000 });
     expect(await focused(p)).toEqual({ role: 'button', name: 'Import' });
-    expect(await announced(p)).toEqual(expect.arrayContaining([expect.stringMatching(/^page (\d+) of \1 · rows (\d+) of \2$/)]));
+    expect(await announced(p)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^page (\d+) of \1 · rows (\d+) of \2$/)]),
+    );
     await tabTo(p, 'Repeat');
     await press(p, 'ArrowDown', 'ArrowDown');
     expect(await p.getByRole('combobox', { name: 'Repeat' }).inputValue()).toBe('day');
@@ -309,7 +334,9 @@ describe('every task by keyboard: focus stays on, or moves predictably to, the c
     await tabTo(p, 'Save schedule: import into Limited partners');
     await press(p, 'Enter');
     await p.locator('#import-message:has-text("Schedule saved")').waitFor();
-    expect(s.calls.filter((c) => c.name === 'scheduleImport').map((c) => c.args[1])).toEqual([{ every: 'day', atHour: 6 }]);
+    expect(s.calls.filter((c) => c.name === 'scheduleImport').map((c) => c.args[1])).toEqual([
+      { every: 'day', atHour: 6 },
+    ]);
     expect(await focused(p)).toEqual({ role: 'button', name: 'Save schedule: import into Limited partners' });
     await tabTo(p, 'Run now: import into Limited partners', true);
     await press(p, 'Enter');

@@ -34,14 +34,16 @@ afterAll(async () => {
 /** The owner's spreadsheet after an editor saved their own server as its address. */
 async function afterEditorsChange() {
   const a = addin(svc.url);
-  expect(a.emu.run('saveSettings', [{ baseUrl: editors.url }], { kind: 'sidebar', user: EDITOR }).value).toMatchObject({ ok: true });
+  expect(a.emu.run('saveSettings', [{ baseUrl: editors.url }], { kind: 'sidebar', user: EDITOR }).value).toMatchObject({
+    ok: true,
+  });
   await editors.resetStats();
   open = await openSidebar(browser, a.emu);
   await open.page.locator('#key-status:has-text("your key is not sent there")').waitFor();
   return { a, s: open };
 }
 
-test('Save settings with only the cache lifetime changed sends only that: the editor\'s server receives no key', async () => {
+test("Save settings with only the cache lifetime changed sends only that: the editor's server receives no key", async () => {
   const { a, s } = await afterEditorsChange();
   await s.page.locator('#cache-ttl').fill('600');
   await s.page.locator('#save-settings').click();
@@ -58,7 +60,10 @@ test('Save key asks "Send my key to <editor\'s host>?"; "Save it without sending
   const host = editors.url.replace('http://', '');
   await s.page.locator('#api-key').fill(DEMO_KEY);
   await s.page.locator('#api-key').press('Enter');
-  await s.page.getByRole('group', { name: `Send my key to ${host}?` }).getByRole('button', { name: 'Save it without sending' }).waitFor();
+  await s.page
+    .getByRole('group', { name: `Send my key to ${host}?` })
+    .getByRole('button', { name: 'Save it without sending' })
+    .waitFor();
   // Focus is on the safe answer: the Enter that pressed Save key did not also answer yes.
   expect(await focused(s.page)).toEqual({ role: 'button', name: 'Save it without sending' });
   await s.page.keyboard.press('Enter');
@@ -75,7 +80,11 @@ test('answering yes for the host named sends the key there, once, to check it', 
   await s.page.getByRole('button', { name: `Send my key to ${host}` }).click();
   await s.page.locator('#key-message:has-text("Your key is now sent to")').waitFor();
   expect(await focused(s.page)).toEqual({ role: 'button', name: 'Test connection' });
-  expect(call(a.emu, 'getSidebarState', [])).toMatchObject({ ok: true, keyAddress: editors.url, addressConfirmed: true });
+  expect(call(a.emu, 'getSidebarState', [])).toMatchObject({
+    ok: true,
+    keyAddress: editors.url,
+    addressConfirmed: true,
+  });
   expect((await editors.stats()).requests).toBe(0);
 });
 
@@ -86,7 +95,9 @@ test('a yes for a host that is no longer the address (changed while the question
   a.emu.run('saveSettings', [{ baseUrl: 'https://data.example.com' }], { kind: 'sidebar', user: EDITOR });
   await s.page.getByRole('button', { name: `Send my key to ${host}` }).click();
   await s.page.locator('#base-url-error:has-text("nothing was sent")').waitFor();
-  expect(await s.page.locator('#base-url-error').textContent()).toBe(`This spreadsheet is now data.example.com, not ${host}: nothing was sent, saved or changed. Check the service address and confirm it again.`);
+  expect(await s.page.locator('#base-url-error').textContent()).toBe(
+    `This spreadsheet is now data.example.com, not ${host}: nothing was sent, saved or changed. Check the service address and confirm it again.`,
+  );
   expect(await focused(s.page)).toEqual({ role: 'textbox', name: 'Service address' });
   await s.page.getByRole('button', { name: 'Send my key to data.example.com' }).waitFor();
   expect(await s.page.locator('#base-url').inputValue()).toBe('https://data.example.com');

@@ -45,7 +45,9 @@ test('conditions, a live count from the warm snapshot, a sort key, and an import
   await page.getByRole('combobox', { name: 'Operator of condition 1' }).selectOption('is');
   await page.getByRole('combobox', { name: 'Value of condition 1' }).fill('europe');
   await page.locator(`#filter-count:has-text("${europe.length} of ")`).waitFor();
-  expect(await page.locator('#filter-count').textContent()).toMatch(new RegExp(`^${europe.length} of \\d+ partners match\\.$`));
+  expect(await page.locator('#filter-count').textContent()).toMatch(
+    new RegExp(`^${europe.length} of \\d+ partners match\\.$`),
+  );
   expect((await svc.stats()).requests).toBe(0);
 
   // A second condition with a value that is not a number: the count line says what is wrong.
@@ -54,15 +56,21 @@ test('conditions, a live count from the warm snapshot, a sort key, and an import
   await page.getByRole('combobox', { name: 'Operator of condition 2' }).selectOption('atLeast');
   await page.getByRole('combobox', { name: 'Value of condition 2' }).fill('lots');
   await page.locator('#filter-count.error').waitFor();
-  expect(await page.locator('#filter-count').textContent()).toBe('Filter 2 (ticketSize atLeast): needs a number, got "lots".');
+  expect(await page.locator('#filter-count').textContent()).toBe(
+    'Filter 2 (ticketSize atLeast): needs a number, got "lots".',
+  );
   await page.screenshot({ path: shot('sidebar-filter-error') });
   // Two conditions, one of them wrong, and a sort key: axe (WCAG 2.0, 2.1, 2.2 A and AA) finds nothing.
-  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+  const axe = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+    .analyze();
   expect(axe.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`))).toEqual([]);
   // Removing it by keyboard: focus goes to the row that stays, and the count comes back.
   await page.getByRole('button', { name: 'Remove condition 2: ticketSize' }).focus();
   await page.keyboard.press('Enter');
-  expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Remove condition 1: region');
+  expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
+    'Remove condition 1: region',
+  );
   await page.locator(`#filter-count:has-text("${europe.length} of ")`).waitFor();
   // The last one removed: focus on "Add condition", and the line says what that means.
   await page.getByRole('button', { name: 'Remove condition 1: region' }).press('Enter');
@@ -77,9 +85,20 @@ test('conditions, a live count from the warm snapshot, a sort key, and an import
   await page.locator('#sheet-name').fill('Europe');
   await page.locator('#import').click();
   await page.locator('#import-message:has-text("Imported")').waitFor();
-  expect(await page.locator('#import-message').textContent()).toMatch(new RegExp(`^Imported ${europe.length} of \\d+ active limited partners \\(those matching the filters\\) into "Europe"\\.`));
-  expect(open.calls.find((c) => c.name === 'saveImport')?.args[0]).toMatchObject({ filters: [{ field: 'region', op: 'is', value: 'Europe' }], sort: [{ field: 'firm', descending: true }] });
-  expect(sheet(a.emu, 'Europe').slice(1).map((r) => [r[0]])).toEqual(europe);
+  expect(await page.locator('#import-message').textContent()).toMatch(
+    new RegExp(
+      `^Imported ${europe.length} of \\d+ active limited partners \\(those matching the filters\\) into "Europe"\\.`,
+    ),
+  );
+  expect(open.calls.find((c) => c.name === 'saveImport')?.args[0]).toMatchObject({
+    filters: [{ field: 'region', op: 'is', value: 'Europe' }],
+    sort: [{ field: 'firm', descending: true }],
+  });
+  expect(
+    sheet(a.emu, 'Europe')
+      .slice(1)
+      .map((r) => [r[0]]),
+  ).toEqual(europe);
   await page.locator('li.import dd:has-text("region is Europe; sorted by firm ↓")').waitFor();
   await page.screenshot({ path: shot('sidebar-filters') });
 }, 60_000);

@@ -32,7 +32,9 @@ afterAll(async () => {
 describe('sidebar (real dist/Sidebar.html, google.script.run backed by the emulator)', () => {
   test('before any fetch the connection card shows "Fetches today: 0 of 20,000"', async () => {
     await sidebar.locator('#fetch-count:has-text("Fetches today")').waitFor();
-    expect(await sidebar.locator('#fetch-count').textContent()).toBe('Fetches today: 0 of 20,000 (the add-in stops at 18,000).');
+    expect(await sidebar.locator('#fetch-count').textContent()).toBe(
+      'Fetches today: 0 of 20,000 (the add-in stops at 18,000).',
+    );
   });
 
   test('a bad key is checked when it is saved: refused under the key field, not saved', async () => {
@@ -40,7 +42,9 @@ describe('sidebar (real dist/Sidebar.html, google.script.run backed by the emula
     await sidebar.locator('#save-key').click();
     await sidebar.getByRole('button', { name: /^Send my key to 127\.0\.0\.1:\d+$/ }).click();
     await sidebar.locator('#api-key-error:has-text("refused")').waitFor();
-    expect(await sidebar.locator('#api-key-error').textContent()).toMatch(/^The service at 127\.0\.0\.1:\d+ refused this key \(HTTP 403\), so it was not saved\. Check the key and paste it again\.$/);
+    expect(await sidebar.locator('#api-key-error').textContent()).toMatch(
+      /^The service at 127\.0\.0\.1:\d+ refused this key \(HTTP 403\), so it was not saved\. Check the key and paste it again\.$/,
+    );
     expect(await sidebar.locator('#api-key').getAttribute('aria-invalid')).toBe('true');
     expect(await sidebar.locator('#key-status').textContent()).toBe('No API key saved yet.');
     await page.screenshot({ path: shot('sidebar-bad-key') });
@@ -51,14 +55,18 @@ describe('sidebar (real dist/Sidebar.html, google.script.run backed by the emula
     await sidebar.locator('#save-key').click();
     await sidebar.getByRole('button', { name: /^Send my key to / }).click();
     await sidebar.locator('#key-status:has-text("ending …6789")').waitFor();
-    expect(await sidebar.locator('#key-message').textContent()).toMatch(/^Key saved and accepted by 127\.0\.0\.1:\d+\.$/);
+    expect(await sidebar.locator('#key-message').textContent()).toMatch(
+      /^Key saved and accepted by 127\.0\.0\.1:\d+\.$/,
+    );
     expect(await sidebar.locator('#api-key').getAttribute('aria-invalid')).toBeNull();
     expect(await sidebar.locator('#api-key').inputValue()).toBe('');
     const html = await page.frame({ url: /\/sidebar$/ })?.content();
     expect(html).not.toContain(DEMO_KEY);
     await sidebar.locator('#test-connection').click();
     await sidebar.locator('#key-message.ok:has-text("Connected to")').waitFor();
-    expect(await sidebar.locator('#key-message').textContent()).toMatch(/^Connected to 127\.0\.0\.1:\d+: \d+ active limited partners\.$/);
+    expect(await sidebar.locator('#key-message').textContent()).toMatch(
+      /^Connected to 127\.0\.0\.1:\d+: \d+ active limited partners\.$/,
+    );
   });
 
   test('run an import and watch the progress bar reach the end', async () => {
@@ -71,27 +79,40 @@ describe('sidebar (real dist/Sidebar.html, google.script.run backed by the emula
     expect(m?.[1]).toBe(m?.[2]);
     expect(m?.[3]).toBe(m?.[4]);
     const bar = sidebar.locator('#progress');
-    expect(await bar.evaluate((el) => [(el as HTMLProgressElement).value, (el as HTMLProgressElement).max])).toEqual([Number(m?.[4]), Number(m?.[4])]);
+    expect(await bar.evaluate((el) => [(el as HTMLProgressElement).value, (el as HTMLProgressElement).max])).toEqual([
+      Number(m?.[4]),
+      Number(m?.[4]),
+    ]);
     await page.locator('td[data-cell="A2"]').filter({ hasText: /^lp_/ }).waitFor({ timeout: 30_000 });
     await page.screenshot({ path: shot('sidebar-import-done') });
   });
 
-  test('after the import the card counts the day\'s fetches: the requests the service received', async () => {
+  test("after the import the card counts the day's fetches: the requests the service received", async () => {
     const base = await sidebar.locator('#base-url').inputValue();
     const stats = await (await page.request.get(`${base}/__stats`)).json();
     const served = Object.values(stats.byOperation as Record<string, number>).reduce((a, b) => a + b, 0);
     expect(served).toBeGreaterThan(10);
-    await sidebar.locator('#fetch-count').filter({ hasText: `Fetches today: ${served.toLocaleString('en-US')} of 20,000` }).waitFor();
-    expect(await sidebar.locator('#fetch-count').textContent()).toMatch(/^Fetches today: [\d,]+ of 20,000 \(the add-in stops at 18,000; the count resets \d{4}-\d\d-\d\d \d\d:\d\d UTC\)\.$/);
+    await sidebar
+      .locator('#fetch-count')
+      .filter({ hasText: `Fetches today: ${served.toLocaleString('en-US')} of 20,000` })
+      .waitFor();
+    expect(await sidebar.locator('#fetch-count').textContent()).toMatch(
+      /^Fetches today: [\d,]+ of 20,000 \(the add-in stops at 18,000; the count resets \d{4}-\d\d-\d\d \d\d:\d\d UTC\)\.$/,
+    );
   });
 
   test('schedule the saved import: chosen, then saved by its button; the trigger appears in the workbench', async () => {
-    const item = sidebar.getByRole('list', { name: 'Saved imports' }).getByRole('listitem').filter({ hasText: 'Partners' });
+    const item = sidebar
+      .getByRole('list', { name: 'Saved imports' })
+      .getByRole('listitem')
+      .filter({ hasText: 'Partners' });
     await item.getByRole('combobox', { name: 'Repeat' }).selectOption('day');
     await item.getByRole('combobox', { name: 'At (UTC)' }).selectOption('9');
     await item.getByRole('button', { name: 'Save schedule: import into Partners' }).click();
     await sidebar.locator('#import-message:has-text("Schedule saved")').waitFor();
-    expect(await sidebar.locator('#import-message').textContent()).toBe('Schedule saved for "Partners": daily at 09:00 UTC.');
+    expect(await sidebar.locator('#import-message').textContent()).toBe(
+      'Schedule saved for "Partners": daily at 09:00 UTC.',
+    );
     await page.click('#triggers-button');
     await page.locator('#trigger-list td:has-text("runScheduledImports")').waitFor();
     const state = await (await page.request.get(`${wb.url}/api/state`)).json();
@@ -102,20 +123,39 @@ describe('sidebar (real dist/Sidebar.html, google.script.run backed by the emula
   test('a saved import that keeps history and alerts says both in its summary', async () => {
     const frame = page.frame({ url: /\/sidebar$/ });
     // Saved through the same google.script.run the sidebar uses (the form keeps both as saved).
-    const saved = await frame?.evaluate(() => new Promise<{ ok: boolean; message?: string }>((resolve) => {
-      // biome-ignore lint/suspicious/noExplicitAny: the page's google.script.run has no types here
-      const run = () => (window as any).google.script.run.withSuccessHandler(resolve).withFailureHandler((e: Error) => resolve({ ok: false, message: e.message }));
-      run().withSuccessHandler((list: { imports: Array<{ id: string; sheetName: string; fields: string[] }> }) => {
-        const v = list.imports.find((i) => i.sheetName === 'Partners');
-        run().saveImport({ id: v?.id, sheetName: 'Partners', fields: v?.fields, history: { keep: 4 }, alert: { on: ['added', 'removed'] } });
-      }).listImports();
-    }));
+    const saved = await frame?.evaluate(
+      () =>
+        new Promise<{ ok: boolean; message?: string }>((resolve) => {
+          const run = () =>
+            // biome-ignore lint/suspicious/noExplicitAny: the page's google.script.run has no types here
+            (window as any).google.script.run
+              .withSuccessHandler(resolve)
+              .withFailureHandler((e: Error) => resolve({ ok: false, message: e.message }));
+          run()
+            .withSuccessHandler((list: { imports: Array<{ id: string; sheetName: string; fields: string[] }> }) => {
+              const v = list.imports.find((i) => i.sheetName === 'Partners');
+              run().saveImport({
+                id: v?.id,
+                sheetName: 'Partners',
+                fields: v?.fields,
+                history: { keep: 4 },
+                alert: { on: ['added', 'removed'] },
+              });
+            })
+            .listImports();
+        }),
+    );
     expect(saved?.ok).toBe(true);
-    const item = sidebar.getByRole('list', { name: 'Saved imports' }).getByRole('listitem').filter({ hasText: 'Partners' });
+    const item = sidebar
+      .getByRole('list', { name: 'Saved imports' })
+      .getByRole('listitem')
+      .filter({ hasText: 'Partners' });
     await item.getByRole('button', { name: 'Save schedule: import into Partners' }).click();
     await item.locator('dd:has-text("last 4 runs")').waitFor();
     expect(await item.locator('dd:has-text("last 4 runs")').textContent()).toBe('last 4 runs in "Partners history"');
-    expect(await item.locator('dd:has-text("email to")').textContent()).toBe('email to owner@example.com when partners are added, removed');
+    expect(await item.locator('dd:has-text("email to")').textContent()).toBe(
+      'email to owner@example.com when partners are added, removed',
+    );
   });
 
   test('service and user text render inert: no markup runs', async () => {

@@ -7,7 +7,16 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { launch, shot } from '../helpers/browser';
-import { cell, cellIs, goTo, type RunningWorkbench, refreshes, saveKeyWithSidebar, startWorkbench, typeInto } from '../helpers/workbench';
+import {
+  cell,
+  cellIs,
+  goTo,
+  type RunningWorkbench,
+  refreshes,
+  saveKeyWithSidebar,
+  startWorkbench,
+  typeInto,
+} from '../helpers/workbench';
 
 let browser: Browser;
 let wb: RunningWorkbench;
@@ -85,7 +94,9 @@ describe('editing like Sheets', () => {
     await cell(page, 'A100').waitFor();
     await page.fill('#name-box', 'AC150');
     await page.press('#name-box', 'Enter');
-    await page.locator('#cell-error:has-text("Cannot go to AC150: the sheet has 1000 rows and columns A to Z.")').waitFor();
+    await page
+      .locator('#cell-error:has-text("Cannot go to AC150: the sheet has 1000 rows and columns A to Z.")')
+      .waitFor();
     await page.fill('#name-box', 'hello world');
     await page.press('#name-box', 'Enter');
     await page.locator('#cell-error:has-text("type a cell address like B3")').waitFor();
@@ -122,7 +133,7 @@ describe('formulas', () => {
   test('an unknown function or name is #NAME?, a missing sheet #REF!, as in Sheets; the add-in functions work inside others', async () => {
     await typeInto(page, 'B2', '=LP_GTE(A2:A4, "fullName")');
     await typeInto(page, 'B3', '=LP_GET(A2:A4, fullName)');
-    await typeInto(page, 'B4', '=LP_GET(\'No such sheet\'!A2)');
+    await typeInto(page, 'B4', "=LP_GET('No such sheet'!A2)");
     await typeInto(page, 'B5', '=SUM(LP_GET(A2:A4, "ticketSize"))');
     await cellIs(page, 'B2', '#NAME?');
     await cellIs(page, 'B3', '#NAME?');
@@ -180,7 +191,13 @@ describe('formulas', () => {
     await cellIs(page, 'E4', '=SUM(1,2)');
     await cellIs(page, 'E5', '1234.5');
     const align = (a1: string) => cell(page, a1).evaluate((el) => getComputedStyle(el).textAlign);
-    expect(await Promise.all(['E1', 'E2', 'E3', 'E4', 'E5'].map(align))).toEqual(['right', 'right', 'left', 'left', 'right']);
+    expect(await Promise.all(['E1', 'E2', 'E3', 'E4', 'E5'].map(align))).toEqual([
+      'right',
+      'right',
+      'left',
+      'left',
+      'right',
+    ]);
     await page.screenshot({ path: shot('workbench-grid-types') });
   });
 
@@ -200,7 +217,13 @@ describe('formulas', () => {
   });
 
   test('a long error message leaves the sheet tabs whole', async () => {
-    const tabs = () => page.locator('.tab').evaluateAll((els) => els.map((el) => ({ width: Math.round(el.getBoundingClientRect().width), clipped: el.scrollWidth > el.clientWidth })));
+    const tabs = () =>
+      page.locator('.tab').evaluateAll((els) =>
+        els.map((el) => ({
+          width: Math.round(el.getBoundingClientRect().width),
+          clipped: el.scrollWidth > el.clientWidth,
+        })),
+      );
     const before = await tabs();
     await typeInto(page, 'F1', `=LP_GET("${'x'.repeat(400)}")`);
     await cellIs(page, 'F1', '#ERROR!');

@@ -14,7 +14,16 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { Workbook } from '../../dev/emulator/workbook';
 import { launch, shot } from '../helpers/browser';
-import { cell, cellIs, DEMO_KEY, goTo, importWithSidebar, type RunningWorkbench, startWorkbench, typeInto } from '../helpers/workbench';
+import {
+  cell,
+  cellIs,
+  DEMO_KEY,
+  goTo,
+  importWithSidebar,
+  type RunningWorkbench,
+  startWorkbench,
+  typeInto,
+} from '../helpers/workbench';
 
 const ROOT = join(__dirname, '../..');
 const OWNER = 'owner@example.com';
@@ -32,10 +41,18 @@ function stateDir(text: string): string {
 
 /** A state file as the workbench saves it; `values` replaces Sheet1's rows (as an older workbench wrote them). */
 function savedState(opts: { values?: unknown[]; clock?: number; key?: boolean }): string {
-  const workbook = new Workbook('workbench', 'Investor Data workbench').toJSON() as { sheets: Array<{ values: unknown[] }> };
+  const workbook = new Workbook('workbench', 'Investor Data workbench').toJSON() as {
+    sheets: Array<{ values: unknown[] }>;
+  };
   if (opts.values) workbook.sheets[0].values = opts.values;
   const properties = opts.key ? [[`user:${OWNER}`, [['INVESTOR_DATA_API_KEY', DEMO_KEY]]]] : [];
-  return JSON.stringify({ workbook, properties, triggers: { triggers: [], nextId: 0 }, owners: [], clock: opts.clock ?? Date.now() });
+  return JSON.stringify({
+    workbook,
+    properties,
+    triggers: { triggers: [], nextId: 0 },
+    owners: [],
+    clock: opts.clock ?? Date.now(),
+  });
 }
 
 async function start(args: string[], dir?: string): Promise<RunningWorkbench> {
@@ -76,7 +93,9 @@ describe('saved state always loads', () => {
     await page.goto(wb.url);
     const notice = page.locator('#notice');
     await notice.waitFor();
-    expect(await notice.textContent()).toMatch(/The saved workbench state could not be read \(.+\); it was set aside as \S+state\.json\.unreadable-\S+ and the workbench starts with an empty workbook/);
+    expect(await notice.textContent()).toMatch(
+      /The saved workbench state could not be read \(.+\); it was set aside as \S+state\.json\.unreadable-\S+ and the workbench starts with an empty workbook/,
+    );
     const aside = readdirSync(dir).find((f) => f.startsWith('state.json.unreadable-')) as string;
     expect(readFileSync(join(dir, aside), 'utf8')).toBe('{"workbook": {"sheets": [tru');
     await typeInto(page, 'A1', 'works');
@@ -91,13 +110,30 @@ describe('processes', () => {
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as { port: number }).port;
     // Its own process group, so whatever it started can be found after it is gone.
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'dev/workbench/cli.ts'), '--port', String(port), '--partners', '300', '--state-dir', mkdtempSync(join(tmpdir(), 'workbench-'))], { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(ROOT, 'dev/workbench/cli.ts'),
+        '--port',
+        String(port),
+        '--partners',
+        '300',
+        '--state-dir',
+        mkdtempSync(join(tmpdir(), 'workbench-')),
+      ],
+      { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let output = '';
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     blocker.close();
     // Zombies (<defunct>) have ended already; anything else still in the group is a leak.
-    const group = () => execFileSync('ps', ['-eo', 'pgid=,pid=,args='], { encoding: 'utf8' }).split('\n').filter((l) => l.trim().split(/\s+/)[0] === String(child.pid) && !l.includes('<defunct>'));
+    const group = () =>
+      execFileSync('ps', ['-eo', 'pgid=,pid=,args='], { encoding: 'utf8' })
+        .split('\n')
+        .filter((l) => l.trim().split(/\s+/)[0] === String(child.pid) && !l.includes('<defunct>'));
     const left = group();
     if (left.length) process.kill(-(child.pid as number), 'SIGKILL');
     expect(code).toBe(1);
@@ -112,19 +148,44 @@ describe('the page', () => {
     await page.goto(wb.url);
     const token = await page.locator('meta[name="workbench-token"]').getAttribute('content');
     expect(token).toMatch(/^[0-9a-f]{48}$/);
-    const call = (headers: Record<string, string>) => fetch(`${wb.url}/api/run`, { method: 'POST', headers: { 'content-type': 'text/plain', ...headers }, body: JSON.stringify({ name: 'saveApiKey', args: ['stolen-key-12345678'] }) });
-    const attempts: Array<Record<string, string>> = [{}, { 'x-workbench-token': 'f'.repeat(48) }, { origin: 'http://evil.example' }];
+    const call = (headers: Record<string, string>) =>
+      fetch(`${wb.url}/api/run`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain', ...headers },
+        body: JSON.stringify({ name: 'saveApiKey', args: ['stolen-key-12345678'] }),
+      });
+    const attempts: Array<Record<string, string>> = [
+      {},
+      { 'x-workbench-token': 'f'.repeat(48) },
+      { origin: 'http://evil.example' },
+    ];
     for (const headers of attempts) {
       const res = await call(headers);
       expect(res.status).toBe(403);
       expect(((await res.json()) as { error: string }).error).toMatch(/^Refused/);
     }
-    const state = await fetch(`${wb.url}/api/run`, { method: 'POST', headers: { 'x-workbench-token': token as string }, body: JSON.stringify({ name: 'getSidebarState', args: [] }) });
+    const state = await fetch(`${wb.url}/api/run`, {
+      method: 'POST',
+      headers: { 'x-workbench-token': token as string },
+      body: JSON.stringify({ name: 'getSidebarState', args: [] }),
+    });
     expect(state.status).toBe(200);
     expect(JSON.stringify(await state.json())).not.toContain('5678');
-    expect((await fetch(`${wb.url}/api/cell`, { method: 'POST', body: JSON.stringify({ sheet: 'Sheet1', a1: 'A1', input: 'x' }) })).status).toBe(403);
+    expect(
+      (
+        await fetch(`${wb.url}/api/cell`, {
+          method: 'POST',
+          body: JSON.stringify({ sheet: 'Sheet1', a1: 'A1', input: 'x' }),
+        })
+      ).status,
+    ).toBe(403);
     // A page of another site whose name now resolves to this machine (DNS rebinding) is refused too.
-    const rebound = await new Promise<number | undefined>((resolve, reject) => get(`${wb.url}/`, { headers: { host: 'evil.example' } }, (res) => resolve(res.resume().statusCode)).on('error', reject));
+    const rebound = await new Promise<number | undefined>((resolve, reject) =>
+      get(`${wb.url}/`, { headers: { host: 'evil.example' } }, (res) => resolve(res.resume().statusCode)).on(
+        'error',
+        reject,
+      ),
+    );
     expect(rebound).toBe(403);
   }, 60_000);
 
@@ -134,21 +195,31 @@ describe('the page', () => {
     const token = /name="workbench-token" content="([0-9a-f]+)"/.exec(await home.text())?.[1] as string;
     expect(home.headers.get('content-security-policy')).toBe("frame-ancestors 'none'");
     expect(home.headers.get('x-frame-options')).toBe('DENY');
-    for (const path of ['/api/state', '/app.js']) expect((await fetch(`${wb.url}${path}`)).headers.get('x-frame-options')).toBe('DENY');
+    for (const path of ['/api/state', '/app.js'])
+      expect((await fetch(`${wb.url}${path}`)).headers.get('x-frame-options')).toBe('DENY');
     const sidebar = await fetch(`${wb.url}/sidebar`);
     expect(sidebar.headers.get('content-security-policy')).toBe("frame-ancestors 'self'");
     expect(sidebar.headers.get('x-frame-options')).toBe('SAMEORIGIN');
-    const post = (path: string, body: string) => fetch(`${wb.url}${path}`, { method: 'POST', headers: { 'x-workbench-token': token }, body });
+    const post = (path: string, body: string) =>
+      fetch(`${wb.url}${path}`, { method: 'POST', headers: { 'x-workbench-token': token }, body });
     const refused = async (path: string, body: string) => {
       const res = await post(path, body);
       return [res.status, ((await res.json()) as { error: string }).error];
     };
-    expect(await refused('/api/run', JSON.stringify({ name: 'getSidebarState', args: 'x' }))).toEqual([400, '"args" must be a list of the call\'s arguments.']);
+    expect(await refused('/api/run', JSON.stringify({ name: 'getSidebarState', args: 'x' }))).toEqual([
+      400,
+      '"args" must be a list of the call\'s arguments.',
+    ]);
     expect(await refused('/api/run', JSON.stringify({ name: 7, args: [] }))).toEqual([400, '"name" must be text.']);
     expect(await refused('/api/run', '{not json')).toEqual([400, 'The request body is not JSON.']);
     expect(await refused('/api/run', '[1]')).toEqual([400, 'The request body must be a JSON object.']);
-    expect(await refused('/api/cell', JSON.stringify({ sheet: 'Sheet1', a1: ['A1'], input: 'x' }))).toEqual([400, '"a1" must be text.']);
-    expect(await refused('/api/cell', JSON.stringify({ sheet: 'Sheet1', a1: 'A1', input: 'x'.repeat(1024 * 1024) }))).toEqual([413, 'Request body over 1 MB.']);
+    expect(await refused('/api/cell', JSON.stringify({ sheet: 'Sheet1', a1: ['A1'], input: 'x' }))).toEqual([
+      400,
+      '"a1" must be text.',
+    ]);
+    expect(
+      await refused('/api/cell', JSON.stringify({ sheet: 'Sheet1', a1: 'A1', input: 'x'.repeat(1024 * 1024) })),
+    ).toEqual([413, 'Request body over 1 MB.']);
     // Still serving, and the refused cell was not written.
     const ok = await post('/api/run', JSON.stringify({ name: 'getSidebarState', args: [] }));
     expect(ok.status).toBe(200);
@@ -170,8 +241,19 @@ describe('the page', () => {
 
   test('the triggers panel shows the clock and each next run; advancing the clock fires a due schedule, and says what ran', async () => {
     const wb = await start([], stateDir(savedState({ key: true })));
-    const token = /name="workbench-token" content="([0-9a-f]+)"/.exec(await (await fetch(`${wb.url}/`)).text())?.[1] as string;
-    const run = async (name: string, args: unknown[]) => ((await (await fetch(`${wb.url}/api/run`, { method: 'POST', headers: { 'x-workbench-token': token }, body: JSON.stringify({ name, args }) })).json()) as { value: { import: { id: string } } }).value;
+    const token = /name="workbench-token" content="([0-9a-f]+)"/.exec(
+      await (await fetch(`${wb.url}/`)).text(),
+    )?.[1] as string;
+    const run = async (name: string, args: unknown[]) =>
+      (
+        (await (
+          await fetch(`${wb.url}/api/run`, {
+            method: 'POST',
+            headers: { 'x-workbench-token': token },
+            body: JSON.stringify({ name, args }),
+          })
+        ).json()) as { value: { import: { id: string } } }
+      ).value;
     const saved = await run('saveImport', [{ sheetName: 'Hourly', fields: ['id', 'fullName'] }]);
     await run('scheduleImport', [saved.import.id, { every: 'hours', hours: 1 }]);
     await page.goto(wb.url);
@@ -184,10 +266,16 @@ describe('the page', () => {
     await page.click('#advance-hour');
     await page.locator('#trigger-status:has-text("runScheduledImports ran")').waitFor({ timeout: 60_000 });
     await page.locator('.tab:has-text("Hourly")').waitFor();
-    await page.waitForFunction((b) => Date.parse(`${document.getElementById('clock-time')?.textContent?.replace(' ', 'T')}:00Z`) >= b + 3_600_000, before);
+    await page.waitForFunction(
+      (b) =>
+        Date.parse(`${document.getElementById('clock-time')?.textContent?.replace(' ', 'T')}:00Z`) >= b + 3_600_000,
+      before,
+    );
     await page.locator('#trigger-list button:has-text("Run now")').first().click();
     await page.locator('#trigger-status:has-text("ran.")').waitFor({ timeout: 60_000 });
-    expect(await page.locator('#trigger-status').textContent()).toMatch(/^Clock at \d{4}-\d\d-\d\d \d\d:\d\d UTC: runScheduledImports ran\.$/);
+    expect(await page.locator('#trigger-status').textContent()).toMatch(
+      /^Clock at \d{4}-\d\d-\d\d \d\d:\d\d UTC: runScheduledImports ran\.$/,
+    );
   }, 120_000);
 
   test('a long import scrolls to its last row; the header row and the row numbers stay in view over the data', async () => {
@@ -195,7 +283,11 @@ describe('the page', () => {
     await page.goto(wb.url);
     await importWithSidebar(page);
     await page.locator('.tab.active:has-text("Limited partners")').waitFor();
-    const total = Number(/Imported (\d+)/.exec((await page.frameLocator('#sidebar-frame').locator('#import-message').textContent()) ?? '')?.[1]);
+    const total = Number(
+      /Imported (\d+)/.exec(
+        (await page.frameLocator('#sidebar-frame').locator('#import-message').textContent()) ?? '',
+      )?.[1],
+    );
     expect(total).toBeGreaterThan(2000);
     // The last row, past the 2,000 the grid used to stop at: by the name box, then by scrolling.
     await goTo(page, `A${total + 1}`);
@@ -207,10 +299,19 @@ describe('the page', () => {
     await page.locator('#grid-wrap').evaluate((el) => el.scrollBy(400, -3000));
     const wrap = (await page.locator('#grid-wrap').boundingBox()) as { x: number; y: number };
     // The rows now in view are fetched and drawn (until then a spacer stands for them).
-    await page.waitForFunction(([x, y]) => !!document.elementFromPoint(x, y)?.closest('td[data-cell]'), [wrap.x + 200, wrap.y + 22 * 5 + 11]);
-    const header = await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.closest('tr')?.className, [wrap.x + 200, wrap.y + 22 + 11]);
+    await page.waitForFunction(
+      ([x, y]) => !!document.elementFromPoint(x, y)?.closest('td[data-cell]'),
+      [wrap.x + 200, wrap.y + 22 * 5 + 11],
+    );
+    const header = await page.evaluate(
+      ([x, y]) => document.elementFromPoint(x, y)?.closest('tr')?.className,
+      [wrap.x + 200, wrap.y + 22 + 11],
+    );
     expect(header).toBe('frozen');
-    const under = await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.tagName, [wrap.x + 15, wrap.y + 22 * 5 + 11]);
+    const under = await page.evaluate(
+      ([x, y]) => document.elementFromPoint(x, y)?.tagName,
+      [wrap.x + 15, wrap.y + 22 * 5 + 11],
+    );
     expect(under).toBe('TH');
     await page.screenshot({ path: shot('workbench-long-scrolled') });
   }, 180_000);
@@ -249,7 +350,11 @@ describe('the page', () => {
     await frame?.evaluate(() => {
       const m = document.getElementById('import-message') as HTMLElement;
       (window as unknown as { said: string[] }).said = [];
-      new MutationObserver(() => (window as unknown as { said: string[] }).said.push(m.textContent ?? '')).observe(m, { childList: true, characterData: true, subtree: true });
+      new MutationObserver(() => (window as unknown as { said: string[] }).said.push(m.textContent ?? '')).observe(m, {
+        childList: true,
+        characterData: true,
+        subtree: true,
+      });
     });
     const t0 = Date.now();
     await sidebar.locator('#import').click();
@@ -273,46 +378,61 @@ describe('the page', () => {
 });
 
 /** Processes of a process group still running (zombies have ended already). */
-const groupLeft = (pgid: number) => execFileSync('ps', ['-eo', 'pgid=,stat=,args='], { encoding: 'utf8' }).split('\n')
-  .map((l) => l.trim().split(/\s+/)).filter(([g, stat]) => g === String(pgid) && !stat.startsWith('Z')).map((p) => p.slice(2).join(' '));
+const groupLeft = (pgid: number) =>
+  execFileSync('ps', ['-eo', 'pgid=,stat=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/))
+    .filter(([g, stat]) => g === String(pgid) && !stat.startsWith('Z'))
+    .map((p) => p.slice(2).join(' '));
 
 describe('a signal to npm alone (an IDE stop button, a supervisor) stops every process npm started', () => {
   test.each([
-    ['npm start', ['start', '--', '--port', '0', '--partners', '300', '--state-dir', '<tmp>'], /Investor Data workbench: (\S+)/],
+    [
+      'npm start',
+      ['start', '--', '--port', '0', '--partners', '300', '--state-dir', '<tmp>'],
+      /Investor Data workbench: (\S+)/,
+    ],
     ['npm run service', ['run', 'service', '--', '--port', '0', '--partners', '300'], /SERVICE_URL=(\S+)/],
-  ])('%s, then SIGTERM to the npm process only', async (_, args, ready) => {
-    const argv = (args as string[]).map((a) => (a === '<tmp>' ? mkdtempSync(join(tmpdir(), 'workbench-')) : a));
-    // Its own process group, so everything npm started can be found after npm is gone.
-    const npm = spawn('npm', argv, { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    const pgid = npm.pid as number;
-    try {
-      let output = '';
-      const url = await new Promise<string>((resolve, reject) => {
-        const onData = (d: Buffer) => {
-          output += d.toString();
-          const m = (ready as RegExp).exec(output);
-          if (m) resolve(m[1]);
-        };
-        npm.stdout.on('data', onData);
-        npm.stderr.on('data', onData);
-        npm.once('exit', (code) => reject(new Error(`npm exited with ${code}: ${output}`)));
-      });
-      expect(groupLeft(pgid).length).toBeGreaterThanOrEqual(3);
-      npm.kill('SIGTERM');
-      const deadline = Date.now() + 15_000;
-      while (groupLeft(pgid).length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      expect(groupLeft(pgid)).toEqual([]);
-      await expect(fetch(url)).rejects.toThrow();
-    } finally {
-      if (groupLeft(pgid).length) process.kill(-pgid, 'SIGKILL');
-    }
-  }, 90_000);
+  ])(
+    '%s, then SIGTERM to the npm process only',
+    async (_, args, ready) => {
+      const argv = (args as string[]).map((a) => (a === '<tmp>' ? mkdtempSync(join(tmpdir(), 'workbench-')) : a));
+      // Its own process group, so everything npm started can be found after npm is gone.
+      const npm = spawn('npm', argv, { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      const pgid = npm.pid as number;
+      try {
+        let output = '';
+        const url = await new Promise<string>((resolve, reject) => {
+          const onData = (d: Buffer) => {
+            output += d.toString();
+            const m = (ready as RegExp).exec(output);
+            if (m) resolve(m[1]);
+          };
+          npm.stdout.on('data', onData);
+          npm.stderr.on('data', onData);
+          npm.once('exit', (code) => reject(new Error(`npm exited with ${code}: ${output}`)));
+        });
+        expect(groupLeft(pgid).length).toBeGreaterThanOrEqual(3);
+        npm.kill('SIGTERM');
+        const deadline = Date.now() + 15_000;
+        while (groupLeft(pgid).length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+        expect(groupLeft(pgid)).toEqual([]);
+        await expect(fetch(url)).rejects.toThrow();
+      } finally {
+        if (groupLeft(pgid).length) process.kill(-pgid, 'SIGKILL');
+      }
+    },
+    90_000,
+  );
 });
 
 describe('a workbench killed outright', () => {
   test('SIGKILL of the workbench (it cannot clean up) still ends its embedded service', async () => {
     const wb = await startWorkbench(['--partners', '300']);
-    const children = execFileSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' }).split('\n').map((l) => l.trim().split(/\s+/)).filter(([, ppid, ...args]) => ppid === String(wb.pid) && args.join(' ').includes('dev/service/cli.ts'));
+    const children = execFileSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' })
+      .split('\n')
+      .map((l) => l.trim().split(/\s+/))
+      .filter(([, ppid, ...args]) => ppid === String(wb.pid) && args.join(' ').includes('dev/service/cli.ts'));
     expect(children).toHaveLength(1);
     const servicePid = Number(children[0][0]);
     const alive = () => {

@@ -9,7 +9,16 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
 import { launch, shot } from '../helpers/browser';
-import { cell, cellIs, goTo, importWithSidebar, refreshes, type RunningWorkbench, startWorkbench, typeInto } from '../helpers/workbench';
+import {
+  cell,
+  cellIs,
+  goTo,
+  importWithSidebar,
+  refreshes,
+  type RunningWorkbench,
+  startWorkbench,
+  typeInto,
+} from '../helpers/workbench';
 
 const ROOT = join(__dirname, '../..');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -39,8 +48,12 @@ afterAll(async () => {
 
 describe("README's first recipe, exactly as written", () => {
   test('the recipe is the one this test follows', () => {
-    expect(README.replace(/\s+/g, ' ')).toContain('**Investor Data ▸ Open sidebar**, paste the key, **Save key**, confirm with **Send my key to 127.0.0.1:…** (the embedded service), then **Import**');
-    expect(README.replace(/\s+/g, ' ')).toContain(`Open the tab *Sheet1*, click B2, type \`${FORMULA}\` and press Enter`);
+    expect(README.replace(/\s+/g, ' ')).toContain(
+      '**Investor Data ▸ Open sidebar**, paste the key, **Save key**, confirm with **Send my key to 127.0.0.1:…** (the embedded service), then **Import**',
+    );
+    expect(README.replace(/\s+/g, ' ')).toContain(
+      `Open the tab *Sheet1*, click B2, type \`${FORMULA}\` and press Enter`,
+    );
   });
 
   test('Open sidebar, paste the key, Save key, Import: the partners land in a sheet, ordinary ones first', async () => {
@@ -51,7 +64,12 @@ describe("README's first recipe, exactly as written", () => {
     await page.locator('.tab.active:has-text("Limited partners")').waitFor();
     await cellIs(page, 'A2', /^lp_/);
     // The hard cases (formula-like text, markup, odd ids) are in the data, but not on the first screen.
-    const firstScreen = await page.evaluate(() => [...document.querySelectorAll('#grid tr')].slice(1, 32).map((tr) => tr.textContent ?? '').join('\n'));
+    const firstScreen = await page.evaluate(() =>
+      [...document.querySelectorAll('#grid tr')]
+        .slice(1, 32)
+        .map((tr) => tr.textContent ?? '')
+        .join('\n'),
+    );
     expect(firstScreen).not.toMatch(/HYPERLINK|<script|<img|Zoë|lp_0000[0-7]\b|lp\/ä/);
     await page.screenshot({ path: shot('workbench-2-imported') });
   }, 120_000);
@@ -68,13 +86,17 @@ describe("README's first recipe, exactly as written", () => {
     await page.keyboard.type('my correction');
     await page.keyboard.press('Enter');
     await page.locator('td.selected[data-cell="B3"]').waitFor();
-    expect(asked[0]).toMatch(/^Heads up! You're trying to edit part of this sheet that shouldn't be changed accidentally\.[\s\S]*Written by the Investor Data import/);
+    expect(asked[0]).toMatch(
+      /^Heads up! You're trying to edit part of this sheet that shouldn't be changed accidentally\.[\s\S]*Written by the Investor Data import/,
+    );
     await refreshes(page);
     expect(await cell(page, 'B2').textContent()).toBe(before);
   });
 
   test('then open Sheet1, click B2, type the formula and press Enter: names and firms of the partners in A2:A20 of the import', async () => {
-    const header = await page.evaluate(() => [...document.querySelectorAll('#grid tr:nth-child(2) td')].map((td) => td.textContent ?? ''));
+    const header = await page.evaluate(() =>
+      [...document.querySelectorAll('#grid tr:nth-child(2) td')].map((td) => td.textContent ?? ''),
+    );
     expect(header).toEqual(expect.arrayContaining(['fullName', 'firm']));
     const [nameCol, firmCol] = ['fullName', 'firm'].map((f) => letter(header.indexOf(f)));
     const names = await texts(rows(nameCol));
@@ -102,7 +124,10 @@ describe("README's first recipe, exactly as written", () => {
     expect(funds.length).toBeGreaterThanOrEqual(3);
     await page.locator('.tab:has-text("Sheet1")').click();
     await page.locator('.tab.active:has-text("Sheet1")').waitFor();
-    const all = [...partners.map((id) => `=LP_GET("${id}", "fullName")`), ...funds.map((id) => `=FUND_GET("${id}", "name")`)];
+    const all = [
+      ...partners.map((id) => `=LP_GET("${id}", "fullName")`),
+      ...funds.map((id) => `=FUND_GET("${id}", "name")`),
+    ];
     tried = all.length;
     for (const [i, formula] of all.entries()) await typeInto(page, `A${i + 1}`, formula);
     for (let i = 0; i < all.length; i++) await cellIs(page, `A${i + 1}`, /^(?!#ERROR!$|#REF!$).{3,}/);
@@ -142,12 +167,29 @@ describe('work is never lost', () => {
     const res = await page.request.get(`${wb.url}/api/export.xlsx`);
     const xlsx = new ExcelJS.Workbook();
     await xlsx.xlsx.load(Buffer.from(await res.body()) as unknown as ArrayBuffer);
-    expect(xlsx.worksheets.map((w) => w.name)).toEqual(expect.arrayContaining(['Sheet1', 'Limited partners', 'Investor Data log']));
+    expect(xlsx.worksheets.map((w) => w.name)).toEqual(
+      expect.arrayContaining(['Sheet1', 'Limited partners', 'Investor Data log']),
+    );
     expect(String(xlsx.getWorksheet('Limited partners')?.getCell('A2').value)).toMatch(/^lp_/);
     expect(xlsx.getWorksheet('Sheet1')?.getCell('D40').value).toBe('hello');
     await wb.stop();
     const out = join(wb.stateDir, 'out.xlsx');
-    const run = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'dev/workbench/cli.ts'), '--headless', '--partners', '800', '--state-dir', wb.stateDir, '--out', out], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+    const run = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(ROOT, 'dev/workbench/cli.ts'),
+        '--headless',
+        '--partners',
+        '800',
+        '--state-dir',
+        wb.stateDir,
+        '--out',
+        out,
+      ],
+      { cwd: ROOT, encoding: 'utf8', timeout: 60_000 },
+    );
     expect(run.stdout).toMatch(/Limited partners: Imported \d+ active limited partners/);
     expect(run.status).toBe(0);
     expect(existsSync(out)).toBe(true);

@@ -50,7 +50,11 @@ const formulaArg = (v: unknown) => (typeof v === 'string' ? JSON.stringify(v) : 
  * Fills `=NAME(<id cell>, rest…)` down a column beside the ids (so the sheet holds what Sheets
  * would: the ids and the formulas), then recalculates every formula cell concurrently.
  */
-export async function fillDownAndRecalculate(emu: Emulator, fill: FillDown, wave: WaveOptions = {}): Promise<FilledCell[]> {
+export async function fillDownAndRecalculate(
+  emu: Emulator,
+  fill: FillDown,
+  wave: WaveOptions = {},
+): Promise<FilledCell[]> {
   const { ids, name, rest = [], idCol = 1, formulaCol = 2, firstRow = 2 } = fill;
   const data = emu.workbook.byName(fill.sheet) ?? emu.workbook.addSheet(fill.sheet);
   if (data.maxRows < firstRow + ids.length) data.maxRows = firstRow + ids.length;

@@ -32,7 +32,8 @@ export interface FakeList {
   asked: Array<{ page: number; limit: number }>;
 }
 
-export const records = (n: number, prefix = 'p'): ServiceRecord[] => Array.from({ length: n }, (_, i) => ({ id: `${prefix}${i}`, fullName: `Name ${i}` }));
+export const records = (n: number, prefix = 'p'): ServiceRecord[] =>
+  Array.from({ length: n }, (_, i) => ({ id: `${prefix}${i}`, fullName: `Name ${i}` }));
 
 export function fakeList(items: ServiceRecord[], o: FakeListOptions = {}): FakeList {
   const list: FakeList = { items, asked: [], fetch: () => [] };
@@ -49,13 +50,26 @@ export function fakeList(items: ServiceRecord[], o: FakeListOptions = {}): FakeL
       const total = list.items.length;
       const lastPage = Math.max(1, Math.ceil(total / size));
       let data = o.repeatPage === page ? slice(page - 1, size) : slice(page, size);
-      if (page > lastPage && o.pastEnd === '404') return { ok: false, error: new ServiceError('NOT_FOUND', 'Not found (HTTP 404).') };
+      if (page > lastPage && o.pastEnd === '404')
+        return { ok: false, error: new ServiceError('NOT_FOUND', 'Not found (HTTP 404).') };
       if (page > lastPage && o.pastEnd === 'clamp') data = slice(lastPage, size);
-      if (o.dropPagination) return { ok: false, error: new ServiceError('MALFORMED', 'The data service sent a list page without its pagination object.') };
+      if (o.dropPagination)
+        return {
+          ok: false,
+          error: new ServiceError('MALFORMED', 'The data service sent a list page without its pagination object.'),
+        };
       const totalItems = o.reportTotal ? o.reportTotal(total) : total;
       return {
         ok: true,
-        value: { items: data, pagination: { totalItems, totalPages: o.reportedTotalPages ?? Math.ceil(totalItems / size), currentPage: page, pageSize: o.reportedPageSize ?? size } },
+        value: {
+          items: data,
+          pagination: {
+            totalItems,
+            totalPages: o.reportedTotalPages ?? Math.ceil(totalItems / size),
+            currentPage: page,
+            pageSize: o.reportedPageSize ?? size,
+          },
+        },
       };
     });
   return list;

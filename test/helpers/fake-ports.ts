@@ -52,7 +52,19 @@ export function world(fetch: PageFetcher, specs: ImportSpec[], options: { msPerF
     if (dead) throw new Killed('Exceeded maximum execution time');
   };
   const w = {
-    specs, runs: new Map(), staging: new Map(), tables: new Map(), tags: new Map(), columns: new Map(), writes: [], runLog: [], changeLog: [], clock: { t: 1_000_000 }, lockHeld: false, fetches: 0, sleeps: [],
+    specs,
+    runs: new Map(),
+    staging: new Map(),
+    tables: new Map(),
+    tags: new Map(),
+    columns: new Map(),
+    writes: [],
+    runLog: [],
+    changeLog: [],
+    clock: { t: 1_000_000 },
+    lockHeld: false,
+    fetches: 0,
+    sleeps: [],
     kill: () => {
       dead = true;
     },
@@ -104,8 +116,14 @@ export function world(fetch: PageFetcher, specs: ImportSpec[], options: { msPerF
           alive();
           const t = w.tables.get(name);
           if (!t) return null;
-          const isFormula = (c: OutCell): c is { formula: string } => typeof c === 'object' && c !== null && 'formula' in c;
-          return { values: t.map((r) => r.map((c) => (isFormula(c) ? 0 : c))), formulas: t.map((r) => r.map((c) => (isFormula(c) ? c.formula : ''))), fields: [...(w.columns.get(name) ?? [])], tag: w.tags.get(name) ?? null };
+          const isFormula = (c: OutCell): c is { formula: string } =>
+            typeof c === 'object' && c !== null && 'formula' in c;
+          return {
+            values: t.map((r) => r.map((c) => (isFormula(c) ? 0 : c))),
+            formulas: t.map((r) => r.map((c) => (isFormula(c) ? c.formula : ''))),
+            fields: [...(w.columns.get(name) ?? [])],
+            tag: w.tags.get(name) ?? null,
+          };
         },
         tag: (name, tag) => {
           alive();
@@ -116,7 +134,10 @@ export function world(fetch: PageFetcher, specs: ImportSpec[], options: { msPerF
         write: (name, grid, columns) => {
           alive();
           w.writes.push('table');
-          w.tables.set(name, grid.map((r) => [...r]));
+          w.tables.set(
+            name,
+            grid.map((r) => [...r]),
+          );
           w.columns.set(name, [...columns]);
         },
       },

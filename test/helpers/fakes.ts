@@ -6,7 +6,11 @@ import type { Clock, HttpRequest, HttpResponse, Transport } from '../../src/api/
 
 export type Handler = (url: URL, req: HttpRequest) => HttpResponse | Error;
 
-export const json = (status: number, body: unknown, headers: Record<string, string> = {}): HttpResponse => ({ status, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+export const json = (status: number, body: unknown, headers: Record<string, string> = {}): HttpResponse => ({
+  status,
+  headers: { 'content-type': 'application/json', ...headers },
+  body: JSON.stringify(body),
+});
 
 export class FakeTransport implements Transport {
   readonly requests: HttpRequest[] = [];

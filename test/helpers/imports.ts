@@ -6,7 +6,12 @@ import type { Answer, EndpointName, Endpoints, ImportInput, RunSummary } from '.
 export type Summary = RunSummary;
 
 /** Calls a sidebar endpoint as google.script.run does, typed by the contract (src/contract.ts). */
-export function call<K extends EndpointName>(emu: Emulator, name: K, args: Parameters<Endpoints[K]>, options: RunOptions = {}): ReturnType<Endpoints[K]> {
+export function call<K extends EndpointName>(
+  emu: Emulator,
+  name: K,
+  args: Parameters<Endpoints[K]>,
+  options: RunOptions = {},
+): ReturnType<Endpoints[K]> {
   return callUnchecked(emu, name, args, options) as ReturnType<Endpoints[K]>;
 }
 

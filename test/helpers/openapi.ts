@@ -19,7 +19,8 @@ export async function responseValidator(serviceUrl: string): Promise<ResponseVal
     if (!op.get.responses[String(status)]) throw new Error(`status ${status} of ${path} is not in /openapi.json`);
     const pointer = `openapi.json#/paths/${path.replace(/~/g, '~0').replace(/\//g, '~1')}/get/responses/${status}/content/application~1json/schema`;
     const check = ajv.getSchema(pointer) ?? ajv.compile({ $ref: pointer });
-    if (!check(body)) throw new Error(`${path} ${status} does not match /openapi.json: ${ajv.errorsText(check.errors)}`);
+    if (!check(body))
+      throw new Error(`${path} ${status} does not match /openapi.json: ${ajv.errorsText(check.errors)}`);
     validate.count++;
   }) as ResponseValidator;
   validate.count = 0;

@@ -35,7 +35,11 @@ export interface SidebarPage {
 
 const DIST = join(__dirname, '../../dist');
 
-export async function openSidebar(browser: Browser, emu: Emulator, viewport = { width: 300, height: 800 }): Promise<SidebarPage> {
+export async function openSidebar(
+  browser: Browser,
+  emu: Emulator,
+  viewport = { width: 300, height: 800 },
+): Promise<SidebarPage> {
   const token = 'sidebar-test-token';
   const host = new ScriptRunHost(emu);
   const calls: SidebarCall[] = [];
@@ -44,7 +48,10 @@ export async function openSidebar(browser: Browser, emu: Emulator, viewport = { 
   let open: () => void = () => {};
   let arrived: Promise<void> = Promise.resolve();
   let signal: () => void = () => {};
-  const html = readFileSync(join(DIST, 'Sidebar.html'), 'utf8').replace(/<head>/i, () => `<head>${scriptRunShim(token)}`);
+  const html = readFileSync(join(DIST, 'Sidebar.html'), 'utf8').replace(
+    /<head>/i,
+    () => `<head>${scriptRunShim(token)}`,
+  );
   const server: Server = createServer(async (req, res) => {
     if (req.method === 'GET') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
@@ -110,12 +117,18 @@ export async function openSidebar(browser: Browser, emu: Emulator, viewport = { 
 
 /** What has focus, as a screen reader names it: role and accessible name (from the browser's accessibility tree). */
 export async function focused(page: Page): Promise<{ role: string; name: string }> {
-  const nothing = await page.evaluate(() => document.activeElement === null || document.activeElement === document.body);
+  const nothing = await page.evaluate(
+    () => document.activeElement === null || document.activeElement === document.body,
+  );
   if (nothing) return { role: 'nothing (the page body)', name: '' };
   const snapshot = await page.locator('*:focus').ariaSnapshot();
   // One YAML line: `- role "name"`, single-quoted as a whole when the name holds ": ".
   let line = snapshot.trim().split('\n')[0].replace(/^- /, '');
-  if (line.startsWith("'")) line = line.slice(1).replace(/'(:.*)?$/, '').replace(/''/g, "'");
+  if (line.startsWith("'"))
+    line = line
+      .slice(1)
+      .replace(/'(:.*)?$/, '')
+      .replace(/''/g, "'");
   const m = /^(\w+)(?: "((?:[^"\\]|\\.)*)")?/.exec(line);
   return { role: m?.[1] ?? '', name: (m?.[2] ?? '').replace(/\\"/g, '"') };
 }
@@ -124,7 +137,9 @@ export async function focused(page: Page): Promise<{ role: string; name: string 
 function recordAnnouncements(): void {
   const log: string[] = [];
   (window as unknown as { __announced: string[] }).__announced = log;
-  const live = (n: Node | null): Element | null => (n instanceof Element ? n : n?.parentElement ?? null)?.closest('[role="status"], [role="alert"], [aria-live]') ?? null;
+  const live = (n: Node | null): Element | null =>
+    (n instanceof Element ? n : (n?.parentElement ?? null))?.closest('[role="status"], [role="alert"], [aria-live]') ??
+    null;
   const seen = new Map<Element, string>();
   new MutationObserver((records) => {
     for (const r of records) {

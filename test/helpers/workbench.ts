@@ -21,9 +21,23 @@ export interface RunningWorkbench {
   kill(): void;
 }
 
-export async function startWorkbench(args: string[] = [], stateDir = mkdtempSync(join(tmpdir(), 'workbench-'))): Promise<RunningWorkbench> {
-  const child = await startChild('dev/workbench/cli.ts', ['--port', '0', '--state-dir', stateDir, ...args], /Investor Data workbench: (\S+)/, 'workbench');
-  return { url: child.ready, stateDir, pid: child.process.pid as number, stop: () => child.stop('SIGTERM'), kill: () => child.process.kill('SIGKILL') };
+export async function startWorkbench(
+  args: string[] = [],
+  stateDir = mkdtempSync(join(tmpdir(), 'workbench-')),
+): Promise<RunningWorkbench> {
+  const child = await startChild(
+    'dev/workbench/cli.ts',
+    ['--port', '0', '--state-dir', stateDir, ...args],
+    /Investor Data workbench: (\S+)/,
+    'workbench',
+  );
+  return {
+    url: child.ready,
+    stateDir,
+    pid: child.process.pid as number,
+    stop: () => child.stop('SIGTERM'),
+    kill: () => child.process.kill('SIGKILL'),
+  };
 }
 
 export const cell = (page: Page, a1: string): Locator => page.locator(`td[data-cell="${a1}"]`);
@@ -31,10 +45,14 @@ export const cell = (page: Page, a1: string): Locator => page.locator(`td[data-c
 /** Waits until the grid draws the cell with exactly this text (or text matching the pattern). */
 export async function cellIs(page: Page, a1: string, want: string | RegExp, timeout = 30_000): Promise<void> {
   const [source, flags, exact] = typeof want === 'string' ? [want, '', true] : [want.source, want.flags, false];
-  await page.waitForFunction(([a, s, f, x]) => {
-    const text = document.querySelector(`td[data-cell="${a}"]`)?.textContent ?? null;
-    return text !== null && (x ? text === s : new RegExp(s, f).test(text));
-  }, [a1, source, flags, exact] as const, { timeout });
+  await page.waitForFunction(
+    ([a, s, f, x]) => {
+      const text = document.querySelector(`td[data-cell="${a}"]`)?.textContent ?? null;
+      return text !== null && (x ? text === s : new RegExp(s, f).test(text));
+    },
+    [a1, source, flags, exact] as const,
+    { timeout },
+  );
 }
 
 /** Goes to a cell with the name box, as a user would type its address and press Enter. */
@@ -54,7 +72,9 @@ export async function typeInto(page: Page, a1: string, text: string, key = 'Ente
 /** Waits for the page to redraw from the server `times` more times (to see that something stays). */
 export async function refreshes(page: Page, times = 2): Promise<void> {
   const now = Number(await page.evaluate(() => document.body.dataset.refreshes ?? '0'));
-  await page.waitForFunction((n) => Number(document.body.dataset.refreshes ?? '0') >= n, now + times, { timeout: 30_000 });
+  await page.waitForFunction((n) => Number(document.body.dataset.refreshes ?? '0') >= n, now + times, {
+    timeout: 30_000,
+  });
 }
 
 /** Investor Data ▸ Open sidebar, paste the key, Save key, and answer "Send my key to <host>?" with yes. */

@@ -21,7 +21,9 @@ test('npm run bench --quick: every benchmark and baseline runs and reports its f
   expect(r.formulas.every((f) => f.error === undefined)).toBe(true);
   const scale = Object.fromEntries(r.sheetScale.map((f) => [f.name.replace(/\d+/g, 'N'), f]));
   expect(r.sheetScale.every((f) => f.error === undefined)).toBe(true);
-  expect(scale['fill-down: N single-id formulas, cold, one at a time'].fetches).toBeLessThan(scale['fill-down baseline: N naive formulas, one request each (cold = warm)'].fetches);
+  expect(scale['fill-down: N single-id formulas, cold, one at a time'].fetches).toBeLessThan(
+    scale['fill-down baseline: N naive formulas, one request each (cold = warm)'].fetches,
+  );
   expect(scale['fill-down: N single-id formulas, warm, N at once'].fetches).toBe(0);
   expect(scale['LP_GET N distinct ids, warm'].fetches).toBe(0);
   // The floor reads each of the list's pages once (its cells share the read) and nothing else.

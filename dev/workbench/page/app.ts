@@ -9,7 +9,10 @@
  * reports a call, and every 1.5 seconds; every POST carries the token the page was served with.
  */
 
-interface MenuItem { caption: string; functionName?: string }
+interface MenuItem {
+  caption: string;
+  functionName?: string;
+}
 interface State {
   sheets: Array<{ name: string; hidden: boolean }>;
   active: number;
@@ -48,7 +51,13 @@ interface State {
 
 const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 const TOKEN = document.querySelector<HTMLMetaElement>('meta[name="workbench-token"]')?.content ?? '';
-const KIND_CLASS: Record<string, string> = { n: 'number', d: 'number', b: 'boolean', e: 'error-value', f: 'formula-text' };
+const KIND_CLASS: Record<string, string> = {
+  n: 'number',
+  d: 'number',
+  b: 'boolean',
+  e: 'error-value',
+  f: 'formula-text',
+};
 let state: State | undefined;
 let selected = { r: 0, c: 0 };
 /** Where each sheet's selection was, so a tab switch comes back to it. */
@@ -79,8 +88,15 @@ function changed(part: string, data: unknown): boolean {
   return true;
 }
 
-async function post(path: string, data: unknown): Promise<{ ok: boolean; error?: string; sheet?: string; a1?: string }> {
-  const res = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-workbench-token': TOKEN }, body: JSON.stringify(data) });
+async function post(
+  path: string,
+  data: unknown,
+): Promise<{ ok: boolean; error?: string; sheet?: string; a1?: string }> {
+  const res = await fetch(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-workbench-token': TOKEN },
+    body: JSON.stringify(data),
+  });
   return res.json();
 }
 
@@ -112,7 +128,10 @@ function renderGrid(s: State): void {
   const head = document.createElement('tr');
   head.append(Object.assign(document.createElement('th'), { className: 'row' }));
   for (const col of s.columns) head.append(Object.assign(document.createElement('th'), { textContent: col }));
-  const drawn = [...Array.from({ length: s.frozenRows }, (_, r) => r), ...Array.from({ length: s.to - s.from }, (_, i) => s.from + i).filter((r) => r >= s.frozenRows)];
+  const drawn = [
+    ...Array.from({ length: s.frozenRows }, (_, r) => r),
+    ...Array.from({ length: s.to - s.from }, (_, i) => s.from + i).filter((r) => r >= s.frozenRows),
+  ];
   const before = Math.max(0, s.from - s.frozenRows);
   const after = Math.max(0, s.shownRows - Math.max(s.to, s.frozenRows));
   const rows = drawn.map((r) => {
@@ -142,7 +161,13 @@ function renderGrid(s: State): void {
     return tr;
   });
   const frozen = rows.slice(0, Math.min(s.frozenRows, rows.length));
-  grid.replaceChildren(head, ...frozen, ...(before ? [spacer(before, s.columns.length)] : []), ...rows.slice(frozen.length), ...(after ? [spacer(after, s.columns.length)] : []));
+  grid.replaceChildren(
+    head,
+    ...frozen,
+    ...(before ? [spacer(before, s.columns.length)] : []),
+    ...rows.slice(frozen.length),
+    ...(after ? [spacer(after, s.columns.length)] : []),
+  );
   // Frozen rows stay under the column letters as the grid scrolls (each one row lower than the last).
   frozen.forEach((tr, i) => {
     for (const cell of tr.children) (cell as HTMLElement).style.top = `${(i + 1) * ROW_PX}px`;
@@ -171,7 +196,8 @@ function select(r: number, c: number, focusGrid = true): void {
     cell.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   } else {
     // Not drawn (past the grid, or outside the window): draw up to it and around it, as Sheets scrolls to it.
-    if (selected.r >= state.shownRows || selected.c >= state.columns.length) want = { rows: Math.max(want.rows, selected.r + 20), cols: Math.max(want.cols, selected.c + 3) };
+    if (selected.r >= state.shownRows || selected.c >= state.columns.length)
+      want = { rows: Math.max(want.rows, selected.r + 20), cols: Math.max(want.cols, selected.c + 3) };
     view = { from: Math.max(0, selected.r - WINDOW / 2), count: WINDOW };
     void refresh().then(() => td(selected.r, selected.c)?.scrollIntoView({ block: 'nearest', inline: 'nearest' }));
   }
@@ -185,7 +211,12 @@ function startEdit(text: string, typed: boolean): void {
   if (!cell) return;
   const editor = $<HTMLInputElement>('cell-editor');
   editing = { ...selected, original: cellInput(selected.r, selected.c), typed, where: 'cell' };
-  Object.assign(editor.style, { top: `${cell.offsetTop}px`, left: `${cell.offsetLeft}px`, minWidth: `${cell.offsetWidth}px`, height: `${cell.offsetHeight}px` });
+  Object.assign(editor.style, {
+    top: `${cell.offsetTop}px`,
+    left: `${cell.offsetLeft}px`,
+    minWidth: `${cell.offsetWidth}px`,
+    height: `${cell.offsetHeight}px`,
+  });
   editor.hidden = false;
   editor.value = text;
   $<HTMLInputElement>('formula-input').value = text;
@@ -218,7 +249,13 @@ async function write(r: number, c: number, input: string): Promise<void> {
     showSelection();
     return;
   }
-  if (guard && !window.confirm(`Heads up! You're trying to edit part of this sheet that shouldn't be changed accidentally.\n\n${guard.description}\n\nEdit anyway?`)) return;
+  if (
+    guard &&
+    !window.confirm(
+      `Heads up! You're trying to edit part of this sheet that shouldn't be changed accidentally.\n\n${guard.description}\n\nEdit anyway?`,
+    )
+  )
+    return;
   const res = await post('/api/cell', { sheet: sheetName(), a1: a1(r, c), input });
   if (!res.ok || res.error) sticky = res.error ?? 'Could not set the cell.';
   await refresh();
@@ -234,7 +271,12 @@ async function onGridKey(e: KeyboardEvent): Promise<void> {
   if (!state || editing) return;
   const { r, c } = selected;
   const ctrl = e.ctrlKey || e.metaKey;
-  const move: Record<string, [number, number]> = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+  const move: Record<string, [number, number]> = {
+    ArrowUp: [-1, 0],
+    ArrowDown: [1, 0],
+    ArrowLeft: [0, -1],
+    ArrowRight: [0, 1],
+  };
   if (ctrl && e.key.toLowerCase() === 'z') {
     e.preventDefault();
     sticky = '';
@@ -270,9 +312,11 @@ async function onGridKey(e: KeyboardEvent): Promise<void> {
 /** Keys in the in-cell editor or the formula bar: Enter, Tab, Escape; arrows commit a cell typed over, as in Sheets. */
 function onEditKey(e: KeyboardEvent, field: HTMLInputElement, where: 'cell' | 'bar'): void {
   if (!state) return;
-  if (where === 'bar' && !editing) editing = { ...selected, original: cellInput(selected.r, selected.c), typed: false, where };
+  if (where === 'bar' && !editing)
+    editing = { ...selected, original: cellInput(selected.r, selected.c), typed: false, where };
   const moves: Record<string, [number, number]> = { Enter: [e.shiftKey ? -1 : 1, 0], Tab: [0, e.shiftKey ? -1 : 1] };
-  if (editing?.typed && !field.value.startsWith('=')) Object.assign(moves, { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] });
+  if (editing?.typed && !field.value.startsWith('='))
+    Object.assign(moves, { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] });
   if (moves[e.key]) {
     e.preventDefault();
     sticky = '';
@@ -289,9 +333,12 @@ async function goTo(): Promise<void> {
   sticky = '';
   const m = /^(?:(?:'((?:[^']|'')+)'|([^!]+))!)?\$?([A-Z]{1,3})\$?(\d{1,7})(?::\$?[A-Z]{1,3}\$?\d{1,7})?$/i.exec(text);
   const sheet = m ? (m[1]?.replace(/''/g, "'") ?? m[2]) : undefined;
-  const index = sheet === undefined ? state.active : state.sheets.findIndex((s) => s.name.toLowerCase() === sheet.toLowerCase());
+  const index =
+    sheet === undefined ? state.active : state.sheets.findIndex((s) => s.name.toLowerCase() === sheet.toLowerCase());
   if (!m || index < 0) {
-    sticky = !m ? `Cannot go to "${text}": type a cell address like B3 or Sheet1!B3.` : `Cannot go to "${text}": there is no sheet named "${sheet}".`;
+    sticky = !m
+      ? `Cannot go to "${text}": type a cell address like B3 or Sheet1!B3.`
+      : `Cannot go to "${text}": there is no sheet named "${sheet}".`;
     select(selected.r, selected.c);
     return;
   }
@@ -309,32 +356,34 @@ async function goTo(): Promise<void> {
 
 function renderMenus(s: State): void {
   const bar = $('menubar');
-  bar.replaceChildren(...Object.entries(s.menus).map(([caption, items]) => {
-    const menu = document.createElement('div');
-    menu.className = 'menu';
-    const button = Object.assign(document.createElement('button'), { type: 'button', textContent: caption });
-    button.id = `menu-${caption.toLowerCase().replace(/\W+/g, '-')}`;
-    button.onclick = () => menu.classList.toggle('open');
-    const list = document.createElement('ul');
-    for (const item of items) {
-      const li = document.createElement('li');
-      if (!item.functionName) li.className = 'sep';
-      else {
-        const b = Object.assign(document.createElement('button'), { type: 'button', textContent: item.caption });
-        b.onclick = async () => {
-          menu.classList.remove('open');
-          sticky = '';
-          const r = await post('/api/menu', { functionName: item.functionName });
-          if (r.error) $('toast').textContent = r.error;
-          await refresh();
-        };
-        li.append(b);
+  bar.replaceChildren(
+    ...Object.entries(s.menus).map(([caption, items]) => {
+      const menu = document.createElement('div');
+      menu.className = 'menu';
+      const button = Object.assign(document.createElement('button'), { type: 'button', textContent: caption });
+      button.id = `menu-${caption.toLowerCase().replace(/\W+/g, '-')}`;
+      button.onclick = () => menu.classList.toggle('open');
+      const list = document.createElement('ul');
+      for (const item of items) {
+        const li = document.createElement('li');
+        if (!item.functionName) li.className = 'sep';
+        else {
+          const b = Object.assign(document.createElement('button'), { type: 'button', textContent: item.caption });
+          b.onclick = async () => {
+            menu.classList.remove('open');
+            sticky = '';
+            const r = await post('/api/menu', { functionName: item.functionName });
+            if (r.error) $('toast').textContent = r.error;
+            await refresh();
+          };
+          li.append(b);
+        }
+        list.append(li);
       }
-      list.append(li);
-    }
-    menu.append(button, list);
-    return menu;
-  }));
+      menu.append(button, list);
+      return menu;
+    }),
+  );
 }
 
 function renderSide(s: State): void {
@@ -346,34 +395,41 @@ function renderSide(s: State): void {
     sidebarLoaded = true;
   }
   if (!open) sidebarLoaded = false;
-  $('trigger-list').replaceChildren(...s.triggers.map((t) => {
-    const tr = document.createElement('tr');
-    for (const text of [t.handler, t.every, `next ${utc(t.nextRunAt)}`]) tr.append(Object.assign(document.createElement('td'), { textContent: text }));
-    const run = Object.assign(document.createElement('button'), { type: 'button', textContent: 'Run now' });
-    run.onclick = async () => {
-      $('trigger-status').textContent = `${t.handler} running…`;
-      const res = (await post('/api/trigger', { id: t.id })) as { message?: string; error?: string };
-      $('trigger-status').textContent = res.message ?? res.error ?? '';
-      await refresh();
-    };
-    const cell = document.createElement('td');
-    cell.append(run);
-    tr.append(cell);
-    return tr;
-  }));
-  $('mail-list').replaceChildren(...s.mail.map((m) => {
-    const li = document.createElement('li');
-    const head = Object.assign(document.createElement('div'), { textContent: `${new Date(m.at).toLocaleString()} · to ${m.to} · from ${m.from}` });
-    const subject = Object.assign(document.createElement('strong'), { textContent: m.subject });
-    li.append(subject, head);
-    if (m.html) {
-      // The HTML body as a mail client shows it: in a sandbox, no scripts, no way out to the page.
-      const frame = Object.assign(document.createElement('iframe'), { title: `Mail: ${m.subject}`, srcdoc: m.html });
-      frame.setAttribute('sandbox', '');
-      li.append(frame);
-    } else li.append(Object.assign(document.createElement('pre'), { textContent: m.body }));
-    return li;
-  }));
+  $('trigger-list').replaceChildren(
+    ...s.triggers.map((t) => {
+      const tr = document.createElement('tr');
+      for (const text of [t.handler, t.every, `next ${utc(t.nextRunAt)}`])
+        tr.append(Object.assign(document.createElement('td'), { textContent: text }));
+      const run = Object.assign(document.createElement('button'), { type: 'button', textContent: 'Run now' });
+      run.onclick = async () => {
+        $('trigger-status').textContent = `${t.handler} running…`;
+        const res = (await post('/api/trigger', { id: t.id })) as { message?: string; error?: string };
+        $('trigger-status').textContent = res.message ?? res.error ?? '';
+        await refresh();
+      };
+      const cell = document.createElement('td');
+      cell.append(run);
+      tr.append(cell);
+      return tr;
+    }),
+  );
+  $('mail-list').replaceChildren(
+    ...s.mail.map((m) => {
+      const li = document.createElement('li');
+      const head = Object.assign(document.createElement('div'), {
+        textContent: `${new Date(m.at).toLocaleString()} · to ${m.to} · from ${m.from}`,
+      });
+      const subject = Object.assign(document.createElement('strong'), { textContent: m.subject });
+      li.append(subject, head);
+      if (m.html) {
+        // The HTML body as a mail client shows it: in a sandbox, no scripts, no way out to the page.
+        const frame = Object.assign(document.createElement('iframe'), { title: `Mail: ${m.subject}`, srcdoc: m.html });
+        frame.setAttribute('sandbox', '');
+        li.append(frame);
+      } else li.append(Object.assign(document.createElement('pre'), { textContent: m.body }));
+      return li;
+    }),
+  );
   const toast = s.toasts[s.toasts.length - 1];
   if (toast) {
     $('toast').textContent = toast.message;
@@ -395,17 +451,23 @@ async function closeDialog(): Promise<void> {
 }
 
 function renderTabs(s: State): void {
-  $('tabs').replaceChildren(...s.sheets.map((sheet, i) => {
-    const b = Object.assign(document.createElement('button'), { type: 'button', textContent: sheet.name, className: `tab${i === s.active ? ' active' : ''}` });
-    b.setAttribute('role', 'tab');
-    b.hidden = sheet.hidden;
-    b.onclick = () => {
-      sticky = '';
-      if (editing) closeEditor();
-      void refresh(i);
-    };
-    return b;
-  }));
+  $('tabs').replaceChildren(
+    ...s.sheets.map((sheet, i) => {
+      const b = Object.assign(document.createElement('button'), {
+        type: 'button',
+        textContent: sheet.name,
+        className: `tab${i === s.active ? ' active' : ''}`,
+      });
+      b.setAttribute('role', 'tab');
+      b.hidden = sheet.hidden;
+      b.onclick = () => {
+        sticky = '';
+        if (editing) closeEditor();
+        void refresh(i);
+      };
+      return b;
+    }),
+  );
 }
 
 async function refresh(sheet?: number): Promise<void> {
@@ -413,14 +475,29 @@ async function refresh(sheet?: number): Promise<void> {
   if (sheet !== undefined) want = { rows: 0, cols: 0 };
   const query = new URLSearchParams();
   if (sheet !== undefined) query.set('sheet', String(sheet));
-  if (sheet !== undefined && before !== undefined && state?.sheets[sheet]?.name !== before) view = { from: 0, count: WINDOW };
+  if (sheet !== undefined && before !== undefined && state?.sheets[sheet]?.name !== before)
+    view = { from: 0, count: WINDOW };
   query.set('from', String(view.from));
   query.set('count', String(view.count));
   if (want.rows) query.set('rows', String(want.rows));
   if (want.cols) query.set('cols', String(want.cols));
   const res = await fetch(`/api/state?${query}`);
   state = (await res.json()) as State;
-  if (changed('grid', [state.active, state.cells, state.kinds, state.errors, state.frozenRows, state.rows, state.shownRows, state.from, state.to, state.protections])) renderGrid(state);
+  if (
+    changed('grid', [
+      state.active,
+      state.cells,
+      state.kinds,
+      state.errors,
+      state.frozenRows,
+      state.rows,
+      state.shownRows,
+      state.from,
+      state.to,
+      state.protections,
+    ])
+  )
+    renderGrid(state);
   if (changed('menus', state.menus)) renderMenus(state);
   if (changed('side', [state.sidebar, state.triggers, state.toasts, state.mail])) renderSide(state);
   $('clock-time').textContent = utc(state.clock);
@@ -451,7 +528,12 @@ function wire(): void {
     const c = state.columns.indexOf(m[1]);
     const r = Number(m[2]) - 1;
     const open = editing;
-    if (open) void commit(open.where === 'cell' ? $<HTMLInputElement>('cell-editor').value : $<HTMLInputElement>('formula-input').value, 0, 0);
+    if (open)
+      void commit(
+        open.where === 'cell' ? $<HTMLInputElement>('cell-editor').value : $<HTMLInputElement>('formula-input').value,
+        0,
+        0,
+      );
     sticky = '';
     select(r, c);
   });
@@ -488,7 +570,8 @@ function wire(): void {
       const wrap = $('grid-wrap');
       const first = Math.floor(wrap.scrollTop / ROW_PX);
       const last = first + Math.ceil(wrap.clientHeight / ROW_PX);
-      if (!state || (first >= state.from && last <= state.to) || (state.to >= state.shownRows && first >= state.from)) return;
+      if (!state || (first >= state.from && last <= state.to) || (state.to >= state.shownRows && first >= state.from))
+        return;
       view = { from: Math.max(0, first - WINDOW / 4), count: WINDOW };
       void refresh();
     });
@@ -501,7 +584,10 @@ function wire(): void {
   $('dialog').addEventListener('keydown', (e) => {
     if (e.key === 'Escape') void closeDialog();
   });
-  for (const [id, hours] of [['advance-hour', 1], ['advance-day', 24]] as const) {
+  for (const [id, hours] of [
+    ['advance-hour', 1],
+    ['advance-day', 24],
+  ] as const) {
     $(id).addEventListener('click', async () => {
       $('trigger-status').textContent = 'Advancing the clock…';
       const res = (await post('/api/clock', { hours })) as { message?: string; error?: string };
@@ -523,7 +609,8 @@ function wire(): void {
   window.addEventListener('message', (e) => {
     if (e.data?.type === 'workbench:changed') void refresh();
     const fromDialog = e.source === $<HTMLIFrameElement>('dialog-frame').contentWindow;
-    if (e.data?.type === 'workbench:close-sidebar') void (fromDialog ? closeDialog() : post('/api/sidebar/close', {}).then(() => refresh()));
+    if (e.data?.type === 'workbench:close-sidebar')
+      void (fromDialog ? closeDialog() : post('/api/sidebar/close', {}).then(() => refresh()));
   });
   setInterval(() => void refresh(), 1500);
 }

@@ -29,21 +29,29 @@ function probe(e) {
 }`;
 
 const refused = (member: string, scope?: string) =>
-  scope ? `Exception: You do not have permission to call ${member}. Required permissions: ${scope}` : `Exception: You do not have permission to call ${member}`;
-const DOC_SCOPES = '(https://www.googleapis.com/auth/spreadsheets.currentonly || https://www.googleapis.com/auth/spreadsheets)';
+  scope
+    ? `Exception: You do not have permission to call ${member}. Required permissions: ${scope}`
+    : `Exception: You do not have permission to call ${member}`;
+const DOC_SCOPES =
+  '(https://www.googleapis.com/auth/spreadsheets.currentonly || https://www.googleapis.com/auth/spreadsheets)';
 const FETCH_SCOPE = 'https://www.googleapis.com/auth/script.external_request';
 const UI_SCOPE = 'https://www.googleapis.com/auth/script.container.ui';
 
 function probeIn(mode: string, options: ConstructorParameters<typeof Emulator>[0] = {}) {
   const emu = new Emulator({ code: PROBE, ...options });
-  return emu.run<Record<string, unknown>>('probe', [{ authMode: mode }], { kind: mode === 'FULL' ? 'menu' : 'simple-trigger' }).value as Record<string, unknown>;
+  return emu.run<Record<string, unknown>>('probe', [{ authMode: mode }], {
+    kind: mode === 'FULL' ? 'menu' : 'simple-trigger',
+  }).value as Record<string, unknown>;
 }
 
 describe('the emulator models authorization modes', () => {
   test('AuthMode.NONE: menus and utilities only; properties, caches, the document, fetches, triggers and sidebars are refused', () => {
     const r = probeIn('NONE');
     expect(r).toEqual({
-      isNone: true, mode: 'NONE', menu: 'ok', utilities: 'ok',
+      isNone: true,
+      mode: 'NONE',
+      menu: 'ok',
+      utilities: 'ok',
       properties: refused('PropertiesService.getDocumentProperties'),
       cache: refused('CacheService.getScriptCache'),
       document: refused('SpreadsheetApp.getActiveSpreadsheet', DOC_SCOPES),
@@ -56,7 +64,15 @@ describe('the emulator models authorization modes', () => {
 
   test('AuthMode.LIMITED: the document, properties and caches; nothing that needs another scope', () => {
     const r = probeIn('LIMITED');
-    expect(r).toMatchObject({ isNone: false, mode: 'LIMITED', menu: 'ok', properties: 'ok', cache: 'ok', document: 'ok', utilities: 'ok' });
+    expect(r).toMatchObject({
+      isNone: false,
+      mode: 'LIMITED',
+      menu: 'ok',
+      properties: 'ok',
+      cache: 'ok',
+      document: 'ok',
+      utilities: 'ok',
+    });
     expect(r.fetch).toBe(refused('UrlFetchApp.fetch', FETCH_SCOPE));
     expect(r.trigger).toBe(refused('ScriptApp.getProjectTriggers', 'https://www.googleapis.com/auth/script.scriptapp'));
     expect(r.sidebar).toBe(refused('Ui.showSidebar', UI_SCOPE));
@@ -64,14 +80,29 @@ describe('the emulator models authorization modes', () => {
 
   test('AuthMode.FULL: everything, within the scopes the manifest grants', () => {
     const all = probeIn('FULL');
-    expect(all).toMatchObject({ mode: 'FULL', properties: 'ok', cache: 'ok', document: 'ok', trigger: 'ok', sidebar: 'ok', dialog: 'ok' });
+    expect(all).toMatchObject({
+      mode: 'FULL',
+      properties: 'ok',
+      cache: 'ok',
+      document: 'ok',
+      trigger: 'ok',
+      sidebar: 'ok',
+      dialog: 'ok',
+    });
     expect(all.fetch).toBe('Exception: Address unavailable: http://127.0.0.1:9/'); // allowed: it went out, and nothing listens on port 9
     const narrow = probeIn('FULL', { oauthScopes: ['https://www.googleapis.com/auth/spreadsheets.currentonly'] });
-    expect(narrow).toMatchObject({ document: 'ok', properties: 'ok', fetch: refused('UrlFetchApp.fetch', FETCH_SCOPE), sidebar: refused('Ui.showSidebar', UI_SCOPE) });
+    expect(narrow).toMatchObject({
+      document: 'ok',
+      properties: 'ok',
+      fetch: refused('UrlFetchApp.fetch', FETCH_SCOPE),
+      sidebar: refused('Ui.showSidebar', UI_SCOPE),
+    });
   });
 
   test('a simple trigger without an event runs in LIMITED; a menu or sidebar execution in FULL', () => {
-    const emu = new Emulator({ code: `${PROBE}\nfunction mode() { return PropertiesService.getScriptProperties() && attempt(function () { UrlFetchApp.fetch('http://127.0.0.1:9/'); }); }` });
+    const emu = new Emulator({
+      code: `${PROBE}\nfunction mode() { return PropertiesService.getScriptProperties() && attempt(function () { UrlFetchApp.fetch('http://127.0.0.1:9/'); }); }`,
+    });
     expect(emu.run('mode', [], { kind: 'simple-trigger' }).value).toBe(refused('UrlFetchApp.fetch', FETCH_SCOPE));
     expect(emu.run('mode', [], { kind: 'simple-trigger' }).ledger.authMode).toBe('LIMITED');
     expect(emu.run('mode', [], { kind: 'sidebar' }).ledger.authMode).toBe('FULL');
@@ -88,14 +119,27 @@ describe("the add-in's onOpen and onInstall in each mode", () => {
     expect(run.ledger.authMode).toBe(mode);
     expect(Object.keys(run.ledger.calls).sort()).toEqual(['SpreadsheetApp.getUi', 'Ui.createAddonMenu']);
     const items = emu.workbook.menus.get('Investor Data') ?? [];
-    expect(items.map((i) => i.caption)).toEqual(['Open sidebar', 'Settings', '—', 'Refresh all formulas', 'Diagnostics']);
-    for (const item of items) if (item.functionName) expect(code).toMatch(new RegExp(`^function ${item.functionName}\\(`, 'm'));
+    expect(items.map((i) => i.caption)).toEqual([
+      'Open sidebar',
+      'Settings',
+      '—',
+      'Refresh all formulas',
+      'Diagnostics',
+    ]);
+    for (const item of items)
+      if (item.functionName) expect(code).toMatch(new RegExp(`^function ${item.functionName}\\(`, 'm'));
   });
 
   test('onInstall (AuthMode.FULL) adds the same menu', () => {
     const emu = new Emulator();
     expect(emu.run('onInstall', [{ authMode: 'FULL' }], { kind: 'simple-trigger' }).error).toBeUndefined();
-    expect(emu.workbook.menus.get('Investor Data')?.map((i) => i.functionName)).toEqual(['showSidebar', 'showSidebar', undefined, 'refreshAllFormulas', 'showDiagnostics']);
+    expect(emu.workbook.menus.get('Investor Data')?.map((i) => i.functionName)).toEqual([
+      'showSidebar',
+      'showSidebar',
+      undefined,
+      'refreshAllFormulas',
+      'showDiagnostics',
+    ]);
   });
 
   test('the deployed manifest grants every scope the add-in uses: the sidebar opens in FULL, and is refused in LIMITED', () => {

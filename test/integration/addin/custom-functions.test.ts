@@ -9,7 +9,13 @@ beforeAll(async () => {
   svc = await startService(['--partners', '2500', '--funds', '60', '--max-page-size', '100']);
 });
 afterAll(() => svc.stop());
-afterEach(() => svc.config({ quirks: { fundAsList: false, listPaths: 'both' }, faults: { error500: 0, error502: 0, error503: 0, rateLimit: 0, truncated: 0, slow: 0 }, latencyMs: 0 }));
+afterEach(() =>
+  svc.config({
+    quirks: { fundAsList: false, listPaths: 'both' },
+    faults: { error500: 0, error502: 0, error503: 0, rateLimit: 0, truncated: 0, slow: 0 },
+    latencyMs: 0,
+  }),
+);
 
 describe('custom functions in the emulator against the reference service', () => {
   test('LP_GET: a single id and field is a plain value; fields and headers shape a table', () => {
@@ -28,8 +34,12 @@ describe('custom functions in the emulator against the reference service', () =>
     const ids = [['lp_0000a'], [''], ['lp_0000b'], ['lp_0000a'], ['lp/ä 1#&apiKey=x?y'], ['nope']];
     const cell = a.cell('LP_GET', ids, [['id'], ['activeStatus']]);
     expect(cell.value).toEqual([
-      ['lp_0000a', 'ACTIVE'], ['', ''], ['lp_0000b', expect.any(String)], ['lp_0000a', 'ACTIVE'],
-      ['lp/ä 1#&apiKey=x?y', 'ACTIVE'], ['Error: Unknown limited partner id: nope', ''],
+      ['lp_0000a', 'ACTIVE'],
+      ['', ''],
+      ['lp_0000b', expect.any(String)],
+      ['lp_0000a', 'ACTIVE'],
+      ['lp/ä 1#&apiKey=x?y', 'ACTIVE'],
+      ['Error: Unknown limited partner id: nope', ''],
     ]);
     expect(cell.run.ledger.fetches).toBe(4);
     expect(cell.run.ledger.fetchAllCalls).toBe(1);
@@ -38,7 +48,9 @@ describe('custom functions in the emulator against the reference service', () =>
   test('the other functions: firms, labels, funds (object or list), last size, active list, industries, field lists', async () => {
     const a = addin(svc.url);
     expect(a.cell('LP_FIRMS', [['lp_0000a'], ['lp_0000b']], true).value).toEqual([
-      ['id', 'name', 'fullName', 'activeStatus', 'slug', 'foto', 'firm'], expect.arrayContaining(['lp_0000a']), expect.arrayContaining(['lp_0000b']),
+      ['id', 'name', 'fullName', 'activeStatus', 'slug', 'foto', 'firm'],
+      expect.arrayContaining(['lp_0000a']),
+      expect.arrayContaining(['lp_0000b']),
     ]);
     expect((a.cell('LP_LABELS', 'lp_0000c', true).value as unknown[][])[0][6]).toBe('labels');
     const fund = a.cell('FUND_GET', 'vf_0003', 'name,team,needToProcessData,firstChequeMinimum').value as unknown[][];
@@ -46,8 +58,13 @@ describe('custom functions in the emulator against the reference service', () =>
     expect(JSON.parse(fund[0][1] as string)).toEqual(expect.any(Array));
     expect(typeof fund[0][2]).toBe('boolean');
     await svc.config({ quirks: { fundAsList: true } });
-    expect(addin(svc.url).cell('FUND_GET', 'vf_0003', 'name,team,needToProcessData,firstChequeMinimum').value).toEqual(fund);
-    expect(a.cell('FUND_LASTSIZE', [['vf_0003'], ['vf_0004']]).value).toEqual([[expect.stringMatching(/^\$\d+M$/)], [expect.stringMatching(/^\$\d+M$/)]]);
+    expect(addin(svc.url).cell('FUND_GET', 'vf_0003', 'name,team,needToProcessData,firstChequeMinimum').value).toEqual(
+      fund,
+    );
+    expect(a.cell('FUND_LASTSIZE', [['vf_0003'], ['vf_0004']]).value).toEqual([
+      [expect.stringMatching(/^\$\d+M$/)],
+      [expect.stringMatching(/^\$\d+M$/)],
+    ]);
     const page = a.cell('LP_ACTIVE', 2, 5, 'id,activeStatus').value as unknown[][];
     expect(page).toHaveLength(6);
     expect(page.slice(1).every((r) => r[1] === 'ACTIVE')).toBe(true);
@@ -63,11 +80,15 @@ describe('custom functions in the emulator against the reference service', () =>
     expect((a.cell('FUND_FIELDS', true).value as unknown[][])[0]).toEqual(['id', 'string']);
   });
 
-  test('LP_ACTIVE with no page reads every page at the server\'s capped size, on either list path', async () => {
+  test("LP_ACTIVE with no page reads every page at the server's capped size, on either list path", async () => {
     await svc.config({ quirks: { listPaths: 'sample' } });
     const a = addin(svc.url);
     const all = a.cell('LP_ACTIVE', '', 1000, 'id').value as unknown[][];
-    const total = ((await oneShot(`${svc.url}/api/limited-partners-data/getAllActiveLimitedPartners?apiKey=${DEMO_KEY}`)) as { pagination: { totalItems: number } }).pagination.totalItems;
+    const total = (
+      (await oneShot(`${svc.url}/api/limited-partners-data/getAllActiveLimitedPartners?apiKey=${DEMO_KEY}`)) as {
+        pagination: { totalItems: number };
+      }
+    ).pagination.totalItems;
     expect(all).toHaveLength(total + 1);
     expect(new Set(all.slice(1).map((r) => r[0])).size).toBe(total);
   });
@@ -83,7 +104,15 @@ describe('custom functions in the emulator against the reference service', () =>
 
   test.each([
     [['lp_0000a', 'nope'], 'Unknown limited partner field "nope"'],
-    [[[['a', 'b'], ['c', 'd']]], 'Pass one column or one row of ids'],
+    [
+      [
+        [
+          ['a', 'b'],
+          ['c', 'd'],
+        ],
+      ],
+      'Pass one column or one row of ids',
+    ],
     [[true], 'TRUE is not an id'],
     [['lp_0000a', '', 'perhaps'], 'headers must be TRUE or FALSE'],
   ])('bad input %# gives a clear error and no request', (args, message) => {
@@ -93,24 +122,36 @@ describe('custom functions in the emulator against the reference service', () =>
     expect(cell.run.ledger.fetches).toBe(0);
   });
 
-  test.each(['LP_GET', 'LP_FIRMS', 'LP_LABELS', 'FUND_GET', 'FUND_LASTSIZE', 'FUND_INDUSTRIES'])('%s of a blank id (or whitespace, or a range of blanks) is blank, asks nothing, needs no key', (name) => {
-    for (const a of [addin(svc.url), addin(svc.url, null)]) {
-      for (const blank of ['', '   ']) {
-        const cell = a.cell(name, blank);
-        expect([name, JSON.stringify(blank), cell.error, cell.value]).toEqual([name, JSON.stringify(blank), undefined, '']);
-        expect(cell.run.ledger.fetches).toBe(0);
+  test.each(['LP_GET', 'LP_FIRMS', 'LP_LABELS', 'FUND_GET', 'FUND_LASTSIZE', 'FUND_INDUSTRIES'])(
+    '%s of a blank id (or whitespace, or a range of blanks) is blank, asks nothing, needs no key',
+    (name) => {
+      for (const a of [addin(svc.url), addin(svc.url, null)]) {
+        for (const blank of ['', '   ']) {
+          const cell = a.cell(name, blank);
+          expect([name, JSON.stringify(blank), cell.error, cell.value]).toEqual([
+            name,
+            JSON.stringify(blank),
+            undefined,
+            '',
+          ]);
+          expect(cell.run.ledger.fetches).toBe(0);
+        }
+        const range = a.cell(name, [[''], [' ']]);
+        expect(range.error).toBeUndefined();
+        expect((Array.isArray(range.value) ? range.value.flat() : [range.value]).every((v) => v === '')).toBe(true);
+        expect(range.run.ledger.fetches).toBe(0);
       }
-      const range = a.cell(name, [[''], [' ']]);
-      expect(range.error).toBeUndefined();
-      expect((Array.isArray(range.value) ? range.value.flat() : [range.value]).every((v) => v === '')).toBe(true);
-      expect(range.run.ledger.fetches).toBe(0);
-    }
-  });
+    },
+  );
 
   test('no key, a bad key, an unknown id: short, actionable messages', () => {
-    expect(addin(svc.url, null).cell('LP_GET', 'lp_0000a').error).toBe('No API key: open Investor Data ▸ Settings and save your key.');
+    expect(addin(svc.url, null).cell('LP_GET', 'lp_0000a').error).toBe(
+      'No API key: open Investor Data ▸ Settings and save your key.',
+    );
     const bad = addin(svc.url, 'wrong-key-777').cell('LP_GET', 'lp_0000a');
-    expect(bad.error).toBe('The API key was refused (HTTP 403: Invalid API key.). Check it in Investor Data ▸ Settings.');
+    expect(bad.error).toBe(
+      'The API key was refused (HTTP 403: Invalid API key.). Check it in Investor Data ▸ Settings.',
+    );
     expect(addin(svc.url).cell('FUND_GET', 'nope').error).toBe('Unknown venture fund id: nope');
     expect(addin(svc.url).cell('LP_ACTIVE', 0).error).toContain('page must be a whole number of 1 or more');
   });
@@ -134,7 +175,11 @@ describe('custom functions in the emulator against the reference service', () =>
     await svc.config({ faults: { error503: 1 } });
     const cell = a.cell('LP_GET', [['lp_0000a'], ['lp_0000b']], 'id', true);
     expect(cell.error).toBeUndefined();
-    expect(cell.value).toEqual([['id', 'stale since'], ['lp_0000a', expect.any(Date)], ['lp_0000b', expect.any(Date)]]);
+    expect(cell.value).toEqual([
+      ['id', 'stale since'],
+      ['lp_0000a', expect.any(Date)],
+      ['lp_0000b', expect.any(Date)],
+    ]);
     const stalePage = a.cell('LP_ACTIVE', 1, 2, 'id').value as unknown[][];
     expect(stalePage.map((r) => r[0])).toEqual(page.map((r) => r[0]));
     expect(stalePage[0][1]).toBe('stale since');
@@ -162,9 +207,12 @@ describe('input shapes', () => {
     const a = addin(svc.url);
     expect(a.cell('LP_GET', [['lp_0000a', '', 'lp_0000b']], 'id').value).toEqual([['lp_0000a', '', 'lp_0000b']]);
     expect(a.cell('LP_GET', [['lp_0000a', 'lp_0000b']], 'id,activeStatus', true).value).toEqual([
-      ['id', 'lp_0000a', 'lp_0000b'], ['activeStatus', 'ACTIVE', expect.any(String)],
+      ['id', 'lp_0000a', 'lp_0000b'],
+      ['activeStatus', 'ACTIVE', expect.any(String)],
     ]);
-    expect(a.cell('FUND_LASTSIZE', [['vf_0003', 'vf_0004']]).value).toEqual([[expect.stringMatching(/^\$\d+M$/), expect.stringMatching(/^\$\d+M$/)]]);
+    expect(a.cell('FUND_LASTSIZE', [['vf_0003', 'vf_0004']]).value).toEqual([
+      [expect.stringMatching(/^\$\d+M$/), expect.stringMatching(/^\$\d+M$/)],
+    ]);
     expect(a.cell('LP_GET', [['lp_0000a'], ['lp_0000b']], 'id').value).toEqual([['lp_0000a'], ['lp_0000b']]);
   });
 
@@ -173,11 +221,15 @@ describe('input shapes', () => {
     const cell = a.cell('LP_GET', [['lp_0000a'], ['bad\uD800id'], ['lp_0000b'], [true]], 'id');
     expect(cell.error).toBeUndefined();
     expect(cell.value).toEqual([
-      ['lp_0000a'], ['Error: An id holds a broken character (half of a UTF-16 surrogate pair) and cannot be sent.'], ['lp_0000b'],
+      ['lp_0000a'],
+      ['Error: An id holds a broken character (half of a UTF-16 surrogate pair) and cannot be sent.'],
+      ['lp_0000b'],
       ['Error: TRUE is not an id: pass id text or a range of ids.'],
     ]);
     expect(cell.run.ledger.fetches).toBe(2);
-    expect(a.cell('LP_GET', 'x\uDC00', 'id').error).toBe('An id holds a broken character (half of a UTF-16 surrogate pair) and cannot be sent.');
+    expect(a.cell('LP_GET', 'x\uDC00', 'id').error).toBe(
+      'An id holds a broken character (half of a UTF-16 surrogate pair) and cannot be sent.',
+    );
   });
 
   test.each([
@@ -195,8 +247,20 @@ describe('input shapes', () => {
   test('page as plain digits, or a one-cell range, is read; a 2-D headers or limit argument is an error', () => {
     const a = addin(svc.url);
     expect(a.cell('LP_ACTIVE', ' 2 ', 5, 'id', false).value).toEqual(a.cell('LP_ACTIVE', [[2]], 5, 'id', false).value);
-    expect((a.cell('LP_ACTIVE', '2', 5, 'id', false).value as unknown[][])).toHaveLength(5);
-    expect(a.cell('LP_ACTIVE', 1, [[5, 6], [7, 8]], 'id').error).toBe('limit takes one value, not a range (got 2 × 2 cells).');
-    expect(a.cell('LP_GET', 'lp_0000a', 'id', [[true, false]]).error).toBe('headers takes one value, not a range (got 1 × 2 cells).');
+    expect(a.cell('LP_ACTIVE', '2', 5, 'id', false).value as unknown[][]).toHaveLength(5);
+    expect(
+      a.cell(
+        'LP_ACTIVE',
+        1,
+        [
+          [5, 6],
+          [7, 8],
+        ],
+        'id',
+      ).error,
+    ).toBe('limit takes one value, not a range (got 2 × 2 cells).');
+    expect(a.cell('LP_GET', 'lp_0000a', 'id', [[true, false]]).error).toBe(
+      'headers takes one value, not a range (got 1 × 2 cells).',
+    );
   });
 });

@@ -10,8 +10,16 @@ import { fundId } from '../../../dev/service/generate';
 import { addin } from '../../helpers/addin';
 import { DEMO_KEY, type RunningService, startService } from '../../helpers/service';
 
-interface Check { name: string; status: string; detail: string }
-interface Diagnostics { authMode: string; checks: Check[]; report: string }
+interface Check {
+  name: string;
+  status: string;
+  detail: string;
+}
+interface Diagnostics {
+  authMode: string;
+  checks: Check[];
+  report: string;
+}
 
 let svc: RunningService;
 beforeAll(async () => {
@@ -37,18 +45,34 @@ describe('Diagnostics', () => {
     const d = diagnose(emu);
     expect(d.authMode).toBe('FULL');
     expect(d.checks.map((c) => [c.name, c.status])).toEqual([
-      ['API key', 'OK'], ['Service address', 'OK'], [LISTED, 'OK'], [SAMPLE, 'OK'], ['Per-id call getLimitedPartnerById', 'OK'],
-      ['Cache', 'OK'], ['User properties', 'OK'], ['Document properties', 'OK'], ['Triggers', 'OK'], ['URL fetches today', 'INFO'],
+      ['API key', 'OK'],
+      ['Service address', 'OK'],
+      [LISTED, 'OK'],
+      [SAMPLE, 'OK'],
+      ['Per-id call getLimitedPartnerById', 'OK'],
+      ['Cache', 'OK'],
+      ['User properties', 'OK'],
+      ['Document properties', 'OK'],
+      ['Triggers', 'OK'],
+      ['URL fetches today', 'INFO'],
     ]);
-    const page = (await (await fetch(`${svc.url}/api/active-partners-data/getAllActivePartnersData?apiKey=${DEMO_KEY}&limit=1`)).json()) as { pagination: { totalItems: number } };
-    expect(d.checks[2].detail).toMatch(new RegExp(`^HTTP 200 within \\d+ ms \\(both paths asked at once\\): 1 record, pagination totalItems ${page.pagination.totalItems.toLocaleString('en-US')}, totalPages [\\d,]+, currentPage 1, pageSize 1$`));
+    const page = (await (
+      await fetch(`${svc.url}/api/active-partners-data/getAllActivePartnersData?apiKey=${DEMO_KEY}&limit=1`)
+    ).json()) as { pagination: { totalItems: number } };
+    expect(d.checks[2].detail).toMatch(
+      new RegExp(
+        `^HTTP 200 within \\d+ ms \\(both paths asked at once\\): 1 record, pagination totalItems ${page.pagination.totalItems.toLocaleString('en-US')}, totalPages [\\d,]+, currentPage 1, pageSize 1$`,
+      ),
+    );
     expect(d.report).toMatch(/^Investor Data diagnostics\nTime: .+\nAuthorization mode: FULL\n/);
     expect(d.report).toContain(`…${DEMO_KEY.slice(-4)}`);
     expect(d.report).toContain(`${svc.url} (document properties)`);
     expect(d.report).toContain('0 of 20 allowed for you in this project');
     expect(d.report).toContain('URL fetches today');
     // The per-id probe goes through the add-in's client, so the guard counted it; the two list-path probes are not counted.
-    expect(d.report).toMatch(/URL fetches today: 1 of 20,000 counted by the add-in for you since .+; it stops asking at 18,000\./);
+    expect(d.report).toMatch(
+      /URL fetches today: 1 of 20,000 counted by the add-in for you since .+; it stops asking at 18,000\./,
+    );
     expect(d.report).toMatch(/Summary: 9 ok, 0 warnings, 0 failed, 0 skipped\./);
     // probes leave nothing behind
     expect([...emu.store('document').keys()]).toEqual(['INVESTOR_DATA_BASE_URL']);
@@ -61,8 +85,11 @@ describe('Diagnostics', () => {
     const d = diagnose(emu);
     // The formula's 3 and Diagnostics' own per-id probe.
     expect(d.checks.find((c) => c.name === 'URL fetches today')).toEqual({
-      name: 'URL fetches today', status: 'INFO',
-      detail: expect.stringMatching(/^4 of 20,000 counted by the add-in for you since [A-Z][a-z]{2} \d+, \d\d:\d\d UTC \(the count resets by [A-Z][a-z]{2} \d+, \d\d:\d\d UTC\); it stops asking at 18,000\. Google's own count also holds your other scripts' fetches$/),
+      name: 'URL fetches today',
+      status: 'INFO',
+      detail: expect.stringMatching(
+        /^4 of 20,000 counted by the add-in for you since [A-Z][a-z]{2} \d+, \d\d:\d\d UTC \(the count resets by [A-Z][a-z]{2} \d+, \d\d:\d\d UTC\); it stops asking at 18,000\. Google's own count also holds your other scripts' fetches$/,
+      ),
     });
   });
 
@@ -85,7 +112,11 @@ describe('Diagnostics', () => {
     expect(keyless.history.at(-1)?.fetches).toBe(0);
     expect(statusOf(noKey, 'API key')).toBe('FAIL');
     expect(noKey.report).toContain('FAIL  API key: none saved: open Extensions ▸ Investor Data ▸ Settings');
-    expect(noKey.checks.find((c) => c.name === 'Service')).toEqual({ name: 'Service', status: 'SKIP', detail: 'needs a saved API key and a service address' });
+    expect(noKey.checks.find((c) => c.name === 'Service')).toEqual({
+      name: 'Service',
+      status: 'SKIP',
+      detail: 'needs a saved API key and a service address',
+    });
     const emu = new Emulator();
     emu.store(`user:${emu.owner}`).set('INVESTOR_DATA_API_KEY', DEMO_KEY);
     const noAddress = diagnose(emu);
@@ -100,7 +131,11 @@ describe('Diagnostics', () => {
     expect([statusOf(one, LISTED), statusOf(one, SAMPLE), statusOf(one, 'Per-id')]).toEqual(['OK', 'WARN', 'OK']);
     expect(one.checks.find((c) => c.name === SAMPLE)?.detail).toMatch(/HTTP 404.*\(the add-in uses the other path\)$/);
     const dead = diagnose(addin('http://127.0.0.1:9').emu);
-    expect([statusOf(dead, LISTED), statusOf(dead, SAMPLE), statusOf(dead, 'Per-id')]).toEqual(['FAIL', 'FAIL', 'SKIP']);
+    expect([statusOf(dead, LISTED), statusOf(dead, SAMPLE), statusOf(dead, 'Per-id')]).toEqual([
+      'FAIL',
+      'FAIL',
+      'SKIP',
+    ]);
     expect(dead.checks.find((c) => c.name === LISTED)?.detail).toMatch(/^not reached: /);
   });
 
@@ -115,18 +150,44 @@ describe('Diagnostics', () => {
 
   test('the trigger count is measured against the limit of 20 per user', () => {
     const { emu } = addin(svc.url);
-    for (let i = 0; i < 19; i++) emu.triggers.triggers.push({ id: `t${i}`, handler: i ? 'runScheduledImports' : 'continueImports', user: emu.owner, periodMs: 3_600_000, nextRunAt: Date.UTC(2030, 0, 1), oneOff: false });
-    emu.triggers.triggers.push({ id: 'other', handler: 'runScheduledImports', user: 'someone@example.com', periodMs: 3_600_000, nextRunAt: Date.UTC(2030, 0, 1), oneOff: false });
+    for (let i = 0; i < 19; i++)
+      emu.triggers.triggers.push({
+        id: `t${i}`,
+        handler: i ? 'runScheduledImports' : 'continueImports',
+        user: emu.owner,
+        periodMs: 3_600_000,
+        nextRunAt: Date.UTC(2030, 0, 1),
+        oneOff: false,
+      });
+    emu.triggers.triggers.push({
+      id: 'other',
+      handler: 'runScheduledImports',
+      user: 'someone@example.com',
+      periodMs: 3_600_000,
+      nextRunAt: Date.UTC(2030, 0, 1),
+      oneOff: false,
+    });
     const d = diagnose(emu);
-    expect(d.checks.find((c) => c.name === 'Triggers')).toEqual({ name: 'Triggers', status: 'WARN', detail: '19 of 20 allowed for you in this project (continueImports ×1, runScheduledImports ×18)' });
+    expect(d.checks.find((c) => c.name === 'Triggers')).toEqual({
+      name: 'Triggers',
+      status: 'WARN',
+      detail: '19 of 20 allowed for you in this project (continueImports ×1, runScheduledImports ×18)',
+    });
   });
 
   test('AuthMode.LIMITED: settings, cache and properties are checked; requests and triggers are skipped, not failed', () => {
     const d = diagnose(addin(svc.url).emu, 'LIMITED');
     expect(d.authMode).toBe('LIMITED');
     expect(d.checks.filter((c) => c.status === 'FAIL')).toEqual([]);
-    expect([statusOf(d, 'API key'), statusOf(d, 'Cache'), statusOf(d, 'User properties'), statusOf(d, 'Triggers')]).toEqual(['OK', 'OK', 'OK', 'SKIP']);
-    expect(d.checks.find((c) => c.name.startsWith('List path'))?.detail).toMatch(/^not allowed in this authorization mode \(Exception: You do not have permission to call UrlFetchApp\.fetch(All)?\. Required permissions: https:\/\/www.googleapis.com\/auth\/script.external_request\)/);
+    expect([
+      statusOf(d, 'API key'),
+      statusOf(d, 'Cache'),
+      statusOf(d, 'User properties'),
+      statusOf(d, 'Triggers'),
+    ]).toEqual(['OK', 'OK', 'OK', 'SKIP']);
+    expect(d.checks.find((c) => c.name.startsWith('List path'))?.detail).toMatch(
+      /^not allowed in this authorization mode \(Exception: You do not have permission to call UrlFetchApp\.fetch(All)?\. Required permissions: https:\/\/www.googleapis.com\/auth\/script.external_request\)/,
+    );
     expect(d.report).toContain('Authorization mode: LIMITED');
   });
 
@@ -175,19 +236,23 @@ describe('Diagnostics never reveal the key', () => {
     echo.kill();
   });
 
-  test.each(['Sup3r-s3cret_KEY.0123456789abcdef', 'k~ey+with/odd=chars&more!xyz789'])('key %#: neither it nor any 8-character run of it (raw or URL-encoded) is in the report, its checks or the dialog', (key) => {
-    const emu = new Emulator();
-    emu.store('document').set('INVESTOR_DATA_BASE_URL', echoUrl);
-    emu.store(`user:${emu.owner}`).set('INVESTOR_DATA_API_KEY', key);
-    const d = diagnose(emu);
-    const dialog = emu.run('showDiagnostics', [], { kind: 'menu' }).ledger.dialogs[0].html;
-    expect(d.checks.map((c) => c.status)).toContain('FAIL'); // the echo service's refusal is reported
-    expect(d.report).toContain(`…${key.slice(-4)}`);
-    const everything = [d.report, JSON.stringify(d.checks), dialog, ...emu.history.flatMap((l) => l.logs)].join('\n');
-    const leaks: string[] = [];
-    for (const form of [key, encodeURIComponent(key)]) {
-      for (let i = 0; i + 8 <= form.length; i++) if (everything.includes(form.slice(i, i + 8))) leaks.push(form.slice(i, i + 8));
-    }
-    expect(leaks).toEqual([]);
-  });
+  test.each(['Sup3r-s3cret_KEY.0123456789abcdef', 'k~ey+with/odd=chars&more!xyz789'])(
+    'key %#: neither it nor any 8-character run of it (raw or URL-encoded) is in the report, its checks or the dialog',
+    (key) => {
+      const emu = new Emulator();
+      emu.store('document').set('INVESTOR_DATA_BASE_URL', echoUrl);
+      emu.store(`user:${emu.owner}`).set('INVESTOR_DATA_API_KEY', key);
+      const d = diagnose(emu);
+      const dialog = emu.run('showDiagnostics', [], { kind: 'menu' }).ledger.dialogs[0].html;
+      expect(d.checks.map((c) => c.status)).toContain('FAIL'); // the echo service's refusal is reported
+      expect(d.report).toContain(`…${key.slice(-4)}`);
+      const everything = [d.report, JSON.stringify(d.checks), dialog, ...emu.history.flatMap((l) => l.logs)].join('\n');
+      const leaks: string[] = [];
+      for (const form of [key, encodeURIComponent(key)]) {
+        for (let i = 0; i + 8 <= form.length; i++)
+          if (everything.includes(form.slice(i, i + 8))) leaks.push(form.slice(i, i + 8));
+      }
+      expect(leaks).toEqual([]);
+    },
+  );
 });

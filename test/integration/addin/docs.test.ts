@@ -25,15 +25,30 @@ test('docs/functions.md is what npm run docs generates: the JSDoc Sheets shows, 
 
 test('docs/openapi.json equals GET /openapi.json of `npm run service` (regenerate: npx tsx scripts/openapi.ts)', async () => {
   const live = (await (await fetch(`${svc.url}/openapi.json`)).json()) as { servers: Array<{ url: string }> };
-  const committed = JSON.parse(readFileSync(join(ROOT, 'docs/openapi.json'), 'utf8')) as { servers: Array<{ url: string }> };
+  const committed = JSON.parse(readFileSync(join(ROOT, 'docs/openapi.json'), 'utf8')) as {
+    servers: Array<{ url: string }>;
+  };
   expect(committed.servers).toEqual([{ url: 'http://127.0.0.1:8787' }]);
   expect({ ...committed, servers: live.servers }).toEqual(live);
 });
 
-const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const PAGES = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
-const anchorsOf = (text: string) => new Set([...text.matchAll(/^#+ (.+)$/gm)].map((m) => m[1].toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-')));
+const anchorsOf = (text: string) =>
+  new Set(
+    [...text.matchAll(/^#+ (.+)$/gm)].map((m) =>
+      m[1]
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N} _-]/gu, '')
+        .replace(/ /g, '-'),
+    ),
+  );
 
 test.each(PAGES)('every relative link in %s resolves inside the repository', (file) => {
   const text = readFileSync(join(ROOT, file), 'utf8');
@@ -41,10 +56,13 @@ test.each(PAGES)('every relative link in %s resolves inside the repository', (fi
   for (const [, target, anchor] of links) {
     const path = join(ROOT, dirname(file), target || file.replace(/^.*\//, ''));
     const where = relative(ROOT, path);
-    const verdict = where.startsWith('..') ? `${target} leaves the repository`
-      : !existsSync(path) ? `${target} is missing`
-      : anchor && path.endsWith('.md') && !anchorsOf(readFileSync(path, 'utf8')).has(anchor) ? `${target}#${anchor} names no heading`
-      : 'ok';
+    const verdict = where.startsWith('..')
+      ? `${target} leaves the repository`
+      : !existsSync(path)
+        ? `${target} is missing`
+        : anchor && path.endsWith('.md') && !anchorsOf(readFileSync(path, 'utf8')).has(anchor)
+          ? `${target}#${anchor} names no heading`
+          : 'ok';
     expect(verdict).toBe('ok');
   }
   expect(text).not.toContain('../shared');

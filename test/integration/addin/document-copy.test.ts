@@ -40,9 +40,14 @@ test("an editor's new address, saved in the sidebar, makes the owner's warm form
   call(a.emu, 'getSidebarState', []);
   expect(a.cell('LP_GET', 'lp_0000a', 'id').value).toBe('lp_0000a');
   await other().resetStats();
-  expect(a.emu.run('saveSettings', [{ baseUrl: other().url }], { kind: 'sidebar', user: EDITOR }).value).toMatchObject({ ok: true, baseUrl: other().url });
+  expect(a.emu.run('saveSettings', [{ baseUrl: other().url }], { kind: 'sidebar', user: EDITOR }).value).toMatchObject({
+    ok: true,
+    baseUrl: other().url,
+  });
   const warm = a.cell('LP_GET', 'lp_0000a', 'id');
-  expect(warm.error).toMatch(/^The service address of this spreadsheet is 127\.0\.0\.1:\d+, but the API key was saved for 127\.0\.0\.1:\d+; the key is not sent\./);
+  expect(warm.error).toMatch(
+    /^The service address of this spreadsheet is 127\.0\.0\.1:\d+, but the API key was saved for 127\.0\.0\.1:\d+; the key is not sent\./,
+  );
   expect(warm.run.ledger.fetches).toBe(0);
   expect(documentReads(warm.run.ledger.calls)).toBe(0);
   expect((await other().stats()).requests).toBe(0);
@@ -60,7 +65,7 @@ test('"Refresh all formulas" moves the copy\'s "refreshed at": the warm formula 
   expect(documentReads(after.run.ledger.calls)).toBe(0);
 });
 
-test('document properties changed behind the add-in\'s back: the key still goes only to the confirmed address, and once the copy is gone the formula refuses', async () => {
+test("document properties changed behind the add-in's back: the key still goes only to the confirmed address, and once the copy is gone the formula refuses", async () => {
   const a = addin(svc().url);
   call(a.emu, 'getSidebarState', []);
   await Promise.all([svc().resetStats(), other().resetStats()]);
@@ -72,19 +77,26 @@ test('document properties changed behind the add-in\'s back: the key still goes 
   // The copy lives 6 hours at most; then the properties are read and the formula refuses.
   a.emu.advance(6 * 3_600_000 + 1000);
   const later = a.cell('LP_GET', 'lp_0000d', 'id');
-  expect(later.error).toMatch(/^The service address of this spreadsheet is 127\.0\.0\.1:\d+, but the API key was saved for/);
+  expect(later.error).toMatch(
+    /^The service address of this spreadsheet is 127\.0\.0\.1:\d+, but the API key was saved for/,
+  );
   expect(later.run.ledger.fetches).toBe(0);
   expect((await other().stats()).requests).toBe(0);
 });
 
-test('the sidebar opening puts the copy right: after a change behind the add-in\'s back, the next formula refuses', async () => {
+test("the sidebar opening puts the copy right: after a change behind the add-in's back, the next formula refuses", async () => {
   const a = addin(svc().url);
   call(a.emu, 'getSidebarState', []);
   a.emu.store('document').set('INVESTOR_DATA_BASE_URL', other().url);
-  expect(a.emu.run('getSidebarState', [], { kind: 'sidebar', user: EDITOR }).value).toMatchObject({ ok: true, baseUrl: other().url });
+  expect(a.emu.run('getSidebarState', [], { kind: 'sidebar', user: EDITOR }).value).toMatchObject({
+    ok: true,
+    baseUrl: other().url,
+  });
   await other().resetStats();
   const next = a.cell('LP_GET', 'lp_0000a', 'id');
-  expect(next.error).toMatch(/^The service address of this spreadsheet is 127\.0\.0\.1:\d+, but the API key was saved for/);
+  expect(next.error).toMatch(
+    /^The service address of this spreadsheet is 127\.0\.0\.1:\d+, but the API key was saved for/,
+  );
   expect(next.run.ledger.fetches).toBe(0);
   expect((await other().stats()).requests).toBe(0);
 });

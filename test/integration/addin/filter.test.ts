@@ -11,15 +11,71 @@ import { join } from 'node:path';
 import { addin } from '../../helpers/addin';
 import { type RunningService, startService } from '../../helpers/service';
 
-const filler = (i: number) => ({ id: `lp_f${i}`, activeStatus: 'ACTIVE', fullName: `Filler ${i}`, firm: `Fund ${i}`, headquarters: 'Oslo', region: ['Nordics'], ticketSize: 100 + i, createdAt: '2020-01-01T00:00:00Z' });
+const filler = (i: number) => ({
+  id: `lp_f${i}`,
+  activeStatus: 'ACTIVE',
+  fullName: `Filler ${i}`,
+  firm: `Fund ${i}`,
+  headquarters: 'Oslo',
+  region: ['Nordics'],
+  ticketSize: 100 + i,
+  createdAt: '2020-01-01T00:00:00Z',
+});
 const SEEDED = [
-  { id: 'lp_zu', activeStatus: 'ACTIVE', fullName: 'Zoë Weiß', firm: 'Émile Capital', headquarters: 'Zürich', region: ['Europe', 'Asia'], ticketSize: 5_000_000, createdAt: '2024-03-31T22:00:00Z' },
-  { id: 'lp_mu', activeStatus: 'ACTIVE', fullName: 'Anna Müller', firm: 'emile capital', headquarters: 'München', region: ['Europe'], ticketSize: 2_000_000, createdAt: '2024-05-01T00:00:00Z' },
-  { id: 'lp_sp', activeStatus: 'ACTIVE', fullName: 'João Silva', firm: 'Sol Partners', headquarters: 'São Paulo', region: ['South America', 'Europe'], ticketSize: 2_000_000, createdAt: '2023-12-31T00:00:00Z' },
-  { id: 'lp_no', activeStatus: 'ACTIVE', fullName: 'Blank Region', firm: 'Zeta', headquarters: 'zurich', region: [], ticketSize: null, createdAt: null },
-  { id: 'lp_in', activeStatus: 'INACTIVE', fullName: 'Gone Müller', firm: 'Émile Capital', headquarters: 'Zürich', region: ['Europe'], ticketSize: 9_000_000, createdAt: '2024-04-01T00:00:00Z' },
+  {
+    id: 'lp_zu',
+    activeStatus: 'ACTIVE',
+    fullName: 'Zoë Weiß',
+    firm: 'Émile Capital',
+    headquarters: 'Zürich',
+    region: ['Europe', 'Asia'],
+    ticketSize: 5_000_000,
+    createdAt: '2024-03-31T22:00:00Z',
+  },
+  {
+    id: 'lp_mu',
+    activeStatus: 'ACTIVE',
+    fullName: 'Anna Müller',
+    firm: 'emile capital',
+    headquarters: 'München',
+    region: ['Europe'],
+    ticketSize: 2_000_000,
+    createdAt: '2024-05-01T00:00:00Z',
+  },
+  {
+    id: 'lp_sp',
+    activeStatus: 'ACTIVE',
+    fullName: 'João Silva',
+    firm: 'Sol Partners',
+    headquarters: 'São Paulo',
+    region: ['South America', 'Europe'],
+    ticketSize: 2_000_000,
+    createdAt: '2023-12-31T00:00:00Z',
+  },
+  {
+    id: 'lp_no',
+    activeStatus: 'ACTIVE',
+    fullName: 'Blank Region',
+    firm: 'Zeta',
+    headquarters: 'zurich',
+    region: [],
+    ticketSize: null,
+    createdAt: null,
+  },
+  {
+    id: 'lp_in',
+    activeStatus: 'INACTIVE',
+    fullName: 'Gone Müller',
+    firm: 'Émile Capital',
+    headquarters: 'Zürich',
+    region: ['Europe'],
+    ticketSize: 9_000_000,
+    createdAt: '2024-04-01T00:00:00Z',
+  },
 ];
-const PARTNERS = Array.from({ length: 240 }, (_, i) => filler(i)).flatMap((p, i) => (i % 48 === 47 ? [p, SEEDED[(i - 47) / 48]] : [p]));
+const PARTNERS = Array.from({ length: 240 }, (_, i) => filler(i)).flatMap((p, i) =>
+  i % 48 === 47 ? [p, SEEDED[(i - 47) / 48]] : [p],
+);
 
 let svc: RunningService;
 beforeAll(async () => {
@@ -30,7 +86,11 @@ beforeAll(async () => {
 });
 afterAll(() => svc.stop());
 
-const EUROPE = [['field', 'operator', 'value'], ['region', 'is', 'EUROPE'], ['', '', '']];
+const EUROPE = [
+  ['field', 'operator', 'value'],
+  ['region', 'is', 'EUROPE'],
+  ['', '', ''],
+];
 
 describe('LP_FILTER against the reference service', () => {
   test('the active partners meeting every condition, sorted by three keys; a warm call sends nothing', () => {
@@ -45,9 +105,22 @@ describe('LP_FILTER against the reference service', () => {
       ['lp_mu', 'emile capital', 2_000_000, 'München'],
       ['lp_sp', 'Sol Partners', 2_000_000, 'São Paulo'],
     ]);
-    const warm = a.cell('LP_FILTER', [['region', 'isAnyOf', 'asia; south america'], ['ticketSize', 'atLeast', 1_000_000]], 'fullName', [['ticketSize', 'desc']], '', false);
+    const warm = a.cell(
+      'LP_FILTER',
+      [
+        ['region', 'isAnyOf', 'asia; south america'],
+        ['ticketSize', 'atLeast', 1_000_000],
+      ],
+      'fullName',
+      [['ticketSize', 'desc']],
+      '',
+      false,
+    );
     expect(warm.run.ledger.fetches).toBe(0);
-    expect(warm.value).toEqual([['lp_zu', 'Zoë Weiß'], ['lp_sp', 'João Silva']]);
+    expect(warm.value).toEqual([
+      ['lp_zu', 'Zoë Weiß'],
+      ['lp_sp', 'João Silva'],
+    ]);
   });
 
   test('numbers, dates (a date cell is its day), accents, blanks and the limit', () => {
@@ -58,9 +131,31 @@ describe('LP_FILTER against the reference service', () => {
       return ((cell.value || []) as unknown[][]).map((r) => r[0]);
     };
     expect(ids([['headquarters', 'is', 'ZURICH']], 'id', '', '', false)).toEqual(['lp_zu', 'lp_no']);
-    expect(ids([['createdAt', 'atMost', new Date('2024-03-31T00:00:00Z')], ['createdAt', 'atLeast', '2024-01-01']], 'id', '', '', false)).toEqual(['lp_zu']);
+    expect(
+      ids(
+        [
+          ['createdAt', 'atMost', new Date('2024-03-31T00:00:00Z')],
+          ['createdAt', 'atLeast', '2024-01-01'],
+        ],
+        'id',
+        '',
+        '',
+        false,
+      ),
+    ).toEqual(['lp_zu']);
     expect(ids([['ticketSize', 'isEmpty', '']], 'id', '', '', false)).toEqual(['lp_no']);
-    expect(ids([['region', 'is not empty', ''], ['firm', 'starts with', 'fund 2']], 'id', 'firm desc', 3, false)).toEqual(['lp_f239', 'lp_f238', 'lp_f237']);
+    expect(
+      ids(
+        [
+          ['region', 'is not empty', ''],
+          ['firm', 'starts with', 'fund 2'],
+        ],
+        'id',
+        'firm desc',
+        3,
+        false,
+      ),
+    ).toEqual(['lp_f239', 'lp_f238', 'lp_f237']);
     expect(ids([['fullName', 'contains', 'muller']], 'id', '', '', false)).toEqual(['lp_mu']);
   });
 
@@ -72,8 +167,21 @@ describe('LP_FILTER against the reference service', () => {
 
   test.each([
     ['an unknown field', [[['shoeSize', 'is', 42]]], 'conditions row 1: unknown field "shoeSize".'],
-    ['an operator that does not fit', [[['region', 'is', 'Europe'], ['firm', 'atLeast', 'A']]], 'conditions row 2 (firm atLeast): atLeast does not apply to firm, which holds text; use is, isAnyOf, contains, startsWith, isEmpty, isNotEmpty.'],
-    ['a value that is not a number', [[['ticketSize', 'atLeast', 'lots']]], 'conditions row 1 (ticketSize atLeast): needs a number, got "lots".'],
+    [
+      'an operator that does not fit',
+      [
+        [
+          ['region', 'is', 'Europe'],
+          ['firm', 'atLeast', 'A'],
+        ],
+      ],
+      'conditions row 2 (firm atLeast): atLeast does not apply to firm, which holds text; use is, isAnyOf, contains, startsWith, isEmpty, isNotEmpty.',
+    ],
+    [
+      'a value that is not a number',
+      [[['ticketSize', 'atLeast', 'lots']]],
+      'conditions row 1 (ticketSize atLeast): needs a number, got "lots".',
+    ],
     ['a missing value', [[['firm', 'contains', '']]], 'conditions row 1 (firm contains): no value given.'],
     ['conditions as plain text', ['region is Europe'], 'conditions must be a range of rows'],
     ['an unknown sort field', [EUROPE, '', 'firm, size desc'], 'Sort key 2: unknown field "size"'],

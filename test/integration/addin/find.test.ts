@@ -11,17 +11,68 @@ import { join } from 'node:path';
 import { addin } from '../../helpers/addin';
 import { type RunningService, startService } from '../../helpers/service';
 
-const filler = (i: number) => ({ id: `lp_f${i}`, activeStatus: 'ACTIVE', fullName: `Filler Person ${i}`, firm: `Generic Fund ${i}`, headquarters: 'Oslo', sectorsFocused: ['Logistics'] });
+const filler = (i: number) => ({
+  id: `lp_f${i}`,
+  activeStatus: 'ACTIVE',
+  fullName: `Filler Person ${i}`,
+  firm: `Generic Fund ${i}`,
+  headquarters: 'Oslo',
+  sectorsFocused: ['Logistics'],
+});
 const SEEDED = [
-  { id: 'lp_hq', activeStatus: 'ACTIVE', fullName: 'Ola Nordmann', firm: 'Fjord Partners', headquarters: 'Müllerstraße 5, Zürich', sectorsFocused: ['Climate'] },
-  { id: 'lp_firm', activeStatus: 'ACTIVE', fullName: 'Eva Stone', firm: 'Müller Ventures', headquarters: 'Hamburg', sectorsFocused: ['SaaS'] },
-  { id: 'lp_anna', activeStatus: 'ACTIVE', fullName: 'Anna Müller', firm: 'Nordlicht Capital', headquarters: 'München', sectorsFocused: ['Fintech', 'Climate'] },
-  { id: 'lp_gone', activeStatus: 'INACTIVE', fullName: 'Karl Müller', firm: 'Old Money', headquarters: 'Bonn', sectorsFocused: ['Fintech'] },
-  { id: 'lp_jonas', activeStatus: 'ACTIVE', fullName: 'Jonas MÜLLER-Schmidt', firm: 'Alpha', headquarters: 'Berlin', sectorsFocused: ['Health'] },
-  { id: 'lp_exact', activeStatus: 'ACTIVE', fullName: 'Muller', firm: 'Solo', headquarters: 'Paris', sectorsFocused: [] },
+  {
+    id: 'lp_hq',
+    activeStatus: 'ACTIVE',
+    fullName: 'Ola Nordmann',
+    firm: 'Fjord Partners',
+    headquarters: 'Müllerstraße 5, Zürich',
+    sectorsFocused: ['Climate'],
+  },
+  {
+    id: 'lp_firm',
+    activeStatus: 'ACTIVE',
+    fullName: 'Eva Stone',
+    firm: 'Müller Ventures',
+    headquarters: 'Hamburg',
+    sectorsFocused: ['SaaS'],
+  },
+  {
+    id: 'lp_anna',
+    activeStatus: 'ACTIVE',
+    fullName: 'Anna Müller',
+    firm: 'Nordlicht Capital',
+    headquarters: 'München',
+    sectorsFocused: ['Fintech', 'Climate'],
+  },
+  {
+    id: 'lp_gone',
+    activeStatus: 'INACTIVE',
+    fullName: 'Karl Müller',
+    firm: 'Old Money',
+    headquarters: 'Bonn',
+    sectorsFocused: ['Fintech'],
+  },
+  {
+    id: 'lp_jonas',
+    activeStatus: 'ACTIVE',
+    fullName: 'Jonas MÜLLER-Schmidt',
+    firm: 'Alpha',
+    headquarters: 'Berlin',
+    sectorsFocused: ['Health'],
+  },
+  {
+    id: 'lp_exact',
+    activeStatus: 'ACTIVE',
+    fullName: 'Muller',
+    firm: 'Solo',
+    headquarters: 'Paris',
+    sectorsFocused: [],
+  },
 ];
 // The seeded partners spread over the pages of the list (100 a page).
-const PARTNERS = Array.from({ length: 260 }, (_, i) => filler(i)).flatMap((p, i) => (i % 40 === 39 ? [p, SEEDED[(i - 39) / 40]] : [p]));
+const PARTNERS = Array.from({ length: 260 }, (_, i) => filler(i)).flatMap((p, i) =>
+  i % 40 === 39 ? [p, SEEDED[(i - 39) / 40]] : [p],
+);
 
 let svc: RunningService;
 beforeAll(async () => {
@@ -53,7 +104,8 @@ describe('LP_FIND against the reference service', () => {
 
   test('case and accents do not matter; every word must match; hq and sector are searched', () => {
     const a = addin(svc.url);
-    const ids = (query: string) => ((a.cell('LP_FIND', query, 'id', '', false).value || []) as unknown[][]).map((r) => r[0]);
+    const ids = (query: string) =>
+      ((a.cell('LP_FIND', query, 'id', '', false).value || []) as unknown[][]).map((r) => r[0]);
     expect(ids('MÜLLER')).toEqual(ids('muller'));
     expect(ids('Müller')).toEqual(ids('muller'));
     expect(ids('MUNCHEN')).toEqual(['lp_anna']);
@@ -65,17 +117,28 @@ describe('LP_FIND against the reference service', () => {
 
   test('limit and fields: the best matches only, id then the chosen fields; a warm second call sends nothing', () => {
     const a = addin(svc.url);
-    expect(a.cell('LP_FIND', 'muller', 'firm, headquarters', 2).value).toEqual([['id', 'firm', 'headquarters'], ['lp_exact', 'Solo', 'Paris'], ['lp_anna', 'Nordlicht Capital', 'München']]);
+    expect(a.cell('LP_FIND', 'muller', 'firm, headquarters', 2).value).toEqual([
+      ['id', 'firm', 'headquarters'],
+      ['lp_exact', 'Solo', 'Paris'],
+      ['lp_anna', 'Nordlicht Capital', 'München'],
+    ]);
     const warm = a.cell('LP_FIND', 'müller', [['fullName']], '3', true);
     expect(warm.run.ledger.fetches).toBe(0);
-    expect(warm.value).toEqual([['id', 'fullName'], ['lp_exact', 'Muller'], ['lp_anna', 'Anna Müller'], ['lp_jonas', 'Jonas MÜLLER-Schmidt']]);
+    expect(warm.value).toEqual([
+      ['id', 'fullName'],
+      ['lp_exact', 'Muller'],
+      ['lp_anna', 'Anna Müller'],
+      ['lp_jonas', 'Jonas MÜLLER-Schmidt'],
+    ]);
   });
 
-  test('nothing found says so in the cell (as Sheets\' FILTER does), with or without headers', () => {
+  test("nothing found says so in the cell (as Sheets' FILTER does), with or without headers", () => {
     const a = addin(svc.url);
     for (const cell of [a.cell('LP_FIND', 'zzyzx'), a.cell('LP_FIND', 'zzyzx', '', '', false)]) {
       expect(cell.value).toBeUndefined();
-      expect(cell.error).toBe('No active limited partner matches "zzyzx": every word must be in a name, firm, headquarters or sector.');
+      expect(cell.error).toBe(
+        'No active limited partner matches "zzyzx": every word must be in a name, firm, headquarters or sector.',
+      );
     }
   });
 

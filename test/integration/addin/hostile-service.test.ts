@@ -17,7 +17,9 @@ let ids: string[];
 beforeAll(async () => {
   ids = await activeIds(svc());
 });
-afterEach(() => svc().config({ quirks: { emptyFor: [], idOverrides: null }, faults: { rateLimit: 0, retryAfterSeconds: 1 } }));
+afterEach(() =>
+  svc().config({ quirks: { emptyFor: [], idOverrides: null }, faults: { rateLimit: 0, retryAfterSeconds: 1 } }),
+);
 
 const column = (value: unknown, c = 0) => (value as unknown[][]).map((r) => r[c]);
 
@@ -25,7 +27,11 @@ test('an empty answer for 20 ids: "unknown id" in 20 requests, and none on the n
   const twenty = ids.slice(0, 20);
   await svc().config({ quirks: { emptyFor: twenty } });
   const a = addin(svc().url);
-  const first = a.cell('LP_GET', twenty.map((id) => [id]), 'id');
+  const first = a.cell(
+    'LP_GET',
+    twenty.map((id) => [id]),
+    'id',
+  );
   expect(first.error).toBe(`Unknown limited partner id: ${twenty[0]}`);
   expect(first.run.ledger.fetches).toBe(20);
   const again = a.cell('LP_GET', [[twenty[3]], [ids[30]]], 'id');
@@ -61,8 +67,12 @@ test('a record answered under another id is an error for that row, and is not ca
 });
 
 test('listed partners without a usable id are skipped and counted, in one read; the next replace takes its own table back', async () => {
-  await svc().config({ quirks: { idOverrides: { [ids[3]]: '', [ids[4]]: null, [ids[5]]: 1, [ids[6]]: '1', [ids[7]]: '  ' } } });
-  const usable = ids.map((id) => (id === ids[6] ? '1' : id)).filter((id) => ![ids[3], ids[4], ids[5], ids[7]].includes(id));
+  await svc().config({
+    quirks: { idOverrides: { [ids[3]]: '', [ids[4]]: null, [ids[5]]: 1, [ids[6]]: '1', [ids[7]]: '  ' } },
+  });
+  const usable = ids
+    .map((id) => (id === ids[6] ? '1' : id))
+    .filter((id) => ![ids[3], ids[4], ids[5], ids[7]].includes(id));
   const a = addin(svc().url);
   const active = a.cell('LP_ACTIVE', '', '', 'id', false);
   expect(column(active.value)).toEqual(usable);
@@ -71,14 +81,23 @@ test('listed partners without a usable id are skipped and counted, in one read; 
     await svc().resetStats();
     const last = runImport(a.emu, imp).pop();
     expect(last).toMatchObject({ status: 'done', rows: usable.length });
-    expect(last?.message).toBe(`Imported ${usable.length} active limited partners into "Partners". Skipped 4 listed records: 3 without an id, 1 whose id is not text.`);
+    expect(last?.message).toBe(
+      `Imported ${usable.length} active limited partners into "Partners". Skipped 4 listed records: 3 without an id, 1 whose id is not text.`,
+    );
     expect((await svc().stats()).requests).toBeLessThanOrEqual(2);
-    expect(sheet(a.emu, 'Partners').slice(1).map((r) => String(r[0]))).toEqual(usable);
+    expect(
+      sheet(a.emu, 'Partners')
+        .slice(1)
+        .map((r) => String(r[0])),
+    ).toEqual(usable);
   }
   // LP_FIND now searches the snapshot the import left: the same partners, none without an id.
   const found = a.cell('LP_FIND', 'a', 'fullName', 5000, false);
   expect(found.run.ledger.fetches).toBe(0);
   expect(column(found.value).every((id) => usable.includes(id as string))).toBe(true);
   const log = sheet(a.emu, 'Investor Data log');
-  expect(log.slice(1).map((r) => r[RUN_LOG_HEADER.indexOf('Message')])).toEqual([expect.stringContaining('Skipped 4 listed records'), expect.stringContaining('Skipped 4 listed records')]);
+  expect(log.slice(1).map((r) => r[RUN_LOG_HEADER.indexOf('Message')])).toEqual([
+    expect.stringContaining('Skipped 4 listed records'),
+    expect.stringContaining('Skipped 4 listed records'),
+  ]);
 });

@@ -28,7 +28,10 @@ test('after one formula is killed by a hung service, the next ones serve last go
     a.emu.clock.advance(25_000);
     const next = a.emu.run('LP_GET', ['lp_0000a', 'fullName', true], { kind: 'custom-function', killAfterMs: 1000 });
     expect(next.error).toBeUndefined();
-    expect(next.value).toEqual([['fullName', 'stale since'], [good.value, expect.any(Date)]]);
+    expect(next.value).toEqual([
+      ['fullName', 'stale since'],
+      [good.value, expect.any(Date)],
+    ]);
     expect(next.ledger.fetches).toBe(0);
     const noCopy = a.emu.run('LP_GET', ['lp_0000b', 'fullName'], { kind: 'custom-function', killAfterMs: 1000 });
     expect(noCopy.error).toMatch(/^The data service has not answered for \d+ s/);

@@ -23,7 +23,10 @@ const lastLog = (emu: Emulator) => {
   const log = sheet(emu, 'Investor Data log');
   return log[log.length - 1];
 };
-const ids = (emu: Emulator, name: string) => sheet(emu, name).slice(1).map((r) => String(r[0]));
+const ids = (emu: Emulator, name: string) =>
+  sheet(emu, name)
+    .slice(1)
+    .map((r) => String(r[0]));
 
 describe('alerts', () => {
   test('a scheduled run after partners were added, removed and a watched field changed sends exactly one email, to the owner only', async () => {
@@ -32,7 +35,12 @@ describe('alerts', () => {
     const [gone, changed, back] = [active[3], active[7], active[11]];
     // `back` is not listed at the baseline: listed again later, it is a partner added.
     await svc.mutate({ deactivate: [back] });
-    const id = saveImport(a.emu, { sheetName: 'Watched', fields: ['id', 'fullName', 'upvotes', 'updatedAt'], mode: 'merge', alert: { on: ['added', 'removed', 'changed'], fields: ['upvotes'] } });
+    const id = saveImport(a.emu, {
+      sheetName: 'Watched',
+      fields: ['id', 'fullName', 'upvotes', 'updatedAt'],
+      mode: 'merge',
+      alert: { on: ['added', 'removed', 'changed'], fields: ['upvotes'] },
+    });
     const first = runImport(a.emu, id);
     expect(first[first.length - 1].status).toBe('done');
     // The first run is the baseline: nothing to compare with, no email.
@@ -75,7 +83,11 @@ describe('alerts', () => {
 
   test('a replace import alerts on its changes too, and a change of a field the alert does not watch sends nothing', async () => {
     const a = addin(svc.url);
-    const id = saveImport(a.emu, { sheetName: 'Plain', fields: ['id', 'upvotes', 'updatedAt'], alert: { on: ['changed'], fields: ['updatedAt'] } });
+    const id = saveImport(a.emu, {
+      sheetName: 'Plain',
+      fields: ['id', 'upvotes', 'updatedAt'],
+      alert: { on: ['changed'], fields: ['updatedAt'] },
+    });
     runImport(a.emu, id);
     const listed = ids(a.emu, 'Plain');
     await svc.mutate({ deactivate: [listed[5]] });
@@ -85,8 +97,14 @@ describe('alerts', () => {
       expect(a.emu.mail.sent).toHaveLength(0);
       await svc.mutate({ touch: [listed[2]] });
       runImport(a.emu, id);
-      expect(a.emu.mail.sent.map((m) => m.subject)).toEqual(['1 change to partners in "Plain" (0 added, 0 removed, 1 changed)']);
-      expect(sheet(a.emu, 'Investor Data changes').filter((r) => r[2] === listed[2]).map((r) => r[4])).toEqual(expect.arrayContaining(['updatedAt', 'upvotes']));
+      expect(a.emu.mail.sent.map((m) => m.subject)).toEqual([
+        '1 change to partners in "Plain" (0 added, 0 removed, 1 changed)',
+      ]);
+      expect(
+        sheet(a.emu, 'Investor Data changes')
+          .filter((r) => r[2] === listed[2])
+          .map((r) => r[4]),
+      ).toEqual(expect.arrayContaining(['updatedAt', 'upvotes']));
     } finally {
       await svc.mutate({ reactivate: [listed[5]] });
     }
@@ -94,7 +112,12 @@ describe('alerts', () => {
 
   test('a spent mail quota is written in the run log; the data still lands and the run completes', async () => {
     const a = addin(svc.url, DEMO_KEY, { mailQuota: 1 });
-    const id = saveImport(a.emu, { sheetName: 'Quota', fields: ['id', 'upvotes'], mode: 'merge', alert: { on: ['changed'] } });
+    const id = saveImport(a.emu, {
+      sheetName: 'Quota',
+      fields: ['id', 'upvotes'],
+      mode: 'merge',
+      alert: { on: ['changed'] },
+    });
     runImport(a.emu, id);
     const listed = ids(a.emu, 'Quota');
     await svc.mutate({ touch: [listed[1]] });
@@ -117,36 +140,60 @@ describe('alerts', () => {
     expect(a.emu.mail.sent).toHaveLength(2);
     // Switched off, the alert leaves no record of the ids it listed.
     expect(a.emu.workbook.byName(`__listed_${id}`)).toBeDefined();
-    expect(call(a.emu, 'saveImport', [{ id, sheetName: 'Quota', fields: ['id', 'upvotes'], mode: 'merge', alert: null }]).ok).toBe(true);
+    expect(
+      call(a.emu, 'saveImport', [{ id, sheetName: 'Quota', fields: ['id', 'upvotes'], mode: 'merge', alert: null }]).ok,
+    ).toBe(true);
     expect(a.emu.workbook.byName(`__listed_${id}`)).toBeUndefined();
   });
 
-  test('an editor who is not the alert owner can neither change nor remove it, and the owner\'s runs mail nobody else', () => {
+  test("an editor who is not the alert owner can neither change nor remove it, and the owner's runs mail nobody else", () => {
     const a = addin(svc.url);
     const editor = 'editor@example.com';
     a.emu.store(`user:${editor}`).set('INVESTOR_DATA_API_KEY', DEMO_KEY);
     a.emu.store(`user:${editor}`).set('INVESTOR_DATA_KEY_ADDRESS', svc.url);
     const id = saveImport(a.emu, { sheetName: 'Owned', fields: ['id', 'upvotes'], alert: { on: ['removed'] } });
     const as = { user: editor };
-    const redirect = call(a.emu, 'saveImport', [{ id, sheetName: 'Owned', fields: ['id', 'upvotes'], alert: { on: ['removed', 'changed'] } }], as);
-    expect(redirect.ok ? '' : redirect.message).toBe(`Only ${a.emu.owner}, who saved this import's alert, can change or remove it.`);
+    const redirect = call(
+      a.emu,
+      'saveImport',
+      [{ id, sheetName: 'Owned', fields: ['id', 'upvotes'], alert: { on: ['removed', 'changed'] } }],
+      as,
+    );
+    expect(redirect.ok ? '' : redirect.message).toBe(
+      `Only ${a.emu.owner}, who saved this import's alert, can change or remove it.`,
+    );
     const removed = call(a.emu, 'saveImport', [{ id, sheetName: 'Owned', fields: ['id', 'upvotes'], alert: null }], as);
     expect(removed.ok).toBe(false);
     // Other settings stay the editor's to change; the alert stays the owner's.
     const edited = call(a.emu, 'saveImport', [{ id, sheetName: 'Owned', fields: ['id', 'upvotes', 'firm'] }], as);
     expect(edited.ok && edited.import.alert).toEqual({ on: ['removed'], owner: a.emu.owner });
-    const same = call(a.emu, 'saveImport', [{ id, sheetName: 'Owned', fields: ['id', 'upvotes', 'firm'], alert: { on: ['removed'] } }], as);
+    const same = call(
+      a.emu,
+      'saveImport',
+      [{ id, sheetName: 'Owned', fields: ['id', 'upvotes', 'firm'], alert: { on: ['removed'] } }],
+      as,
+    );
     expect(same.ok).toBe(true);
     const listed = call(a.emu, 'listImports', []);
-    expect(listed.ok && listed.imports.map((v) => [v.alert, v.historySheet])).toEqual([[{ on: ['removed'], owner: a.emu.owner }, '']]);
+    expect(listed.ok && listed.imports.map((v) => [v.alert, v.historySheet])).toEqual([
+      [{ on: ['removed'], owner: a.emu.owner }, ''],
+    ]);
     const owner = call(a.emu, 'saveImport', [{ id, sheetName: 'Owned', alert: null, history: { keep: 5 } }]);
-    expect(owner.ok && [owner.import.alert, owner.import.history, owner.import.historySheet]).toEqual([undefined, { keep: 5 }, 'Owned history']);
+    expect(owner.ok && [owner.import.alert, owner.import.history, owner.import.historySheet]).toEqual([
+      undefined,
+      { keep: 5 },
+      'Owned history',
+    ]);
   });
 
   test('an alert is checked when saved', () => {
     const a = addin(svc.url);
     const bad = (alert: unknown) => {
-      const r = a.emu.run<{ ok: boolean; message?: string }>('saveImport', [{ sheetName: 'Checked', fields: ['id', 'firm'], alert }], { kind: 'sidebar' });
+      const r = a.emu.run<{ ok: boolean; message?: string }>(
+        'saveImport',
+        [{ sheetName: 'Checked', fields: ['id', 'firm'], alert }],
+        { kind: 'sidebar' },
+      );
       return r.value?.ok ? 'accepted' : r.value?.message;
     };
     expect(bad({ on: [] })).toMatch(/added, removed or changed/);

@@ -17,9 +17,14 @@ import { type RunningService, startService } from '../../helpers/service';
 const CITIES = ['Zürich', 'ZURICH', 'München', 'Oslo', 'São Paulo', ''];
 const REGIONS = [['Europe'], ['Asia', 'europe'], ['North America'], [], null];
 const PARTNERS = Array.from({ length: 1200 }, (_, i) => ({
-  id: `lp_${String(i).padStart(4, '0')}`, activeStatus: i % 13 === 5 ? 'INACTIVE' : 'ACTIVE', fullName: `Partner ${i}`,
-  firm: [`Émile Fund ${i % 4}`, `emile fund ${i % 4}`, `Åsa Capital`][i % 3], headquarters: CITIES[i % CITIES.length], region: REGIONS[i % REGIONS.length],
-  ticketSize: i % 17 === 0 ? null : (i * 7919) % 5_000_000, createdAt: `20${20 + (i % 5)}-0${1 + (i % 9)}-1${i % 10}T0${i % 10}:00:00Z`,
+  id: `lp_${String(i).padStart(4, '0')}`,
+  activeStatus: i % 13 === 5 ? 'INACTIVE' : 'ACTIVE',
+  fullName: `Partner ${i}`,
+  firm: [`Émile Fund ${i % 4}`, `emile fund ${i % 4}`, `Åsa Capital`][i % 3],
+  headquarters: CITIES[i % CITIES.length],
+  region: REGIONS[i % REGIONS.length],
+  ticketSize: i % 17 === 0 ? null : (i * 7919) % 5_000_000,
+  createdAt: `20${20 + (i % 5)}-0${1 + (i % 9)}-1${i % 10}T0${i % 10}:00:00Z`,
 }));
 
 let svc: RunningService;
@@ -36,7 +41,11 @@ const CONDITIONS: ImportInput['filters'] = [
   { field: 'ticketSize', op: 'atLeast', value: 1_000_000 },
   { field: 'createdAt', op: 'atMost', value: '2023-06-30' },
 ];
-const SORT: ImportInput['sort'] = [{ field: 'firm' }, { field: 'ticketSize', descending: true }, { field: 'headquarters' }];
+const SORT: ImportInput['sort'] = [
+  { field: 'firm' },
+  { field: 'ticketSize', descending: true },
+  { field: 'headquarters' },
+];
 
 describe('an import with filters and sort', () => {
   test('writes exactly the matching active partners in order, and agrees row for row with LP_FILTER on the same conditions', () => {
@@ -47,7 +56,9 @@ describe('an import with filters and sort', () => {
     const active = PARTNERS.filter((p) => p.activeStatus === 'ACTIVE').length;
     const table = sheet(a.emu, 'Europe');
     expect(last.status).toBe('done');
-    expect(last.message).toBe(`Imported ${table.length - 1} of ${active} active limited partners (those matching the filters) into "Europe".`);
+    expect(last.message).toBe(
+      `Imported ${table.length - 1} of ${active} active limited partners (those matching the filters) into "Europe".`,
+    );
     expect(table.length - 1).toBeGreaterThan(20);
     expect(table.length - 1).toBeLessThan(active / 2);
     const log = sheet(a.emu, 'Investor Data log');
@@ -74,22 +85,65 @@ describe('an import with filters and sort', () => {
     expect(values.ok && values.values).toEqual(['Europe', 'Asia', 'North America']);
     expect(a.emu.history[a.emu.history.length - 1].fetches).toBe(0);
     const list = call(a.emu, 'listImports', []);
-    expect(list.ok && list.imports[0].shaped).toBe('region is EUROPE and ticketSize ≥ 1000000 and createdAt ≤ 2023-06-30; sorted by firm, ticketSize ↓, headquarters');
-    expect(list.ok && list.filterFields.find((f) => f.name === 'ticketSize')?.ops).toEqual(['is', 'isAnyOf', 'atLeast', 'atMost', 'isEmpty', 'isNotEmpty']);
+    expect(list.ok && list.imports[0].shaped).toBe(
+      'region is EUROPE and ticketSize ≥ 1000000 and createdAt ≤ 2023-06-30; sorted by firm, ticketSize ↓, headquarters',
+    );
+    expect(list.ok && list.filterFields.find((f) => f.name === 'ticketSize')?.ops).toEqual([
+      'is',
+      'isAnyOf',
+      'atLeast',
+      'atMost',
+      'isEmpty',
+      'isNotEmpty',
+    ]);
 
-    const formula = a.cell('LP_FILTER', CONDITIONS.map((c) => [c.field, c.op, c.value]), FIELDS.join(','), 'firm, ticketSize desc, headquarters');
+    const formula = a.cell(
+      'LP_FILTER',
+      CONDITIONS.map((c) => [c.field, c.op, c.value]),
+      FIELDS.join(','),
+      'firm, ticketSize desc, headquarters',
+    );
     expect(formula.error).toBeUndefined();
     expect(formula.run.ledger.fetches).toBe(0);
     expect(formula.value).toEqual(table);
   });
 
   test.each<[string, Partial<ImportInput>, string]>([
-    ['an unknown field', { filters: [{ field: 'shoeSize', op: 'is', value: '42' }] }, 'Filter 1: unknown field "shoeSize"'],
-    ['an operator that does not fit', { filters: [{ field: 'firm', op: 'atLeast', value: 'A' }] }, 'Filter 1 (firm atLeast): atLeast does not apply to firm, which holds text'],
-    ['a missing value', { filters: [{ field: 'region', op: 'is', value: 'Europe' }, { field: 'ticketSize', op: 'atMost' }] }, 'Filter 2 (ticketSize atMost): no value given.'],
-    ['an ill-typed value', { filters: [{ field: 'createdAt', op: 'atLeast', value: 'last week' }] }, 'Filter 1 (createdAt atLeast): needs a date as YYYY-MM-DD'],
-    ['isAnyOf with one text', { filters: [{ field: 'region', op: 'isAnyOf', value: 'Europe' }] }, 'Filter 1 (region isAnyOf): needs a list of values, got "Europe".'],
-    ['four sort keys', { sort: [{ field: 'firm' }, { field: 'id' }, { field: 'region' }, { field: 'email' }] }, '4 sort keys; at most 3.'],
+    [
+      'an unknown field',
+      { filters: [{ field: 'shoeSize', op: 'is', value: '42' }] },
+      'Filter 1: unknown field "shoeSize"',
+    ],
+    [
+      'an operator that does not fit',
+      { filters: [{ field: 'firm', op: 'atLeast', value: 'A' }] },
+      'Filter 1 (firm atLeast): atLeast does not apply to firm, which holds text',
+    ],
+    [
+      'a missing value',
+      {
+        filters: [
+          { field: 'region', op: 'is', value: 'Europe' },
+          { field: 'ticketSize', op: 'atMost' },
+        ],
+      },
+      'Filter 2 (ticketSize atMost): no value given.',
+    ],
+    [
+      'an ill-typed value',
+      { filters: [{ field: 'createdAt', op: 'atLeast', value: 'last week' }] },
+      'Filter 1 (createdAt atLeast): needs a date as YYYY-MM-DD',
+    ],
+    [
+      'isAnyOf with one text',
+      { filters: [{ field: 'region', op: 'isAnyOf', value: 'Europe' }] },
+      'Filter 1 (region isAnyOf): needs a list of values, got "Europe".',
+    ],
+    [
+      'four sort keys',
+      { sort: [{ field: 'firm' }, { field: 'id' }, { field: 'region' }, { field: 'email' }] },
+      '4 sort keys; at most 3.',
+    ],
     ['an unknown sort field', { sort: [{ field: 'rank' }] }, 'Sort key 1: unknown field "rank"'],
   ])('%s is refused when saved, before any request, and nothing is saved', async (_, bad, message) => {
     const a = addin(svc.url);
@@ -105,11 +159,22 @@ describe('an import with filters and sort', () => {
   test('the live count and the suggestions: bad filters and unknown fields get the same messages as a save', () => {
     const a = addin(svc.url);
     const bad = call(a.emu, 'countMatches', [[{ field: 'ticketSize', op: 'contains', value: '1' }]]);
-    expect(bad).toMatchObject({ ok: false, code: 'BAD_INPUT', message: expect.stringContaining('Filter 1 (ticketSize contains): contains does not apply to ticketSize') });
-    expect(call(a.emu, 'filterValues', ['shoeSize'])).toMatchObject({ ok: false, message: expect.stringContaining('Unknown field "shoeSize"') });
+    expect(bad).toMatchObject({
+      ok: false,
+      code: 'BAD_INPUT',
+      message: expect.stringContaining('Filter 1 (ticketSize contains): contains does not apply to ticketSize'),
+    });
+    expect(call(a.emu, 'filterValues', ['shoeSize'])).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('Unknown field "shoeSize"'),
+    });
     // Cold: the first count reads the list into the snapshot; the next one sends nothing.
     const first = call(a.emu, 'countMatches', [[]]);
-    expect(first).toEqual({ ok: true, matched: PARTNERS.filter((p) => p.activeStatus === 'ACTIVE').length, total: PARTNERS.filter((p) => p.activeStatus === 'ACTIVE').length });
+    expect(first).toEqual({
+      ok: true,
+      matched: PARTNERS.filter((p) => p.activeStatus === 'ACTIVE').length,
+      total: PARTNERS.filter((p) => p.activeStatus === 'ACTIVE').length,
+    });
     expect(a.emu.history[a.emu.history.length - 1].fetches).toBeGreaterThan(0);
     call(a.emu, 'countMatches', [[{ field: 'headquarters', op: 'is', value: 'zurich' }]]);
     expect(a.emu.history[a.emu.history.length - 1].fetches).toBe(0);
@@ -117,11 +182,24 @@ describe('an import with filters and sort', () => {
 
   test('a saved filter comes back as saved; changing a running import is refused until it ends', () => {
     const a = addin(svc.url);
-    const id = saveImport(a.emu, { sheetName: 'Kept', fields: ['id', 'firm'], filters: [{ field: 'Ticket Size', op: 'atLeast', value: '1000' }], sort: [{ field: 'FIRM', descending: true }] });
+    const id = saveImport(a.emu, {
+      sheetName: 'Kept',
+      fields: ['id', 'firm'],
+      filters: [{ field: 'Ticket Size', op: 'atLeast', value: '1000' }],
+      sort: [{ field: 'FIRM', descending: true }],
+    });
     const list = call(a.emu, 'listImports', []);
-    expect(list.ok && list.imports[0]).toMatchObject({ filters: [{ field: 'ticketSize', op: 'atLeast', value: 1000 }], sort: [{ field: 'firm', descending: true }] });
-    a.emu.store('document').set(`INVESTOR_DATA_RUN_${id}`, JSON.stringify({ importId: id, status: 'running', list: { started: false } }));
+    expect(list.ok && list.imports[0]).toMatchObject({
+      filters: [{ field: 'ticketSize', op: 'atLeast', value: 1000 }],
+      sort: [{ field: 'firm', descending: true }],
+    });
+    a.emu
+      .store('document')
+      .set(`INVESTOR_DATA_RUN_${id}`, JSON.stringify({ importId: id, status: 'running', list: { started: false } }));
     const refused = call(a.emu, 'saveImport', [{ id, sheetName: 'Kept', fields: ['id'] }]);
-    expect(refused).toMatchObject({ ok: false, message: 'This import is running; wait for it to finish, or cancel it, before changing it.' });
+    expect(refused).toMatchObject({
+      ok: false,
+      message: 'This import is running; wait for it to finish, or cancel it, before changing it.',
+    });
   });
 });

@@ -54,28 +54,40 @@ test('scheduled runs keep exactly `keep` runs, whole, newest last; the run log c
   const log = sheet(a.emu, 'Investor Data log').slice(1);
   expect(log).toHaveLength(5);
   const listed = sheet(a.emu, 'Kept').length - 1;
-  expect(log.every((r) => r[RUN_LOG_HEADER.indexOf('Source')] === 'schedule' && r[RUN_LOG_HEADER.indexOf('History rows')] === listed)).toBe(true);
+  expect(
+    log.every(
+      (r) => r[RUN_LOG_HEADER.indexOf('Source')] === 'schedule' && r[RUN_LOG_HEADER.indexOf('History rows')] === listed,
+    ),
+  ).toBe(true);
   const runs = runsOf(a.emu, 'Kept history');
   expect(runs.map((r) => r.at)).toEqual(log.slice(-3).map((r) => (r[0] as Date).getTime()));
-  expect(runs[2].ids).toEqual(sheet(a.emu, 'Kept').slice(1).map((r) => String(r[0])));
+  expect(runs[2].ids).toEqual(
+    sheet(a.emu, 'Kept')
+      .slice(1)
+      .map((r) => String(r[0])),
+  );
   expect(sheet(a.emu, 'Kept history')[0]).toEqual(['Run at', 'id', 'fullName', 'upvotes']);
   // The import's by record: a tag on the sheet naming it, and a warning-only protection of the sheet.
   const s = a.emu.workbook.byName('Kept history');
   expect(s?.metadata.map((m) => [m.type, m.key, m.value])).toEqual([['SHEET', 'investorData.history', id]]);
-  expect(s?.protections).toEqual([expect.objectContaining({ sheet: true, warningOnly: true, description: expect.stringContaining(id) })]);
+  expect(s?.protections).toEqual([
+    expect.objectContaining({ sheet: true, warningOnly: true, description: expect.stringContaining(id) }),
+  ]);
   // Deleted, the import leaves the sheet to the analyst: no tag, no protection, its rows kept.
   expect(call(a.emu, 'deleteImport', [id]).ok).toBe(true);
   expect([s?.metadata, s?.protections, runsOf(a.emu, 'Kept history').length]).toEqual([[], [], 3]);
 });
 
-test('a sheet of that name that is not the import\'s is never written; the table still lands', () => {
+test("a sheet of that name that is not the import's is never written; the table still lands", () => {
   const a = addin(svc.url);
   const mine = a.emu.workbook.addSheet('Theirs history');
   mine.set(0, 0, 'my notes');
   const id = saveImport(a.emu, { sheetName: 'Theirs', fields: ['id'], history: { keep: 2 } });
   const steps = runImport(a.emu, id);
   expect(steps[steps.length - 1]).toMatchObject({ status: 'done', rows: sheet(a.emu, 'Theirs').length - 1 });
-  expect(steps[steps.length - 1].message).toContain('History not kept: The sheet "Theirs history" is not this import\'s history; rename or delete it to keep history.');
+  expect(steps[steps.length - 1].message).toContain(
+    'History not kept: The sheet "Theirs history" is not this import\'s history; rename or delete it to keep history.',
+  );
   expect(sheet(a.emu, 'Theirs history')).toEqual([['my notes']]);
 });
 
@@ -88,17 +100,24 @@ test('the cell limit refuses the history with how many runs fit; with that many,
   // A first run without history makes the sheets every run needs (the table, the run log): the room left is then what history has.
   const id = saveImport(a.emu, { sheetName: 'Limited', fields: ['id', 'fullName'] });
   runImport(a.emu, id);
-  expect(call(a.emu, 'saveImport', [{ id, sheetName: 'Limited', fields: ['id', 'fullName'], history: { keep: 100 } }]).ok).toBe(true);
+  expect(
+    call(a.emu, 'saveImport', [{ id, sheetName: 'Limited', fields: ['id', 'fullName'], history: { keep: 100 } }]).ok,
+  ).toBe(true);
   const steps = runImport(a.emu, id);
   const last = steps[steps.length - 1];
   expect(last.status).toBe('done');
-  const m = /History not kept: 100 runs of \d+ rows would take the spreadsheet past its 10,000,000 cells; (\d+) runs of this size fit beside its other sheets\. Keep at most \1 runs\./.exec(last.message);
+  const m =
+    /History not kept: 100 runs of \d+ rows would take the spreadsheet past its 10,000,000 cells; (\d+) runs of this size fit beside its other sheets\. Keep at most \1 runs\./.exec(
+      last.message,
+    );
   expect(m).not.toBeNull();
   expect(sheet(a.emu, 'Limited').length).toBeGreaterThan(PARTNERS / 2);
   expect(runsOf(a.emu, 'Limited history')).toEqual([]);
   const fit = Number(m?.[1]);
   expect(fit).toBeGreaterThan(1);
-  expect(call(a.emu, 'saveImport', [{ id, sheetName: 'Limited', fields: ['id', 'fullName'], history: { keep: fit } }]).ok).toBe(true);
+  expect(
+    call(a.emu, 'saveImport', [{ id, sheetName: 'Limited', fields: ['id', 'fullName'], history: { keep: fit } }]).ok,
+  ).toBe(true);
   for (let i = 0; i < fit + 1; i++) {
     const done = runImport(a.emu, id);
     expect(done[done.length - 1].message).toContain('History: ');
@@ -122,10 +141,15 @@ test('a run killed at any point leaves whole runs only; finished in the next exe
     if (r.error !== undefined) killed++;
     wholeRunsOnly(a.emu, 'Killed history');
     // The next execution finishes the run (the continuation, as the trigger would).
-    for (let s = call(a.emu, 'continueImport', [id]); s.ok && s.status === 'running'; ) s = call(a.emu, 'continueImport', [id]);
+    for (let s = call(a.emu, 'continueImport', [id]); s.ok && s.status === 'running'; )
+      s = call(a.emu, 'continueImport', [id]);
     const runs = wholeRunsOnly(a.emu, 'Killed history');
     expect(runs).toHaveLength(2);
-    expect(runs[1].ids).toEqual(sheet(a.emu, 'Killed').slice(1).map((x) => String(x[0])));
+    expect(runs[1].ids).toEqual(
+      sheet(a.emu, 'Killed')
+        .slice(1)
+        .map((x) => String(x[0])),
+    );
   }
   expect(killed).toBeGreaterThan(20);
 });

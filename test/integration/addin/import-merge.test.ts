@@ -52,7 +52,12 @@ describe('merge by id', () => {
       expect(after[r][3]).toBe(`note:${String(after[r][0])}`);
       expect(s?.formulas.get(`${r},4`)).toBe(`=LEN(A${r + 1})`);
     }
-    expect(after.slice(-3).map((r) => r[0]).sort()).toEqual([...gone].sort());
+    expect(
+      after
+        .slice(-3)
+        .map((r) => r[0])
+        .sort(),
+    ).toEqual([...gone].sort());
     expect(after[1][0]).toBe(first[first.length - 1][0]);
     expect(formulasOf(a.emu, 'Book').every((f) => /^=LEN\(A\d+\)$/.test(f))).toBe(true);
     expect(after.some((r) => String(r[1]).startsWith('=HYPERLINK'))).toBe(true);
@@ -60,8 +65,18 @@ describe('merge by id', () => {
     expect(formulasOf(a.emu, 'Investor Data log')).toEqual([]);
     const changes = sheet(a.emu, 'Investor Data changes');
     expect(changes[0]).toEqual(['When', 'Sheet', 'Partner id', 'Change', 'Field', 'Before', 'After']);
-    expect(changes.filter((c) => c[3] === 'no longer active').map((c) => c[2]).sort()).toEqual([...gone].sort());
-    expect(changes.filter((c) => c[3] === 'changed').map((c) => `${c[2]}:${c[4]}`).sort()).toEqual(touched.map((t) => `${t}:upvotes`).sort());
+    expect(
+      changes
+        .filter((c) => c[3] === 'no longer active')
+        .map((c) => c[2])
+        .sort(),
+    ).toEqual([...gone].sort());
+    expect(
+      changes
+        .filter((c) => c[3] === 'changed')
+        .map((c) => `${c[2]}:${c[4]}`)
+        .sort(),
+    ).toEqual(touched.map((t) => `${t}:upvotes`).sort());
   });
 });
 
@@ -71,7 +86,9 @@ describe('runs that overlap', () => {
     const id = saveImport(a.emu, { sheetName: 'Locked', fields: ['id'] });
     a.emu.holdLock('document', 60_000);
     const blocked = call(a.emu, 'startImport', [id]);
-    expect(blocked.ok && blocked.message).toBe('Another import is writing to this spreadsheet; waiting for it to finish.');
+    expect(blocked.ok && blocked.message).toBe(
+      'Another import is writing to this spreadsheet; waiting for it to finish.',
+    );
     expect(a.emu.workbook.byName('Locked')).toBeUndefined();
     a.emu.holdLock('document', 10_000);
     const t = a.emu.clock.now();
@@ -101,7 +118,11 @@ describe('a service that is rate limiting for a while', () => {
     const id = saveImport(a.emu, { sheetName: 'Patient', fields: ['id'] });
     await svc.config({ faults: { rateLimit: 1, retryAfterSeconds: 30 } });
     const first = call(a.emu, 'startImport', [id]);
-    expect(first).toMatchObject({ ok: true, status: 'running', message: 'Rate limited by the data service, retry in 30 s. Continuing at page 1 in the next step.' });
+    expect(first).toMatchObject({
+      ok: true,
+      status: 'running',
+      message: 'Rate limited by the data service, retry in 30 s. Continuing at page 1 in the next step.',
+    });
     await svc.config({ faults: { rateLimit: 0 } });
     const steps = runImport(a.emu, id);
     expect(steps[steps.length - 1].status).toBe('done');
@@ -111,7 +132,11 @@ describe('a service that is rate limiting for a while', () => {
     const failing = runImport(a.emu, id);
     const steps2 = a.emu.history.slice(before).filter((l) => l.kind === 'sidebar');
     expect(failing.slice(0, -1).every((s) => s.status === 'running')).toBe(true);
-    expect(failing[failing.length - 1]).toMatchObject({ status: 'failed', message: 'Import failed: Rate limited by the data service, retry in 30 s. The sheet "Patient" keeps its previous data.' });
+    expect(failing[failing.length - 1]).toMatchObject({
+      status: 'failed',
+      message:
+        'Import failed: Rate limited by the data service, retry in 30 s. The sheet "Patient" keeps its previous data.',
+    });
     // Steps of at most 20 s, waiting 30 s between attempts, over 10 minutes (and not much more).
     expect(Math.max(...steps2.map((l) => l.endedAt - l.startedAt))).toBeLessThanOrEqual(20_000);
     const waited = steps2[steps2.length - 1].endedAt - steps2[0].startedAt;
@@ -130,7 +155,11 @@ describe('cancel', () => {
     await killedStart(a.emu, id);
     expect(call(a.emu, 'importStatus', [id])).toMatchObject({ ok: true, status: 'running' });
     const cancelled = call(a.emu, 'cancelImport', [id]);
-    expect(cancelled).toMatchObject({ ok: true, status: 'cancelled', message: 'Cancelled. The sheet "Cancelled" keeps its previous data.' });
+    expect(cancelled).toMatchObject({
+      ok: true,
+      status: 'cancelled',
+      message: 'Cancelled. The sheet "Cancelled" keeps its previous data.',
+    });
     expect(sheet(a.emu, 'Cancelled')).toEqual(before);
     expect(a.emu.workbook.sheets.some((s) => s.name.startsWith('__staging_'))).toBe(false);
     const log = sheet(a.emu, 'Investor Data log');
@@ -188,7 +217,11 @@ describe('merge never drops analyst data silently (issue 12, items 4 and 5)', ()
     if (!s) throw new Error('no sheet');
     const rows = sheet(a.emu, 'Titled');
     s.clear();
-    const titled = [['Our LP list', ''], ['ID', 'fullName', 'Notes'], ...rows.slice(1).map((r) => [String(r[0]), String(r[1]), `note:${String(r[0])}`])];
+    const titled = [
+      ['Our LP list', ''],
+      ['ID', 'fullName', 'Notes'],
+      ...rows.slice(1).map((r) => [String(r[0]), String(r[1]), `note:${String(r[0])}`]),
+    ];
     titled.forEach((row, r) => row.forEach((v, c) => s.set(r, c, v)));
     const last = runImport(a.emu, id).pop();
     expect(last?.status).toBe('done');
@@ -204,12 +237,22 @@ describe('merge never drops analyst data silently (issue 12, items 4 and 5)', ()
     a.emu.workbook.addSheet('Mine');
     const s = a.emu.workbook.byName('Mine');
     if (!s) throw new Error('no sheet');
-    [['Name', 'Notes'], ['Ann', 'keep me']].forEach((row, r) => row.forEach((v, c) => s.set(r, c, v)));
+    [
+      ['Name', 'Notes'],
+      ['Ann', 'keep me'],
+    ].forEach((row, r) => row.forEach((v, c) => s.set(r, c, v)));
     const before = sheet(a.emu, 'Mine');
     const failed = runImport(a.emu, id).pop();
-    expect(failed).toMatchObject({ status: 'failed', message: expect.stringContaining('"Mine" holds a table the import did not write; nothing was changed.') });
+    expect(failed).toMatchObject({
+      status: 'failed',
+      message: expect.stringContaining('"Mine" holds a table the import did not write; nothing was changed.'),
+    });
     expect(sheet(a.emu, 'Mine')).toEqual(before);
-    [['id', 'fullName', 'Notes'], ['lp_0000a', 'x', 'first'], ['lp_0000a', 'x', 'second']].forEach((row, r) => row.forEach((v, c) => s.set(r, c, v)));
+    [
+      ['id', 'fullName', 'Notes'],
+      ['lp_0000a', 'x', 'first'],
+      ['lp_0000a', 'x', 'second'],
+    ].forEach((row, r) => row.forEach((v, c) => s.set(r, c, v)));
     expect(runImport(a.emu, id).pop()?.status).toBe('failed');
     expect(call(a.emu, 'adoptTable', [id]).ok).toBe(true);
     const done = runImport(a.emu, id).pop();
@@ -223,12 +266,42 @@ describe('a run saved by the previous version', () => {
   test('a running run without a list cursor is reported as stopped, and a new start reads afresh', () => {
     const a = addin(svc.url);
     const id = saveImport(a.emu, { sheetName: 'Legacy', fields: ['id'] });
-    const old = { runId: 'r1', importId: id, source: 'sidebar', status: 'running', startedAt: 1, updatedAt: 1, pageSize: 50, totalItems: 340, totalPages: 7, nextPage: 4, staged: 150, read: 150, pass: 1, passChanged: false, stalls: 0, fetches: 3, retries: 0, executions: 1, message: 'Page 3 of 7' };
+    const old = {
+      runId: 'r1',
+      importId: id,
+      source: 'sidebar',
+      status: 'running',
+      startedAt: 1,
+      updatedAt: 1,
+      pageSize: 50,
+      totalItems: 340,
+      totalPages: 7,
+      nextPage: 4,
+      staged: 150,
+      read: 150,
+      pass: 1,
+      passChanged: false,
+      stalls: 0,
+      fetches: 3,
+      retries: 0,
+      executions: 1,
+      message: 'Page 3 of 7',
+    };
     a.emu.store('document').set(`INVESTOR_DATA_RUN_${id}`, JSON.stringify(old));
-    expect(call(a.emu, 'importStatus', [id])).toMatchObject({ ok: true, status: 'failed', message: 'Stopped by an update of the add-in; start it again.' });
+    expect(call(a.emu, 'importStatus', [id])).toMatchObject({
+      ok: true,
+      status: 'failed',
+      message: 'Stopped by an update of the add-in; start it again.',
+    });
     const done = runImport(a.emu, id).pop();
     expect(done?.status).toBe('done');
-    expect(new Set(sheet(a.emu, 'Legacy').slice(1).map((r) => r[0])).size).toBe(sheet(a.emu, 'Legacy').length - 1);
+    expect(
+      new Set(
+        sheet(a.emu, 'Legacy')
+          .slice(1)
+          .map((r) => r[0]),
+      ).size,
+    ).toBe(sheet(a.emu, 'Legacy').length - 1);
   });
 });
 
@@ -244,7 +317,9 @@ describe('replace keeps what the analyst added', () => {
     const from = a.emu.history.length;
     const last = runImport(a.emu, id).pop();
     expect(last?.status).toBe('failed');
-    expect(last?.message).toBe('Import failed: Replace stopped: "Quick" is not as the import left it (D2 (a formula)). Undo those edits, import with merge by id, or choose Replace anyway. The sheet "Quick" keeps its previous data.');
+    expect(last?.message).toBe(
+      'Import failed: Replace stopped: "Quick" is not as the import left it (D2 (a formula)). Undo those edits, import with merge by id, or choose Replace anyway. The sheet "Quick" keeps its previous data.',
+    );
     expect(a.emu.history.slice(from).reduce((n, l) => n + l.fetches, 0)).toBe(0);
     expect({ values: sheet(a.emu, 'Quick'), formulas: [...s.formulas] }).toEqual(before);
     // Moved away, the next run replaces the table again.
@@ -252,7 +327,7 @@ describe('replace keeps what the analyst added', () => {
     expect(runImport(a.emu, id).pop()?.status).toBe('done');
   });
 
-  test('a column an earlier field list wrote is the import\'s own; a notes column, a field-named column it never wrote and a line under the ids are not', () => {
+  test("a column an earlier field list wrote is the import's own; a notes column, a field-named column it never wrote and a line under the ids are not", () => {
     const a = addin(svc.url);
     const id = saveImport(a.emu, { sheetName: 'Kept', fields: ['id', 'fullName', 'upvotes'], mode: 'replace' });
     expect(runImport(a.emu, id).pop()?.status).toBe('done');
@@ -275,7 +350,9 @@ describe('replace keeps what the analyst added', () => {
     const before = sheet(a.emu, 'Kept');
     const last = runImport(a.emu, id).pop();
     expect(last?.status).toBe('failed');
-    expect(last?.message).toContain(`Replace stopped: "Kept" is not as the import left it (A${rows + 2} (edited), C1, D1 and 2 more).`);
+    expect(last?.message).toContain(
+      `Replace stopped: "Kept" is not as the import left it (A${rows + 2} (edited), C1, D1 and 2 more).`,
+    );
     expect(sheet(a.emu, 'Kept')).toEqual(before);
   });
 
@@ -294,4 +371,3 @@ describe('replace keeps what the analyst added', () => {
     expect(sheet(a.emu, 'Again')[0]).toEqual(['id', 'firm', 'fullName']);
   });
 });
-

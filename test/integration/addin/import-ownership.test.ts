@@ -39,7 +39,10 @@ function imported(fields: string[], mode: 'replace' | 'merge' = 'replace', name 
 
 /** The analyst sorts the table's rows (below the header) by a column, as Sheets' sort does: the values move, the rows' records stay. */
 function sortRows(s: SheetData, col: number): void {
-  const rows = s.values.slice(1, s.lastRow()).map((r) => [...r]).sort((x, y) => String(y[col]).localeCompare(String(x[col])));
+  const rows = s.values
+    .slice(1, s.lastRow())
+    .map((r) => [...r])
+    .sort((x, y) => String(y[col]).localeCompare(String(x[col])));
   rows.forEach((row, r) => row.forEach((v, c) => s.set(r + 1, c, v)));
 }
 
@@ -66,17 +69,29 @@ describe('replace never overwrites the analyst silently', () => {
   test('an id the analyst typed over an imported one is kept and named', () => {
     const { emu, id, s } = imported(['id', 'fullName', 'firm', 'ticketSize']);
     s.set(3, 0, 'my-own-id');
-    expect(runImport(emu, id).pop()?.message).toMatch(/not as the import left it \(A4 \(edited\), B4 \(edited\), C4 \(edited\) and \d+ more\)/);
+    expect(runImport(emu, id).pop()?.message).toMatch(
+      /not as the import left it \(A4 \(edited\), B4 \(edited\), C4 \(edited\) and \d+ more\)/,
+    );
     expect(s.get(3, 0)).toBe('my-own-id');
   });
 
-  test('a table typed by hand with the same headers is the analyst\'s until they let the import own it', () => {
+  test("a table typed by hand with the same headers is the analyst's until they let the import own it", () => {
     const a = addin(svc.url);
     const s = a.emu.workbook.addSheet('Typed');
-    [['id', 'fullName', 'firm', 'ticketSize'], ['x1', 'Ann', 'Acme', 5], ['x2', 'Bob', 'Bcorp', 7]].forEach((row, r) => row.forEach((v, c) => s.set(r, c, v)));
-    const id = saveImport(a.emu, { sheetName: 'Typed', fields: ['id', 'fullName', 'firm', 'ticketSize'], mode: 'replace' });
+    [
+      ['id', 'fullName', 'firm', 'ticketSize'],
+      ['x1', 'Ann', 'Acme', 5],
+      ['x2', 'Bob', 'Bcorp', 7],
+    ].forEach((row, r) => row.forEach((v, c) => s.set(r, c, v)));
+    const id = saveImport(a.emu, {
+      sheetName: 'Typed',
+      fields: ['id', 'fullName', 'firm', 'ticketSize'],
+      mode: 'replace',
+    });
     const refused = runImport(a.emu, id).pop();
-    expect(refused?.message).toContain('"Typed" holds cells the import did not write (A1, B1, C1 and 9 more). Let the import own this table');
+    expect(refused?.message).toContain(
+      '"Typed" holds cells the import did not write (A1, B1, C1 and 9 more). Let the import own this table',
+    );
     expect(s.get(1, 1)).toBe('Ann');
     expect(call(a.emu, 'adoptTable', [id]).ok).toBe(true);
     expect(runImport(a.emu, id).pop()?.status).toBe('done');
@@ -110,10 +125,23 @@ describe('replace never overwrites the analyst silently', () => {
     call(emu, 'scheduleImport', [id, null]);
   });
 
-  test('the import\'s columns carry their field and a warning-only protection that names the import', () => {
+  test("the import's columns carry their field and a warning-only protection that names the import", () => {
     const { emu, id, s } = imported(['id', 'fullName', 'firm']);
-    expect(s.metadata.filter((m) => m.type === 'COLUMN').map((m) => [m.index, m.value])).toEqual([[0, 'id'], [1, 'fullName'], [2, 'firm']]);
-    expect(s.protections).toEqual([expect.objectContaining({ r: 0, c: 0, rows: s.lastRow(), cols: 3, warningOnly: true, description: expect.stringContaining(id) })]);
+    expect(s.metadata.filter((m) => m.type === 'COLUMN').map((m) => [m.index, m.value])).toEqual([
+      [0, 'id'],
+      [1, 'fullName'],
+      [2, 'firm'],
+    ]);
+    expect(s.protections).toEqual([
+      expect.objectContaining({
+        r: 0,
+        c: 0,
+        rows: s.lastRow(),
+        cols: 3,
+        warningOnly: true,
+        description: expect.stringContaining(id),
+      }),
+    ]);
     expect(emu.workbook.byName('Partners')).toBe(s);
   });
 });
@@ -144,7 +172,7 @@ describe('merge by id keeps every analyst cell where it belongs', () => {
     for (let r = 1; r < after.length; r++) expect(s.formulas.get(`${r},4`)).toBe(`=C${r + 1}*10`);
   });
 
-  test('when a partner\'s row moves, text in quotes and other sheets\' references stay as written', async () => {
+  test("when a partner's row moves, text in quotes and other sheets' references stay as written", async () => {
     const { emu, id, s } = imported(['id', 'fullName'], 'merge');
     emu.workbook.addSheet('Other');
     s.set(0, 2, 'Tier');
@@ -165,35 +193,45 @@ describe('merge by id keeps every analyst cell where it belongs', () => {
     const { emu, id, s } = imported(['id', 'fullName'], 'merge');
     s.set(0, 2, 'region');
     for (let r = 1; r < s.lastRow(); r++) s.set(r, 2, `my note ${r}`);
-    expect(saveImport(emu, { id, sheetName: 'Partners', fields: ['id', 'fullName', 'region'], mode: 'merge' })).toBe(id);
+    expect(saveImport(emu, { id, sheetName: 'Partners', fields: ['id', 'fullName', 'region'], mode: 'merge' })).toBe(
+      id,
+    );
     expect(runImport(emu, id).pop()?.status).toBe('done');
     const after = sheet(emu, 'Partners');
     expect(after[0]).toEqual(['id', 'fullName', 'region', 'region']);
     expect(after.slice(1).every((r) => String(r[2]).startsWith('my note '))).toBe(true);
   });
 
-  test.each(['replace', 'merge'] as const)('%s: after the field order changes, no imported column keeps a format of another field', (mode) => {
-    const { emu, id, s } = imported(['id', 'updatedAt', 'ticketSize'], mode);
-    const dateColumn = () => [0, 1, 2].find((c) => s.formats.get(`1,${c}`) === 'yyyy-mm-dd hh:mm');
-    expect(dateColumn()).toBe(1);
-    expect(saveImport(emu, { id, sheetName: 'Partners', fields: ['id', 'ticketSize', 'updatedAt'], mode })).toBe(id);
-    expect(runImport(emu, id).pop()?.status).toBe('done');
-    const header = sheet(emu, 'Partners')[0];
-    for (let c = 0; c < header.length; c++) {
-      const dated = s.formats.get(`1,${c}`) === 'yyyy-mm-dd hh:mm';
-      expect([header[c], dated]).toEqual([header[c], header[c] === 'updatedAt']);
-    }
-  });
+  test.each(['replace', 'merge'] as const)(
+    '%s: after the field order changes, no imported column keeps a format of another field',
+    (mode) => {
+      const { emu, id, s } = imported(['id', 'updatedAt', 'ticketSize'], mode);
+      const dateColumn = () => [0, 1, 2].find((c) => s.formats.get(`1,${c}`) === 'yyyy-mm-dd hh:mm');
+      expect(dateColumn()).toBe(1);
+      expect(saveImport(emu, { id, sheetName: 'Partners', fields: ['id', 'ticketSize', 'updatedAt'], mode })).toBe(id);
+      expect(runImport(emu, id).pop()?.status).toBe('done');
+      const header = sheet(emu, 'Partners')[0];
+      for (let c = 0; c < header.length; c++) {
+        const dated = s.formats.get(`1,${c}`) === 'yyyy-mm-dd hh:mm';
+        expect([header[c], dated]).toEqual([header[c], header[c] === 'updatedAt']);
+      }
+    },
+  );
 });
 
 describe('a replace killed at each of its writes', () => {
   /** Sheet and property writes of an execution: the points where Apps Script may end it. */
-  const isWrite = (name: string, cost: number) => cost >= COST.sheetWrite || /\.(setProperty|setProperties|deleteProperty)$/.test(name);
+  const isWrite = (name: string, cost: number) =>
+    cost >= COST.sheetWrite || /\.(setProperty|setProperties|deleteProperty)$/.test(name);
   const charge = Execution.prototype.charge;
   /** Runs `body` with every write counted; from the `killAt`-th one on, the execution is out of time. */
   function counting<T>(body: () => T, killAt = Number.POSITIVE_INFINITY): { value: T; writes: number } {
     let writes = 0;
-    const spy = jest.spyOn(Execution.prototype, 'charge').mockImplementation(function (this: Execution, name: string, cost = COST.call) {
+    const spy = jest.spyOn(Execution.prototype, 'charge').mockImplementation(function (
+      this: Execution,
+      name: string,
+      cost = COST.call,
+    ) {
       if (isWrite(name, cost) && ++writes >= killAt) this.ledger.timedOut = true;
       return charge.call(this, name, cost);
     });

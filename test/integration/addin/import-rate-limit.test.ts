@@ -16,7 +16,11 @@ beforeAll(async () => {
   svc = await startService(['--partners', '6000', '--max-page-size', '100']);
   activeIds = [];
   for (let page = 1; ; page++) {
-    const body = await (await fetch(`${svc.url}/api/active-partners-data/getAllActivePartnersData?apiKey=${DEMO_KEY}&page=${page}&limit=100`)).json();
+    const body = await (
+      await fetch(
+        `${svc.url}/api/active-partners-data/getAllActivePartnersData?apiKey=${DEMO_KEY}&page=${page}&limit=100`,
+      )
+    ).json();
     activeIds.push(...body.data.map((p: { id: string }) => p.id));
     if (page >= body.pagination.totalPages) break;
   }
@@ -38,7 +42,11 @@ describe('a rate-limited import from the sidebar', () => {
         expect(steps.length).toBeGreaterThan(1);
         expect(steps.every((l) => !l.timedOut)).toBe(true);
         expect(Math.max(...steps.map((l) => l.endedAt - l.startedAt))).toBeLessThanOrEqual(STEP_BUDGET_MS.sidebar);
-        expect(sheet(a.emu, 'Partners').slice(1).map((r) => r[0])).toEqual(activeIds);
+        expect(
+          sheet(a.emu, 'Partners')
+            .slice(1)
+            .map((r) => r[0]),
+        ).toEqual(activeIds);
         expect(a.emu.workbook.sheets.some((s) => s.name.startsWith('__staging_'))).toBe(false);
         expect((await svc.stats()).byStatus['429']).toBeGreaterThan(10);
       }

@@ -4,7 +4,18 @@ import { type RunningService, startService } from '../../helpers/service';
 
 let svc: RunningService;
 beforeAll(async () => {
-  svc = await startService(['--partners', '59000', '--max-page-size', '100', '--rate-limit', '0.6', '--retry-after', '45', '--seed', '5']);
+  svc = await startService([
+    '--partners',
+    '59000',
+    '--max-page-size',
+    '100',
+    '--rate-limit',
+    '0.6',
+    '--retry-after',
+    '45',
+    '--seed',
+    '5',
+  ]);
 });
 afterAll(() => svc.stop());
 

@@ -6,10 +6,14 @@ let svc: RunningService;
 let active: number;
 beforeAll(async () => {
   svc = await startService(['--partners', '11800', '--max-page-size', '100']);
-  active = (await (await fetch(`${svc.url}/api/active-partners-data/getAllActivePartnersData?apiKey=${DEMO_KEY}`)).json()).pagination.totalItems;
+  active = (
+    await (await fetch(`${svc.url}/api/active-partners-data/getAllActivePartnersData?apiKey=${DEMO_KEY}`)).json()
+  ).pagination.totalItems;
 });
 afterAll(() => svc.stop());
-afterEach(() => svc.config({ faults: { error500: 0, error502: 0, error503: 0, rateLimit: 0, truncated: 0 }, latencyMs: 0 }));
+afterEach(() =>
+  svc.config({ faults: { error500: 0, error502: 0, error503: 0, rateLimit: 0, truncated: 0 }, latencyMs: 0 }),
+);
 
 const ids = (rows: unknown[][]) => rows.slice(1).map((r) => r[0] as string);
 
@@ -17,7 +21,11 @@ describe('import of active limited partners', () => {
   test('about 10,000 partners at the capped page size: every one once, in one run, ≤ 101 fetches, one write of the table', () => {
     expect(active).toBeGreaterThan(9900);
     const a = addin(svc.url);
-    const id = saveImport(a.emu, { sheetName: 'Partners', fields: ['id', 'fullName', 'firm', 'ticketSize', 'updatedAt'], mode: 'replace' });
+    const id = saveImport(a.emu, {
+      sheetName: 'Partners',
+      fields: ['id', 'fullName', 'firm', 'ticketSize', 'updatedAt'],
+      mode: 'replace',
+    });
     const before = a.emu.history.length;
     const steps = runImport(a.emu, id);
     const last = steps[steps.length - 1];
@@ -42,7 +50,10 @@ describe('import of active limited partners', () => {
 
   test('service text that looks like a formula lands as text, never as a formula', () => {
     const a = addin(svc.url);
-    const id = saveImport(a.emu, { sheetName: 'Safe', fields: ['id', 'fullName', 'firm', 'description', 'email', 'sweetSpot', 'upvotes'] });
+    const id = saveImport(a.emu, {
+      sheetName: 'Safe',
+      fields: ['id', 'fullName', 'firm', 'description', 'email', 'sweetSpot', 'upvotes'],
+    });
     runImport(a.emu, id);
     const row = sheet(a.emu, 'Safe').find((r) => r[0] === 'lp_00005') as unknown[];
     expect(row.slice(1, 6).map((v) => String(v)[0])).toEqual(['=', '+', '-', '@', "'"]);
@@ -90,11 +101,15 @@ describe('import of active limited partners', () => {
     const failed = runImport(a.emu, id);
     const last = failed[failed.length - 1];
     expect(last.status).toBe('failed');
-    expect(last.message).toMatch(/^Import failed: The data service failed \(HTTP 503.*\. The sheet "Keep" keeps its previous data\.$/);
+    expect(last.message).toMatch(
+      /^Import failed: The data service failed \(HTTP 503.*\. The sheet "Keep" keeps its previous data\.$/,
+    );
     expect(sheet(a.emu, 'Keep')).toEqual(before);
     expect(a.emu.workbook.sheets.some((s) => s.name.startsWith('__staging_'))).toBe(false);
     // The saved import says what the sheet still holds, not the 0 rows the failed run wrote.
     const listed = call(a.emu, 'listImports', []);
-    expect(listed.ok && listed.imports.find((i) => i.id === id)?.last).toEqual(expect.objectContaining({ status: 'failed', rows: before.length - 1 }));
+    expect(listed.ok && listed.imports.find((i) => i.id === id)?.last).toEqual(
+      expect.objectContaining({ status: 'failed', rows: before.length - 1 }),
+    );
   });
 });

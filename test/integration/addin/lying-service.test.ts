@@ -13,7 +13,13 @@ let svc: RunningService;
 let small: RunningService;
 let activeIds: string[];
 
-const honest = { dropPagination: false, totalItemsFactor: 1, repeatPage: 0, reportedPageSize: null, reportedTotalPages: null };
+const honest = {
+  dropPagination: false,
+  totalItemsFactor: 1,
+  repeatPage: 0,
+  reportedPageSize: null,
+  reportedTotalPages: null,
+};
 
 beforeAll(async () => {
   [svc, small] = await Promise.all([
@@ -61,7 +67,9 @@ describe('LP_ACTIVE against a lying service', () => {
     };
     expect((await outcome({ reportedPageSize: 40 })).value).toHaveLength(activeIds.length);
     expect((await outcome({ reportedTotalPages: 400 })).value).toHaveLength(activeIds.length);
-    expect((await outcome({ totalItemsFactor: 0.25 })).error).toMatch(/page 1 holds 100 items although the service reports \d+ in all/);
+    expect((await outcome({ totalItemsFactor: 0.25 })).error).toMatch(
+      /page 1 holds 100 items although the service reports \d+ in all/,
+    );
     expect((await outcome({ totalItemsFactor: 0.5 })).error).toMatch(/page 2 holds 100 items where \d+ were expected/);
     expect((await outcome({ repeatPage: 2 })).error).toContain('page 2 repeats page 1');
   });
@@ -80,21 +88,26 @@ describe('LP_ACTIVE against a lying service', () => {
 });
 
 describe('import against a lying service', () => {
-  test.each(lies)('%s: done with exactly the active ids, or failed with the previous sheet untouched', async (_, quirks, outcome) => {
-    const a = addin(svc.url);
-    const id = saveImport(a.emu, { sheetName: 'Partners', fields: ['id', 'fullName'] });
-    expect(runImport(a.emu, id).pop()?.status).toBe('done');
-    const before = sheet(a.emu, 'Partners');
-    await svc.config({ quirks });
-    const last = runImport(a.emu, id).pop();
-    const after = sheet(a.emu, 'Partners');
-    expect(last?.status).toBe(outcome);
-    if (outcome === 'done') {
-      expect(after.slice(1).map((r) => r[0])).toEqual(activeIds);
-    } else {
-      expect(last?.message).toMatch(/^(Import failed|Incomplete after 3 reads of the list): .+ The sheet "Partners" keeps its previous data\.$/);
-      expect(after).toEqual(before);
-      expect(a.emu.workbook.sheets.some((s) => s.name.startsWith('__staging_'))).toBe(false);
-    }
-  });
+  test.each(lies)(
+    '%s: done with exactly the active ids, or failed with the previous sheet untouched',
+    async (_, quirks, outcome) => {
+      const a = addin(svc.url);
+      const id = saveImport(a.emu, { sheetName: 'Partners', fields: ['id', 'fullName'] });
+      expect(runImport(a.emu, id).pop()?.status).toBe('done');
+      const before = sheet(a.emu, 'Partners');
+      await svc.config({ quirks });
+      const last = runImport(a.emu, id).pop();
+      const after = sheet(a.emu, 'Partners');
+      expect(last?.status).toBe(outcome);
+      if (outcome === 'done') {
+        expect(after.slice(1).map((r) => r[0])).toEqual(activeIds);
+      } else {
+        expect(last?.message).toMatch(
+          /^(Import failed|Incomplete after 3 reads of the list): .+ The sheet "Partners" keeps its previous data\.$/,
+        );
+        expect(after).toEqual(before);
+        expect(a.emu.workbook.sheets.some((s) => s.name.startsWith('__staging_'))).toBe(false);
+      }
+    },
+  );
 });

@@ -41,7 +41,9 @@ describe('quota guard in the bundle', () => {
     expect(at.value).toEqual(ids(200, 1));
     const over = a.cell('FUND_GET', ids(300, 2), 'id');
     expect(over.run.ledger.fetches).toBe(0);
-    expect(over.error ?? over.value).toEqual(expect.stringContaining('Daily fetch limit nearly reached: 90 of 100 URL fetches used since'));
+    expect(over.error ?? over.value).toEqual(
+      expect.stringContaining('Daily fetch limit nearly reached: 90 of 100 URL fetches used since'),
+    );
     expect(over.error ?? over.value).toEqual(expect.stringContaining('the count resets by'));
     expect(a.emu.quota.used).toBe(90);
     expect(counted(a).used).toBe(90);
@@ -80,7 +82,9 @@ describe('quota guard in the bundle', () => {
     const second = runImport(a.emu, id);
     const last = second[second.length - 1];
     expect(last.status).toBe('failed');
-    expect(last.message).toMatch(/^Import failed: Daily fetch limit nearly reached: 90 of 100 URL fetches used since .*The sheet "Partners" keeps its previous data\.$/);
+    expect(last.message).toMatch(
+      /^Import failed: Daily fetch limit nearly reached: 90 of 100 URL fetches used since .*The sheet "Partners" keeps its previous data\.$/,
+    );
     expect(sheet(a.emu, 'Partners')).toEqual(before);
     expect(a.emu.quota.used).toBe(90);
     expect(counted(a)).toMatchObject({ used: 90, resetsAt: expect.any(Number) });
@@ -91,11 +95,18 @@ describe('quota guard in the bundle', () => {
     a.cell('FUND_GET', ids(100, 80), 'id');
     // 20 partners (too few to read the list): each cold cell asks for its neighbours along with its own id.
     const partners = Array.from({ length: 20 }, (_, i) => partnerId(i + 1));
-    const cells = await fillDownAndRecalculate(a.emu, { sheet: 'Fill', ids: partners, name: 'LP_GET', rest: ['id'] }, { concurrency: 1 });
-    const loaded = cells.filter((c) => c.error === undefined && JSON.stringify(c.value) === JSON.stringify(partners[c.row - 2]));
+    const cells = await fillDownAndRecalculate(
+      a.emu,
+      { sheet: 'Fill', ids: partners, name: 'LP_GET', rest: ['id'] },
+      { concurrency: 1 },
+    );
+    const loaded = cells.filter(
+      (c) => c.error === undefined && JSON.stringify(c.value) === JSON.stringify(partners[c.row - 2]),
+    );
     // The 10 fetches left before the margin answer 10 cells, one each; the rest say the limit is near, and nothing crossed it.
     expect(loaded.map((c) => c.row)).toEqual(Array.from({ length: 10 }, (_, i) => i + 2));
-    for (const c of cells.slice(10)) expect(c.error ?? c.value).toEqual(expect.stringContaining('Daily fetch limit nearly reached'));
+    for (const c of cells.slice(10))
+      expect(c.error ?? c.value).toEqual(expect.stringContaining('Daily fetch limit nearly reached'));
     expect(a.emu.quota.used).toBe(90);
     expect(counted(a).used).toBe(90);
   });

@@ -21,7 +21,13 @@ afterAll(() => svc.stop());
 
 /** Every cell's formula and value, for comparing a sheet before and after. */
 function snapshot(sheets: SheetData[]): string {
-  return JSON.stringify(sheets.map((s) => ({ name: s.name, formulas: [...s.formulas].sort(), values: s.values.map((row) => Array.from(row ?? [], (v) => v ?? '')) })));
+  return JSON.stringify(
+    sheets.map((s) => ({
+      name: s.name,
+      formulas: [...s.formulas].sort(),
+      values: s.values.map((row) => Array.from(row ?? [], (v) => v ?? '')),
+    })),
+  );
 }
 
 /**
@@ -180,29 +186,35 @@ describe('Refresh all formulas', () => {
     expect(sheet.formulas.size).toBe(9);
   });
 
-  test.each([1, 2, 9, 15, 16, 23, 30])('a sheet call that fails (setFormulas %i of 30: clearing, then rewriting) puts the block back at once and says what failed', (failing) => {
-    const a = addin(svc.url);
-    a.emu.workbook.addSheet('Second');
-    const sheets = a.emu.workbook.sheets;
-    seed(sheets, 40);
-    const before = snapshot(sheets);
-    const real = EmulatedRange.prototype.setFormulas;
-    let n = 0;
-    const spy = jest.spyOn(EmulatedRange.prototype, 'setFormulas').mockImplementation(function (this: EmulatedRange, formulas: string[][]) {
-      if (++n === failing) throw new Error('Service Spreadsheets failed while accessing document.');
-      return real.call(this, formulas);
-    });
-    try {
-      const run = a.emu.run('refreshAllFormulas', [], { kind: 'menu' });
-      expect(run.error).toBe('Service Spreadsheets failed while accessing document.');
-      // The failure was reached (15 runs: B2:C41, 12 in column D between the note and the SUM, 2 on the second sheet).
-      expect(n).toBeGreaterThanOrEqual(failing);
-    } finally {
-      spy.mockRestore();
-    }
-    expect(snapshot(sheets)).toBe(before);
-    expect(a.emu.store('document').has('INVESTOR_DATA_REFRESH_JOURNAL')).toBe(false);
-  });
+  test.each([1, 2, 9, 15, 16, 23, 30])(
+    'a sheet call that fails (setFormulas %i of 30: clearing, then rewriting) puts the block back at once and says what failed',
+    (failing) => {
+      const a = addin(svc.url);
+      a.emu.workbook.addSheet('Second');
+      const sheets = a.emu.workbook.sheets;
+      seed(sheets, 40);
+      const before = snapshot(sheets);
+      const real = EmulatedRange.prototype.setFormulas;
+      let n = 0;
+      const spy = jest.spyOn(EmulatedRange.prototype, 'setFormulas').mockImplementation(function (
+        this: EmulatedRange,
+        formulas: string[][],
+      ) {
+        if (++n === failing) throw new Error('Service Spreadsheets failed while accessing document.');
+        return real.call(this, formulas);
+      });
+      try {
+        const run = a.emu.run('refreshAllFormulas', [], { kind: 'menu' });
+        expect(run.error).toBe('Service Spreadsheets failed while accessing document.');
+        // The failure was reached (15 runs: B2:C41, 12 in column D between the note and the SUM, 2 on the second sheet).
+        expect(n).toBeGreaterThanOrEqual(failing);
+      } finally {
+        spy.mockRestore();
+      }
+      expect(snapshot(sheets)).toBe(before);
+      expect(a.emu.store('document').has('INVESTOR_DATA_REFRESH_JOURNAL')).toBe(false);
+    },
+  );
 
   test('near the deadline (a slow Sheets) it stops between blocks: no timeout, nothing erased, the toast says how far it got', () => {
     const a = addin(svc.url);
@@ -226,7 +238,9 @@ describe('Refresh all formulas', () => {
     expect(run.ledger.timedOut).toBe(false);
     expect(run.value).toBeGreaterThan(0);
     expect(run.value).toBeLessThan(50_000);
-    expect(a.emu.workbook.toasts.at(-1)?.message).toBe(`Refreshed ${run.value} of 50000 Investor Data formulas before the time limit; run Refresh all formulas again for the rest.`);
+    expect(a.emu.workbook.toasts.at(-1)?.message).toBe(
+      `Refreshed ${run.value} of 50000 Investor Data formulas before the time limit; run Refresh all formulas again for the rest.`,
+    );
     expect(snapshot([sheet])).toBe(before);
     expect(a.emu.store('document').has('INVESTOR_DATA_REFRESH_JOURNAL')).toBe(false);
   });
@@ -238,7 +252,9 @@ describe('Refresh all formulas', () => {
     const before = snapshot([sheet]);
     a.emu.holdLock('document', 120_000);
     const refused = a.emu.run('refreshAllFormulas', [], { kind: 'menu' });
-    expect(refused.error).toBe('An import or another Refresh all formulas is writing to this spreadsheet; try again when it has finished.');
+    expect(refused.error).toBe(
+      'An import or another Refresh all formulas is writing to this spreadsheet; try again when it has finished.',
+    );
     expect(refused.ledger.calls['Range.setFormulas']).toBeUndefined();
     expect(snapshot([sheet])).toBe(before);
     // A journal left by a killed refresh is not replayed under someone else's lock, but once it is free.

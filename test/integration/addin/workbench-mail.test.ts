@@ -20,11 +20,16 @@ test('moving the clock a day forward runs the schedule and shows the alert it ma
   const wb = new Workbench({ serviceUrl: svc.url, stateDir });
   wb.emu.store(`user:${wb.emu.owner}`).set('INVESTOR_DATA_API_KEY', DEMO_KEY);
   wb.emu.store(`user:${wb.emu.owner}`).set('INVESTOR_DATA_KEY_ADDRESS', svc.url);
-  const saved = (await wb.scriptRun('saveImport', [{ sheetName: 'Watched', fields: ['id', 'upvotes'], alert: { on: ['changed'] } }])) as { ok: boolean; import: { id: string } };
+  const saved = (await wb.scriptRun('saveImport', [
+    { sheetName: 'Watched', fields: ['id', 'upvotes'], alert: { on: ['changed'] } },
+  ])) as { ok: boolean; import: { id: string } };
   expect(saved.ok).toBe(true);
   const id = saved.import.id;
-  for (let s = (await wb.scriptRun('startImport', [id])) as { status: string }; s.status === 'running'; ) s = (await wb.scriptRun('continueImport', [id])) as { status: string };
-  expect((await wb.scriptRun('scheduleImport', [id, { every: 'day', atHour: 6 }])) as { ok: boolean }).toMatchObject({ ok: true });
+  for (let s = (await wb.scriptRun('startImport', [id])) as { status: string }; s.status === 'running'; )
+    s = (await wb.scriptRun('continueImport', [id])) as { status: string };
+  expect((await wb.scriptRun('scheduleImport', [id, { every: 'day', atHour: 6 }])) as { ok: boolean }).toMatchObject({
+    ok: true,
+  });
   const [touched] = await activeIds(svc);
   await svc.mutate({ touch: [touched] });
   const before = wb.emu.clock.now();

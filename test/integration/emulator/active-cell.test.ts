@@ -31,7 +31,10 @@ function emulator() {
 
 test('getActiveRange, getCurrentCell and getActiveSheet return the calling cell and its sheet', () => {
   const emu = emulator();
-  for (const [row, col, a1] of [[3, 2, 'B3'], [5, 28, 'AB5']] as const) {
+  for (const [row, col, a1] of [
+    [3, 2, 'B3'],
+    [5, 28, 'AB5'],
+  ] as const) {
     const run = emu.run('where', [], { kind: 'custom-function', activeCell: { sheet: 'Data', row, col } });
     expect(run.error).toBeUndefined();
     expect(run.value).toEqual(['Data', a1, row, col, 1, 1, a1, 'Data', a1, 'Data']);
@@ -54,10 +57,14 @@ test('writing to the calling cell is still denied', () => {
 test('without activeCell: the active sheet as before, and no active range is modelled', () => {
   const emu = emulator();
   expect(emu.run('activeSheetName', [], { kind: 'custom-function' }).value).toBe('Sheet1');
-  expect(emu.run('activeRange', [], { kind: 'custom-function' }).error).toMatch(/^not emulated: Spreadsheet\.getActiveRange/);
+  expect(emu.run('activeRange', [], { kind: 'custom-function' }).error).toMatch(
+    /^not emulated: Spreadsheet\.getActiveRange/,
+  );
 });
 
 test('an activeCell on a sheet the workbook lacks fails loudly', () => {
   const emu = emulator();
-  expect(emu.run('where', [], { kind: 'custom-function', activeCell: { sheet: 'Nope', row: 1, col: 1 } }).error).toBe('activeCell names no sheet of the workbook: Nope');
+  expect(emu.run('where', [], { kind: 'custom-function', activeCell: { sheet: 'Nope', row: 1, col: 1 } }).error).toBe(
+    'activeCell names no sheet of the workbook: Nope',
+  );
 });

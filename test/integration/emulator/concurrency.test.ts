@@ -76,11 +76,23 @@ describe('concurrent executions', () => {
   test('two jobs that write then poll a cache key see each other (and do not when run one at a time)', async () => {
     for (const concurrency of CONCURRENCIES) {
       const emu = probe(SCRIPT);
-      const results = await emu.runConcurrently([{ name: 'writeThenPoll', args: ['a', 'b'] }, { name: 'writeThenPoll', args: ['b', 'a'] }], { concurrency });
+      const results = await emu.runConcurrently(
+        [
+          { name: 'writeThenPoll', args: ['a', 'b'] },
+          { name: 'writeThenPoll', args: ['b', 'a'] },
+        ],
+        { concurrency },
+      );
       expect(results.map((r) => r.value)).toEqual(['saw b', 'saw a']);
     }
     const serial = probe(SCRIPT);
-    const results = await serial.runConcurrently([{ name: 'writeThenPoll', args: ['a', 'b'] }, { name: 'writeThenPoll', args: ['b', 'a'] }], { concurrency: 1 });
+    const results = await serial.runConcurrently(
+      [
+        { name: 'writeThenPoll', args: ['a', 'b'] },
+        { name: 'writeThenPoll', args: ['b', 'a'] },
+      ],
+      { concurrency: 1 },
+    );
     expect(results.map((r) => r.value)).toEqual(['alone', 'saw a']);
   });
 
@@ -90,7 +102,10 @@ describe('concurrent executions', () => {
     for (const concurrency of [5, DEFAULT_CONCURRENCY]) {
       for (let repeat = 0; repeat < 25; repeat++) {
         const emu = probe(SCRIPT);
-        const results = await emu.runConcurrently(sleeps.map((ms, i) => ({ name: 'appendAfter', args: [ms, tags[i]] })), { concurrency });
+        const results = await emu.runConcurrently(
+          sleeps.map((ms, i) => ({ name: 'appendAfter', args: [ms, tags[i]] })),
+          { concurrency },
+        );
         expect(orderOf(emu)).toBe('abcde');
         expect(results.map((r) => r.value)).toEqual(tags);
       }
@@ -102,7 +117,14 @@ describe('concurrent executions', () => {
       const emu = probe(SCRIPT);
       const start = emu.clock.now();
       // Slots: [a 500, b 100] → c takes b's slot at ~100 and appends at ~100+50; a at ~500.
-      const results = await emu.runConcurrently([{ name: 'appendAfter', args: [500, 'a'] }, { name: 'appendAfter', args: [100, 'b'] }, { name: 'appendAfter', args: [50, 'c'] }], { concurrency: 2 });
+      const results = await emu.runConcurrently(
+        [
+          { name: 'appendAfter', args: [500, 'a'] },
+          { name: 'appendAfter', args: [100, 'b'] },
+          { name: 'appendAfter', args: [50, 'c'] },
+        ],
+        { concurrency: 2 },
+      );
       expect(orderOf(emu)).toBe('bca');
       const [a, b, c] = results.map((r) => r.ledger);
       expect(c.startedAt).toBe(b.endedAt);
@@ -114,7 +136,10 @@ describe('concurrent executions', () => {
   test('results come back in job order and every ledger goes into history', async () => {
     const emu = probe(SCRIPT);
     const n = 12;
-    const results = await emu.runConcurrently(Array.from({ length: n }, (_, i) => ({ name: 'appendAfter', args: [(n - i) * 100, `<${i}>`] })), { concurrency: 4 });
+    const results = await emu.runConcurrently(
+      Array.from({ length: n }, (_, i) => ({ name: 'appendAfter', args: [(n - i) * 100, `<${i}>`] })),
+      { concurrency: 4 },
+    );
     expect(results.map((r) => r.value)).toEqual(Array.from({ length: n }, (_, i) => `<${i}>`));
     expect(emu.history).toHaveLength(n);
     expect(new Set(emu.history)).toEqual(new Set(results.map((r) => r.ledger)));
@@ -123,13 +148,21 @@ describe('concurrent executions', () => {
   test('each execution has its own 30 s limit, on its own clock', async () => {
     const emu = probe(SCRIPT);
     const start = emu.clock.now();
-    const results = await emu.runConcurrently([
-      { name: 'sleepFor', args: [10_000, 2], options: { kind: 'custom-function' } },
-      { name: 'sleepFor', args: [10_000, 2], options: { kind: 'custom-function' } },
-      { name: 'sleepFor', args: [10_000, 4], options: { kind: 'custom-function' } },
-      { name: 'sleepFor', args: [10_000, 2], options: { kind: 'custom-function' } },
-    ], { concurrency: 2 });
-    expect(results.map((r) => r.value ?? r.error)).toEqual(['slept', 'slept', 'Exceeded maximum execution time', 'slept']);
+    const results = await emu.runConcurrently(
+      [
+        { name: 'sleepFor', args: [10_000, 2], options: { kind: 'custom-function' } },
+        { name: 'sleepFor', args: [10_000, 2], options: { kind: 'custom-function' } },
+        { name: 'sleepFor', args: [10_000, 4], options: { kind: 'custom-function' } },
+        { name: 'sleepFor', args: [10_000, 2], options: { kind: 'custom-function' } },
+      ],
+      { concurrency: 2 },
+    );
+    expect(results.map((r) => r.value ?? r.error)).toEqual([
+      'slept',
+      'slept',
+      'Exceeded maximum execution time',
+      'slept',
+    ]);
     expect(results[2].ledger.timedOut).toBe(true);
     // The fourth started when a slot freed (20 s in) and ran its own 20 s: 40 s of wave, no job over 30 s.
     expect(results[3].ledger.startedAt - start).toBeGreaterThanOrEqual(20_000);
@@ -138,10 +171,13 @@ describe('concurrent executions', () => {
 
   test('a job that computes past its limit without calling anything is stopped; the others finish', async () => {
     const emu = probe(SCRIPT);
-    const results = await emu.runConcurrently([
-      { name: 'spin', args: [], options: { kind: 'custom-function', killAfterMs: 200 } },
-      { name: 'appendAfter', args: [100, 'x'] },
-    ], { concurrency: 2 });
+    const results = await emu.runConcurrently(
+      [
+        { name: 'spin', args: [], options: { kind: 'custom-function', killAfterMs: 200 } },
+        { name: 'appendAfter', args: [100, 'x'] },
+      ],
+      { concurrency: 2 },
+    );
     expect(results[0].error).toBe('Exceeded maximum execution time');
     expect(results[0].ledger.timedOut).toBe(true);
     expect(results[1].value).toBe('x');
@@ -149,7 +185,11 @@ describe('concurrent executions', () => {
 
   test('a service error keeps its message and is an Error of the script; uncaught, it is the result; denied services as in a sequential run', async () => {
     const emu = probe(SCRIPT);
-    const results = await emu.runConcurrently([{ name: 'badKey', args: [] }, { name: 'uncaught', args: [] }, { name: 'trigger', args: [], options: { kind: 'custom-function' } }]);
+    const results = await emu.runConcurrently([
+      { name: 'badKey', args: [] },
+      { name: 'uncaught', args: [] },
+      { name: 'trigger', args: [], options: { kind: 'custom-function' } },
+    ]);
     expect(results[0].value).toEqual([true, 'Exception: Argument too large: key']);
     expect(results[1].error).toBe('Exception: Argument too large: key');
     expect(results[2].error).toBe('Exception: You do not have permission to call ScriptApp.newTrigger');
@@ -180,7 +220,10 @@ describe('concurrent executions', () => {
 
   test('the script sees its own realm and its own clock', async () => {
     const emu = probe(SCRIPT);
-    const [r, c] = await emu.runConcurrently([{ name: 'realm', args: [[1, 2], new Date(42)] }, { name: 'clockAfterSleep', args: [5000] }]);
+    const [r, c] = await emu.runConcurrently([
+      { name: 'realm', args: [[1, 2], new Date(42)] },
+      { name: 'clockAfterSleep', args: [5000] },
+    ]);
     expect(r.value).toEqual([true, true, true, 42, true]);
     expect(c.value).toBeGreaterThanOrEqual(5000);
     expect(c.value).toBeLessThan(5500);
@@ -191,7 +234,13 @@ describe('concurrent executions', () => {
       const emu = probe(SCRIPT);
       const data = emu.workbook.addSheet('Data');
       for (let r = 1; r <= 20; r++) data.set(r - 1, 0, `id${r}`);
-      const cells = Array.from({ length: 20 }, (_, i) => ({ sheet: 'Data', row: i + 1, col: 3, name: 'where', args: [] }));
+      const cells = Array.from({ length: 20 }, (_, i) => ({
+        sheet: 'Data',
+        row: i + 1,
+        col: 3,
+        name: 'where',
+        args: [],
+      }));
       const results = await emu.recalculate(cells, { concurrency });
       expect(results.map((r) => r.value)).toEqual(cells.map((c) => [`C${c.row}`, `id${c.row}`, 'Data']));
       expect(results.every((r) => r.ledger.kind === 'custom-function')).toBe(true);
@@ -200,7 +249,10 @@ describe('concurrent executions', () => {
 
   test('cache limits are shared: four jobs of 300 items leave the 1,000 one cache holds', async () => {
     const emu = probe(SCRIPT);
-    const results = await emu.runConcurrently(['a', 'b', 'c', 'd'].map((p) => ({ name: 'fill', args: [p, 300] })), { concurrency: 4 });
+    const results = await emu.runConcurrently(
+      ['a', 'b', 'c', 'd'].map((p) => ({ name: 'fill', args: [p, 300] })),
+      { concurrency: 4 },
+    );
     expect(results.map((r) => r.value)).toEqual([300, 300, 300, 300]);
     expect(emu.cache('script').items.size).toBe(1000);
   });
@@ -208,11 +260,14 @@ describe('concurrent executions', () => {
   test('locks are held against each other: critical sections never overlap, a short tryLock gives up', async () => {
     for (const concurrency of [3, 5]) {
       const emu = probe(SCRIPT);
-      const results = await emu.runConcurrently([
-        { name: 'holdLock', args: [0, 500, 'a'] },
-        { name: 'holdLock', args: [20, 500, 'b'] },
-        { name: 'tryBriefly', args: [100] },
-      ], { concurrency });
+      const results = await emu.runConcurrently(
+        [
+          { name: 'holdLock', args: [0, 500, 'a'] },
+          { name: 'holdLock', args: [20, 500, 'b'] },
+          { name: 'tryBriefly', args: [100] },
+        ],
+        { concurrency },
+      );
       expect(emu.cache('script').items.get('locked')?.value).toBe('a+a-b+b-');
       expect(results.map((r) => r.value)).toEqual(['a', 'b', false]);
       expect(results[1].ledger.endedAt - results[0].ledger.endedAt).toBeGreaterThanOrEqual(500);
@@ -230,9 +285,14 @@ describe('concurrent executions against the reference service', () => {
   test('the daily fetch quota is shared: 3 left, 5 jobs fetch, exactly 3 succeed', async () => {
     for (const concurrency of [2, 5]) {
       const emu = probe(SCRIPT, { fetchQuota: 3 });
-      const results = await emu.runConcurrently(Array.from({ length: 5 }, () => ({ name: 'fetchOnce', args: [`${svc.url}/openapi.json`] })), { concurrency });
+      const results = await emu.runConcurrently(
+        Array.from({ length: 5 }, () => ({ name: 'fetchOnce', args: [`${svc.url}/openapi.json`] })),
+        { concurrency },
+      );
       expect(results.filter((r) => r.value === 200)).toHaveLength(3);
-      expect(results.filter((r) => r.error === 'Exception: Service invoked too many times for one day: urlfetch.')).toHaveLength(2);
+      expect(
+        results.filter((r) => r.error === 'Exception: Service invoked too many times for one day: urlfetch.'),
+      ).toHaveLength(2);
       expect(emu.quota.used).toBe(3);
     }
   });
@@ -244,7 +304,11 @@ describe('concurrent executions against the reference service', () => {
     expect(expected.filter((c) => c.error === undefined).length).toBeGreaterThan(0);
     for (const concurrency of [4, DEFAULT_CONCURRENCY]) {
       const { emu } = addin(svc.url);
-      const cells = await fillDownAndRecalculate(emu, { sheet: 'Partners', ids, name: 'LP_GET', rest: ['firm'] }, { concurrency });
+      const cells = await fillDownAndRecalculate(
+        emu,
+        { sheet: 'Partners', ids, name: 'LP_GET', rest: ['firm'] },
+        { concurrency },
+      );
       expect(cells.map((c) => c.value ?? c.error)).toEqual(expected.map((c) => c.value ?? c.error));
       expect(cells[0].formula).toBe('=LP_GET(A2, "firm")');
       expect(cells.map((c) => c.row)).toEqual(ids.map((_, i) => i + 2));

@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => svc.stop());
 
-test('the first fetch of the process is charged the request, not the start of the emulator\'s fetch thread', () => {
+test("the first fetch of the process is charged the request, not the start of the emulator's fetch thread", () => {
   const emu = probe('function get(u) { return UrlFetchApp.fetch(u).getResponseCode(); }');
   const charged = () => {
     const run = emu.run('get', [url()]);

@@ -77,7 +77,9 @@ describe('emulator limits: PropertiesService', () => {
   test('values up to 9 KB; one byte more throws; values become strings', () => {
     const emu = emuWith();
     expect(emu.run('propSet', ['script', 'k', 'v'.repeat(9 * 1024)]).error).toBeUndefined();
-    expect(emu.run('propSet', ['script', 'k', 'v'.repeat(9 * 1024 + 1)]).error).toBe('Exception: Argument too large: value');
+    expect(emu.run('propSet', ['script', 'k', 'v'.repeat(9 * 1024 + 1)]).error).toBe(
+      'Exception: Argument too large: value',
+    );
     expect(emu.run('propSet', ['script', 'n', 42]).value).toBe('42');
   });
 
@@ -87,28 +89,45 @@ describe('emulator limits: PropertiesService', () => {
     expect(emu.run('propSetMany', [60, 9000]).error).toContain('exceeded the property storage quota');
   });
 
-  test('custom functions read the owner\'s user properties and cannot write', () => {
+  test("custom functions read the owner's user properties and cannot write", () => {
     const emu = emuWith();
     emu.run('propSet', ['user', 'key', 'owner-secret']);
     emu.run('propSet', ['user', 'key', 'other-secret'], { user: 'other@example.com' });
     expect(callCustomFunction(emu, 'propGet', ['user', 'key']).value).toBe('owner-secret');
     expect(emu.run('propGet', ['user', 'key'], { user: 'other@example.com' }).value).toBe('other-secret');
-    expect(callCustomFunction(emu, 'propSet', ['script', 'k', 'v']).error).toBe('Exception: You do not have permission to call ScriptProperties.setProperty');
+    expect(callCustomFunction(emu, 'propSet', ['script', 'k', 'v']).error).toBe(
+      'Exception: You do not have permission to call ScriptProperties.setProperty',
+    );
   });
 });
 
 describe('emulator limits: SpreadsheetApp', () => {
-  test('setValues checks the shape with Google\'s message', () => {
+  test("setValues checks the shape with Google's message", () => {
     const emu = emuWith();
-    expect(emu.run('write', ['A1:B2', [[1, 2], [3, 4]]]).error).toBeUndefined();
-    expect(emu.run('write', ['A1:B2', [[1, 2]]]).error).toBe('Exception: The number of rows in the data does not match the number of rows in the range. The data has 1 but the range has 2.');
-    expect(emu.run('write', ['A1:B2', [[1, 2], [3]]]).error).toBe('Exception: The number of columns in the data does not match the number of columns in the range. The data has 1 but the range has 2.');
+    expect(
+      emu.run('write', [
+        'A1:B2',
+        [
+          [1, 2],
+          [3, 4],
+        ],
+      ]).error,
+    ).toBeUndefined();
+    expect(emu.run('write', ['A1:B2', [[1, 2]]]).error).toBe(
+      'Exception: The number of rows in the data does not match the number of rows in the range. The data has 1 but the range has 2.',
+    );
+    expect(emu.run('write', ['A1:B2', [[1, 2], [3]]]).error).toBe(
+      'Exception: The number of columns in the data does not match the number of columns in the range. The data has 1 but the range has 2.',
+    );
   });
 
   test('a string starting with = becomes a formula; a quote prefix keeps text; numeric text becomes a number', () => {
     const emu = emuWith();
     emu.run('write', ['A1:E1', [['=SUM(1,2)', "'=SUM(1,2)", '-oops', '+44 20', '12.5']]]);
-    const { values, formulas } = emu.run<{ values: unknown[][]; formulas: string[][] }>('read', ['A1:E1']).value as { values: unknown[][]; formulas: string[][] };
+    const { values, formulas } = emu.run<{ values: unknown[][]; formulas: string[][] }>('read', ['A1:E1']).value as {
+      values: unknown[][];
+      formulas: string[][];
+    };
     expect(formulas[0]).toEqual(['=SUM(1,2)', '', '=-oops', '=+44 20', '']);
     expect(values[0][1]).toBe('=SUM(1,2)');
     expect(values[0][4]).toBe(12.5);
@@ -117,23 +136,31 @@ describe('emulator limits: SpreadsheetApp', () => {
   test('cells hold up to 50,000 characters; one more throws', () => {
     const emu = emuWith();
     expect(emu.run('write', ['A1', [['x'.repeat(50000)]]]).error).toBeUndefined();
-    expect(emu.run('write', ['A1', [['x'.repeat(50001)]]]).error).toBe('Exception: Your input contains more than the maximum of 50000 characters in a single cell.');
+    expect(emu.run('write', ['A1', [['x'.repeat(50001)]]]).error).toBe(
+      'Exception: Your input contains more than the maximum of 50000 characters in a single cell.',
+    );
   });
 
   test('a workbook holds up to 10,000,000 cells', () => {
     const emu = emuWith();
     expect(emu.run('grow', [(10_000_000 - 26_000) / 26]).error).toBeUndefined();
     expect(emu.workbook.cellCount()).toBe(10_000_000);
-    expect(emu.run('grow', [1]).error).toBe('Exception: This action would increase the number of cells in the workbook above the limit of 10000000 cells.');
+    expect(emu.run('grow', [1]).error).toBe(
+      'Exception: This action would increase the number of cells in the workbook above the limit of 10000000 cells.',
+    );
   });
 
   test('dates round-trip; ranges outside the grid and duplicate sheet names are refused', () => {
     const emu = emuWith();
     expect(emu.run('dateTrip').value).toEqual([true, true]);
     expect(emu.run('write', ['A1000', [[1]]]).error).toBeUndefined();
-    expect(emu.run('write', ['A1001', [[1]]]).error).toBe('Exception: The coordinates of the range are outside the dimensions of the sheet.');
+    expect(emu.run('write', ['A1001', [[1]]]).error).toBe(
+      'Exception: The coordinates of the range are outside the dimensions of the sheet.',
+    );
     expect(emu.run('addSheet', ['Data']).value).toBe('Data');
-    expect(emu.run('addSheet', ['data']).error).toBe('Exception: A sheet with the name "data" already exists. Please enter another name.');
+    expect(emu.run('addSheet', ['data']).error).toBe(
+      'Exception: A sheet with the name "data" already exists. Please enter another name.',
+    );
   });
 });
 
@@ -149,8 +176,12 @@ describe('emulator limits: execution time and permissions', () => {
 
   test('custom functions may not use ScriptApp or the UI', () => {
     const emu = emuWith();
-    expect(callCustomFunction(emu, 'trigger', ['hours', 1]).error).toBe('Exception: You do not have permission to call ScriptApp.newTrigger');
-    expect(callCustomFunction(emu, 'ui', []).error).toBe('Exception: Cannot call SpreadsheetApp.getUi() from this context.');
+    expect(callCustomFunction(emu, 'trigger', ['hours', 1]).error).toBe(
+      'Exception: You do not have permission to call ScriptApp.newTrigger',
+    );
+    expect(callCustomFunction(emu, 'ui', []).error).toBe(
+      'Exception: Cannot call SpreadsheetApp.getUi() from this context.',
+    );
     expect(emu.run('ui', [], { kind: 'menu' }).value).toBe('function');
   });
 
@@ -164,7 +195,11 @@ describe('emulator limits: execution time and permissions', () => {
     writeFileSync(join(dir, 'Code.js'), PROBES);
     const emu = new Emulator({ distDir: dir });
     expect(emu.run('page', ['<b>x</b>']).value).toEqual(['T', '<p>Hello &#60;b&#62;x&#60;/b&#62;</p>']);
-    expect(emu.run('who', [], { user: 'analyst@example.com' }).value).toEqual(['analyst@example.com', 'analyst@example.com', 'Etc/UTC']);
+    expect(emu.run('who', [], { user: 'analyst@example.com' }).value).toEqual([
+      'analyst@example.com',
+      'analyst@example.com',
+      'Etc/UTC',
+    ]);
     expect(callCustomFunction(emu, 'who', []).value).toEqual([emu.owner, '', 'Etc/UTC']);
   });
 
@@ -176,9 +211,13 @@ describe('emulator limits: execution time and permissions', () => {
 describe('emulator limits: ScriptApp and LockService', () => {
   test('everyMinutes takes 1, 5, 10, 15 or 30; 20 triggers per user, the 21st throws', () => {
     const emu = emuWith();
-    expect(emu.run('trigger', ['minutes', 7]).error).toBe('Exception: The value passed to everyMinutes must be one of 1, 5, 10, 15 or 30.');
+    expect(emu.run('trigger', ['minutes', 7]).error).toBe(
+      'Exception: The value passed to everyMinutes must be one of 1, 5, 10, 15 or 30.',
+    );
     for (let i = 1; i <= 20; i++) expect(emu.run('trigger', ['minutes', 5]).value).toBe(i);
-    expect(emu.run('trigger', ['minutes', 5]).error).toBe('Exception: This script has too many triggers. Triggers must be deleted from the script before more can be added.');
+    expect(emu.run('trigger', ['minutes', 5]).error).toBe(
+      'Exception: This script has too many triggers. Triggers must be deleted from the script before more can be added.',
+    );
     expect(emu.run('trigger', ['minutes', 5], { user: 'b@example.com' }).value).toBe(1);
   });
 
@@ -198,11 +237,13 @@ describe('emulator limits: ScriptApp and LockService', () => {
     expect(emu.store('script').get('ticks')).toBe('3');
   });
 
-  test('a lock held elsewhere: tryLock waits up to its timeout, waitLock throws Google\'s message', () => {
+  test("a lock held elsewhere: tryLock waits up to its timeout, waitLock throws Google's message", () => {
     const emu = emuWith();
     emu.holdLock('script', 10_000);
     expect(emu.run('lock', ['try', 5_000]).value).toBe(false);
-    expect(emu.run('lock', ['wait', 1_000]).error).toBe('Exception: Lock timeout: another process was holding the lock for too long.');
+    expect(emu.run('lock', ['wait', 1_000]).error).toBe(
+      'Exception: Lock timeout: another process was holding the lock for too long.',
+    );
     expect(emu.run('lock', ['try', 10_000]).value).toBe(true);
   });
 });
@@ -211,7 +252,9 @@ describe('emulator: google.script.run semantics', () => {
   test('JSON-safe arguments and results only; private functions unreachable', async () => {
     const host = new ScriptRunHost(emuWith());
     await expect(host.call('echo', [{ a: [1, 'x', null, true] }])).resolves.toEqual({ a: [1, 'x', null, true] });
-    await expect(host.call('echo', [new Date()])).rejects.toThrow('Failed due to illegal value in property: arguments[0]');
+    await expect(host.call('echo', [new Date()])).rejects.toThrow(
+      'Failed due to illegal value in property: arguments[0]',
+    );
     await expect(host.call('giveDate')).rejects.toThrow('illegal value in property: result');
     await expect(host.call('hidden_')).rejects.toThrow('Script function not found: hidden_');
   });

@@ -15,14 +15,28 @@ function withOptions(to, s, b, o) { MailApp.sendEmail(to, s, b, o); }
 function replyTo(to, r, s, b) { MailApp.sendEmail(to, r, s, b); }
 `;
 
-const emulator = (options: ConstructorParameters<typeof Emulator>[0] = {}) => new Emulator({ code: probe, oauthScopes: [SEND_MAIL], ...options });
+const emulator = (options: ConstructorParameters<typeof Emulator>[0] = {}) =>
+  new Emulator({ code: probe, oauthScopes: [SEND_MAIL], ...options });
 
 test('each signature sends one message with its recipients, bodies and options, from the user the execution runs as', () => {
   const emu = emulator();
   expect(emu.run('quota').value).toBe(100);
-  expect(emu.run('message', [{ to: 'a@example.com, b@example.com', cc: 'c@example.com', subject: 'S', body: 'plain', htmlBody: '<b>html</b>', name: 'Investor Data' }]).value).toBe(97);
+  expect(
+    emu.run('message', [
+      {
+        to: 'a@example.com, b@example.com',
+        cc: 'c@example.com',
+        subject: 'S',
+        body: 'plain',
+        htmlBody: '<b>html</b>',
+        name: 'Investor Data',
+      },
+    ]).value,
+  ).toBe(97);
   expect(emu.run('three', ['d@example.com', 'S3', 'B3'], { user: 'other@example.com' }).error).toBeUndefined();
-  expect(emu.run('withOptions', ['e@example.com', 'S4', 'B4', { bcc: 'f@example.com', htmlBody: '<p>x</p>' }]).error).toBeUndefined();
+  expect(
+    emu.run('withOptions', ['e@example.com', 'S4', 'B4', { bcc: 'f@example.com', htmlBody: '<p>x</p>' }]).error,
+  ).toBeUndefined();
   expect(emu.run('replyTo', ['g@example.com', 'reply@example.com', 'S5', 'B5']).error).toBeUndefined();
   expect(emu.mail.sent.map((m) => [m.from, m.to, m.cc, m.bcc, m.subject, m.body, m.htmlBody, m.replyTo])).toEqual([
     [emu.owner, ['a@example.com', 'b@example.com'], ['c@example.com'], [], 'S', 'plain', '<b>html</b>', undefined],
@@ -37,7 +51,9 @@ test('each signature sends one message with its recipients, bodies and options, 
 test('the quota counts recipients per user, refuses a send past it (nothing sent) and resets 24 hours after the first send', () => {
   const emu = emulator({ mailQuota: 3 });
   expect(emu.run('message', [{ to: 'a@example.com,b@example.com', subject: 'S', body: '' }]).value).toBe(1);
-  expect(emu.run('message', [{ to: 'a@example.com,b@example.com', subject: 'S', body: '' }]).error).toBe('Exception: Service invoked too many times for one day: email.');
+  expect(emu.run('message', [{ to: 'a@example.com,b@example.com', subject: 'S', body: '' }]).error).toBe(
+    'Exception: Service invoked too many times for one day: email.',
+  );
   expect(emu.mail.sent).toHaveLength(1);
   expect(emu.run('quota', [], { user: 'other@example.com' }).value).toBe(3);
   emu.clock.advance(24 * 3_600_000 - 1000);
@@ -47,10 +63,17 @@ test('the quota counts recipients per user, refuses a send past it (nothing sent
 });
 
 test('sending needs script.send_mail; custom functions and simple triggers cannot send', () => {
-  const without = new Emulator({ code: probe, oauthScopes: ['https://www.googleapis.com/auth/spreadsheets.currentonly'] });
-  expect(without.run('three', ['a@example.com', 'S', 'B']).error).toBe(`Exception: You do not have permission to call MailApp.sendEmail. Required permissions: ${SEND_MAIL}`);
+  const without = new Emulator({
+    code: probe,
+    oauthScopes: ['https://www.googleapis.com/auth/spreadsheets.currentonly'],
+  });
+  expect(without.run('three', ['a@example.com', 'S', 'B']).error).toBe(
+    `Exception: You do not have permission to call MailApp.sendEmail. Required permissions: ${SEND_MAIL}`,
+  );
   const emu = emulator();
   expect(emu.run('quota', [], { kind: 'custom-function' }).error).toMatch(/You do not have permission to call MailApp/);
-  expect(emu.run('three', ['a@example.com', 'S', 'B'], { kind: 'simple-trigger' }).error).toMatch(/You do not have permission to call MailApp.sendEmail/);
+  expect(emu.run('three', ['a@example.com', 'S', 'B'], { kind: 'simple-trigger' }).error).toMatch(
+    /You do not have permission to call MailApp.sendEmail/,
+  );
   expect(emu.mail.sent).toHaveLength(0);
 });

@@ -75,12 +75,17 @@ function emulator() {
 test('metadata on a sheet, a whole column, a whole row and the spreadsheet, found by key and location type', () => {
   const emu = emulator();
   expect(emu.run('tag', []).value).toBe('ok');
-  expect(emu.run('found', []).value).toEqual([['firm', 'COLUMN', 3], ['owner', 'imp1'], ['row', 4]]);
+  expect(emu.run('found', []).value).toEqual([
+    ['firm', 'COLUMN', 3],
+    ['owner', 'imp1'],
+    ['row', 4],
+  ]);
 });
 
-test('any range but one whole row or column is refused, in Google\'s words', () => {
+test("any range but one whole row or column is refused, in Google's words", () => {
   const emu = emulator();
-  const refusal = 'Adding developer metadata to arbitrary ranges is not currently supported. Developer metadata may only be added to the top-level spreadsheet, an individual sheet, or an entire row or column.';
+  const refusal =
+    'Adding developer metadata to arbitrary ranges is not currently supported. Developer metadata may only be added to the top-level spreadsheet, an individual sheet, or an entire row or column.';
   for (const a1 of ['A1', 'A1:C5', 'A:C', '2:3']) expect(emu.run('arbitrary', [a1]).value).toContain(refusal);
   expect(emu.run('numericColumn', []).value).toBe('refused');
 });

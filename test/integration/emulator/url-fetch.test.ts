@@ -15,19 +15,24 @@ beforeAll(async () => {
 });
 afterAll(() => svc.stop());
 
-const byId = (id: string) => `${svc.url}/api/limited-partners-data/getLimitedPartnerById?apiKey=${DEMO_KEY}&limitedPartnerId=${encodeURIComponent(id)}`;
+const byId = (id: string) =>
+  `${svc.url}/api/limited-partners-data/getLimitedPartnerById?apiKey=${DEMO_KEY}&limitedPartnerId=${encodeURIComponent(id)}`;
 
 describe('emulator: UrlFetchApp over real HTTP', () => {
-  test('URLs up to 2,082 characters; one more throws Google\'s message', () => {
+  test("URLs up to 2,082 characters; one more throws Google's message", () => {
     const emu = probe(PROBES);
     const base = `${byId('lp_00001')}&pad=`;
     expect(emu.run('get', [base + 'x'.repeat(2082 - base.length), true]).error).toBeUndefined();
-    expect(emu.run('get', [base + 'x'.repeat(2083 - base.length), true]).error).toBe('Exception: Limit Exceeded: URLFetch URL Length.');
+    expect(emu.run('get', [base + 'x'.repeat(2083 - base.length), true]).error).toBe(
+      'Exception: Limit Exceeded: URLFetch URL Length.',
+    );
   });
 
   test('only this machine is reachable unless remote hosts are allowed; nothing is sent elsewhere', () => {
     const emu = probe(PROBES);
-    expect(emu.run('get', ['https://data.example.com/api', true]).error).toBe('Exception: Address unavailable: https://data.example.com (the emulator only fetches from this machine)');
+    expect(emu.run('get', ['https://data.example.com/api', true]).error).toBe(
+      'Exception: Address unavailable: https://data.example.com (the emulator only fetches from this machine)',
+    );
     expect(emu.run('get', ['http://10.0.0.1/x', true]).error).toContain('only fetches from this machine');
     expect(emu.history.reduce((n, l) => n + l.fetches, 0)).toBe(0);
     expect(emu.run('get', [byId('lp_0000a').replace('127.0.0.1', 'localhost'), true]).error).toBeUndefined();
@@ -37,30 +42,38 @@ describe('emulator: UrlFetchApp over real HTTP', () => {
     const emu = probe(PROBES);
     expect(emu.run('get', [byId('nope'), true]).value).toEqual([404, expect.any(Number)]);
     const error = emu.run('get', [byId('nope'), false]).error as string;
-    expect(error).toMatch(/^Exception: Request failed for http:\/\/127\.0\.0\.1:\d+ returned code 404\. Truncated server response: /);
+    expect(error).toMatch(
+      /^Exception: Request failed for http:\/\/127\.0\.0\.1:\d+ returned code 404\. Truncated server response: /,
+    );
     expect(error).not.toContain(DEMO_KEY);
   });
 
-  test('the daily fetch quota: the request past it throws Google\'s message', () => {
+  test("the daily fetch quota: the request past it throws Google's message", () => {
     expect(DAILY_FETCH_QUOTA).toBe(20000);
     const emu = probe(PROBES, { fetchQuota: 3 });
     expect(emu.run('all', [[byId('lp_0000a'), byId('lp_0000b')]]).error).toBeUndefined();
     expect(emu.run('get', [byId('lp_0000a'), true]).error).toBeUndefined();
-    expect(emu.run('get', [byId('lp_0000a'), true]).error).toBe('Exception: Service invoked too many times for one day: urlfetch.');
+    expect(emu.run('get', [byId('lp_0000a'), true]).error).toBe(
+      'Exception: Service invoked too many times for one day: urlfetch.',
+    );
     emu.advance(24 * 3600_000);
     expect(emu.run('get', [byId('lp_0000a'), true]).error).toBeUndefined();
     const real = probe(PROBES);
     real.run('get', [byId('lp_0000a'), true]);
     real.quota.used = DAILY_FETCH_QUOTA - 1;
     expect(real.run('get', [byId('lp_0000a'), true]).error).toBeUndefined();
-    expect(real.run('get', [byId('lp_0000a'), true]).error).toBe('Exception: Service invoked too many times for one day: urlfetch.');
+    expect(real.run('get', [byId('lp_0000a'), true]).error).toBe(
+      'Exception: Service invoked too many times for one day: urlfetch.',
+    );
   });
 
-  test('the quota resets 24 hours after the window\'s first request, not at midnight UTC (Google\'s rule)', () => {
+  test("the quota resets 24 hours after the window's first request, not at midnight UTC (Google's rule)", () => {
     const emu = probe(PROBES, { fetchQuota: 1, startTime: Date.UTC(2026, 10, 23, 23, 0, 0) });
     expect(emu.run('get', [byId('lp_0000a'), true]).error).toBeUndefined();
     emu.advance(2 * 3600_000); // past midnight UTC, 2 h into the window
-    expect(emu.run('get', [byId('lp_0000a'), true]).error).toBe('Exception: Service invoked too many times for one day: urlfetch.');
+    expect(emu.run('get', [byId('lp_0000a'), true]).error).toBe(
+      'Exception: Service invoked too many times for one day: urlfetch.',
+    );
     emu.advance(22 * 3600_000);
     expect(emu.run('get', [byId('lp_0000a'), true]).error).toBeUndefined();
   });

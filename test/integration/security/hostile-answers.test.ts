@@ -30,7 +30,11 @@ describe('a service that echoes the request URL, key and all, in a field', () =>
     expect(String(one.value)).toMatch(/getLimitedPartnerById\?limitedPartnerId=.+&apiKey=\*\*\*$/);
     const cells = [
       one,
-      a.cell('LP_GET', ids.slice(0, 40).map((id) => [id]), 'id, website'),
+      a.cell(
+        'LP_GET',
+        ids.slice(0, 40).map((id) => [id]),
+        'id, website',
+      ),
       a.cell('LP_ACTIVE', '', '', 'id, website', false),
       a.cell('LP_FIND', 'a', 'website', 20, false),
     ];
@@ -64,7 +68,11 @@ describe('one partner nested 100,000 levels deep', () => {
     const deepId = ids[5];
     await svc().config({ quirks: { deepField: { id: deepId, field: 'feedbackEntries', depth: 100_000 } } });
     const a = addin(svc().url);
-    const range = a.cell('LP_GET', ids.slice(0, 20).map((id) => [id]), 'id, fullName');
+    const range = a.cell(
+      'LP_GET',
+      ids.slice(0, 20).map((id) => [id]),
+      'id, fullName',
+    );
     expect(range.error).toBeUndefined();
     expect((range.value as unknown[][]).map((r) => r[0])).toEqual(ids.slice(0, 20));
     const field = a.cell('LP_GET', [[ids[4]], [deepId]], 'id, feedbackEntries');

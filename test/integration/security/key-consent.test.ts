@@ -36,18 +36,21 @@ function editorPointsAt(emu: Emulator, url: string): void {
 function ownerUsesTheAddin(a: ReturnType<typeof addin>): void {
   a.cell('LP_GET', 'lp_0000a', 'id');
   const id = saveImport(a.emu, { sheetName: 'Partners', fields: ['id'] });
-  for (let step = call(a.emu, 'startImport', [id]), n = 0; step.ok && step.status === 'running' && n < 50; n++) step = call(a.emu, 'continueImport', [id]);
+  for (let step = call(a.emu, 'startImport', [id]), n = 0; step.ok && step.status === 'running' && n < 50; n++)
+    step = call(a.emu, 'continueImport', [id]);
   call(a.emu, 'testConnection', []);
   call(a.emu, 'getDiagnostics', []);
 }
 
 describe("an editor's address gets no key from the owner's buttons", () => {
-  test('Save key keeps the address the owner confirmed before: the editor\'s server receives nothing', async () => {
+  test("Save key keeps the address the owner confirmed before: the editor's server receives nothing", async () => {
     const a = addin(svc.url);
     editorPointsAt(a.emu, editors.url);
     const saved = call(a.emu, 'saveApiKey', [ROTATED]);
     expect(saved).toMatchObject({ ok: true, keyAddress: svc.url, addressConfirmed: false, check: 'unchecked' });
-    expect(saved.ok && saved.note).toMatch(/^Key saved, not checked: it is sent nowhere until you confirm this spreadsheet's service address for it \(it is bound to 127\.0\.0\.1:\d+, not to this spreadsheet's 127\.0\.0\.1:\d+\)\.$/);
+    expect(saved.ok && saved.note).toMatch(
+      /^Key saved, not checked: it is sent nowhere until you confirm this spreadsheet's service address for it \(it is bound to 127\.0\.0\.1:\d+, not to this spreadsheet's 127\.0\.0\.1:\d+\)\.$/,
+    );
     ownerUsesTheAddin(a);
     expect((await editors.stats()).requests).toBe(0);
     expect(user(a.emu).get('INVESTOR_DATA_KEY_ADDRESS')).toBe(svc.url);
@@ -56,8 +59,17 @@ describe("an editor's address gets no key from the owner's buttons", () => {
   test('Save settings with only the cache lifetime changed binds nothing; nor does sending the address as it is', async () => {
     const a = addin(svc.url);
     editorPointsAt(a.emu, editors.url);
-    expect(call(a.emu, 'saveSettings', [{ ttlSeconds: 600 }])).toMatchObject({ ok: true, ttlSeconds: 600, addressConfirmed: false });
-    expect(call(a.emu, 'saveSettings', [{ baseUrl: editors.url, ttlSeconds: 900 }])).toMatchObject({ ok: true, ttlSeconds: 900, addressConfirmed: false, keyAddress: svc.url });
+    expect(call(a.emu, 'saveSettings', [{ ttlSeconds: 600 }])).toMatchObject({
+      ok: true,
+      ttlSeconds: 600,
+      addressConfirmed: false,
+    });
+    expect(call(a.emu, 'saveSettings', [{ baseUrl: editors.url, ttlSeconds: 900 }])).toMatchObject({
+      ok: true,
+      ttlSeconds: 900,
+      addressConfirmed: false,
+      keyAddress: svc.url,
+    });
     ownerUsesTheAddin(a);
     expect((await editors.stats()).requests).toBe(0);
   });
@@ -70,10 +82,17 @@ describe("an editor's address gets no key from the owner's buttons", () => {
     expect(first.ok && first.note).toContain('this spreadsheet has no service address yet');
     expect(user(a.emu).get('INVESTOR_DATA_KEY_ADDRESS')).toBeUndefined();
     editorPointsAt(a.emu, editors.url);
-    expect(call(a.emu, 'saveApiKey', [DEMO_KEY])).toMatchObject({ ok: true, keyAddress: '', addressConfirmed: false, check: 'unchecked' });
+    expect(call(a.emu, 'saveApiKey', [DEMO_KEY])).toMatchObject({
+      ok: true,
+      keyAddress: '',
+      addressConfirmed: false,
+      check: 'unchecked',
+    });
     call(a.emu, 'saveSettings', [{ ttlSeconds: 60 }]);
     ownerUsesTheAddin(a);
-    expect(a.cell('LP_GET', 'lp_0000b', 'id').error).toMatch(/but the API key was saved before any service address; the key is not sent\./);
+    expect(a.cell('LP_GET', 'lp_0000b', 'id').error).toMatch(
+      /but the API key was saved before any service address; the key is not sent\./,
+    );
     expect((await editors.stats()).requests).toBe(0);
   });
 
@@ -82,7 +101,12 @@ describe("an editor's address gets no key from the owner's buttons", () => {
     user(a.emu).set('INVESTOR_DATA_API_KEY', DEMO_KEY);
     call(a.emu, 'saveSettings', [{ ttlSeconds: 60 }]);
     ownerUsesTheAddin(a);
-    expect(call(a.emu, 'getSidebarState', [])).toMatchObject({ ok: true, hasKey: true, addressConfirmed: false, keyAddress: '' });
+    expect(call(a.emu, 'getSidebarState', [])).toMatchObject({
+      ok: true,
+      hasKey: true,
+      addressConfirmed: false,
+      keyAddress: '',
+    });
     expect((await editors.stats()).requests).toBe(0);
   });
 });
@@ -91,17 +115,23 @@ describe('consent names the host, in the same action', () => {
   test('"Send my key to <host>?" answered for the document\'s address binds the key there; the next formula is served', async () => {
     const a = addin(svc.url);
     editorPointsAt(a.emu, editors.url);
-    expect(call(a.emu, 'sendKeyTo', [editors.url])).toMatchObject({ ok: true, keyAddress: editors.url, addressConfirmed: true });
+    expect(call(a.emu, 'sendKeyTo', [editors.url])).toMatchObject({
+      ok: true,
+      keyAddress: editors.url,
+      addressConfirmed: true,
+    });
     expect(a.cell('LP_GET', 'lp_0000b', 'id').value).toBe('lp_0000b');
     expect((await editors.stats()).requests).toBe(1);
   });
 
-  test('a consent naming another address than the document\'s (it changed meanwhile) is refused: nothing saved, nothing sent', async () => {
+  test("a consent naming another address than the document's (it changed meanwhile) is refused: nothing saved, nothing sent", async () => {
     const a = addin(svc.url);
     editorPointsAt(a.emu, editors.url);
     const r = call(a.emu, 'saveApiKey', [ROTATED, svc.url]);
     expect(r).toMatchObject({ ok: false, code: 'BAD_INPUT', field: 'baseUrl' });
-    expect(!r.ok && r.message).toMatch(/^This spreadsheet is now 127\.0\.0\.1:\d+, not 127\.0\.0\.1:\d+: nothing was sent, saved or changed\./);
+    expect(!r.ok && r.message).toMatch(
+      /^This spreadsheet is now 127\.0\.0\.1:\d+, not 127\.0\.0\.1:\d+: nothing was sent, saved or changed\./,
+    );
     expect(user(a.emu).get('INVESTOR_DATA_API_KEY')).toBe(DEMO_KEY);
     expect(call(a.emu, 'sendKeyTo', [svc.url])).toMatchObject({ ok: false, field: 'baseUrl' });
     expect((await editors.stats()).requests).toBe(0);
@@ -125,7 +155,9 @@ describe('a key is checked when it is saved', () => {
     const a = addin(editors.url);
     const r = a.emu.run<Answer<KeySaved>>('saveApiKey', ['not-the-right-key'], { kind: 'sidebar' });
     expect(r.value).toMatchObject({ ok: false, code: 'AUTH', field: 'apiKey' });
-    expect(r.value && !r.value.ok && r.value.message).toMatch(/^The service at 127\.0\.0\.1:\d+ refused this key \(HTTP 403\), so it was not saved\. Check the key and paste it again\.$/);
+    expect(r.value && !r.value.ok && r.value.message).toMatch(
+      /^The service at 127\.0\.0\.1:\d+ refused this key \(HTTP 403\), so it was not saved\. Check the key and paste it again\.$/,
+    );
     expect(r.ledger.fetches).toBe(1);
     expect(user(a.emu).get('INVESTOR_DATA_API_KEY')).toBe(DEMO_KEY);
     expect(JSON.stringify(r.value)).not.toContain('not-the-right-key');
@@ -137,23 +169,40 @@ describe('a key is checked when it is saved', () => {
     const a = addin(gone.url, null);
     const r = a.emu.run<Answer<KeySaved>>('saveApiKey', [DEMO_KEY, gone.url], { kind: 'sidebar' });
     expect(r.value).toMatchObject({ ok: true, hasKey: true, check: 'unchecked', keyAddress: gone.url });
-    expect(r.value?.ok && r.value.note).toMatch(/^Key saved, but it could not be checked: Could not reach the data service/);
+    expect(r.value?.ok && r.value.note).toMatch(
+      /^Key saved, but it could not be checked: Could not reach the data service/,
+    );
     expect(r.ledger.fetches).toBe(1);
     expect(JSON.stringify(r.value)).not.toContain(DEMO_KEY);
   });
 });
 
 describe('settings are saved all or nothing, never coerced', () => {
-  test.each([[{ ttlSeconds: '' }], [{ ttlSeconds: '600' }], [{ ttlSeconds: -1 }], [{ ttlSeconds: 1.5 }], [{ ttlSeconds: null }]])('%j is refused, about the cache lifetime field', (change) => {
+  test.each([
+    [{ ttlSeconds: '' }],
+    [{ ttlSeconds: '600' }],
+    [{ ttlSeconds: -1 }],
+    [{ ttlSeconds: 1.5 }],
+    [{ ttlSeconds: null }],
+  ])('%j is refused, about the cache lifetime field', (change) => {
     const a = addin(svc.url);
-    const r = a.emu.run<Answer>('saveSettings', [{ baseUrl: 'https://data.example.com', ...change }], { kind: 'sidebar' }).value;
-    expect(r).toMatchObject({ ok: false, code: 'BAD_INPUT', field: 'ttlSeconds', message: 'Cache lifetime must be a whole number of seconds from 0 to 21600.' });
+    const r = a.emu.run<Answer>('saveSettings', [{ baseUrl: 'https://data.example.com', ...change }], {
+      kind: 'sidebar',
+    }).value;
+    expect(r).toMatchObject({
+      ok: false,
+      code: 'BAD_INPUT',
+      field: 'ttlSeconds',
+      message: 'Cache lifetime must be a whole number of seconds from 0 to 21600.',
+    });
     expect(call(a.emu, 'getSidebarState', [])).toMatchObject({ ok: true, baseUrl: svc.url, ttlSeconds: 3600 });
   });
 
   test('a bad address is refused, about the address field; nothing else is saved', () => {
     const a = addin(svc.url);
-    const r = a.emu.run<Answer>('saveSettings', [{ baseUrl: 'http://data.example.com', ttlSeconds: 60 }], { kind: 'sidebar' }).value;
+    const r = a.emu.run<Answer>('saveSettings', [{ baseUrl: 'http://data.example.com', ttlSeconds: 60 }], {
+      kind: 'sidebar',
+    }).value;
     expect(r).toMatchObject({ ok: false, code: 'BAD_INPUT', field: 'baseUrl' });
     expect(call(a.emu, 'getSidebarState', [])).toMatchObject({ ok: true, baseUrl: svc.url, ttlSeconds: 3600 });
   });
@@ -164,7 +213,9 @@ describe('an address that differs only in its path is named with its path', () =
     const a = addin(`${svc.url}/v1`);
     editorPointsAt(a.emu, `${editors.url.replace(/:\d+$/, `:${new URL(svc.url).port}`)}/tenant-of-editor`);
     const r = a.cell('LP_GET', 'lp_0000a', 'id');
-    expect(r.error).toContain(`is 127.0.0.1:${new URL(svc.url).port}/tenant-of-editor, but the API key was saved for 127.0.0.1:${new URL(svc.url).port}/v1`);
+    expect(r.error).toContain(
+      `is 127.0.0.1:${new URL(svc.url).port}/tenant-of-editor, but the API key was saved for 127.0.0.1:${new URL(svc.url).port}/v1`,
+    );
     const state = call(a.emu, 'getSidebarState', []);
     expect(state).toMatchObject({ ok: true, addressConfirmed: false });
   });

@@ -19,17 +19,22 @@ afterAll(() => svc.stop());
 type Answer = { ok: true; keyHint: string; hasKey: boolean } | { ok: false; code: string; message: string };
 
 describe('saveApiKey', () => {
-  test.each(["abc'defghijkl", 'plus+key+012345', 'pct%41key-12345', 'amp&apiKey=12345', 'ключ-0123456789', 'short'])('%s is refused with a clear reason and not stored', (bad) => {
-    const a = addin(svc.url, null);
-    const r = a.emu.run<Answer>('saveApiKey', [bad], { kind: 'sidebar' }).value as Answer;
-    expect(r.ok).toBe(false);
-    if (!r.ok) {
-      expect(r.code).toBe('BAD_INPUT');
-      expect(r.message).toMatch(/^That key cannot be saved: An API key (may hold only letters, digits and the characters - _ \. ~|is 8 to 512 characters long)/);
-      expect(r.message).not.toContain(bad);
-    }
-    expect(a.emu.store(`user:${a.emu.owner}`).get('INVESTOR_DATA_API_KEY')).toBeUndefined();
-  });
+  test.each(["abc'defghijkl", 'plus+key+012345', 'pct%41key-12345', 'amp&apiKey=12345', 'ключ-0123456789', 'short'])(
+    '%s is refused with a clear reason and not stored',
+    (bad) => {
+      const a = addin(svc.url, null);
+      const r = a.emu.run<Answer>('saveApiKey', [bad], { kind: 'sidebar' }).value as Answer;
+      expect(r.ok).toBe(false);
+      if (!r.ok) {
+        expect(r.code).toBe('BAD_INPUT');
+        expect(r.message).toMatch(
+          /^That key cannot be saved: An API key (may hold only letters, digits and the characters - _ \. ~|is 8 to 512 characters long)/,
+        );
+        expect(r.message).not.toContain(bad);
+      }
+      expect(a.emu.store(`user:${a.emu.owner}`).get('INVESTOR_DATA_API_KEY')).toBeUndefined();
+    },
+  );
 
   test('a key of safe characters is saved; only its last four characters come back', () => {
     const a = addin(svc.url, null);
@@ -53,7 +58,12 @@ describe('a key saved before the safe-character rule', () => {
     const id = saveImport(a.emu, { sheetName: 'Dead', fields: ['id'] });
     const steps = runImport(a.emu, id);
     expect(steps[steps.length - 1].status).toBe('failed');
-    const shown = [cell.error, JSON.stringify(rows.error ?? rows.value), JSON.stringify(steps), everythingStored(a.emu)].join('\n');
+    const shown = [
+      cell.error,
+      JSON.stringify(rows.error ?? rows.value),
+      JSON.stringify(steps),
+      everythingStored(a.emu),
+    ].join('\n');
     expect(keysOf(a.emu)).toContain(legacy);
     expect(leaksIn(shown, keysOf(a.emu))).toEqual([]);
     expect(shown).not.toContain("'defghijkl");
@@ -77,7 +87,7 @@ describe('the cache namespace kept with the key', () => {
     expect(warm.run.ledger.calls['Utilities.computeDigest']).toBeUndefined();
   });
 
-  test('a namespace that does not match the key (changed behind the add-in\'s back) is not used: the old key\'s answers are not served', () => {
+  test("a namespace that does not match the key (changed behind the add-in's back) is not used: the old key's answers are not served", () => {
     const a = addin(svc.url, null);
     a.emu.run('saveApiKey', [DEMO_KEY, svc.url], { kind: 'sidebar' });
     expect(a.cell('LP_GET', 'lp_0000a', 'id').value).toBe('lp_0000a');

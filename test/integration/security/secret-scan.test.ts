@@ -39,6 +39,7 @@ describe('secret scan', () => {
   test('reports positions, never the key', () => {
     const found = leaksIn(`leak ${OWN_KEY}`, [OWN_KEY]);
     expect(found.length).toBeGreaterThan(0);
-    for (const f of found) for (let i = 0; i + 8 <= OWN_KEY.length; i++) expect(f).not.toContain(OWN_KEY.slice(i, i + 8));
+    for (const f of found)
+      for (let i = 0; i + 8 <= OWN_KEY.length; i++) expect(f).not.toContain(OWN_KEY.slice(i, i + 8));
   });
 });

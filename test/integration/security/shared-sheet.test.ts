@@ -18,7 +18,12 @@ beforeAll(() => {
 
 test("an editor's new address gets none of the owner's requests until the owner confirms it", async () => {
   const a = addin(svc.url, null);
-  expect(call(a.emu, 'saveApiKey', [DEMO_KEY, svc.url])).toMatchObject({ ok: true, hasKey: true, addressConfirmed: true, check: 'accepted' });
+  expect(call(a.emu, 'saveApiKey', [DEMO_KEY, svc.url])).toMatchObject({
+    ok: true,
+    hasKey: true,
+    addressConfirmed: true,
+    check: 'accepted',
+  });
   expect(a.cell('LP_GET', 'lp_0000a', 'id').value).toBe('lp_0000a');
   const id = saveImport(a.emu, { sheetName: 'Partners', fields: ['id'] });
   expect(runImport(a.emu, id).pop()?.status).toBe('done');
@@ -30,7 +35,9 @@ test("an editor's new address gets none of the owner's requests until the owner 
   await other.resetStats();
 
   const cell = a.cell('LP_GET', 'lp_0000b', 'id');
-  expect(cell.error).toMatch(/^The service address of this spreadsheet is 127\.0\.0\.1:\d+, but the API key was saved for 127\.0\.0\.1:\d+; the key is not sent\./);
+  expect(cell.error).toMatch(
+    /^The service address of this spreadsheet is 127\.0\.0\.1:\d+, but the API key was saved for 127\.0\.0\.1:\d+; the key is not sent\./,
+  );
   expect(cell.run.ledger.fetches).toBe(0);
   a.emu.advance(2 * 3_600_000);
   expect(sheet(a.emu, 'Partners')).toEqual(before);
@@ -38,7 +45,11 @@ test("an editor's new address gets none of the owner's requests until the owner 
   const state = call(a.emu, 'getSidebarState', []);
   expect(state).toMatchObject({ ok: true, addressConfirmed: false, keyAddress: svc.url, baseUrl: other.url });
 
-  expect(call(a.emu, 'sendKeyTo', [other.url])).toMatchObject({ ok: true, addressConfirmed: true, keyAddress: other.url });
+  expect(call(a.emu, 'sendKeyTo', [other.url])).toMatchObject({
+    ok: true,
+    addressConfirmed: true,
+    keyAddress: other.url,
+  });
   expect(a.cell('LP_GET', 'lp_0000b', 'id').value).toBe('lp_0000b');
   expect((await other.stats()).requests).toBe(1);
 });

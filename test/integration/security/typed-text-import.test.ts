@@ -13,8 +13,18 @@ import { formulasOf, runImport, saveImport, sheet } from '../../helpers/imports'
 import { type RunningService, startService } from '../../helpers/service';
 
 const BAIT: Record<string, string> = {
-  fullName: 'TRUE', firm: '1/2/2023', description: '2020-01-02', email: '50%', sweetSpot: '$1,000', upvotes: '1,234',
-  headquarters: 'false', tierBadge: '9:30', opinionBadge: 'Jan 2, 2023', phoneNumber: '-1,234', website: '(1,000)', address: '1e3',
+  fullName: 'TRUE',
+  firm: '1/2/2023',
+  description: '2020-01-02',
+  email: '50%',
+  sweetSpot: '$1,000',
+  upvotes: '1,234',
+  headquarters: 'false',
+  tierBadge: '9:30',
+  opinionBadge: 'Jan 2, 2023',
+  phoneNumber: '-1,234',
+  website: '(1,000)',
+  address: '1e3',
 };
 const FIELDS = ['id', ...Object.keys(BAIT), 'expertise'];
 
@@ -22,7 +32,14 @@ let svc: RunningService;
 beforeAll(async () => {
   const partners = [
     { id: 'lp_bait', activeStatus: 'ACTIVE', ...BAIT, expertise: ['12.5%'] },
-    { id: 'lp_plain', activeStatus: 'ACTIVE', fullName: 'Ada Lovelace', firm: 'Analytical Capital', upvotes: '17', expertise: ['AI', 'SaaS'] },
+    {
+      id: 'lp_plain',
+      activeStatus: 'ACTIVE',
+      fullName: 'Ada Lovelace',
+      firm: 'Analytical Capital',
+      upvotes: '17',
+      expertise: ['AI', 'SaaS'],
+    },
   ];
   const file = join(mkdtempSync(join(tmpdir(), 'typed-text-')), 'data.json');
   writeFileSync(file, JSON.stringify({ limitedPartners: partners, ventureFunds: [] }));
@@ -37,14 +54,18 @@ describe('service text that Sheets would parse stays text', () => {
     expect(runImport(a.emu, id).pop()?.status).toBe('done');
     const table = sheet(a.emu, 'Bait');
     const row = table.find((r) => r[0] === 'lp_bait') as unknown[];
-    expect(Object.fromEntries(FIELDS.map((f, i) => [f, row[i]]))).toEqual({ id: 'lp_bait', ...BAIT, expertise: '12.5%' });
+    expect(Object.fromEntries(FIELDS.map((f, i) => [f, row[i]]))).toEqual({
+      id: 'lp_bait',
+      ...BAIT,
+      expertise: '12.5%',
+    });
     const plain = table.find((r) => r[0] === 'lp_plain') as unknown[];
     expect(plain.slice(0, 3)).toEqual(['lp_plain', 'Ada Lovelace', 'Analytical Capital']);
     expect(plain[FIELDS.indexOf('upvotes')]).toBe('17');
     expect(formulasOf(a.emu, 'Bait')).toEqual([]);
   });
 
-  test('a merge writes the analyst\'s own text back as text', () => {
+  test("a merge writes the analyst's own text back as text", () => {
     const a = addin(svc.url);
     const id = saveImport(a.emu, { sheetName: 'Merged', fields: ['id', 'fullName'], mode: 'merge' });
     runImport(a.emu, id);

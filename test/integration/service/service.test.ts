@@ -22,7 +22,10 @@ interface Reply {
 
 async function get(path: string, query: Record<string, string> = {}, method = 'GET'): Promise<Reply> {
   const qs = new URLSearchParams(query).toString();
-  const res = await fetch(`${svc.url}${path}${qs ? `?${qs}` : ''}`, { method, headers: { accept: 'application/json' } });
+  const res = await fetch(`${svc.url}${path}${qs ? `?${qs}` : ''}`, {
+    method,
+    headers: { accept: 'application/json' },
+  });
   const text = await res.text();
   let body: unknown;
   try {
@@ -62,10 +65,26 @@ describe('reference service: the seven operations', () => {
 
   test('firms shape has firm as a list; labels shape has labels', async () => {
     const firms = await api(`${LP}/getLimitedPartnersAndTheirFirms`, { limitedPartnerId: 'lp_0000b' });
-    expect(Object.keys(firms.body.data).sort()).toEqual(['activeStatus', 'firm', 'foto', 'fullName', 'id', 'name', 'slug']);
+    expect(Object.keys(firms.body.data).sort()).toEqual([
+      'activeStatus',
+      'firm',
+      'foto',
+      'fullName',
+      'id',
+      'name',
+      'slug',
+    ]);
     expect(Array.isArray(firms.body.data.firm)).toBe(true);
     const labels = await api(`${LP}/getLabelsByLimitedPartnerId`, { limitedPartnerId: 'lp_0000b' });
-    expect(Object.keys(labels.body.data).sort()).toEqual(['activeStatus', 'foto', 'fullName', 'id', 'labels', 'name', 'slug']);
+    expect(Object.keys(labels.body.data).sort()).toEqual([
+      'activeStatus',
+      'foto',
+      'fullName',
+      'id',
+      'labels',
+      'name',
+      'slug',
+    ]);
   });
 
   test('getVentureFundById returns an object with all 58 fields; last fund size and industries', async () => {
@@ -113,12 +132,19 @@ describe('reference service: pagination', () => {
   test('all pages together hold every active partner once', async () => {
     const first = await api(LISTED, { limit: '50' });
     const ids: string[] = [];
-    for (let p = 1; p <= first.body.pagination.totalPages; p++) ids.push(...(await api(LISTED, { limit: '50', page: String(p) })).body.data.map((x: { id: string }) => x.id));
+    for (let p = 1; p <= first.body.pagination.totalPages; p++)
+      ids.push(...(await api(LISTED, { limit: '50', page: String(p) })).body.data.map((x: { id: string }) => x.id));
     expect(ids).toHaveLength(first.body.pagination.totalItems);
     expect(new Set(ids).size).toBe(ids.length);
   });
 
-  test.each([['page', '0'], ['page', '-1'], ['page', '1.5'], ['limit', 'abc'], ['limit', '0']])('%s=%s is a 400', async (name, value) => {
+  test.each([
+    ['page', '0'],
+    ['page', '-1'],
+    ['page', '1.5'],
+    ['limit', 'abc'],
+    ['limit', '0'],
+  ])('%s=%s is a 400', async (name, value) => {
     const r = await api(LISTED, { [name]: value });
     expect(r.status).toBe(400);
     expect(r.body.message).toContain(name);
@@ -130,7 +156,10 @@ describe('reference service: errors', () => {
     const missing = await get(`${LP}/getLimitedPartnerById`, { limitedPartnerId: 'lp_0000a' });
     validate(`${LP}/getLimitedPartnerById`, missing.status, missing.body);
     expect(missing.status).toBe(401);
-    const wrong = await get(`${LP}/getLimitedPartnerById`, { apiKey: 'secret-wrong-key', limitedPartnerId: 'lp_0000a' });
+    const wrong = await get(`${LP}/getLimitedPartnerById`, {
+      apiKey: 'secret-wrong-key',
+      limitedPartnerId: 'lp_0000a',
+    });
     validate(`${LP}/getLimitedPartnerById`, wrong.status, wrong.body);
     expect(wrong.status).toBe(403);
     expect(wrong.text).not.toContain('secret-wrong-key');
@@ -151,7 +180,12 @@ describe('reference service: errors', () => {
 });
 
 describe('reference service: quirks and faults', () => {
-  afterEach(() => svc.config({ quirks: { fundAsList: false, listPaths: 'both' }, faults: { error500: 0, error502: 0, error503: 0, rateLimit: 0, truncated: 0, slow: 0 } }));
+  afterEach(() =>
+    svc.config({
+      quirks: { fundAsList: false, listPaths: 'both' },
+      faults: { error500: 0, error502: 0, error503: 0, rateLimit: 0, truncated: 0, slow: 0 },
+    }),
+  );
 
   test('fundAsList returns getVentureFundById data as a one-element list', async () => {
     await svc.config({ quirks: { fundAsList: true } });
@@ -169,7 +203,11 @@ describe('reference service: quirks and faults', () => {
     expect((await api(SAMPLE)).status).toBe(404);
   });
 
-  test.each([['error500', 500], ['error502', 502], ['error503', 503]])('%s fault gives %i', async (name, status) => {
+  test.each([
+    ['error500', 500],
+    ['error502', 502],
+    ['error503', 503],
+  ])('%s fault gives %i', async (name, status) => {
     await svc.config({ faults: { [name]: 1 } });
     expect((await api(LISTED)).status).toBe(status);
   });
@@ -204,7 +242,8 @@ describe('reference service: quirks and faults', () => {
     await svc.resetStats();
     await svc.config({ faults: { error500: 0.1, error503: 0.1, rateLimit: 0.1 }, seed: 7 });
     const statuses: number[] = [];
-    for (let i = 0; i < 200; i++) statuses.push((await api(`${LP}/getLimitedPartnerById`, { limitedPartnerId: 'lp_0000a' })).status);
+    for (let i = 0; i < 200; i++)
+      statuses.push((await api(`${LP}/getLimitedPartnerById`, { limitedPartnerId: 'lp_0000a' })).status);
     const faults = statuses.filter((s) => s !== 200).length;
     expect(faults).toBeGreaterThan(35);
     expect(faults).toBeLessThan(85);
@@ -272,7 +311,9 @@ describe('reference service: data', () => {
     const after = (await api(LISTED, { limit: '5' })).body;
     expect(after.pagination.totalItems).toBe(before.pagination.totalItems - 1);
     expect(after.data[0].id).not.toBe(before.data[1].id);
-    expect((await api(`${LP}/getLimitedPartnerById`, { limitedPartnerId: before.data[0].id })).body.data[0].activeStatus).toBe('INACTIVE');
+    expect(
+      (await api(`${LP}/getLimitedPartnerById`, { limitedPartnerId: before.data[0].id })).body.data[0].activeStatus,
+    ).toBe('INACTIVE');
   });
 
   test('every response in this file validated against /openapi.json', () => {
@@ -284,7 +325,16 @@ describe('reference service: --data FILE', () => {
   test('serves a valid file and refuses a bad one naming the record and field', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svcdata-'));
     const good = join(dir, 'good.json');
-    writeFileSync(good, JSON.stringify({ limitedPartners: [{ id: 'a1', fullName: 'Ann', activeStatus: 'ACTIVE', ticketSize: 5 }, { id: 'a2', activeStatus: 'INACTIVE' }], ventureFunds: [{ id: 'f1', name: 'F', industries: ['AI'] }] }));
+    writeFileSync(
+      good,
+      JSON.stringify({
+        limitedPartners: [
+          { id: 'a1', fullName: 'Ann', activeStatus: 'ACTIVE', ticketSize: 5 },
+          { id: 'a2', activeStatus: 'INACTIVE' },
+        ],
+        ventureFunds: [{ id: 'f1', name: 'F', industries: ['AI'] }],
+      }),
+    );
     const own = await startService(['--data', good]);
     try {
       const r = await fetch(`${own.url}${LISTED}?apiKey=${DEMO_KEY}`);
@@ -295,6 +345,8 @@ describe('reference service: --data FILE', () => {
     }
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify({ limitedPartners: [{ id: 'a1' }, { id: 'a2', ticketSize: 'lots' }] }));
-    await expect(startService(['--data', bad])).rejects.toThrow('limitedPartners[1] (id "a2"): field "ticketSize" must be float');
+    await expect(startService(['--data', bad])).rejects.toThrow(
+      'limitedPartners[1] (id "a2"): field "ticketSize" must be float',
+    );
   });
 });

@@ -25,12 +25,31 @@ describe('service addresses', () => {
     expect(normaliseBaseUrl(input)).toBe(out);
   });
 
-  test.each(['http://data.example.com', 'http://127.0.0.2', 'http://localhost.evil.example'])('%j: http only for this machine', (input) => {
-    expect(() => normaliseBaseUrl(input)).toThrow(`The service address must use https (http is allowed only for localhost): "${input}".`);
-  });
+  test.each(['http://data.example.com', 'http://127.0.0.2', 'http://localhost.evil.example'])(
+    '%j: http only for this machine',
+    (input) => {
+      expect(() => normaliseBaseUrl(input)).toThrow(
+        `The service address must use https (http is allowed only for localhost): "${input}".`,
+      );
+    },
+  );
 
-  test.each(['', 'data.example.com', 'ftp://h', 'https://', 'https://user@h', 'https://h?x=1', 'https://h#f', 'https://h:123456', 'https://h h', 'https://h/p q', 'https://[::1'])('%j is not an address', (input) => {
-    expect(() => normaliseBaseUrl(input)).toThrow(`Not a valid service address: "${input.trim().replace(/\/+$/, '')}". Use https://host[/path].`);
+  test.each([
+    '',
+    'data.example.com',
+    'ftp://h',
+    'https://',
+    'https://user@h',
+    'https://h?x=1',
+    'https://h#f',
+    'https://h:123456',
+    'https://h h',
+    'https://h/p q',
+    'https://[::1',
+  ])('%j is not an address', (input) => {
+    expect(() => normaliseBaseUrl(input)).toThrow(
+      `Not a valid service address: "${input.trim().replace(/\/+$/, '')}". Use https://host[/path].`,
+    );
   });
 
   test('a long bad address is shown cut to 100 characters', () => {
@@ -42,7 +61,9 @@ describe('service addresses', () => {
 
 describe('URLs', () => {
   test('the base loses its trailing slashes; undefined values are left out; names and values are encoded', () => {
-    expect(buildUrl('https://h//', '/p', { a: undefined, 'b c': 'x/y?z#', n: 0 })).toBe('https://h/p?b%20c=x%2Fy%3Fz%23&n=0');
+    expect(buildUrl('https://h//', '/p', { a: undefined, 'b c': 'x/y?z#', n: 0 })).toBe(
+      'https://h/p?b%20c=x%2Fy%3Fz%23&n=0',
+    );
     expect(buildUrl('https://h', '/p', {})).toBe('https://h/p');
     expect(buildUrl('https://h', '/p', { a: undefined })).toBe('https://h/p');
   });
@@ -50,15 +71,21 @@ describe('URLs', () => {
 
 describe('what a thrown failure means', () => {
   test.each([
-    ['Service invoked too many times for one day: urlfetch.', 'QUOTA'], ['Bandwidth quota exceeded', 'QUOTA'], ['QUOTA reached', 'QUOTA'],
-    ['Request timed out', 'TIMEOUT'], ['timeout after 60 s', 'TIMEOUT'], ['Timed out', 'TIMEOUT'],
+    ['Service invoked too many times for one day: urlfetch.', 'QUOTA'],
+    ['Bandwidth quota exceeded', 'QUOTA'],
+    ['QUOTA reached', 'QUOTA'],
+    ['Request timed out', 'TIMEOUT'],
+    ['timeout after 60 s', 'TIMEOUT'],
+    ['Timed out', 'TIMEOUT'],
     ['Address unavailable: https://h/p', 'NETWORK'],
   ])('%j is %s', (text, code) => {
     expect(toServiceError(new Error(text)).code).toBe(code);
   });
 
   test('messages: quota and timeout in our words; network keeps the cause, redacted and cut', () => {
-    expect(toServiceError(new Error('quota')).message).toBe('Daily URL fetch quota used up; cached values are shown where available. Try again tomorrow.');
+    expect(toServiceError(new Error('quota')).message).toBe(
+      'Daily URL fetch quota used up; cached values are shown where available. Try again tomorrow.',
+    );
     expect(toServiceError(new Error('timeout')).message).toBe('The data service did not answer in time.');
     const key = 'secret-key-0123';
     const e = toServiceError(new Error(`DNS error for https://h/p?apiKey=${key} ${'z'.repeat(300)}`), [key]);
@@ -74,17 +101,32 @@ describe('what a thrown failure means', () => {
   });
 
   test('retried: rate limits, server errors, network, timeouts, not sent for lack of time, broken answers; nothing else', () => {
-    expect([...TRANSIENT_CODES].sort()).toEqual(['MALFORMED', 'NETWORK', 'RATE_LIMITED', 'SERVER', 'TIMEOUT', 'UNSENT']);
-    for (const code of ['AUTH', 'NOT_FOUND', 'BAD_INPUT', 'NO_KEY', 'QUOTA', 'BAD_RESPONSE'] as const) expect(new ServiceError(code, '').transient).toBe(false);
+    expect([...TRANSIENT_CODES].sort()).toEqual([
+      'MALFORMED',
+      'NETWORK',
+      'RATE_LIMITED',
+      'SERVER',
+      'TIMEOUT',
+      'UNSENT',
+    ]);
+    for (const code of ['AUTH', 'NOT_FOUND', 'BAD_INPUT', 'NO_KEY', 'QUOTA', 'BAD_RESPONSE'] as const)
+      expect(new ServiceError(code, '').transient).toBe(false);
   });
 
   test('a stale copy may stand in for every failure but those about the request itself', () => {
-    for (const code of ['AUTH', 'NOT_FOUND', 'BAD_INPUT', 'NO_KEY'] as const) expect(new ServiceError(code, '').fallsBack).toBe(false);
-    for (const code of ['RATE_LIMITED', 'SERVER', 'NETWORK', 'TIMEOUT', 'MALFORMED', 'QUOTA', 'BAD_RESPONSE'] as const) expect(new ServiceError(code, '').fallsBack).toBe(true);
+    for (const code of ['AUTH', 'NOT_FOUND', 'BAD_INPUT', 'NO_KEY'] as const)
+      expect(new ServiceError(code, '').fallsBack).toBe(false);
+    for (const code of ['RATE_LIMITED', 'SERVER', 'NETWORK', 'TIMEOUT', 'MALFORMED', 'QUOTA', 'BAD_RESPONSE'] as const)
+      expect(new ServiceError(code, '').fallsBack).toBe(true);
   });
 
   test('an error redacts its message and URL at construction; Retry-After without an answer time has no due time', () => {
-    const e = new ServiceError('SERVER', 'said secret-key-0123', { url: 'https://h/?apiKey=secret-key-0123', secrets: ['secret-key-0123'], status: 503, retryAfterMs: 5 });
+    const e = new ServiceError('SERVER', 'said secret-key-0123', {
+      url: 'https://h/?apiKey=secret-key-0123',
+      secrets: ['secret-key-0123'],
+      status: 503,
+      retryAfterMs: 5,
+    });
     expect(e.message).toBe(`said ${REDACTED}`);
     expect(e.url).toBe(`https://h/?apiKey=${REDACTED}`);
     expect(e.status).toBe(503);
@@ -105,7 +147,9 @@ describe('the key as the sidebar shows it, and why one is refused', () => {
     expect(keyProblem('a'.repeat(512))).toBeUndefined();
     expect(keyProblem('a'.repeat(7))).toBe('An API key is 8 to 512 characters long.');
     expect(keyProblem('a'.repeat(513))).toBe('An API key is 8 to 512 characters long.');
-    expect(keyProblem('a b c d e')).toBe('An API key may hold only letters, digits and the characters - _ . ~ (no spaces, quotes, +, %, & or other symbols).');
+    expect(keyProblem('a b c d e')).toBe(
+      'An API key may hold only letters, digits and the characters - _ . ~ (no spaces, quotes, +, %, & or other symbols).',
+    );
     expect(keyProblem(' abcdefgh')).toMatch(/^An API key may hold only/);
     expect(keyProblem('abcdefgh ')).toMatch(/^An API key may hold only/);
   });
@@ -122,7 +166,15 @@ describe('the key as the sidebar shows it, and why one is refused', () => {
 describe('hung-service memory', () => {
   const setup = () => {
     const clock = new FakeClock();
-    const memo = new Memo({ store: new LimitedStore(clock), codec: nodeCodec, apiKey: 'k-0123456789', baseUrl: 'https://h', ttlMs: 60_000, invalidatedBefore: 0, now: () => clock.now() });
+    const memo = new Memo({
+      store: new LimitedStore(clock),
+      codec: nodeCodec,
+      apiKey: 'k-0123456789',
+      baseUrl: 'https://h',
+      ttlMs: 60_000,
+      invalidatedBefore: 0,
+      now: () => clock.now(),
+    });
     return { clock, health: cacheHealth(memo, () => clock.now()), memo };
   };
 
@@ -137,20 +189,32 @@ describe('hung-service memory', () => {
   test('a fetch with no answer: not hung before HUNG_AFTER_MS, hung from then until HUNG_MEMORY_MS after it started', () => {
     const { clock, health } = setup();
     const started = clock.t;
-    expect(() => health.around(() => { throw new Error('killed'); })).toThrow('killed');
+    expect(() =>
+      health.around(() => {
+        throw new Error('killed');
+      }),
+    ).toThrow('killed');
     clock.t = started + HUNG_AFTER_MS - 1;
     expect(health.hung()).toBeUndefined();
     clock.t = started + HUNG_AFTER_MS;
-    expect(health.hung()).toBe('The data service has not answered for 20 s, so nothing is asked of it for 100 s more; last good values are shown where there are some.');
+    expect(health.hung()).toBe(
+      'The data service has not answered for 20 s, so nothing is asked of it for 100 s more; last good values are shown where there are some.',
+    );
     clock.t = started + HUNG_MEMORY_MS - 1;
-    expect(health.hung()).toBe('The data service has not answered for 120 s, so nothing is asked of it for 1 s more; last good values are shown where there are some.');
+    expect(health.hung()).toBe(
+      'The data service has not answered for 120 s, so nothing is asked of it for 1 s more; last good values are shown where there are some.',
+    );
     clock.t = started + HUNG_MEMORY_MS;
     expect(health.hung()).toBeUndefined();
   });
 
   test('an answer after the hung fetch clears it', () => {
     const { clock, health } = setup();
-    expect(() => health.around(() => { throw new Error('killed'); })).toThrow();
+    expect(() =>
+      health.around(() => {
+        throw new Error('killed');
+      }),
+    ).toThrow();
     clock.t += HUNG_AFTER_MS;
     health.around(() => undefined);
     expect(health.hung()).toBeUndefined();

@@ -12,15 +12,17 @@ describe('what is kept of an answer: no key', () => {
   test('the key raw, percent-encoded, in part, in nested values and in field names is redacted; other text is kept as sent', () => {
     const encoded = Array.from(KEY, (c) => `%${c.charCodeAt(0).toString(16)}`).join('');
     const body = {
-      data: [{
-        id: 'a&apiKey=not-ours',
-        website: `https://svc/x?limitedPartnerId=a&apiKey=${KEY}`,
-        description: `key: ${encoded}, half: ${KEY.slice(0, 11)}`,
-        feedbackEntries: [{ self: `https://svc/?apiKey=${encodeURIComponent(KEY)}` }, [[KEY]]],
-        [KEY]: 'name',
-        metadata: { [`x${KEY}`]: 1 },
-        upvotes: '12%',
-      }],
+      data: [
+        {
+          id: 'a&apiKey=not-ours',
+          website: `https://svc/x?limitedPartnerId=a&apiKey=${KEY}`,
+          description: `key: ${encoded}, half: ${KEY.slice(0, 11)}`,
+          feedbackEntries: [{ self: `https://svc/?apiKey=${encodeURIComponent(KEY)}` }, [[KEY]]],
+          [KEY]: 'name',
+          metadata: { [`x${KEY}`]: 1 },
+          upvotes: '12%',
+        },
+      ],
     };
     const kept = keep(body);
     expect(leaksIn(JSON.stringify(kept), [KEY])).toEqual([]);
@@ -38,7 +40,9 @@ describe('what is kept of an answer: no key', () => {
   });
 
   test('a 200 hands on only the kept copy (the one place every answer becomes data)', () => {
-    const res = ok200(JSON.stringify({ data: [{ id: 'a', website: `?apiKey=${KEY}` }], pagination: { totalItems: 1, note: KEY } }));
+    const res = ok200(
+      JSON.stringify({ data: [{ id: 'a', website: `?apiKey=${KEY}` }], pagination: { totalItems: 1, note: KEY } }),
+    );
     expect(res.ok && leaksIn(JSON.stringify(res.body), [KEY])).toEqual([]);
   });
 });
@@ -56,11 +60,18 @@ describe('what is kept of an answer: bounded work per record', () => {
 
   test('a record past its budget loses the fields that do not fit, never its id (an id too large is no id)', () => {
     const big = 'x'.repeat(MAX_RECORD_CHARS / 2);
-    const kept = keep({ data: { fullName: 'A', description: big, investmentThesis: big, id: 'a' } }).data as Record<string, unknown>;
+    const kept = keep({ data: { fullName: 'A', description: big, investmentThesis: big, id: 'a' } }).data as Record<
+      string,
+      unknown
+    >;
     expect(kept).toEqual({ id: 'a', fullName: 'A', description: big, investmentThesis: TOO_LARGE });
-    const wide = keep({ data: { id: 'b', expertise: Array.from({ length: MAX_RECORD_CHARS }, () => 1) } }).data as Record<string, unknown>;
+    const wide = keep({ data: { id: 'b', expertise: Array.from({ length: MAX_RECORD_CHARS }, () => 1) } })
+      .data as Record<string, unknown>;
     expect(wide).toEqual({ id: 'b', expertise: TOO_LARGE });
-    expect(keep({ data: { id: 'y'.repeat(MAX_RECORD_CHARS + 1), fullName: 'B' } }).data).toEqual({ id: null, fullName: 'B' });
+    expect(keep({ data: { id: 'y'.repeat(MAX_RECORD_CHARS + 1), fullName: 'B' } }).data).toEqual({
+      id: null,
+      fullName: 'B',
+    });
   });
 
   test('a record of 300,000 fields the add-in never shows keeps its shown fields, and no more of the rest than its budget', () => {
@@ -79,7 +90,9 @@ describe('what is kept of an answer: bounded work per record', () => {
     const r = res.ok ? (res.body.data as Record<string, unknown>) : {};
     expect(Object.getOwnPropertyDescriptor(r, '__proto__')?.value).toEqual({ polluted: 1 });
     expect((r as { polluted?: unknown }).polluted).toBeUndefined();
-    const nestedKey = ok200(`{"data":{"id":"a","metadata":{"__proto__":"?apiKey=${KEY}","x":[{"__proto__":"${KEY}"}]}}}`);
+    const nestedKey = ok200(
+      `{"data":{"id":"a","metadata":{"__proto__":"?apiKey=${KEY}","x":[{"__proto__":"${KEY}"}]}}}`,
+    );
     expect(nestedKey.ok && leaksIn(JSON.stringify(nestedKey.body), [KEY])).toEqual([]);
   });
 });

@@ -12,14 +12,30 @@ const BASE = 'https://data.example.com';
 const LISTED = '/api/active-partners-data/getAllActivePartnersData';
 const SAMPLE = '/api/limited-partners-data/getAllActiveLimitedPartners';
 
-const partner = (id: string, extra: Record<string, unknown> = {}) => ({ id, fullName: `Name ${id}`, activeStatus: 'ACTIVE', ...extra });
+const partner = (id: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  fullName: `Name ${id}`,
+  activeStatus: 'ACTIVE',
+  ...extra,
+});
 
-function setup(handler: Handler, options: Partial<ClientOptions> & { key?: string; ttlMs?: number; store?: LimitedStore; clock?: FakeClock } = {}) {
+function setup(
+  handler: Handler,
+  options: Partial<ClientOptions> & { key?: string; ttlMs?: number; store?: LimitedStore; clock?: FakeClock } = {},
+) {
   const clock = options.clock ?? new FakeClock();
   const store = options.store ?? new LimitedStore(clock);
   const transport = new FakeTransport(handler);
   const key = options.key ?? KEY;
-  const memo = new Memo({ store, codec: nodeCodec, apiKey: key, baseUrl: BASE, ttlMs: options.ttlMs ?? 3_600_000, invalidatedBefore: 0, now: () => clock.now() });
+  const memo = new Memo({
+    store,
+    codec: nodeCodec,
+    apiKey: key,
+    baseUrl: BASE,
+    ttlMs: options.ttlMs ?? 3_600_000,
+    invalidatedBefore: 0,
+    now: () => clock.now(),
+  });
   const client = new Client({ baseUrl: BASE, apiKey: key, transport, clock, memo, random: () => 0.5, ...options });
   return { client, transport, clock, store, memo };
 }
@@ -73,7 +89,13 @@ describe('client: what the spec leaves open', () => {
   });
 
   test('the active list falls back to the second path on 404 and remembers it for this base URL', () => {
-    const handler: Handler = (url) => (url.pathname === LISTED ? json(404, { message: 'Cannot GET' }) : json(200, { data: [partner('a')], pagination: { totalItems: 1, totalPages: 1, currentPage: 1, pageSize: 10 } }));
+    const handler: Handler = (url) =>
+      url.pathname === LISTED
+        ? json(404, { message: 'Cannot GET' })
+        : json(200, {
+            data: [partner('a')],
+            pagination: { totalItems: 1, totalPages: 1, currentPage: 1, pageSize: 10 },
+          });
     const first = setup(handler);
     const [o] = first.client.activePartnerPages([1], 10);
     expect(o.ok && o.value.items[0].id).toBe('a');
@@ -89,7 +111,10 @@ describe('client: what the spec leaves open', () => {
       const page = Number(url.searchParams.get('page'));
       const size = Math.min(Number(url.searchParams.get('limit')), 100);
       const ids = Array.from({ length: total }, (_, i) => `p${i}`).slice((page - 1) * size, page * size);
-      return json(200, { data: ids.map((id) => partner(id)), pagination: { totalItems: total, totalPages: Math.ceil(total / size), currentPage: page, pageSize: size } });
+      return json(200, {
+        data: ids.map((id) => partner(id)),
+        pagination: { totalItems: total, totalPages: Math.ceil(total / size), currentPage: page, pageSize: size },
+      });
     };
     const { client, transport } = setup(handler);
     const read = readList((pages, limit) => client.activePartnerPages(pages, limit), { limit: 1000, batch: 100 });
@@ -153,7 +178,9 @@ describe('client: retries', () => {
   });
 
   test('gives up after the configured retries', () => {
-    const { client, clock, transport } = setup(() => json(500, {}), { retry: { ...DEFAULT_RETRY, retries: 2, retriesWithoutCopy: 2 } });
+    const { client, clock, transport } = setup(() => json(500, {}), {
+      retry: { ...DEFAULT_RETRY, retries: 2, retriesWithoutCopy: 2 },
+    });
     const [o] = client.limitedPartners(['a']);
     expect(!o.ok && o.error.code).toBe('SERVER');
     expect(transport.requests).toHaveLength(3);
@@ -162,7 +189,9 @@ describe('client: retries', () => {
 
   test('with no copy to fall back on the client tries harder; with one it gives up sooner and serves it, marked stale', () => {
     let failing = false;
-    const first = setup((url) => (failing ? json(503, {}) : byIdHandler(url, { url: url.href, headers: {} })), { ttlMs: 1000 });
+    const first = setup((url) => (failing ? json(503, {}) : byIdHandler(url, { url: url.href, headers: {} })), {
+      ttlMs: 1000,
+    });
     const cold = setup(() => json(503, {}), { store: first.store, clock: first.clock });
     cold.client.limitedPartners(['a']);
     expect(cold.transport.requests).toHaveLength(DEFAULT_RETRY.retriesWithoutCopy + 1);
@@ -176,7 +205,9 @@ describe('client: retries', () => {
 
   test('Retry-After is honoured', () => {
     let calls = 0;
-    const { client, clock } = setup(() => (++calls === 1 ? json(429, {}, { 'retry-after': '7' }) : json(200, { data: [partner('a')] })));
+    const { client, clock } = setup(() =>
+      ++calls === 1 ? json(429, {}, { 'retry-after': '7' }) : json(200, { data: [partner('a')] }),
+    );
     expect(client.limitedPartners(['a'])[0].ok).toBe(true);
     expect(clock.sleeps).toEqual([7000]);
   });
@@ -223,7 +254,10 @@ describe('client: cache', () => {
 
   test('records over 100 KB are compressed or chunked within the limits and read back whole', () => {
     let n = 0;
-    const big = (id: string) => partner(id, { description: Array.from({ length: 30000 }, () => (n++ * 2654435761 % 4294967296).toString(36)).join(' ') });
+    const big = (id: string) =>
+      partner(id, {
+        description: Array.from({ length: 30000 }, () => ((n++ * 2654435761) % 4294967296).toString(36)).join(' '),
+      });
     const first = setup((url) => json(200, { data: [big(url.searchParams.get('limitedPartnerId') as string)] }));
     const [o] = first.client.limitedPartners(['huge']);
     expect(o.ok).toBe(true);
@@ -245,7 +279,12 @@ describe('client: cache', () => {
     first.client.limitedPartners(['a']);
     const fetchedAt = first.clock.now();
     first.clock.t += 120_000;
-    const down = setup(() => json(503, {}), { store: first.store, clock: first.clock, ttlMs: 60_000, retry: { ...DEFAULT_RETRY, retries: 0 } });
+    const down = setup(() => json(503, {}), {
+      store: first.store,
+      clock: first.clock,
+      ttlMs: 60_000,
+      retry: { ...DEFAULT_RETRY, retries: 0 },
+    });
     const [o] = down.client.limitedPartners(['a']);
     expect(o.ok && o.staleSince).toBe(fetchedAt);
     expect(down.transport.requests).toHaveLength(1);
@@ -257,7 +296,8 @@ describe('client: one rule for retries, on the error type', () => {
   test('the code alone decides: transient codes are retried and fall back to a stale copy; final ones do neither', () => {
     const transient = ['RATE_LIMITED', 'SERVER', 'NETWORK', 'TIMEOUT', 'MALFORMED'] as const;
     const final = ['AUTH', 'NOT_FOUND', 'BAD_INPUT', 'NO_KEY'] as const;
-    for (const code of transient) expect(new ServiceError(code, 'x')).toMatchObject({ transient: true, fallsBack: true });
+    for (const code of transient)
+      expect(new ServiceError(code, 'x')).toMatchObject({ transient: true, fallsBack: true });
     for (const code of final) expect(new ServiceError(code, 'x')).toMatchObject({ transient: false, fallsBack: false });
     expect(new ServiceError('QUOTA', 'x')).toMatchObject({ transient: false, fallsBack: true });
     expect(new ServiceError('BAD_RESPONSE', 'x')).toMatchObject({ transient: false, fallsBack: true });
@@ -280,15 +320,27 @@ describe('client: one rule for retries, on the error type', () => {
     const fetchedAt = first.clock.now();
     first.clock.t += 120_000;
     const empty = setup(() => json(200, { data: null }), { store: first.store, clock: first.clock, ttlMs: 60_000 });
-    expect(empty.client.limitedPartners(['a'])[0]).toMatchObject({ ok: false, error: { code: 'NOT_FOUND', message: 'Unknown limited partner id: a' } });
+    expect(empty.client.limitedPartners(['a'])[0]).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND', message: 'Unknown limited partner id: a' },
+    });
     const gone = setup(() => json(404, {}), { store: first.store, clock: first.clock, ttlMs: 60_000 });
     expect(gone.client.limitedPartners(['a'])[0]).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
-    const back = setup(() => json(503, {}), { store: first.store, clock: first.clock, ttlMs: 60_000, retry: { ...DEFAULT_RETRY, retries: 0 } });
+    const back = setup(() => json(503, {}), {
+      store: first.store,
+      clock: first.clock,
+      ttlMs: 60_000,
+      retry: { ...DEFAULT_RETRY, retries: 0 },
+    });
     expect(back.client.limitedPartners(['a'])[0]).toMatchObject({ ok: true, staleSince: fetchedAt });
   });
 
   test('a Retry-After longer than the policy accepts is not waited for, and only that request gives up', () => {
-    const { client, clock } = setup((url) => (url.searchParams.get('limitedPartnerId') === 'slow' ? json(429, {}, { 'retry-after': '60' }) : json(200, { data: [partner('ok')] })));
+    const { client, clock } = setup((url) =>
+      url.searchParams.get('limitedPartnerId') === 'slow'
+        ? json(429, {}, { 'retry-after': '60' })
+        : json(200, { data: [partner('ok')] }),
+    );
     const [slow, ok] = client.limitedPartners(['slow', 'ok']);
     expect(!slow.ok && slow.error.message).toBe('Rate limited by the data service, retry in 60 s.');
     expect(ok.ok).toBe(true);
@@ -298,7 +350,11 @@ describe('client: one rule for retries, on the error type', () => {
 
 describe('client: each request waits alone', () => {
   /** A service where each request takes `costMs` of the clock and `fail` decides the first answers of some ids. */
-  function timed(costMs: number, fail: (id: string, attempt: number) => ReturnType<Handler> | undefined, options: Partial<ClientOptions> & { clock?: FakeClock } = {}) {
+  function timed(
+    costMs: number,
+    fail: (id: string, attempt: number) => ReturnType<Handler> | undefined,
+    options: Partial<ClientOptions> & { clock?: FakeClock } = {},
+  ) {
     const clock = options.clock ?? new FakeClock();
     const t0 = clock.now();
     const attempts = new Map<string, number>();
@@ -320,11 +376,15 @@ describe('client: each request waits alone', () => {
   const ids = (n: number) => Array.from({ length: n }, (_, i) => `p${i + 1}`);
 
   test('one 429 with Retry-After 15 among 20 pages: the other 19 (and a 503 with a short backoff) arrive before the 15 s are up', () => {
-    const { client, clock, sentAt, answeredAt } = timed(250, (id, attempt) => {
-      if (id === 'p3' && attempt === 1) return json(429, {}, { 'retry-after': '15' });
-      if (id === 'p7' && attempt === 1) return json(503, {});
-      return undefined;
-    }, { parallelism: 4 });
+    const { client, clock, sentAt, answeredAt } = timed(
+      250,
+      (id, attempt) => {
+        if (id === 'p3' && attempt === 1) return json(429, {}, { 'retry-after': '15' });
+        if (id === 'p7' && attempt === 1) return json(503, {});
+        return undefined;
+      },
+      { parallelism: 4 },
+    );
     const out = client.limitedPartners(ids(20));
     expect(out.every((o) => o.ok)).toBe(true);
     for (const id of ids(20).filter((i) => i !== 'p3')) expect(answeredAt.get(id)).toBeLessThan(15_000);
@@ -338,7 +398,11 @@ describe('client: each request waits alone', () => {
   });
 
   test('a retry goes out between later batches when its time comes, not after the whole round', () => {
-    const { client, sentAt } = timed(250, (id, attempt) => (id === 'p1' && attempt === 1 ? json(429, {}, { 'retry-after': '2' }) : undefined), { parallelism: 4 });
+    const { client, sentAt } = timed(
+      250,
+      (id, attempt) => (id === 'p1' && attempt === 1 ? json(429, {}, { 'retry-after': '2' }) : undefined),
+      { parallelism: 4 },
+    );
     expect(client.limitedPartners(ids(40)).every((o) => o.ok)).toBe(true);
     const order = sentAt.map((s) => s.id);
     const retry = order.lastIndexOf('p1');
@@ -351,16 +415,23 @@ describe('client: each request waits alone', () => {
     for (const retryAfter of ['3', '5', '15']) {
       const clock = new FakeClock();
       const deadline = clock.now() + 10_000;
-      const { client, sentAt } = timed(1000, (id) => {
-        if (id === 'p1') return json(429, {}, { 'retry-after': retryAfter });
-        if (id === 'p2') return json(503, {});
-        return undefined;
-      }, { parallelism: 1, deadline, clock });
+      const { client, sentAt } = timed(
+        1000,
+        (id) => {
+          if (id === 'p1') return json(429, {}, { 'retry-after': retryAfter });
+          if (id === 'p2') return json(503, {});
+          return undefined;
+        },
+        { parallelism: 1, deadline, clock },
+      );
       const out = client.limitedPartners(ids(20));
       expect(clock.now()).toBeLessThanOrEqual(deadline);
       let t = 1_800_000_000_000;
       for (const ms of clock.sleeps) expect((t += ms)).toBeLessThanOrEqual(deadline);
-      expect(out[0]).toMatchObject({ ok: false, error: { code: 'RATE_LIMITED', message: `Rate limited by the data service, retry in ${retryAfter} s.` } });
+      expect(out[0]).toMatchObject({
+        ok: false,
+        error: { code: 'RATE_LIMITED', message: `Rate limited by the data service, retry in ${retryAfter} s.` },
+      });
       expect(out[1]).toMatchObject({ ok: false, error: { code: 'SERVER' } });
       expect(out.slice(2).filter((o) => o.ok).length).toBeGreaterThan(0);
       expect(out.filter((o) => !o.ok && o.error.code === 'UNSENT').length).toBeGreaterThan(0);
@@ -370,8 +441,10 @@ describe('client: each request waits alone', () => {
     }
   });
 
-  test('a deadline passed with the call cuts its waits; the next call has the client\'s own again', () => {
-    const { client, clock, t0 } = timed(0, (_id, attempt) => (attempt === 1 ? json(429, {}, { 'retry-after': '10' }) : undefined));
+  test("a deadline passed with the call cuts its waits; the next call has the client's own again", () => {
+    const { client, clock, t0 } = timed(0, (_id, attempt) =>
+      attempt === 1 ? json(429, {}, { 'retry-after': '10' }) : undefined,
+    );
     const [cut] = client.limitedPartners(['a'], t0 + 8000);
     expect(!cut.ok && cut.error.code).toBe('RATE_LIMITED');
     expect(clock.sleeps).toEqual([]);
@@ -391,7 +464,8 @@ describe('client: a batch that cannot be sent at all', () => {
       const ids = requests.map((r) => new URL(r.url).searchParams.get('limitedPartnerId') as string);
       batches.push(ids);
       clock.t += costMs;
-      if (ids.some((id) => unsendable.has(id))) throw new Error('Exception: Address unavailable: https://data.example.com');
+      if (ids.some((id) => unsendable.has(id)))
+        throw new Error('Exception: Address unavailable: https://data.example.com');
       return ids.map((id) => json(200, { data: [partner(id)] }));
     };
     return { batches, transport: perRequest(send, () => clock.now(), budget?.admit) };
@@ -456,20 +530,27 @@ describe('client: a batch that cannot be sent at all', () => {
 });
 
 describe('client: a Retry-After that is not a usable wait', () => {
-  test.each(['-1', '0', '0.0', 'Thu, 01 Jan 1970 00:00:00 GMT', 'soon', '', '1e3', '12abc'])('429 and 503 with Retry-After %j back off as without one, never faster', (value) => {
-    for (const status of [429, 503]) {
-      const { client, clock, transport } = setup(() => json(status, {}, { 'retry-after': value }));
-      const [o] = client.limitedPartners(['a']);
-      expect(!o.ok && o.error.code).toBe(status === 429 ? 'RATE_LIMITED' : 'SERVER');
-      expect(transport.requests).toHaveLength(DEFAULT_RETRY.retriesWithoutCopy + 1);
-      // The same waits as a 503 without the header: the backoff (jitter at its middle here), doubling to its cap.
-      const backoff = Array.from({ length: DEFAULT_RETRY.retriesWithoutCopy }, (_, i) => Math.round(0.75 * Math.min(DEFAULT_RETRY.maxDelayMs, DEFAULT_RETRY.baseDelayMs * 2 ** i)));
-      expect(clock.sleeps).toEqual(backoff);
-    }
-  });
+  test.each(['-1', '0', '0.0', 'Thu, 01 Jan 1970 00:00:00 GMT', 'soon', '', '1e3', '12abc'])(
+    '429 and 503 with Retry-After %j back off as without one, never faster',
+    (value) => {
+      for (const status of [429, 503]) {
+        const { client, clock, transport } = setup(() => json(status, {}, { 'retry-after': value }));
+        const [o] = client.limitedPartners(['a']);
+        expect(!o.ok && o.error.code).toBe(status === 429 ? 'RATE_LIMITED' : 'SERVER');
+        expect(transport.requests).toHaveLength(DEFAULT_RETRY.retriesWithoutCopy + 1);
+        // The same waits as a 503 without the header: the backoff (jitter at its middle here), doubling to its cap.
+        const backoff = Array.from({ length: DEFAULT_RETRY.retriesWithoutCopy }, (_, i) =>
+          Math.round(0.75 * Math.min(DEFAULT_RETRY.maxDelayMs, DEFAULT_RETRY.baseDelayMs * 2 ** i)),
+        );
+        expect(clock.sleeps).toEqual(backoff);
+      }
+    },
+  );
 
   test('backoff is the floor of every wait: a Retry-After shorter than the backoff waits the backoff', () => {
-    const { client, clock } = setup(() => json(429, {}, { 'retry-after': '1' }), { retry: { ...DEFAULT_RETRY, retriesWithoutCopy: 6 } });
+    const { client, clock } = setup(() => json(429, {}, { 'retry-after': '1' }), {
+      retry: { ...DEFAULT_RETRY, retriesWithoutCopy: 6 },
+    });
     client.limitedPartners(['a']);
     expect(clock.sleeps).toEqual([1000, 1000, 1200, 2400, 3000, 3000]);
   });
@@ -478,7 +559,10 @@ describe('client: a Retry-After that is not a usable wait', () => {
     const clock = new FakeClock();
     let calls = 0;
     const date = new Date(clock.now() + 9000).toUTCString();
-    const { client } = setup(() => (++calls === 1 ? json(429, {}, { 'retry-after': date }) : json(200, { data: [partner('a')] })), { clock });
+    const { client } = setup(
+      () => (++calls === 1 ? json(429, {}, { 'retry-after': date }) : json(200, { data: [partner('a')] })),
+      { clock },
+    );
     expect(client.limitedPartners(['a'])[0].ok).toBe(true);
     expect(clock.sleeps).toHaveLength(1);
     expect(clock.sleeps[0]).toBeGreaterThan(8000);
@@ -504,8 +588,14 @@ describe('client: an empty answer for an id is an answer', () => {
 
   test('the same for a venture fund and its last fund size', () => {
     const { client, transport } = setup(() => json(200, { data: [] }));
-    expect(client.funds(['vf_1'])[0]).toMatchObject({ ok: false, error: { code: 'NOT_FOUND', message: 'Unknown venture fund id: vf_1' } });
-    expect(client.lastFundSizes(['vf_2'])[0]).toMatchObject({ ok: false, error: { code: 'NOT_FOUND', message: 'Unknown venture fund id: vf_2' } });
+    expect(client.funds(['vf_1'])[0]).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND', message: 'Unknown venture fund id: vf_1' },
+    });
+    expect(client.lastFundSizes(['vf_2'])[0]).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND', message: 'Unknown venture fund id: vf_2' },
+    });
     expect(transport.requests).toHaveLength(2);
   });
 });
@@ -519,7 +609,13 @@ describe('client: a record whose id is not the one asked for', () => {
   test('is an error for that id alone, and is not cached', () => {
     const first = setup(other);
     const out = first.client.limitedPartners(['lp_1', 'lp_2', 'lp_3']);
-    expect(out[0]).toMatchObject({ ok: false, error: { code: 'BAD_RESPONSE', message: 'The data service answered with limited partner id lp_OTHER when asked for lp_1.' } });
+    expect(out[0]).toMatchObject({
+      ok: false,
+      error: {
+        code: 'BAD_RESPONSE',
+        message: 'The data service answered with limited partner id lp_OTHER when asked for lp_1.',
+      },
+    });
     expect(out[1]).toMatchObject({ ok: false, error: { code: 'BAD_RESPONSE' } });
     expect(out[2]).toMatchObject({ ok: true, value: { id: 'lp_3' } });
     expect(first.transport.requests).toHaveLength(3);

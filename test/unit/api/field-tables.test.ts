@@ -7,7 +7,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultOpenApiText } from '../../../scripts/openapi';
-import { FUND_FIELD_SPECS, LP_FIELD_SPECS, LP_FIRMS_FIELD_SPECS, LP_LABELS_FIELD_SPECS } from '../../../src/api/records';
+import {
+  FUND_FIELD_SPECS,
+  LP_FIELD_SPECS,
+  LP_FIRMS_FIELD_SPECS,
+  LP_LABELS_FIELD_SPECS,
+} from '../../../src/api/records';
 import { OPERATIONS } from '../../../src/api/operations';
 
 test('the committed OpenAPI document is what the field tables and operations describe', () => {

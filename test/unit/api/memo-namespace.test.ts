@@ -9,12 +9,23 @@ import { FakeClock, FakeTransport, type Handler, json, LimitedStore, nodeCodec }
 const KEY = 'shared-key-0123456789';
 
 function clientAt(baseUrl: string, store: LimitedStore, clock: FakeClock, handler: Handler) {
-  const memo = new Memo({ store, codec: nodeCodec, apiKey: KEY, baseUrl, ttlMs: 3_600_000, invalidatedBefore: 0, now: () => clock.now() });
+  const memo = new Memo({
+    store,
+    codec: nodeCodec,
+    apiKey: KEY,
+    baseUrl,
+    ttlMs: 3_600_000,
+    invalidatedBefore: 0,
+    now: () => clock.now(),
+  });
   const transport = new FakeTransport(handler);
   return { client: new Client({ baseUrl, apiKey: KEY, transport, clock, memo, random: () => 0.5 }), transport };
 }
 
-const answering = (firm: string): Handler => (url) => json(200, { data: [{ id: url.searchParams.get('limitedPartnerId'), firm }] });
+const answering =
+  (firm: string): Handler =>
+  (url) =>
+    json(200, { data: [{ id: url.searchParams.get('limitedPartnerId'), firm }] });
 
 test('two service addresses, one key: no answer of one is served for the other', () => {
   const clock = new FakeClock();

@@ -26,7 +26,16 @@ describe('overLimit agrees with a full UTF-8 count', () => {
 describe('a namespace stored with the key', () => {
   const KEY = 'stored-key-0123456789';
   const memo = (apiKey: string, baseUrl: string, stored?: string) =>
-    new Memo({ store: new LimitedStore(new FakeClock()), codec: nodeCodec, apiKey, baseUrl, ttlMs: 1000, invalidatedBefore: 0, now: () => 0, stored });
+    new Memo({
+      store: new LimitedStore(new FakeClock()),
+      codec: nodeCodec,
+      apiKey,
+      baseUrl,
+      ttlMs: 1000,
+      invalidatedBefore: 0,
+      now: () => 0,
+      stored,
+    });
 
   test('is the one the key would digest to, and shows nothing of the key', () => {
     const stored = Memo.storedNamespace(nodeCodec, KEY, 'https://a.example.com');
@@ -37,7 +46,9 @@ describe('a namespace stored with the key', () => {
   test('is ignored for another key, another address, or when damaged', () => {
     const stored = Memo.storedNamespace(nodeCodec, KEY, 'https://a.example.com');
     const digestOf = (k: string, a: string) => memo(k, a).namespace;
-    expect(memo('other-key-0123456789', 'https://a.example.com', stored).namespace).toBe(digestOf('other-key-0123456789', 'https://a.example.com'));
+    expect(memo('other-key-0123456789', 'https://a.example.com', stored).namespace).toBe(
+      digestOf('other-key-0123456789', 'https://a.example.com'),
+    );
     expect(memo(KEY, 'https://b.example.com', stored).namespace).toBe(digestOf(KEY, 'https://b.example.com'));
     const damaged = `${stored.slice(0, stored.indexOf(':') - 1)}:${stored.slice(stored.indexOf(':') + 1)}`;
     expect(memo(KEY, 'https://a.example.com', damaged).namespace).toBe(digestOf(KEY, 'https://a.example.com'));

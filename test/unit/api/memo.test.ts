@@ -32,7 +32,15 @@ class RecordingStore implements CacheStore {
 function setup(options: { ttlMs?: number; invalidatedBefore?: number | (() => number) } = {}) {
   const clock = new FakeClock(1_000_000);
   const store = new RecordingStore(clock);
-  const memo = new Memo({ store, codec: nodeCodec, apiKey: KEY, baseUrl: 'https://h', ttlMs: options.ttlMs ?? 60_000, invalidatedBefore: options.invalidatedBefore ?? 0, now: () => clock.now() });
+  const memo = new Memo({
+    store,
+    codec: nodeCodec,
+    apiKey: KEY,
+    baseUrl: 'https://h',
+    ttlMs: options.ttlMs ?? 60_000,
+    invalidatedBefore: options.invalidatedBefore ?? 0,
+    now: () => clock.now(),
+  });
   return { clock, store, memo };
 }
 
@@ -111,10 +119,15 @@ describe('large values', () => {
     const { store, memo } = setup();
     const big = { text: 'a'.repeat(MAX_VALUE_BYTES) };
     let seed = 7;
-    const noise = Array.from({ length: 300_000 }, () => String.fromCharCode(33 + ((seed = (seed * 48271) % 2147483647) % 90))).join('');
+    const noise = Array.from({ length: 300_000 }, () =>
+      String.fromCharCode(33 + ((seed = (seed * 48271) % 2147483647) % 90)),
+    ).join('');
     const kb = memo.key('lp', 'big');
     const kn = memo.key('lp', 'noise');
-    memo.putMany([[kb, big], [kn, noise]]);
+    memo.putMany([
+      [kb, big],
+      [kn, noise],
+    ]);
     const raw = store.inner.items;
     expect(raw.get(kb)?.value.startsWith('z')).toBe(true);
     expect(raw.get(kn)?.value).toMatch(/^c\d+$/);
@@ -132,7 +145,9 @@ describe('large values', () => {
   test('a chunked value with a part missing, a damaged entry or one without a time is a miss', () => {
     const { store, memo } = setup();
     let seed = 3;
-    const noise = Array.from({ length: 250_000 }, () => String.fromCharCode(33 + ((seed = (seed * 48271) % 2147483647) % 90))).join('');
+    const noise = Array.from({ length: 250_000 }, () =>
+      String.fromCharCode(33 + ((seed = (seed * 48271) % 2147483647) % 90)),
+    ).join('');
     const k = memo.key('lp', 'n');
     memo.putMany([[k, noise]]);
     store.removeAll([`${k}~1`]);

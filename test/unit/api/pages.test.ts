@@ -23,7 +23,11 @@ describe('page reader: honest services', () => {
   test('the page size is learnt from page 1 and sent from then on', () => {
     const list = fakeList(records(230), { cap: 100 });
     expect(read(list).verdict).toEqual({ complete: true });
-    expect(list.asked).toEqual([{ page: 1, limit: 1000 }, { page: 2, limit: 100 }, { page: 3, limit: 100 }]);
+    expect(list.asked).toEqual([
+      { page: 1, limit: 1000 },
+      { page: 2, limit: 100 },
+      { page: 3, limit: 100 },
+    ]);
   });
 
   test('a server that refuses (404) or repeats (clamps) the page past the end still ends the list', () => {
@@ -37,14 +41,23 @@ describe('page reader: honest services', () => {
 
 describe('page reader: services that lie', () => {
   test('(a) a page without pagination is a transient, malformed answer, thrown to the caller', () => {
-    expect(() => read(fakeList(records(50), { dropPagination: true }))).toThrow(expect.objectContaining({ code: 'MALFORMED', transient: true }));
+    expect(() => read(fakeList(records(50), { dropPagination: true }))).toThrow(
+      expect.objectContaining({ code: 'MALFORMED', transient: true }),
+    );
   });
 
   test('(b) an under-reported total is caught by the page past the end, or by a page longer than the total allows', () => {
     const byProbe = read(fakeList(records(350), { reportTotal: () => 100 }));
-    expect(byProbe.verdict).toEqual({ complete: false, changed: false, reason: 'the service reports 100 items but page 2, past the end, holds 100 more' });
+    expect(byProbe.verdict).toEqual({
+      complete: false,
+      changed: false,
+      reason: 'the service reports 100 items but page 2, past the end, holds 100 more',
+    });
     const byLength = read(fakeList(records(350), { reportTotal: () => 105 }));
-    expect(byLength.verdict).toMatchObject({ complete: false, reason: 'page 2 holds 100 items where 5 were expected (the service reports 105 items, 100 a page)' });
+    expect(byLength.verdict).toMatchObject({
+      complete: false,
+      reason: 'page 2 holds 100 items where 5 were expected (the service reports 105 items, 100 a page)',
+    });
   });
 
   test('(c) a repeated page is named', () => {
@@ -70,8 +83,14 @@ describe('page reader: services that lie', () => {
   });
 
   test('page 1 empty although a total is reported; more items on page 1 than the total', () => {
-    expect(read(fakeList([], { reportTotal: () => 5 })).verdict).toMatchObject({ complete: false, reason: 'page 1 is empty although the service reports 5 items' });
-    expect(read(fakeList(records(8), { reportTotal: () => 5 })).verdict).toMatchObject({ complete: false, reason: 'page 1 holds 8 items although the service reports 5 in all' });
+    expect(read(fakeList([], { reportTotal: () => 5 })).verdict).toMatchObject({
+      complete: false,
+      reason: 'page 1 is empty although the service reports 5 items',
+    });
+    expect(read(fakeList(records(8), { reportTotal: () => 5 })).verdict).toMatchObject({
+      complete: false,
+      reason: 'page 1 holds 8 items although the service reports 5 in all',
+    });
   });
 });
 
@@ -88,7 +107,11 @@ describe('page reader: a live list', () => {
     })(list.fetch);
     const r = readList(list.fetch, { limit: 1000, batch: 20, passes: 2 });
     expect(r.verdict).toEqual({ complete: true });
-    expect(ids(r)).toEqual(records(250).slice(1).map((x) => x.id));
+    expect(ids(r)).toEqual(
+      records(250)
+        .slice(1)
+        .map((x) => x.id),
+    );
   });
 
   test('ids that come twice (the order moved between pages) make the read incomplete, never a list with a gap', () => {
@@ -102,10 +125,14 @@ describe('page reader: a live list', () => {
   });
 
   test('a failure of one page is thrown (the caller decides), and a long list is refused before it is read', () => {
-    const failing = fakeList(records(300), { fail: (page) => (page === 2 ? new ServiceError('SERVER', 'down') : undefined) });
+    const failing = fakeList(records(300), {
+      fail: (page) => (page === 2 ? new ServiceError('SERVER', 'down') : undefined),
+    });
     expect(() => read(failing)).toThrow('down');
     const long = fakeList(records(300));
-    expect(() => readList(long.fetch, { limit: 100, batch: 20, maxItems: 200 })).toThrow('The list has 300 items, more than 200.');
+    expect(() => readList(long.fetch, { limit: 100, batch: 20, maxItems: 200 })).toThrow(
+      'The list has 300 items, more than 200.',
+    );
     expect(long.asked).toHaveLength(1);
   });
 });
@@ -130,6 +157,9 @@ describe('page reader: a list keyed by id (the default)', () => {
   test('a usable id that comes twice still means the list moved', () => {
     const items = records(250);
     items[120] = { id: 'p5' };
-    expect(readList(fakeList(items).fetch, { limit: 100, batch: 20 }).verdict).toMatchObject({ complete: false, changed: true });
+    expect(readList(fakeList(items).fetch, { limit: 100, batch: 20 }).verdict).toMatchObject({
+      complete: false,
+      changed: true,
+    });
   });
 });

@@ -20,18 +20,37 @@ const isList = (url: URL) => /getAllActive/.test(url.pathname);
 function setup(onListPage?: (page: number, memo: Memo) => void) {
   const clock = new FakeClock();
   const store = new LimitedStore(clock);
-  const memo = new Memo({ store, codec: nodeCodec, apiKey: 'k_test_1234', baseUrl: BASE, ttlMs: 3_600_000, invalidatedBefore: 0, now: () => clock.now() });
+  const memo = new Memo({
+    store,
+    codec: nodeCodec,
+    apiKey: 'k_test_1234',
+    baseUrl: BASE,
+    ttlMs: 3_600_000,
+    invalidatedBefore: 0,
+    now: () => clock.now(),
+  });
   const handler: Handler = (url) => {
     if (isList(url)) {
       const page = Number(url.searchParams.get('page'));
       const size = Math.min(100, Number(url.searchParams.get('limit')));
       onListPage?.(page, memo);
-      return json(200, { data: ids.slice((page - 1) * size, page * size).map(partner), pagination: { totalItems: TOTAL, totalPages: Math.ceil(TOTAL / size), currentPage: page, pageSize: size } });
+      return json(200, {
+        data: ids.slice((page - 1) * size, page * size).map(partner),
+        pagination: { totalItems: TOTAL, totalPages: Math.ceil(TOTAL / size), currentPage: page, pageSize: size },
+      });
     }
     return json(200, { data: [partner(url.searchParams.get('limitedPartnerId') as string)] });
   };
   const transport = new FakeTransport(handler);
-  const client = new Client({ baseUrl: BASE, apiKey: 'k_test_1234', transport, clock, memo, random: () => 0.5, deadline: clock.now() + 30_000 });
+  const client = new Client({
+    baseUrl: BASE,
+    apiKey: 'k_test_1234',
+    transport,
+    clock,
+    memo,
+    random: () => 0.5,
+    deadline: clock.now() + 30_000,
+  });
   const another = () => new PartnerLookup({ client, memo, clock, token: 'another', random: () => 0.5 });
   const lookup = new PartnerLookup({ client, memo, clock, token: 'mine', random: () => 0.5 });
   const listRequests = () => transport.requests.filter((r) => isList(new URL(r.url))).length;

@@ -22,11 +22,32 @@ function world(seed = 0.5) {
   return { clock, store, budget };
 }
 
-const byId: Handler = (url) => json(200, { data: [{ id: url.searchParams.get('limitedPartnerId'), fullName: 'N', activeStatus: 'ACTIVE' }] });
+const byId: Handler = (url) =>
+  json(200, { data: [{ id: url.searchParams.get('limitedPartnerId'), fullName: 'N', activeStatus: 'ACTIVE' }] });
 
 function client(w: ReturnType<typeof world>, transport: FakeTransport) {
-  const memo = new Memo({ store: w.store, codec: nodeCodec, apiKey: KEY, baseUrl: BASE, ttlMs: 3_600_000, invalidatedBefore: 0, now: () => w.clock.now() });
-  return new Client({ baseUrl: BASE, apiKey: KEY, transport: perRequest((r) => transport.fetchAll(r) as HttpResponse[], () => w.clock.now(), w.budget().admit), clock: w.clock, memo, random: () => 0.5, parallelism: 100 });
+  const memo = new Memo({
+    store: w.store,
+    codec: nodeCodec,
+    apiKey: KEY,
+    baseUrl: BASE,
+    ttlMs: 3_600_000,
+    invalidatedBefore: 0,
+    now: () => w.clock.now(),
+  });
+  return new Client({
+    baseUrl: BASE,
+    apiKey: KEY,
+    transport: perRequest(
+      (r) => transport.fetchAll(r) as HttpResponse[],
+      () => w.clock.now(),
+      w.budget().admit,
+    ),
+    clock: w.clock,
+    memo,
+    random: () => 0.5,
+    parallelism: 100,
+  });
 }
 
 describe('quota guard: the budget', () => {
@@ -56,7 +77,9 @@ describe('quota guard: the budget', () => {
     expect(b.admit(80).refusal).toBeUndefined();
     const { admitted, refusal } = b.admit(11);
     expect(admitted).toBe(10);
-    expect(refusal?.message).toBe('Daily fetch limit nearly reached: 90 of 100 URL fetches used since Nov 23, 09:30 UTC, and this needs 1 more; the add-in keeps the last 10 in reserve. Cached values are shown where available; the count resets by Nov 24, 09:30 UTC.');
+    expect(refusal?.message).toBe(
+      'Daily fetch limit nearly reached: 90 of 100 URL fetches used since Nov 23, 09:30 UTC, and this needs 1 more; the add-in keeps the last 10 in reserve. Cached values are shown where available; the count resets by Nov 24, 09:30 UTC.',
+    );
     expect(b.usage().used).toBe(90);
     expect(b.admit(1)).toMatchObject({ admitted: 0 });
     expect(b.usage().used).toBe(90);
@@ -91,7 +114,7 @@ describe('quota guard: the budget', () => {
   test('executions in different slots add up exactly; readers sum every slot (seeds swept)', () => {
     for (let seed = 1; seed <= 40; seed++) {
       let x = seed;
-      const random = () => ((x = (x * 16807) % 2147483647) / 2147483647);
+      const random = () => (x = (x * 16807) % 2147483647) / 2147483647;
       const w = world();
       let total = 0;
       for (let e = 0; e < 12; e++) {

@@ -13,13 +13,20 @@ const BASE = 'https://data.example.com';
 
 /** The first 8-character slice of `key` found in `text`, if any. */
 function sliceOf(key: string, text: string): string | undefined {
-  for (let i = 0; i + KEY_SLICE <= key.length; i++) if (text.includes(key.slice(i, i + KEY_SLICE))) return key.slice(i, i + KEY_SLICE);
+  for (let i = 0; i + KEY_SLICE <= key.length; i++)
+    if (text.includes(key.slice(i, i + KEY_SLICE))) return key.slice(i, i + KEY_SLICE);
   return undefined;
 }
 
 const encodings = (key: string): string[] => {
   const strict = encodeURIComponent(key).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return [key, encodeURIComponent(key), strict, strict.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()), encodeURIComponent(strict)];
+  return [
+    key,
+    encodeURIComponent(key),
+    strict,
+    strict.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()),
+    encodeURIComponent(strict),
+  ];
 };
 
 describe('redaction of a key wherever it occurs', () => {
@@ -61,8 +68,15 @@ describe('redaction of a key wherever it occurs', () => {
 
   test('through the client: an echoed key (raw, encoded, cut) never reaches an outcome message', () => {
     const key = "k'ey+with%odd&chars12";
-    const handler: Handler = (url) => json(500, { message: `${'y'.repeat(145)} ${key} ${url.search} ${encodeURIComponent(key)}` });
-    const client = new Client({ baseUrl: BASE, apiKey: key, transport: new FakeTransport(handler), clock: new FakeClock(), retry: { ...DEFAULT_RETRY, retries: 0 } });
+    const handler: Handler = (url) =>
+      json(500, { message: `${'y'.repeat(145)} ${key} ${url.search} ${encodeURIComponent(key)}` });
+    const client = new Client({
+      baseUrl: BASE,
+      apiKey: key,
+      transport: new FakeTransport(handler),
+      clock: new FakeClock(),
+      retry: { ...DEFAULT_RETRY, retries: 0 },
+    });
     const [o] = client.limitedPartners(['lp_1']);
     expect(o.ok).toBe(false);
     if (!o.ok) {
@@ -74,8 +88,18 @@ describe('redaction of a key wherever it occurs', () => {
 
 describe('which keys can be saved', () => {
   test('URL-unreserved characters, 8 to 512 of them', () => {
-    for (const ok of ['demo-key-0123456789', 'sk_live.ABC~123', 'x'.repeat(512)]) expect(keyProblem(ok)).toBeUndefined();
-    for (const bad of ["it's-a-key", 'a+b+c+d+e', 'pct%41key', 'amp&key=1', 'space key', 'short', 'x'.repeat(513), 'ключ-1234567']) {
+    for (const ok of ['demo-key-0123456789', 'sk_live.ABC~123', 'x'.repeat(512)])
+      expect(keyProblem(ok)).toBeUndefined();
+    for (const bad of [
+      "it's-a-key",
+      'a+b+c+d+e',
+      'pct%41key',
+      'amp&key=1',
+      'space key',
+      'short',
+      'x'.repeat(513),
+      'ключ-1234567',
+    ]) {
       expect(keyProblem(bad)).toMatch(/^An API key /);
     }
   });

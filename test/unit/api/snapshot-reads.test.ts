@@ -17,7 +17,15 @@ const partner = (i: number): ServiceRecord => ({ id: `lp_${i}`, fullName: `Name 
 function setup(ttlMs = 60_000) {
   const clock = new FakeClock(5_000_000);
   const store = new LimitedStore(clock);
-  const memo = new Memo({ store, codec: nodeCodec, apiKey: 'snap-key-0123456789', baseUrl: 'https://h', ttlMs, invalidatedBefore: 0, now: () => clock.now() });
+  const memo = new Memo({
+    store,
+    codec: nodeCodec,
+    apiKey: 'snap-key-0123456789',
+    baseUrl: 'https://h',
+    ttlMs,
+    invalidatedBefore: 0,
+    now: () => clock.now(),
+  });
   const asked: string[][] = [];
   const getMany = memo.getMany.bind(memo);
   memo.getMany = (keys) => {
@@ -58,13 +66,17 @@ describe('a snapshot written in one go', () => {
     const found = snapshot.lookup(view, ['lp_1', `lp_${CHUNK_RECORDS + 1}`, 'lp_nope', 'lp_1']);
     expect(asked).toEqual([[memo.key('snap', 'g1:0'), memo.key('snap', 'g1:1')]]);
     expect([...found.keys()].sort()).toEqual(['lp_1', `lp_${CHUNK_RECORDS + 1}`]);
-    expect(found.get('lp_1')).toEqual({ record: { id: 'lp_1', fullName: 'Name 1' }, fresh: true, fetchedAt: 5_000_000 });
+    expect(found.get('lp_1')).toEqual({
+      record: { id: 'lp_1', fullName: 'Name 1' },
+      fresh: true,
+      fetchedAt: 5_000_000,
+    });
     asked.length = 0;
     expect(snapshot.lookup(view, ['lp_nope']).size).toBe(0);
     expect(asked).toEqual([[]]);
   });
 
-  test('read whole in list order; not whole once a chunk is gone, and that chunk\'s ids are not found', () => {
+  test("read whole in list order; not whole once a chunk is gone, and that chunk's ids are not found", () => {
     const { snapshot, memo } = setup();
     snapshot.replace(records, 'g1');
     const view = snapshot.view();
@@ -97,11 +109,21 @@ describe('a snapshot written in one go', () => {
 
   test('a damaged index or chunk reads as none', () => {
     const { snapshot, memo } = setup();
-    for (const bad of [null, 'x', { gen: 1, total: 1, chunks: [] }, { gen: 'g', total: '1', chunks: [] }, { gen: 'g', total: 1, chunks: 'x' }, { gen: 'g', total: 1, chunks: ['x'] }]) {
+    for (const bad of [
+      null,
+      'x',
+      { gen: 1, total: 1, chunks: [] },
+      { gen: 'g', total: '1', chunks: [] },
+      { gen: 'g', total: 1, chunks: 'x' },
+      { gen: 'g', total: 1, chunks: ['x'] },
+    ]) {
       memo.putMany([[snapshot.indexKey(), bad]]);
       expect(snapshot.view()).toBeUndefined();
     }
-    memo.putMany([[snapshot.indexKey(), { gen: 'g', total: 1, chunks: [['a']] }], [memo.key('snap', 'g:0'), { k: ['id'], c: [] }]]);
+    memo.putMany([
+      [snapshot.indexKey(), { gen: 'g', total: 1, chunks: [['a']] }],
+      [memo.key('snap', 'g:0'), { k: ['id'], c: [] }],
+    ]);
     const view = snapshot.view();
     if (!view) throw new Error('no view');
     expect(snapshot.all(view)).toBeUndefined();
@@ -110,9 +132,24 @@ describe('a snapshot written in one go', () => {
 
 describe('column layout', () => {
   test('every field of every record, in first-seen order; a missing field comes back null', () => {
-    const cols = toColumns([{ id: 'a', x: 1 }, { id: 'b', y: [2] }, { id: 'c', x: undefined }]);
-    expect(cols).toEqual({ k: ['id', 'x', 'y'], c: [['a', 'b', 'c'], [1, null, null], [null, [2], null]] });
-    expect(fromColumns(cols)).toEqual([{ id: 'a', x: 1, y: null }, { id: 'b', x: null, y: [2] }, { id: 'c', x: null, y: null }]);
+    const cols = toColumns([
+      { id: 'a', x: 1 },
+      { id: 'b', y: [2] },
+      { id: 'c', x: undefined },
+    ]);
+    expect(cols).toEqual({
+      k: ['id', 'x', 'y'],
+      c: [
+        ['a', 'b', 'c'],
+        [1, null, null],
+        [null, [2], null],
+      ],
+    });
+    expect(fromColumns(cols)).toEqual([
+      { id: 'a', x: 1, y: null },
+      { id: 'b', x: null, y: [2] },
+      { id: 'c', x: null, y: null },
+    ]);
     expect(fromColumns(toColumns([]))).toEqual([]);
   });
 });

@@ -10,12 +10,24 @@ import type { ServiceRecord } from '../../../src/api/records';
 import { CHUNK_RECORDS, Snapshot } from '../../../src/api/snapshot';
 import { FakeClock, LimitedStore, nodeCodec } from '../../helpers/fakes';
 
-const partner = (i: number): ServiceRecord => ({ id: `lp_${String(i).padStart(5, '0')}`, fullName: `Name ${i}`, ticketSize: i * 1000 });
+const partner = (i: number): ServiceRecord => ({
+  id: `lp_${String(i).padStart(5, '0')}`,
+  fullName: `Name ${i}`,
+  ticketSize: i * 1000,
+});
 const records = Array.from({ length: 7 * CHUNK_RECORDS + 37 }, (_, i) => partner(i));
 
 function setup() {
   const clock = new FakeClock();
-  const memo = new Memo({ store: new LimitedStore(clock), codec: nodeCodec, apiKey: 'k_test_1234', baseUrl: 'https://data.example.com', ttlMs: 3_600_000, invalidatedBefore: 0, now: () => clock.now() });
+  const memo = new Memo({
+    store: new LimitedStore(clock),
+    codec: nodeCodec,
+    apiKey: 'k_test_1234',
+    baseUrl: 'https://data.example.com',
+    ttlMs: 3_600_000,
+    invalidatedBefore: 0,
+    now: () => clock.now(),
+  });
   const asked: string[] = [];
   const getMany = memo.getMany.bind(memo);
   memo.getMany = (keys) => {
@@ -28,8 +40,17 @@ function setup() {
 /** Writes the records as an import does: three writes of whole chunks, then the rest. */
 function writeInSteps(snapshot: Snapshot, gen: string, keepIds: boolean): number {
   let chunks = 0;
-  for (const [from, to] of [[0, 3], [3, 5], [5, 8]]) {
-    chunks += snapshot.writeChunks(gen, chunks, records.slice(from * CHUNK_RECORDS, to * CHUNK_RECORDS), keepIds).length;
+  for (const [from, to] of [
+    [0, 3],
+    [3, 5],
+    [5, 8],
+  ]) {
+    chunks += snapshot.writeChunks(
+      gen,
+      chunks,
+      records.slice(from * CHUNK_RECORDS, to * CHUNK_RECORDS),
+      keepIds,
+    ).length;
   }
   return chunks;
 }
@@ -74,7 +95,8 @@ test('without kept ids, a chunk that is gone makes publishing refuse: the previo
 
 test('ids kept by a killed execution (its writes redone at other chunk boundaries) are not used: every id maps to its chunk', () => {
   const { memo, snapshot } = setup();
-  const stale = (n: number): ServiceRecord[] => Array.from({ length: n }, (_, i) => ({ id: `stale_${i}`, fullName: 'killed' }));
+  const stale = (n: number): ServiceRecord[] =>
+    Array.from({ length: n }, (_, i) => ({ id: `stale_${i}`, fullName: 'killed' }));
   // Saved progress: 3 chunks. The killed execution then wrote chunks 3-4 and 5-6 of other records and died before saving.
   snapshot.writeChunks('g4', 0, records.slice(0, 3 * CHUNK_RECORDS), true);
   snapshot.writeChunks('g4', 3, stale(2 * CHUNK_RECORDS), true);

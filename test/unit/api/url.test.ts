@@ -12,5 +12,7 @@ test('a lone surrogate in a query value is a BAD_INPUT error naming the paramete
   }
   expect(caught).toBeInstanceOf(ServiceError);
   expect((caught as ServiceError).code).toBe('BAD_INPUT');
-  expect((caught as ServiceError).message).toBe('The limitedPartnerId holds a broken character (half of a UTF-16 surrogate pair) and cannot be sent.');
+  expect((caught as ServiceError).message).toBe(
+    'The limitedPartnerId holds a broken character (half of a UTF-16 surrogate pair) and cannot be sent.',
+  );
 });

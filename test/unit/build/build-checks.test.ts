@@ -17,8 +17,15 @@ describe('build checks', () => {
     const dir = copyOfSrc();
     try {
       const file = join(dir, 'entry', 'custom-functions.ts');
-      writeFileSync(file, readFileSync(file, 'utf8').replace(/ \* @customfunction\n(?=\s*\*\/\s*export function FUND_LASTSIZE)/, ''));
-      const run = spawnSync('npx', ['tsx', 'scripts/build.ts', dir], { cwd: root, encoding: 'utf8', env: { ...process.env, BUILD_OUT_DIR: join(dir, 'out') } });
+      writeFileSync(
+        file,
+        readFileSync(file, 'utf8').replace(/ \* @customfunction\n(?=\s*\*\/\s*export function FUND_LASTSIZE)/, ''),
+      );
+      const run = spawnSync('npx', ['tsx', 'scripts/build.ts', dir], {
+        cwd: root,
+        encoding: 'utf8',
+        env: { ...process.env, BUILD_OUT_DIR: join(dir, 'out') },
+      });
       expect(run.status).not.toBe(0);
       expect(run.stderr).toContain('Custom function FUND_LASTSIZE has no JSDoc block with @customfunction');
     } finally {
@@ -30,8 +37,16 @@ describe('build checks', () => {
     const dir = copyOfSrc();
     try {
       const file = join(dir, 'entry', 'custom-functions.ts');
-      writeFileSync(file, readFileSync(file, 'utf8').replace(/ \* @param \{boolean\} \[withTypes\][^\n]*\n(?=[\s\S]*?export function LP_FIELDS)/, ''));
-      await expect(buildCode(root, dir)).rejects.toThrow('Custom function LP_FIELDS has no @param line for "withTypes"');
+      writeFileSync(
+        file,
+        readFileSync(file, 'utf8').replace(
+          / \* @param \{boolean\} \[withTypes\][^\n]*\n(?=[\s\S]*?export function LP_FIELDS)/,
+          '',
+        ),
+      );
+      await expect(buildCode(root, dir)).rejects.toThrow(
+        'Custom function LP_FIELDS has no @param line for "withTypes"',
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -41,7 +56,9 @@ describe('build checks', () => {
     const { code, exposed } = await buildCode(root);
     const without = code.replace(/\/\*\*(?:(?!\*\/)[\s\S])*\*\/\s*function LP_GET\([^)]*\) \{\n[^\n]*\n\}\n/, '');
     expect(without.length).toBeLessThan(code.length);
-    expect(() => verifyBundle(without, exposed)).toThrow(new BuildError('dist/Code.js has no top-level wrapper function LP_GET.'));
+    expect(() => verifyBundle(without, exposed)).toThrow(
+      new BuildError('dist/Code.js has no top-level wrapper function LP_GET.'),
+    );
     const noDoc = code.replace(/ \* @customfunction\n(?=\s*\*\/\s*function FUND_GET\()/, '');
     expect(() => verifyBundle(noDoc, exposed)).toThrow('wrapper FUND_GET lost its @customfunction doc');
   });

@@ -36,10 +36,12 @@ describe('dist/Code.js', () => {
   test('dist holds exactly what clasp pushes', () => {
     const manifest = JSON.parse(readFileSync(join(root, 'dist/appsscript.json'), 'utf8'));
     expect(manifest.runtimeVersion).toBe('V8');
-    expect(manifest.oauthScopes).toEqual(expect.arrayContaining([
-      'https://www.googleapis.com/auth/spreadsheets.currentonly',
-      'https://www.googleapis.com/auth/script.external_request',
-    ]));
+    expect(manifest.oauthScopes).toEqual(
+      expect.arrayContaining([
+        'https://www.googleapis.com/auth/spreadsheets.currentonly',
+        'https://www.googleapis.com/auth/script.external_request',
+      ]),
+    );
     const sidebar = readFileSync(join(root, 'dist/Sidebar.html'), 'utf8');
     expect(sidebar).toMatch(/<script>[\s\S]+<\/script>/);
     expect(sidebar).not.toMatch(/<script[^>]+src=|<link[^>]+stylesheet/);

@@ -5,7 +5,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { customFunctions, readResults, renderBenchmarks, renderFunctionReference, replaceFenced } from '../../../scripts/docs-lib';
+import {
+  customFunctions,
+  readResults,
+  renderBenchmarks,
+  renderFunctionReference,
+  replaceFenced,
+} from '../../../scripts/docs-lib';
 import { benchmarksPage } from '../../../scripts/docs';
 
 const ROOT = join(__dirname, '../../..');
@@ -26,7 +32,9 @@ test('the function reference carries every custom function with the help text Sh
   const fns = customFunctions(ROOT);
   const built = readFileSync(join(ROOT, 'src/entry/custom-functions.ts'), 'utf8');
   const reference = renderFunctionReference(fns);
-  expect(fns.map((f) => f.name)).toEqual(expect.arrayContaining(['LP_GET', 'LP_FIND', 'FUND_LASTSIZE', 'FUND_INDUSTRIES']));
+  expect(fns.map((f) => f.name)).toEqual(
+    expect.arrayContaining(['LP_GET', 'LP_FIND', 'FUND_LASTSIZE', 'FUND_INDUSTRIES']),
+  );
   for (const f of fns) expect(reference).toContain(`### ${f.name}(`);
   expect(built).toContain('text such as $80M');
   expect(reference).toContain('text such as $80M');

@@ -18,8 +18,13 @@ const REGIONS = [['Europe'], ['Asia', 'Europe'], ['North America'], [], null];
 const CITIES = ['Zürich', 'zurich', 'München', 'Oslo', 'São Paulo', ''];
 const partners = (n: number): ServiceRecord[] =>
   Array.from({ length: n }, (_, i) => ({
-    id: `p${i}`, fullName: `Name ${i}`, firm: i % 7 === 0 ? `Émile ${i % 3}` : `emile ${i % 3}`, headquarters: CITIES[i % CITIES.length],
-    region: REGIONS[i % REGIONS.length], ticketSize: i % 11 === 0 ? null : (i * 7919) % 5000, createdAt: `2024-0${1 + (i % 9)}-15T12:00:00Z`,
+    id: `p${i}`,
+    fullName: `Name ${i}`,
+    firm: i % 7 === 0 ? `Émile ${i % 3}` : `emile ${i % 3}`,
+    headquarters: CITIES[i % CITIES.length],
+    region: REGIONS[i % REGIONS.length],
+    ticketSize: i % 11 === 0 ? null : (i * 7919) % 5000,
+    createdAt: `2024-0${1 + (i % 9)}-15T12:00:00Z`,
   }));
 
 const FILTERS = [
@@ -29,13 +34,18 @@ const FILTERS = [
 ];
 const SORT = [{ field: 'firm' }, { field: 'ticketSize', descending: true }, { field: 'headquarters' }];
 
-const saved = (input: Record<string, unknown>): ImportSpec => checkSpec({ sheetName: 'Partners', fields: ['id', 'firm', 'ticketSize'], ...input }, [], () => 'imp1');
+const saved = (input: Record<string, unknown>): ImportSpec =>
+  checkSpec({ sheetName: 'Partners', fields: ['id', 'firm', 'ticketSize'], ...input }, [], () => 'imp1');
 const table = (w: World) => w.tables.get('Partners') ?? [];
-const tableIds = (w: World) => table(w).slice(1).map((r) => r[0]);
+const tableIds = (w: World) =>
+  table(w)
+    .slice(1)
+    .map((r) => r[0]);
 
 function drive(w: World, budget = 60_000): RunSummary[] {
   const seen = [beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t + budget)];
-  while (seen[seen.length - 1].status === 'running' && seen.length < 60) seen.push(continueRun('imp1', w.nextExecution(), w.clock.t + budget));
+  while (seen[seen.length - 1].status === 'running' && seen.length < 60)
+    seen.push(continueRun('imp1', w.nextExecution(), w.clock.t + budget));
   return seen;
 }
 
@@ -50,7 +60,9 @@ describe('an import with filters and sort', () => {
     const w = world(fakeList(items).fetch, [saved({ filters: FILTERS, sort: SORT })]);
     const steps = drive(w);
     expect(steps.map((s) => s.status)).toEqual(['done']);
-    expect(steps[0].message).toBe(`Imported ${want.length} of 1050 active limited partners (those matching the filters) into "Partners".`);
+    expect(steps[0].message).toBe(
+      `Imported ${want.length} of 1050 active limited partners (those matching the filters) into "Partners".`,
+    );
     expect(table(w)[0]).toEqual(['id', 'firm', 'ticketSize']);
     expect(tableIds(w)).toEqual(want);
     // Only the import's columns are written: nothing of what was staged to filter and sort.
@@ -60,7 +72,9 @@ describe('an import with filters and sort', () => {
   });
 
   test('the same across many steps, with rows staged between executions', () => {
-    const w = world(fakeList(items, { cap: 10 }).fetch, [saved({ filters: FILTERS, sort: SORT })], { msPerFetch: 1000 });
+    const w = world(fakeList(items, { cap: 10 }).fetch, [saved({ filters: FILTERS, sort: SORT })], {
+      msPerFetch: 1000,
+    });
     const steps = drive(w, 25_000);
     expect(steps.length).toBeGreaterThan(2);
     expect(steps[steps.length - 1].status).toBe('done');
@@ -83,25 +97,52 @@ describe('an import with filters and sort', () => {
 
   test('a filter no partner meets writes the header alone', () => {
     const w = world(fakeList(items).fetch, [saved({ filters: [{ field: 'firm', op: 'is', value: 'nobody' }] })]);
-    expect(drive(w)[0]).toMatchObject({ status: 'done', message: 'Imported 0 of 1050 active limited partners (those matching the filters) into "Partners".' });
+    expect(drive(w)[0]).toMatchObject({
+      status: 'done',
+      message: 'Imported 0 of 1050 active limited partners (those matching the filters) into "Partners".',
+    });
     expect(table(w)).toEqual([['id', 'firm', 'ticketSize']]);
   });
 
   test('merge: a partner still listed that stops matching stays below, logged "no longer matches"; one that left is "no longer active"', () => {
     const list = [
-      { id: 'a', firm: 'Alpha', region: ['Europe'] }, { id: 'b', firm: 'Beta', region: ['Asia'] }, { id: 'c', firm: 'Gamma', region: ['Europe'] },
+      { id: 'a', firm: 'Alpha', region: ['Europe'] },
+      { id: 'b', firm: 'Beta', region: ['Asia'] },
+      { id: 'c', firm: 'Gamma', region: ['Europe'] },
     ];
-    const w = world(fakeList(list).fetch, [saved({ fields: ['id', 'firm'], mode: 'merge', filters: [{ field: 'region', op: 'is', value: 'Europe' }] })]);
-    w.own('Partners', [['id', 'firm', 'Notes'], ['b', 'Beta', 'moved to Asia'], ['gone', 'Old', 'left'], ['a', 'Alpha', 'keep']]);
+    const w = world(fakeList(list).fetch, [
+      saved({ fields: ['id', 'firm'], mode: 'merge', filters: [{ field: 'region', op: 'is', value: 'Europe' }] }),
+    ]);
+    w.own('Partners', [
+      ['id', 'firm', 'Notes'],
+      ['b', 'Beta', 'moved to Asia'],
+      ['gone', 'Old', 'left'],
+      ['a', 'Alpha', 'keep'],
+    ]);
     expect(drive(w)[0]).toMatchObject({
-      status: 'done', message: 'Imported 2 of 3 active limited partners (those matching the filters) into "Partners". 1 new, 1 no longer active, 1 no longer matching, 0 field changes.',
+      status: 'done',
+      message:
+        'Imported 2 of 3 active limited partners (those matching the filters) into "Partners". 1 new, 1 no longer active, 1 no longer matching, 0 field changes.',
     });
-    expect(table(w)).toEqual([['id', 'firm', 'Notes'], ['a', 'Alpha', 'keep'], ['c', 'Gamma', ''], ['b', 'Beta', 'moved to Asia'], ['gone', 'Old', 'left']]);
-    expect(w.changeLog.map((c) => `${c[2]}:${c[3]}`)).toEqual(['c:new partner', 'b:no longer matches', 'gone:no longer active']);
+    expect(table(w)).toEqual([
+      ['id', 'firm', 'Notes'],
+      ['a', 'Alpha', 'keep'],
+      ['c', 'Gamma', ''],
+      ['b', 'Beta', 'moved to Asia'],
+      ['gone', 'Old', 'left'],
+    ]);
+    expect(w.changeLog.map((c) => `${c[2]}:${c[3]}`)).toEqual([
+      'c:new partner',
+      'b:no longer matches',
+      'gone:no longer active',
+    ]);
   });
 
   test('completeness first: a list that does not add up still fails, and the sheet keeps its data', () => {
-    const before = [['id', 'firm', 'ticketSize'], ['old', 'Old', 1]];
+    const before = [
+      ['id', 'firm', 'ticketSize'],
+      ['old', 'Old', 1],
+    ];
     const w = world(fakeList(items, { reportTotal: () => 100 }).fetch, [saved({ filters: FILTERS, sort: SORT })]);
     w.own('Partners', before);
     const last = drive(w).pop();

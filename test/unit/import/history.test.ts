@@ -26,7 +26,14 @@ interface FakeHistory {
 }
 
 function fakeHistory(w: World): FakeHistory {
-  const h: FakeHistory = { rows: [], header: [], others: 0, writes: 0, killAt: 0, port: undefined as unknown as HistoryPort };
+  const h: FakeHistory = {
+    rows: [],
+    header: [],
+    others: 0,
+    writes: 0,
+    killAt: 0,
+    port: undefined as unknown as HistoryPort,
+  };
   const write = () => {
     if (h.killAt && h.writes + 1 === h.killAt) {
       w.kill();
@@ -63,7 +70,13 @@ function fakeHistory(w: World): FakeHistory {
   return h;
 }
 
-const spec = (keep: number): ImportSpec => ({ id: 'imp1', sheetName: 'Partners', fields: ['id', 'fullName'], mode: 'replace', history: { keep } });
+const spec = (keep: number): ImportSpec => ({
+  id: 'imp1',
+  sheetName: 'Partners',
+  fields: ['id', 'fullName'],
+  mode: 'replace',
+  history: { keep },
+});
 
 function setup(keep: number, partners = 30) {
   const list = fakeList(records(partners));
@@ -103,7 +116,10 @@ test('a failed run adds nothing to the history', () => {
   drive(w, withHistory);
   const before = h.rows.length;
   expect(before).toBe(30);
-  const broken = world((pages) => pages.map(() => ({ ok: false as const, error: new ServiceError('AUTH', 'Key refused.') })), w.specs);
+  const broken = world(
+    (pages) => pages.map(() => ({ ok: false as const, error: new ServiceError('AUTH', 'Key refused.') })),
+    w.specs,
+  );
   const s = drive(broken, () => ({ ...broken.nextExecution(), history: h.port }));
   expect(s.status).toBe('failed');
   expect(h.rows).toHaveLength(before);
@@ -115,7 +131,9 @@ test('the cell limit refuses the history, with how many runs fit; the table stil
   h.others = MAX_SPREADSHEET_CELLS - 26 - 9 * 40 * 26 - 5;
   const s = drive(w, withHistory);
   expect(s.status).toBe('done');
-  expect(s.message).toContain('History not kept: 100 runs of 40 rows would take the spreadsheet past its 10,000,000 cells; 9 runs of this size fit beside its other sheets. Keep at most 9 runs.');
+  expect(s.message).toContain(
+    'History not kept: 100 runs of 40 rows would take the spreadsheet past its 10,000,000 cells; 9 runs of this size fit beside its other sheets. Keep at most 9 runs.',
+  );
   expect(h.rows).toHaveLength(0);
   expect(w.tables.get('Partners')).toHaveLength(41);
   expect(w.runLog[w.runLog.length - 1].slice(-2)).toEqual([0, '']);
@@ -149,7 +167,15 @@ describe('an alert killed at each of its writes', () => {
   /** Ports with mail and the listed-ids record; a kill before or after the `killAt`-th of their writes. */
   function alerting(partners: number) {
     const list = fakeList(records(partners));
-    const w = world(list.fetch, [{ id: 'imp1', sheetName: 'Partners', fields: ['id', 'fullName'], mode: 'merge', alert: { on: ['added', 'removed'], owner: 'me@example.com' } }]);
+    const w = world(list.fetch, [
+      {
+        id: 'imp1',
+        sheetName: 'Partners',
+        fields: ['id', 'fullName'],
+        mode: 'merge',
+        alert: { on: ['added', 'removed'], owner: 'me@example.com' },
+      },
+    ]);
     const state = { sent: [] as string[], listed: null as string[] | null, ops: 0, killAt: 0, after: false };
     const op = (effect: () => void) => {
       state.ops++;
@@ -164,34 +190,53 @@ describe('an alert killed at each of its writes', () => {
     };
     const next = () => ({
       ...w.nextExecution(),
-      mail: { remaining: () => 100, send: (_to: string, subject: string) => op(() => state.sent.push(subject)), secrets: () => [], links: () => ({ spreadsheet: 's', changeLog: 'c' }) },
-      listed: { read: () => state.listed, write: (_id: string, ids: readonly string[]) => op(() => (state.listed = [...ids])), remove: () => undefined },
+      mail: {
+        remaining: () => 100,
+        send: (_to: string, subject: string) => op(() => state.sent.push(subject)),
+        secrets: () => [],
+        links: () => ({ spreadsheet: 's', changeLog: 'c' }),
+      },
+      listed: {
+        read: () => state.listed,
+        write: (_id: string, ids: readonly string[]) => op(() => (state.listed = [...ids])),
+        remove: () => undefined,
+      },
     });
     return { w, list, state, next };
   }
 
   // Its writes: the ids listed (1), then the email (2).
-  test.each([[1, false], [1, true], [2, false], [2, true]])('kill at write %i (after it: %s): one email at most, none twice, and the next run compares with this one', (killAt, after) => {
-    const { w, list, state, next } = alerting(20);
-    drive(w, next); // baseline
-    expect(state.listed).toHaveLength(20);
-    list.items.splice(3, 1); // a partner leaves
-    state.ops = 0;
-    state.killAt = killAt;
-    state.after = after;
-    try {
-      drive(w, next);
-    } catch (e) {
-      if (!(e instanceof Killed)) throw e;
-    }
-    state.killAt = 0;
-    for (let s = continueRun('imp1', next(), w.clock.t + 60_000); s.status === 'running'; ) s = continueRun('imp1', next(), w.clock.t + 60_000);
-    // Killed after the email went, it went once; killed before, at most once (never twice).
-    expect(state.sent.length).toBeLessThanOrEqual(1);
-    if (after && killAt === 2) expect(state.sent).toEqual(['1 change to partners in "Partners" (0 added, 1 removed, 0 changed)']);
-    expect(state.listed).toHaveLength(19);
-    const sent = state.sent.length;
-    drive(w, next); // nothing changed since
-    expect(state.sent).toHaveLength(sent);
-  });
+  test.each([
+    [1, false],
+    [1, true],
+    [2, false],
+    [2, true],
+  ])(
+    'kill at write %i (after it: %s): one email at most, none twice, and the next run compares with this one',
+    (killAt, after) => {
+      const { w, list, state, next } = alerting(20);
+      drive(w, next); // baseline
+      expect(state.listed).toHaveLength(20);
+      list.items.splice(3, 1); // a partner leaves
+      state.ops = 0;
+      state.killAt = killAt;
+      state.after = after;
+      try {
+        drive(w, next);
+      } catch (e) {
+        if (!(e instanceof Killed)) throw e;
+      }
+      state.killAt = 0;
+      for (let s = continueRun('imp1', next(), w.clock.t + 60_000); s.status === 'running'; )
+        s = continueRun('imp1', next(), w.clock.t + 60_000);
+      // Killed after the email went, it went once; killed before, at most once (never twice).
+      expect(state.sent.length).toBeLessThanOrEqual(1);
+      if (after && killAt === 2)
+        expect(state.sent).toEqual(['1 change to partners in "Partners" (0 added, 1 removed, 0 changed)']);
+      expect(state.listed).toHaveLength(19);
+      const sent = state.sent.length;
+      drive(w, next); // nothing changed since
+      expect(state.sent).toHaveLength(sent);
+    },
+  );
 });

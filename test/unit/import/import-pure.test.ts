@@ -1,10 +1,23 @@
 import { MergeRefused, mergeTables, moveRow } from '../../../src/import/merge';
-import { a1, adoption, digestOf, type OwnedTable, ownDigest, replaceRefusal, type SheetTag } from '../../../src/import/replace';
+import {
+  a1,
+  adoption,
+  digestOf,
+  type OwnedTable,
+  ownDigest,
+  replaceRefusal,
+  type SheetTag,
+} from '../../../src/import/replace';
 import type { Cell } from '../../../src/table/cells';
 import { checkSchedule, checkSheetName, checkSpec, nextDue } from '../../../src/import/spec';
 
 /** A table as the import's record shows it: cells, formulas by "r,c", the field each column holds. */
-const owned = (values: unknown[][], formulas: Record<string, string> = {}, fields: Array<string | undefined> = [], tag: SheetTag | null = null): OwnedTable => ({
+const owned = (
+  values: unknown[][],
+  formulas: Record<string, string> = {},
+  fields: Array<string | undefined> = [],
+  tag: SheetTag | null = null,
+): OwnedTable => ({
   values: values as Cell[][],
   formulas: values.map((row, r) => row.map((_, c) => formulas[`${r},${c}`] ?? '')),
   fields,
@@ -13,12 +26,36 @@ const owned = (values: unknown[][], formulas: Record<string, string> = {}, field
 
 describe('merge', () => {
   test('first import: header and rows, each column the field it holds, no change log', () => {
-    expect(mergeTables(null, ['id', 'x'], [['a', 1]], 'S')).toEqual({ grid: [['id', 'x'], ['a', 1]], columns: ['id', 'x'], changes: [], kept: 0 });
+    expect(mergeTables(null, ['id', 'x'], [['a', 1]], 'S')).toEqual({
+      grid: [
+        ['id', 'x'],
+        ['a', 1],
+      ],
+      columns: ['id', 'x'],
+      changes: [],
+      kept: 0,
+    });
   });
 
   test('analyst columns and formulas follow their partner; new and gone partners are logged', () => {
-    const existing = owned([['id', 'x', 'Notes', 'Calc'], ['a', 1, 'note a', 5], ['b', 2, 'note b', 6]], { '1,3': '=B2*5', '2,3': '=B3*3+$B$2' }, ['id', 'x']);
-    const r = mergeTables(existing, ['id', 'x'], [['c', 9], ['b', 3]], 'S');
+    const existing = owned(
+      [
+        ['id', 'x', 'Notes', 'Calc'],
+        ['a', 1, 'note a', 5],
+        ['b', 2, 'note b', 6],
+      ],
+      { '1,3': '=B2*5', '2,3': '=B3*3+$B$2' },
+      ['id', 'x'],
+    );
+    const r = mergeTables(
+      existing,
+      ['id', 'x'],
+      [
+        ['c', 9],
+        ['b', 3],
+      ],
+      'S',
+    );
     expect(r.grid).toEqual([
       ['id', 'x', 'Notes', 'Calc'],
       ['c', 9, '', ''],
@@ -34,8 +71,24 @@ describe('merge', () => {
   });
 
   test('the header is the row where the import\'s id column reads "id", in any case, below a title row that stays as it was', () => {
-    const existing = owned([['Partners we track', '', ''], ['ID', 'X', 'Notes'], ['a', 1, 'note a']], { '0,1': '=TODAY()' }, ['id', 'x']);
-    const r = mergeTables(existing, ['id', 'x'], [['b', 2], ['a', 3]], 'S');
+    const existing = owned(
+      [
+        ['Partners we track', '', ''],
+        ['ID', 'X', 'Notes'],
+        ['a', 1, 'note a'],
+      ],
+      { '0,1': '=TODAY()' },
+      ['id', 'x'],
+    );
+    const r = mergeTables(
+      existing,
+      ['id', 'x'],
+      [
+        ['b', 2],
+        ['a', 3],
+      ],
+      'S',
+    );
     expect(r.grid).toEqual([
       ['Partners we track', { formula: '=TODAY()' }, ''],
       ['id', 'x', 'Notes'],
@@ -46,35 +99,98 @@ describe('merge', () => {
   });
 
   test('a sheet with data but no column the import wrote is refused until the analyst lets the import own it; so is one whose id column is gone', () => {
-    const typed = owned([['id', 'x', 'Notes'], ['a', 1, 'keep']]);
+    const typed = owned([
+      ['id', 'x', 'Notes'],
+      ['a', 1, 'keep'],
+    ]);
     expect(() => mergeTables(typed, ['id', 'x'], [['a', 1]], 'S')).toThrow(MergeRefused);
-    expect(() => mergeTables(typed, ['id', 'x'], [['a', 1]], 'S')).toThrow('"S" holds a table the import did not write; nothing was changed.');
+    expect(() => mergeTables(typed, ['id', 'x'], [['a', 1]], 'S')).toThrow(
+      '"S" holds a table the import did not write; nothing was changed.',
+    );
     const { columns } = adoption(typed, ['id', 'x']);
     expect(columns).toEqual(['id', 'x', undefined]);
-    expect(mergeTables({ ...typed, fields: columns }, ['id', 'x'], [['a', 2]], 'S').grid).toEqual([['id', 'x', 'Notes'], ['a', 2, 'keep']]);
-    expect(() => mergeTables(owned([['x'], [1]], {}, [undefined, 'x']), ['id', 'x'], [['a', 1]], 'S')).toThrow('The id column the import wrote in "S" is gone');
+    expect(mergeTables({ ...typed, fields: columns }, ['id', 'x'], [['a', 2]], 'S').grid).toEqual([
+      ['id', 'x', 'Notes'],
+      ['a', 2, 'keep'],
+    ]);
+    expect(() => mergeTables(owned([['x'], [1]], {}, [undefined, 'x']), ['id', 'x'], [['a', 1]], 'S')).toThrow(
+      'The id column the import wrote in "S" is gone',
+    );
   });
 
   test('rows with a repeated id are kept with their notes, below the table, and logged', () => {
-    const existing = owned([['id', 'x', 'Notes'], ['a', 1, 'first'], ['a', 1, 'second note'], ['b', 2, 'b note']], { '2,2': '=C2&"!"' }, ['id', 'x']);
-    const r = mergeTables(existing, ['id', 'x'], [['a', 1], ['b', 2]], 'S');
+    const existing = owned(
+      [
+        ['id', 'x', 'Notes'],
+        ['a', 1, 'first'],
+        ['a', 1, 'second note'],
+        ['b', 2, 'b note'],
+      ],
+      { '2,2': '=C2&"!"' },
+      ['id', 'x'],
+    );
+    const r = mergeTables(
+      existing,
+      ['id', 'x'],
+      [
+        ['a', 1],
+        ['b', 2],
+      ],
+      'S',
+    );
     expect(r.grid).toEqual([
-      ['id', 'x', 'Notes'], ['a', 1, 'first'], ['b', 2, 'b note'], ['a', 1, { formula: '=C2&"!"' }],
+      ['id', 'x', 'Notes'],
+      ['a', 1, 'first'],
+      ['b', 2, 'b note'],
+      ['a', 1, { formula: '=C2&"!"' }],
     ]);
     expect(r.changes).toEqual([{ id: 'a', change: 'repeated id (kept)', field: '', before: '', after: '' }]);
     expect(r.kept).toBe(1);
   });
 
   test('a TOTAL row without an id keeps its formulas, in imported columns too', () => {
-    const existing = owned([['id', 'x'], ['a', 1], ['b', 2], ['TOTAL', 3]], { '3,1': '=SUM(B2:B3)' }, ['id', 'x']);
-    const r = mergeTables(existing, ['id', 'x'], [['b', 5], ['a', 1]], 'S');
+    const existing = owned(
+      [
+        ['id', 'x'],
+        ['a', 1],
+        ['b', 2],
+        ['TOTAL', 3],
+      ],
+      { '3,1': '=SUM(B2:B3)' },
+      ['id', 'x'],
+    );
+    const r = mergeTables(
+      existing,
+      ['id', 'x'],
+      [
+        ['b', 5],
+        ['a', 1],
+      ],
+      'S',
+    );
     expect(r.grid[3]).toEqual(['TOTAL', { formula: '=SUM(B2:B3)' }]);
   });
 
-  test('the analyst\'s columns stay where they are, inserted between imported ones or moved; the import\'s columns are found wherever they are', () => {
+  test("the analyst's columns stay where they are, inserted between imported ones or moved; the import's columns are found wherever they are", () => {
     // The analyst moved x to the left of id and inserted "Score" between them; "Times 10" reads Score.
-    const existing = owned([['x', 'Score', 'id', 'Times 10'], [1, 7, 'a', 70], [2, 8, 'b', 80]], { '1,3': '=B2*10', '2,3': '=B3*10' }, ['x', undefined, 'id']);
-    const r = mergeTables(existing, ['id', 'x'], [['b', 20], ['a', 10]], 'S');
+    const existing = owned(
+      [
+        ['x', 'Score', 'id', 'Times 10'],
+        [1, 7, 'a', 70],
+        [2, 8, 'b', 80],
+      ],
+      { '1,3': '=B2*10', '2,3': '=B3*10' },
+      ['x', undefined, 'id'],
+    );
+    const r = mergeTables(
+      existing,
+      ['id', 'x'],
+      [
+        ['b', 20],
+        ['a', 10],
+      ],
+      'S',
+    );
     expect(r.grid).toEqual([
       ['x', 'Score', 'id', 'Times 10'],
       [20, 8, 'b', { formula: '=B2*10' }],
@@ -83,26 +199,52 @@ describe('merge', () => {
     expect(r.columns).toEqual(['x', undefined, 'id', undefined]);
   });
 
-  test('a field newly added gets a new column, never the analyst\'s column of that name; a field no longer written leaves its column to the analyst', () => {
-    const existing = owned([['id', 'old', 'region'], ['a', 'o', 'my note']], {}, ['id', 'old']);
+  test("a field newly added gets a new column, never the analyst's column of that name; a field no longer written leaves its column to the analyst", () => {
+    const existing = owned(
+      [
+        ['id', 'old', 'region'],
+        ['a', 'o', 'my note'],
+      ],
+      {},
+      ['id', 'old'],
+    );
     const r = mergeTables(existing, ['id', 'region'], [['a', 'EU']], 'S');
-    expect(r.grid).toEqual([['id', 'old', 'region', 'region'], ['a', 'o', 'my note', 'EU']]);
+    expect(r.grid).toEqual([
+      ['id', 'old', 'region', 'region'],
+      ['a', 'o', 'my note', 'EU'],
+    ]);
     expect(r.columns).toEqual(['id', undefined, undefined, 'region']);
   });
 
-  test('an analyst\'s formula in an imported column is kept, not overwritten', () => {
-    const r = mergeTables(owned([['id', 'x'], ['a', 0]], { '1,1': '=1+1' }, ['id', 'x']), ['id', 'x'], [['a', 5]], 'S');
+  test("an analyst's formula in an imported column is kept, not overwritten", () => {
+    const r = mergeTables(
+      owned(
+        [
+          ['id', 'x'],
+          ['a', 0],
+        ],
+        { '1,1': '=1+1' },
+        ['id', 'x'],
+      ),
+      ['id', 'x'],
+      [['a', 5]],
+      'S',
+    );
     expect(r.grid[1]).toEqual(['a', { formula: '=1+1' }]);
   });
 });
 
 describe('moving a formula with its row', () => {
   test('references to its own row follow it; absolute rows, other rows and ranges across rows do not', () => {
-    expect(moveRow('=A5+B5*$C$5+C$5+C15+LOG10(5)+SUM(B5:D5)+SUM(C2:C5)', 5, 9, 'S')).toBe('=A9+B9*$C$5+C$5+C15+LOG10(5)+SUM(B9:D9)+SUM(C2:C5)');
+    expect(moveRow('=A5+B5*$C$5+C$5+C15+LOG10(5)+SUM(B5:D5)+SUM(C2:C5)', 5, 9, 'S')).toBe(
+      '=A9+B9*$C$5+C$5+C15+LOG10(5)+SUM(B9:D9)+SUM(C2:C5)',
+    );
   });
-  test('string literals and other sheets\' references are untouched; its own sheet\'s are moved', () => {
+  test("string literals and other sheets' references are untouched; its own sheet's are moved", () => {
     expect(moveRow('=IF(A2="", "Tier B2", B2)&"say ""A2"""', 2, 5, 'S')).toBe('=IF(A5="", "Tier B2", B5)&"say ""A2"""');
-    expect(moveRow("=Sheet2!A2+'Other sheet'!B2+S!C2+'S'!D2+'It''s'!E2", 2, 5, 'S')).toBe("=Sheet2!A2+'Other sheet'!B2+S!C5+'S'!D5+'It''s'!E2");
+    expect(moveRow("=Sheet2!A2+'Other sheet'!B2+S!C2+'S'!D2+'It''s'!E2", 2, 5, 'S')).toBe(
+      "=Sheet2!A2+'Other sheet'!B2+S!C5+'S'!D5+'It''s'!E2",
+    );
     expect(moveRow("='It''s'!E2", 2, 5, "It's")).toBe("='It''s'!E5");
   });
 });
@@ -110,12 +252,17 @@ describe('moving a formula with its row', () => {
 describe('saved import settings', () => {
   test('sheet names, fields, modes and schedules are checked', () => {
     expect(checkSheetName('  Partners ')).toBe('Partners');
-    for (const bad of ['', 'a/b', 'x'.repeat(101), 'Investor Data log', '__staging_x', 42]) expect(() => checkSheetName(bad)).toThrow();
+    for (const bad of ['', 'a/b', 'x'.repeat(101), 'Investor Data log', '__staging_x', 42])
+      expect(() => checkSheetName(bad)).toThrow();
     const spec = checkSpec({ sheetName: 'P', fields: ['fullName'] }, [], () => 'id1');
     expect(spec).toMatchObject({ id: 'id1', fields: ['id', 'fullName'], mode: 'replace' });
     expect(() => checkSpec({ sheetName: 'P', fields: ['nope'] }, [], () => 'x')).toThrow('Unknown field: nope.');
-    expect(() => checkSpec({ sheetName: 'P', mode: 'append' }, [], () => 'x')).toThrow('The mode is "replace" or "merge".');
-    expect(() => checkSpec({ sheetName: 'p' }, [spec], () => 'id2')).toThrow('Another saved import already writes the sheet "p".');
+    expect(() => checkSpec({ sheetName: 'P', mode: 'append' }, [], () => 'x')).toThrow(
+      'The mode is "replace" or "merge".',
+    );
+    expect(() => checkSpec({ sheetName: 'p' }, [spec], () => 'id2')).toThrow(
+      'Another saved import already writes the sheet "p".',
+    );
     expect(checkSchedule(null)).toBeUndefined();
     expect(() => checkSchedule({ every: 'hours', hours: 3 })).toThrow('Refresh every 1, 2, 4, 6, 8 or 12 hours.');
     expect(() => checkSchedule({ every: 'day', atHour: 24 })).toThrow('The hour must be a whole number from 0 to 23.');
@@ -126,13 +273,19 @@ describe('saved import settings', () => {
     expect(nextDue({ every: 'hours', hours: 6 }, t)).toBe(t + 6 * 3_600_000);
     expect(new Date(nextDue({ every: 'day', atHour: 6 }, t)).toISOString()).toBe('2026-11-23T06:00:00.000Z');
     expect(new Date(nextDue({ every: 'day', atHour: 9 }, t)).toISOString()).toBe('2026-11-22T09:00:00.000Z');
-    expect(new Date(nextDue({ every: 'week', weekday: 1, atHour: 6 }, t)).toISOString()).toBe('2026-11-23T06:00:00.000Z');
+    expect(new Date(nextDue({ every: 'week', weekday: 1, atHour: 6 }, t)).toISOString()).toBe(
+      '2026-11-23T06:00:00.000Z',
+    );
   });
 });
 
-describe('replace rewrites a sheet if and only if it carries this import\'s tag and matches the recorded or pending digest', () => {
+describe("replace rewrites a sheet if and only if it carries this import's tag and matches the recorded or pending digest", () => {
   const fields = ['id', 'fullName'];
-  const written = [['id', 'fullName'], ['a', 'A'], ['b', 'B']];
+  const written = [
+    ['id', 'fullName'],
+    ['a', 'A'],
+    ['b', 'B'],
+  ];
   /** The sheet as the import recorded it, then as it is now (`now`, with formulas and the columns' fields). */
   const sheet = (now: unknown[][], formulas: Record<string, string> = {}, tag: Partial<SheetTag> = {}) =>
     owned(now, formulas, fields, { import: 'imp1', digest: ownDigest(written, fields), ...tag });
@@ -140,51 +293,129 @@ describe('replace rewrites a sheet if and only if it carries this import\'s tag 
 
   test('the table it wrote, as written, sorted, or with its columns moved, may be rewritten; so may a blank or missing sheet', () => {
     expect(verdict(null)).toBeUndefined();
-    expect(verdict(owned([['', ''], ['', '']]))).toBeUndefined();
+    expect(
+      verdict(
+        owned([
+          ['', ''],
+          ['', ''],
+        ]),
+      ),
+    ).toBeUndefined();
     expect(verdict(sheet(written))).toBeUndefined();
-    expect(verdict(sheet([['id', 'fullName'], ['b', 'B'], ['a', 'A']]))).toBeUndefined();
-    expect(verdict(sheet([['fullName', 'id'], ['B', 'b'], ['A', 'a']]))).toBeUndefined();
+    expect(
+      verdict(
+        sheet([
+          ['id', 'fullName'],
+          ['b', 'B'],
+          ['a', 'A'],
+        ]),
+      ),
+    ).toBeUndefined();
+    expect(
+      verdict(
+        sheet([
+          ['fullName', 'id'],
+          ['B', 'b'],
+          ['A', 'a'],
+        ]),
+      ),
+    ).toBeUndefined();
   });
 
   test('an execution killed between writing and recording: the pending digest makes the new table its own', () => {
-    const next = [['id', 'fullName'], ['c', 'C']];
+    const next = [
+      ['id', 'fullName'],
+      ['c', 'C'],
+    ];
     expect(verdict(sheet(next, {}, { pending: ownDigest(next, fields) }))).toBeUndefined();
     expect(verdict(sheet(next))).toMatch(/^Replace stopped: "S" is not as the import left it/);
   });
 
   test('an edited imported value and an edited id are refused with the cell named; a cleared value and a deleted row are not', () => {
-    expect(verdict(sheet([['id', 'fullName'], ['a', 'A'], ['b', 'Corrected']]))).toBe('Replace stopped: "S" is not as the import left it (B3 (edited)). Undo those edits, import with merge by id, or choose Replace anyway.');
-    expect(verdict(sheet([['id', 'fullName'], ['mine', 'A'], ['b', 'B']]))).toMatch(/\(A2 \(edited\), B2 \(edited\)\)/);
+    expect(
+      verdict(
+        sheet([
+          ['id', 'fullName'],
+          ['a', 'A'],
+          ['b', 'Corrected'],
+        ]),
+      ),
+    ).toBe(
+      'Replace stopped: "S" is not as the import left it (B3 (edited)). Undo those edits, import with merge by id, or choose Replace anyway.',
+    );
+    expect(
+      verdict(
+        sheet([
+          ['id', 'fullName'],
+          ['mine', 'A'],
+          ['b', 'B'],
+        ]),
+      ),
+    ).toMatch(/\(A2 \(edited\), B2 \(edited\)\)/);
     // A value cleared or a row deleted holds nothing of the analyst's: the import may write it back.
-    expect(verdict(sheet([['id', 'fullName'], ['a', ''], ['b', 'B']]))).toBeUndefined();
-    expect(verdict(sheet([['id', 'fullName'], ['b', 'B']]))).toBeUndefined();
+    expect(
+      verdict(
+        sheet([
+          ['id', 'fullName'],
+          ['a', ''],
+          ['b', 'B'],
+        ]),
+      ),
+    ).toBeUndefined();
+    expect(
+      verdict(
+        sheet([
+          ['id', 'fullName'],
+          ['b', 'B'],
+        ]),
+      ),
+    ).toBeUndefined();
   });
 
   test('formulas are named first, then edited imported cells, then cells outside the table (a notes column, a line below, rows without an id)', () => {
-    const t = sheet([
-      ['id', 'fullName', '', '', 'Notes'],
-      ['a', 'Ann', 'A', 'X', ''],
-      ['b', 'B', 'B', 'Y', 'call'],
-      ['', 'total 2', '', '', ''],
-    ], { '1,2': '=LP_GET(A2:A3, "fullName,firm")' });
-    expect(verdict(t)).toBe('Replace stopped: "S" is not as the import left it (C2 (a formula), B2 (edited), E1 and 5 more). Undo those edits, import with merge by id, or choose Replace anyway.');
+    const t = sheet(
+      [
+        ['id', 'fullName', '', '', 'Notes'],
+        ['a', 'Ann', 'A', 'X', ''],
+        ['b', 'B', 'B', 'Y', 'call'],
+        ['', 'total 2', '', '', ''],
+      ],
+      { '1,2': '=LP_GET(A2:A3, "fullName,firm")' },
+    );
+    expect(verdict(t)).toBe(
+      'Replace stopped: "S" is not as the import left it (C2 (a formula), B2 (edited), E1 and 5 more). Undo those edits, import with merge by id, or choose Replace anyway.',
+    );
   });
 
   test('a renamed header or a title row above the table is named', () => {
-    expect(verdict(sheet([['id', 'Name'], ['a', 'A'], ['b', 'B']]))).toMatch(/\(B1 \(edited\), B2 \(edited\), B3 \(edited\)\)/);
+    expect(
+      verdict(
+        sheet([
+          ['id', 'Name'],
+          ['a', 'A'],
+          ['b', 'B'],
+        ]),
+      ),
+    ).toMatch(/\(B1 \(edited\), B2 \(edited\), B3 \(edited\)\)/);
     expect(verdict(sheet([['My title', ''], ...written]))).toMatch(/\(A1 \(edited\)/);
   });
 
-  test('a table without this import\'s tag is the analyst\'s: typed by hand with the same headers, written before imports kept a record, or another import\'s', () => {
+  test("a table without this import's tag is the analyst's: typed by hand with the same headers, written before imports kept a record, or another import's", () => {
     const hand = owned(written);
-    expect(verdict(hand)).toBe('Replace stopped: "S" holds cells the import did not write (A1, B1, A2 and 3 more). Let the import own this table, import into another sheet, or choose Replace anyway.');
-    expect(verdict({ ...hand, tag: { import: 'imp2', digest: ownDigest(written, fields) } })).toMatch(/holds cells the import did not write/);
+    expect(verdict(hand)).toBe(
+      'Replace stopped: "S" holds cells the import did not write (A1, B1, A2 and 3 more). Let the import own this table, import into another sheet, or choose Replace anyway.',
+    );
+    expect(verdict({ ...hand, tag: { import: 'imp2', digest: ownDigest(written, fields) } })).toMatch(
+      /holds cells the import did not write/,
+    );
     // Once the analyst lets the import own it, it is the import's.
     const { grid, columns } = adoption(hand, fields);
-    expect(verdict({ ...hand, fields: columns, tag: { import: 'imp1', digest: ownDigest(grid, columns) } })).toBeUndefined();
+    expect(
+      verdict({ ...hand, fields: columns, tag: { import: 'imp1', digest: ownDigest(grid, columns) } }),
+    ).toBeUndefined();
   });
 
-  test('a table with many edits names the formulas and the cells outside the import\'s columns', () => {
+  test("a table with many edits names the formulas and the cells outside the import's columns", () => {
     const many = [['id', 'fullName', 'Notes'], ...Array.from({ length: 100 }, (_, i) => [`x${i}`, `X${i}`, ''])];
     many[5][2] = 'mine';
     expect(verdict(sheet(many))).toMatch(/\(C1, C6 and many edited imported cells\)/);
@@ -196,8 +427,20 @@ describe('replace rewrites a sheet if and only if it carries this import\'s tag 
   });
 
   test('the digest keys cells by row id, header and content: row order and column order do not change it', () => {
-    expect(digestOf(written)).toBe(digestOf([['fullName', 'id'], ['B', 'b'], ['A', 'a']]));
-    expect(digestOf(written)).not.toBe(digestOf([['id', 'fullName'], ['a', 'B'], ['b', 'A']]));
+    expect(digestOf(written)).toBe(
+      digestOf([
+        ['fullName', 'id'],
+        ['B', 'b'],
+        ['A', 'a'],
+      ]),
+    );
+    expect(digestOf(written)).not.toBe(
+      digestOf([
+        ['id', 'fullName'],
+        ['a', 'B'],
+        ['b', 'A'],
+      ]),
+    );
   });
 
   test('A1 names past Z', () => {

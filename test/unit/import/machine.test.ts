@@ -1,7 +1,18 @@
 import { Client } from '../../../src/api/client';
 import { ServiceError } from '../../../src/api/errors';
 import { type HttpRequest, type HttpResponse, perRequest, type Transport } from '../../../src/api/transport';
-import { beginRun, cancelRun, continueRun, LIVE_LIST_PAGES, LOCKED_MESSAGE, MAX_LIVE_PASSES, MAX_PASSES, MAX_STALLS, MAX_WAIT_WITHOUT_PAGE_MS, RUN_LOG_HEADER } from '../../../src/import/machine';
+import {
+  beginRun,
+  cancelRun,
+  continueRun,
+  LIVE_LIST_PAGES,
+  LOCKED_MESSAGE,
+  MAX_LIVE_PASSES,
+  MAX_PASSES,
+  MAX_STALLS,
+  MAX_WAIT_WITHOUT_PAGE_MS,
+  RUN_LOG_HEADER,
+} from '../../../src/import/machine';
 import type { RunSummary } from '../../../src/import/run-state';
 import type { ImportSpec } from '../../../src/import/spec';
 import type { OutCell } from '../../../src/import/merge';
@@ -9,7 +20,12 @@ import { fakeList, records } from '../../helpers/fake-list';
 import { json } from '../../helpers/fakes';
 import { Killed, type World, world } from '../../helpers/fake-ports';
 
-const spec = (mode: 'replace' | 'merge' = 'replace'): ImportSpec => ({ id: 'imp1', sheetName: 'Partners', fields: ['id', 'fullName'], mode });
+const spec = (mode: 'replace' | 'merge' = 'replace'): ImportSpec => ({
+  id: 'imp1',
+  sheetName: 'Partners',
+  fields: ['id', 'fullName'],
+  mode,
+});
 const table = (w: World) => w.tables.get('Partners');
 const tableIds = (w: World) => (table(w) ?? []).slice(1).map((r) => r[0]);
 const expected = (n: number) => records(n).map((r) => r.id);
@@ -28,7 +44,13 @@ describe('import state machine: the happy paths', () => {
     const w = world(fakeList(records(250)).fetch, [spec()]);
     const steps = drive(w);
     expect(steps.map((s) => s.status)).toEqual(['done']);
-    expect(steps[0]).toMatchObject({ rows: 250, totalItems: 250, page: 3, totalPages: 3, message: 'Imported 250 active limited partners into "Partners".' });
+    expect(steps[0]).toMatchObject({
+      rows: 250,
+      totalItems: 250,
+      page: 3,
+      totalPages: 3,
+      message: 'Imported 250 active limited partners into "Partners".',
+    });
     expect(table(w)?.[0]).toEqual(['id', 'fullName']);
     expect(tableIds(w)).toEqual(expected(250));
     expect(w.staging.size).toBe(0);
@@ -58,36 +80,74 @@ describe('import state machine: the happy paths', () => {
 
   test('merge keeps the analyst column with its partner and logs the changes', () => {
     const w = world(fakeList(records(3)).fetch, [spec('merge')]);
-    w.own('Partners', [['id', 'fullName', 'Notes'], ['p2', 'Old name', 'call back'], ['gone', 'X', 'keep me']]);
-    expect(drive(w)[0]).toMatchObject({ status: 'done', message: 'Imported 3 active limited partners into "Partners". 2 new, 1 no longer active, 1 field changes.' });
-    expect(table(w)).toEqual([
-      ['id', 'fullName', 'Notes'], ['p0', 'Name 0', ''], ['p1', 'Name 1', ''], ['p2', 'Name 2', 'call back'], ['gone', 'X', 'keep me'],
+    w.own('Partners', [
+      ['id', 'fullName', 'Notes'],
+      ['p2', 'Old name', 'call back'],
+      ['gone', 'X', 'keep me'],
     ]);
-    expect(w.changeLog.map((c) => `${c[2]}:${c[3]}`)).toEqual(['p0:new partner', 'p1:new partner', 'p2:changed', 'gone:no longer active']);
+    expect(drive(w)[0]).toMatchObject({
+      status: 'done',
+      message: 'Imported 3 active limited partners into "Partners". 2 new, 1 no longer active, 1 field changes.',
+    });
+    expect(table(w)).toEqual([
+      ['id', 'fullName', 'Notes'],
+      ['p0', 'Name 0', ''],
+      ['p1', 'Name 1', ''],
+      ['p2', 'Name 2', 'call back'],
+      ['gone', 'X', 'keep me'],
+    ]);
+    expect(w.changeLog.map((c) => `${c[2]}:${c[3]}`)).toEqual([
+      'p0:new partner',
+      'p1:new partner',
+      'p2:changed',
+      'gone:no longer active',
+    ]);
   });
 });
 
 describe('import state machine: failures', () => {
-  const before = [['id', 'fullName'], ['old', 'Old']];
+  const before = [
+    ['id', 'fullName'],
+    ['old', 'Old'],
+  ];
 
   test('stall: a step that reads nothing because the service fails for now keeps the run; after MAX_STALLS such steps it fails, target untouched', () => {
-    const w = world(fakeList(records(250), { fail: () => new ServiceError('RATE_LIMITED', 'Rate limited by the data service, retry in 30 s.') }).fetch, [spec()]);
+    const w = world(
+      fakeList(records(250), {
+        fail: () => new ServiceError('RATE_LIMITED', 'Rate limited by the data service, retry in 30 s.'),
+      }).fetch,
+      [spec()],
+    );
     w.own('Partners', before);
     const steps = drive(w);
     expect(steps.map((s) => s.status)).toEqual([...Array(MAX_STALLS).fill('running'), 'failed']);
-    expect(steps[0].message).toBe('Rate limited by the data service, retry in 30 s. Continuing at page 1 in the next step.');
-    expect(steps[1].message).toBe(`Rate limited by the data service, retry in 30 s. Continuing at page 1 in the next step (2 steps in a row without a page; the run fails after ${MAX_STALLS + 1}).`);
-    expect(steps[MAX_STALLS].message).toBe('Import failed: Rate limited by the data service, retry in 30 s. The sheet "Partners" keeps its previous data.');
+    expect(steps[0].message).toBe(
+      'Rate limited by the data service, retry in 30 s. Continuing at page 1 in the next step.',
+    );
+    expect(steps[1].message).toBe(
+      `Rate limited by the data service, retry in 30 s. Continuing at page 1 in the next step (2 steps in a row without a page; the run fails after ${MAX_STALLS + 1}).`,
+    );
+    expect(steps[MAX_STALLS].message).toBe(
+      'Import failed: Rate limited by the data service, retry in 30 s. The sheet "Partners" keeps its previous data.',
+    );
     expect(table(w)).toEqual(before);
     expect(w.staging.size).toBe(0);
   });
 
   test('a step that reads some pages before a transient failure resets the stall count and keeps the pages', () => {
     let failing = true;
-    const list = fakeList(records(2500), { fail: (page) => (failing && page === 22 ? new ServiceError('SERVER', 'The data service failed (HTTP 503).') : undefined) });
+    const list = fakeList(records(2500), {
+      fail: (page) =>
+        failing && page === 22 ? new ServiceError('SERVER', 'The data service failed (HTTP 503).') : undefined,
+    });
     const w = world(list.fetch, [spec()]);
     const first = beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t + 60_000);
-    expect(first).toMatchObject({ status: 'running', page: 21, rows: 2100, message: 'The data service failed (HTTP 503). Continuing at page 22 in the next step.' });
+    expect(first).toMatchObject({
+      status: 'running',
+      page: 21,
+      rows: 2100,
+      message: 'The data service failed (HTTP 503). Continuing at page 22 in the next step.',
+    });
     expect(w.runs.get('imp1')?.stalls).toBe(0);
     failing = false;
     expect(continueRun('imp1', w.nextExecution(), w.clock.t + 60_000).status).toBe('done');
@@ -95,21 +155,29 @@ describe('import state machine: failures', () => {
   });
 
   test('a final error (key refused) fails the run at once', () => {
-    const w = world(fakeList(records(250), { fail: () => new ServiceError('AUTH', 'The API key was refused (HTTP 403).') }).fetch, [spec()]);
+    const w = world(
+      fakeList(records(250), { fail: () => new ServiceError('AUTH', 'The API key was refused (HTTP 403).') }).fetch,
+      [spec()],
+    );
     w.own('Partners', before);
     const steps = drive(w);
     expect(steps.map((s) => s.status)).toEqual(['failed']);
-    expect(steps[0].message).toBe('Import failed: The API key was refused (HTTP 403). The sheet "Partners" keeps its previous data.');
+    expect(steps[0].message).toBe(
+      'Import failed: The API key was refused (HTTP 403). The sheet "Partners" keeps its previous data.',
+    );
     expect(table(w)).toEqual(before);
   });
 
   test('recheck: a list that changes under a read is read again, and the second read is written', () => {
     const list = fakeList(records(300));
     let calls = 0;
-    const w = world((pages, limit) => {
-      if (++calls === 2) list.items = list.items.slice(0, 299);
-      return list.fetch(pages, limit);
-    }, [spec()]);
+    const w = world(
+      (pages, limit) => {
+        if (++calls === 2) list.items = list.items.slice(0, 299);
+        return list.fetch(pages, limit);
+      },
+      [spec()],
+    );
     const steps = drive(w);
     expect(steps[steps.length - 1].status).toBe('done');
     expect(w.runs.get('imp1')?.pass).toBe(2);
@@ -120,22 +188,33 @@ describe('import state machine: failures', () => {
     const moving = (n: number, moves: number) => {
       const list = fakeList(records(n));
       let moved = 0;
-      return world((pages, limit) => {
-        if (pages.includes(2) && moved < moves) {
-          moved++;
-          list.items = list.items.slice(1);
-        }
-        return list.fetch(pages, limit);
-      }, [spec()]);
+      return world(
+        (pages, limit) => {
+          if (pages.includes(2) && moved < moves) {
+            moved++;
+            list.items = list.items.slice(1);
+          }
+          return list.fetch(pages, limit);
+        },
+        [spec()],
+      );
     };
     const short = moving(300, MAX_LIVE_PASSES - 1);
     expect(drive(short).pop()?.status).toBe('done');
     expect(short.runs.get('imp1')?.pass).toBe(MAX_LIVE_PASSES);
     expect(tableIds(short)).toEqual(expected(300).slice(MAX_LIVE_PASSES - 1));
     const never = moving(300, 1000);
-    expect(drive(never).pop()).toMatchObject({ status: 'failed', message: expect.stringContaining(`Incomplete after ${MAX_LIVE_PASSES} reads of the list: it kept changing during the import (last read: the list changed while it was read).`) });
+    expect(drive(never).pop()).toMatchObject({
+      status: 'failed',
+      message: expect.stringContaining(
+        `Incomplete after ${MAX_LIVE_PASSES} reads of the list: it kept changing during the import (last read: the list changed while it was read).`,
+      ),
+    });
     const long = moving(100 * (LIVE_LIST_PAGES + 1), 1000);
-    expect(drive(long, 600_000).pop()).toMatchObject({ status: 'failed', message: expect.stringContaining(`Incomplete after ${MAX_PASSES} reads`) });
+    expect(drive(long, 600_000).pop()).toMatchObject({
+      status: 'failed',
+      message: expect.stringContaining(`Incomplete after ${MAX_PASSES} reads`),
+    });
   });
 
   test(`a list that never adds up fails after ${MAX_PASSES} reads with the reason; the target is untouched`, () => {
@@ -144,7 +223,8 @@ describe('import state machine: failures', () => {
     w.own('Partners', before);
     const steps = drive(w);
     expect(steps[steps.length - 1]).toMatchObject({
-      status: 'failed', message: `Incomplete after ${MAX_PASSES} reads of the list: page 3 repeats page 2. The sheet "Partners" keeps its previous data.`,
+      status: 'failed',
+      message: `Incomplete after ${MAX_PASSES} reads of the list: page 3 repeats page 2. The sheet "Partners" keeps its previous data.`,
     });
     expect(w.runs.get('imp1')?.pass).toBe(MAX_PASSES);
     expect(table(w)).toEqual(before);
@@ -163,7 +243,10 @@ describe('import state machine: failures', () => {
     const w = world(fakeList(records(350), { reportTotal: () => 100 }).fetch, [spec()]);
     w.own('Partners', before);
     const last = drive(w).pop();
-    expect(last).toMatchObject({ status: 'failed', message: expect.stringContaining('page 2, past the end, holds 100 more') });
+    expect(last).toMatchObject({
+      status: 'failed',
+      message: expect.stringContaining('page 2, past the end, holds 100 more'),
+    });
     expect(table(w)).toEqual(before);
   });
 });
@@ -171,12 +254,21 @@ describe('import state machine: failures', () => {
 describe('import state machine: interruptions', () => {
   test('cancel ends a running run, removes its staging area and leaves the target as it was', () => {
     const w = world(fakeList(records(1050), { cap: 10 }).fetch, [spec()], { msPerFetch: 1000 });
-    w.own('Partners', [['id', 'fullName'], ['old', 'Old']]);
+    w.own('Partners', [
+      ['id', 'fullName'],
+      ['old', 'Old'],
+    ]);
     beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t + 25_000);
     expect(w.staging.size).toBe(1);
-    expect(cancelRun('imp1', w.nextExecution())).toMatchObject({ status: 'cancelled', message: 'Cancelled. The sheet "Partners" keeps its previous data.' });
+    expect(cancelRun('imp1', w.nextExecution())).toMatchObject({
+      status: 'cancelled',
+      message: 'Cancelled. The sheet "Partners" keeps its previous data.',
+    });
     expect(w.staging.size).toBe(0);
-    expect(table(w)).toEqual([['id', 'fullName'], ['old', 'Old']]);
+    expect(table(w)).toEqual([
+      ['id', 'fullName'],
+      ['old', 'Old'],
+    ]);
     expect(w.runLog.map((r) => r[5])).toEqual(['cancelled']);
     expect(continueRun('imp1', w.nextExecution(), w.clock.t + 25_000).status).toBe('cancelled');
   });
@@ -205,7 +297,10 @@ describe('import state machine: interruptions', () => {
   test('a lock held by another execution: the step says so and changes nothing', () => {
     const w = world(fakeList(records(250)).fetch, [spec()]);
     w.lockHeld = true;
-    expect(beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t + 60_000)).toMatchObject({ status: 'idle', message: LOCKED_MESSAGE });
+    expect(beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t + 60_000)).toMatchObject({
+      status: 'idle',
+      message: LOCKED_MESSAGE,
+    });
     expect(w.runs.size).toBe(0);
     expect(w.fetches).toBe(0);
     w.lockHeld = false;
@@ -232,17 +327,26 @@ function seeded(seed: number): () => number {
 }
 
 describe('import state machine: rate limits do not stall the read', () => {
-  const limited = (seconds: number) => new ServiceError('RATE_LIMITED', `Rate limited by the data service, retry in ${seconds} s.`, { retryAfterMs: seconds * 1000 });
+  const limited = (seconds: number) =>
+    new ServiceError('RATE_LIMITED', `Rate limited by the data service, retry in ${seconds} s.`, {
+      retryAfterMs: seconds * 1000,
+    });
 
   /** Drives sidebar steps of `budget` ms, each starting when the previous ended; returns each step's length. */
-  function timedDrive(w: World, budget: number, maxSteps = 200): { steps: RunSummary[]; lengths: number[]; notes: unknown[] } {
+  function timedDrive(
+    w: World,
+    budget: number,
+    maxSteps = 200,
+  ): { steps: RunSummary[]; lengths: number[]; notes: unknown[] } {
     const steps: RunSummary[] = [];
     const lengths: number[] = [];
     const notes: unknown[] = [];
     do {
       const start = w.clock.t;
       const ports = w.nextExecution();
-      steps.push(steps.length ? continueRun('imp1', ports, start + budget) : beginRun('imp1', 'sidebar', ports, start + budget));
+      steps.push(
+        steps.length ? continueRun('imp1', ports, start + budget) : beginRun('imp1', 'sidebar', ports, start + budget),
+      );
       lengths.push(w.clock.t - start);
       notes.push(w.runs.get('imp1')?.held);
     } while (steps[steps.length - 1].status === 'running' && steps.length < maxSteps);
@@ -254,7 +358,11 @@ describe('import state machine: rate limits do not stall the read', () => {
     const w = world(list.fetch, [spec()]);
     // A 15 s budget: the wait for page 3 cannot end within the first step.
     const { steps, lengths, notes } = timedDrive(w, 15_000);
-    expect(steps[0]).toMatchObject({ status: 'running', page: 2, message: 'Rate limited by the data service, retry in 15 s. Continuing at page 3 in the next step.' });
+    expect(steps[0]).toMatchObject({
+      status: 'running',
+      page: 2,
+      message: 'Rate limited by the data service, retry in 15 s. Continuing at page 3 in the next step.',
+    });
     // Pages 4 to 25 and the empty page after the last are held; page 3 waits.
     expect(notes[0]).toMatchObject({ from: 3, marks: `w${'h'.repeat(23)}` });
     expect(steps[steps.length - 1].status).toBe('done');
@@ -294,7 +402,10 @@ describe('import state machine: rate limits do not stall the read', () => {
     const asked: number[] = [];
     let w: World | undefined;
     let refusals = 0;
-    const list = fakeList(records(500), { before: (page) => page === 1 && asked.push((w as World).clock.t), fail: (page) => (page === 1 && refusals++ < 2 ? limited(15) : undefined) });
+    const list = fakeList(records(500), {
+      before: (page) => page === 1 && asked.push((w as World).clock.t),
+      fail: (page) => (page === 1 && refusals++ < 2 ? limited(15) : undefined),
+    });
     w = world(list.fetch, [spec()]);
     const { steps } = timedDrive(w, 12_000);
     expect(steps[steps.length - 1].status).toBe('done');
@@ -331,7 +442,10 @@ describe('import state machine: rate limits do not stall the read', () => {
     for (const pastEnd of ['empty', '404', 'clamp'] as const) {
       for (const n of [0, 50, 100, 150, 300, 2500]) {
         let refusals = 0;
-        const list = fakeList(records(n), { pastEnd, fail: (page) => (page === 1 && refusals++ < 1 ? limited(15) : undefined) });
+        const list = fakeList(records(n), {
+          pastEnd,
+          fail: (page) => (page === 1 && refusals++ < 1 ? limited(15) : undefined),
+        });
         const w = world(list.fetch, [spec()]);
         const { steps } = timedDrive(w, 20_000);
         expect(steps[steps.length - 1]).toMatchObject({ status: 'done', rows: n });
@@ -369,12 +483,14 @@ describe('import state machine: rate limits do not stall the read', () => {
     expect(new Set(asked).size).toBe(asked.length - 2);
   });
 
-  test('under 30 % refusals every request is a page\'s first or follows a refusal of it (steps of 12 s, seeds swept)', () => {
+  test("under 30 % refusals every request is a page's first or follows a refusal of it (steps of 12 s, seeds swept)", () => {
     for (const retryAfter of [5, 15, 40]) {
       for (let seed = 1; seed <= 8; seed++) {
         const random = seeded(seed);
         let refused = 0;
-        const list = fakeList(records(5000), { fail: () => (random() < 0.3 && ++refused ? limited(retryAfter) : undefined) });
+        const list = fakeList(records(5000), {
+          fail: () => (random() < 0.3 && ++refused ? limited(retryAfter) : undefined),
+        });
         const w = world(list.fetch, [spec()], { msPerFetch: 20 });
         const { steps } = timedDrive(w, 12_000);
         expect(steps[steps.length - 1]).toMatchObject({ status: 'done', rows: 5000 });
@@ -399,7 +515,9 @@ describe('import state machine: rate limits do not stall the read', () => {
 });
 
 describe('import state machine: a service that says when to come back', () => {
-  const limited = new ServiceError('RATE_LIMITED', 'Rate limited by the data service, retry in 15 s.', { retryAfterMs: 15_000 });
+  const limited = new ServiceError('RATE_LIMITED', 'Rate limited by the data service, retry in 15 s.', {
+    retryAfterMs: 15_000,
+  });
 
   test('the last page refused 8 times in a row (one attempt a step) is waited for, not given up after the stall count', () => {
     let refusals = 0;
@@ -413,28 +531,53 @@ describe('import state machine: a service that says when to come back', () => {
 
   test(`a service that never stops refusing fails the run once ${MAX_WAIT_WITHOUT_PAGE_MS / 60_000} minutes pass without a page, target untouched`, () => {
     const w = world(fakeList(records(250), { fail: (page) => (page === 2 ? limited : undefined) }).fetch, [spec()]);
-    w.own('Partners', [['id', 'fullName'], ['old', 'Old']]);
+    w.own('Partners', [
+      ['id', 'fullName'],
+      ['old', 'Old'],
+    ]);
     const steps = drive(w, 20_000, 200);
     const last = steps[steps.length - 1];
-    expect(last).toMatchObject({ status: 'failed', message: 'Import failed: Rate limited by the data service, retry in 15 s. The sheet "Partners" keeps its previous data.' });
+    expect(last).toMatchObject({
+      status: 'failed',
+      message:
+        'Import failed: Rate limited by the data service, retry in 15 s. The sheet "Partners" keeps its previous data.',
+    });
     expect(w.clock.t - 1_000_000).toBeGreaterThan(MAX_WAIT_WITHOUT_PAGE_MS);
     expect(w.clock.t - 1_000_000).toBeLessThan(MAX_WAIT_WITHOUT_PAGE_MS + 60_000);
-    expect(table(w)).toEqual([['id', 'fullName'], ['old', 'Old']]);
+    expect(table(w)).toEqual([
+      ['id', 'fullName'],
+      ['old', 'Old'],
+    ]);
   });
 });
 
 /** The next execution's ports, reading pages through the real client over `transport` on the world's clock. */
 function overClient(w: World, transport: Transport) {
-  const client = new Client({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k_machine_1234', transport, clock: { now: () => w.clock.t, sleep: (ms) => { w.clock.t += ms; } }, parallelism: 100 });
+  const client = new Client({
+    baseUrl: 'http://127.0.0.1:9',
+    apiKey: 'k_machine_1234',
+    transport,
+    clock: {
+      now: () => w.clock.t,
+      sleep: (ms) => {
+        w.clock.t += ms;
+      },
+    },
+    parallelism: 100,
+  });
   const p = w.nextExecution();
-  p.pages = { fetch: (pages, limit, until) => client.activePartnerPages(pages, limit, { until }), counters: () => ({ fetches: client.stats.fetches, retries: client.stats.retries }) };
+  p.pages = {
+    fetch: (pages, limit, until) => client.activePartnerPages(pages, limit, { until }),
+    counters: () => ({ fetches: client.stats.fetches, retries: client.stats.retries }),
+  };
   return p;
 }
 
 /** A scheduled run over the real client, step after step (5 minutes each) until it stops running or 30 steps. */
 function scheduledOverClient(w: World, transport: Transport): RunSummary[] {
   const seen = [beginRun('imp1', 'schedule', overClient(w, transport), w.clock.t + 300_000)];
-  while (seen[seen.length - 1].status === 'running' && seen.length < 30) seen.push(continueRun('imp1', overClient(w, transport), w.clock.t + 300_000));
+  while (seen[seen.length - 1].status === 'running' && seen.length < 30)
+    seen.push(continueRun('imp1', overClient(w, transport), w.clock.t + 300_000));
   return seen;
 }
 
@@ -450,7 +593,9 @@ function failingAfterPage1(w: World, ms: number, message: string) {
     w.clock.t += first ? 200 : ms;
     if (!first) throw new Error(message);
     const data = Array.from({ length: 100 }, (_, i) => ({ id: `p${i}`, fullName: 'x' }));
-    return reqs.map(() => json(200, { data, pagination: { totalItems: 5000, totalPages: 50, currentPage: 1, pageSize: 100 } }));
+    return reqs.map(() =>
+      json(200, { data, pagination: { totalItems: 5000, totalPages: 50, currentPage: 1, pageSize: 100 } }),
+    );
   };
   return { transport: perRequest(send, () => w.clock.t), counted };
 }
@@ -531,13 +676,16 @@ describe('import state machine: replace owns what it wrote, by record', () => {
       expect([old, fresh]).toContainEqual(table(w));
       const next = w.nextExecution();
       next.pages = { ...next.pages, fetch: (pages, limit) => list.fetch(pages, limit) };
-      const after = w.runs.get('imp1')?.status === 'running' ? continueRun('imp1', next, w.clock.t + 60_000) : beginRun('imp1', 'sidebar', next, w.clock.t + 60_000);
+      const after =
+        w.runs.get('imp1')?.status === 'running'
+          ? continueRun('imp1', next, w.clock.t + 60_000)
+          : beginRun('imp1', 'sidebar', next, w.clock.t + 60_000);
       expect(after.status).toBe('done');
       expect(table(w)).toEqual(fresh);
     }
   });
 
-  test('a sorted table stays the import\'s; an edited value is kept and named until the edit is undone; Replace anyway overwrites it', () => {
+  test("a sorted table stays the import's; an edited value is kept and named until the edit is undone; Replace anyway overwrites it", () => {
     const w = world(fakeList(records(5)).fetch, [spec()]);
     expect(drive(w).pop()?.status).toBe('done');
     const t = table(w) as OutCell[][];
@@ -582,15 +730,21 @@ describe('import state machine: replace owns what it wrote, by record', () => {
     expect(tableIds(w)).toEqual(expected(300));
   });
 
-  test('pointed at another sheet, an import does not take that sheet\'s rows without ids for its own', () => {
+  test("pointed at another sheet, an import does not take that sheet's rows without ids for its own", () => {
     const w = world(fakeList(records(250)).fetch, [spec()]);
     expect(drive(w).pop()?.status).toBe('done');
-    const plan = [['id', 'fullName'], ['', 'Prospect 1'], ['', 'Prospect 2']];
+    const plan = [
+      ['id', 'fullName'],
+      ['', 'Prospect 1'],
+      ['', 'Prospect 2'],
+    ];
     w.tables.set('Plan', plan);
     w.specs[0] = { ...w.specs[0], sheetName: 'Plan' };
     const last = drive(w).pop();
     expect(last?.status).toBe('failed');
-    expect(last?.message).toContain('Replace stopped: "Plan" holds cells the import did not write (A1, B1, B2 and 1 more).');
+    expect(last?.message).toContain(
+      'Replace stopped: "Plan" holds cells the import did not write (A1, B1, B2 and 1 more).',
+    );
     expect(w.tables.get('Plan')).toEqual(plan);
   });
 
@@ -601,18 +755,21 @@ describe('import state machine: replace owns what it wrote, by record', () => {
     const ports = w.nextExecution();
     ports.pages = { ...ports.pages, fetch: (pages, limit) => big.fetch(pages, limit) };
     ports.target.write = () => {
-      throw new Error('Exception: This action would increase the number of cells in the workbook above the limit of 10000000 cells.');
+      throw new Error(
+        'Exception: This action would increase the number of cells in the workbook above the limit of 10000000 cells.',
+      );
     };
     expect(beginRun('imp1', 'sidebar', ports, w.clock.t + 60_000).status).toBe('failed');
     const mine = [...(table(w) ?? []), ['manual-1', 'My prospect A'], ['manual-2', 'My prospect B']];
     w.tables.set('Partners', mine);
     const last = drive(w).pop();
     expect(last?.status).toBe('failed');
-    expect(last?.message).toContain('Replace stopped: "Partners" is not as the import left it (A5 (edited), B5 (edited), A6 (edited) and 1 more).');
+    expect(last?.message).toContain(
+      'Replace stopped: "Partners" is not as the import left it (A5 (edited), B5 (edited), A6 (edited) and 1 more).',
+    );
     expect(table(w)).toEqual(mine);
   });
 });
-
 
 describe('import state machine: listed records without a usable id', () => {
   /** 250 partners, five of them without a usable id: empty, missing, blank, and 1 beside "1". */
@@ -625,7 +782,9 @@ describe('import state machine: listed records without a usable id', () => {
     items[40] = { ...items[40], id: '   ' };
     return fakeList(items);
   };
-  const usable = expected(250).map((id) => (id === 'p31' ? '1' : id)).filter((id) => !['p10', 'p20', 'p30', 'p40'].includes(id as string));
+  const usable = expected(250)
+    .map((id) => (id === 'p31' ? '1' : id))
+    .filter((id) => !['p10', 'p20', 'p30', 'p40'].includes(id as string));
 
   test('are skipped and counted in the run log with the reason, in one read of the list; the table holds only usable ids', () => {
     const list = hostile();
@@ -633,7 +792,8 @@ describe('import state machine: listed records without a usable id', () => {
     const steps = drive(w);
     expect(steps.map((s) => s.status)).toEqual(['done']);
     expect(list.asked).toHaveLength(3);
-    const message = 'Imported 246 active limited partners into "Partners". Skipped 4 listed records: 3 without an id, 1 whose id is not text.';
+    const message =
+      'Imported 246 active limited partners into "Partners". Skipped 4 listed records: 3 without an id, 1 whose id is not text.';
     expect(steps[0].message).toBe(message);
     expect(tableIds(w)).toEqual(usable);
     expect(w.runLog[0]).toContain(message);
@@ -645,7 +805,10 @@ describe('import state machine: listed records without a usable id', () => {
     expect(drive(w).pop()?.status).toBe('done');
     expect(tableIds(w)).toEqual(usable);
     const m = world(hostile().fetch, [spec('merge')]);
-    m.own('Partners', [['id', 'fullName', 'Notes'], ['p2', 'Old name', 'call back']]);
+    m.own('Partners', [
+      ['id', 'fullName', 'Notes'],
+      ['p2', 'Old name', 'call back'],
+    ]);
     expect(drive(m).pop()?.status).toBe('done');
     expect(tableIds(m).filter((id) => id === '' || typeof id !== 'string' || !id.trim())).toEqual([]);
   });

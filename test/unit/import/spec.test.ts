@@ -5,7 +5,15 @@
  * in the order chosen, `id` always there), the mode, and which saved import a spec updates.
  * Also the run summary the sidebar shows.
  */
-import { checkSchedule, checkSheetName, checkSpec, DEFAULT_IMPORT_FIELDS, type ImportSpec, nextDue, sameSheetName } from '../../../src/import/spec';
+import {
+  checkSchedule,
+  checkSheetName,
+  checkSpec,
+  DEFAULT_IMPORT_FIELDS,
+  type ImportSpec,
+  nextDue,
+  sameSheetName,
+} from '../../../src/import/spec';
 import { pagesRead, stagingName, summarize } from '../../../src/import/run-state';
 
 describe('sheet names', () => {
@@ -23,9 +31,12 @@ describe('sheet names', () => {
     expect(() => checkSheetName(name)).toThrow('Sheet names cannot contain [ ] * ? : / or \\.');
   });
 
-  test.each(['Investor Data log', 'investor data CHANGES', '__staging_x', '__STAGING_'])('%j is reserved by the add-in', (name) => {
-    expect(() => checkSheetName(name)).toThrow(`"${name}" is reserved by the add-in; pick another sheet name.`);
-  });
+  test.each(['Investor Data log', 'investor data CHANGES', '__staging_x', '__STAGING_'])(
+    '%j is reserved by the add-in',
+    (name) => {
+      expect(() => checkSheetName(name)).toThrow(`"${name}" is reserved by the add-in; pick another sheet name.`);
+    },
+  );
 
   test.each(['Investor Data log 2', 'My Investor Data log', 'x__staging_'])('%j is not reserved', (name) => {
     expect(checkSheetName(name)).toBe(name);
@@ -56,13 +67,21 @@ describe('schedules', () => {
     expect(checkSchedule({ every: 'day', atHour: 23, weekday: 3 })).toEqual({ every: 'day', atHour: 23 });
     expect(checkSchedule({ every: 'week', weekday: 0, atHour: 6 })).toEqual({ every: 'week', weekday: 0, atHour: 6 });
     expect(checkSchedule({ every: 'week', weekday: 6, atHour: 6 })).toEqual({ every: 'week', weekday: 6, atHour: 6 });
-    for (const atHour of [-1, 24, 1.5, '6', undefined]) expect(() => checkSchedule({ every: 'day', atHour })).toThrow('The hour must be a whole number from 0 to 23.');
-    for (const weekday of [-1, 7, 2.5, '1', undefined]) expect(() => checkSchedule({ every: 'week', weekday, atHour: 6 })).toThrow('The weekday must be 0 (Sunday) to 6 (Saturday).');
-    expect(() => checkSchedule({ every: 'week', weekday: 1, atHour: 30 })).toThrow('The hour must be a whole number from 0 to 23.');
+    for (const atHour of [-1, 24, 1.5, '6', undefined])
+      expect(() => checkSchedule({ every: 'day', atHour })).toThrow('The hour must be a whole number from 0 to 23.');
+    for (const weekday of [-1, 7, 2.5, '1', undefined])
+      expect(() => checkSchedule({ every: 'week', weekday, atHour: 6 })).toThrow(
+        'The weekday must be 0 (Sunday) to 6 (Saturday).',
+      );
+    expect(() => checkSchedule({ every: 'week', weekday: 1, atHour: 30 })).toThrow(
+      'The hour must be a whole number from 0 to 23.',
+    );
   });
 
   test.each([[{ every: 'minutes' }], [{}], ['daily']])('%j is no schedule', (input) => {
-    expect(() => checkSchedule(input)).toThrow('A schedule is every N hours, daily at an hour, or weekly on a day at an hour.');
+    expect(() => checkSchedule(input)).toThrow(
+      'A schedule is every N hours, daily at an hour, or weekly on a day at an hour.',
+    );
   });
 
   test('next due: N hours on; daily at the hour, strictly after; weekly on the day at the hour, strictly after', () => {
@@ -82,26 +101,50 @@ describe('schedules', () => {
 describe('a spec from the sidebar', () => {
   let n = 0;
   const newId = () => `imp${++n}`;
-  const saved: ImportSpec = { id: 'imp0', sheetName: 'Partners', fields: ['id', 'firm'], mode: 'merge', schedule: { every: 'day', atHour: 6 }, nextDueAt: 5, last: { at: 1, status: 'done', rows: 3, message: 'ok' } };
+  const saved: ImportSpec = {
+    id: 'imp0',
+    sheetName: 'Partners',
+    fields: ['id', 'firm'],
+    mode: 'merge',
+    schedule: { every: 'day', atHour: 6 },
+    nextDueAt: 5,
+    last: { at: 1, status: 'done', rows: 3, message: 'ok' },
+  };
 
   test('defaults: the default fields and replace', () => {
-    expect(checkSpec({ sheetName: 'New' }, [], () => 'x')).toEqual({ id: 'x', sheetName: 'New', fields: [...DEFAULT_IMPORT_FIELDS], mode: 'replace', schedule: undefined, nextDueAt: undefined, last: undefined });
+    expect(checkSpec({ sheetName: 'New' }, [], () => 'x')).toEqual({
+      id: 'x',
+      sheetName: 'New',
+      fields: [...DEFAULT_IMPORT_FIELDS],
+      mode: 'replace',
+      schedule: undefined,
+      nextDueAt: undefined,
+      last: undefined,
+    });
     expect(checkSpec({ sheetName: 'New', fields: [] }, [], () => 'x').fields).toEqual([...DEFAULT_IMPORT_FIELDS]);
   });
 
   test('fields in the order chosen, repeats dropped, id put first when missing', () => {
-    expect(checkSpec({ sheetName: 'New', fields: ['firm', 'fullName', 'firm'] }, [], () => 'x').fields).toEqual(['id', 'firm', 'fullName']);
+    expect(checkSpec({ sheetName: 'New', fields: ['firm', 'fullName', 'firm'] }, [], () => 'x').fields).toEqual([
+      'id',
+      'firm',
+      'fullName',
+    ]);
     expect(checkSpec({ sheetName: 'New', fields: ['firm', 'id'] }, [], () => 'x').fields).toEqual(['firm', 'id']);
   });
 
   test('unknown fields are named, at most five', () => {
     expect(() => checkSpec({ sheetName: 'New', fields: ['nope'] }, [], () => 'x')).toThrow('Unknown field: nope.');
-    expect(() => checkSpec({ sheetName: 'New', fields: ['a', 'b', 'c', 'd', 'e', 'f', 'id'] }, [], () => 'x')).toThrow('Unknown fields: a, b, c, d, e.');
+    expect(() => checkSpec({ sheetName: 'New', fields: ['a', 'b', 'c', 'd', 'e', 'f', 'id'] }, [], () => 'x')).toThrow(
+      'Unknown fields: a, b, c, d, e.',
+    );
   });
 
   test('mode replace or merge, nothing else', () => {
     expect(checkSpec({ sheetName: 'New', mode: 'merge' }, [], () => 'x').mode).toBe('merge');
-    expect(() => checkSpec({ sheetName: 'New', mode: 'append' as never }, [], () => 'x')).toThrow('The mode is "replace" or "merge".');
+    expect(() => checkSpec({ sheetName: 'New', mode: 'append' as never }, [], () => 'x')).toThrow(
+      'The mode is "replace" or "merge".',
+    );
   });
 
   test('no settings at all are refused', () => {
@@ -111,22 +154,53 @@ describe('a spec from the sidebar', () => {
 
   test('an existing id updates that import and keeps its schedule and last run; an unknown id gets a new one', () => {
     const updated = checkSpec({ id: 'imp0', sheetName: 'partners', fields: ['id'] }, [saved], newId);
-    expect(updated).toEqual({ id: 'imp0', sheetName: 'partners', fields: ['id'], mode: 'replace', schedule: saved.schedule, nextDueAt: 5, last: saved.last });
+    expect(updated).toEqual({
+      id: 'imp0',
+      sheetName: 'partners',
+      fields: ['id'],
+      mode: 'replace',
+      schedule: saved.schedule,
+      nextDueAt: 5,
+      last: saved.last,
+    });
     const fresh = checkSpec({ id: 'forged', sheetName: 'Other' }, [saved], () => 'new1');
     expect(fresh.id).toBe('new1');
     expect(fresh.schedule).toBeUndefined();
   });
 
   test('two saved imports never write the same sheet, whatever the case', () => {
-    expect(() => checkSpec({ sheetName: 'PARTNERS' }, [saved], () => 'x')).toThrow('Another saved import already writes the sheet "PARTNERS".');
+    expect(() => checkSpec({ sheetName: 'PARTNERS' }, [saved], () => 'x')).toThrow(
+      'Another saved import already writes the sheet "PARTNERS".',
+    );
   });
 });
 
 describe('the run summary', () => {
   test('no run is idle; a run shows the pages read (never past the last, never below 0)', () => {
-    expect(summarize('imp1', null)).toEqual({ importId: 'imp1', status: 'idle', page: 0, totalPages: 0, rows: 0, totalItems: 0, message: '' });
-    const run = { status: 'running', read: 120, message: 'Page 2', list: { nextPage: 3, lastPage: 5, totalItems: 480 } } as never;
-    expect(summarize('imp1', run)).toEqual({ importId: 'imp1', status: 'running', page: 2, totalPages: 5, rows: 120, totalItems: 480, message: 'Page 2' });
+    expect(summarize('imp1', null)).toEqual({
+      importId: 'imp1',
+      status: 'idle',
+      page: 0,
+      totalPages: 0,
+      rows: 0,
+      totalItems: 0,
+      message: '',
+    });
+    const run = {
+      status: 'running',
+      read: 120,
+      message: 'Page 2',
+      list: { nextPage: 3, lastPage: 5, totalItems: 480 },
+    } as never;
+    expect(summarize('imp1', run)).toEqual({
+      importId: 'imp1',
+      status: 'running',
+      page: 2,
+      totalPages: 5,
+      rows: 120,
+      totalItems: 480,
+      message: 'Page 2',
+    });
     expect(pagesRead({ list: { nextPage: 9, lastPage: 5 } } as never)).toBe(5);
     expect(pagesRead({ list: { nextPage: 0, lastPage: 5 } } as never)).toBe(0);
     expect(stagingName('imp1')).toBe('__staging_imp1');

@@ -2,13 +2,31 @@
 import type { Change } from '../../../src/import/merge';
 import { alertChanges, alertMail, MAX_ALERT_ROWS, runsThatFit, watchedChanges } from '../../../src/import/watch';
 
-const changed = (id: string, field: string, before: string, after: string): Change => ({ id, change: 'changed', field, before, after });
-const links = { spreadsheet: 'https://docs.google.com/spreadsheets/d/x/edit', changeLog: 'https://docs.google.com/spreadsheets/d/x/edit#gid=3' };
+const changed = (id: string, field: string, before: string, after: string): Change => ({
+  id,
+  change: 'changed',
+  field,
+  before,
+  after,
+});
+const links = {
+  spreadsheet: 'https://docs.google.com/spreadsheets/d/x/edit',
+  changeLog: 'https://docs.google.com/spreadsheets/d/x/edit#gid=3',
+};
 
 test('added and removed come from the ids listed before; field changes only for partners listed both times', () => {
-  const table = [changed('a', 'firm', 'X', 'Y'), changed('z', 'firm', 'P', 'Q'), { id: 'old', change: 'no longer active', field: '', before: '', after: '' } as Change];
+  const table = [
+    changed('a', 'firm', 'X', 'Y'),
+    changed('z', 'firm', 'P', 'Q'),
+    { id: 'old', change: 'no longer active', field: '', before: '', after: '' } as Change,
+  ];
   const out = alertChanges(['a', 'b', 'z'], ['a', 'c'], table);
-  expect(out.map((c) => `${c.change}:${c.id}`)).toEqual(['changed:a', 'new partner:c', 'no longer active:b', 'no longer active:z']);
+  expect(out.map((c) => `${c.change}:${c.id}`)).toEqual([
+    'changed:a',
+    'new partner:c',
+    'no longer active:b',
+    'no longer active:z',
+  ]);
   expect(watchedChanges(out, { on: ['removed'] }).map((c) => c.id)).toEqual(['b', 'z']);
   expect(watchedChanges(out, { on: ['changed'], fields: ['region'] })).toEqual([]);
   expect(watchedChanges(out, { on: ['changed', 'added'], fields: ['firm'] }).map((c) => c.id)).toEqual(['a', 'c']);

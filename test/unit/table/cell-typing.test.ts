@@ -9,7 +9,15 @@ import { asDate, isDate, MAX_CELL_CHARS, safeText, toCell, TRUNCATION_MARK } fro
 
 describe('numbers', () => {
   test.each([
-    ['-12.5', -12.5], ['12.5', 12.5], ['-3', -3], [' 42 ', 42], ['1e3', 1000], ['-2.5E-2', -0.025], ['7e+2', 700], ['12.55', 12.55], ['1e10', 1e10],
+    ['-12.5', -12.5],
+    ['12.5', 12.5],
+    ['-3', -3],
+    [' 42 ', 42],
+    ['1e3', 1000],
+    ['-2.5E-2', -0.025],
+    ['7e+2', 700],
+    ['12.55', 12.55],
+    ['1e10', 1e10],
   ])('%j sent as text for a number field is the number %d, not text', (text, n) => {
     expect(toCell(text, 'float', 'sheet')).toBe(n);
     expect(toCell(text, 'integer', 'formula')).toBe(n);
@@ -25,11 +33,14 @@ describe('numbers', () => {
     expect(toCell(0, 'integer', 'sheet')).toBe(0);
   });
 
-  test.each(['12,5', '1.2.3', '--1', '1e', '.5', '5.', 'twelve', '0x10', '', 'Infinity'])('%j for a number field is not a number: it stays text, quoted in a sheet where Sheets would parse it', (text) => {
-    expect(typeof toCell(text, 'float', 'formula')).toBe('string');
-    expect(toCell(text, 'float', 'formula')).toBe(text);
-    expect(toCell(text, 'float', 'sheet')).toBe(safeText(text, 'sheet'));
-  });
+  test.each(['12,5', '1.2.3', '--1', '1e', '.5', '5.', 'twelve', '0x10', '', 'Infinity'])(
+    '%j for a number field is not a number: it stays text, quoted in a sheet where Sheets would parse it',
+    (text) => {
+      expect(typeof toCell(text, 'float', 'formula')).toBe('string');
+      expect(toCell(text, 'float', 'formula')).toBe(text);
+      expect(toCell(text, 'float', 'sheet')).toBe(safeText(text, 'sheet'));
+    },
+  );
 
   test('a number that is not finite is not a number cell', () => {
     expect(toCell(Number.NaN, 'float', 'formula')).toEqual(Number.NaN);
@@ -55,15 +66,33 @@ describe('timestamps', () => {
   });
 
   test.each([
-    ['2024-02-29T12:00:00.000Z', at], ['2024-02-29T12:00:00Z', at], ['2024-02-29 12:00', Date.parse('2024-02-29T12:00')],
-    ['2024-02-29T13:00:00+01:00', at], ['2024-02-29T13:00:00+0100', at], [' 2024-02-29T12:00:00Z ', at], ['2024-02-29', Date.UTC(2024, 1, 29)],
+    ['2024-02-29T12:00:00.000Z', at],
+    ['2024-02-29T12:00:00Z', at],
+    ['2024-02-29 12:00', Date.parse('2024-02-29T12:00')],
+    ['2024-02-29T13:00:00+01:00', at],
+    ['2024-02-29T13:00:00+0100', at],
+    [' 2024-02-29T12:00:00Z ', at],
+    ['2024-02-29', Date.UTC(2024, 1, 29)],
   ])('ISO text %j becomes a date', (text, ms) => {
     const cell = toCell(text, 'datetime', 'formula');
     expect(isDate(cell)).toBe(true);
     expect((cell as Date).getTime()).toBe(ms);
   });
 
-  test.each(['2024-13-01', '2024-02-30', '2023-02-29', '2024-04-31T10:00:00Z', '2024-00-10', '29/02/2024', 'yesterday', '2024-02-29T12', 'x2024-02-29', 'on 2024-02-29', '2024-02-29 12:00 Z junk', '200000000000'])('%j is not a date: it stays text', (text) => {
+  test.each([
+    '2024-13-01',
+    '2024-02-30',
+    '2023-02-29',
+    '2024-04-31T10:00:00Z',
+    '2024-00-10',
+    '29/02/2024',
+    'yesterday',
+    '2024-02-29T12',
+    'x2024-02-29',
+    'on 2024-02-29',
+    '2024-02-29 12:00 Z junk',
+    '200000000000',
+  ])('%j is not a date: it stays text', (text) => {
     expect(toCell(text, 'datetime', 'formula')).toBe(text);
     expect(asDate(text)).toBeUndefined();
   });
@@ -122,15 +151,35 @@ describe('other types', () => {
 
 describe('text safety', () => {
   test.each([
-    '-12.5', '  =1', 'Dec. 5', 'sept 9', 'june 1', 'FALSE  ', '£3', '¥3', '(x', '$',
-    'feb 5', 'mar 5', 'apr 5', 'jun 5', 'jul 5', 'aug 5', 'sep 5', 'nov 5', 'Jan  5',
+    '-12.5',
+    '  =1',
+    'Dec. 5',
+    'sept 9',
+    'june 1',
+    'FALSE  ',
+    '£3',
+    '¥3',
+    '(x',
+    '$',
+    'feb 5',
+    'mar 5',
+    'apr 5',
+    'jun 5',
+    'jul 5',
+    'aug 5',
+    'sep 5',
+    'nov 5',
+    'Jan  5',
   ])('%j is quoted in a sheet write', (text) => {
     expect(safeText(text, 'sheet')).toBe(`'${text}`);
   });
 
-  test.each(['truest', 'junebug 5', 'Decade 5', 'sept', 'a=1', 'x-1'])('%j stays as it is: Sheets keeps it as text', (text) => {
-    expect(safeText(text, 'sheet')).toBe(text);
-  });
+  test.each(['truest', 'junebug 5', 'Decade 5', 'sept', 'a=1', 'x-1'])(
+    '%j stays as it is: Sheets keeps it as text',
+    (text) => {
+      expect(safeText(text, 'sheet')).toBe(text);
+    },
+  );
 
   test('the cut keeps the cell within the limit, marker included, and leaves text at the limit whole', () => {
     const long = 'y'.repeat(MAX_CELL_CHARS + 1);

@@ -27,8 +27,19 @@ describe('firstArgument', () => {
   });
 
   test.each([
-    'LP_GET(A2)', '=FUND_GET(A2)', '=LP_GETX(A2)', '=X+LP_GET(A2)', '=LP_GET(A2:A9)', '=LP_GET(A0)', '=LP_GET(A12345678)',
-    '=LP_GET(ABCD1)', '=LP_GET(A2+1)', '=LP_GET(TRIM(A2))', '=LP_GET("x"&A2)', '=LP_GET(A2', '=LP_GET("open',
+    'LP_GET(A2)',
+    '=FUND_GET(A2)',
+    '=LP_GETX(A2)',
+    '=X+LP_GET(A2)',
+    '=LP_GET(A2:A9)',
+    '=LP_GET(A0)',
+    '=LP_GET(A12345678)',
+    '=LP_GET(ABCD1)',
+    '=LP_GET(A2+1)',
+    '=LP_GET(TRIM(A2))',
+    '=LP_GET("x"&A2)',
+    '=LP_GET(A2',
+    '=LP_GET("open',
   ])('%s: no single cell or text', (formula) => {
     expect(firstArgument(formula, 'LP_GET')).toBeUndefined();
   });
@@ -40,7 +51,16 @@ describe('firstArgument', () => {
 });
 
 describe('runAround', () => {
-  const column = ['=LP_GET(A2)', '=LP_GET(A3)', '=LP_GET(A4)', '', '=LP_GET(A6)', '=LP_GET(A7)', '=FUND_GET(A8)', '=LP_GET(A9)'];
+  const column = [
+    '=LP_GET(A2)',
+    '=LP_GET(A3)',
+    '=LP_GET(A4)',
+    '',
+    '=LP_GET(A6)',
+    '=LP_GET(A7)',
+    '=FUND_GET(A8)',
+    '=LP_GET(A9)',
+  ];
 
   test('the run around a row, nearest first (below before above at each distance), stopping at a gap or another function', () => {
     expect(runAround(column, 2, 3, 'LP_GET').map((r) => r.row)).toEqual([3, 4, 2]);

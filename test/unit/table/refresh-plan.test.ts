@@ -2,7 +2,7 @@ import { findPieces, nextBlock, type Piece, rawSize, recoveryRuns } from '../../
 
 const lp = (r: number) => `=LP_GET(A${r},"fullName")`;
 
-describe('refresh planning: the add-in\'s formulas as rectangles', () => {
+describe("refresh planning: the add-in's formulas as rectangles", () => {
   test('runs down a column merge with the next column over the same rows; other formulas and values are left out', () => {
     const grid = [
       ['', lp(1), lp(1), '=SUM(A1:A3)'],
@@ -12,20 +12,33 @@ describe('refresh planning: the add-in\'s formulas as rectangles', () => {
     ];
     const pieces = findPieces(7, grid);
     expect(pieces).toEqual([
-      { sheetId: 7, row: 1, col: 2, formulas: [[lp(1), lp(1)], [lp(2), lp(2)]] },
+      {
+        sheetId: 7,
+        row: 1,
+        col: 2,
+        formulas: [
+          [lp(1), lp(1)],
+          [lp(2), lp(2)],
+        ],
+      },
       { sheetId: 7, row: 4, col: 2, formulas: [[lp(4)]] },
       { sheetId: 7, row: 3, col: 4, formulas: [['=lp_find("x")'], ['=LP_FIND ("y")']] },
     ]);
   });
 
-  test('an empty sheet or one without the add-in\'s formulas has none', () => {
+  test("an empty sheet or one without the add-in's formulas has none", () => {
     expect(findPieces(1, [])).toEqual([]);
     expect(findPieces(1, [['=SUM(1)', 'LP_GET as text']])).toEqual([]);
   });
 });
 
 describe('refresh planning: blocks whose journal fits', () => {
-  const column = (n: number, col = 1): Piece => ({ sheetId: 1, row: 1, col, formulas: Array.from({ length: n }, (_, r) => [lp(r + 1)]) });
+  const column = (n: number, col = 1): Piece => ({
+    sheetId: 1,
+    row: 1,
+    col,
+    formulas: Array.from({ length: n }, (_, r) => [lp(r + 1)]),
+  });
   const plain = (pieces: Piece[]) => JSON.stringify(pieces);
 
   test('pieces are taken while their text fits the budget; a first piece over it is cut by rows', () => {
@@ -53,9 +66,26 @@ describe('refresh planning: blocks whose journal fits', () => {
 
 describe('refresh planning: what an interrupted refresh puts back', () => {
   test('only runs of cells still empty, down each column; a cell filled since is left as it is', () => {
-    const p: Piece = { sheetId: 1, row: 5, col: 3, formulas: [[lp(1), lp(1)], [lp(2), lp(2)], [lp(3), lp(3)]] };
-    const formulas = [['', ''], ['', '=MINE()'], ['', '']];
-    const values = [['', ''], ['typed', ''], ['', '']];
+    const p: Piece = {
+      sheetId: 1,
+      row: 5,
+      col: 3,
+      formulas: [
+        [lp(1), lp(1)],
+        [lp(2), lp(2)],
+        [lp(3), lp(3)],
+      ],
+    };
+    const formulas = [
+      ['', ''],
+      ['', '=MINE()'],
+      ['', ''],
+    ];
+    const values = [
+      ['', ''],
+      ['typed', ''],
+      ['', ''],
+    ];
     expect(recoveryRuns(p, formulas, values)).toEqual([
       { sheetId: 1, row: 5, col: 3, formulas: [[lp(1)]] },
       { sheetId: 1, row: 7, col: 3, formulas: [[lp(3)]] },

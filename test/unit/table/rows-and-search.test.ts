@@ -15,16 +15,29 @@ describe('rowsTable', () => {
   const at = Date.UTC(2024, 0, 1);
 
   test('no stale row: no stale column, and every row as wide as the fields', () => {
-    const table = rowsTable([{ kind: 'record', record: { id: 'a', ticketSize: '5' } }, { kind: 'blank' }], fields, false, 'sheet');
-    expect(table).toEqual([['a', 5, ''], ['', '', '']]);
+    const table = rowsTable(
+      [{ kind: 'record', record: { id: 'a', ticketSize: '5' } }, { kind: 'blank' }],
+      fields,
+      false,
+      'sheet',
+    );
+    expect(table).toEqual([
+      ['a', 5, ''],
+      ['', '', ''],
+    ]);
   });
 
   test('one stale row among fresh ones: every row gets the column, only the stale one a date', () => {
-    const table = rowsTable([
-      { kind: 'record', record: { id: 'a' } },
-      { kind: 'record', record: { id: 'b', updatedAt: '2024-01-01T00:00:00Z' }, staleSince: at },
-      { kind: 'error', error: new ServiceError('NOT_FOUND', '=bad') },
-    ], fields, true, 'sheet');
+    const table = rowsTable(
+      [
+        { kind: 'record', record: { id: 'a' } },
+        { kind: 'record', record: { id: 'b', updatedAt: '2024-01-01T00:00:00Z' }, staleSince: at },
+        { kind: 'error', error: new ServiceError('NOT_FOUND', '=bad') },
+      ],
+      fields,
+      true,
+      'sheet',
+    );
     expect(table[0]).toEqual(['id', 'ticketSize', 'updatedAt', STALE_HEADER]);
     expect(table[1]).toEqual(['a', '', '', '']);
     expect(table[2]).toEqual(['b', '', new Date(at), new Date(at)]);
@@ -41,12 +54,33 @@ describe('rowsTable', () => {
 });
 
 describe('search rules', () => {
-  const lp = (id: string, fields: Record<string, unknown>): ServiceRecord => ({ id, activeStatus: 'ACTIVE', ...fields }) as ServiceRecord;
+  const lp = (id: string, fields: Record<string, unknown>): ServiceRecord =>
+    ({ id, activeStatus: 'ACTIVE', ...fields }) as ServiceRecord;
   const ids = (records: ServiceRecord[]) => records.map((r) => r.id);
 
   test.each([
-    ['ẞ', 'ss'], ['ð', 'd'], ['ħ', 'h'], ['ı', 'i'], ['ŀ', 'l '], ['ŧ', 't'], ['ŋ', 'n'], ['ĸ', 'k'], ['ſ', 's'], ['ς', 'σ'],
-    ['ƒ', 'f'], ['ɨ', 'i'], ['ʉ', 'u'], ['ɛ', 'e'], ['ɔ', 'o'], ['æ', 'ae'], ['œ', 'oe'], ['ł', 'l'], ['đ', 'd'], ['þ', 'th'], ['ø', 'o'], ['ß', 'ss'],
+    ['ẞ', 'ss'],
+    ['ð', 'd'],
+    ['ħ', 'h'],
+    ['ı', 'i'],
+    ['ŀ', 'l '],
+    ['ŧ', 't'],
+    ['ŋ', 'n'],
+    ['ĸ', 'k'],
+    ['ſ', 's'],
+    ['ς', 'σ'],
+    ['ƒ', 'f'],
+    ['ɨ', 'i'],
+    ['ʉ', 'u'],
+    ['ɛ', 'e'],
+    ['ɔ', 'o'],
+    ['æ', 'ae'],
+    ['œ', 'oe'],
+    ['ł', 'l'],
+    ['đ', 'd'],
+    ['þ', 'th'],
+    ['ø', 'o'],
+    ['ß', 'ss'],
   ])('%s folds to %s', (letter, folded) => {
     expect(normalize(`x${letter}y`)).toBe(`x${folded}y`);
   });
@@ -57,7 +91,9 @@ describe('search rules', () => {
 
   test('list fields are searched element by element; numbers as text; other values not at all', () => {
     const records = [
-      lp('a', { sectorsFocused: ['Fintech', 'Health'] }), lp('b', { headquarters: 2024 }), lp('c', { firm: { name: 'health' } }),
+      lp('a', { sectorsFocused: ['Fintech', 'Health'] }),
+      lp('b', { headquarters: 2024 }),
+      lp('c', { firm: { name: 'health' } }),
       lp('d', { fullName: null, firm: undefined, sectorsFocused: [null, 'Health'] }),
     ];
     expect(ids(searchRecords(records, 'health'))).toEqual(['a', 'd']);
@@ -67,19 +103,29 @@ describe('search rules', () => {
 
   test('inactive partners are never found; a missing or null status counts as active, any case', () => {
     const records = [
-      lp('a', { fullName: 'Ann', activeStatus: 'INACTIVE' }), lp('b', { fullName: 'Ann', activeStatus: undefined }),
-      lp('c', { fullName: 'Ann', activeStatus: null }), lp('d', { fullName: 'Ann', activeStatus: 'active' }),
+      lp('a', { fullName: 'Ann', activeStatus: 'INACTIVE' }),
+      lp('b', { fullName: 'Ann', activeStatus: undefined }),
+      lp('c', { fullName: 'Ann', activeStatus: null }),
+      lp('d', { fullName: 'Ann', activeStatus: 'active' }),
     ];
     expect(ids(searchRecords(records, 'ann'))).toEqual(['b', 'c', 'd']);
   });
 
   test('an exact whole-field match ranks first, and among exact matches a name before a firm', () => {
-    const records = [lp('firm', { firm: 'Blue Ocean' }), lp('prefix', { fullName: 'Blue Oceans' }), lp('name', { fullName: 'Blue Ocean' })];
+    const records = [
+      lp('firm', { firm: 'Blue Ocean' }),
+      lp('prefix', { fullName: 'Blue Oceans' }),
+      lp('name', { fullName: 'Blue Ocean' }),
+    ];
     expect(ids(searchRecords(records, 'blue ocean'))).toEqual(['name', 'firm', 'prefix']);
   });
 
   test('one word matching exactly ranks as a word prefix, not above other prefixes', () => {
-    const records = [lp('sub', { fullName: 'Xannex' }), lp('exact', { fullName: 'Ann' }), lp('prefix', { fullName: 'Annabel' })];
+    const records = [
+      lp('sub', { fullName: 'Xannex' }),
+      lp('exact', { fullName: 'Ann' }),
+      lp('prefix', { fullName: 'Annabel' }),
+    ];
     expect(ids(searchRecords(records, 'ann'))).toEqual(['exact', 'prefix', 'sub']);
   });
 
@@ -93,12 +139,18 @@ describe('search rules', () => {
   });
 
   test('a word matched in a name and again in a firm counts as the name (the better match)', () => {
-    const records = [lp('b', { fullName: 'Zed', firm: 'Ann Capital', headquarters: 'Ann Arbor' }), lp('a', { fullName: 'Ann Smith', firm: 'Ann Capital' })];
+    const records = [
+      lp('b', { fullName: 'Zed', firm: 'Ann Capital', headquarters: 'Ann Arbor' }),
+      lp('a', { fullName: 'Ann Smith', firm: 'Ann Capital' }),
+    ];
     expect(ids(searchRecords(records, 'ann'))).toEqual(['a', 'b']);
   });
 
   test('a word matching a name and, later in the fields, a headquarters counts as the name', () => {
-    const records = [lp('firm', { fullName: 'Bob', firm: 'Ann Co' }), lp('name', { fullName: 'Ann Lee', headquarters: 'Ann Arbor' })];
+    const records = [
+      lp('firm', { fullName: 'Bob', firm: 'Ann Co' }),
+      lp('name', { fullName: 'Ann Lee', headquarters: 'Ann Arbor' }),
+    ];
     expect(ids(searchRecords(records, 'ann'))).toEqual(['name', 'firm']);
   });
 
@@ -108,7 +160,10 @@ describe('search rules', () => {
   });
 
   test('fields given out of group order: a word still counts by its best match, kind first, then group', () => {
-    const fields = [{ name: 'firm', group: 1 as const }, { name: 'fullName', group: 0 as const }];
+    const fields = [
+      { name: 'firm', group: 1 as const },
+      { name: 'fullName', group: 0 as const },
+    ];
     const prefixes = [lp('both', { firm: 'Ann Co', fullName: 'Ann Lee' }), lp('name', { fullName: 'Ann X' })];
     expect(ids(searchRecords(prefixes, 'ann', { fields }))).toEqual(['both', 'name']);
     const kinds = [lp('mixed', { firm: 'Ann Co', fullName: 'Xann' }), lp('firm', { firm: 'Ann Ltd' })];
@@ -128,7 +183,10 @@ describe('search rules', () => {
   });
 
   test('fields given out of group order: an exact match still counts by its best group', () => {
-    const fields = [{ name: 'firm', group: 1 as const }, { name: 'fullName', group: 0 as const }];
+    const fields = [
+      { name: 'firm', group: 1 as const },
+      { name: 'fullName', group: 0 as const },
+    ];
     const records = [lp('firm-only', { firm: 'Ann' }), lp('both', { firm: 'Ann', fullName: 'Ann' })];
     expect(ids(searchRecords(records, 'ann', { fields }))).toEqual(['both', 'firm-only']);
   });
@@ -143,7 +201,14 @@ describe('search rules', () => {
   test('the fields searched can be given, with their groups', () => {
     const records = [lp('a', { email: 'ann@x.example' }), lp('b', { fullName: 'Ann' })];
     expect(ids(searchRecords(records, 'ann', { fields: [{ name: 'email', group: 0 }] }))).toEqual(['a']);
-    expect(SEARCH_FIELDS.map((f) => `${f.name}:${f.group}`)).toEqual(['fullName:0', 'name:0', 'surname:0', 'firm:1', 'headquarters:2', 'sectorsFocused:2']);
+    expect(SEARCH_FIELDS.map((f) => `${f.name}:${f.group}`)).toEqual([
+      'fullName:0',
+      'name:0',
+      'surname:0',
+      'firm:1',
+      'headquarters:2',
+      'sectorsFocused:2',
+    ]);
     expect(ids(searchRecords([lp('n', { name: 'Ann' }), lp('s', { surname: 'Ann' })], 'ann'))).toEqual(['n', 's']);
   });
 

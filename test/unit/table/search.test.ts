@@ -8,16 +8,39 @@ import { MAX_QUERY_CHARS, normalize, readFindLimit, readQuery, searchRecords } f
 import { badInputMessage } from '../../helpers/bad-input';
 
 const lp = (id: string, fields: Partial<Record<string, unknown>> = {}): ServiceRecord =>
-  ({ id, fullName: `Person ${id}`, firm: 'Acme', headquarters: 'Paris', sectorsFocused: ['SaaS'], activeStatus: 'ACTIVE', ...fields }) as ServiceRecord;
+  ({
+    id,
+    fullName: `Person ${id}`,
+    firm: 'Acme',
+    headquarters: 'Paris',
+    sectorsFocused: ['SaaS'],
+    activeStatus: 'ACTIVE',
+    ...fields,
+  }) as ServiceRecord;
 const ids = (records: ServiceRecord[]) => records.map((r) => r.id);
-
 
 describe('normalize', () => {
   test.each([
-    ['Müller', 'muller'], ['MÜLLER', 'muller'], ['Mu\u0308ller', 'muller'], ['Straße', 'strasse'], ['STRASSE', 'strasse'],
-    ['Ørsted', 'orsted'], ['Ærø', 'aero'], ['Łódź', 'lodz'], ['Đorđević', 'dordevic'], ['Þór', 'thor'], ['Œuvre', 'oeuvre'],
-    ['François', 'francois'], ['São Paulo', 'sao paulo'], ['İstanbul', 'istanbul'], ['ﬁnance', 'finance'], ['Ｆｕｌｌ', 'full'],
-    ['  O\'Brien   &  Co.,  Ltd ', 'o brien co ltd'], ['a---b__c', 'a b c'], ['Zoë-Ann', 'zoe ann'], ['!!!', ''],
+    ['Müller', 'muller'],
+    ['MÜLLER', 'muller'],
+    ['Mu\u0308ller', 'muller'],
+    ['Straße', 'strasse'],
+    ['STRASSE', 'strasse'],
+    ['Ørsted', 'orsted'],
+    ['Ærø', 'aero'],
+    ['Łódź', 'lodz'],
+    ['Đorđević', 'dordevic'],
+    ['Þór', 'thor'],
+    ['Œuvre', 'oeuvre'],
+    ['François', 'francois'],
+    ['São Paulo', 'sao paulo'],
+    ['İstanbul', 'istanbul'],
+    ['ﬁnance', 'finance'],
+    ['Ｆｕｌｌ', 'full'],
+    ["  O'Brien   &  Co.,  Ltd ", 'o brien co ltd'],
+    ['a---b__c', 'a b c'],
+    ['Zoë-Ann', 'zoe ann'],
+    ['!!!', ''],
   ])('%s → %s', (input, out) => {
     expect(normalize(input)).toBe(out);
   });
@@ -25,14 +48,22 @@ describe('normalize', () => {
 
 describe('searchRecords', () => {
   test('muller finds Müller, MÜLLER and Mueller only where it is a match; case and accents do not matter', () => {
-    const records = [lp('a', { fullName: 'Anna Müller' }), lp('b', { fullName: 'Bob MÜLLER' }), lp('c', { fullName: 'Carl Mueller' }), lp('d', { fullName: 'Dora Smith' })];
+    const records = [
+      lp('a', { fullName: 'Anna Müller' }),
+      lp('b', { fullName: 'Bob MÜLLER' }),
+      lp('c', { fullName: 'Carl Mueller' }),
+      lp('d', { fullName: 'Dora Smith' }),
+    ];
     expect(ids(searchRecords(records, 'muller'))).toEqual(['a', 'b']);
     expect(ids(searchRecords(records, 'MÜLLER'))).toEqual(['a', 'b']);
     expect(ids(searchRecords(records, 'mueller'))).toEqual(['c']);
   });
 
   test('every query word must match, in any of the searched fields', () => {
-    const records = [lp('a', { fullName: 'Anna Berg', firm: 'Nordic Capital', headquarters: 'Oslo' }), lp('b', { fullName: 'Anna Lind', firm: 'Baltic Ventures', headquarters: 'Oslo' })];
+    const records = [
+      lp('a', { fullName: 'Anna Berg', firm: 'Nordic Capital', headquarters: 'Oslo' }),
+      lp('b', { fullName: 'Anna Lind', firm: 'Baltic Ventures', headquarters: 'Oslo' }),
+    ];
     expect(ids(searchRecords(records, 'anna nordic'))).toEqual(['a']);
     expect(ids(searchRecords(records, 'anna oslo'))).toEqual(['a', 'b']);
     expect(ids(searchRecords(records, 'anna tokyo'))).toEqual([]);
@@ -40,22 +71,35 @@ describe('searchRecords', () => {
   });
 
   test('exact whole-field match > word prefix > substring, whatever the input order', () => {
-    const records = [lp('sub', { fullName: 'Jo Eastern' }), lp('prefix', { fullName: 'Stern Adams' }), lp('exact', { fullName: 'Stern' })];
+    const records = [
+      lp('sub', { fullName: 'Jo Eastern' }),
+      lp('prefix', { fullName: 'Stern Adams' }),
+      lp('exact', { fullName: 'Stern' }),
+    ];
     expect(ids(searchRecords(records, 'stern'))).toEqual(['exact', 'prefix', 'sub']);
   });
 
   test('at the same kind of match: name > firm > headquarters or sector', () => {
     const records = [
-      lp('sector', { sectorsFocused: ['Atlas Robotics'] }), lp('hq', { headquarters: 'Atlas City' }),
-      lp('firm', { firm: 'Atlas Partners' }), lp('name', { fullName: 'Atlas Jones' }),
+      lp('sector', { sectorsFocused: ['Atlas Robotics'] }),
+      lp('hq', { headquarters: 'Atlas City' }),
+      lp('firm', { firm: 'Atlas Partners' }),
+      lp('name', { fullName: 'Atlas Jones' }),
     ];
     expect(ids(searchRecords(records, 'atlas'))).toEqual(['name', 'firm', 'sector', 'hq']);
     // An exact firm beats a name that only starts with the word.
-    expect(ids(searchRecords([lp('name', { fullName: 'Atlas Jones' }), lp('firm', { firm: 'Atlas' })], 'atlas'))).toEqual(['firm', 'name']);
+    expect(
+      ids(searchRecords([lp('name', { fullName: 'Atlas Jones' }), lp('firm', { firm: 'Atlas' })], 'atlas')),
+    ).toEqual(['firm', 'name']);
   });
 
   test('a record ranks by its weakest word; ties keep input order', () => {
-    const records = [lp('firm', { fullName: 'Eva Stone', firm: 'Lindberg' }), lp('name', { fullName: 'Eva Lindqvist' }), lp('t1', { fullName: 'Eva Lind' }), lp('t2', { fullName: 'Eva Lind' })];
+    const records = [
+      lp('firm', { fullName: 'Eva Stone', firm: 'Lindberg' }),
+      lp('name', { fullName: 'Eva Lindqvist' }),
+      lp('t1', { fullName: 'Eva Lind' }),
+      lp('t2', { fullName: 'Eva Lind' }),
+    ];
     // t1, t2: the whole field is the query; name: both words start name words; firm: "lind" only starts a firm word.
     expect(ids(searchRecords(records, 'eva lind'))).toEqual(['t1', 't2', 'name', 'firm']);
     // In another order no field is exactly the query: word prefixes in names, in input order, then the firm.
@@ -63,12 +107,19 @@ describe('searchRecords', () => {
   });
 
   test('at the same weakest word, more words matching in names and firms rank higher', () => {
-    const records = [lp('hq', { fullName: 'Ola N', headquarters: 'Berlin', sectorsFocused: ['Climate'] }), lp('name', { fullName: 'Berlin Smith', sectorsFocused: ['Climate'] })];
+    const records = [
+      lp('hq', { fullName: 'Ola N', headquarters: 'Berlin', sectorsFocused: ['Climate'] }),
+      lp('name', { fullName: 'Berlin Smith', sectorsFocused: ['Climate'] }),
+    ];
     expect(ids(searchRecords(records, 'berlin climate'))).toEqual(['name', 'hq']);
   });
 
   test('lists are searched element by element; inactive partners are left out', () => {
-    const records = [lp('a', { sectorsFocused: ['Fintech', 'Climate'] }), lp('b', { sectorsFocused: ['Climate'], activeStatus: 'INACTIVE' }), lp('c', { sectorsFocused: null, headquarters: null })];
+    const records = [
+      lp('a', { sectorsFocused: ['Fintech', 'Climate'] }),
+      lp('b', { sectorsFocused: ['Climate'], activeStatus: 'INACTIVE' }),
+      lp('c', { sectorsFocused: null, headquarters: null }),
+    ];
     expect(ids(searchRecords(records, 'climate'))).toEqual(['a']);
   });
 
@@ -86,7 +137,11 @@ describe('searchRecords', () => {
 
 describe('readQuery and readFindLimit: bad arguments give a clear message', () => {
   test('a good query: trimmed, normalized, split into words; a one-cell range is its cell; a number is text', () => {
-    expect(readQuery('  Müller  Capital ')).toEqual({ text: 'Müller  Capital', normalized: 'muller capital', words: ['muller', 'capital'] });
+    expect(readQuery('  Müller  Capital ')).toEqual({
+      text: 'Müller  Capital',
+      normalized: 'muller capital',
+      words: ['muller', 'capital'],
+    });
     expect(readQuery([['Berlin']]).words).toEqual(['berlin']);
     expect(readQuery(42).words).toEqual(['42']);
   });
@@ -103,7 +158,9 @@ describe('readQuery and readFindLimit: bad arguments give a clear message', () =
 
   test('over 200 characters is refused; exactly 200 is fine', () => {
     expect(readQuery('a'.repeat(MAX_QUERY_CHARS)).words).toHaveLength(1);
-    expect(badInputMessage(() => readQuery('a'.repeat(MAX_QUERY_CHARS + 1)))).toBe('query is 201 characters long; at most 200.');
+    expect(badInputMessage(() => readQuery('a'.repeat(MAX_QUERY_CHARS + 1)))).toBe(
+      'query is 201 characters long; at most 200.',
+    );
   });
 
   test('limit: blank is 50; a whole number from 1 to 5,000; anything else says what is expected', () => {
@@ -113,6 +170,8 @@ describe('readQuery and readFindLimit: bad arguments give a clear message', () =
     expect(badInputMessage(() => readFindLimit(0))).toBe('limit must be a whole number of 1 or more (got 0).');
     expect(badInputMessage(() => readFindLimit(2.5))).toBe('limit must be a whole number of 1 or more (got 2.5).');
     expect(badInputMessage(() => readFindLimit(5001))).toBe('limit must be at most 5000 (got 5001).');
-    expect(badInputMessage(() => readFindLimit([[1, 2]]))).toBe('limit takes one value, not a range (got 1 × 2 cells).');
+    expect(badInputMessage(() => readFindLimit([[1, 2]]))).toBe(
+      'limit takes one value, not a range (got 1 × 2 cells).',
+    );
   });
 });

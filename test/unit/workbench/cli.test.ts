@@ -8,7 +8,13 @@ import { join } from 'node:path';
 import { numberOption, portOption, UsageError } from '../../../dev/cli-args';
 
 const ROOT = join(__dirname, '../../..');
-const run = (script: string, args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, script), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 30_000, env: { ...process.env, npm_lifecycle_event: '' } });
+const run = (script: string, args: string[]) =>
+  spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, script), ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 30_000,
+    env: { ...process.env, npm_lifecycle_event: '' },
+  });
 
 test.each([
   ['dev/workbench/cli.ts', 'npm start'],
@@ -18,7 +24,10 @@ test.each([
   expect([port.status, port.stderr.trim()]).toEqual([2, '--port must be a whole number from 0 to 65535 (got "abc").']);
   expect(port.stderr).not.toContain('ERR_SOCKET_BAD_PORT');
   const unknown = run(script, ['--prot', '3000']);
-  expect([unknown.status, unknown.stderr.trim()]).toEqual([2, `Unknown option '--prot'. \`${command} -- --help\` lists the options.`]);
+  expect([unknown.status, unknown.stderr.trim()]).toEqual([
+    2,
+    `Unknown option '--prot'. \`${command} -- --help\` lists the options.`,
+  ]);
   const help = run(script, ['--help']);
   expect(help.status).toBe(0);
   expect(help.stdout).toContain(`${command} -- [options]`);
@@ -28,7 +37,10 @@ test.each([
 test('numbers: whole where whole, within bounds, never blank', () => {
   expect(portOption(undefined, 3000)).toBe(3000);
   expect(portOption('0', 3000)).toBe(0);
-  for (const bad of ['', ' ', '-1', '65536', '80.5', '0x50', 'abc']) expect(() => portOption(bad, 3000)).toThrow(UsageError);
+  for (const bad of ['', ' ', '-1', '65536', '80.5', '0x50', 'abc'])
+    expect(() => portOption(bad, 3000)).toThrow(UsageError);
   expect(numberOption('0.2', 'fault-rate', 0, 0, 1)).toBe(0.2);
-  expect(() => numberOption('2', 'fault-rate', 0, 0, 1)).toThrow('--fault-rate must be a number from 0 to 1 (got "2").');
+  expect(() => numberOption('2', 'fault-rate', 0, 0, 1)).toThrow(
+    '--fault-rate must be a number from 0 to 1 (got "2").',
+  );
 });

@@ -38,9 +38,17 @@ describe('what a cell is', () => {
     expect(cellView(1234.5, '#,##0', undefined, false)).toEqual({ text: '1,235', kind: 'n', input: '1234.5' });
     expect(cellView('2007', undefined, undefined, false)).toEqual({ text: '2007', kind: 's', input: '2007' });
     expect(cellView(true, undefined, undefined, false).kind).toBe('b');
-    expect(cellView('#REF!', undefined, '=LP_GET(A2:A4)', false)).toEqual({ text: '#REF!', kind: 'e', input: '=LP_GET(A2:A4)' });
+    expect(cellView('#REF!', undefined, '=LP_GET(A2:A4)', false)).toEqual({
+      text: '#REF!',
+      kind: 'e',
+      input: '=LP_GET(A2:A4)',
+    });
     expect(cellView('#REF!', undefined, undefined, false).kind).toBe('s');
     expect(cellView('', undefined, '=SUM(1,2)', true)).toEqual({ text: '=SUM(1,2)', kind: 'f', input: '=SUM(1,2)' });
-    expect(cellView(new Date(Date.UTC(2024, 2, 5, 7, 9, 4)), undefined, undefined, false)).toEqual({ text: '2024-03-05 07:09', kind: 'd', input: '2024-03-05 07:09:04' });
+    expect(cellView(new Date(Date.UTC(2024, 2, 5, 7, 9, 4)), undefined, undefined, false)).toEqual({
+      text: '2024-03-05 07:09',
+      kind: 'd',
+      input: '2024-03-05 07:09:04',
+    });
   });
 });

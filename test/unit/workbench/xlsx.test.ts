@@ -6,7 +6,17 @@ import ExcelJS from 'exceljs';
 import { Workbook } from '../../../dev/emulator/workbook';
 import { excelSheetNames, toXlsx } from '../../../dev/workbench/xlsx';
 
-const LEGAL_IN_SHEETS = ['LPs 2024/25', 'Q1: [draft]*?', `'quoted'`, 'x'.repeat(40), `${'x'.repeat(31)}y`, 'history', 'Sheet1', 'SHEET1 ', 'a\\b'];
+const LEGAL_IN_SHEETS = [
+  'LPs 2024/25',
+  'Q1: [draft]*?',
+  `'quoted'`,
+  'x'.repeat(40),
+  `${'x'.repeat(31)}y`,
+  'history',
+  'Sheet1',
+  'SHEET1 ',
+  'a\\b',
+];
 
 test('names Excel refuses become distinct names it accepts; the others stay as they are', () => {
   const names = excelSheetNames(LEGAL_IN_SHEETS);
