@@ -6,7 +6,7 @@
  * there is no fresh one, so a warm call makes no request); a stale list adds the "stale since"
  * column. The rows agree, in order, with an import saved with the same conditions and sort.
  */
-import { type FieldSpec, LP_FIELD_SPECS } from '../api/records';
+import { LP_FIELD_SPECS } from '../api/records';
 import { activePartners } from '../gas/context';
 import { type FormulaResult, guard } from '../gas/formula-guard';
 import { DEFAULT_IMPORT_FIELDS } from '../import/spec';
@@ -14,7 +14,7 @@ import { parseFields } from '../table/fields';
 import { applyQuery } from '../table/filter';
 import { readConditions, readFilterLimit, readSortArg } from '../table/filter-args';
 import { readFlag } from '../table/input';
-import { rowsTable } from '../table/rows';
+import { partnerListTable } from '../table/rows';
 
 /**
  * Active limited partners that meet every condition, optionally sorted; text compares ignore case and accents.
@@ -47,16 +47,7 @@ export function LP_FILTER(
     const withHeaders = readFlag(headers, 'headers', true);
     const list = activePartners();
     const found = applyQuery(list.records, { filters, sort: keys }).slice(0, n);
-    const columns: FieldSpec[] = [
-      LP_FIELD_SPECS.find((f) => f.name === 'id') as FieldSpec,
-      ...chosen.filter((f) => f.name !== 'id'),
-    ];
-    const table = rowsTable(
-      found.map((record) => ({ kind: 'record', record, staleSince: list.staleSince })),
-      columns,
-      withHeaders,
-      'formula',
-    );
+    const table = partnerListTable(found, chosen, list.staleSince, withHeaders);
     return table.length ? table : '';
   });
 }

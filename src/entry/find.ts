@@ -7,12 +7,12 @@
  * the cell, as Sheets' FILTER does, rather than left as a bare header row.
  */
 import { ServiceError } from '../api/errors';
-import { type FieldSpec, LP_FIELD_SPECS } from '../api/records';
+import { LP_FIELD_SPECS } from '../api/records';
 import { activePartners } from '../gas/context';
 import { type FormulaResult, guard } from '../gas/formula-guard';
 import { parseFields } from '../table/fields';
 import { readFlag } from '../table/input';
-import { rowsTable } from '../table/rows';
+import { partnerListTable } from '../table/rows';
 import { readFindLimit, readQuery, searchRecords } from '../table/search';
 
 /** Columns when no fields are chosen: what the search looks at. */
@@ -46,16 +46,6 @@ export function LP_FIND(query: unknown, fields?: unknown, limit?: unknown, heade
         'NOT_FOUND',
         `No active limited partner matches "${q.text}": every word must be in a name, firm, headquarters or sector.`,
       );
-    const columns: FieldSpec[] = [
-      LP_FIELD_SPECS.find((f) => f.name === 'id') as FieldSpec,
-      ...chosen.filter((f) => f.name !== 'id'),
-    ];
-    const table = rowsTable(
-      found.map((record) => ({ kind: 'record', record, staleSince: list.staleSince })),
-      columns,
-      withHeaders,
-      'formula',
-    );
-    return table;
+    return partnerListTable(found, chosen, list.staleSince, withHeaders);
   });
 }

@@ -4,7 +4,7 @@
  * values come from the last good copy because the service failed.
  */
 import type { ServiceError } from '../api/errors';
-import type { FieldSpec, ServiceRecord } from '../api/records';
+import { type FieldSpec, LP_FIELD_SPECS, type ServiceRecord } from '../api/records';
 import { type Cell, type CellTarget, safeText, toCell } from './cells';
 
 export type RowResult =
@@ -42,4 +42,19 @@ export function rowsTable(
     rows.push(row);
   }
   return rows;
+}
+
+/**
+ * Partners from a list (LP_FIND, LP_FILTER) as a formula's table: the id first, then the chosen
+ * fields, a "stale since" column when the list is a last good copy.
+ */
+export function partnerListTable(
+  records: readonly ServiceRecord[],
+  chosen: readonly FieldSpec[],
+  staleSince: number | undefined,
+  withHeaders: boolean,
+): Cell[][] {
+  const columns = [LP_FIELD_SPECS.find((f) => f.name === 'id') as FieldSpec, ...chosen.filter((f) => f.name !== 'id')];
+  const rows: RowResult[] = records.map((record) => ({ kind: 'record', record, staleSince }));
+  return rowsTable(rows, columns, withHeaders, 'formula');
 }
