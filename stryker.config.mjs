@@ -41,14 +41,20 @@ export default {
       ...unit,
       displayName: undefined,
       testMatch: ['<rootDir>/test/unit/{api,table,import}/**/*.test.ts'],
+      // The seed sweeps (*-sweeps.test.ts) rerun one scenario some thirty times, about 7 s a test:
+      // every mutant they reach would cost that. The single-seed tests beside them judge mutants;
+      // `npm test` runs both.
+      testPathIgnorePatterns: [...(unit.testPathIgnorePatterns ?? []), '-sweeps\\.test\\.ts$'],
     },
     enableFindRelatedTests: true,
   },
   coverageAnalysis: 'perTest',
   // A mutant's tests get this much more than they took unmutated before it counts as a timeout
-  // (an endless loop). Generous: on two busy cores the slower test files (the import machine's)
-  // ran past Stryker's default 5 s margin and counted as timeouts, i.e. as killed, unearned.
-  timeoutMS: 20000,
+  // (an endless loop, e.g. a retry limit mutated away under a fake clock). Each timeout costs this
+  // much, and a run meets hundreds; 8 s is above Stryker's default 5 s so that a busy machine does
+  // not turn slow tests into timeouts (counted as killed, unearned): the summary lists timeouts
+  // apart.
+  timeoutMS: 8000,
   // Two cores, shared: more runners only queue.
   concurrency: 2,
   incremental: true,

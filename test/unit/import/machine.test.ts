@@ -19,6 +19,7 @@ import type { OutCell } from '../../../src/import/merge';
 import { fakeList, records } from '../../helpers/fake-list';
 import { json } from '../../helpers/fakes';
 import { Killed, type World, world } from '../../helpers/fake-ports';
+import { limited, timedDrive } from '../../helpers/import-drive';
 
 const spec = (mode: 'replace' | 'merge' = 'replace'): ImportSpec => ({
   id: 'imp1',
@@ -317,42 +318,7 @@ describe('import state machine: interruptions', () => {
   });
 });
 
-/** A small seeded random source (a linear congruential generator), for sweeps that repeat. */
-function seeded(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 1103515245 + 12345) % 2147483648;
-    return state / 2147483648;
-  };
-}
-
 describe('import state machine: rate limits do not stall the read', () => {
-  const limited = (seconds: number) =>
-    new ServiceError('RATE_LIMITED', `Rate limited by the data service, retry in ${seconds} s.`, {
-      retryAfterMs: seconds * 1000,
-    });
-
-  /** Drives sidebar steps of `budget` ms, each starting when the previous ended; returns each step's length. */
-  function timedDrive(
-    w: World,
-    budget: number,
-    maxSteps = 200,
-  ): { steps: RunSummary[]; lengths: number[]; notes: unknown[] } {
-    const steps: RunSummary[] = [];
-    const lengths: number[] = [];
-    const notes: unknown[] = [];
-    do {
-      const start = w.clock.t;
-      const ports = w.nextExecution();
-      steps.push(
-        steps.length ? continueRun('imp1', ports, start + budget) : beginRun('imp1', 'sidebar', ports, start + budget),
-      );
-      lengths.push(w.clock.t - start);
-      notes.push(w.runs.get('imp1')?.held);
-    } while (steps[steps.length - 1].status === 'running' && steps.length < maxSteps);
-    return { steps, lengths, notes };
-  }
-
   test('one page rate-limited with Retry-After 15: the pages after it are held and staged at their place, not asked for again; the next step waits for it alone', () => {
     const list = fakeList(records(2500), { fail: (page, call) => (page === 3 && call < 10 ? limited(15) : undefined) });
     const w = world(list.fetch, [spec()]);
@@ -454,21 +420,6 @@ describe('import state machine: rate limits do not stall the read', () => {
     }
   });
 
-  test('no step runs past its budget whatever Retry-After says (30 % of requests refused, seeds swept); the table is exact', () => {
-    for (const retryAfter of [1, 15, 60]) {
-      for (let seed = 1; seed <= 10; seed++) {
-        const random = seeded(seed);
-        const list = fakeList(records(5000), { fail: () => (random() < 0.3 ? limited(retryAfter) : undefined) });
-        const w = world(list.fetch, [spec()], { msPerFetch: 20 });
-        const { steps, lengths } = timedDrive(w, 20_000);
-        expect(steps[steps.length - 1]).toMatchObject({ status: 'done', rows: 5000 });
-        expect(tableIds(w)).toEqual(expected(5000));
-        expect(Math.max(...lengths)).toBeLessThanOrEqual(20_000);
-        expect(w.staging.size).toBe(0);
-      }
-    }
-  });
-
   test('pages asked ahead of a page 1 that waits past the step are kept in staging: no page is asked for twice', () => {
     let refusals = 0;
     const list = fakeList(records(5000), { fail: (page) => (page === 1 && refusals++ < 2 ? limited(15) : undefined) });
@@ -481,23 +432,6 @@ describe('import state machine: rate limits do not stall the read', () => {
     const asked = list.asked.map((a) => a.page);
     expect(asked.filter((p) => p === 1)).toHaveLength(3);
     expect(new Set(asked).size).toBe(asked.length - 2);
-  });
-
-  test("under 30 % refusals every request is a page's first or follows a refusal of it (steps of 12 s, seeds swept)", () => {
-    for (const retryAfter of [5, 15, 40]) {
-      for (let seed = 1; seed <= 8; seed++) {
-        const random = seeded(seed);
-        let refused = 0;
-        const list = fakeList(records(5000), {
-          fail: () => (random() < 0.3 && ++refused ? limited(retryAfter) : undefined),
-        });
-        const w = world(list.fetch, [spec()], { msPerFetch: 20 });
-        const { steps } = timedDrive(w, 12_000);
-        expect(steps[steps.length - 1]).toMatchObject({ status: 'done', rows: 5000 });
-        expect(tableIds(w)).toEqual(expected(5000));
-        expect(list.asked.length).toBe(new Set(list.asked.map((a) => a.page)).size + refused);
-      }
-    }
   });
 
   test('a read that ends too late to write the table leaves the writing to the next step', () => {
