@@ -661,7 +661,7 @@ function writeTarget(
     const counts = (kind: string) => merged.changes.filter((c) => c.change === kind).length;
     const repeated = counts('repeated id (kept)');
     const unmatched = counts('no longer matches');
-    note = ` ${counts('new partner')} new, ${counts('no longer active')} no longer active,${unmatched ? ` ${unmatched} no longer matching,` : ''} ${counts('changed')} field changes.${repeated ? ` ${repeated} rows with a repeated id kept below the table.` : ''}`;
+    note = ` ${counts('new partner')} new, ${counts('no longer active')} no longer active,${unmatched ? ` ${unmatched} no longer matching,` : ''} ${counts('changed')} field changes.${repeated ? ` ${repeated} rows with a repeated id kept as they were.` : ''}`;
   } else {
     const refusal = replaceRefused(spec, run, ports, existing);
     if (refusal) throw new Error(refusal);

@@ -6,13 +6,15 @@
  * right, never an analyst's column of the same name. The header row is the one whose cell in the
  * import's id column reads "id" (rows above it, a title for instance, stay as they are). A sheet
  * with data but no column the import wrote is refused (MergeRefused) until the analyst lets the
- * import own its table. Rows are matched by id: the analyst's cells stay with their partner
- * wherever it moves, formulas included (references to the formula's own row follow it, see
- * moveRow); partners no longer in the list, rows without an id and further rows of a repeated id
- * keep every cell, formulas included, below the active ones; an analyst's formula in an imported
- * column is kept, not overwritten. Every difference becomes a change-log entry: new partner, no
- * longer active (or, for a partner still listed that the import's filters now leave out, no longer
- * matches), repeated id (kept), or a field's old and new value.
+ * import own its table. Rows are matched by id, and no row ever moves: a partner still listed
+ * takes the new values in its own row, in the import's columns only (an analyst's formula there is
+ * kept, not overwritten); a partner no longer in the list, a row without an id and a further row of
+ * a repeated id keep their row and every cell; new partners are added below the table's last row,
+ * in the import's order. So the analyst's sort stays, and every formula, on this sheet or another,
+ * still points at the partner it pointed at, with nothing rewritten. Every difference becomes a
+ * change-log entry: new partner, no longer active (or, for a partner still listed that the
+ * import's filters now leave out, no longer matches), repeated id (kept), or a field's old and new
+ * value.
  */
 import { type Cell, isDate } from '../table/cells';
 
@@ -34,6 +36,7 @@ export interface MergeResult {
   /** The field each column of `grid` holds for the import; undefined for the analyst's columns. */
   columns: Array<string | undefined>;
   changes: Change[];
+  /** Rows kept whole: partners no longer listed, rows without an id, further rows of a repeated id. */
   kept: number;
 }
 
@@ -55,33 +58,6 @@ export const sameCell = (a: Cell, b: Cell): boolean => {
   const norm = (v: Cell) => (isDate(v) ? `d${v.getTime()}` : typeof v === 'number' ? `n${v}` : `s${String(v)}`);
   return norm(a) === norm(b);
 };
-
-/** Strings, references (sheet-qualified or not, one cell or a range), and any other word of a formula. */
-const TOKEN =
-  /"(?:[^"]|"")*"|((?:'(?:[^']|'')+'|[A-Za-z_][\w.]*)!)?(\$?[A-Za-z]{1,3}\$?\d+(?::\$?[A-Za-z]{1,3}\$?\d+)?)(?![\w(!])|[\w.$]+/g;
-
-/**
- * A formula moved from row `from` to row `to` (1-based) of the sheet `sheetName`: references to
- * its own row on that sheet (a cell, or a range within that row) follow it, unless the row is
- * absolute; string literals, other sheets' references and references to other rows stay as written.
- */
-export function moveRow(formula: string, from: number, to: number, sheetName: string): string {
-  if (from === to) return formula;
-  return formula.replace(TOKEN, (token, sheet: string | undefined, ref: string | undefined) => {
-    if (
-      !ref ||
-      (sheet &&
-        sheet
-          .slice(0, -1)
-          .replace(/^'([\s\S]*)'$/, '$1')
-          .replace(/''/g, "'") !== sheetName)
-    )
-      return token;
-    const ends = ref.split(':').map((end) => /^(\$?[A-Za-z]+)(\$?)(\d+)$/.exec(end) as RegExpExecArray);
-    if (!ends.every((m) => m[2] === '' && Number(m[3]) === from)) return token;
-    return (sheet ?? '') + ends.map((m) => `${m[1]}${to}`).join(':');
-  });
-}
 
 /** `unmatched`: ids in the list that the import's filters leave out; their rows stay as a partner no longer active does. */
 export function mergeTables(
@@ -118,49 +94,52 @@ export function mergeTables(
   );
   for (const f of fields) if (!columns.includes(f)) columns.push(f);
   const colOf = (f: string) => columns.indexOf(f);
-  const cellOf = (r: number, c: number, to = r): OutCell => {
+  const cellOf = (r: number, c: number): OutCell => {
     const f = existing.formulas[r]?.[c];
-    return f ? { formula: moveRow(f, r + 1, to + 1, sheetName) } : (existing.values[r]?.[c] ?? '');
+    return f ? { formula: f } : (existing.values[r]?.[c] ?? '');
   };
-  const grid: OutCell[][] = existing.values.slice(0, h).map((_, r) => columns.map((_, c) => cellOf(r, c)));
-  grid.push(columns.map((f, c) => f ?? cellOf(h, c)));
-  const oldRows = new Map<string, number>();
+  const firstRow = new Map<string, number>();
   existing.values.forEach((row, r) => {
     const id = String(row[idCol] ?? '');
-    if (r > h && id && !oldRows.has(id)) oldRows.set(id, r);
+    if (r > h && id && !firstRow.has(id)) firstRow.set(id, r);
   });
+  const listed = new Map<string, readonly Cell[]>();
+  for (const row of incoming) {
+    const id = String(row[fields.indexOf('id')]);
+    if (!listed.has(id)) listed.set(id, row);
+  }
   const changes: Change[] = [];
   const log = (c: Change) => {
     if (changes.length < MAX_CHANGES) changes.push(c);
   };
-  const seen = new Set<string>();
-  for (const row of incoming) {
-    const id = String(row[fields.indexOf('id')]);
-    if (seen.has(id)) continue;
-    seen.add(id);
-    const old = oldRows.get(id);
-    if (old === undefined) log({ id, change: 'new partner', field: '', before: '', after: '' });
-    else {
-      fields.forEach((f, k) => {
-        const before = existing.values[old][colOf(f)] ?? '';
-        if (colOf(f) < width && !existing.formulas[old]?.[colOf(f)] && !sameCell(before, row[k]))
-          log({ id, change: 'changed', field: f, before, after: row[k] });
-      });
+  // Every row stays where it is: a listed partner's first row takes the new values in the import's columns (an analyst's formula there stays).
+  const grid: OutCell[][] = existing.values.map((_, r) => {
+    if (r === h) return columns.map((f, c) => f ?? cellOf(h, c));
+    const id = String(existing.values[r][idCol] ?? '');
+    const row = r > h && firstRow.get(id) === r ? listed.get(id) : undefined;
+    return columns.map((f, c) => (row && f && !existing.formulas[r]?.[c] ? row[fields.indexOf(f)] : cellOf(r, c)));
+  });
+  for (const [id, row] of listed) {
+    const old = firstRow.get(id);
+    if (old === undefined) {
+      log({ id, change: 'new partner', field: '', before: '', after: '' });
+      // New partners go below the table's last row, in the import's order.
+      grid.push(columns.map((f) => (f ? row[fields.indexOf(f)] : '')));
+      continue;
     }
-    const to = grid.length;
-    grid.push(
-      columns.map((f, c) =>
-        old !== undefined && (!f || existing.formulas[old]?.[c]) ? cellOf(old, c, to) : f ? row[fields.indexOf(f)] : '',
-      ),
-    );
+    fields.forEach((f, k) => {
+      const before = existing.values[old][colOf(f)] ?? '';
+      if (colOf(f) < width && !existing.formulas[old]?.[colOf(f)] && !sameCell(before, row[k]))
+        log({ id, change: 'changed', field: f, before, after: row[k] });
+    });
   }
   let kept = 0;
   existing.values.forEach((old, r) => {
     if (r <= h) return;
     const id = String(old[idCol] ?? '');
-    const first = id !== '' && oldRows.get(id) === r;
-    if ((first && seen.has(id)) || (!id && blank(old) && !existing.formulas[r]?.some(Boolean))) return;
-    // A partner no longer listed, a row without an id, or a further row of a repeated id: kept whole, never dropped.
+    const first = id !== '' && firstRow.get(id) === r;
+    if ((first && listed.has(id)) || (!id && blank(old) && !existing.formulas[r]?.some(Boolean))) return;
+    // A partner no longer listed, a row without an id, or a further row of a repeated id: kept whole, in its place.
     if (id)
       log({
         id,
@@ -170,8 +149,6 @@ export function mergeTables(
         after: '',
       });
     kept++;
-    const to = grid.length;
-    grid.push(columns.map((_, c) => cellOf(r, c, to)));
   });
   return { grid, columns, changes, kept };
 }

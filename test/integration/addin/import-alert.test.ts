@@ -70,7 +70,7 @@ describe('alerts', () => {
       expect(`${mail.subject}${html}${mail.body}`).not.toContain(DEMO_KEY);
       expect(lastLog(a.emu)[col('Source')]).toBe('schedule');
       expect(lastLog(a.emu)[col('Alert')]).toBe(`sent to ${a.emu.owner}`);
-      // Nothing changed since (the partner who left stays below the table, as merge keeps it): the next scheduled run sends nothing.
+      // Nothing changed since (the partner who left keeps its row, as merge keeps it): the next scheduled run sends nothing.
       a.emu.advance(2 * HOUR);
       expect(lastLog(a.emu)[col('Source')]).toBe('schedule');
       expect(lastLog(a.emu)[col('Outcome')]).toBe('done');

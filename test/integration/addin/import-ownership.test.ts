@@ -4,7 +4,8 @@
  * imported value, an edited id and a hand-typed table are never overwritten silently; sorting the
  * table keeps it the import's; a scheduled run keeps the sheet and says why. Merge by id keeps
  * every analyst cell where it belongs (a TOTAL row's formula, a column inserted between imported
- * ones, text in quotes, a column named like a newly added field), and formats follow their field.
+ * ones, a column named like a newly added field) and never moves a row (the analyst's sort and
+ * formulas referring to other rows stay right), and formats follow their field.
  * A replace killed at each of its sheet writes leaves the old or the new table, which the next
  * run accepts. The analyst's edits are made on the emulated sheet directly, as typed in Sheets.
  */
@@ -15,7 +16,7 @@ import type { Emulator } from '../../../dev/emulator/runtime';
 import { RUN_LOG_HEADER } from '../../../src/import/machine';
 import { addin } from '../../helpers/addin';
 import { call, runImport, saveImport, sheet } from '../../helpers/imports';
-import { type RunningService, startService } from '../../helpers/service';
+import { activeIds, type RunningService, startService } from '../../helpers/service';
 
 let svc: RunningService;
 beforeAll(async () => {
@@ -38,11 +39,15 @@ function imported(fields: string[], mode: 'replace' | 'merge' = 'replace', name 
 }
 
 /** The analyst sorts the table's rows (below the header) by a column, as Sheets' sort does: the values move, the rows' records stay. */
-function sortRows(s: SheetData, col: number): void {
+function sortRows(
+  s: SheetData,
+  col: number,
+  order = (x: unknown, y: unknown) => String(y).localeCompare(String(x)),
+): void {
   const rows = s.values
     .slice(1, s.lastRow())
     .map((r) => [...r])
-    .sort((x, y) => String(y[col]).localeCompare(String(x[col])));
+    .sort((x, y) => order(x[col], y[col]));
   rows.forEach((row, r) => row.forEach((v, c) => s.set(r + 1, c, v)));
 }
 
@@ -172,21 +177,39 @@ describe('merge by id keeps every analyst cell where it belongs', () => {
     for (let r = 1; r < after.length; r++) expect(s.formulas.get(`${r},4`)).toBe(`=C${r + 1}*10`);
   });
 
-  test("when a partner's row moves, text in quotes and other sheets' references stay as written", async () => {
-    const { emu, id, s } = imported(['id', 'fullName'], 'merge');
-    emu.workbook.addSheet('Other');
-    s.set(0, 2, 'Tier');
-    s.set(1, 2, 'x', '=IF(B2="", "Tier B2", B2)&Other!B2');
-    await svc.mutate({ reorder: 'reverse' });
+  test("no row moves: the analyst's sort stays, and formulas referring to another row or, from another sheet, to a partner's row keep their partner", async () => {
+    const joining = (await activeIds(svc))[20];
+    await svc.mutate({ deactivate: [joining] });
+    let gone = '';
     try {
-      expect(runImport(emu, id).pop()?.status).toBe('done');
+      const { emu, id, s } = imported(['id', 'fullName', 'ticketSize', 'upvotes'], 'merge');
+      // The analyst sorts by ticket size, largest first, and adds formulas reading other rows.
+      sortRows(s, 2, (x, y) => (Number(y) || 0) - (Number(x) || 0));
+      s.set(0, 4, 'Note');
+      s.set(2, 4, '', '=C3&" below "&A2');
+      emu.workbook.addSheet('Summary').set(0, 0, '', '=Partners!C5');
+      const before = sheet(emu, 'Partners');
+      gone = String(before[7][0]);
+      const touched = String(before[4][0]);
+      await svc.mutate({ deactivate: [gone], reactivate: [joining], touch: [touched], reorder: 'reverse' });
+      const last = runImport(emu, id).pop();
+      expect(last?.status).toBe('done');
+      expect(last?.message).toMatch(/ 1 new, 1 no longer active, 1 field changes\.$/);
+      const after = sheet(emu, 'Partners');
+      // Every row holds the partner it held, in the analyst's order; the partner who joined is below them.
+      expect(after.map((r) => r[0])).toEqual([...before.map((r) => r[0]), joining]);
+      expect(after[after.length - 1][1]).not.toBe('');
+      // The partner no longer active keeps its row and every cell; the one that changed is updated in its own row.
+      expect(after[7]).toEqual(before[7]);
+      expect(Number(after[4][3])).toBe(Number(before[4][3]) + 1);
+      expect(after[4].slice(0, 3)).toEqual(before[4].slice(0, 3));
+      // The formulas are as the analyst wrote them, and the rows they read hold the same partners.
+      expect(s.formulas.get('2,4')).toBe('=C3&" below "&A2');
+      expect(emu.workbook.byName('Summary')?.formulas.get('0,0')).toBe('=Partners!C5');
+      expect([...s.formulas.keys()]).toEqual(['2,4']);
     } finally {
-      await svc.mutate({ reorder: 'reverse' });
+      await svc.mutate({ reactivate: gone ? [gone] : [], reorder: 'reverse' });
     }
-    const moved = [...s.formulas.entries()].find(([, f]) => f.includes('Tier'));
-    const row = Number(moved?.[0].split(',')[0]) + 1;
-    expect(row).not.toBe(2);
-    expect(moved?.[1]).toBe(`=IF(B${row}="", "Tier B2", B${row})&Other!B2`);
   });
 
   test('an analyst column named like a field newly added to the import is kept', () => {

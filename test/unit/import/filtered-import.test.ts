@@ -104,7 +104,7 @@ describe('an import with filters and sort', () => {
     expect(table(w)).toEqual([['id', 'firm', 'ticketSize']]);
   });
 
-  test('merge: a partner still listed that stops matching stays below, logged "no longer matches"; one that left is "no longer active"', () => {
+  test('merge: a partner still listed that stops matching keeps its row, logged "no longer matches"; one that left is "no longer active"', () => {
     const list = [
       { id: 'a', firm: 'Alpha', region: ['Europe'] },
       { id: 'b', firm: 'Beta', region: ['Asia'] },
@@ -126,10 +126,10 @@ describe('an import with filters and sort', () => {
     });
     expect(table(w)).toEqual([
       ['id', 'firm', 'Notes'],
-      ['a', 'Alpha', 'keep'],
-      ['c', 'Gamma', ''],
       ['b', 'Beta', 'moved to Asia'],
       ['gone', 'Old', 'left'],
+      ['a', 'Alpha', 'keep'],
+      ['c', 'Gamma', ''],
     ]);
     expect(w.changeLog.map((c) => `${c[2]}:${c[3]}`)).toEqual([
       'c:new partner',

@@ -1,4 +1,4 @@
-import { MergeRefused, mergeTables, moveRow } from '../../../src/import/merge';
+import { MergeRefused, mergeTables } from '../../../src/import/merge';
 import {
   a1,
   adoption,
@@ -37,7 +37,7 @@ describe('merge', () => {
     });
   });
 
-  test('analyst columns and formulas follow their partner; new and gone partners are logged', () => {
+  test('a listed partner is updated in its own row, a gone one keeps its row, a new one goes below; all are logged', () => {
     const existing = owned(
       [
         ['id', 'x', 'Notes', 'Calc'],
@@ -58,9 +58,9 @@ describe('merge', () => {
     );
     expect(r.grid).toEqual([
       ['id', 'x', 'Notes', 'Calc'],
-      ['c', 9, '', ''],
+      ['a', 1, 'note a', { formula: '=B2*5' }],
       ['b', 3, 'note b', { formula: '=B3*3+$B$2' }],
-      ['a', 1, 'note a', { formula: '=B4*5' }],
+      ['c', 9, '', ''],
     ]);
     expect(r.columns).toEqual(['id', 'x', undefined, undefined]);
     expect(r.changes).toEqual([
@@ -92,8 +92,8 @@ describe('merge', () => {
     expect(r.grid).toEqual([
       ['Partners we track', { formula: '=TODAY()' }, ''],
       ['id', 'x', 'Notes'],
-      ['b', 2, ''],
       ['a', 3, 'note a'],
+      ['b', 2, ''],
     ]);
     expect(r.changes.map((c) => `${c.id}:${c.change}`)).toEqual(['b:new partner', 'a:changed']);
   });
@@ -118,7 +118,7 @@ describe('merge', () => {
     );
   });
 
-  test('rows with a repeated id are kept with their notes, below the table, and logged', () => {
+  test('a further row with a repeated id keeps its place and its cells, and is logged; only the first row is updated', () => {
     const existing = owned(
       [
         ['id', 'x', 'Notes'],
@@ -133,18 +133,21 @@ describe('merge', () => {
       existing,
       ['id', 'x'],
       [
-        ['a', 1],
+        ['a', 5],
         ['b', 2],
       ],
       'S',
     );
     expect(r.grid).toEqual([
       ['id', 'x', 'Notes'],
-      ['a', 1, 'first'],
-      ['b', 2, 'b note'],
+      ['a', 5, 'first'],
       ['a', 1, { formula: '=C2&"!"' }],
+      ['b', 2, 'b note'],
     ]);
-    expect(r.changes).toEqual([{ id: 'a', change: 'repeated id (kept)', field: '', before: '', after: '' }]);
+    expect(r.changes).toEqual([
+      { id: 'a', change: 'changed', field: 'x', before: 1, after: 5 },
+      { id: 'a', change: 'repeated id (kept)', field: '', before: '', after: '' },
+    ]);
     expect(r.kept).toBe(1);
   });
 
@@ -193,8 +196,8 @@ describe('merge', () => {
     );
     expect(r.grid).toEqual([
       ['x', 'Score', 'id', 'Times 10'],
-      [20, 8, 'b', { formula: '=B2*10' }],
-      [10, 7, 'a', { formula: '=B3*10' }],
+      [10, 7, 'a', { formula: '=B2*10' }],
+      [20, 8, 'b', { formula: '=B3*10' }],
     ]);
     expect(r.columns).toEqual(['x', undefined, 'id', undefined]);
   });
@@ -234,18 +237,87 @@ describe('merge', () => {
   });
 });
 
-describe('moving a formula with its row', () => {
-  test('references to its own row follow it; absolute rows, other rows and ranges across rows do not', () => {
-    expect(moveRow('=A5+B5*$C$5+C$5+C15+LOG10(5)+SUM(B5:D5)+SUM(C2:C5)', 5, 9, 'S')).toBe(
-      '=A9+B9*$C$5+C$5+C15+LOG10(5)+SUM(B9:D9)+SUM(C2:C5)',
+describe('merge by id never moves a row', () => {
+  /** A table the analyst sorted by size, descending, with an analyst column reading another row. */
+  const sorted = () =>
+    owned(
+      [
+        ['id', 'name', 'size', 'Note'],
+        ['c', 'Cy', 30, ''],
+        ['a', 'Al', 20, '20 below c'],
+        ['b', 'Bo', 10, 'call Bo'],
+        ['e', 'Ed', 5, ''],
+      ],
+      { '2,3': '=C3&" below "&A2' },
+      ['id', 'name', 'size'],
     );
+
+  test("the analyst's sort and every row stay: formulas reading other rows still read the same partners", () => {
+    const r = mergeTables(
+      sorted(),
+      ['id', 'name', 'size'],
+      [
+        ['a', 'Al', 25],
+        ['c', 'Cy', 30],
+        ['d', 'Di', 40],
+        ['e', 'Ed', 5],
+      ],
+      'S',
+    );
+    expect(r.grid).toEqual([
+      ['id', 'name', 'size', 'Note'],
+      ['c', 'Cy', 30, ''],
+      ['a', 'Al', 25, { formula: '=C3&" below "&A2' }],
+      ['b', 'Bo', 10, 'call Bo'],
+      ['e', 'Ed', 5, ''],
+      ['d', 'Di', 40, ''],
+    ]);
+    expect(r.changes).toEqual([
+      { id: 'a', change: 'changed', field: 'size', before: 20, after: 25 },
+      { id: 'd', change: 'new partner', field: '', before: '', after: '' },
+      { id: 'b', change: 'no longer active', field: '', before: '', after: '' },
+    ]);
+    expect(r.kept).toBe(1);
   });
-  test("string literals and other sheets' references are untouched; its own sheet's are moved", () => {
-    expect(moveRow('=IF(A2="", "Tier B2", B2)&"say ""A2"""', 2, 5, 'S')).toBe('=IF(A5="", "Tier B2", B5)&"say ""A2"""');
-    expect(moveRow("=Sheet2!A2+'Other sheet'!B2+S!C2+'S'!D2+'It''s'!E2", 2, 5, 'S')).toBe(
-      "=Sheet2!A2+'Other sheet'!B2+S!C5+'S'!D5+'It''s'!E2",
+
+  test("new partners go below the table's last row in the import's order; blank rows, rows without an id and a partner the filters now leave out keep their place", () => {
+    const existing = owned(
+      [
+        ['id', 'x'],
+        ['a', 1],
+        ['', ''],
+        ['b', 2],
+        ['', 3],
+      ],
+      { '4,1': '=SUM(B2:B4)' },
+      ['id', 'x'],
     );
-    expect(moveRow("='It''s'!E2", 2, 5, "It's")).toBe("='It''s'!E5");
+    const r = mergeTables(
+      existing,
+      ['id', 'x'],
+      [
+        ['z', 9],
+        ['a', 1],
+        ['y', 8],
+      ],
+      'S',
+      new Set(['b']),
+    );
+    expect(r.grid).toEqual([
+      ['id', 'x'],
+      ['a', 1],
+      ['', ''],
+      ['b', 2],
+      ['', { formula: '=SUM(B2:B4)' }],
+      ['z', 9],
+      ['y', 8],
+    ]);
+    expect(r.changes.map((c) => `${c.id}:${c.change}`)).toEqual([
+      'z:new partner',
+      'y:new partner',
+      'b:no longer matches',
+    ]);
+    expect(r.kept).toBe(2);
   });
 });
 

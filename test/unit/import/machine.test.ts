@@ -79,7 +79,7 @@ describe('import state machine: the happy paths', () => {
     expect(w.runs.get('imp1')?.runId).toBe(runId);
   });
 
-  test('merge keeps the analyst column with its partner and logs the changes', () => {
+  test('merge updates each partner in its own row, adds new ones below, and logs the changes', () => {
     const w = world(fakeList(records(3)).fetch, [spec('merge')]);
     w.own('Partners', [
       ['id', 'fullName', 'Notes'],
@@ -92,10 +92,10 @@ describe('import state machine: the happy paths', () => {
     });
     expect(table(w)).toEqual([
       ['id', 'fullName', 'Notes'],
-      ['p0', 'Name 0', ''],
-      ['p1', 'Name 1', ''],
       ['p2', 'Name 2', 'call back'],
       ['gone', 'X', 'keep me'],
+      ['p0', 'Name 0', ''],
+      ['p1', 'Name 1', ''],
     ]);
     expect(w.changeLog.map((c) => `${c[2]}:${c[3]}`)).toEqual([
       'p0:new partner',
