@@ -132,7 +132,7 @@ function filteredLoss(
 /** A failed import's message names the failure (the service's answer, or why the list did not add up) and says the sheet is intact. */
 function saysWhatFailed(message: string, sheetName: string): boolean {
   const why =
-    /^(Import failed: (The data service|Rate limited|Could not reach|The API key|No API key|Replace stopped: ".+" is not as the import left it \().+|Incomplete after \d+ reads of the list: .+)/;
+    /^((The data service|Rate limited|Could not reach|The API key|No API key|Replace stopped: ".+" is not as the import left it \().+|Incomplete after \d+ reads of the list: .+)/;
   return why.test(message) && message.endsWith(` The sheet "${sheetName}" keeps its previous data.`);
 }
 

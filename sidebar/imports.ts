@@ -220,12 +220,9 @@ function showProgress(s: Summary): void {
   bar.max = Math.max(1, s.totalItems);
   bar.value = s.status === 'done' ? bar.max : Math.min(s.rows, bar.max);
   const where = s.totalPages ? `page ${s.page} of ${s.totalPages} · rows ${s.rows} of ${s.totalItems}` : 'starting…';
-  const text =
-    s.status === 'failed'
-      ? `Stopped at ${where}: the import failed.`
-      : s.status === 'cancelled'
-        ? `Cancelled at ${where}.`
-        : where;
+  // A run that ended early says so once, and where; its message (shown below) says why.
+  const at = s.totalPages ? ` at ${where}` : ' before the first page';
+  const text = s.status === 'failed' ? `Failed${at}.` : s.status === 'cancelled' ? `Cancelled${at}.` : where;
   bar.setAttribute('aria-valuetext', text);
   $('progress-text').textContent = text;
 }

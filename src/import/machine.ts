@@ -149,7 +149,7 @@ export function beginRun(
     ports.store.save(run);
     // Refused before any request when the sheet is not as the import left it (checked again before writing).
     const refusal = replaceRefused(spec, run, ports);
-    if (refusal) return failRun(spec, run, ports, `Import failed: ${refusal}`);
+    if (refusal) return failRun(spec, run, ports, refusal);
     return step(spec, run, ports, deadline);
   });
 }
@@ -176,7 +176,7 @@ export function continueRun(importId: string, ports: ImportPorts, deadline: numb
 export function cancelRun(importId: string, ports: ImportPorts): RunSummary {
   return locked(importId, ports, () => {
     const run = ports.store.load(importId);
-    if (run?.status === 'running') failRun(specFor(importId, ports), run, ports, 'Cancelled.', 'cancelled');
+    if (run?.status === 'running') failRun(specFor(importId, ports), run, ports, '', 'cancelled');
     return summarize(importId, run);
   });
 }
@@ -280,7 +280,7 @@ class Step {
       const failed = this.failure ? this.judgeFailure(this.failure) : undefined;
       return failed ?? this.save();
     } catch (e) {
-      return failRun(spec, run, ports, `Import failed: ${e instanceof Error ? e.message : String(e)}`);
+      return failRun(spec, run, ports, e instanceof Error ? e.message : String(e));
     }
   }
 
@@ -448,14 +448,14 @@ class Step {
   /** The run after a failure: failed for good, or carried on in the next step (undefined). */
   private judgeFailure(failure: ServiceError): RunSummary | undefined {
     const { spec, run, ports } = this;
-    if (!failure.transient) return failRun(spec, run, ports, `Import failed: ${failure.message}`);
+    if (!failure.transient) return failRun(spec, run, ports, failure.message);
     run.stalls = this.pagesIn > 0 ? 0 : run.stalls + 1;
     // A service that says when to ask again is waited for (a step may then hold one attempt only),
     // up to MAX_WAIT_WITHOUT_PAGE_MS without a page; one that does not say fails the run after MAX_STALLS steps.
     const told = failure.retryAfterMs !== undefined;
     const waited = ports.now() - (run.progressAt ?? run.startedAt);
     if (run.stalls > MAX_STALLS && (!told || waited > MAX_WAIT_WITHOUT_PAGE_MS)) {
-      return failRun(spec, run, ports, `Import failed: ${failure.message}`);
+      return failRun(spec, run, ports, failure.message);
     }
     // The service is failing for now (rate limit, outage): keep what is in, carry on in the next step.
     const inARow = ` (${run.stalls} steps in a row without a page; the run fails after ${MAX_STALLS + 1})`;
@@ -585,17 +585,21 @@ function logRun(spec: ImportSpec, run: RunState, ports: ImportPorts, rows: numbe
   return summarize(spec.id, run);
 }
 
-/** Ends a run without touching the target table. */
+/**
+ * Ends a run without touching the target table. Its message is the reason (none for a cancel) and
+ * what became of the sheet, never the outcome: the run's status says that, and every place that
+ * shows the message shows the status beside it (the sidebar, the run log's Outcome column).
+ */
 export function failRun(
   spec: ImportSpec,
   run: RunState,
   ports: ImportPorts,
-  message: string,
+  reason: string,
   status: 'failed' | 'cancelled' = 'failed',
 ): RunSummary {
   ports.staging.remove(spec.id);
   run.status = status;
-  run.message = `${message} The sheet "${spec.sheetName}" keeps its previous data.`;
+  run.message = `${reason ? `${reason} ` : ''}The sheet "${spec.sheetName}" keeps its previous data.`;
   return logRun(spec, run, ports, 0);
 }
 

@@ -210,13 +210,20 @@ describe('axe finds nothing, and the sidebar reflows, in every state', () => {
     await checkState(s, 'filtered');
   });
 
-  test('import failed: the progress line says where it stopped', async () => {
+  test('import failed: the progress line says where it stopped, the message why, each once; the saved import shows its status once', async () => {
     const gone = await startService(['--partners', '5']);
     await gone.stop();
     const s = await sidebarFor(addin(gone.url));
     await s.page.locator('#import').click();
     await s.page.locator('#import-message.error').waitFor({ timeout: 60_000 });
-    expect(await s.page.locator('#progress-text').textContent()).not.toBe('starting…');
+    expect(await s.page.locator('#progress-text').textContent()).toBe('Failed before the first page.');
+    const message = (await s.page.locator('#import-message').textContent()) ?? '';
+    expect(message).toMatch(
+      /^Could not reach the data service: .+ The sheet "Limited partners" keeps its previous data\.$/,
+    );
+    const status = s.page.locator('#imports dt:has-text("Status") + dd:has-text("failed")');
+    await status.waitFor();
+    expect(await status.textContent()).toBe(`failed: ${message}`);
     await checkState(s, 'failed');
   });
 });

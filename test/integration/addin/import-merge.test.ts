@@ -1,4 +1,5 @@
 import type { Emulator } from '../../../dev/emulator/runtime';
+import { RUN_LOG_HEADER } from '../../../src/import/machine';
 import { addin } from '../../helpers/addin';
 import { call, callUnchecked, formulasOf, runImport, saveImport, sheet } from '../../helpers/imports';
 import { type RunningService, startService } from '../../helpers/service';
@@ -127,8 +128,7 @@ describe('a service that is rate limiting for a while', () => {
     expect(failing.slice(0, -1).every((s) => s.status === 'running')).toBe(true);
     expect(failing[failing.length - 1]).toMatchObject({
       status: 'failed',
-      message:
-        'Import failed: Rate limited by the data service, retry in 30 s. The sheet "Patient" keeps its previous data.',
+      message: 'Rate limited by the data service, retry in 30 s. The sheet "Patient" keeps its previous data.',
     });
     // Steps of at most 20 s, waiting 30 s between attempts, over 10 minutes (and not much more).
     expect(Math.max(...steps2.map((l) => l.endedAt - l.startedAt))).toBeLessThanOrEqual(20_000);
@@ -151,7 +151,7 @@ describe('cancel', () => {
     expect(cancelled).toMatchObject({
       ok: true,
       status: 'cancelled',
-      message: 'Cancelled. The sheet "Cancelled" keeps its previous data.',
+      message: 'The sheet "Cancelled" keeps its previous data.',
     });
     expect(sheet(a.emu, 'Cancelled')).toEqual(before);
     expect(a.emu.workbook.sheets.some((s) => s.name.startsWith('__staging_'))).toBe(false);
@@ -195,7 +195,11 @@ describe('scheduled refresh', () => {
     }
     expect(sheet(a.emu, 'Nightly')).toEqual(before);
     const log = sheet(a.emu, 'Investor Data log');
-    expect(log[log.length - 1][5]).toBe('failed');
+    // The Outcome column says it failed; the Message column says why, without saying "failed" again.
+    expect(log[log.length - 1][RUN_LOG_HEADER.indexOf('Outcome')]).toBe('failed');
+    expect(log[log.length - 1][RUN_LOG_HEADER.indexOf('Message')]).toMatch(
+      /^The data service failed \(HTTP 502\b.*\. The sheet "Nightly" keeps its previous data\.$/,
+    );
     const list = call(a.emu, 'listImports', []);
     expect(list.ok && list.imports.find((i) => i.id === id)?.last?.status).toBe('failed');
   });
@@ -311,7 +315,7 @@ describe('replace keeps what the analyst added', () => {
     const last = runImport(a.emu, id).pop();
     expect(last?.status).toBe('failed');
     expect(last?.message).toBe(
-      'Import failed: Replace stopped: "Quick" is not as the import left it (D2 (a formula)). Undo those edits, import with merge by id, or choose Replace anyway. The sheet "Quick" keeps its previous data.',
+      'Replace stopped: "Quick" is not as the import left it (D2 (a formula)). Undo those edits, import with merge by id, or choose Replace anyway. The sheet "Quick" keeps its previous data.',
     );
     expect(a.emu.history.slice(from).reduce((n, l) => n + l.fetches, 0)).toBe(0);
     expect({ values: sheet(a.emu, 'Quick'), formulas: [...s.formulas] }).toEqual(before);

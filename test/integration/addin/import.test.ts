@@ -101,9 +101,7 @@ describe('import of active limited partners', () => {
     const failed = runImport(a.emu, id);
     const last = failed[failed.length - 1];
     expect(last.status).toBe('failed');
-    expect(last.message).toMatch(
-      /^Import failed: The data service failed \(HTTP 503.*\. The sheet "Keep" keeps its previous data\.$/,
-    );
+    expect(last.message).toMatch(/^The data service failed \(HTTP 503.*\. The sheet "Keep" keeps its previous data\.$/);
     expect(sheet(a.emu, 'Keep')).toEqual(before);
     expect(a.emu.workbook.sheets.some((s) => s.name.startsWith('__staging_'))).toBe(false);
     // The saved import says what the sheet still holds, not the 0 rows the failed run wrote.

@@ -83,7 +83,7 @@ describe('quota guard in the bundle', () => {
     const last = second[second.length - 1];
     expect(last.status).toBe('failed');
     expect(last.message).toMatch(
-      /^Import failed: Daily fetch limit nearly reached: 90 of 100 URL fetches used since .*The sheet "Partners" keeps its previous data\.$/,
+      /^Daily fetch limit nearly reached: 90 of 100 URL fetches used since .*The sheet "Partners" keeps its previous data\.$/,
     );
     expect(sheet(a.emu, 'Partners')).toEqual(before);
     expect(a.emu.quota.used).toBe(90);

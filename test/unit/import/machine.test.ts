@@ -129,7 +129,7 @@ describe('import state machine: failures', () => {
       `Rate limited by the data service, retry in 30 s. Continuing at page 1 in the next step (2 steps in a row without a page; the run fails after ${MAX_STALLS + 1}).`,
     );
     expect(steps[MAX_STALLS].message).toBe(
-      'Import failed: Rate limited by the data service, retry in 30 s. The sheet "Partners" keeps its previous data.',
+      'Rate limited by the data service, retry in 30 s. The sheet "Partners" keeps its previous data.',
     );
     expect(table(w)).toEqual(before);
     expect(w.staging.size).toBe(0);
@@ -163,9 +163,7 @@ describe('import state machine: failures', () => {
     w.own('Partners', before);
     const steps = drive(w);
     expect(steps.map((s) => s.status)).toEqual(['failed']);
-    expect(steps[0].message).toBe(
-      'Import failed: The API key was refused (HTTP 403). The sheet "Partners" keeps its previous data.',
-    );
+    expect(steps[0].message).toBe('The API key was refused (HTTP 403). The sheet "Partners" keeps its previous data.');
     expect(table(w)).toEqual(before);
   });
 
@@ -263,7 +261,7 @@ describe('import state machine: interruptions', () => {
     expect(w.staging.size).toBe(1);
     expect(cancelRun('imp1', w.nextExecution())).toMatchObject({
       status: 'cancelled',
-      message: 'Cancelled. The sheet "Partners" keeps its previous data.',
+      message: 'The sheet "Partners" keeps its previous data.',
     });
     expect(w.staging.size).toBe(0);
     expect(table(w)).toEqual([
@@ -473,8 +471,7 @@ describe('import state machine: a service that says when to come back', () => {
     const last = steps[steps.length - 1];
     expect(last).toMatchObject({
       status: 'failed',
-      message:
-        'Import failed: Rate limited by the data service, retry in 15 s. The sheet "Partners" keeps its previous data.',
+      message: 'Rate limited by the data service, retry in 15 s. The sheet "Partners" keeps its previous data.',
     });
     expect(w.clock.t - 1_000_000).toBeGreaterThan(MAX_WAIT_WITHOUT_PAGE_MS);
     expect(w.clock.t - 1_000_000).toBeLessThan(MAX_WAIT_WITHOUT_PAGE_MS + 60_000);
