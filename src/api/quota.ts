@@ -15,6 +15,7 @@
  * the guard undercounts, and Google's own refusal still surfaces as QUOTA).
  */
 import { ServiceError } from './errors';
+import { grouped } from './numbers';
 import type { Admit } from './transport';
 
 /** What the guard needs from a store: read several keys at once, write several at once. */
@@ -71,8 +72,6 @@ function utcTime(ms: number): string {
   const mm = String(d.getUTCMinutes()).padStart(2, '0');
   return `${months[d.getUTCMonth()]} ${d.getUTCDate()}, ${hh}:${mm} UTC`;
 }
-
-const grouped = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
 export class FetchBudget {
   private readonly policy: QuotaPolicy;

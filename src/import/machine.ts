@@ -16,6 +16,7 @@
  */
 import type { ServiceError } from '../api/errors';
 import { DEADLINE_MARGIN_MS } from '../api/client';
+import { grouped } from '../api/numbers';
 import { acceptPage, acceptRefusal, cursorDone, listVerdict, startCursor } from '../api/pages';
 import { CHUNK_RECORDS } from '../api/snapshot';
 import { idProblem, type Page, recordId, type ServiceRecord } from '../api/records';
@@ -519,7 +520,7 @@ function keyedRows(rows: readonly Cell[][], idCol: number): { keyed: Cell[][]; s
   return {
     keyed,
     skipped,
-    note: skipped ? ` Skipped ${skipped} listed record${skipped === 1 ? '' : 's'}: ${why}.` : '',
+    note: skipped ? ` Skipped ${grouped(skipped)} listed record${skipped === 1 ? '' : 's'}: ${why}.` : '',
   };
 }
 
@@ -662,10 +663,14 @@ function writeTarget(
     ({ grid, columns } = merged);
     changes = merged.changes;
     ports.logs.changes(merged.changes.map((c) => [when, spec.sheetName, c.id, c.change, c.field, c.before, c.after]));
-    const counts = (kind: string) => merged.changes.filter((c) => c.change === kind).length;
-    const repeated = counts('repeated id (kept)');
-    const unmatched = counts('no longer matches');
-    note = ` ${counts('new partner')} new, ${counts('no longer active')} no longer active,${unmatched ? ` ${unmatched} no longer matching,` : ''} ${counts('changed')} field changes.${repeated ? ` ${repeated} rows with a repeated id kept as they were.` : ''}`;
+    const count = (kind: Change['change']) => merged.changes.filter((c) => c.change === kind).length;
+    const [unmatched, repeated] = [count('no longer matches'), count('repeated id (kept)')];
+    note = [
+      ` ${grouped(count('new partner'))} new, ${grouped(count('no longer active'))} no longer active,`,
+      unmatched ? ` ${grouped(unmatched)} no longer matching,` : '',
+      ` ${grouped(count('changed'))} field changes.`,
+      repeated ? ` ${grouped(repeated)} rows with a repeated id kept as they were.` : '',
+    ].join('');
   } else {
     const refusal = replaceRefused(spec, run, ports, existing);
     if (refusal) throw new Error(refusal);
@@ -682,8 +687,8 @@ function writeTarget(
   run.read = rows.length;
   const watched = afterWrite(spec, run, rows, changes, ports);
   const which = spec.filters?.length
-    ? `${rows.length} of ${read} active limited partners (those matching the filters)`
-    : `${rows.length} active limited partners`;
+    ? `${grouped(rows.length)} of ${grouped(read)} active limited partners (those matching the filters)`
+    : `${grouped(rows.length)} active limited partners`;
   run.message = `Imported ${which} into "${spec.sheetName}".${note}${skippedNote}${watched}`;
   return logRun(spec, run, ports, rows.length, read);
 }

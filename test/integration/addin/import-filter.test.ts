@@ -57,7 +57,7 @@ describe('an import with filters and sort', () => {
     const table = sheet(a.emu, 'Europe');
     expect(last.status).toBe('done');
     expect(last.message).toBe(
-      `Imported ${table.length - 1} of ${active} active limited partners (those matching the filters) into "Europe".`,
+      `Imported ${(table.length - 1).toLocaleString('en-US')} of ${active.toLocaleString('en-US')} active limited partners (those matching the filters) into "Europe".`,
     );
     expect(table.length - 1).toBeGreaterThan(20);
     expect(table.length - 1).toBeLessThan(active / 2);

@@ -30,7 +30,7 @@ describe('import of active limited partners', () => {
     const steps = runImport(a.emu, id);
     const last = steps[steps.length - 1];
     expect(last.status).toBe('done');
-    expect(last.message).toBe(`Imported ${active} active limited partners into "Partners".`);
+    expect(last.message).toBe(`Imported ${active.toLocaleString('en-US')} active limited partners into "Partners".`);
     const table = sheet(a.emu, 'Partners');
     expect(table[0]).toEqual(['id', 'fullName', 'firm', 'ticketSize', 'updatedAt']);
     expect(table).toHaveLength(active + 1);

@@ -61,7 +61,7 @@ describe('an import with filters and sort', () => {
     const steps = drive(w);
     expect(steps.map((s) => s.status)).toEqual(['done']);
     expect(steps[0].message).toBe(
-      `Imported ${want.length} of 1050 active limited partners (those matching the filters) into "Partners".`,
+      `Imported ${want.length} of 1,050 active limited partners (those matching the filters) into "Partners".`,
     );
     expect(table(w)[0]).toEqual(['id', 'firm', 'ticketSize']);
     expect(tableIds(w)).toEqual(want);
@@ -84,7 +84,7 @@ describe('an import with filters and sort', () => {
 
   test('sort alone keeps every partner; ties keep the service order', () => {
     const w = world(fakeList(items).fetch, [saved({ sort: [{ field: 'headquarters' }] })]);
-    expect(drive(w)[0].message).toBe('Imported 1050 active limited partners into "Partners".');
+    expect(drive(w)[0].message).toBe('Imported 1,050 active limited partners into "Partners".');
     const ids = tableIds(w);
     expect(ids).toHaveLength(1050);
     // Zürich and zurich are one run, in list order; blanks come last.
@@ -99,7 +99,7 @@ describe('an import with filters and sort', () => {
     const w = world(fakeList(items).fetch, [saved({ filters: [{ field: 'firm', op: 'is', value: 'nobody' }] })]);
     expect(drive(w)[0]).toMatchObject({
       status: 'done',
-      message: 'Imported 0 of 1050 active limited partners (those matching the filters) into "Partners".',
+      message: 'Imported 0 of 1,050 active limited partners (those matching the filters) into "Partners".',
     });
     expect(table(w)).toEqual([['id', 'firm', 'ticketSize']]);
   });
