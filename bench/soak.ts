@@ -3,8 +3,9 @@
  * 20 % of requests failing (500, 503, 429 with Retry-After, truncated JSON, answers slower than
  * the fetch timeout) and the list changing under running imports. Every import must end complete
  * and correct (ids exactly the service's active list, no duplicates) or failed with the previous
- * data intact and a clear message (two of the four saved imports filter and sort: theirs must hold
- * exactly the active partners that match, in the requested order); every formula row must be the right record, a clear error, or
+ * data intact and a clear message (two of the four saved imports filter and sort: the replace's
+ * table must hold exactly the active partners that match, in the requested order; the merge's a
+ * row for each of them, in the analyst's order, as merge never moves a row); every formula row must be the right record, a clear error, or
  * a marked stale value, never a wrong one. A failed import must say what failed. With
  * `--outage`, the service goes hard down (every request 503) once each saved import has run once:
  * every later import must fail with its sheet intact and every formula row be a stale copy or a
@@ -99,9 +100,11 @@ function historyLoss(
 }
 
 /**
- * Why a filtered import's table is wrong, or undefined: its first rows must be exactly the active
- * partners that match (a merge keeps others below), each sorted after the one before. The order
- * of ties is not checked: the list may have been reordered since the import read it.
+ * Why a filtered import's table is wrong, or undefined. A replace's rows must be exactly the
+ * active partners that match, each sorted after the one before (the order of ties is not checked:
+ * the list may have been reordered since the import read it). A merge never moves a row, so its
+ * order is the analyst's and the rows it keeps (partners gone or no longer matching) stay among
+ * the others: each active partner that matches must have one row.
  */
 function filteredLoss(
   ids: string[],
@@ -113,8 +116,11 @@ function filteredLoss(
   const want = new Set(applyQuery(records, query).map((r) => String(r.id)));
   const top = ids.slice(0, want.size);
   if (new Set(ids).size !== ids.length) return 'repeated ids';
-  if (!merge && ids.length !== want.size) return `${ids.length} rows, ${want.size} partners match`;
-  if (top.length < want.size) return `${top.length} rows, ${want.size} partners match`;
+  if (merge) {
+    const missing = [...want].filter((x) => !ids.includes(x));
+    return missing.length ? `partners ${missing.slice(0, 3).join(', ')} match but have no row` : undefined;
+  }
+  if (ids.length !== want.size) return `${ids.length} rows, ${want.size} partners match`;
   if (!top.every((x) => want.has(x)))
     return `rows ${top
       .filter((x) => !want.has(x))

@@ -319,7 +319,7 @@ export function renderBenchmarks(results: Record<string, unknown>): string {
     '`npm run soak` runs imports (replace and merge, several saved imports, two of them filtered and sorted) and formula batches against a',
     'service that fails a share of its requests (500, 503, 429 with `Retry-After`, truncated JSON bodies,',
     'answers slower than the fetch timeout) while the list changes under running imports, and exits',
-    'non-zero unless every import completes correctly (a filtered one with exactly the matching active partners, in order) or fails with its sheet byte-for-byte unchanged and',
+    'non-zero unless every import completes correctly (a filtered replace with exactly the matching active partners, in order; a filtered merge with a row for each, in the order the analyst left them) or fails with its sheet byte-for-byte unchanged and',
     'a message naming what failed, and no formula row shows a wrong value. `--outage` takes the service',
     'hard down once each saved import has run; `--sweep N` repeats the faulty formula case on N service',
     'seeds; `--imports N --formulas N --seconds S` bound it. It prints its figures; they are not kept here.',
