@@ -151,7 +151,7 @@ describe('merge', () => {
     expect(r.kept).toBe(1);
   });
 
-  test('a TOTAL row without an id keeps its formulas, in imported columns too', () => {
+  test('a TOTAL row (its label in the id column) keeps its place and its formulas, in imported columns too', () => {
     const existing = owned(
       [
         ['id', 'x'],
@@ -171,7 +171,12 @@ describe('merge', () => {
       ],
       'S',
     );
-    expect(r.grid[3]).toEqual(['TOTAL', { formula: '=SUM(B2:B3)' }]);
+    expect(r.grid).toEqual([
+      ['id', 'x'],
+      ['a', 1],
+      ['b', 5],
+      ['TOTAL', { formula: '=SUM(B2:B3)' }],
+    ]);
   });
 
   test("the analyst's columns stay where they are, inserted between imported ones or moved; the import's columns are found wherever they are", () => {
