@@ -285,7 +285,7 @@ function sortValue(spec: FieldSpec): (r: ServiceRecord) => SortCell {
     if (kind === 'number')
       return (typeof els[0] === 'number' || typeof els[0] === 'string' ? asNumber(els[0]) : undefined) ?? '';
     if (kind === 'date') return asDate(els[0])?.getTime() ?? '';
-    if (kind === 'boolean') return els[0] === true || String(els[0]).toLowerCase() === 'true' ? 1 : 0;
+    if (kind === 'boolean') return els[0] === true || String(els[0]).trim().toLowerCase() === 'true' ? 1 : 0;
     return normalize(els.map(textOf).join(' ')).slice(0, SORT_TEXT_CHARS);
   };
 }
