@@ -193,7 +193,8 @@ function recoverLocked(): number {
   const sheets = sheetById(SpreadsheetApp.getActiveSpreadsheet());
   for (const p of readJournal(props)?.pieces ?? []) {
     const sheet = sheets.get(p.sheetId);
-    if (!sheet) continue;
+    // A piece without rows (an earlier version could journal one) holds nothing to put back.
+    if (!sheet || !p.formulas[0]?.length) continue;
     const range = sheet.getRange(p.row, p.col, p.formulas.length, p.formulas[0].length);
     // Runs of still-empty cells down each column: never over what someone typed since.
     for (const run of recoveryRuns(p, range.getFormulas(), range.getValues())) {

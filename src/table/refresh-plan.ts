@@ -83,7 +83,7 @@ export function findPieces(sheetId: number, grid: readonly string[][]): Piece[] 
 
 /**
  * Pieces off the front of the queue up to `rawBudget` characters of formula text (the first piece
- * cut by rows when it alone is over).
+ * cut by rows when it alone is over; a single row whole, never leaving a piece without rows).
  */
 function takeWithin(queue: Piece[], rawBudget: number): Piece[] {
   const take: Piece[] = [];
@@ -94,6 +94,8 @@ function takeWithin(queue: Piece[], rawBudget: number): Piece[] {
   }
   if (take.length || !queue.length) return take;
   const p = queue[0];
+  // A single row cannot be cut: it goes whole (nextBlock refuses it if its journal cannot fit).
+  if (p.formulas.length < 2) return [queue.shift() as Piece];
   let rows = 0;
   for (let used = 0; rows < p.formulas.length - 1 && used + rawSize([p.formulas[rows]]) <= rawBudget; rows++) {
     used += rawSize([p.formulas[rows]]);

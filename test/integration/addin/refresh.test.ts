@@ -6,6 +6,7 @@
  * execution (a refresh, the sidebar opening, a trigger) into the cells still empty. A call that
  * fails puts its block back at once; near the deadline it stops between blocks.
  */
+import { gzipSync } from 'node:zlib';
 import { COST } from '../../../dev/emulator/execution';
 import { EmulatedRange } from '../../../dev/emulator/range';
 import { Emulator } from '../../../dev/emulator/runtime';
@@ -184,6 +185,23 @@ describe('Refresh all formulas', () => {
     expect(sheet.get(3, 1)).toBe('typed by the analyst');
     expect(sheet.formulas.get('4,1')).toBe('=LP_GET("lp_4", "firm")');
     expect(sheet.formulas.size).toBe(9);
+  });
+
+  test('a journal holding a piece without rows (written by an earlier version) is replayed: the other pieces come back', () => {
+    const a = addin(svc.url);
+    const sheet = a.emu.workbook.sheets[0];
+    const kept = [['=LP_GET("lp_1", "firm")'], ['=LP_GET("lp_2", "firm")']];
+    const pieces = [
+      { sheetId: sheet.id, row: 2, col: 2, formulas: [] },
+      { sheetId: sheet.id, row: 3, col: 2, formulas: kept },
+    ];
+    const doc = a.emu.store('document');
+    doc.set('INVESTOR_DATA_REFRESH_JOURNAL', '1');
+    doc.set('INVESTOR_DATA_REFRESH_JOURNAL_0', gzipSync(JSON.stringify({ pieces })).toString('base64'));
+    const run = a.emu.run('refreshAllFormulas', [], { kind: 'menu' });
+    expect(run.error).toBeUndefined();
+    expect([sheet.formulas.get('2,1'), sheet.formulas.get('3,1')]).toEqual(kept.flat());
+    expect(doc.has('INVESTOR_DATA_REFRESH_JOURNAL')).toBe(false);
   });
 
   test.each([1, 2, 9, 15, 16, 23, 30])(
