@@ -124,25 +124,19 @@ export const FUND_FIELD_SPECS: readonly FieldSpec[] = [
   f('investorsLists', 'json'),
 ];
 
-export const LP_FIRMS_FIELD_SPECS: readonly FieldSpec[] = [
+/** What the firms and labels answers say of the partner, before their own list. */
+const PARTNER_SUMMARY: readonly FieldSpec[] = [
   f('id', 'string'),
   f('name', 'string'),
   f('fullName', 'string'),
   f('activeStatus', 'string'),
   f('slug', 'string'),
   f('foto', 'string'),
-  f('firm', 'list'),
 ];
 
-export const LP_LABELS_FIELD_SPECS: readonly FieldSpec[] = [
-  f('id', 'string'),
-  f('name', 'string'),
-  f('fullName', 'string'),
-  f('activeStatus', 'string'),
-  f('slug', 'string'),
-  f('foto', 'string'),
-  f('labels', 'list'),
-];
+export const LP_FIRMS_FIELD_SPECS: readonly FieldSpec[] = [...PARTNER_SUMMARY, f('firm', 'list')];
+
+export const LP_LABELS_FIELD_SPECS: readonly FieldSpec[] = [...PARTNER_SUMMARY, f('labels', 'list')];
 
 /** A record as the service sends it: field values are JSON values, any of which may be null. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
