@@ -9,20 +9,9 @@ import type { ImportSpec } from '../../../src/import/spec';
 import { fakeList, records } from '../../helpers/fake-list';
 import { world } from '../../helpers/fake-ports';
 import { limited, timedDrive } from '../../helpers/import-drive';
+import { refusingList } from '../../helpers/refusing-list';
 
 const spec: ImportSpec = { id: 'imp1', sheetName: 'Partners', fields: ['id', 'fullName'], mode: 'replace' };
-
-/** Fails the first `times` requests of each page `fail` names with its error. */
-function refusing(n: number, fail: (page: number, call: number) => ServiceError | undefined) {
-  const calls = new Map<number, number>();
-  return fakeList(records(n), {
-    fail: (page) => {
-      const call = calls.get(page) ?? 0;
-      calls.set(page, call + 1);
-      return fail(page, call);
-    },
-  });
-}
 
 test('the page after the last answered 400 (no such page) ends the list', () => {
   const list = fakeList(records(300), {
@@ -35,20 +24,20 @@ test('the page after the last answered 400 (no such page) ends the list', () => 
 
 test('the page after the last refused for now is asked again in the same step: one step ends the run', () => {
   // 300 partners fill three pages: the end is known only from page 4.
-  const list = refusing(300, (page, call) => (page === 4 && call === 0 ? limited(1) : undefined));
+  const list = refusingList(300, (page, call) => (page === 4 && call === 0 ? limited(1) : undefined));
   const w = world(list.fetch, [spec]);
   expect(timedDrive(w, 60_000).steps.map((s) => s.status)).toEqual(['done']);
   expect(list.asked.filter((a) => a.page === 4)).toHaveLength(2);
 });
 
 test('a page asked ahead of a page 1 that waits, refused for now, waits too: one step ends the run', () => {
-  const list = refusing(250, (page, call) => (page <= 2 && call === 0 ? limited(1) : undefined));
+  const list = refusingList(250, (page, call) => (page <= 2 && call === 0 ? limited(1) : undefined));
   const w = world(list.fetch, [spec]);
   expect(timedDrive(w, 60_000).steps.map((s) => s.status)).toEqual(['done']);
 });
 
 test('a final refusal stops the read at once: nothing is asked after the round it came in', () => {
-  const list = refusing(2500, (page) =>
+  const list = refusingList(2500, (page) =>
     page === 2 ? new ServiceError('AUTH', 'The API key was refused (HTTP 403).') : undefined,
   );
   const w = world(list.fetch, [spec]);
@@ -59,7 +48,7 @@ test('a final refusal stops the read at once: nothing is asked after the round i
 });
 
 test('the last page refused as no such page fails the run at once, though a page before it waits', () => {
-  const list = refusing(300, (page) =>
+  const list = refusingList(300, (page) =>
     page === 2 ? limited(100) : page === 3 ? new ServiceError('NOT_FOUND', 'Not found (HTTP 404).') : undefined,
   );
   const w = world(list.fetch, [spec]);
@@ -72,13 +61,15 @@ describe("the step's message names the failure of the page the read waits for", 
   const outage = (what: string) => new ServiceError('SERVER', `The data service failed (${what}).`);
 
   test('not that of a later page that failed in the same round', () => {
-    const list = refusing(2500, (page) => (page === 2 ? outage('page 2') : page === 5 ? outage('page 5') : undefined));
+    const list = refusingList(2500, (page) =>
+      page === 2 ? outage('page 2') : page === 5 ? outage('page 5') : undefined,
+    );
     const steps = timedDrive(w(list), 60_000, 1).steps;
     expect(steps[0].message).toBe('The data service failed (page 2). Continuing at page 2 in the next step.');
   });
 
   test('its latest one, when it failed again after a later page did', () => {
-    const list = refusing(2500, (page, call) =>
+    const list = refusingList(2500, (page, call) =>
       page === 5 && call === 0 ? limited(1) : page === 5 ? outage('page 5 again') : undefined,
     );
     const steps = timedDrive(w(list), 60_000, 1).steps;
