@@ -1,10 +1,11 @@
 /**
  * What a step writes to staging (src/import/machine.ts save): the pages it read, at their place,
- * and not the pages the previous step already kept there. Driven over the in-memory ports, with
- * the rows of every staging write counted per step.
+ * and not the pages the previous step already kept there (nothing when it read nothing). Driven
+ * over the in-memory ports, with the rows of every staging write counted per step.
  */
+import { beginRun } from '../../../src/import/machine';
 import type { ImportSpec } from '../../../src/import/spec';
-import { records } from '../../helpers/fake-list';
+import { fakeList, records } from '../../helpers/fake-list';
 import { world } from '../../helpers/fake-ports';
 import { limited, timedDrive } from '../../helpers/import-drive';
 import { refusingList } from '../../helpers/refusing-list';
@@ -40,4 +41,10 @@ test('the step that reads a page the previous one waited for writes that page al
       ?.slice(1)
       .map((r) => r[0]),
   ).toEqual(records(2500).map((r) => r.id));
+});
+
+test('a first step that reads nothing (its budget already spent) writes no staging', () => {
+  const w = world(fakeList(records(250)).fetch, [spec]);
+  expect(beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t - 1).status).toBe('running');
+  expect(w.staging.has('imp1')).toBe(false);
 });
