@@ -238,7 +238,7 @@ const GROUPS: Record<string, { title: string; text: string }> = {
   },
   rateLimited: {
     title: 'Imports against a rate-limited service',
-    text: 'A sidebar import with 30 % of requests answered 429 with `Retry-After: 15`, one row per service seed (the service draws each refusal from the seed, the page and its attempt, so a seed repeats whatever the order of requests). Requests are counted by the service beside its distinct ones (pages) and its refusals: extra requests are pages read again. `longest429Run` is the most 429s in a row one page met, and the wait floor that many `Retry-After`s: no import that honours `Retry-After` ends sooner, though the rest of the import mostly overlaps those waits, so it is a floor, not an estimate.',
+    text: "A sidebar import with 30 % of requests answered 429 with `Retry-After: 15`, one row per service seed (the service draws each refusal from the seed, the page and its attempt, so a seed repeats whatever the order of requests). Requests are counted by the service beside its distinct ones (pages) and its refusals: extra requests are pages read again. `longest429Run` is the most 429s in a row one page met, and the wait floor that many `Retry-After`s: no import that honours `Retry-After` ends sooner, though the rest of the import mostly overlaps those waits, so it is a floor, not an estimate. Emulated time here is on the emulator's modelled clock, so a rerun of a seed repeats it however busy the machine is: the CPU time of the add-in's own work (and of the emulated services), each request at the injected latency plus its bytes at 5 MB/s (a `fetchAll` at its slowest request, as Google sends them in parallel), the cost of each Apps Script call and the waits for `Retry-After`; the steps are where that clock ends each step's 20 s budget. Wall is the real time on the machine that ran it, shared with whatever else ran there: it does not repeat.",
   },
 };
 
@@ -299,8 +299,9 @@ export function renderBenchmarks(results: Record<string, unknown>): string {
     'the same run, and writes `bench/results.json`; `npm run bench -- --only refresh,formulas` runs only',
     "those groups and keeps the others' figures. `npm test` runs a small `--quick` version as a smoke check,",
     "with no timing assertions, and writes nothing. *Emulated* is the emulator's simulated execution time:",
-    'real elapsed time plus the modelled cost of each Apps Script call (see',
-    '[the emulator](architecture.md#emulator-devemulator)); *Wall* is real time on the machine that ran it.',
+    'real elapsed time plus the modelled cost of each Apps Script call (the rate-limited import: CPU time',
+    'and modelled requests instead of real elapsed time; see [the emulator](architecture.md#emulator-devemulator));',
+    '*Wall* is real time on the machine that ran it.',
     '',
     `Latest run written: ${String(results.date ?? 'unknown').slice(0, 10)}; injected latency ${value('', results.latencyMs as number)} ms;`,
     `\`dist/Code.js\` ${value('', results.bundleKb as number)} KB (loaded on every custom-function call).`,

@@ -2,6 +2,8 @@
  * One execution of the bundle: its kind and time limit, the simulated clock it advances, and the
  * ledger of what it did. Every emulated service call is charged here: the real time that passed
  * since the last charge (the bundle's own work, and real HTTP) plus the modelled cost of the call.
+ * Under a modelled clock (useModelledClock) the real time is the process's CPU time instead of
+ * wall time, and fetches cost what the model says, not what the requests took on this machine.
  * Past the limit the execution is dead: this call and every later one throws Google's message.
  * It also runs in one authorization mode (auth.ts), which decides what it may call at all.
  */
@@ -38,6 +40,32 @@ export const COST = {
   sheetWritePerCell: 0.01,
   flush: 20,
 };
+
+/**
+ * A load-independent charge (EmulatorOptions.modelledClock): the bundle's own work at the CPU time
+ * it takes, and each request at `latencyMs` plus its bytes (sent and received) at `bytesPerMs`,
+ * instead of the wall time that passed, which grows with whatever else the machine is doing.
+ */
+export interface ClockModel {
+  /** Every request's round trip (ms): the latency the service is configured with. */
+  latencyMs: number;
+  /** Transfer rate, bytes a millisecond (default FETCH_BYTES_PER_MS). */
+  bytesPerMs?: number;
+}
+
+/**
+ * This process's CPU time (ms), user and system. On Node 20 it counts every thread of the process:
+ * the bundle and the emulated services on the main thread, V8's garbage-collection and compiler
+ * helpers (work the bundle's own allocations and code cause, which Google spends too), and the
+ * synchronous-fetch worker thread. That thread works only while a fetch is under way, and a fetch
+ * under the model is charged its modelled cost in place of everything spent during it
+ * (url-fetch.ts), so the worker's HTTP work is not counted twice. Other processes (the service,
+ * whatever else runs on the machine) are not counted at all.
+ */
+export function cpuTimeMs(): number {
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1000;
+}
 
 export class SimClock {
   constructor(public nowMs: number) {}
@@ -84,9 +112,11 @@ export function defaultAuthMode(kind: ExecutionKind): AuthModeName {
 export class Execution {
   readonly ledger: Ledger;
   readonly limitMs: number;
-  /** The real time this execution is charged for (ms): wall time, unless a host gives its own (useRealClock). */
+  /** The real time this execution is charged for (ms): wall time, unless a host gives its own (useRealClock) or CPU time (useModelledClock). */
   private realNow: () => number = () => performance.now();
   private lastReal = performance.now();
+  /** How fetches are charged: the real time they took (undefined), or this model (useModelledClock). */
+  fetchModel: ClockModel | undefined;
   /** Makes a Date in the bundle's realm (set by the runtime). */
   makeDate: (ms: number) => Date = (ms) => new Date(ms);
 
@@ -154,6 +184,16 @@ export class Execution {
   useRealClock(now: () => number): void {
     this.realNow = now;
     this.lastReal = now();
+  }
+
+  /**
+   * Charges CPU time (cpuTimeMs) instead of wall time from now on, and fetches at `model`'s cost.
+   * A host with a clock of its own (useRealClock, after this) keeps it for the computation; the
+   * fetches stay modelled.
+   */
+  useModelledClock(model: ClockModel): void {
+    this.fetchModel = model;
+    this.useRealClock(cpuTimeMs);
   }
 
   /**

@@ -1,6 +1,7 @@
 // Worker thread behind the emulator's synchronous UrlFetchApp (synckit: the caller blocks on
 // Atomics.wait while this thread does real HTTP). Requests of one call run in parallel; each
-// result says how long it took, so the emulator can charge the simulated clock.
+// result says how long it took, so the emulator can charge the simulated clock, and whether it was
+// abandoned at the timeout (a modelled clock charges it the timeout).
 import { createServer } from 'node:http';
 import { runAsWorker } from 'synckit';
 
@@ -42,9 +43,9 @@ async function one(r, timeoutMs, maxBytes) {
       ? { status: res.status, headers, text: buf.toString('utf8'), elapsedMs: performance.now() - started }
       : { status: res.status, headers, body: buf.toString('base64'), elapsedMs: performance.now() - started };
   } catch (e) {
-    const timedOut = e && (e.name === 'TimeoutError' || e.name === 'AbortError');
+    const timedOut = !!e && (e.name === 'TimeoutError' || e.name === 'AbortError');
     const message = timedOut ? `Exception: Timeout: ${r.url}` : `Exception: Address unavailable: ${r.url}`;
-    return { error: message, elapsedMs: performance.now() - started };
+    return { error: message, timedOut, elapsedMs: performance.now() - started };
   }
 }
 

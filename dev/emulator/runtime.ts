@@ -10,7 +10,7 @@ import vm from 'node:vm';
 import { AUTH_MODE, AUTH_MODE_NAMES, type AuthModeName } from './auth';
 import { CacheStore, EmulatedCacheService } from './cache';
 import { type ConcurrentJob, type FormulaCell, runWave, type WaveOptions } from './concurrent';
-import { defaultAuthMode, errorMessage, Execution, type Ledger, SimClock } from './execution';
+import { type ClockModel, defaultAuthMode, errorMessage, Execution, type Ledger, SimClock } from './execution';
 import { guard } from './guard';
 import { EmulatedHtmlService } from './html';
 import { EmulatedLockService, type LockState } from './lock';
@@ -36,6 +36,13 @@ export interface EmulatorOptions {
   addOn?: boolean;
   startTime?: number;
   fetchTimeoutMs?: number;
+  /**
+   * Charge every execution a load-independent time instead of the wall time that passed: the CPU
+   * time of the bundle's own work, and each fetch at this model's cost (execution.ts, ClockModel;
+   * url-fetch.ts, modelledFetchMs). For figures that must repeat on a busy machine (benchmarks).
+   * Default: wall time, real requests charged what they took.
+   */
+  modelledClock?: ClockModel;
   fetchQuota?: number;
   /** Mail recipients a day per user (default 100, a consumer account's). */
   mailQuota?: number;
@@ -211,6 +218,7 @@ export class Emulator {
     exec.grantedScopes = this.grantedScopes;
     exec.makeDate = makeDate;
     exec.activeCell = options.activeCell;
+    if (this.options.modelledClock) exec.useModelledClock(this.options.modelledClock);
     const locks = new EmulatedLockService(exec, this.locks);
     const log = loggers(exec);
     const services: Record<string, object> = {

@@ -3,11 +3,12 @@
  * Atomics), fetchAll in parallel with results in order, muteHttpExceptions, headers, redirects,
  * Google's errors for non-2xx responses, URLs over 2,082 characters and responses over 50 MB,
  * the daily fetch quota (20,000 for consumer accounts, reset 24 h after the first request), and the manifest's urlFetchWhitelist
- * (when the project has one, a URL outside its prefixes is refused).
+ * (when the project has one, a URL outside its prefixes is refused). A fetch is charged the real
+ * time it took, or under a clock model (execution.ts, ClockModel) the model's cost instead.
  */
 import { join } from 'node:path';
 import { createSyncFn } from 'synckit';
-import type { Execution } from './execution';
+import type { ClockModel, Execution } from './execution';
 import { Blob } from './utilities';
 
 type FetchApp = Pick<GoogleAppsScript.URL_Fetch.UrlFetchApp, 'fetch' | 'fetchAll'>;
@@ -34,6 +35,8 @@ interface WireResult {
   body?: string;
   text?: string;
   error?: string;
+  /** Set when the request was abandoned at the fetch timeout. */
+  timedOut?: boolean;
   elapsedMs: number;
 }
 
@@ -52,6 +55,39 @@ function syncFetch(exec: Execution): FetchThread {
     worker = started;
   }
   return worker;
+}
+
+/**
+ * The transfer rate of a modelled fetch when the model names none: 5,000 bytes a millisecond
+ * (5 MB/s, 40 Mbit/s), well below a datacenter's links, so a page is charged no less than it
+ * takes to move.
+ */
+export const FETCH_BYTES_PER_MS = 5_000;
+
+/**
+ * What a batch of requests costs under a clock model: its slowest request, since Google sends the
+ * requests of one fetchAll in parallel (a fetch is a batch of one). A request costs the latency
+ * plus its bytes (payload sent, body received) at the rate; one abandoned at the timeout costs
+ * the timeout. This is not kinder than Google: the latency is the service's round trip, which
+ * every fetch from Google waits too, and the rate is below what Google's links carry, so no
+ * request is charged less than it must take anywhere. (Google's own overhead per fetch, which it
+ * does not publish, is left out, as the wall clock on this machine leaves it out.)
+ */
+export function modelledFetchMs(
+  model: ClockModel,
+  requests: ReadonlyArray<{ payload?: string }>,
+  results: ReadonlyArray<Pick<WireResult, 'text' | 'body' | 'timedOut'>>,
+  timeoutMs: number,
+): number {
+  const rate = model.bytesPerMs ?? FETCH_BYTES_PER_MS;
+  const costs = results.map((res, i) => {
+    if (res.timedOut) return timeoutMs;
+    const sent = Buffer.byteLength(requests[i]?.payload ?? '', 'utf8');
+    const received =
+      res.text !== undefined ? Buffer.byteLength(res.text, 'utf8') : Buffer.byteLength(res.body ?? '', 'base64');
+    return model.latencyMs + (sent + received) / rate;
+  });
+  return Math.max(0, ...costs);
 }
 
 /** Whether a URL points at this machine (127.0.0.0/8, localhost, [::1]). */
@@ -171,7 +207,6 @@ export class EmulatedUrlFetchApp implements FetchApp {
     this.quota.used += requests.length;
     this.exec.ledger.fetches += requests.length;
     const fetchAll = syncFetch(this.exec);
-    this.exec.syncReal();
     const wire: WireRequest[] = requests.map((r) => ({
       url: r.url,
       method: r.method,
@@ -179,8 +214,18 @@ export class EmulatedUrlFetchApp implements FetchApp {
       payload: typeof r.payload === 'string' ? r.payload : undefined,
       followRedirects: r.followRedirects,
     }));
-    const results = fetchAll(wire, this.timeoutMs, this.maxBytes);
-    this.exec.syncReal();
+    const model = this.exec.fetchModel;
+    let results: WireResult[];
+    if (model) {
+      // Whatever the requests took here (wall or CPU time, this thread's or the fetch thread's) is
+      // replaced by what the model says they cost.
+      results = this.exec.uncharged(() => fetchAll(wire, this.timeoutMs, this.maxBytes));
+      this.exec.clock.advance(modelledFetchMs(model, wire, results, this.timeoutMs));
+    } else {
+      this.exec.syncReal();
+      results = fetchAll(wire, this.timeoutMs, this.maxBytes);
+      this.exec.syncReal();
+    }
     this.exec.check();
     return results.map((res, i) => {
       if (res.error) throw err(res.error);

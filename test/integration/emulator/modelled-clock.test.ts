@@ -1,0 +1,83 @@
+/**
+ * The emulator's modelled clock (EmulatorOptions.modelledClock), which benchmarks use so that
+ * their figures repeat on a busy machine: an execution is charged the CPU time of its own work, not
+ * the time it spent off the CPU, and each fetch the model's cost (the latency plus its bytes at the
+ * rate; a fetchAll its slowest request; a request abandoned at the timeout, the timeout) instead of
+ * the real time the request took. The default clock still charges the real wait.
+ */
+import { probe } from '../../helpers/probe';
+import { DEMO_KEY, type RunningService, startService } from '../../helpers/service';
+
+const PROBES = `
+function get(url) { return UrlFetchApp.fetch(url).getContentText(); }
+function all(urls) { return UrlFetchApp.fetchAll(urls).map(function (r) { return r.getContentText(); }); }
+function idle(ms) { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms); return ms; }
+`;
+/** The service answers every request after this long (real time). */
+const SERVICE_LATENCY_MS = 400;
+/** What the charge may hold beyond the modelled cost: the CPU time of a probe's few calls. */
+const CPU_SLACK_MS = 150;
+
+let svc: RunningService;
+beforeAll(async () => {
+  svc = await startService(['--partners', '300', '--latency', String(SERVICE_LATENCY_MS)]);
+});
+afterAll(() => svc.stop());
+
+const byId = (id: string) =>
+  `${svc.url}/api/limited-partners-data/getLimitedPartnerById?apiKey=${DEMO_KEY}&limitedPartnerId=${id}`;
+const page = (limit: number) =>
+  `${svc.url}/api/limited-partners-data/getAllActiveLimitedPartners?apiKey=${DEMO_KEY}&limit=${limit}&page=1`;
+const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
+
+function charged<T>(emu: ReturnType<typeof probe>, name: string, args: unknown[]): { value: T; ms: number } {
+  const run = emu.run<T>(name, args);
+  expect(run.error).toBeUndefined();
+  return { value: run.value as T, ms: run.ledger.endedAt - run.ledger.startedAt };
+}
+
+describe('emulator: the modelled clock', () => {
+  test('a fetch is charged the latency and its bytes at the rate, not the real wait for the service', () => {
+    const model = { latencyMs: 30, bytesPerMs: 50 };
+    const emu = probe(PROBES, { modelledClock: model });
+    charged(emu, 'get', [byId('lp_0000a')]); // the process's first fetch starts the fetch thread
+    const { value, ms } = charged<string>(emu, 'get', [byId('lp_0000b')]);
+    const cost = model.latencyMs + bytes(value) / model.bytesPerMs;
+    expect(cost + CPU_SLACK_MS).toBeLessThan(SERVICE_LATENCY_MS);
+    expect(ms).toBeGreaterThanOrEqual(cost);
+    expect(ms).toBeLessThan(cost + CPU_SLACK_MS);
+
+    const wall = probe(PROBES);
+    expect(charged(wall, 'get', [byId('lp_0000b')]).ms).toBeGreaterThanOrEqual(SERVICE_LATENCY_MS);
+  });
+
+  test('a fetchAll batch is charged its slowest request, not the sum nor another one', () => {
+    const model = { latencyMs: 200, bytesPerMs: 100 };
+    const emu = probe(PROBES, { modelledClock: model });
+    const { value, ms } = charged<string[]>(emu, 'all', [[byId('lp_0000a'), page(100), byId('lp_0000b')]]);
+    const costs = value.map((text) => model.latencyMs + bytes(text) / model.bytesPerMs);
+    const slowest = Math.max(...costs);
+    expect(slowest).toBe(costs[1]);
+    expect(slowest + CPU_SLACK_MS).toBeLessThan(costs.reduce((a, b) => a + b, 0));
+    expect(ms).toBeGreaterThanOrEqual(slowest);
+    expect(ms).toBeLessThan(slowest + CPU_SLACK_MS);
+  });
+
+  test('a request abandoned at the fetch timeout is charged the timeout', () => {
+    const fetchTimeoutMs = 250;
+    const emu = probe(PROBES, { modelledClock: { latencyMs: 30 }, fetchTimeoutMs });
+    const run = emu.run('get', [byId('lp_0000c')]);
+    expect(run.error).toMatch(/^Exception: Timeout: /);
+    const ms = run.ledger.endedAt - run.ledger.startedAt;
+    expect(ms).toBeGreaterThanOrEqual(fetchTimeoutMs);
+    expect(ms).toBeLessThan(fetchTimeoutMs + CPU_SLACK_MS);
+  });
+
+  test('time the process spends off the CPU (as on a busy machine) is not charged; on the default clock it is', () => {
+    const offCpuMs = 600;
+    expect(charged(probe(PROBES, { modelledClock: { latencyMs: 30 } }), 'idle', [offCpuMs]).ms).toBeLessThan(
+      CPU_SLACK_MS,
+    );
+    expect(charged(probe(PROBES), 'idle', [offCpuMs]).ms).toBeGreaterThanOrEqual(offCpuMs);
+  });
+});
