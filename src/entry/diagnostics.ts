@@ -10,6 +10,7 @@
  * allow is reported as skipped, never as a failure of the add-in.
  */
 import { toServiceError } from '../api/errors';
+import { grouped } from '../api/numbers';
 import { OPERATIONS } from '../api/operations';
 import { DEFAULT_QUOTA_POLICY } from '../api/quota';
 import type { JsonValue } from '../api/records';
@@ -61,7 +62,6 @@ export function pageProblems(body: { [key: string]: JsonValue }): string[] {
 }
 
 const short = (text: string, max = 60): string => (text.length > max ? `${text.slice(0, max)}…` : text);
-const count = (n: number): string => n.toLocaleString('en-US');
 
 class Run {
   readonly checks: Check[] = [];
@@ -156,7 +156,7 @@ function checkListPaths(run: Run, s: Settings): string | undefined {
       if (firstId === undefined && data.length && typeof data[0].id === 'string') firstId = data[0].id;
       return {
         ok: true,
-        detail: `HTTP 200 within ${ms} ms (both paths asked at once): ${data.length} record, pagination ${PAGINATION_FIELDS.map((k) => `${k} ${count(p[k])}`).join(', ')}`,
+        detail: `HTTP 200 within ${ms} ms (both paths asked at once): ${data.length} record, pagination ${PAGINATION_FIELDS.map((k) => `${k} ${grouped(p[k])}`).join(', ')}`,
       };
     });
     const anyOk = results.some((r) => r.ok);

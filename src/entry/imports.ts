@@ -119,6 +119,9 @@ export function saveImport(input: unknown): Answer<{ import: ImportView }> {
 export function deleteImport(id: unknown): Answer<{ deleted: string }> {
   return answer(() => {
     const spec = find(id);
+    // Deleting the import removes its alert too: only the alert's owner may, as only they may remove the alert.
+    if (spec.alert && spec.alert.owner !== currentUser())
+      throw badInput(`Only ${spec.alert.owner}, who saved this import's alert, can delete the import.`);
     if (loadRun(spec.id)?.status === 'running') cancelRun(spec.id, importPorts());
     saveImports(loadImports().filter((i) => i.id !== spec.id));
     deleteRun(spec.id);

@@ -98,6 +98,7 @@ export function mergeTables(
     const f = existing.formulas[r]?.[c];
     return f ? { formula: f } : (existing.values[r]?.[c] ?? '');
   };
+  // Each id's first row below the header: the only rows a listed partner's values go to.
   const firstRow = new Map<string, number>();
   existing.values.forEach((row, r) => {
     const id = String(row[idCol] ?? '');
@@ -116,7 +117,7 @@ export function mergeTables(
   const grid: OutCell[][] = existing.values.map((_, r) => {
     if (r === h) return columns.map((f, c) => f ?? cellOf(h, c));
     const id = String(existing.values[r][idCol] ?? '');
-    const row = r > h && firstRow.get(id) === r ? listed.get(id) : undefined;
+    const row = firstRow.get(id) === r ? listed.get(id) : undefined;
     return columns.map((f, c) => (row && f && !existing.formulas[r]?.[c] ? row[fields.indexOf(f)] : cellOf(r, c)));
   });
   for (const [id, row] of listed) {
@@ -137,7 +138,7 @@ export function mergeTables(
   existing.values.forEach((old, r) => {
     if (r <= h) return;
     const id = String(old[idCol] ?? '');
-    const first = id !== '' && firstRow.get(id) === r;
+    const first = firstRow.get(id) === r;
     if ((first && listed.has(id)) || (!id && blank(old) && !existing.formulas[r]?.some(Boolean))) return;
     // A partner no longer listed, a row without an id, or a further row of a repeated id: kept whole, in its place.
     if (id)

@@ -30,7 +30,11 @@ export interface OwnedTable {
   tag: SheetTag | null;
 }
 
-/** Slots in each of the sketch's three parts: enough to name about 60 differing cells. */
+/**
+ * Slots in each of the sketch's three parts. An edited cell differs twice (its old and its new
+ * value), so a dozen edits are nearly always named and a few dozen often are not; replace refuses
+ * either way, past that with "many edited imported cells" instead of their names.
+ */
 const SLOTS = 30;
 const mix = (key: number, salt: number): number =>
   Math.imul((Math.imul(key ^ salt, 0x9e3779b1) >>> 15) ^ Math.imul(key ^ salt, 0x9e3779b1), 0x85ebca6b) >>> 0;

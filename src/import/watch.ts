@@ -57,8 +57,8 @@ export function alertMail(
   spec: Pick<ImportSpec, 'sheetName'>,
   changes: readonly Change[],
   links: { spreadsheet: string; changeLog: string },
-  names: ReadonlyMap<string, string> = new Map(),
-  secrets: readonly string[] = [],
+  names: ReadonlyMap<string, string>,
+  secrets: readonly string[],
 ): AlertMail {
   const show = (v: Cell): string => redact(isDate(v) ? v.toISOString() : String(v ?? ''), secrets);
   const count = (k: AlertOn) => changes.filter((c) => KIND[c.change] === k).length;

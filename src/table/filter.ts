@@ -394,11 +394,9 @@ export function orderBy<T>(
   keys: (item: T) => readonly SortCell[],
   compare: CompiledQuery['compare'],
 ): T[] {
-  const kept: Array<{ item: T; keys: readonly SortCell[]; at: number }> = [];
-  items.forEach((item, at) => {
-    if (keep(item)) kept.push({ item, keys: keys(item), at });
-  });
-  kept.sort((a, b) => compare(a.keys, b.keys) || a.at - b.at);
+  // Array.prototype.sort is stable (ES2019, and Apps Script's V8): equal keys keep the input's order.
+  const kept = items.filter(keep).map((item) => ({ item, keys: keys(item) }));
+  kept.sort((a, b) => compare(a.keys, b.keys));
   return kept.map((k) => k.item);
 }
 

@@ -3,7 +3,7 @@
  * import's alert emails its owner (only) once after a run, manual or scheduled, that found the
  * changes it watches; the first run sets the baseline; a run without such changes sends nothing;
  * a spent mail quota is written in the run log and the data still lands; an editor who is not
- * the owner can neither change nor remove the alert.
+ * the owner can neither change nor remove the alert, nor delete the import that holds it.
  */
 import type { Emulator } from '../../../dev/emulator/runtime';
 import { RUN_LOG_HEADER } from '../../../src/import/machine';
@@ -27,6 +27,14 @@ const ids = (emu: Emulator, name: string) =>
   sheet(emu, name)
     .slice(1)
     .map((r) => String(r[0]));
+
+/** A second editor of the spreadsheet, with their own key saved for the service: returns their address. */
+const editorOf = (emu: Emulator) => {
+  const editor = 'editor@example.com';
+  emu.store(`user:${editor}`).set('INVESTOR_DATA_API_KEY', DEMO_KEY);
+  emu.store(`user:${editor}`).set('INVESTOR_DATA_KEY_ADDRESS', svc.url);
+  return editor;
+};
 
 describe('alerts', () => {
   test('a scheduled run after partners were added, removed and a watched field changed sends exactly one email, to the owner only', async () => {
@@ -148,9 +156,7 @@ describe('alerts', () => {
 
   test("an editor who is not the alert owner can neither change nor remove it, and the owner's runs mail nobody else", () => {
     const a = addin(svc.url);
-    const editor = 'editor@example.com';
-    a.emu.store(`user:${editor}`).set('INVESTOR_DATA_API_KEY', DEMO_KEY);
-    a.emu.store(`user:${editor}`).set('INVESTOR_DATA_KEY_ADDRESS', svc.url);
+    const editor = editorOf(a.emu);
     const id = saveImport(a.emu, { sheetName: 'Owned', fields: ['id', 'upvotes'], alert: { on: ['removed'] } });
     const as = { user: editor };
     const redirect = call(
@@ -184,6 +190,28 @@ describe('alerts', () => {
       { keep: 5 },
       'Owned history',
     ]);
+  });
+
+  test('an editor who is not the alert owner cannot delete the import (which would silence the alert); its owner can', () => {
+    const a = addin(svc.url);
+    const editor = editorOf(a.emu);
+    const id = saveImport(a.emu, { sheetName: 'Owned', fields: ['id', 'upvotes'], alert: { on: ['removed'] } });
+    expect(runImport(a.emu, id).at(-1)?.status).toBe('done');
+    const before = sheet(a.emu, 'Owned');
+    const refused = call(a.emu, 'deleteImport', [id], { user: editor });
+    expect(refused.ok ? '' : refused.message).toBe(
+      `Only ${a.emu.owner}, who saved this import's alert, can delete the import.`,
+    );
+    const listed = call(a.emu, 'listImports', []);
+    expect(listed.ok && listed.imports.map((v) => [v.id, v.alert?.owner])).toEqual([[id, a.emu.owner]]);
+    expect(sheet(a.emu, 'Owned')).toEqual(before);
+    // Without an alert, the import is every editor's to delete, as before.
+    const other = saveImport(a.emu, { sheetName: 'Shared', fields: ['id', 'upvotes'] });
+    expect(call(a.emu, 'deleteImport', [other], { user: editor }).ok).toBe(true);
+    const deleted = call(a.emu, 'deleteImport', [id]);
+    expect(deleted.ok && deleted.deleted).toBe(id);
+    const after = call(a.emu, 'listImports', []);
+    expect(after.ok && after.imports).toEqual([]);
   });
 
   test('an alert is checked when saved', () => {

@@ -1,0 +1,118 @@
+/**
+ * The words of an alert email (src/import/watch.ts, alertMail) as its owner reads them: the count
+ * by kind, one line per change (partner with its name, field or kind, before, after) in both the
+ * HTML and the plain text, the "more in the change log" line only past MAX_ALERT_ROWS, and the
+ * links. Also the changes an alert reports (alertChanges: only field changes of partners listed
+ * both times, added and removed with empty cells) and a run of no rows fitting any spreadsheet.
+ */
+import type { Change } from '../../../src/import/merge';
+import { alertChanges, alertMail, MAX_ALERT_ROWS, MAX_SPREADSHEET_CELLS, runsThatFit } from '../../../src/import/watch';
+import type { Cell } from '../../../src/table/cells';
+
+const links = {
+  spreadsheet: 'https://docs.google.com/spreadsheets/d/x/edit',
+  changeLog: 'https://docs.google.com/spreadsheets/d/x/edit#gid=3',
+};
+const change = (id: string, kind: Change['change'], field = '', before: Cell = '', after: Cell = ''): Change => ({
+  id,
+  change: kind,
+  field,
+  before,
+  after,
+});
+const linksHtml = `<p><a href="${links.spreadsheet}">Open the spreadsheet</a> · <a href="${links.changeLog}">Open the change log</a></p>`;
+const tableHead =
+  '<table border="1" cellpadding="4" cellspacing="0"><tr><th>Partner</th><th>Field</th><th>Before</th><th>After</th></tr>';
+
+test('the email counts each kind and lists every change with its partner, field or kind, before and after', () => {
+  const changes = [
+    change('lp_1', 'changed', 'firm', 'Acme', 'Acme & Co'),
+    change('lp_2', 'new partner'),
+    change('lp_3', 'no longer active'),
+  ];
+  const names = new Map([
+    ['lp_1', 'Eve'],
+    ['lp_3', ''],
+  ]);
+  const mail = alertMail({ sheetName: 'Partners' }, changes, links, names, []);
+  expect(mail.subject).toBe('3 changes to partners in "Partners" (1 added, 1 removed, 1 changed)');
+  expect(mail.htmlBody.split('\n')).toEqual([
+    '<p>The import into <b>Partners</b> found 3 changes: 1 added, 1 removed, 1 changed.</p>',
+    tableHead,
+    '<tr><td>Eve (lp_1)</td><td>firm</td><td>Acme</td><td>Acme &#38; Co</td></tr>',
+    '<tr><td>lp_2</td><td>added</td><td></td><td></td></tr>',
+    '<tr><td>lp_3</td><td>removed</td><td></td><td></td></tr>',
+    '</table>',
+    '',
+    linksHtml,
+  ]);
+  expect(mail.body.split('\n')).toEqual([
+    'The import into "Partners" found 3 changes: 1 added, 1 removed, 1 changed.',
+    'Eve (lp_1)\tfirm\tAcme\tAcme & Co',
+    'lp_2\tadded\t\t',
+    'lp_3\tremoved\t\t',
+    '',
+    `Spreadsheet: ${links.spreadsheet}`,
+    `Change log: ${links.changeLog}`,
+  ]);
+});
+
+test('a missing value shows as an empty cell, and a change kind an alert does not name leaves the field empty', () => {
+  // Built whole: the helper's default would fill the missing value in.
+  const missing = { ...change('lp_1', 'changed', 'region', '', 'EU'), before: undefined as unknown as Cell };
+  const repeated = change('lp_2', 'repeated id (kept)');
+  const mail = alertMail({ sheetName: 'LPs' }, [missing, repeated], links, new Map(), []);
+  expect(mail.htmlBody).toContain('<tr><td>lp_1</td><td>region</td><td></td><td>EU</td></tr>');
+  expect(mail.htmlBody).toContain('<tr><td>lp_2</td><td></td><td></td><td></td></tr>');
+  expect(mail.body).toContain('lp_1\tregion\t\tEU');
+});
+
+describe('past MAX_ALERT_ROWS changes the email says how many more the change log holds', () => {
+  const many = (n: number) => Array.from({ length: n }, (_, i) => change(`lp_${i}`, 'changed', 'firm', 'x', 'y'));
+
+  test('exactly MAX_ALERT_ROWS: all listed, no "more" line', () => {
+    const mail = alertMail({ sheetName: 'LPs' }, many(MAX_ALERT_ROWS), links, new Map(), []);
+    const html = mail.htmlBody.split('\n');
+    expect(html.filter((l) => l.startsWith('<tr><td>'))).toHaveLength(MAX_ALERT_ROWS);
+    expect(html.slice(-3)).toEqual(['</table>', '', linksHtml]);
+    const text = mail.body.split('\n');
+    expect(text).toHaveLength(1 + MAX_ALERT_ROWS + 3);
+    expect(text.slice(-3)).toEqual(['', `Spreadsheet: ${links.spreadsheet}`, `Change log: ${links.changeLog}`]);
+  });
+
+  test('one more than MAX_ALERT_ROWS: the first MAX_ALERT_ROWS listed, the last one counted', () => {
+    const changes = many(MAX_ALERT_ROWS + 1);
+    const mail = alertMail({ sheetName: 'LPs' }, changes, links, new Map(), []);
+    const html = mail.htmlBody.split('\n');
+    expect(html.filter((l) => l.startsWith('<tr><td>'))).toHaveLength(MAX_ALERT_ROWS);
+    expect(html).not.toContain(`<tr><td>lp_${MAX_ALERT_ROWS}</td><td>firm</td><td>x</td><td>y</td></tr>`);
+    expect(html.slice(-3)).toEqual(['</table>', '<p>1 more in the change log.</p>', linksHtml]);
+    const text = mail.body.split('\n');
+    expect(text.filter((l) => l.endsWith('\tfirm\tx\ty'))).toHaveLength(MAX_ALERT_ROWS);
+    expect(text.slice(-3)).toEqual([
+      '1 more in the change log.',
+      `Spreadsheet: ${links.spreadsheet}`,
+      `Change log: ${links.changeLog}`,
+    ]);
+  });
+});
+
+test('an alert reports added and removed partners with empty cells, and only field changes of partners listed both times', () => {
+  const table = [
+    change('a', 'changed', 'firm', 'X', 'Y'),
+    // The merge rule's other kinds for partners listed both times are not changes of the list.
+    change('a', 'new partner'),
+    change('b', 'no longer active'),
+    change('b', 'repeated id (kept)'),
+    change('n', 'changed', 'firm', 'P', 'Q'),
+  ];
+  expect(alertChanges(['a', 'b', 'gone'], ['a', 'b', 'n'], table)).toEqual([
+    change('a', 'changed', 'firm', 'X', 'Y'),
+    change('n', 'new partner'),
+    change('gone', 'no longer active'),
+  ]);
+});
+
+test('a run of no rows fits any number of times, even in a full spreadsheet', () => {
+  expect(runsThatFit(MAX_SPREADSHEET_CELLS, 26, 0)).toBe(Number.POSITIVE_INFINITY);
+});

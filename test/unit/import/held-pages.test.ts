@@ -1,0 +1,238 @@
+/**
+ * Pages that came ahead of their turn: when they can sit at their place in staging, which of them
+ * are kept for the next step, the note the run saves about them and the pages it waits for, the
+ * staging rows written for them, and how the next step reads them back from the note and those rows.
+ */
+import { ServiceError } from '../../../src/api/errors';
+import { type ListCursor, startCursor } from '../../../src/api/pages';
+import {
+  type Held,
+  heldRows,
+  heldSpan,
+  keepable,
+  noteHeld,
+  placeable,
+  restoreHeld,
+  type Shape,
+} from '../../../src/import/held';
+import type { Cell } from '../../../src/table/cells';
+
+/** A cursor with page 1 in: pages of 2 items, 9 items in all (pages 1 to 5, page 5 holding one). */
+const started = (over: Partial<ListCursor> = {}): ListCursor => ({
+  ...startCursor(2),
+  started: true,
+  size: 2,
+  totalItems: 9,
+  lastPage: 5,
+  nextPage: 3,
+  received: 4,
+  ...over,
+});
+const shape: Shape = { size: 2, totalItems: 9, lastPage: 5 };
+
+/** A held page with `n` items named after the page, the list's total `total`. */
+const page = (p: number, n: number, total = 9): Held => {
+  const ids = Array.from({ length: n }, (_, k) => `p${p}-${k}`);
+  return {
+    page: {
+      items: ids.map((id) => ({ id })),
+      pagination: { totalItems: total, totalPages: 5, currentPage: p, pageSize: 2 },
+    },
+    rows: ids.map((id) => [id, `v${id}`]),
+  };
+};
+const refused: Held = { refused: new ServiceError('NOT_FOUND', 'No page 3') };
+
+describe('placeable: held pages sit at their place only when every page before them is in', () => {
+  test('before page 1 is in, only an empty staging area', () => {
+    expect(placeable(startCursor(2), 0)).toBe(true);
+    expect(placeable(startCursor(2), 2)).toBe(false);
+  });
+
+  test('after page 1: the rows staged are exactly the full pages taken in', () => {
+    expect(placeable(started(), 4)).toBe(true);
+    expect(placeable(started(), 3)).toBe(false);
+    expect(placeable(started(), 6)).toBe(false);
+  });
+
+  test('a list that moved or a read with a problem places nothing', () => {
+    expect(placeable(started({ changed: true }), 4)).toBe(false);
+    expect(placeable(started({ problem: 'a page repeats the one before' }), 4)).toBe(false);
+  });
+
+  test('a page size of 0 places nothing, even with nothing staged', () => {
+    expect(placeable(started({ size: 0, nextPage: 1 }), 0)).toBe(false);
+  });
+});
+
+describe('keepable: the held pages kept for the next step', () => {
+  test('in page order, whatever order they came in', () => {
+    const held = new Map<number, Held>([
+      [5, page(5, 1)],
+      [3, page(3, 2)],
+      [4, page(4, 2)],
+    ]);
+    expect(keepable(started(), shape, held)).toEqual([3, 4, 5]);
+    const held2 = new Map<number, Held>([
+      [4, page(4, 2)],
+      [5, page(5, 1)],
+      [3, page(3, 2)],
+    ]);
+    expect(keepable(started(), shape, held2)).toEqual([3, 4, 5]);
+  });
+
+  test('none without a shape to place them by', () => {
+    expect(keepable(startCursor(2), undefined, new Map([[2, page(2, 2)]]))).toEqual([]);
+  });
+
+  test('not a page before the next one the cursor takes', () => {
+    const held = new Map<number, Held>([
+      [2, page(2, 2)],
+      [4, page(4, 2)],
+    ]);
+    expect(keepable(started(), shape, held)).toEqual([4]);
+  });
+
+  test('the page after the last only when the end is to be confirmed by asking for it', () => {
+    const held = new Map<number, Held>([
+      [4, page(4, 2)],
+      [6, page(6, 0)],
+    ]);
+    expect(keepable(started(), shape, held)).toEqual([4]);
+    expect(keepable(started({ probe: true }), shape, held)).toEqual([4, 6]);
+  });
+
+  test('not a page past the one after the last the held pages show', () => {
+    const early = { ...startCursor(2) };
+    const held = new Map<number, Held>([
+      [3, page(3, 2)],
+      [6, page(6, 0)],
+      [7, page(7, 0)],
+    ]);
+    expect(keepable(early, shape, held)).toEqual([3, 6]);
+  });
+
+  test('not a refusal, nor a page of another length or another total', () => {
+    const held = new Map<number, Held>([
+      [3, refused],
+      [4, page(4, 1)],
+      [5, page(5, 1, 10)],
+    ]);
+    expect(keepable(started(), shape, held)).toEqual([]);
+  });
+});
+
+describe('noteHeld: the note saved for the next step', () => {
+  test('nothing held and nothing waiting: no note', () => {
+    expect(noteHeld(started(), shape, [], new Map())).toBeUndefined();
+  });
+
+  test('a wait for a page already taken in: no note', () => {
+    expect(noteHeld(started(), shape, [], new Map([[2, 100]]))).toBeUndefined();
+  });
+
+  test('a wait for the next page alone is noted', () => {
+    expect(noteHeld(started(), shape, [], new Map([[3, 100]]))).toEqual({
+      from: 3,
+      marks: 'w',
+      until: 100,
+      at: [100],
+    });
+  });
+
+  test('each wait keeps its own time; `until` is the latest', () => {
+    const note = noteHeld(
+      started(),
+      shape,
+      [5],
+      new Map([
+        [2, 500],
+        [3, 300],
+        [4, 200],
+      ]),
+    );
+    expect(note).toEqual({ from: 3, marks: 'wwh', until: 300, at: [300, 200] });
+  });
+
+  test('the shape is noted only before page 1 is in, when pages are kept', () => {
+    const early = startCursor(2);
+    expect(noteHeld(early, shape, [2], new Map())).toEqual({ from: 1, marks: '.h', until: 0, at: [], shape });
+    expect(noteHeld(early, shape, [], new Map([[2, 50]]))).toEqual({ from: 1, marks: '.w', until: 50, at: [50] });
+    expect(noteHeld(started(), shape, [4], new Map())).toEqual({ from: 3, marks: '.h', until: 0, at: [] });
+  });
+});
+
+describe('heldRows: the staging rows written for the kept pages', () => {
+  test('nothing kept: no rows', () => {
+    expect(heldRows(started(), shape, [], new Map([[3, page(3, 2)]]), 2)).toEqual([]);
+  });
+
+  test('no shape: no rows', () => {
+    expect(heldRows(startCursor(2), undefined, [1], new Map([[1, page(1, 2)]]), 2)).toEqual([]);
+  });
+
+  test('kept pages their rows, a page between them blank rows of the sheet width, even when held but not kept', () => {
+    const held = new Map<number, Held>([
+      [3, page(3, 2)],
+      [4, page(4, 2)],
+      [5, page(5, 1)],
+    ]);
+    expect(heldRows(started(), shape, [3, 5], held, 3)).toEqual([
+      ['p3-0', 'vp3-0'],
+      ['p3-1', 'vp3-1'],
+      ['', '', ''],
+      ['', '', ''],
+      ['p5-0', 'vp5-0'],
+    ]);
+  });
+
+  test('a page not held between kept pages: blank rows', () => {
+    const held = new Map<number, Held>([[5, page(5, 1)]]);
+    expect(heldRows(started(), shape, [5], held, 1)).toEqual([[''], [''], [''], [''], ['p5-0', 'vp5-0']]);
+  });
+});
+
+describe('heldSpan and restoreHeld: the next step reads the held pages back', () => {
+  const rowsOf = (...pages: number[]): Cell[][] =>
+    pages.flatMap((p) => {
+      const h = page(p, p === 5 ? 1 : 2);
+      return 'rows' in h ? h.rows : [];
+    });
+
+  test('the span ends with the last held page, not with a wait or a gap after it', () => {
+    expect(heldSpan(shape, { from: 3, marks: 'h.w', until: 9, at: [9] })).toBe(2);
+    expect(heldSpan(shape, { from: 3, marks: '.h.', until: 0, at: [] })).toBe(4);
+  });
+
+  test('held pages come back from their rows, waits with their own times', () => {
+    const { held, waits } = restoreHeld(shape, { from: 3, marks: 'whw', until: 70, at: [70, 40] }, rowsOf(3, 4), 0);
+    expect([...waits]).toEqual([
+      [3, 70],
+      [5, 40],
+    ]);
+    expect([...held.keys()]).toEqual([4]);
+    expect(held.get(4)).toEqual({
+      rows: [
+        ['p4-0', 'vp4-0'],
+        ['p4-1', 'vp4-1'],
+      ],
+      page: {
+        items: [{ id: 'p4-0' }, { id: 'p4-1' }],
+        pagination: { totalItems: 9, totalPages: 5, currentPage: 4, pageSize: 2 },
+      },
+    });
+  });
+
+  test('a note saved before each wait had its own time: every wait until the latest', () => {
+    const { waits } = restoreHeld(shape, { from: 3, marks: 'w.w', until: 80 }, [], 0);
+    expect([...waits]).toEqual([
+      [3, 80],
+      [5, 80],
+    ]);
+  });
+
+  test('a held page whose rows are not all there is not restored', () => {
+    const { held } = restoreHeld(shape, { from: 3, marks: 'h', until: 0, at: [] }, [['p3-0', 'x']], 0);
+    expect(held.size).toBe(0);
+  });
+});

@@ -1,0 +1,80 @@
+/**
+ * A page the service refuses (src/import/machine.ts): the page after the last refused as no such
+ * page (404 or 400) ends the list, one refused for now waits its turn and is asked again in the
+ * same step, a final refusal stops the read at once, and the run's message names the failure of
+ * the page the read waits for. Driven over the in-memory ports.
+ */
+import { ServiceError } from '../../../src/api/errors';
+import type { ImportSpec } from '../../../src/import/spec';
+import { fakeList, records } from '../../helpers/fake-list';
+import { world } from '../../helpers/fake-ports';
+import { limited, timedDrive } from '../../helpers/import-drive';
+import { refusingList } from '../../helpers/refusing-list';
+
+const spec: ImportSpec = { id: 'imp1', sheetName: 'Partners', fields: ['id', 'fullName'], mode: 'replace' };
+
+test('the page after the last answered 400 (no such page) ends the list', () => {
+  const list = fakeList(records(300), {
+    fail: (page) => (page > 3 ? new ServiceError('BAD_INPUT', 'Bad request (HTTP 400).') : undefined),
+  });
+  const w = world(list.fetch, [spec]);
+  expect(timedDrive(w, 60_000).steps.map((s) => s.status)).toEqual(['done']);
+  expect(w.tables.get('Partners')).toHaveLength(301);
+});
+
+test('the page after the last refused for now is asked again in the same step: one step ends the run', () => {
+  // 300 partners fill three pages: the end is known only from page 4.
+  const list = refusingList(300, (page, call) => (page === 4 && call === 0 ? limited(1) : undefined));
+  const w = world(list.fetch, [spec]);
+  expect(timedDrive(w, 60_000).steps.map((s) => s.status)).toEqual(['done']);
+  expect(list.asked.filter((a) => a.page === 4)).toHaveLength(2);
+});
+
+test('a page asked ahead of a page 1 that waits, refused for now, waits too: one step ends the run', () => {
+  const list = refusingList(250, (page, call) => (page <= 2 && call === 0 ? limited(1) : undefined));
+  const w = world(list.fetch, [spec]);
+  expect(timedDrive(w, 60_000).steps.map((s) => s.status)).toEqual(['done']);
+});
+
+test('a final refusal stops the read at once: nothing is asked after the round it came in', () => {
+  const list = refusingList(2500, (page) =>
+    page === 2 ? new ServiceError('AUTH', 'The API key was refused (HTTP 403).') : undefined,
+  );
+  const w = world(list.fetch, [spec]);
+  const steps = timedDrive(w, 60_000).steps;
+  expect(steps.map((s) => s.status)).toEqual(['failed']);
+  expect(steps[0].message).toContain('The API key was refused (HTTP 403).');
+  expect(list.asked.map((a) => a.page)).toEqual(Array.from({ length: 21 }, (_, k) => k + 1));
+});
+
+test('the last page refused as no such page fails the run at once, though a page before it waits', () => {
+  const list = refusingList(300, (page) =>
+    page === 2 ? limited(100) : page === 3 ? new ServiceError('NOT_FOUND', 'Not found (HTTP 404).') : undefined,
+  );
+  const w = world(list.fetch, [spec]);
+  const steps = timedDrive(w, 15_000).steps;
+  expect(steps.map((s) => s.status)).toEqual(['failed']);
+  expect(steps[0].message).toContain('Not found (HTTP 404).');
+});
+
+describe("the step's message names the failure of the page the read waits for", () => {
+  const outage = (what: string) => new ServiceError('SERVER', `The data service failed (${what}).`);
+
+  test('not that of a later page that failed in the same round', () => {
+    const list = refusingList(2500, (page) =>
+      page === 2 ? outage('page 2') : page === 5 ? outage('page 5') : undefined,
+    );
+    const steps = timedDrive(w(list), 60_000, 1).steps;
+    expect(steps[0].message).toBe('The data service failed (page 2). Continuing at page 2 in the next step.');
+  });
+
+  test('its latest one, when it failed again after a later page did', () => {
+    const list = refusingList(2500, (page, call) =>
+      page === 5 && call === 0 ? limited(1) : page === 5 ? outage('page 5 again') : undefined,
+    );
+    const steps = timedDrive(w(list), 60_000, 1).steps;
+    expect(steps[0].message).toBe('The data service failed (page 5 again). Continuing at page 5 in the next step.');
+  });
+
+  const w = (list: ReturnType<typeof fakeList>) => world(list.fetch, [spec]);
+});

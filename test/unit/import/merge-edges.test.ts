@@ -1,0 +1,322 @@
+/**
+ * Merge by id at its edges: when a sheet counts as empty (blank cells, or a formula showing
+ * blank), where the header may be (trimmed, any case, within the first rows, never a partner's
+ * row), which rows are a partner's (not text above the header, the first of a partner listed
+ * twice), what a row without an id keeps and counts, which differences are logged (not a new
+ * field's, not an analyst's formula's; a number is not the text of it, dates by their time; the
+ * log's cap), and a record whose rows are shorter than the table (cells it lacks read blank).
+ */
+import { HEADER_SEARCH_ROWS, MAX_CHANGES, MergeRefused, mergeTables, norm, sameCell } from '../../../src/import/merge';
+import type { Cell } from '../../../src/table/cells';
+
+type Existing = NonNullable<Parameters<typeof mergeTables>[0]>;
+
+/** A table as the import's record shows it: cells, formulas by "r,c", the field each column holds. */
+const table = (
+  values: Cell[][],
+  formulas: Record<string, string> = {},
+  fields: Array<string | undefined> = [],
+): Existing => ({
+  values,
+  formulas: values.map((row, r) => row.map((_, c) => formulas[`${r},${c}`] ?? '')),
+  fields,
+});
+
+/** The import's table with one partner, a, whose x is 1. */
+const partnerA = () =>
+  table(
+    [
+      ['id', 'x'],
+      ['a', 1],
+    ],
+    {},
+    ['id', 'x'],
+  );
+
+describe('a sheet counts as empty only when no cell holds a value or a formula', () => {
+  test('a sheet of blank cells gets a fresh table', () => {
+    const r = mergeTables(
+      table([
+        ['', ''],
+        ['', ''],
+      ]),
+      ['id', 'x'],
+      [['a', 1]],
+      'S',
+    );
+    expect(r.grid).toEqual([
+      ['id', 'x'],
+      ['a', 1],
+    ]);
+    expect(r.changes).toEqual([]);
+  });
+
+  test("a sheet whose only content is a formula showing blank is the analyst's, and is refused", () => {
+    const existing = table(
+      [
+        ['', ''],
+        ['', ''],
+      ],
+      { '0,1': '=IF(FALSE,1,"")' },
+    );
+    expect(() => mergeTables(existing, ['id', 'x'], [['a', 1]], 'S')).toThrow(MergeRefused);
+  });
+
+  test('a table with a blank row in it is merged, the blank row kept in its place', () => {
+    const existing = table(
+      [
+        ['id', 'x'],
+        ['', ''],
+        ['a', 1],
+      ],
+      {},
+      ['id', 'x'],
+    );
+    expect(mergeTables(existing, ['id', 'x'], [['a', 2]], 'S').grid).toEqual([
+      ['id', 'x'],
+      ['', ''],
+      ['a', 2],
+    ]);
+  });
+});
+
+describe('the header row', () => {
+  test('a header cell is compared trimmed and in any case; a missing one reads as empty', () => {
+    expect(norm('  ID ')).toBe('id');
+    expect(norm(undefined)).toBe('');
+    const existing = table(
+      [
+        [' ID ', 'x'],
+        ['a', 1],
+      ],
+      {},
+      ['id', 'x'],
+    );
+    expect(mergeTables(existing, ['id', 'x'], [['a', 2]], 'S').grid).toEqual([
+      ['id', 'x'],
+      ['a', 2],
+    ]);
+  });
+
+  test('without "id" on the id column the merge is refused, saying what to do', () => {
+    const existing = table(
+      [
+        ['name', 'x'],
+        ['a', 1],
+      ],
+      {},
+      ['id', 'x'],
+    );
+    expect(() => mergeTables(existing, ['id', 'x'], [['a', 2]], 'S')).toThrow(
+      new MergeRefused(
+        'Merge by id needs the header "id" on the import\'s id column of "S", in its first 2 rows; nothing was changed. Name that column "id" again.',
+      ),
+    );
+  });
+
+  test(`the header is looked for in the first ${HEADER_SEARCH_ROWS} rows only`, () => {
+    const notes = (n: number): Cell[][] => Array.from({ length: n }, (_, i) => [`note ${i}`, '']);
+    const below = (n: number) => table([...notes(n), ['id', 'x'], ['a', 1]], {}, ['id', 'x']);
+    expect(mergeTables(below(HEADER_SEARCH_ROWS - 1), ['id', 'x'], [['a', 2]], 'S').grid.at(-1)).toEqual(['a', 2]);
+    expect(() => mergeTables(below(HEADER_SEARCH_ROWS), ['id', 'x'], [['a', 2]], 'S')).toThrow(
+      `in its first ${HEADER_SEARCH_ROWS} rows`,
+    );
+  });
+
+  test('a partner whose id reads "id" is a new partner, not the header row', () => {
+    const r = mergeTables(
+      partnerA(),
+      ['id', 'x'],
+      [
+        ['a', 1],
+        ['id', 5],
+      ],
+      'S',
+    );
+    expect(r.grid).toEqual([
+      ['id', 'x'],
+      ['a', 1],
+      ['id', 5],
+    ]);
+    expect(r.changes).toEqual([{ id: 'id', change: 'new partner', field: '', before: '', after: '' }]);
+  });
+});
+
+describe("which rows are a partner's", () => {
+  test("text above the header that reads like a partner's id is not that partner's row", () => {
+    const existing = table(
+      [
+        ['lp-7', 'is our lead', ''],
+        ['id', 'x', 'Notes'],
+        ['lp-7', 1, 'n'],
+      ],
+      {},
+      ['id', 'x'],
+    );
+    const r = mergeTables(existing, ['id', 'x'], [['lp-7', 2]], 'S');
+    expect(r.grid).toEqual([
+      ['lp-7', 'is our lead', ''],
+      ['id', 'x', 'Notes'],
+      ['lp-7', 2, 'n'],
+    ]);
+    expect(r.changes).toEqual([{ id: 'lp-7', change: 'changed', field: 'x', before: 1, after: 2 }]);
+    expect(r.kept).toBe(0);
+  });
+
+  test('a partner listed twice takes its first listing', () => {
+    const r = mergeTables(
+      partnerA(),
+      ['id', 'x'],
+      [
+        ['a', 2],
+        ['b', 3],
+        ['a', 9],
+        ['b', 8],
+      ],
+      'S',
+    );
+    expect(r.grid).toEqual([
+      ['id', 'x'],
+      ['a', 2],
+      ['b', 3],
+    ]);
+  });
+});
+
+describe('rows without an id', () => {
+  test('one with a value is kept and counted, unlogged; a blank one is neither', () => {
+    const existing = table(
+      [
+        ['id', 'x'],
+        ['a', 1],
+        ['', ''],
+        ['', 'note'],
+      ],
+      {},
+      ['id', 'x'],
+    );
+    const r = mergeTables(existing, ['id', 'x'], [['a', 2]], 'S');
+    expect(r.grid).toEqual([
+      ['id', 'x'],
+      ['a', 2],
+      ['', ''],
+      ['', 'note'],
+    ]);
+    expect(r.changes).toEqual([{ id: 'a', change: 'changed', field: 'x', before: 1, after: 2 }]);
+    expect(r.kept).toBe(1);
+  });
+
+  test('one whose only content is a formula showing blank is kept and counted', () => {
+    const existing = table(
+      [
+        ['id', 'x'],
+        ['a', 1],
+        ['', ''],
+      ],
+      { '2,1': '=IF(FALSE,1,"")' },
+      ['id', 'x'],
+    );
+    const r = mergeTables(existing, ['id', 'x'], [['a', 1]], 'S');
+    expect(r.grid[2]).toEqual(['', { formula: '=IF(FALSE,1,"")' }]);
+    expect(r.kept).toBe(1);
+  });
+
+  test('a row too short to reach the id column has no id: kept and counted, unlogged', () => {
+    const existing = table([['x', 'id'], [1, 'a'], ['note']], {}, ['x', 'id']);
+    const r = mergeTables(existing, ['id', 'x'], [['a', 1]], 'S');
+    expect(r.grid).toEqual([
+      ['x', 'id'],
+      [1, 'a'],
+      ['note', ''],
+    ]);
+    expect(r.changes).toEqual([]);
+    expect(r.kept).toBe(1);
+  });
+});
+
+describe('what the change log lists', () => {
+  test('a field newly added is no change for a partner already there; a partner no longer listed gets a blank cell in it', () => {
+    const existing = table(
+      [
+        ['id', 'x'],
+        ['a', 1],
+        ['b', 2],
+      ],
+      {},
+      ['id', 'x'],
+    );
+    const r = mergeTables(existing, ['id', 'x', 'region'], [['a', 1, 'EU']], 'S');
+    expect(r.grid).toEqual([
+      ['id', 'x', 'region'],
+      ['a', 1, 'EU'],
+      ['b', 2, ''],
+    ]);
+    expect(r.changes).toEqual([{ id: 'b', change: 'no longer active', field: '', before: '', after: '' }]);
+  });
+
+  test("an analyst's formula in an imported column is no change", () => {
+    const existing = table(
+      [
+        ['id', 'x'],
+        ['a', 0],
+      ],
+      { '1,1': '=1+1' },
+      ['id', 'x'],
+    );
+    expect(mergeTables(existing, ['id', 'x'], [['a', 5]], 'S').changes).toEqual([]);
+  });
+
+  test('a number is not the text of it; dates are the same when their times are', () => {
+    expect(sameCell(1, '1')).toBe(false);
+    expect(sameCell(1, 1)).toBe(true);
+    expect(sameCell('1', '1')).toBe(true);
+    expect(sameCell(new Date(Date.UTC(2024, 0, 1)), new Date(Date.UTC(2024, 0, 2)))).toBe(false);
+    expect(sameCell(new Date(Date.UTC(2024, 0, 1)), new Date(Date.UTC(2024, 0, 1)))).toBe(true);
+  });
+
+  test(`the log stops at ${MAX_CHANGES} entries`, () => {
+    const incoming: Cell[][] = Array.from({ length: MAX_CHANGES + 2 }, (_, i) => [`p${i}`, i]);
+    const r = mergeTables(table([['id', 'x']], {}, ['id', 'x']), ['id', 'x'], incoming, 'S');
+    expect(r.grid).toHaveLength(MAX_CHANGES + 3);
+    expect(r.changes).toHaveLength(MAX_CHANGES);
+    expect(r.changes.at(-1)?.id).toBe(`p${MAX_CHANGES - 1}`);
+  });
+});
+
+describe('a record whose rows are shorter than the table', () => {
+  test('formulas recorded for fewer rows: the rows past them have none', () => {
+    const existing: Existing = {
+      values: [
+        ['id', 'x'],
+        ['a', 1],
+        ['b', 2],
+        ['', ''],
+      ],
+      formulas: [['', '']],
+      fields: ['id', 'x'],
+    };
+    const r = mergeTables(existing, ['id', 'x'], [['a', 5]], 'S');
+    expect(r.grid).toEqual([
+      ['id', 'x'],
+      ['a', 5],
+      ['b', 2],
+      ['', ''],
+    ]);
+    expect(r.changes.map((c) => `${c.id}:${c.change}`)).toEqual(['a:changed', 'b:no longer active']);
+    expect(r.kept).toBe(1);
+  });
+
+  test('a short row reads blank in the cells it lacks', () => {
+    const existing: Existing = {
+      values: [['id', 'x', 'y'], ['a']],
+      formulas: [['', '', ''], ['']],
+      fields: ['id', 'x', 'y'],
+    };
+    const r = mergeTables(existing, ['id', 'x', 'y'], [['a', '', 'Y']], 'S');
+    expect(r.grid).toEqual([
+      ['id', 'x', 'y'],
+      ['a', '', 'Y'],
+    ]);
+    expect(r.changes).toEqual([{ id: 'a', change: 'changed', field: 'y', before: '', after: 'Y' }]);
+  });
+});

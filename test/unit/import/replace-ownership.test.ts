@@ -1,0 +1,199 @@
+/**
+ * Whether replace may rewrite a sheet, on the cases the record of what the import wrote must read
+ * right: dates and numbers as Sheets gives them back, formulas and the analyst's columns left out
+ * of what the import owns, another import's table, rows without an id, a digest of another size,
+ * many edits at once, and which header row an adopted table is read by.
+ */
+import {
+  adoption,
+  digestOf,
+  type OwnedTable,
+  ownDigest,
+  replaceRefusal,
+  type SheetTag,
+} from '../../../src/import/replace';
+import type { Cell } from '../../../src/table/cells';
+
+/** A sheet without formulas: its cells, the field each column's metadata names, its tag. */
+const owned = (values: Cell[][], fields: Array<string | undefined>, tag: SheetTag | null): OwnedTable => ({
+  values,
+  formulas: values.map((row) => row.map(() => '')),
+  fields,
+  tag,
+});
+const fields = ['id', 'x'];
+/** The verdict on the sheet `now` when the import recorded `written` there. */
+const verdict = (written: Cell[][], now: Cell[][]) =>
+  replaceRefusal(owned(now, fields, { import: 'imp1', digest: ownDigest(written, fields) }), 'imp1', 'S');
+
+describe('what the import wrote reads back as written', () => {
+  test('a date read back to the second is as written; another date is an edit', () => {
+    const at = Date.UTC(2024, 4, 1, 9, 30, 15);
+    const written: Cell[][] = [
+      ['id', 'x'],
+      ['a', new Date(at + 400)],
+    ];
+    expect(
+      verdict(written, [
+        ['id', 'x'],
+        ['a', new Date(at)],
+      ]),
+    ).toBeUndefined();
+    expect(
+      verdict(written, [
+        ['id', 'x'],
+        ['a', new Date(at + 86_400_000)],
+      ]),
+    ).toMatch(/\(B2 \(edited\)\)/);
+  });
+
+  test('a number read back to 15 digits is as written; another number is an edit', () => {
+    const written: Cell[][] = [
+      ['id', 'x'],
+      ['a', 0.1 + 0.2],
+    ];
+    expect(
+      verdict(written, [
+        ['id', 'x'],
+        ['a', 0.3],
+      ]),
+    ).toBeUndefined();
+    expect(
+      verdict(written, [
+        ['id', 'x'],
+        ['a', 0.4],
+      ]),
+    ).toMatch(/\(B2 \(edited\)\)/);
+  });
+
+  test('a formula changed changes the digest', () => {
+    const grid = (f: string) => [
+      ['id', 'x'],
+      ['a', { formula: f }],
+    ];
+    expect(digestOf(grid('=1+1'))).not.toBe(digestOf(grid('=2+2')));
+  });
+
+  test("what the import owns leaves out formulas and the analyst's columns", () => {
+    const sheet = [
+      ['id', 'x', 'Notes'],
+      ['a', { formula: '=2*2' }, 'call'],
+      ['b', 'B', ''],
+    ];
+    const own = [
+      ['id', 'x', ''],
+      ['a', '', ''],
+      ['b', 'B', ''],
+    ];
+    expect(ownDigest(sheet, ['id', 'x', undefined])).toBe(digestOf(own));
+  });
+});
+
+describe("cells that are not this import's", () => {
+  test("another import's table, its own cells only, is not this import's to rewrite", () => {
+    const theirs = owned(
+      [
+        ['id', 'x'],
+        ['a', 'A'],
+      ],
+      fields,
+      { import: 'imp2', digest: 'whatever' },
+    );
+    expect(replaceRefusal(theirs, 'imp1', 'S')).toBe(
+      'Replace stopped: "S" holds cells the import did not write (A1 (edited), B1 (edited), A2 (edited) and 1 more). Let the import own this table, import into another sheet, or choose Replace anyway.',
+    );
+  });
+
+  test('with the id column gone, the rows below the header are no longer imported rows', () => {
+    const t = owned(
+      [
+        ['name', 'x'],
+        ['Ann', 'A'],
+      ],
+      ['name', 'x'],
+      null,
+    );
+    expect(replaceRefusal(t, 'imp1', 'S', 9)).toMatch(/\(A1 \(edited\), B1 \(edited\), A2, B2\)/);
+  });
+
+  test('a record of another size is not read: the sheet is refused with the edits too many to name', () => {
+    const written: Cell[][] = [
+      ['id', 'x'],
+      ['a', 'A'],
+    ];
+    const t = owned(
+      [
+        ['id', 'x'],
+        ['a', 'B'],
+      ],
+      fields,
+      { import: 'imp1', digest: `${ownDigest(written, fields)}.1` },
+    );
+    expect(replaceRefusal(t, 'imp1', 'S')).toMatch(/\(many edited imported cells\)/);
+  });
+
+  test('one of two identical rows the import wrote deleted: nothing of the analyst is lost', () => {
+    const written: Cell[][] = [
+      ['id', 'x'],
+      ['a', 'A'],
+      ['a', 'A'],
+      ['b', 'B'],
+    ];
+    expect(
+      verdict(written, [
+        ['id', 'x'],
+        ['a', 'A'],
+        ['b', 'B'],
+      ]),
+    ).toBeUndefined();
+  });
+
+  test('the same note added on three rows without an id is named, not taken for nothing changed', () => {
+    const written: Cell[][] = [
+      ['id', 'x'],
+      ['a', 'A'],
+    ];
+    const now: Cell[][] = [...written, ['', 'TBD'], ['', 'TBD'], ['', 'TBD']];
+    expect(verdict(written, now)).toMatch(/\(B3, B4, B5 and many edited imported cells\)/);
+  });
+
+  test('fifteen edited cells are each named in nearly every table, not taken for too many to name', () => {
+    const tables = 100;
+    let named = 0;
+    for (let t = 0; t < tables; t++) {
+      const written: Cell[][] = [['id', 'x'], ...Array.from({ length: 40 }, (_, i): Cell[] => [`r${t}-${i}`, `v${i}`])];
+      const now = written.map((row, i) => (i >= 1 && i <= 15 ? [row[0], `${row[1]} edited`] : row));
+      if (verdict(written, now)?.includes('(B2 (edited), B3 (edited), B4 (edited) and 12 more)')) named++;
+    }
+    expect(named).toBeGreaterThanOrEqual(80);
+  });
+});
+
+describe('adoption: the header row the columns are read from', () => {
+  test('an empty sheet: no columns', () => {
+    expect(adoption(owned([], [], null), fields).columns).toStrictEqual([]);
+  });
+
+  test('the first row with an "id" cell, below a title', () => {
+    const t = owned(
+      [
+        ['My fund', '', ''],
+        ['', '', ''],
+        ['Notes', 'ID', 'x'],
+        ['', 'a', 'A'],
+      ],
+      [],
+      null,
+    );
+    expect(adoption(t, fields).columns).toEqual([undefined, 'id', 'x']);
+  });
+
+  test('an "id" cell past the rows a header is looked for in: the first row', () => {
+    const t = owned([['x', 'Notes'], ...Array.from({ length: 11 }, (): Cell[] => ['', '']), ['id', 'x']], [], null);
+    expect(adoption(t, fields).columns).toEqual(['x', undefined]);
+  });
+
+  test("a field headed twice: only the first column is the import's", () => {
+    expect(adoption(owned([['id', 'x', 'X']], [], null), fields).columns).toEqual(['id', 'x', undefined]);
+  });
+});

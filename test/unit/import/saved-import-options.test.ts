@@ -1,0 +1,203 @@
+/**
+ * A saved import's options beyond its table: the history of runs kept beside it (how many runs,
+ * the sheet it goes in, which must not be another import's sheet), the alert mailed to its owner
+ * (on which changes, of which fields, and that only its owner may change or remove it), and what
+ * an update keeps of the import saved before (its id, its Replace anyway choice).
+ */
+import { checkSheetName } from '../../../src/import/spec';
+import { listedName } from '../../../src/import/run-state';
+import {
+  type Alert,
+  checkAlert,
+  checkHistory,
+  checkSpec,
+  historySheetName,
+  type ImportSpec,
+} from '../../../src/import/spec';
+
+const saved = (id: string, sheetName: string, extra: Partial<ImportSpec> = {}): ImportSpec => ({
+  id,
+  sheetName,
+  fields: ['id', 'fullName'],
+  mode: 'replace',
+  ...extra,
+});
+const newId = () => 'new';
+
+describe('history', () => {
+  test('keeps 1 to 100 runs, whole numbers only', () => {
+    expect(checkHistory({ keep: 1 })).toEqual({ keep: 1 });
+    expect(checkHistory({ keep: 100 })).toEqual({ keep: 100 });
+    for (const keep of [0, 101, 2.5, '3', undefined])
+      expect(() => checkHistory({ keep })).toThrow('History keeps 1 to 100 runs.');
+  });
+
+  test('left out keeps what was saved; null removes it', () => {
+    expect(checkHistory(undefined, { keep: 7 })).toEqual({ keep: 7 });
+    expect(checkHistory({ keep: 3 }, { keep: 7 })).toEqual({ keep: 3 });
+    expect(checkHistory(null, { keep: 7 })).toBeUndefined();
+  });
+
+  test('its sheet is named after the table and fits a sheet name', () => {
+    expect(historySheetName('Partners')).toBe('Partners history');
+    const long = 'x'.repeat(100);
+    expect(checkSheetName(historySheetName(long))).toBe(`${'x'.repeat(92)} history`);
+  });
+
+  test('a saved import keeps its history, and an update can change or remove it', () => {
+    const first = checkSpec({ sheetName: 'Partners', history: { keep: 5 } }, [], newId);
+    expect(first.history).toEqual({ keep: 5 });
+    expect(checkSpec({ id: 'new', sheetName: 'Partners' }, [first], newId).history).toEqual({ keep: 5 });
+    expect(checkSpec({ id: 'new', sheetName: 'Partners', history: null }, [first], newId)).not.toHaveProperty(
+      'history',
+    );
+  });
+
+  test("an import with history cannot be saved where another import's table is its history sheet", () => {
+    const other = saved('a', 'Partners history');
+    expect(() => checkSpec({ sheetName: 'Partners', history: { keep: 2 } }, [other], newId)).toThrow(
+      'The sheet "Partners history" and this import\'s history sheet would be the same sheet; pick another sheet name.',
+    );
+    // without history, that sheet is no concern of this import
+    expect(checkSpec({ sheetName: 'Partners' }, [other], newId).sheetName).toBe('Partners');
+  });
+
+  test("an import cannot write another import's history sheet", () => {
+    const other = saved('a', 'Partners', { history: { keep: 2 } });
+    expect(() => checkSpec({ sheetName: 'partners HISTORY' }, [other], newId)).toThrow('would be the same sheet');
+    // the other import without history keeps no such sheet
+    expect(checkSpec({ sheetName: 'Partners history' }, [saved('a', 'Partners')], newId).sheetName).toBe(
+      'Partners history',
+    );
+  });
+
+  test('imports with history beside unrelated imports save', () => {
+    const others = [saved('a', 'Firms', { history: { keep: 2 } }), saved('b', 'Funds')];
+    expect(checkSpec({ sheetName: 'Partners', history: { keep: 2 } }, others, newId).history).toEqual({ keep: 2 });
+  });
+
+  test('an import may move its table onto the sheet its own history would clash with', () => {
+    const self = saved('a', 'Partners history');
+    const moved = checkSpec({ id: 'a', sheetName: 'Partners', history: { keep: 2 } }, [self], newId);
+    expect(moved).toMatchObject({ id: 'a', sheetName: 'Partners', history: { keep: 2 } });
+  });
+});
+
+describe('which saved import an update changes', () => {
+  test('the one with the given id, among several', () => {
+    const existing = [saved('a', 'Firms'), saved('b', 'Funds')];
+    expect(checkSpec({ id: 'b', sheetName: 'Funds' }, existing, newId).id).toBe('b');
+  });
+
+  test('an unknown id or none makes a new import', () => {
+    const existing = [saved('a', 'Firms')];
+    expect(checkSpec({ id: 'zzz', sheetName: 'Funds' }, existing, newId).id).toBe('new');
+    expect(checkSpec({ sheetName: 'Funds' }, existing, newId).id).toBe('new');
+  });
+
+  test('Replace anyway is kept while the import writes the same sheet, dropped when it moves', () => {
+    const existing = [saved('a', 'Firms', { replaceAnyway: true })];
+    expect(checkSpec({ id: 'a', sheetName: 'FIRMS' }, existing, newId).replaceAnyway).toBe(true);
+    expect(checkSpec({ id: 'a', sheetName: 'Funds' }, existing, newId).replaceAnyway).toBeUndefined();
+  });
+});
+
+describe('alerts', () => {
+  const fields = ['id', 'fullName', 'firm', 'email', 'region', 'ticketSize', 'updatedAt'];
+  const ann = 'ann@example.com';
+  const mine: Alert = { on: ['added', 'changed'], fields: ['firm'], owner: ann, baselineAt: 1000 };
+
+  test('a new alert belongs to the user saving it; its kinds in a fixed order, once each', () => {
+    expect(checkAlert({ on: ['changed', 'added', 'changed'] }, fields, undefined, ann)).toEqual({
+      on: ['added', 'changed'],
+      owner: ann,
+    });
+    expect(checkAlert({ on: ['removed'], fields: null }, fields, undefined, ann)).toEqual({
+      on: ['removed'],
+      owner: ann,
+    });
+  });
+
+  test('it watches the fields named, once each', () => {
+    expect(checkAlert({ on: ['changed'], fields: ['firm', 'email', 'firm'] }, fields, undefined, ann)).toEqual({
+      on: ['changed'],
+      fields: ['firm', 'email'],
+      owner: ann,
+    });
+  });
+
+  test.each([[{}], [{ on: [] }], [{ on: 'added' }], [{ on: ['added', 'moved'] }], [{ on: ['moved'] }]])(
+    '%j is on no known kind of change',
+    (input) => {
+      expect(() => checkAlert(input, fields, undefined, ann)).toThrow(
+        'An alert is on partners added, removed or changed (one or more).',
+      );
+    },
+  );
+
+  test.each([[[]], ['firm'], [{}]])('fields %j name no fields', (watched) => {
+    expect(() => checkAlert({ on: ['added'], fields: watched }, fields, undefined, ann)).toThrow(
+      'Name the fields an alert watches, or leave them out to watch every field.',
+    );
+  });
+
+  test('it watches only fields the import writes, naming the first five others', () => {
+    expect(() => checkAlert({ on: ['changed'], fields: ['firm', 'sectorsFocused'] }, fields, undefined, ann)).toThrow(
+      'An alert watches fields the import writes; not: sectorsFocused.',
+    );
+    const others = ['a1', 'a2', 'a3', 'a4', 'a5', 'a6'];
+    expect(() => checkAlert({ on: ['changed'], fields: others }, fields, undefined, ann)).toThrow(
+      'An alert watches fields the import writes; not: a1, a2, a3, a4, a5.',
+    );
+  });
+
+  test('left out keeps the saved alert; the same alert saved by anyone keeps it as it was', () => {
+    expect(checkAlert(undefined, fields, mine, 'bob@example.com')).toBe(mine);
+    expect(checkAlert({ on: ['changed', 'added'], fields: ['firm'] }, fields, mine, 'bob@example.com')).toBe(mine);
+    const everyField: Alert = { on: ['removed'], owner: ann };
+    expect(checkAlert({ on: ['removed'] }, fields, everyField, 'bob@example.com')).toBe(everyField);
+  });
+
+  test('only its owner, in any case, may change or remove it; a change keeps its baseline', () => {
+    const changed = checkAlert({ on: ['removed'] }, fields, mine, 'Ann@Example.com');
+    expect(changed).toEqual({ on: ['removed'], owner: 'Ann@Example.com', baselineAt: 1000 });
+    expect(checkAlert({ on: ['added'] }, fields, { ...mine, owner: 'ANN@EXAMPLE.COM' }, ann)).toMatchObject({
+      on: ['added'],
+      owner: ann,
+    });
+    expect(checkAlert(null, fields, mine, ann)).toBeUndefined();
+    for (const input of [null, { on: ['removed'] }, { on: ['added', 'changed'] }])
+      expect(() => checkAlert(input, fields, mine, 'bob@example.com')).toThrow(
+        `Only ${ann}, who saved this import's alert, can change or remove it.`,
+      );
+  });
+
+  test('no alert to remove is no change', () => {
+    expect(checkAlert(null, fields, undefined, '')).toBeUndefined();
+  });
+
+  test('an alert needs the address of the user saving it', () => {
+    const message = 'Your email address is not available to the add-in, so it cannot send you alerts.';
+    expect(() => checkAlert({ on: ['added'] }, fields, undefined, '')).toThrow(message);
+    expect(() => checkSpec({ sheetName: 'Partners', alert: { on: ['added'] } }, [], newId)).toThrow(message);
+  });
+
+  test('a saved import keeps its alert, checked against the fields it writes', () => {
+    const spec = checkSpec(
+      { sheetName: 'Partners', fields: ['firm'], alert: { on: ['added'], fields: ['id'] } },
+      [],
+      newId,
+      ann,
+    );
+    expect(spec.alert).toEqual({ on: ['added'], fields: ['id'], owner: ann });
+    expect(checkSpec({ id: 'new', sheetName: 'Partners' }, [spec], newId, ann).alert).toEqual(spec.alert);
+    expect(checkSpec({ id: 'new', sheetName: 'Partners', alert: null }, [spec], newId, ann)).not.toHaveProperty(
+      'alert',
+    );
+  });
+});
+
+test("the hidden sheet of an import's listed ids is its own, and reserved", () => {
+  expect(listedName('a')).not.toBe(listedName('b'));
+  expect(() => checkSheetName(listedName('a'))).toThrow('is reserved by the add-in');
+});
