@@ -1,0 +1,94 @@
+/**
+ * The import's entry points as the sidebar and triggers call them: beginRun, continueRun and
+ * cancelRun find their saved import by id, run under the lock and always release it, leave a
+ * finished run alone, refuse a replace over a sheet the import did not leave as it was before any
+ * request, and say what an import that has no run yet is doing.
+ */
+import { beginRun, cancelRun, continueRun, newRun } from '../../../src/import/machine';
+import type { ImportPorts } from '../../../src/import/ports';
+import type { ImportSpec } from '../../../src/import/spec';
+import { fakeList, records } from '../../helpers/fake-list';
+import { world } from '../../helpers/fake-ports';
+
+const spec = (id: string, sheetName: string): ImportSpec => ({
+  id,
+  sheetName,
+  fields: ['id', 'fullName'],
+  mode: 'replace',
+});
+
+/** Ports whose lock counts what is taken and given back. */
+function counted(ports: ImportPorts): { held: () => number } {
+  let held = 0;
+  ports.lock = {
+    tryLock: () => {
+      held++;
+      return true;
+    },
+    release: () => {
+      held--;
+    },
+  };
+  return { held: () => held };
+}
+
+describe('import entry points', () => {
+  test('a new run says it is starting', () => {
+    const w = world(fakeList(records(1)).fetch, [spec('imp1', 'Partners')]);
+    expect(newRun(w.specs[0], 'sidebar', w.ports).message).toBe('Starting…');
+  });
+
+  test('each import runs by its own saved spec', () => {
+    const w = world(fakeList(records(5)).fetch, [spec('imp1', 'First'), spec('imp2', 'Second')]);
+    expect(beginRun('imp2', 'sidebar', w.nextExecution(), w.clock.t + 60_000).status).toBe('done');
+    expect(w.tables.has('First')).toBe(false);
+    expect(w.tables.get('Second')?.length).toBe(6);
+  });
+
+  test('an unknown import is an error the caller reads, and the lock is given back', () => {
+    const w = world(fakeList(records(5)).fetch, [spec('imp1', 'Partners')]);
+    const ports = w.nextExecution();
+    const lock = counted(ports);
+    expect(() => beginRun('nope', 'sidebar', ports, w.clock.t + 60_000)).toThrow('No saved import nope.');
+    expect(lock.held()).toBe(0);
+    expect(w.fetches).toBe(0);
+  });
+
+  test('the lock is given back after a run', () => {
+    const w = world(fakeList(records(5)).fetch, [spec('imp1', 'Partners')]);
+    const ports = w.nextExecution();
+    const lock = counted(ports);
+    beginRun('imp1', 'sidebar', ports, w.clock.t + 60_000);
+    expect(lock.held()).toBe(0);
+  });
+
+  test('a replace over a sheet the import did not leave as it was fails before any request', () => {
+    const w = world(fakeList(records(5)).fetch, [spec('imp1', 'Partners')]);
+    w.tables.set('Partners', [['Analyst notes'], ['keep me']]);
+    const s = beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t + 60_000);
+    expect(s.status).toBe('failed');
+    expect(w.fetches).toBe(0);
+    expect(w.tables.get('Partners')).toEqual([['Analyst notes'], ['keep me']]);
+  });
+
+  test('continuing or cancelling an import without a run says it is idle', () => {
+    const w = world(fakeList(records(5)).fetch, [spec('imp1', 'Partners')]);
+    expect(continueRun('imp1', w.nextExecution(), w.clock.t + 60_000).status).toBe('idle');
+    expect(cancelRun('imp1', w.nextExecution()).status).toBe('idle');
+    expect(w.fetches).toBe(0);
+  });
+
+  test('continuing or cancelling a finished run leaves it as it ended', () => {
+    const w = world(fakeList(records(5)).fetch, [spec('imp1', 'Partners')]);
+    const done = beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t + 60_000);
+    expect(done.status).toBe('done');
+    const fetches = w.fetches;
+    const writes = w.writes.length;
+    expect(continueRun('imp1', w.nextExecution(), w.clock.t + 60_000)).toEqual(done);
+    expect(cancelRun('imp1', w.nextExecution())).toEqual(done);
+    expect(w.runs.get('imp1')?.status).toBe('done');
+    expect(w.fetches).toBe(fetches);
+    expect(w.writes).toHaveLength(writes);
+    expect(w.runLog).toHaveLength(1);
+  });
+});
