@@ -51,7 +51,14 @@ export function partnerWorld(o: WorldOptions = {}) {
     onId?: (id: string) => HttpResponse | undefined;
     /** Called after each sleep of the clock (a waiting cell's poll). */
     onSleep?: (polls: number) => void;
+    /** Called after each write to the cache, with the keys written. */
+    onPut?: (keys: string[]) => void;
   } = {};
+  const putAll = store.putAll.bind(store);
+  store.putAll = (values, ttl) => {
+    putAll(values, ttl);
+    hooks.onPut?.(Object.keys(values));
+  };
   const sleep = clock.sleep.bind(clock);
   clock.sleep = (ms: number) => {
     sleep(ms);
