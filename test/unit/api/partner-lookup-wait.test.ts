@@ -8,20 +8,21 @@
 import { CLAIM_MS, POLL_MS } from '../../../src/api/partners';
 import { partnerWorld, shown } from '../../helpers/partner-world';
 
-test('the reader publishes the snapshot while this cell waits: it answers from the snapshot, asking nothing', () => {
+/** Another execution holds the claim on reading the list, and publishes the snapshot at this cell's third poll (its claim not let go yet). */
+function publishedAtThirdPoll() {
   const world = partnerWorld();
   world.claimBy('theirs', 'snapshot');
   const mine = world.execution('mine', 120_000);
   world.hooks.onSleep = (polls) => {
     if (polls !== 3) return;
-    expect(
-      world
-        .execution('theirs')
-        .lookup.lookup(world.ids(100, 50))
-        .every((o) => o.ok),
-    ).toBe(true);
-    world.claimBy('theirs', 'snapshot'); // its claim not let go yet
+    expect(shown(world.execution('theirs').lookup.lookup(world.ids(100, 50)))).toEqual(world.ids(100, 50));
+    world.claimBy('theirs', 'snapshot');
   };
+  return { world, mine };
+}
+
+test('the reader publishes the snapshot while this cell waits: it answers from the snapshot, asking nothing', () => {
+  const { world, mine } = publishedAtThirdPoll();
   expect(shown(mine.lookup.lookup(world.ids(0, 50)))).toEqual(world.ids(0, 50));
   expect(world.clock.sleeps).toEqual([POLL_MS, POLL_MS, POLL_MS]);
   expect(mine.listRequests()).toBe(0);
@@ -79,19 +80,7 @@ test('the cell stops waiting when only the time it keeps for its own requests is
 });
 
 test('LP_FIND waits for the reader too, and gets the whole list once it is published', () => {
-  const world = partnerWorld();
-  world.claimBy('theirs', 'snapshot');
-  const mine = world.execution('mine', 120_000);
-  world.hooks.onSleep = (polls) => {
-    if (polls !== 3) return;
-    expect(
-      world
-        .execution('theirs')
-        .lookup.lookup(world.ids(100, 50))
-        .every((o) => o.ok),
-    ).toBe(true);
-    world.claimBy('theirs', 'snapshot');
-  };
+  const { world, mine } = publishedAtThirdPoll();
   const all = mine.lookup.activeRecords();
   expect(all.records.map((r) => r.id)).toEqual(world.ids(0, 300));
   expect(all.staleSince).toBeUndefined();
