@@ -7,17 +7,10 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-
-interface Equivalent {
-  file: string;
-  mutator: string;
-  replacement: string;
-  line: string;
-  why: string;
-}
+import { readEquivalents } from '../../mutation/equivalents';
 
 const ROOT = join(__dirname, '../../..');
-const entries = JSON.parse(readFileSync(join(ROOT, 'test/mutation/equivalent.json'), 'utf8')) as Equivalent[];
+const entries = readEquivalents(ROOT);
 
 test('the list of equivalent mutants is a non-empty array', () => {
   expect(Array.isArray(entries)).toBe(true);
