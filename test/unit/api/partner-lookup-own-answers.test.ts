@@ -1,7 +1,8 @@
 /**
  * What a cell answers before it fetches anything (src/api/partners.ts): a blank id is refused
  * without a request, an id whose fresh answer is cached is answered from the cache without
- * reading the cell's neighbours, and an id a fresh snapshot holds is answered from the snapshot.
+ * reading the cell's neighbours (one cache read in all), and an id a fresh snapshot holds is
+ * answered from the snapshot.
  */
 import { answers, lookupWorld } from '../../helpers/partner-lookup';
 
@@ -34,4 +35,13 @@ test('an id the fresh snapshot holds is answered from it, without a request or r
   expect(out[0].ok && out[0].staleSince).toBeUndefined();
   expect(neighbours).not.toHaveBeenCalled();
   expect(w.mark()).toBe(from);
+});
+
+test('a cell answered from the cache costs one cache read', () => {
+  const w = lookupWorld();
+  expect(answers(w.execution('first').lookup(['lp_x']))).toEqual(['lp_x']);
+  const lookup = w.execution('mine');
+  const reads = w.store.getAllCalls;
+  expect(answers(lookup.lookup(['lp_x']))).toEqual(['lp_x']);
+  expect(w.store.getAllCalls - reads).toBe(1);
 });

@@ -2,7 +2,7 @@
  * A cell that waits for another execution's read of the list (src/api/partners.ts): it takes
  * that execution's snapshot once published (asking one by one only for what the list lacks, its
  * own and its block's), or its copies of the column when the snapshot is gone; it stops waiting
- * only once the copies hold every id it wants.
+ * as soon as the copies hold every id it wants, and not before.
  */
 import { COPY_BUCKETS } from '../../../src/api/partners';
 import { answers, lookupWorld } from '../../helpers/partner-lookup';
@@ -70,5 +70,17 @@ test('copies holding only part of the range do not end the wait: the snapshot pu
   const range = [...copied, w.ids[200]];
   expect(answers(w.execution('mine').lookup(range))).toEqual(range);
   expect(w.clock.sleeps.length).toBe(2);
+  expect(w.mark()).toBe(from);
+});
+
+test('copies holding every id end the wait at once, while the reader still holds its claim', () => {
+  const w = lookupWorld();
+  const copied = w.ids.slice(0, COPY_BUCKETS + 10);
+  w.readRange(copied, 'theirs');
+  w.evictSnapshot();
+  w.claimList('theirs');
+  const from = w.mark();
+  expect(answers(w.execution('mine').lookup(copied))).toEqual(copied);
+  expect(w.clock.sleeps.length).toBe(1);
   expect(w.mark()).toBe(from);
 });
