@@ -1,0 +1,37 @@
+/**
+ * The claim on reading the active list (src/api/partners.ts): a live claim by another execution
+ * makes this one wait for that execution's read instead of reading the list too; a claim as old
+ * as CLAIM_MS is abandoned and taken over at once; a claim under this execution's own token does
+ * not stop it.
+ */
+import { CLAIM_MS } from '../../../src/api/partners';
+import { lookupWorld } from '../../helpers/partner-lookup';
+
+const cold = (w: ReturnType<typeof lookupWorld>) => w.ids.slice(0, 50);
+
+test('another execution’s live claim: this one waits and does not read the list', () => {
+  const w = lookupWorld();
+  w.claimList('theirs');
+  const out = w.execution('mine').lookup(cold(w));
+  expect(out.every((o) => o.ok)).toBe(true);
+  expect(w.clock.sleeps.length).toBeGreaterThan(0);
+  expect(w.listRequests()).toBe(0);
+});
+
+test(`a claim ${CLAIM_MS} ms old is abandoned: this one reads the list at once`, () => {
+  const w = lookupWorld();
+  w.claimList('theirs');
+  w.clock.t += CLAIM_MS;
+  w.readRange(cold(w), 'mine');
+  expect(w.clock.sleeps).toEqual([]);
+  expect(w.listRequests()).toBe(4);
+  expect(w.idRequests()).toEqual([]);
+});
+
+test('a claim under this execution’s own token does not make it wait', () => {
+  const w = lookupWorld();
+  w.claimList('mine');
+  w.readRange(cold(w), 'mine');
+  expect(w.clock.sleeps).toEqual([]);
+  expect(w.listRequests()).toBe(4);
+});

@@ -1,0 +1,47 @@
+/**
+ * What a cell answers before it fetches anything (src/api/partners.ts): a blank id is refused
+ * without a request, an id whose fresh answer is cached is answered from the cache without
+ * reading the cell's neighbours (one cache read in all), and an id a fresh snapshot holds is
+ * answered from the snapshot.
+ */
+import { answers, lookupWorld } from '../../helpers/partner-lookup';
+
+test('blank ids are refused as empty, with no request, next to an id that is asked for', () => {
+  const w = lookupWorld();
+  const out = w.execution('mine').lookup(['', '  ', null as unknown as string, 'lp_x']);
+  expect(answers(out)).toEqual(['BAD_INPUT', 'BAD_INPUT', 'BAD_INPUT', 'lp_x']);
+  expect(out[0].ok ? '' : out[0].error.message).toBe('An id is empty.');
+  expect(w.idRequests()).toEqual(['lp_x']);
+});
+
+test('a cell whose answer is cached is answered without a request and without reading its neighbours', () => {
+  const w = lookupWorld();
+  expect(answers(w.execution('first').lookup(['lp_x']))).toEqual(['lp_x']);
+  const from = w.mark();
+  const neighbours = jest.fn(() => ({ ids: ['lp_y'], column: ['lp_y'], group: 'S:1:0' }));
+  expect(answers(w.execution('mine').lookup(['lp_x'], neighbours))).toEqual(['lp_x']);
+  expect(neighbours).not.toHaveBeenCalled();
+  expect(w.mark()).toBe(from);
+});
+
+test('an id the fresh snapshot holds is answered from it, without a request or reading the neighbours', () => {
+  const w = lookupWorld();
+  // A range reads the list (and publishes the snapshot); ids[200] is in the snapshot but was not asked for.
+  w.readRange();
+  const from = w.mark();
+  const neighbours = jest.fn(() => ({ ids: [], column: [], group: 'S:1:0' }));
+  const out = w.execution('mine').lookup([w.ids[200]], neighbours);
+  expect(answers(out)).toEqual([w.ids[200]]);
+  expect(out[0].ok && out[0].staleSince).toBeUndefined();
+  expect(neighbours).not.toHaveBeenCalled();
+  expect(w.mark()).toBe(from);
+});
+
+test('a cell answered from the cache costs one cache read', () => {
+  const w = lookupWorld();
+  expect(answers(w.execution('first').lookup(['lp_x']))).toEqual(['lp_x']);
+  const lookup = w.execution('mine');
+  const reads = w.store.getAllCalls;
+  expect(answers(lookup.lookup(['lp_x']))).toEqual(['lp_x']);
+  expect(w.store.getAllCalls - reads).toBe(1);
+});

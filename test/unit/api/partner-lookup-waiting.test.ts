@@ -1,0 +1,86 @@
+/**
+ * A cell that waits for another execution's read of the list (src/api/partners.ts): it takes
+ * that execution's snapshot once published (asking one by one only for what the list lacks, its
+ * own and its block's), or its copies of the column when the snapshot is gone; it stops waiting
+ * as soon as the copies hold every id it wants, and not before.
+ */
+import { COPY_BUCKETS } from '../../../src/api/partners';
+import { answers, lookupWorld } from '../../helpers/partner-lookup';
+
+const gone = ['lp_gone_1', 'lp_gone_2', 'lp_gone_3'];
+
+/** Another execution ("theirs") holds the claim; at this cell's first wait it reads `column` (and the list). */
+function readerAtWork(column: (ids: readonly string[]) => readonly string[], evict = false) {
+  const w = lookupWorld();
+  w.claimList('theirs');
+  w.clock.onNextSleep(() => {
+    w.readRange(column(w.ids), 'theirs');
+    if (evict) w.evictSnapshot();
+  });
+  return w;
+}
+
+test('a waiting range is answered from the snapshot the reader published', () => {
+  const w = readerAtWork((ids) => ids.slice(0, 50));
+  const range = w.ids.slice(250, 290);
+  expect(answers(w.execution('mine').lookup(range))).toEqual(range);
+  expect(w.listRequests()).toBe(4);
+  expect(w.idRequests()).toEqual([]);
+});
+
+test('a waiting inactive cell then asks for itself and the neighbours the published list lacks', () => {
+  const w = readerAtWork((ids) => ids.slice(0, 50));
+  const neighbours = [gone[0], ...w.ids.slice(250, 290), gone[1], gone[2]];
+  const out = w.execution('mine').lookup([gone[0]], () => ({ ids: neighbours, column: neighbours, group: 'S:2:0' }));
+  expect(answers(out)).toEqual([gone[0]]);
+  expect(w.idRequests()).toEqual(gone);
+});
+
+test('the snapshot lost, a waiting range is answered from the reader’s copies without a request', () => {
+  const w = readerAtWork((ids) => ids.slice(0, 50), true);
+  const range = w.ids.slice(0, 40);
+  expect(answers(w.execution('mine').lookup(range))).toEqual(range);
+  expect(w.idRequests()).toEqual([]);
+});
+
+test('the snapshot lost, the id the copies lack is asked for', () => {
+  const w = readerAtWork((ids) => ids.slice(0, 50), true);
+  const range = [...w.ids.slice(0, 40), gone[0]];
+  const out = w.execution('mine').lookup(range);
+  expect(answers(out)).toEqual(range);
+  expect(out[40].ok && out[40].value).toEqual({ id: gone[0], fullName: `Name ${gone[0]}`, activeStatus: 'ACTIVE' });
+  expect(w.idRequests()).toEqual([gone[0]]);
+});
+
+test('copies holding only part of the range do not end the wait: the snapshot published later answers the rest', () => {
+  const w = lookupWorld();
+  // The reader has left its copies of the column and not yet published the snapshot. The range is
+  // wider than the buckets a cell reads at first, so it finds the copies while it waits.
+  const copied = w.ids.slice(0, COPY_BUCKETS + 10);
+  w.readRange(copied, 'theirs');
+  const index = w.store.items.get(w.indexKey);
+  w.evictSnapshot();
+  w.claimList('theirs');
+  const from = w.mark();
+  w.clock.onNextSleep(() => undefined);
+  w.clock.onNextSleep(() => {
+    w.store.items.set(w.indexKey, index as { value: string; expiresAt: number });
+    w.memo.remove([w.memo.key('claim', 'snapshot')]);
+  });
+  const range = [...copied, w.ids[200]];
+  expect(answers(w.execution('mine').lookup(range))).toEqual(range);
+  expect(w.clock.sleeps.length).toBe(2);
+  expect(w.mark()).toBe(from);
+});
+
+test('copies holding every id end the wait at once, while the reader still holds its claim', () => {
+  const w = lookupWorld();
+  const copied = w.ids.slice(0, COPY_BUCKETS + 10);
+  w.readRange(copied, 'theirs');
+  w.evictSnapshot();
+  w.claimList('theirs');
+  const from = w.mark();
+  expect(answers(w.execution('mine').lookup(copied))).toEqual(copied);
+  expect(w.clock.sleeps.length).toBe(1);
+  expect(w.mark()).toBe(from);
+});
