@@ -9,6 +9,7 @@
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { type Equivalent, readEquivalents } from '../test/mutation/equivalents';
 
 type Status =
   | 'Killed'
@@ -27,15 +28,6 @@ interface Mutant {
   status: Status;
   statusReason?: string;
   static?: boolean;
-}
-
-/** One equivalent mutant: its file, mutator, replacement, a piece of its source line, and why no caller can tell. */
-interface Equivalent {
-  file: string;
-  mutator: string;
-  replacement: string;
-  line: string;
-  why: string;
 }
 
 interface Report {
@@ -228,7 +220,7 @@ function main(): void {
     process.exit(1);
   }
   const report = JSON.parse(readFileSync(input, 'utf8')) as Report;
-  const equivalents = JSON.parse(readFileSync(join(root, 'test/mutation/equivalent.json'), 'utf8')) as Equivalent[];
+  const equivalents = readEquivalents(root);
   writeFileSync(output, summary(report, root, equivalents));
   console.log(`Wrote ${output}`);
 }

@@ -195,9 +195,13 @@ export class Client {
       if (isMissing(hit.value)) return { ok: false, error: new ServiceError('NOT_FOUND', hit.value.$missing) };
       return { ok: true, value: hit.value as T };
     }
-    if (this.url(call, true).length <= MAX_URL_LENGTH) return undefined;
-    const length = String(call.id ?? '').length;
-    return { ok: false, error: badInput(`The id is too long for a request URL (${length} characters).`) };
+    const url = this.url(call, true);
+    if (url.length <= MAX_URL_LENGTH) return undefined;
+    const message =
+      call.id === undefined
+        ? `The request URL is too long (${url.length} characters): check the service address.`
+        : `The id is too long for a request URL (${String(call.id).length} characters).`;
+    return { ok: false, error: badInput(message) };
   }
 
   private answer<T>(calls: Call<T>[], until?: number): Outcome<T>[] {

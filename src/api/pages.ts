@@ -222,8 +222,13 @@ function take(got: Taken, items: readonly ServiceRecord[], keyed: boolean): void
   }
 }
 
-/** Takes in one page's outcome; a failure other than the refused page after the last is thrown. */
+/**
+ * Takes in one page's outcome; a failure other than the refused page after the last is thrown.
+ * Once the read is over (a page of the batch showed the list cannot be trusted), the later pages
+ * of the batch are not looked at: their failures are not the list's.
+ */
 function takeOutcome(c: ListCursor, page: number, outcome: Outcome<Page<ServiceRecord>>, got: Taken, o: ReadOptions) {
+  if (cursorDone(c)) return;
   if (!outcome.ok) {
     if (acceptRefusal(c, page, outcome.error)) return;
     throw outcome.error;

@@ -72,7 +72,7 @@ function redactSlices(text: string, slices: ReadonlySet<string>): string {
  * texts of an answer). For the service's data: an id such as `a&apiKey=b` that the analyst typed
  * is data, not a key, and must come back as it was sent.
  */
-export function keyRedactor(secrets: readonly string[] = []): (text: string) => string {
+export function keyRedactor(secrets: readonly string[]): (text: string) => string {
   const keys = secrets
     .filter((secret) => secret && secret.length >= 4)
     .map((secret) => ({

@@ -1,0 +1,171 @@
+/**
+ * Reading a whole list with `readList` (src/api/pages.ts), beyond the honest and lying services
+ * of pages.test.ts: a list not keyed by id (a fund's industries) taken as it comes, a page as
+ * long as the limit asked for, refusals inside and after the list, a list that shrinks under a
+ * read, pages served from the last good copy, the cap on a list's length, the reasons a read is
+ * not complete, and the error an analyst reads for it.
+ */
+import type { Outcome } from '../../../src/api/client';
+import { ServiceError } from '../../../src/api/errors';
+import { incompleteError, type PageFetcher, readList } from '../../../src/api/pages';
+import type { Page, ServiceRecord } from '../../../src/api/records';
+import { fakeList, records } from '../../helpers/fake-list';
+
+const industries = (n: number): ServiceRecord[] => Array.from({ length: n }, (_, i) => ({ name: `Industry ${i}` }));
+
+/** `fetch` with each outcome passed through `change` (page number, outcome). */
+const through =
+  (
+    fetch: PageFetcher,
+    change: (page: number, o: Outcome<Page<ServiceRecord>>) => Outcome<Page<ServiceRecord>>,
+  ): PageFetcher =>
+  (pages, limit) =>
+    fetch(pages, limit).map((o, k) => change(pages[k], o));
+
+describe('reading a list not keyed by id', () => {
+  test('records without ids, pages of the same length: every page is taken, none is a repeat', () => {
+    const list = fakeList(industries(250));
+    const r = readList(list.fetch, { limit: 1000, batch: 20, keyed: false });
+    expect(r.verdict).toEqual({ complete: true });
+    expect(r.records).toEqual(industries(250));
+  });
+
+  test('a server that repeats its last page past the end adds nothing to the list', () => {
+    for (const n of [100, 300]) {
+      const list = fakeList(industries(n), { pastEnd: 'clamp' });
+      const r = readList(list.fetch, { limit: 1000, batch: 20, keyed: false });
+      expect(r.verdict).toEqual({ complete: true });
+      expect(r.records).toEqual(industries(n));
+    }
+  });
+
+  test('a page that brings back the first and last numeric ids of the page before is a repeat, even with other fields changed', () => {
+    const items = Array.from({ length: 250 }, (_, i) => ({ id: i + 1, name: `Industry ${i}` }));
+    const list = fakeList(items);
+    const fetch = through(list.fetch, (page, o) => {
+      if (page !== 2 || !o.ok) return o;
+      const again = items.slice(0, 100).map((r) => ({ ...r, name: `${r.name} (renamed)` }));
+      return { ...o, value: { ...o.value, items: again } };
+    });
+    const r = readList(fetch, { limit: 1000, batch: 20, keyed: false });
+    expect(r.verdict).toEqual({ complete: false, reason: 'page 2 repeats page 1', changed: false });
+  });
+});
+
+describe('when the whole list seems to fit on page 1', () => {
+  test('a page 1 as long as the limit asked for is checked against page 2, whatever pageSize the service reports', () => {
+    const list = fakeList(records(25), { reportTotal: () => 10, reportedPageSize: 100 });
+    const r = readList(list.fetch, { limit: 10, batch: 20 });
+    expect(r.verdict).toEqual({
+      complete: false,
+      reason: 'the service reports 10 items but page 2, past the end, holds 10 more',
+      changed: false,
+    });
+    expect(list.asked.map((a) => a.page)).toEqual([1, 2]);
+  });
+});
+
+describe('refusals', () => {
+  test('a page inside the list refused as not found is thrown, never taken for the end of the list', () => {
+    for (const total of [250, 300]) {
+      const list = fakeList(records(total), {
+        fail: (page) => (page === 2 ? new ServiceError('NOT_FOUND', 'Not found (HTTP 404).') : undefined),
+      });
+      expect(() => readList(list.fetch, { limit: 1000, batch: 20 })).toThrow(
+        expect.objectContaining({ code: 'NOT_FOUND' }),
+      );
+    }
+  });
+
+  test('the page after the last refused as a bad request (400) ends the list', () => {
+    const list = fakeList(records(300), {
+      fail: (page) => (page === 4 ? new ServiceError('BAD_INPUT', 'Bad request (HTTP 400).') : undefined),
+    });
+    const r = readList(list.fetch, { limit: 1000, batch: 20 });
+    expect(r.verdict).toEqual({ complete: true });
+    expect(r.records).toHaveLength(300);
+  });
+
+  test('once a page shows the list cannot be trusted, the refusal of a later page of the batch is not what the reader reports', () => {
+    const list = fakeList(records(300), { repeatPage: 2, pastEnd: '404' });
+    const r = readList(list.fetch, { limit: 1000, batch: 20 });
+    expect(r.verdict).toEqual({ complete: false, reason: 'page 2 repeats page 1', changed: false });
+  });
+});
+
+describe('a list that moves under the read', () => {
+  test('a list that shrinks after page 1, leaving the later pages empty, is read again and settles', () => {
+    const list = fakeList(records(300), {
+      before: (page, call) => {
+        if (page === 2 && call === 1) list.items = list.items.slice(0, 100);
+      },
+    });
+    const r = readList(list.fetch, { limit: 1000, batch: 20, passes: 2 });
+    expect(r.verdict).toEqual({ complete: true });
+    expect(r.records).toEqual(records(100));
+  });
+
+  test('ids that come twice are counted in the reason', () => {
+    for (const twice of [1, 2]) {
+      const items = records(250);
+      for (let k = 0; k < twice; k++) items[120 + k] = { id: `p${5 + k}` };
+      const r = readList(fakeList(items).fetch, { limit: 100, batch: 20 });
+      expect(r.verdict).toEqual({
+        complete: false,
+        reason: `${twice === 1 ? '1 item' : `${twice} items`} came twice, so others were missed`,
+        changed: true,
+      });
+    }
+  });
+});
+
+describe('pages from the last good copy', () => {
+  test('the read is as old as its oldest copied page; a fresh read has no age', () => {
+    const fresh = readList(fakeList(records(300)).fetch, { limit: 1000, batch: 20 });
+    expect(fresh.staleSince).toBeUndefined();
+    const copiedAt: Record<number, number> = { 2: 5_000, 3: 3_000, 4: 4_000 };
+    const fetch = through(fakeList(records(300)).fetch, (page, o) =>
+      o.ok && copiedAt[page] ? { ...o, staleSince: copiedAt[page] } : o,
+    );
+    const r = readList(fetch, { limit: 1000, batch: 20 });
+    expect(r.verdict).toEqual({ complete: true });
+    expect(r.staleSince).toBe(3_000);
+  });
+});
+
+describe('the cap on a list', () => {
+  test('a list of exactly the most items allowed, or fewer, is read whole', () => {
+    for (const maxItems of [300, 301, 10_000]) {
+      const list = fakeList(records(300));
+      const r = readList(list.fetch, { limit: 100, batch: 20, maxItems });
+      expect(r.verdict).toEqual({ complete: true });
+      expect(r.records).toHaveLength(300);
+    }
+  });
+
+  test('a longer list is refused as a bad request, with the reason given by the caller', () => {
+    const list = fakeList(records(300));
+    const o = { limit: 100, batch: 20, maxItems: 299, tooLong: (n: number) => `${n} is too many.` };
+    expect(() => readList(list.fetch, o)).toThrow(
+      expect.objectContaining({ code: 'BAD_INPUT', message: '300 is too many.' }),
+    );
+  });
+});
+
+describe('the error for a list that could not be read completely', () => {
+  test('names the list and the reason, and says nothing is shown; the service is not to be trusted for now', () => {
+    const r = readList(fakeList(records(300), { repeatPage: 2 }).fetch, { limit: 1000, batch: 20 });
+    const e = incompleteError('list of active partners', r.verdict);
+    expect(e).toBeInstanceOf(ServiceError);
+    expect(e.code).toBe('BAD_RESPONSE');
+    expect(e.message).toBe(
+      'The data service sent an inconsistent list of active partners (page 2 repeats page 1); nothing is shown rather than a partial list. Try again later.',
+    );
+  });
+
+  test('a complete verdict gives no reason', () => {
+    expect(incompleteError('list', { complete: true }).message).toBe(
+      incompleteError('list', { complete: false, reason: '', changed: false }).message,
+    );
+  });
+});
