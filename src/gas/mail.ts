@@ -5,7 +5,7 @@
  * runs as, which an alert records when saved (its only recipient).
  */
 import type { MailPort } from '../import/ports';
-import { CHANGE_LOG } from '../import/machine';
+import { CHANGE_LOG } from '../import/end';
 import { knownSecrets } from './settings';
 import { book, findSheet } from './sheets';
 

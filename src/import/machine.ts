@@ -7,7 +7,7 @@
  * after it are held (./held.ts). When the cursor's read is over, the run finishes: a complete read (end
  * confirmed, every page as long as it should be, distinct ids plus the records without a usable
  * id, which are skipped and counted in the run's message, equal to the total) replaces or merges
- * into the target table in one write; an incomplete one is read again (a live list moves),
+ * into the target table in one write (./end.ts); an incomplete one is read again (a live list moves),
  * up to MAX_PASSES reads, and then fails with the reason. Failures follow the one rule on the
  * error type: a transient one ends the step and keeps what is in; the run fails only after
  * MAX_STALLS steps in a row that read nothing (or, when the service said when to come back, after
@@ -16,10 +16,9 @@
  */
 import type { ServiceError } from '../api/errors';
 import { DEADLINE_MARGIN_MS } from '../api/client';
-import { grouped } from '../api/numbers';
 import { acceptPage, acceptRefusal, cursorDone, listVerdict, startCursor } from '../api/pages';
 import { CHUNK_RECORDS } from '../api/snapshot';
-import { idProblem, type Page, recordId, type ServiceRecord } from '../api/records';
+import { type Page, recordId, type ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
 import {
   type Held,
@@ -33,13 +32,12 @@ import {
   type Shape,
   shapeOf,
 } from './held';
-import { type Change, mergeTables, type OutCell } from './merge';
+import { dedupe, failRun, keyedRows, replaceRefused, writeOwned, writeTarget } from './end';
 import type { ImportPorts } from './ports';
-import { adoption, digestOf, gridOf, type OwnedTable, ownDigest, replaceRefusal } from './replace';
+import { adoption } from './replace';
 import { pagesRead, type RunSource, type RunState, type RunSummary, summarize } from './run-state';
-import { type Kept, type RowShape, rowShape } from './shape';
+import { type RowShape, rowShape } from './shape';
 import type { ImportSpec } from './spec';
-import { afterWrite } from './watch';
 
 /** What the first request asks for; the server's cap decides, and the reader learns it. */
 export const FIRST_PAGE_LIMIT = 1000;
@@ -73,26 +71,6 @@ export const MAX_PASSES = 3;
 export const MAX_LIVE_PASSES = 10;
 export const LIVE_LIST_PAGES = 50;
 
-export const RUN_LOG = 'Investor Data log';
-export const CHANGE_LOG = 'Investor Data changes';
-export const RUN_LOG_HEADER = [
-  'Started',
-  'Ended',
-  'Sheet',
-  'Mode',
-  'Source',
-  'Outcome',
-  'Read',
-  'Kept',
-  'Pages',
-  'Fetches',
-  'Retries',
-  'Executions',
-  'Message',
-  'History rows',
-  'Alert',
-];
-export const CHANGE_LOG_HEADER = ['When', 'Sheet', 'Partner id', 'Change', 'Field', 'Before', 'After'];
 export const LOCKED_MESSAGE = 'Another import is writing to this spreadsheet; waiting for it to finish.';
 
 export function newRun(spec: ImportSpec, source: RunSource, ports: Pick<ImportPorts, 'now' | 'newRunId'>): RunState {
@@ -155,17 +133,6 @@ export function beginRun(
   });
 }
 
-/** Why this replace run may not rewrite its sheet (src/import/replace.ts), or undefined. */
-function replaceRefused(
-  spec: ImportSpec,
-  run: RunState,
-  ports: ImportPorts,
-  table?: OwnedTable | null,
-): string | undefined {
-  if (spec.mode !== 'replace' || run.force) return undefined;
-  return replaceRefusal(table === undefined ? ports.target.read(spec.sheetName) : table, spec.id, spec.sheetName);
-}
-
 export function continueRun(importId: string, ports: ImportPorts, deadline: number): RunSummary {
   return locked(importId, ports, () => {
     const run = ports.store.load(importId);
@@ -183,7 +150,7 @@ export function cancelRun(importId: string, ports: ImportPorts): RunSummary {
 }
 
 /** Writes the rows taken in this step after the staged ones, then `ahead` (held pages at their place); only the first count as staged. */
-function stage(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPorts, ahead: Cell[][] = []): void {
+function stage(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPorts, ahead: Cell[][]): void {
   if (rows.length === 0 && ahead.length === 0 && run.staged > 0) return;
   ports.staging.write(spec.id, spec.fields, run.staged, [...rows, ...ahead]);
   run.staged += rows.length;
@@ -497,33 +464,6 @@ export function step(spec: ImportSpec, run: RunState, ports: ImportPorts, deadli
   return new Step(spec, run, ports, deadline).perform();
 }
 
-/** Unique rows by id, in first-seen order, each with its latest data. */
-export function dedupe(rows: readonly Cell[][], idCol: number): Cell[][] {
-  const byId = new Map<string, Cell[]>();
-  for (const row of rows) byId.set(String(row[idCol]), row);
-  return [...byId.values()];
-}
-
-/**
- * The rows whose id is usable (src/api/records.ts idProblem), and a note counting the others by
- * reason: those are never written, so no later run meets a row of its own it cannot key.
- */
-function keyedRows(rows: readonly Cell[][], idCol: number): { keyed: Cell[][]; skipped: number; note: string } {
-  const reasons = new Map<string, number>();
-  const keyed = rows.filter((row) => {
-    const problem = idProblem(row[idCol]);
-    if (problem) reasons.set(problem, (reasons.get(problem) ?? 0) + 1);
-    return !problem;
-  });
-  const skipped = rows.length - keyed.length;
-  const why = [...reasons].map(([reason, n]) => `${n} ${reason}`).join(', ');
-  return {
-    keyed,
-    skipped,
-    note: skipped ? ` Skipped ${grouped(skipped)} listed record${skipped === 1 ? '' : 's'}: ${why}.` : '',
-  };
-}
-
 function finish(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPorts, deadline: number): RunSummary {
   const idCol = spec.fields.indexOf('id');
   const { keyed, skipped, note } = keyedRows(rows, idCol);
@@ -550,85 +490,6 @@ function finish(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPo
   return step(spec, run, ports, deadline);
 }
 
-/**
- * Saves the ended run, notes its outcome on the saved import, and writes its row of the run log:
- * `read` partners of the complete list, `rows` written.
- */
-function logRun(spec: ImportSpec, run: RunState, ports: ImportPorts, rows: number, read = rows): RunSummary {
-  const now = ports.now();
-  run.updatedAt = now;
-  ports.store.save(run);
-  const specs = ports.store.specs();
-  const mine = specs.find((i) => i.id === spec.id);
-  if (mine) {
-    // The saved import's rows are those its sheet holds: a run that wrote nothing keeps the count of the last that did.
-    const status = run.status === 'running' ? 'failed' : run.status;
-    mine.last = { at: now, status, rows: status === 'done' ? rows : (mine.last?.rows ?? 0), message: run.message };
-    ports.store.saveSpecs(specs);
-  }
-  ports.logs.run([
-    new Date(run.startedAt),
-    new Date(now),
-    spec.sheetName,
-    spec.mode,
-    run.source,
-    run.status,
-    read,
-    rows,
-    pagesRead(run),
-    run.fetches,
-    run.retries,
-    run.executions,
-    run.message,
-    run.historyRows ?? '',
-    run.alert ?? '',
-  ]);
-  return summarize(spec.id, run);
-}
-
-/**
- * Ends a run without touching the target table. Its message is the reason (none for a cancel) and
- * what became of the sheet, never the outcome: the run's status says that, and every place that
- * shows the message shows the status beside it (the sidebar, the run log's Outcome column).
- */
-export function failRun(
-  spec: ImportSpec,
-  run: RunState,
-  ports: ImportPorts,
-  reason: string,
-  status: 'failed' | 'cancelled' = 'failed',
-): RunSummary {
-  ports.staging.remove(spec.id);
-  run.status = status;
-  run.message = `${reason ? `${reason} ` : ''}The sheet "${spec.sheetName}" keeps its previous data.`;
-  return logRun(spec, run, ports, 0);
-}
-
-/**
- * Writes a table with the import's record: the tag first names what is about to be written
- * (pending), then the table, its columns' fields, formats and protection, then the tag records it
- * as written. An execution killed at any point leaves the old table or the new one, each matching
- * the tag, so the next run accepts the sheet.
- */
-function writeOwned(
-  spec: ImportSpec,
-  existing: OwnedTable | null,
-  grid: OutCell[][],
-  columns: Array<string | undefined>,
-  ports: ImportPorts,
-): void {
-  const digest = ownDigest(grid, columns);
-  ports.target.tag(spec.sheetName, {
-    import: spec.id,
-    digest: existing?.tag?.import === spec.id ? existing.tag.digest : digestOf([]),
-    pending: digest,
-  });
-  ports.target.write(spec.sheetName, grid, columns, spec.id);
-  // Recorded as the sheet holds it, read back: how Sheets stores a value (a date, a number) is what the next run compares.
-  const written = ports.target.read(spec.sheetName);
-  ports.target.tag(spec.sheetName, { import: spec.id, digest: written ? ownDigest(gridOf(written), columns) : digest });
-}
-
 /** The analyst lets the import own the table in its sheet, which it did not write (typed by hand, or from before imports kept a record). */
 export function adoptTable(importId: string, ports: ImportPorts): RunSummary {
   return locked(importId, ports, () => {
@@ -640,55 +501,4 @@ export function adoptTable(importId: string, ports: ImportPorts): RunSummary {
     }
     return summarize(importId, ports.store.load(importId));
   });
-}
-
-function writeTarget(
-  spec: ImportSpec,
-  run: RunState,
-  kept: Kept,
-  read: number,
-  ports: ImportPorts,
-  skippedNote: string,
-): RunSummary {
-  const rows = kept.rows;
-  const existing = ports.target.read(spec.sheetName);
-  let grid: OutCell[][];
-  let columns: Array<string | undefined> = [...spec.fields];
-  let note = '';
-  // The changes since the table before, by the merge rule in both modes (an alert watches them).
-  let changes: Change[] = [];
-  const when = new Date(ports.now());
-  if (spec.mode === 'merge') {
-    const merged = mergeTables(existing, spec.fields, rows, spec.sheetName, kept.unmatched);
-    ({ grid, columns } = merged);
-    changes = merged.changes;
-    ports.logs.changes(merged.changes.map((c) => [when, spec.sheetName, c.id, c.change, c.field, c.before, c.after]));
-    const count = (kind: Change['change']) => merged.changes.filter((c) => c.change === kind).length;
-    const [unmatched, repeated] = [count('no longer matches'), count('repeated id (kept)')];
-    note = [
-      ` ${grouped(count('new partner'))} new, ${grouped(count('no longer active'))} no longer active,`,
-      unmatched ? ` ${grouped(unmatched)} no longer matching,` : '',
-      ` ${grouped(count('changed'))} field changes.`,
-      repeated ? ` ${grouped(repeated)} rows with a repeated id kept as they were.` : '',
-    ].join('');
-  } else {
-    const refusal = replaceRefused(spec, run, ports, existing);
-    if (refusal) throw new Error(refusal);
-    grid = [[...spec.fields], ...rows];
-    if (spec.alert?.baselineAt !== undefined) {
-      // A watched replace logs its changes too, so the alert's link to the change log shows them.
-      changes = mergeTables(existing, spec.fields, rows, spec.sheetName, kept.unmatched).changes;
-      ports.logs.changes(changes.map((c) => [when, spec.sheetName, c.id, c.change, c.field, c.before, c.after]));
-    }
-  }
-  writeOwned(spec, existing, grid, columns, ports);
-  ports.staging.remove(spec.id);
-  run.status = 'done';
-  run.read = rows.length;
-  const watched = afterWrite(spec, run, rows, changes, ports);
-  const which = spec.filters?.length
-    ? `${grouped(rows.length)} of ${grouped(read)} active limited partners (those matching the filters)`
-    : `${grouped(rows.length)} active limited partners`;
-  run.message = `Imported ${which} into "${spec.sheetName}".${note}${skippedNote}${watched}`;
-  return logRun(spec, run, ports, rows.length, read);
 }

@@ -5,7 +5,8 @@
  * the import own a table it did not write (adoptTable). Driven over the in-memory ports.
  */
 import { ServiceError } from '../../../src/api/errors';
-import { adoptTable, beginRun, RUN_LOG_HEADER } from '../../../src/import/machine';
+import { adoptTable, beginRun } from '../../../src/import/machine';
+import { RUN_LOG_HEADER } from '../../../src/import/end';
 import type { OutCell } from '../../../src/import/merge';
 import type { RunSummary } from '../../../src/import/run-state';
 import type { ImportSpec } from '../../../src/import/spec';

@@ -3,7 +3,8 @@
  * LIVE_LIST_PAGES pages gets, what the saved run says while it starts a new read, and the count of
  * partners read that the run log keeps when records were skipped. Driven over the in-memory ports.
  */
-import { beginRun, LIVE_LIST_PAGES, MAX_LIVE_PASSES, RUN_LOG_HEADER } from '../../../src/import/machine';
+import { beginRun, LIVE_LIST_PAGES, MAX_LIVE_PASSES } from '../../../src/import/machine';
+import { RUN_LOG_HEADER } from '../../../src/import/end';
 import type { ImportSpec } from '../../../src/import/spec';
 import { fakeList, records } from '../../helpers/fake-list';
 import { Killed, world } from '../../helpers/fake-ports';

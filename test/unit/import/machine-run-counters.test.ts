@@ -4,7 +4,8 @@
  * over its steps in its log row; the page a running step reached; and the write margin, a fixed
  * part and a part per cell that grows with rows times width.
  */
-import { RUN_LOG_HEADER, WRITE_MARGIN, beginRun, continueRun, writeMargin } from '../../../src/import/machine';
+import { WRITE_MARGIN, beginRun, continueRun, writeMargin } from '../../../src/import/machine';
+import { RUN_LOG_HEADER } from '../../../src/import/end';
 import type { ImportPorts } from '../../../src/import/ports';
 import type { ImportSpec } from '../../../src/import/spec';
 import { fakeList, records } from '../../helpers/fake-list';

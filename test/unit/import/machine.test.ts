@@ -11,8 +11,8 @@ import {
   MAX_PASSES,
   MAX_STALLS,
   MAX_WAIT_WITHOUT_PAGE_MS,
-  RUN_LOG_HEADER,
 } from '../../../src/import/machine';
+import { RUN_LOG_HEADER } from '../../../src/import/end';
 import type { RunSummary } from '../../../src/import/run-state';
 import type { ImportSpec } from '../../../src/import/spec';
 import type { OutCell } from '../../../src/import/merge';
