@@ -178,13 +178,10 @@ export class PartnerLookup {
     return ids.every((id) => found.has(id));
   }
 
+  /** Answers from a fresh view of the snapshot (the only kind it is given); returns the ids it did not hold. */
   private fromSnapshot(view: SnapshotView, ids: string[], found: Map<string, Outcome<ServiceRecord>>): string[] {
     const hits = this.snapshot.lookup(view, ids);
-    for (const [id, hit] of hits)
-      found.set(
-        id,
-        hit.fresh ? { ok: true, value: hit.record } : { ok: true, value: hit.record, staleSince: hit.fetchedAt },
-      );
+    for (const [id, hit] of hits) found.set(id, { ok: true, value: hit.record });
     return ids.filter((id) => !hits.has(id));
   }
 
