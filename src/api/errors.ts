@@ -40,11 +40,13 @@ export class ServiceError extends Error {
   readonly retryAt?: number;
 
   constructor(code: ErrorCode, message: string, details: ServiceErrorDetails = {}) {
-    super(redact(message, details.secrets));
+    // Most errors carry the add-in's own text; one built from an answer or a thrown error names its secrets.
+    const secrets = details.secrets ?? [];
+    super(redact(message, secrets));
     this.name = 'ServiceError';
     this.code = code;
     this.status = details.status;
-    this.url = details.url === undefined ? undefined : redact(details.url, details.secrets);
+    this.url = details.url === undefined ? undefined : redact(details.url, secrets);
     this.retryAfterMs = details.retryAfterMs;
     this.retryAt =
       details.retryAfterMs !== undefined && details.answeredAt !== undefined
@@ -89,7 +91,7 @@ export function badInput(message: string): ServiceError {
 }
 
 /** Any thrown value as a ServiceError (unknown failures are NETWORK, the transport's domain). */
-export function toServiceError(e: unknown, secrets: readonly string[] = []): ServiceError {
+export function toServiceError(e: unknown, secrets: readonly string[]): ServiceError {
   if (e instanceof ServiceError) return e;
   const text = e instanceof Error ? e.message : String(e);
   if (/Service invoked too many times|Bandwidth quota exceeded|quota/i.test(text)) {

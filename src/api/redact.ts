@@ -90,7 +90,7 @@ export function keyRedactor(secrets: readonly string[]): (text: string) => strin
 }
 
 /** Redacts the known keys, then any value of an `apiKey` parameter (messages, URLs, logs). */
-export function redact(text: string, secrets: readonly string[] = []): string {
+export function redact(text: string, secrets: readonly string[]): string {
   return keyRedactor(secrets)(text).replace(API_KEY_PARAM, `$1${REDACTED}`);
 }
 

@@ -79,24 +79,24 @@ describe('what a thrown failure means', () => {
     ['Timed out', 'TIMEOUT'],
     ['Address unavailable: https://h/p', 'NETWORK'],
   ])('%j is %s', (text, code) => {
-    expect(toServiceError(new Error(text)).code).toBe(code);
+    expect(toServiceError(new Error(text), []).code).toBe(code);
   });
 
   test('messages: quota and timeout in our words; network keeps the cause, redacted and cut', () => {
-    expect(toServiceError(new Error('quota')).message).toBe(
+    expect(toServiceError(new Error('quota'), []).message).toBe(
       'Daily URL fetch quota used up; cached values are shown where available. Try again tomorrow.',
     );
-    expect(toServiceError(new Error('timeout')).message).toBe('The data service did not answer in time.');
+    expect(toServiceError(new Error('timeout'), []).message).toBe('The data service did not answer in time.');
     const key = 'secret-key-0123';
     const e = toServiceError(new Error(`DNS error for https://h/p?apiKey=${key} ${'z'.repeat(300)}`), [key]);
     expect(e.message.startsWith('Could not reach the data service: DNS error for https://h/p?apiKey=***')).toBe(true);
     expect(e.message).toHaveLength('Could not reach the data service: '.length + 200);
-    expect(toServiceError('plain text thrown').message).toBe('Could not reach the data service: plain text thrown');
+    expect(toServiceError('plain text thrown', []).message).toBe('Could not reach the data service: plain text thrown');
   });
 
   test('a ServiceError passes through unchanged', () => {
     const e = badInput('x');
-    expect(toServiceError(e)).toBe(e);
+    expect(toServiceError(e, [])).toBe(e);
     expect(e).toMatchObject({ code: 'BAD_INPUT', message: 'x', name: 'ServiceError' });
   });
 

@@ -9,7 +9,7 @@ describe('a thrown failure', () => {
   test.each(['Request time out', 'Connection timedout', 'TIME OUT after 60 s', 'timed out', 'timeout'])(
     '%j is a time-out',
     (text) => {
-      expect(toServiceError(new Error(text)).code).toBe('TIMEOUT');
+      expect(toServiceError(new Error(text), []).code).toBe('TIMEOUT');
     },
   );
 
