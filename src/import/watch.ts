@@ -66,15 +66,17 @@ export function alertMail(
   const subject = show(`${plural(changes.length, 'change')} to partners in "${spec.sheetName}" (${parts.join(', ')})`);
   const listed = changes.slice(0, MAX_ALERT_ROWS);
   const partner = (c: Change) => show(names.get(c.id) ? `${names.get(c.id)} (${c.id})` : c.id);
-  const row = (c: Change) => {
-    const cells = [
-      partner(c),
-      (KIND[c.change] === 'changed' ? c.field : KIND[c.change]) ?? '',
-      show(c.before),
-      show(c.after),
-    ];
-    return `<tr>${cells.map((t) => `<td>${escapeHtml(t)}</td>`).join('')}</tr>`;
-  };
+  // The HTML table's cells and the plain text's columns: the changed field, or what became of the partner.
+  const cells = (c: Change) => [
+    partner(c),
+    (KIND[c.change] === 'changed' ? c.field : KIND[c.change]) ?? '',
+    show(c.before),
+    show(c.after),
+  ];
+  const row = (c: Change) =>
+    `<tr>${cells(c)
+      .map((t) => `<td>${escapeHtml(t)}</td>`)
+      .join('')}</tr>`;
   const more = changes.length > listed.length ? `<p>${changes.length - listed.length} more in the change log.</p>` : '';
   const htmlBody = [
     `<p>The import into <b>${escapeHtml(show(spec.sheetName))}</b> found ${escapeHtml(plural(changes.length, 'change'))}: ${escapeHtml(parts.join(', '))}.</p>`,
@@ -86,10 +88,7 @@ export function alertMail(
   ].join('\n');
   const body = [
     `The import into "${show(spec.sheetName)}" found ${plural(changes.length, 'change')}: ${parts.join(', ')}.`,
-    ...listed.map(
-      (c) =>
-        `${partner(c)}\t${KIND[c.change] === 'changed' ? c.field : KIND[c.change]}\t${show(c.before)}\t${show(c.after)}`,
-    ),
+    ...listed.map((c) => cells(c).join('\t')),
     changes.length > listed.length ? `${changes.length - listed.length} more in the change log.` : '',
     `Spreadsheet: ${links.spreadsheet}`,
     `Change log: ${links.changeLog}`,
