@@ -14,10 +14,13 @@
 // Cost, measured on this project's two cores while other work shared them (load 3 to 9): src/api
 // alone (2,508 mutants run, 340 static left out) took 58 minutes from scratch, about 2.4 s a
 // mutant a runner plus the timeout for each of the 141 that hung. The three folders hold about
-// 6,900 mutants, about 580 of them static (a module-level constant, whose every mutant reruns every
-// unit test), so a run from scratch takes 2.5 to 3.5 hours. So it is not part of `npm test` or CI. `--ignoreStatic`
-// skips the static mutants (the summary counts them as not run); `--mutate` with a comma-separated
-// list of files limits a run to them and keeps the other files' verdicts.
+// 6,900 mutants. About 580 of them are static (in code that runs when a module loads, such as a
+// table of fields): Stryker cannot tell which test reaches one, so each reruns every unit test that
+// loads its module, about as long as all the others together. `npm run mutate` therefore runs
+// with `--ignoreStatic` (the summary counts those as "static, not run"): 2 to 3 hours from
+// scratch; a rerun tests only the mutants whose code, or whose tests, changed. `npm run mutate:all` runs the static ones too. Neither is
+// part of `npm test` or CI. `--mutate` with a comma-separated list of files limits a run to them
+// and keeps the other files' verdicts.
 //
 // No TypeScript checker: @stryker-mutator/typescript-checker drives the compiler through its JS API,
 // and typescript@7 (the native compiler) has none. A mutant that does not type-check still runs; the
