@@ -18,10 +18,6 @@ const API_KEY = 'k_test_1234';
 /** How long the memo keeps answers (and the snapshot, the list's size, the copies) fresh. */
 export const TTL_MS = 3_600_000;
 
-/**
- * The form of the ids matters: it decides (by hash) which copy bucket each one falls in, and the
- * "__proto__" test of partners.test.ts bites only because lp_0034 shares that id's bucket.
- */
 const partnerId = (i: number) => `lp_${String(i).padStart(4, '0')}`;
 const partner = (id: string) => ({ id, fullName: `Name ${id}`, activeStatus: 'ACTIVE' });
 const isList = (url: URL) => /getAllActive/.test(url.pathname);
