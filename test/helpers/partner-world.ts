@@ -1,93 +1,138 @@
 /**
- * A shared cache, clock and scripted data service for PartnerLookup tests (src/api/partners.ts):
- * several executions (each its own client, deadline and request log) look up partners over one
- * memo, the way Sheets runs many custom-function cells at once. Hooks let a test act at the
- * moments that matter: when a list page or an id is asked for, and when a waiting cell polls.
+ * A small world for PartnerLookup's tests (src/api/partners.ts): one cache, clock and fake data
+ * service shared by executions, the way Sheets runs many custom-function cells at once. The
+ * service holds an active list of partners and answers any id (ids outside the list are the
+ * inactive partners a lookup still asks for one by one). Each execution has its own client
+ * (deadline, stats), claim token and request log; the world logs every request too. Hooks let a
+ * test act at the moments that matter: when a list page or an id is asked for, when the cache is
+ * written, and when a waiting cell polls.
  */
 import { Client } from '../../src/api/client';
 import { Memo } from '../../src/api/memo';
 import { PartnerLookup } from '../../src/api/partners';
-import type { HttpResponse } from '../../src/api/transport';
-import { FakeClock, FakeTransport, json, LimitedStore, nodeCodec } from './fakes';
+import type { HttpRequest, HttpResponse, Transport } from '../../src/api/transport';
+import { FakeClock, json, LimitedStore, nodeCodec } from './fakes';
 
-export const BASE = 'https://data.example.com';
-export const partnerId = (i: number) => `lp_${String(i).padStart(5, '0')}`;
+const BASE = 'https://data.example.com';
+const API_KEY = 'k_test_1234';
+/** How long the memo keeps answers (and the snapshot, the list's size, the copies) fresh. */
+export const TTL_MS = 3_600_000;
+
+const partnerId = (i: number) => `lp_${String(i).padStart(4, '0')}`;
 const partner = (id: string) => ({ id, fullName: `Name ${id}`, activeStatus: 'ACTIVE' });
-const isList = (url: string) => /getAllActive/.test(new URL(url).pathname);
+const isList = (url: URL) => /getAllActive/.test(url.pathname);
 
 export interface WorldOptions {
-  /** Active partners in the list. */
+  /** Active partners in the list (300 when absent). */
   total?: number;
-  /** The most items the service puts on a page. */
+  /** The most partners the service puts on a page (100 when absent). */
   pageCap?: number;
 }
 
-export interface Execution {
-  lookup: PartnerLookup;
-  client: Client;
-  transport: FakeTransport;
+/** Moments a test acts at; a hook is set (and unset) on the world's `hooks` at any time. */
+export interface Hooks {
+  /** Each list page asked for; a response returned replaces the page. */
+  onList?: (page: number) => HttpResponse | undefined;
+  /** Each id asked for; a response returned replaces the record. */
+  onId?: (id: string) => HttpResponse | undefined;
+  /** After each write to the cache, with the keys written. */
+  onPut?: (keys: string[]) => void;
+  /** After each sleep of the clock (a waiting cell's poll), with the number of sleeps so far. */
+  onSleep?: (polls: number) => void;
+}
+
+/** What the service was asked, from some moment on. */
+export interface RequestLog {
+  /** Requests of any kind. */
+  count(): number;
+  /** Pages of the active list asked for, in order. */
+  pages(): number[];
+  /** How many list pages were asked for. */
   listRequests(): number;
+  /** Ids asked for one by one, in order. */
   idRequests(): string[];
+}
+
+/** One execution: its own client and claim token, and the requests it made. */
+export interface Execution extends RequestLog {
+  lookup: PartnerLookup['lookup'];
+  activeRecords: PartnerLookup['activeRecords'];
+  client: Client;
+}
+
+function logOf(requests: readonly HttpRequest[], from = requests.length): RequestLog {
+  const urls = () => requests.slice(from).map((r) => new URL(r.url));
+  const pages = () =>
+    urls()
+      .filter(isList)
+      .map((u) => Number(u.searchParams.get('page')));
+  return {
+    count: () => requests.length - from,
+    pages,
+    listRequests: () => pages().length,
+    idRequests: () =>
+      urls()
+        .filter((u) => !isList(u))
+        .map((u) => u.searchParams.get('limitedPartnerId') as string),
+  };
 }
 
 export function partnerWorld(o: WorldOptions = {}) {
   const total = o.total ?? 300;
   const pageCap = o.pageCap ?? 100;
+  /** The active list's ids, in list order. */
+  const ids = Array.from({ length: total }, (_, i) => partnerId(i));
+  const hooks: Hooks = {};
   const clock = new FakeClock();
-  const store = new LimitedStore(clock);
-  const memo = new Memo({
-    store,
-    codec: nodeCodec,
-    apiKey: 'k_test_1234',
-    baseUrl: BASE,
-    ttlMs: 3_600_000,
-    invalidatedBefore: 0,
-    now: () => clock.now(),
-  });
-  const hooks: {
-    /** Called for each list page asked for; a response returned replaces the page. */
-    onList?: (page: number) => HttpResponse | undefined;
-    /** Called for each id asked for; a response returned replaces the record. */
-    onId?: (id: string) => HttpResponse | undefined;
-    /** Called after each sleep of the clock (a waiting cell's poll). */
-    onSleep?: (polls: number) => void;
-    /** Called after each write to the cache, with the keys written. */
-    onPut?: (keys: string[]) => void;
-  } = {};
-  const putAll = store.putAll.bind(store);
-  store.putAll = (values, ttl) => {
-    putAll(values, ttl);
-    hooks.onPut?.(Object.keys(values));
-  };
   const sleep = clock.sleep.bind(clock);
   clock.sleep = (ms: number) => {
     sleep(ms);
     hooks.onSleep?.(clock.sleeps.length);
   };
-  const listPage = (page: number, limit: number): HttpResponse => {
-    const size = Math.min(pageCap, limit);
-    const data = Array.from({ length: Math.max(0, Math.min(size, total - (page - 1) * size)) }, (_, k) =>
-      partner(partnerId((page - 1) * size + k)),
-    );
-    return json(200, {
-      data,
-      pagination: { totalItems: total, totalPages: Math.ceil(total / size), currentPage: page, pageSize: size },
-    });
+  const store = new LimitedStore(clock);
+  const putAll = store.putAll.bind(store);
+  store.putAll = (values, ttl) => {
+    putAll(values, ttl);
+    hooks.onPut?.(Object.keys(values));
   };
-  const handler = (url: URL): HttpResponse => {
-    if (isList(url.href)) {
+  const memo = new Memo({
+    store,
+    codec: nodeCodec,
+    apiKey: API_KEY,
+    baseUrl: BASE,
+    ttlMs: TTL_MS,
+    invalidatedBefore: 0,
+    now: () => clock.now(),
+  });
+  const answer = (url: URL): HttpResponse => {
+    if (isList(url)) {
       const page = Number(url.searchParams.get('page'));
-      return hooks.onList?.(page) ?? listPage(page, Number(url.searchParams.get('limit')));
+      const size = Math.min(pageCap, Number(url.searchParams.get('limit')));
+      return (
+        hooks.onList?.(page) ??
+        json(200, {
+          data: ids.slice((page - 1) * size, page * size).map(partner),
+          pagination: { totalItems: total, totalPages: Math.ceil(total / size), currentPage: page, pageSize: size },
+        })
+      );
     }
     const id = url.searchParams.get('limitedPartnerId') as string;
     return hooks.onId?.(id) ?? json(200, { data: [partner(id)] });
   };
-  /** One execution: its own client (deadline `deadlineMs` from now) and request log. */
+  const requests: HttpRequest[] = [];
+  /** An execution named by its claim token, its deadline `deadlineMs` from now. */
   const execution = (token: string, deadlineMs = 30_000): Execution => {
-    const transport = new FakeTransport(handler);
+    const own: HttpRequest[] = [];
+    const transport: Transport = {
+      fetchAll: (batch) => {
+        own.push(...batch);
+        requests.push(...batch);
+        return batch.map((r) => answer(new URL(r.url)));
+      },
+    };
     const client = new Client({
       baseUrl: BASE,
-      apiKey: 'k_test_1234',
+      apiKey: API_KEY,
       transport,
       clock,
       memo,
@@ -96,24 +141,47 @@ export function partnerWorld(o: WorldOptions = {}) {
     });
     const lookup = new PartnerLookup({ client, memo, clock, token, random: () => 0.5 });
     return {
-      lookup,
+      lookup: (wanted, neighbours) => lookup.lookup(wanted, neighbours),
+      activeRecords: () => lookup.activeRecords(),
       client,
-      transport,
-      listRequests: () => transport.requests.filter((r) => isList(r.url)).length,
-      idRequests: () =>
-        transport.requests
-          .filter((r) => !isList(r.url))
-          .map((r) => new URL(r.url).searchParams.get('limitedPartnerId') as string),
+      ...logOf(own, 0),
     };
   };
-  /** Another execution's claim on `name` (the list's read, or a block's ids), as it stores it. */
-  const claimBy = (token: string, name: string) => memo.putMany([[memo.key('claim', name), token]]);
-  const releaseClaim = (name: string) => memo.remove([memo.key('claim', name)]);
-  const ids = (from: number, n: number) => Array.from({ length: n }, (_, k) => partnerId(from + k));
-  return { clock, store, memo, hooks, execution, claimBy, releaseClaim, ids, listPage };
+  const indexKey = memo.key('snap', 'index');
+  return {
+    ids,
+    clock,
+    store,
+    memo,
+    hooks,
+    execution,
+    /** Every execution's requests since the world began. */
+    ...logOf(requests, 0),
+    /** Every execution's requests from now on. */
+    log: () => logOf(requests),
+    /** Another execution's claim on `name` (the list's read, or a block's ids: "ids:<group>"), written now. */
+    claim: (token: string, name = 'snapshot') => memo.putMany([[memo.key('claim', name), token]]),
+    /** The claim on `name` let go. */
+    release: (name = 'snapshot') => memo.remove([memo.key('claim', name)]),
+    /** Where the published snapshot's index is kept. */
+    indexKey,
+    /** The cache loses the snapshot's index (eviction): no snapshot is published any more. */
+    evictSnapshot: () => memo.remove([indexKey]),
+    /** The cache loses chunk `n` of the published snapshot. */
+    evictChunk: (n: number) => {
+      const index = memo.getMany([indexKey]).get(indexKey)?.value as { gen: string };
+      memo.remove([memo.key('snap', `${index.gen}:${n}`)]);
+    },
+    /** An execution looks up `range` (which reads the list and publishes the snapshot); every id must be answered. */
+    readRange: (range: readonly string[] = ids.slice(0, 50), token = 'reader') => {
+      const failed = execution(token)
+        .lookup(range)
+        .filter((x) => !x.ok);
+      if (failed.length) throw new Error(`${failed.length} ids of the range failed`);
+    },
+  };
 }
 
-/** The ids of lookup outcomes, or their error codes: what a column of cells shows. */
-export function shown(out: ReturnType<PartnerLookup['lookup']>): string[] {
-  return out.map((o) => (o.ok ? String(o.value.id) : `#${o.error.code}`));
-}
+/** The records' ids of a lookup's answers, or the error code where it failed: what a column of cells shows. */
+export const answers = (out: ReturnType<PartnerLookup['lookup']>): string[] =>
+  out.map((o) => (o.ok ? String(o.value.id) : o.error.code));

@@ -6,22 +6,25 @@
  * is longer than a formula may read, or "try again" when nothing is known.
  */
 import { MAX_FILL_PAGES } from '../../../src/api/partners';
-import { lookupWorld, TTL_MS } from '../../helpers/partner-lookup';
+import { json } from '../../helpers/fakes';
+import { partnerWorld, TTL_MS } from '../../helpers/partner-world';
 
 const ids = (r: { records: Array<{ id?: unknown }> }) => r.records.map((x) => x.id);
+/** The service answers every page of the list with this status. */
+const failing = (status: number) => () => json(status, { message: 'failed' });
 
 test('a fresh snapshot gives every partner in list order, without a request', () => {
-  const w = lookupWorld();
+  const w = partnerWorld();
   w.readRange();
-  const from = w.mark();
+  const after = w.log();
   const out = w.execution('mine').activeRecords();
   expect(ids(out)).toEqual(w.ids);
   expect(out.staleSince).toBeUndefined();
-  expect(w.mark()).toBe(from);
+  expect(after.count()).toBe(0);
 });
 
 test('without a snapshot the list is read now, in list order', () => {
-  const w = lookupWorld();
+  const w = partnerWorld();
   const out = w.execution('mine').activeRecords();
   expect(ids(out)).toEqual(w.ids);
   expect(out.staleSince).toBeUndefined();
@@ -29,7 +32,7 @@ test('without a snapshot the list is read now, in list order', () => {
 });
 
 test(`a list of more than ${MAX_FILL_PAGES} pages is refused, pointing to the import`, () => {
-  const w = lookupWorld({ total: MAX_FILL_PAGES * 100 + 1, pageCap: 100 });
+  const w = partnerWorld({ total: MAX_FILL_PAGES * 100 + 1, pageCap: 100 });
   expect(() => w.execution('mine').activeRecords()).toThrow(
     expect.objectContaining({
       code: 'BAD_INPUT',
@@ -40,30 +43,30 @@ test(`a list of more than ${MAX_FILL_PAGES} pages is refused, pointing to the im
 });
 
 test('a refused key is reported as such, with or without a stale snapshot', () => {
-  let status = 401;
-  const failing = lookupWorld({ listStatus: () => status });
-  expect(() => failing.execution('mine').activeRecords()).toThrow(expect.objectContaining({ code: 'AUTH' }));
-  status = 200;
-  expect(ids(failing.execution('reader').activeRecords())).toEqual(failing.ids);
-  failing.clock.t += TTL_MS;
-  status = 401;
-  expect(() => failing.execution('later').activeRecords()).toThrow(expect.objectContaining({ code: 'AUTH' }));
+  const w = partnerWorld();
+  w.hooks.onList = failing(401);
+  expect(() => w.execution('mine').activeRecords()).toThrow(expect.objectContaining({ code: 'AUTH' }));
+  w.hooks.onList = undefined;
+  expect(ids(w.execution('reader').activeRecords())).toEqual(w.ids);
+  w.clock.t += TTL_MS;
+  w.hooks.onList = failing(401);
+  expect(() => w.execution('later').activeRecords()).toThrow(expect.objectContaining({ code: 'AUTH' }));
 });
 
 test('when the service fails, the stale snapshot stands in, marked with when it was read', () => {
-  let status = 200;
-  const w = lookupWorld({ listStatus: () => status });
+  const w = partnerWorld();
   const readAt = w.clock.now();
   expect(ids(w.execution('reader').activeRecords())).toEqual(w.ids);
   w.clock.t += TTL_MS;
-  status = 500;
+  w.hooks.onList = failing(500);
   const out = w.execution('later').activeRecords();
   expect(ids(out)).toEqual(w.ids);
   expect(out.staleSince).toBe(readAt);
 });
 
 test('no snapshot, the service failing: the failure is reported', () => {
-  const w = lookupWorld({ listStatus: () => 500 });
+  const w = partnerWorld();
+  w.hooks.onList = failing(500);
   expect(() => w.execution('mine').activeRecords()).toThrow(expect.objectContaining({ code: 'SERVER' }));
 });
 
@@ -71,33 +74,33 @@ describe('another execution is reading the list and this one has no time to wait
   const short = 9_000;
 
   test('with no snapshot left, it says to try again', () => {
-    const w = lookupWorld();
+    const w = partnerWorld();
     expect(w.execution('reader').activeRecords().records).toHaveLength(300);
     w.evictSnapshot();
-    w.claimList();
-    const from = w.mark();
+    w.claim('theirs');
+    const after = w.log();
     expect(() => w.execution('mine', short).activeRecords()).toThrow(
       expect.objectContaining({ code: 'SERVER', message: expect.stringMatching(/try again in a minute/) }),
     );
-    expect(w.mark()).toBe(from);
+    expect(after.count()).toBe(0);
   });
 
   test(`a list of exactly ${MAX_FILL_PAGES} pages is not "too many": it says to try again`, () => {
-    const w = lookupWorld({ total: MAX_FILL_PAGES, pageCap: 1 });
+    const w = partnerWorld({ total: MAX_FILL_PAGES, pageCap: 1 });
     expect(w.execution('reader').activeRecords().records).toHaveLength(MAX_FILL_PAGES);
     w.evictSnapshot();
-    w.claimList();
+    w.claim('theirs');
     expect(() => w.execution('mine', short).activeRecords()).toThrow(
       expect.objectContaining({ code: 'SERVER', message: expect.stringMatching(/try again/) }),
     );
   });
 
   test('with a stale snapshot, the stale snapshot stands in', () => {
-    const w = lookupWorld();
+    const w = partnerWorld();
     const readAt = w.clock.now();
     expect(w.execution('reader').activeRecords().records).toHaveLength(300);
     w.clock.t += TTL_MS;
-    w.claimList();
+    w.claim('theirs');
     const out = w.execution('mine', short).activeRecords();
     expect(ids(out)).toEqual(w.ids);
     expect(out.staleSince).toBe(readAt);

@@ -5,13 +5,13 @@
  * not stop it.
  */
 import { CLAIM_MS } from '../../../src/api/partners';
-import { lookupWorld } from '../../helpers/partner-lookup';
+import { partnerWorld } from '../../helpers/partner-world';
 
-const cold = (w: ReturnType<typeof lookupWorld>) => w.ids.slice(0, 50);
+const cold = (w: ReturnType<typeof partnerWorld>) => w.ids.slice(0, 50);
 
 test('another execution’s live claim: this one waits and does not read the list', () => {
-  const w = lookupWorld();
-  w.claimList('theirs');
+  const w = partnerWorld();
+  w.claim('theirs');
   const out = w.execution('mine').lookup(cold(w));
   expect(out.every((o) => o.ok)).toBe(true);
   expect(w.clock.sleeps.length).toBeGreaterThan(0);
@@ -19,8 +19,8 @@ test('another execution’s live claim: this one waits and does not read the lis
 });
 
 test(`a claim ${CLAIM_MS} ms old is abandoned: this one reads the list at once`, () => {
-  const w = lookupWorld();
-  w.claimList('theirs');
+  const w = partnerWorld();
+  w.claim('theirs');
   w.clock.t += CLAIM_MS;
   w.readRange(cold(w), 'mine');
   expect(w.clock.sleeps).toEqual([]);
@@ -29,8 +29,8 @@ test(`a claim ${CLAIM_MS} ms old is abandoned: this one reads the list at once`,
 });
 
 test('a claim under this execution’s own token does not make it wait', () => {
-  const w = lookupWorld();
-  w.claimList('mine');
+  const w = partnerWorld();
+  w.claim('mine');
   w.readRange(cold(w), 'mine');
   expect(w.clock.sleeps).toEqual([]);
   expect(w.listRequests()).toBe(4);

@@ -7,12 +7,12 @@
  * lost is not taken for one this execution holds.
  */
 import { json } from '../../helpers/fakes';
-import { partnerWorld, shown } from '../../helpers/partner-world';
+import { answers, partnerWorld } from '../../helpers/partner-world';
 
 test('a list of two pages is read page by page', () => {
   const world = partnerWorld({ total: 150 });
   const mine = world.execution('mine');
-  expect(shown(mine.lookup.lookup(world.ids(0, 50)))).toEqual(world.ids(0, 50));
+  expect(answers(mine.lookup(world.ids.slice(0, 50)))).toEqual(world.ids.slice(0, 50));
   expect(mine.listRequests()).toBe(2);
   expect(mine.idRequests()).toEqual([]);
 });
@@ -20,7 +20,7 @@ test('a list of two pages is read page by page', () => {
 test('LP_FIND reads the list itself when there is no snapshot', () => {
   const world = partnerWorld();
   const mine = world.execution('mine');
-  expect(mine.lookup.activeRecords().records.map((r) => r.id)).toEqual(world.ids(0, 300));
+  expect(mine.activeRecords().records.map((r) => r.id)).toEqual(world.ids);
   expect(mine.listRequests()).toBe(4);
 });
 
@@ -32,9 +32,9 @@ test('slow pages: no page is asked for once only the time to write and answer is
     return undefined;
   };
   const mine = world.execution('mine');
-  expect(shown(mine.lookup.lookup(world.ids(0, 50)))).toEqual(world.ids(0, 50));
+  expect(answers(mine.lookup(world.ids.slice(0, 50)))).toEqual(world.ids.slice(0, 50));
   expect(mine.listRequests()).toBe(21);
-  expect(mine.idRequests()).toEqual(world.ids(0, 50));
+  expect(mine.idRequests()).toEqual(world.ids.slice(0, 50));
 });
 
 test('an inconsistent list is never used: LP_FIND says so, a lookup asks for its ids', () => {
@@ -43,28 +43,28 @@ test('an inconsistent list is never used: LP_FIND says so, a lookup asks for its
   world.hooks.onList = (page) =>
     page === 2
       ? json(200, {
-          data: world.ids(100, 50).map((id) => ({ id })),
+          data: world.ids.slice(100, 150).map((id) => ({ id })),
           pagination: { totalItems: 300, totalPages: 3, currentPage: 2, pageSize: 100 },
         })
       : undefined;
-  expect(() => world.execution('finder').lookup.activeRecords()).toThrow(
+  expect(() => world.execution('finder').activeRecords()).toThrow(
     expect.objectContaining({
       code: 'BAD_RESPONSE',
       message: expect.stringContaining('inconsistent list of active partners'),
     }),
   );
   const mine = world.execution('mine');
-  expect(shown(mine.lookup.lookup(world.ids(0, 50)))).toEqual(world.ids(0, 50));
-  expect(mine.idRequests()).toEqual(world.ids(0, 50));
+  expect(answers(mine.lookup(world.ids.slice(0, 50)))).toEqual(world.ids.slice(0, 50));
+  expect(mine.idRequests()).toEqual(world.ids.slice(0, 50));
 });
 
 test('a page the service refuses ends the read: LP_FIND shows the refusal, a lookup asks for its ids', () => {
   const world = partnerWorld();
   world.hooks.onList = (page) => (page === 2 ? json(401, { error: 'Invalid API key' }) : undefined);
-  expect(() => world.execution('finder').lookup.activeRecords()).toThrow(expect.objectContaining({ code: 'AUTH' }));
+  expect(() => world.execution('finder').activeRecords()).toThrow(expect.objectContaining({ code: 'AUTH' }));
   const mine = world.execution('mine');
-  expect(shown(mine.lookup.lookup(world.ids(0, 50)))).toEqual(world.ids(0, 50));
-  expect(mine.idRequests()).toEqual(world.ids(0, 50));
+  expect(answers(mine.lookup(world.ids.slice(0, 50)))).toEqual(world.ids.slice(0, 50));
+  expect(mine.idRequests()).toEqual(world.ids.slice(0, 50));
 });
 
 test("a failure that is not the service's (the cache refusing the snapshot) is not taken for one: it surfaces", () => {
@@ -72,43 +72,43 @@ test("a failure that is not the service's (the cache refusing the snapshot) is n
   world.hooks.onPut = (keys) => {
     if (keys.some((k) => /:snap:.+:0$/.test(k))) throw new Error('Argument too large: value');
   };
-  expect(() => world.execution('mine').lookup.lookup(world.ids(0, 50))).toThrow('Argument too large');
+  expect(() => world.execution('mine').lookup(world.ids.slice(0, 50))).toThrow('Argument too large');
 });
 
 /** Reads the list for a column of 150 (one cell of it), page 2 taking `pageMs`; then what a later cell asks for. */
 function readThenAsk(pageMs: number) {
   const world = partnerWorld();
-  const column = world.ids(0, 150);
+  const column = world.ids.slice(0, 150);
   world.hooks.onList = (page) => {
     if (page === 2) world.clock.t += pageMs;
     return undefined;
   };
   const reader = world.execution('reader');
-  expect(
-    shown(reader.lookup.lookup([column[0]], () => ({ ids: column.slice(0, 10), column, group: 'S:2:0' }))),
-  ).toEqual([column[0]]);
+  expect(answers(reader.lookup([column[0]], () => ({ ids: column.slice(0, 10), column, group: 'S:2:0' })))).toEqual([
+    column[0],
+  ]);
   world.hooks.onList = undefined;
   return (id: string) => {
     const later = world.execution(`later ${id}`);
-    expect(shown(later.lookup.lookup([id]))).toEqual([id]);
+    expect(answers(later.lookup([id]))).toEqual([id]);
     return later.idRequests().length;
   };
 }
 
 test("with 6 s left after the read, the column's answers are copied but the snapshot is not written", () => {
   const ask = readThenAsk(28_500 - 6_000);
-  expect(ask('lp_00120')).toBe(0);
-  expect(ask('lp_00250')).toBe(1);
+  expect(ask('lp_0120')).toBe(0);
+  expect(ask('lp_0250')).toBe(1);
 });
 
 test("with WRITE_RESERVE_MS / 2 (4 s) left or less, not even the column's answers are copied", () => {
   const ask = readThenAsk(28_500 - 4_000);
-  expect(ask('lp_00120')).toBe(1);
+  expect(ask('lp_0120')).toBe(1);
 });
 
 test('with WRITE_RESERVE_MS (8 s) left, the snapshot is written', () => {
   const ask = readThenAsk(28_500 - 8_000);
-  expect(ask('lp_00250')).toBe(0);
+  expect(ask('lp_0250')).toBe(0);
 });
 
 test('the claim is renewed after a long read: a cell asking while the snapshot is written does not read the list too', () => {
@@ -123,25 +123,25 @@ test('the claim is renewed after a long read: a cell asking while the snapshot i
     // Writing the snapshot takes 6 s: the claim taken before the read is now 26 s old.
     world.clock.t += 6_000;
     other = world.execution('other');
-    expect(shown(other.lookup.lookup(world.ids(100, 50)))).toEqual(world.ids(100, 50));
+    expect(answers(other.lookup(world.ids.slice(100, 150)))).toEqual(world.ids.slice(100, 150));
   };
-  expect(shown(world.execution('reader').lookup.lookup(world.ids(0, 50)))).toEqual(world.ids(0, 50));
+  expect(answers(world.execution('reader').lookup(world.ids.slice(0, 50)))).toEqual(world.ids.slice(0, 50));
   expect(other?.listRequests()).toBe(0);
 });
 
 test('the execution that lost the claim to another does not let that claim go', () => {
   const world = partnerWorld();
   world.hooks.onList = (page) => {
-    if (page === 1) world.claimBy('theirs', 'snapshot');
+    if (page === 1) world.claim('theirs', 'snapshot');
     return undefined;
   };
   // With 8 s left this execution does not wait for the other read: it asks for its ids.
   const mine = world.execution('mine', 9_500);
-  expect(shown(mine.lookup.lookup(world.ids(0, 50)))).toEqual(world.ids(0, 50));
+  expect(answers(mine.lookup(world.ids.slice(0, 50)))).toEqual(world.ids.slice(0, 50));
   expect(mine.listRequests()).toBe(1);
   world.hooks.onList = undefined;
   const third = world.execution('third');
-  expect(shown(third.lookup.lookup(world.ids(100, 50)))).toEqual(world.ids(100, 50));
+  expect(answers(third.lookup(world.ids.slice(100, 150)))).toEqual(world.ids.slice(100, 150));
   expect(third.listRequests()).toBe(0);
 });
 
@@ -151,10 +151,10 @@ test('a claim another execution wrote over at once is not taken: this one asks f
   world.hooks.onPut = (keys) => {
     if (!keys.includes(claimKey)) return;
     world.hooks.onPut = undefined;
-    world.claimBy('theirs', 'snapshot');
+    world.claim('theirs', 'snapshot');
   };
   const mine = world.execution('mine', 9_500);
-  expect(shown(mine.lookup.lookup(world.ids(0, 50)))).toEqual(world.ids(0, 50));
+  expect(answers(mine.lookup(world.ids.slice(0, 50)))).toEqual(world.ids.slice(0, 50));
   expect(mine.listRequests()).toBe(0);
 });
 
@@ -162,17 +162,17 @@ test('a claim the cache did not keep, or lost while page 1 was read, is not one 
   const world = partnerWorld();
   const claimKey = world.memo.key('claim', 'snapshot');
   world.hooks.onPut = (keys) => {
-    if (keys.includes(claimKey)) world.releaseClaim('snapshot');
+    if (keys.includes(claimKey)) world.release('snapshot');
   };
   const mine = world.execution('mine', 9_500);
-  expect(shown(mine.lookup.lookup(world.ids(0, 50)))).toEqual(world.ids(0, 50));
+  expect(answers(mine.lookup(world.ids.slice(0, 50)))).toEqual(world.ids.slice(0, 50));
   expect(mine.listRequests()).toBe(0);
   world.hooks.onPut = undefined;
   world.hooks.onList = (page) => {
-    if (page === 1) world.releaseClaim('snapshot');
+    if (page === 1) world.release('snapshot');
     return undefined;
   };
   const next = world.execution('next', 9_500);
-  expect(shown(next.lookup.lookup(world.ids(100, 50)))).toEqual(world.ids(100, 50));
+  expect(answers(next.lookup(world.ids.slice(100, 150)))).toEqual(world.ids.slice(100, 150));
   expect(next.listRequests()).toBe(1);
 });

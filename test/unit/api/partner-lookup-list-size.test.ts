@@ -6,21 +6,21 @@
  */
 import { MAX_FILL_PAGES } from '../../../src/api/partners';
 import { json } from '../../helpers/fakes';
-import { partnerWorld, shown } from '../../helpers/partner-world';
+import { answers, partnerWorld, TTL_MS } from '../../helpers/partner-world';
 
 test('50 pages for 40 ids: page 1 only, then one request per id; the next cells know the size without asking', () => {
   const world = partnerWorld({ total: 5000 });
   const mine = world.execution('mine');
-  expect(shown(mine.lookup.lookup(world.ids(0, 40)))).toEqual(world.ids(0, 40));
+  expect(answers(mine.lookup(world.ids.slice(0, 40)))).toEqual(world.ids.slice(0, 40));
   expect(mine.listRequests()).toBe(1);
-  expect(mine.idRequests()).toEqual(world.ids(0, 40));
+  expect(mine.idRequests()).toEqual(world.ids.slice(0, 40));
   const next = world.execution('next');
-  expect(shown(next.lookup.lookup(world.ids(1000, 40)))).toEqual(world.ids(1000, 40));
+  expect(answers(next.lookup(world.ids.slice(1000, 1040)))).toEqual(world.ids.slice(1000, 1040));
   expect(next.listRequests()).toBe(0);
-  expect(next.idRequests()).toEqual(world.ids(1000, 40));
+  expect(next.idRequests()).toEqual(world.ids.slice(1000, 1040));
   // The claim on reading the list was let go: a cell wanting more ids than pages reads it at once.
   const many = world.execution('many');
-  expect(shown(many.lookup.lookup(world.ids(2000, 60)))).toEqual(world.ids(2000, 60));
+  expect(answers(many.lookup(world.ids.slice(2000, 2060)))).toEqual(world.ids.slice(2000, 2060));
   expect(many.idRequests()).toEqual([]);
   expect(world.clock.sleeps).toEqual([]);
 });
@@ -28,17 +28,17 @@ test('50 pages for 40 ids: page 1 only, then one request per id; the next cells 
 test('as many ids as pages: reading the list would not save a request, so the ids are asked for', () => {
   const world = partnerWorld({ total: 5000 });
   const mine = world.execution('mine');
-  expect(shown(mine.lookup.lookup(world.ids(0, 50)))).toEqual(world.ids(0, 50));
+  expect(answers(mine.lookup(world.ids.slice(0, 50)))).toEqual(world.ids.slice(0, 50));
   expect(mine.listRequests()).toBe(1);
-  expect(mine.idRequests()).toEqual(world.ids(0, 50));
+  expect(mine.idRequests()).toEqual(world.ids.slice(0, 50));
 });
 
 test('a remembered size no longer fresh is not trusted: page 1 is asked again', () => {
   const world = partnerWorld({ total: 5000 });
-  world.execution('earlier').lookup.lookup(world.ids(0, 40));
-  world.clock.t += 3_600_000;
+  world.execution('earlier').lookup(world.ids.slice(0, 40));
+  world.clock.t += TTL_MS;
   const mine = world.execution('mine');
-  mine.lookup.lookup(world.ids(100, 40));
+  mine.lookup(world.ids.slice(100, 140));
   expect(mine.listRequests()).toBe(1);
 });
 
@@ -50,17 +50,17 @@ test('a remembered size that is not two numbers (another version of the add-in) 
     const world = partnerWorld({ total: 5000 });
     world.memo.putMany([[world.memo.key('snap', 'meta'), meta]]);
     const mine = world.execution('mine');
-    expect(shown(mine.lookup.lookup(world.ids(0, 40)))).toEqual(world.ids(0, 40));
+    expect(answers(mine.lookup(world.ids.slice(0, 40)))).toEqual(world.ids.slice(0, 40));
     expect(mine.listRequests()).toBe(1);
   }
 });
 
 test(`LP_FIND reads a list of ${MAX_FILL_PAGES} pages, and refuses a longer one, pointing to the import`, () => {
   const fits = partnerWorld({ total: MAX_FILL_PAGES * 10, pageCap: 10 });
-  expect(fits.execution('mine').lookup.activeRecords().records.length).toBe(MAX_FILL_PAGES * 10);
+  expect(fits.execution('mine').activeRecords().records.length).toBe(MAX_FILL_PAGES * 10);
   const long = partnerWorld({ total: MAX_FILL_PAGES * 10 + 1, pageCap: 10 });
   const mine = long.execution('mine');
-  expect(() => mine.lookup.activeRecords()).toThrow(
+  expect(() => mine.activeRecords()).toThrow(
     expect.objectContaining({ code: 'BAD_INPUT', message: expect.stringMatching(/3001 active partners .*Import/) }),
   );
   expect(mine.listRequests()).toBe(1);
@@ -69,5 +69,5 @@ test(`LP_FIND reads a list of ${MAX_FILL_PAGES} pages, and refuses a longer one,
 test('LP_FIND shows the error that refused page 1', () => {
   const world = partnerWorld();
   world.hooks.onList = () => json(401, { error: 'Invalid API key' });
-  expect(() => world.execution('mine').lookup.activeRecords()).toThrow(expect.objectContaining({ code: 'AUTH' }));
+  expect(() => world.execution('mine').activeRecords()).toThrow(expect.objectContaining({ code: 'AUTH' }));
 });

@@ -8,61 +8,60 @@
  * snapshot answers from what it read.
  */
 import { FILL_MIN_IDS } from '../../../src/api/partners';
-import { answers, lookupWorld } from '../../helpers/partner-lookup';
+import { answers, partnerWorld } from '../../helpers/partner-world';
 
 const gone = ['lp_gone_1', 'lp_gone_2', 'lp_gone_3'];
 const block = (ids: readonly string[]) => () => ({ ids, column: ids, group: 'S:2:0' });
 
 describe('with a fresh snapshot', () => {
   const published = () => {
-    const w = lookupWorld();
+    const w = partnerWorld();
     w.readRange();
-    return { w, from: w.mark() };
+    return { w, after: w.log() };
   };
 
   test('an inactive id whose neighbours the snapshot holds is asked for alone', () => {
-    const { w, from } = published();
+    const { w, after } = published();
     const out = w.execution('mine').lookup([gone[0]], block([gone[0], ...w.ids.slice(200, 240)]));
     expect(answers(out)).toEqual([gone[0]]);
-    expect(w.idRequests(from)).toEqual([gone[0]]);
-    expect(w.listRequests(from)).toBe(0);
+    expect(after.idRequests()).toEqual([gone[0]]);
+    expect(after.listRequests()).toBe(0);
   });
 
   test('an inactive id is asked for with the neighbours the snapshot lacks, and only those', () => {
-    const { w, from } = published();
+    const { w, after } = published();
     const out = w.execution('mine').lookup([gone[0]], block([gone[0], ...w.ids.slice(200, 240), gone[1], gone[2]]));
     expect(answers(out)).toEqual([gone[0]]);
-    expect(w.idRequests(from)).toEqual(gone);
-    expect(w.listRequests(from)).toBe(0);
+    expect(after.idRequests()).toEqual(gone);
+    expect(after.listRequests()).toBe(0);
   });
 
   test(`${FILL_MIN_IDS} inactive ids are asked for one by one: the list is not read again`, () => {
-    const { w, from } = published();
+    const { w, after } = published();
     const inactive = Array.from({ length: FILL_MIN_IDS }, (_, i) => `lp_gone_${i}`);
     expect(answers(w.execution('mine').lookup(inactive))).toEqual(inactive);
-    expect(w.idRequests(from)).toEqual(inactive);
-    expect(w.listRequests(from)).toBe(0);
+    expect(after.idRequests()).toEqual(inactive);
+    expect(after.listRequests()).toBe(0);
   });
 
   test('a lost chunk holding one of the missing ids is read again, next to an inactive id', () => {
-    const { w, from } = published();
-    const index = w.memo.getMany([w.indexKey]).get(w.indexKey)?.value as { gen: string };
-    w.memo.remove([w.memo.key('snap', `${index.gen}:0`)]);
+    const { w, after } = published();
+    w.evictChunk(0);
     const wanted = [...w.ids.slice(100, 150), gone[0]];
     expect(answers(w.execution('mine').lookup(wanted))).toEqual(wanted);
-    expect(w.listRequests(from)).toBe(4);
-    expect(w.idRequests(from)).toEqual([gone[0]]);
+    expect(after.listRequests()).toBe(4);
+    expect(after.idRequests()).toEqual([gone[0]]);
   });
 });
 
 describe('without a snapshot', () => {
   test(`${FILL_MIN_IDS - 1} ids are asked for one by one; ${FILL_MIN_IDS} read the list`, () => {
-    const few = lookupWorld();
+    const few = partnerWorld();
     expect(answers(few.execution('mine').lookup(few.ids.slice(0, FILL_MIN_IDS - 1)))).toEqual(
       few.ids.slice(0, FILL_MIN_IDS - 1),
     );
     expect(few.listRequests()).toBe(0);
-    const enough = lookupWorld();
+    const enough = partnerWorld();
     expect(answers(enough.execution('mine').lookup(enough.ids.slice(0, FILL_MIN_IDS)))).toEqual(
       enough.ids.slice(0, FILL_MIN_IDS),
     );
@@ -70,25 +69,25 @@ describe('without a snapshot', () => {
   });
 
   test(`a column of ${FILL_MIN_IDS - 1} ids that holds the cell's own counts it once: no list read`, () => {
-    const w = lookupWorld();
+    const w = partnerWorld();
     const column = w.ids.slice(0, FILL_MIN_IDS - 1);
     expect(answers(w.execution('mine').lookup([column[5]], block(column)))).toEqual([column[5]]);
     expect(w.listRequests()).toBe(0);
   });
 
   test('neighbours with a cached answer are not counted: no list read for one cold id among them', () => {
-    const w = lookupWorld();
+    const w = partnerWorld();
     const cached = w.ids.slice(0, FILL_MIN_IDS - 1);
     expect(answers(w.execution('earlier').lookup(cached))).toEqual(cached);
-    const from = w.mark();
+    const after = w.log();
     const column = [...cached, w.ids[100]];
     expect(answers(w.execution('mine').lookup([w.ids[100]], block(column)))).toEqual([w.ids[100]]);
-    expect(w.idRequests(from)).toEqual([w.ids[100]]);
-    expect(w.listRequests(from)).toBe(0);
+    expect(after.idRequests()).toEqual([w.ids[100]]);
+    expect(after.listRequests()).toBe(0);
   });
 
   test('after reading the list, an inactive cell asks for itself and its inactive neighbours only', () => {
-    const w = lookupWorld();
+    const w = partnerWorld();
     const out = w.execution('mine').lookup([gone[0]], block([gone[0], ...w.ids.slice(0, 40), gone[1], gone[2]]));
     expect(answers(out)).toEqual([gone[0]]);
     expect(w.listRequests()).toBe(4);
@@ -96,7 +95,7 @@ describe('without a snapshot', () => {
   });
 
   test('after reading the list, an active cell asks for none of its inactive neighbours', () => {
-    const w = lookupWorld();
+    const w = partnerWorld();
     const out = w.execution('mine').lookup([w.ids[0]], block([...w.ids.slice(0, 40), gone[1], gone[2]]));
     expect(answers(out)).toEqual([w.ids[0]]);
     expect(w.listRequests()).toBe(4);
@@ -104,7 +103,7 @@ describe('without a snapshot', () => {
   });
 
   test('a range that read the list asks for its inactive ids one by one', () => {
-    const w = lookupWorld();
+    const w = partnerWorld();
     const range = [...w.ids.slice(0, 40), gone[0]];
     expect(answers(w.execution('mine').lookup(range))).toEqual(range);
     expect(w.idRequests()).toEqual([gone[0]]);
@@ -112,7 +111,11 @@ describe('without a snapshot', () => {
 
   test('with too little time left to write the snapshot, the range is answered from what was read', () => {
     // Each page takes 1.5 s: after the read, less time is left than writing the snapshot needs.
-    const w = lookupWorld({ onListPage: () => (w.clock.t += 1_500) });
+    const w = partnerWorld();
+    w.hooks.onList = () => {
+      w.clock.t += 1_500;
+      return undefined;
+    };
     const range = w.ids.slice(0, 50);
     expect(answers(w.execution('mine', 14_000).lookup(range))).toEqual(range);
     expect(w.memo.getMany([w.indexKey]).get(w.indexKey)).toBeUndefined();

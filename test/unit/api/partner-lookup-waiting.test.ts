@@ -5,18 +5,19 @@
  * as soon as the copies hold every id it wants, and not before.
  */
 import { COPY_BUCKETS } from '../../../src/api/partners';
-import { answers, lookupWorld } from '../../helpers/partner-lookup';
+import { answers, partnerWorld } from '../../helpers/partner-world';
 
 const gone = ['lp_gone_1', 'lp_gone_2', 'lp_gone_3'];
 
 /** Another execution ("theirs") holds the claim; at this cell's first wait it reads `column` (and the list). */
 function readerAtWork(column: (ids: readonly string[]) => readonly string[], evict = false) {
-  const w = lookupWorld();
-  w.claimList('theirs');
-  w.clock.onNextSleep(() => {
+  const w = partnerWorld();
+  w.claim('theirs');
+  w.hooks.onSleep = (polls) => {
+    if (polls !== 1) return;
     w.readRange(column(w.ids), 'theirs');
     if (evict) w.evictSnapshot();
-  });
+  };
   return w;
 }
 
@@ -53,34 +54,35 @@ test('the snapshot lost, the id the copies lack is asked for', () => {
 });
 
 test('copies holding only part of the range do not end the wait: the snapshot published later answers the rest', () => {
-  const w = lookupWorld();
+  const w = partnerWorld();
   // The reader has left its copies of the column and not yet published the snapshot. The range is
   // wider than the buckets a cell reads at first, so it finds the copies while it waits.
   const copied = w.ids.slice(0, COPY_BUCKETS + 10);
   w.readRange(copied, 'theirs');
   const index = w.store.items.get(w.indexKey);
   w.evictSnapshot();
-  w.claimList('theirs');
-  const from = w.mark();
-  w.clock.onNextSleep(() => undefined);
-  w.clock.onNextSleep(() => {
+  w.claim('theirs');
+  const after = w.log();
+  // At this cell's second poll the reader publishes the snapshot and lets its claim go.
+  w.hooks.onSleep = (polls) => {
+    if (polls !== 2) return;
     w.store.items.set(w.indexKey, index as { value: string; expiresAt: number });
-    w.memo.remove([w.memo.key('claim', 'snapshot')]);
-  });
+    w.release('snapshot');
+  };
   const range = [...copied, w.ids[200]];
   expect(answers(w.execution('mine').lookup(range))).toEqual(range);
   expect(w.clock.sleeps.length).toBe(2);
-  expect(w.mark()).toBe(from);
+  expect(after.count()).toBe(0);
 });
 
 test('copies holding every id end the wait at once, while the reader still holds its claim', () => {
-  const w = lookupWorld();
+  const w = partnerWorld();
   const copied = w.ids.slice(0, COPY_BUCKETS + 10);
   w.readRange(copied, 'theirs');
   w.evictSnapshot();
-  w.claimList('theirs');
-  const from = w.mark();
+  w.claim('theirs');
+  const after = w.log();
   expect(answers(w.execution('mine').lookup(copied))).toEqual(copied);
   expect(w.clock.sleeps.length).toBe(1);
-  expect(w.mark()).toBe(from);
+  expect(after.count()).toBe(0);
 });
