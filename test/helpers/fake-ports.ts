@@ -4,7 +4,7 @@
  * logs, a lock, a manual clock and a page port over a fake list. `kill()`
  * models Apps Script ending an execution at its time limit: from then on every port call throws
  * and nothing more is written, as no code runs after a kill. Also a target table as the import's
- * record shows it, for the pure merge and replace functions.
+ * record shows it, for the pure merge and replace functions, and the ids a written table holds.
  */
 import { unsent } from '../../src/api/errors';
 import type { PageFetcher } from '../../src/api/pages';
@@ -204,3 +204,7 @@ export const ownedTable = (
   fields,
   tag,
 });
+
+/** The first cell of each row below the header of a target table or a staging sheet: its ids, none when there is no such sheet. */
+export const idsBelowHeader = (grid: ReadonlyArray<readonly OutCell[]> | undefined): OutCell[] =>
+  (grid ?? []).slice(1).map((r) => r[0]);
