@@ -22,7 +22,7 @@ import { errorMessage, SimClock } from './execution';
 import { arrayOf } from './utilities';
 import { Blocked } from './lock';
 import { REALM_SETUP, isDate } from './realm';
-import type { PreparedExecution, RunOptions, RunResult } from './run-types';
+import type { ExecutionSite, PreparedExecution, RunOptions, RunResult } from './run-types';
 
 export interface ConcurrentJob {
   name: string;
@@ -324,14 +324,7 @@ class PooledWorker {
 export interface WaveHost {
   readonly clock: SimClock;
   readonly source: string;
-  prepare(
-    name: string,
-    args: unknown[],
-    options: RunOptions,
-    clock: SimClock,
-    makeError: (m: string) => Error,
-    makeDate: (ms: number) => Date,
-  ): PreparedExecution;
+  prepare(name: string, args: unknown[], options: RunOptions, site: ExecutionSite): PreparedExecution;
   settle(prepared: PreparedExecution, result: RunResult): RunResult;
 }
 
@@ -405,14 +398,11 @@ export function runWave(emu: WaveHost, jobs: ConcurrentJob[], options: WaveOptio
           const p = next.pending as NonNullable<JobRun['pending']>;
           if (p.event === 'start') {
             const clock = new SimClock(p.time);
-            next.prepared = emu.prepare(
-              next.job.name,
-              next.job.args,
-              next.job.options ?? {},
+            next.prepared = emu.prepare(next.job.name, next.job.args, next.job.options ?? {}, {
               clock,
-              (m) => new Error(m),
-              (ms) => new Date(ms),
-            );
+              makeError: (m) => new Error(m),
+              makeDate: (ms) => new Date(ms),
+            });
             next.exec.useRealClock(next.realNow);
             const globals = Object.fromEntries(
               Object.entries(next.prepared.globals).map(([k, v]) => [k, next.handle(v)]),

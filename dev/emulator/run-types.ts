@@ -3,7 +3,7 @@
  * ledger, and an execution prepared to run (by the emulator itself or by a concurrent wave).
  */
 import type { AuthModeName } from './auth';
-import type { CellRef, Execution, ExecutionKind, Ledger } from './execution';
+import type { CellRef, Execution, ExecutionKind, Ledger, SimClock } from './execution';
 import type { EmulatedLockService } from './lock';
 
 export interface RunResult<T = unknown> {
@@ -30,6 +30,13 @@ export interface RunOptions {
    * active sheet; no active range is modelled).
    */
   activeCell?: CellRef;
+}
+
+/** Where an execution runs: its clock, and how the realm its code runs in makes an Error and a Date. */
+export interface ExecutionSite {
+  clock: SimClock;
+  makeError: (m: string) => Error;
+  makeDate: (ms: number) => Date;
 }
 
 /** An execution prepared by Emulator.prepare, run by Emulator.run or by a concurrent wave. */

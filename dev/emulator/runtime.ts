@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import vm from 'node:vm';
 import { AUTH_MODE, AUTH_MODE_NAMES, type AuthModeName } from './auth';
 import { CacheStore, EmulatedCacheService } from './cache';
-import { type ConcurrentJob, type FormulaCell, runWave, type WaveOptions } from './concurrent';
+import { type ConcurrentJob, type FormulaCell, runWave, type WaveHost, type WaveOptions } from './concurrent';
 import { type ClockModel, defaultAuthMode, errorMessage, Execution, type Ledger, SimClock } from './execution';
 import { guard } from './guard';
 import { EmulatedHtmlService } from './html';
@@ -21,7 +21,7 @@ import { EmulatedScriptApp, type TriggerState } from './script-app';
 import { EmulatedSpreadsheetApp } from './spreadsheet-app';
 import { DAILY_FETCH_QUOTA, EmulatedUrlFetchApp, type FetchQuota, MAX_RESPONSE_BYTES } from './url-fetch';
 import { EmulatedSession, EmulatedUtilities, loggers } from './utilities';
-import type { PreparedExecution, RunOptions, RunResult } from './run-types';
+import type { ExecutionSite, PreparedExecution, RunOptions, RunResult } from './run-types';
 import { Workbook } from './workbook';
 
 export interface EmulatorOptions {
@@ -105,7 +105,7 @@ export function exportValue(v: unknown): unknown {
   return v;
 }
 
-export class Emulator {
+export class Emulator implements WaveHost {
   readonly clock: SimClock;
   readonly workbook: Workbook;
   readonly owner: string;
@@ -157,7 +157,11 @@ export class Emulator {
   /** Runs one global of the bundle as one execution. */
   run<T = unknown>(name: string, args: unknown[] = [], options: RunOptions = {}): RunResult<T> {
     const realm = createRealm(() => this.clock.now());
-    const prepared = this.prepare(name, args, options, this.clock, realm.error, realm.date);
+    const prepared = this.prepare(name, args, options, {
+      clock: this.clock,
+      makeError: realm.error,
+      makeDate: realm.date,
+    });
     Object.assign(realm.context, prepared.globals);
     let result: RunResult<T>;
     try {
@@ -198,15 +202,9 @@ export class Emulator {
     return this.scriptSource;
   }
 
-  /** One execution before its code runs: its Execution on `clock`, the globals the bundle sees (services bound to it), its locks. */
-  prepare(
-    name: string,
-    args: unknown[],
-    options: RunOptions,
-    clock: SimClock,
-    makeError: (m: string) => Error,
-    makeDate: (ms: number) => Date,
-  ): PreparedExecution {
+  /** One execution before its code runs: its Execution on the site's clock, the globals the bundle sees (services bound to it), its locks. */
+  prepare(name: string, args: unknown[], options: RunOptions, site: ExecutionSite): PreparedExecution {
+    const { clock, makeError, makeDate } = site;
     const kind = options.kind ?? 'editor';
     const user = options.user ?? this.owner;
     const event = args.find((a): a is { authMode: unknown } => !!a && typeof a === 'object' && 'authMode' in a);

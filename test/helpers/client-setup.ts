@@ -9,14 +9,14 @@ import { FakeClock, FakeTransport, type Handler, type LimitedStore, nodeCodec } 
 
 export const TEST_BASE = 'https://data.example.com';
 
-/** A memo on `store` for `apiKey` at TEST_BASE, entries fresh for a minute. */
-export function memoFor(store: LimitedStore, clock: FakeClock, apiKey: string): Memo {
+/** A memo on `store` for `apiKey` at TEST_BASE, entries fresh for `ttlMs` (a minute unless given). */
+export function memoFor(store: LimitedStore, clock: FakeClock, apiKey: string, ttlMs = 60_000): Memo {
   return new Memo({
     store,
     codec: nodeCodec,
     apiKey,
     baseUrl: TEST_BASE,
-    ttlMs: 60_000,
+    ttlMs,
     invalidatedBefore: 0,
     now: () => clock.now(),
   });

@@ -3,7 +3,8 @@
  * tables (each with the import's record: a tag, and the field each column holds), a run store,
  * logs, a lock, a manual clock and a page port over a fake list. `kill()`
  * models Apps Script ending an execution at its time limit: from then on every port call throws
- * and nothing more is written, as no code runs after a kill.
+ * and nothing more is written, as no code runs after a kill. Also a target table as the import's
+ * record shows it, for the pure merge and replace functions, and the ids a written table holds.
  */
 import { unsent } from '../../src/api/errors';
 import type { PageFetcher } from '../../src/api/pages';
@@ -190,3 +191,20 @@ export function world(fetch: PageFetcher, specs: ImportSpec[], options: { msPerF
   };
   return w;
 }
+
+/** A table as the import's record shows it: cells, formulas by "r,c", the field each column holds, its tag. */
+export const ownedTable = (
+  values: Cell[][],
+  formulas: Record<string, string> = {},
+  fields: Array<string | undefined> = [],
+  tag: SheetTag | null = null,
+): OwnedTable => ({
+  values,
+  formulas: values.map((row, r) => row.map((_, c) => formulas[`${r},${c}`] ?? '')),
+  fields,
+  tag,
+});
+
+/** The first cell of each row below the header of a target table or a staging sheet: its ids, none when there is no such sheet. */
+export const idsBelowHeader = (grid: ReadonlyArray<readonly OutCell[]> | undefined): OutCell[] =>
+  (grid ?? []).slice(1).map((r) => r[0]);

@@ -5,10 +5,10 @@
  * not used; an index damaged in the cache is no snapshot; a list written in one go takes its
  * chunks and the index, and no other value.
  */
-import { Memo } from '../../../src/api/memo';
 import type { ServiceRecord } from '../../../src/api/records';
 import { CHUNK_RECORDS, Snapshot, type SnapshotView } from '../../../src/api/snapshot';
-import { FakeClock, LimitedStore, nodeCodec } from '../../helpers/fakes';
+import { memoFor } from '../../helpers/client-setup';
+import { FakeClock, LimitedStore } from '../../helpers/fakes';
 
 const partners = (n: number, from = 0): ServiceRecord[] =>
   Array.from({ length: n }, (_, i) => ({ id: `lp_${from + i}`, fullName: `Name ${from + i}` }));
@@ -16,15 +16,7 @@ const partners = (n: number, from = 0): ServiceRecord[] =>
 function cache() {
   const clock = new FakeClock();
   const store = new LimitedStore(clock);
-  const memo = new Memo({
-    store,
-    codec: nodeCodec,
-    apiKey: 'k_index_5678',
-    baseUrl: 'https://data.example.com',
-    ttlMs: 3_600_000,
-    invalidatedBefore: 0,
-    now: () => clock.now(),
-  });
+  const memo = memoFor(store, clock, 'k_index_5678', 3_600_000);
   return { store, memo, snapshot: new Snapshot(memo) };
 }
 

@@ -5,27 +5,19 @@
  * is gone; a new generation replaces the old one and removes its chunks; the column layout keeps
  * every field of every record. Also the id rule every list keyed by id shares.
  */
-import { Memo } from '../../../src/api/memo';
 import { idProblem, recordId, type ServiceRecord } from '../../../src/api/records';
 import { CHUNK_RECORDS, fromColumns, Snapshot, toColumns } from '../../../src/api/snapshot';
 import { header } from '../../../src/api/transport';
 import { fnv1a } from '../../../src/api/hash';
-import { FakeClock, LimitedStore, nodeCodec } from '../../helpers/fakes';
+import { memoFor } from '../../helpers/client-setup';
+import { FakeClock, LimitedStore } from '../../helpers/fakes';
 
 const partner = (i: number): ServiceRecord => ({ id: `lp_${i}`, fullName: `Name ${i}` });
 
 function setup(ttlMs = 60_000) {
   const clock = new FakeClock(5_000_000);
   const store = new LimitedStore(clock);
-  const memo = new Memo({
-    store,
-    codec: nodeCodec,
-    apiKey: 'snap-key-0123456789',
-    baseUrl: 'https://h',
-    ttlMs,
-    invalidatedBefore: 0,
-    now: () => clock.now(),
-  });
+  const memo = memoFor(store, clock, 'snap-key-0123456789', ttlMs);
   const asked: string[][] = [];
   const getMany = memo.getMany.bind(memo);
   memo.getMany = (keys) => {

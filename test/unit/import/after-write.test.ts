@@ -90,17 +90,19 @@ describe('history', () => {
   // over, it is refused.
   const header = ['Run at', 'id', 'fullName'];
   const wide = ['id', ...Array.from({ length: 29 }, (_, i) => `f${i}`)];
+  // A history of this import's columns holding two runs of `rows` rows each, on a grid of that size.
+  const twoRuns = (rows: number, grid: { rows: number; cols: number; others?: number }): Partial<HistorySheet> => ({
+    header,
+    runs: [
+      { at: 1, rows },
+      { at: 2, rows },
+    ],
+    grid: { others: 0, ...grid },
+  });
   const cases: Array<[string, Partial<HistorySheet>, number, Cell[][], string[], number]> = [
     [
       "the sheet's whole grid counts, less the rows of the run pruned",
-      {
-        header,
-        runs: [
-          { at: 1, rows: 10 },
-          { at: 2, rows: 10 },
-        ],
-        grid: { others: 0, rows: 1000, cols: 26 },
-      },
+      twoRuns(10, { rows: 1000, cols: 26 }),
       2,
       ids(10),
       ['id', 'fullName'],
@@ -108,14 +110,7 @@ describe('history', () => {
     ],
     [
       'the runs kept after the prune count, however many rows each holds',
-      {
-        header,
-        runs: [
-          { at: 1, rows: 30 },
-          { at: 2, rows: 30 },
-        ],
-        grid: { others: 0, rows: 61, cols: 3 },
-      },
+      twoRuns(30, { rows: 61, cols: 3 }),
       2,
       ids(10),
       ['id', 'fullName'],
@@ -124,14 +119,7 @@ describe('history', () => {
     ],
     [
       '`keep` runs of this size count when they are more than the rows there',
-      {
-        header,
-        runs: [
-          { at: 1, rows: 5 },
-          { at: 2, rows: 5 },
-        ],
-        grid: { others: 0, rows: 11, cols: 3 },
-      },
+      twoRuns(5, { rows: 11, cols: 3 }),
       3,
       ids(10),
       ['id', 'fullName'],
@@ -147,18 +135,18 @@ describe('history', () => {
     ],
   ];
   test.each(cases)('%s: kept at the limit, refused one cell past it', (_, before, keep, rows, fields, cells) => {
-    const at = historySheet({
-      ...before,
-      grid: { ...(before.grid ?? { rows: 0, cols: 26 }), others: MAX_SPREADSHEET_CELLS - cells },
-    });
+    // The history as before, its other sheets leaving room for `cells` less `short` cells.
+    const leaving = (short: number) =>
+      historySheet({
+        ...before,
+        grid: { ...(before.grid ?? { rows: 0, cols: 26 }), others: MAX_SPREADSHEET_CELLS - cells + short },
+      });
+    const at = leaving(0);
     const kept = historyRun(keep, at.port, rows, fields);
     expect(kept.note).toMatch(/^ History: \d+ runs? kept in "Partners history"\.$/);
     expect(at.appended).toHaveLength(1);
     expect(kept.run.historyRows).toBe(rows.length);
-    const over = historySheet({
-      ...before,
-      grid: { ...(before.grid ?? { rows: 0, cols: 26 }), others: MAX_SPREADSHEET_CELLS - cells + 1 },
-    });
+    const over = leaving(1);
     const refused = historyRun(keep, over.port, rows, fields);
     expect(refused.note).toMatch(/^ History not kept: /);
     expect(over.appended).toEqual([]);
@@ -177,14 +165,7 @@ describe('history', () => {
   });
 
   test('a run of no rows needs no room, adds nothing and keeps the runs there', () => {
-    const h = historySheet({
-      header,
-      runs: [
-        { at: 1, rows: 10 },
-        { at: 2, rows: 10 },
-      ],
-      grid: { others: MAX_SPREADSHEET_CELLS, rows: 21, cols: 3 },
-    });
+    const h = historySheet(twoRuns(10, { rows: 21, cols: 3, others: MAX_SPREADSHEET_CELLS }));
     const { note, run } = historyRun(3, h.port, []);
     expect(note).toBe(' History: 2 runs kept in "Partners history".');
     expect(h.appended).toEqual([]);

@@ -10,19 +10,7 @@ import {
 } from '../../../src/import/replace';
 import type { Cell } from '../../../src/table/cells';
 import { checkSchedule, checkSheetName, checkSpec, nextDue } from '../../../src/import/spec';
-
-/** A table as the import's record shows it: cells, formulas by "r,c", the field each column holds. */
-const owned = (
-  values: unknown[][],
-  formulas: Record<string, string> = {},
-  fields: Array<string | undefined> = [],
-  tag: SheetTag | null = null,
-): OwnedTable => ({
-  values: values as Cell[][],
-  formulas: values.map((row, r) => row.map((_, c) => formulas[`${r},${c}`] ?? '')),
-  fields,
-  tag,
-});
+import { ownedTable } from '../../helpers/fake-ports';
 
 describe('merge', () => {
   test('first import: header and rows, each column the field it holds, no change log', () => {
@@ -38,7 +26,7 @@ describe('merge', () => {
   });
 
   test('a listed partner is updated in its own row, a gone one keeps its row, a new one goes below; all are logged', () => {
-    const existing = owned(
+    const existing = ownedTable(
       [
         ['id', 'x', 'Notes', 'Calc'],
         ['a', 1, 'note a', 5],
@@ -71,7 +59,7 @@ describe('merge', () => {
   });
 
   test('the header is the row where the import\'s id column reads "id", in any case, below a title row that stays as it was', () => {
-    const existing = owned(
+    const existing = ownedTable(
       [
         ['Partners we track', '', ''],
         ['ID', 'X', 'Notes'],
@@ -99,7 +87,7 @@ describe('merge', () => {
   });
 
   test('a sheet with data but no column the import wrote is refused until the analyst lets the import own it; so is one whose id column is gone', () => {
-    const typed = owned([
+    const typed = ownedTable([
       ['id', 'x', 'Notes'],
       ['a', 1, 'keep'],
     ]);
@@ -113,13 +101,13 @@ describe('merge', () => {
       ['id', 'x', 'Notes'],
       ['a', 2, 'keep'],
     ]);
-    expect(() => mergeTables(owned([['x'], [1]], {}, [undefined, 'x']), ['id', 'x'], [['a', 1]], 'S')).toThrow(
+    expect(() => mergeTables(ownedTable([['x'], [1]], {}, [undefined, 'x']), ['id', 'x'], [['a', 1]], 'S')).toThrow(
       'The id column the import wrote in "S" is gone',
     );
   });
 
   test('a further row with a repeated id keeps its place and its cells, and is logged; only the first row is updated', () => {
-    const existing = owned(
+    const existing = ownedTable(
       [
         ['id', 'x', 'Notes'],
         ['a', 1, 'first'],
@@ -152,7 +140,7 @@ describe('merge', () => {
   });
 
   test('a TOTAL row (its label in the id column) keeps its place and its formulas, in imported columns too', () => {
-    const existing = owned(
+    const existing = ownedTable(
       [
         ['id', 'x'],
         ['a', 1],
@@ -181,7 +169,7 @@ describe('merge', () => {
 
   test("the analyst's columns stay where they are, inserted between imported ones or moved; the import's columns are found wherever they are", () => {
     // The analyst moved x to the left of id and inserted "Score" between them; "Times 10" reads Score.
-    const existing = owned(
+    const existing = ownedTable(
       [
         ['x', 'Score', 'id', 'Times 10'],
         [1, 7, 'a', 70],
@@ -208,7 +196,7 @@ describe('merge', () => {
   });
 
   test("a field newly added gets a new column, never the analyst's column of that name; a field no longer written leaves its column to the analyst", () => {
-    const existing = owned(
+    const existing = ownedTable(
       [
         ['id', 'old', 'region'],
         ['a', 'o', 'my note'],
@@ -226,7 +214,7 @@ describe('merge', () => {
 
   test("an analyst's formula in an imported column is kept, not overwritten", () => {
     const r = mergeTables(
-      owned(
+      ownedTable(
         [
           ['id', 'x'],
           ['a', 0],
@@ -245,7 +233,7 @@ describe('merge', () => {
 describe('merge by id never moves a row', () => {
   /** A table the analyst sorted by size, descending, with an analyst column reading another row. */
   const sorted = () =>
-    owned(
+    ownedTable(
       [
         ['id', 'name', 'size', 'Note'],
         ['c', 'Cy', 30, ''],
@@ -286,7 +274,7 @@ describe('merge by id never moves a row', () => {
   });
 
   test("new partners go below the table's last row in the import's order; blank rows, rows without an id and a partner the filters now leave out keep their place", () => {
-    const existing = owned(
+    const existing = ownedTable(
       [
         ['id', 'x'],
         ['a', 1],
@@ -364,15 +352,15 @@ describe("replace rewrites a sheet if and only if it carries this import's tag a
     ['b', 'B'],
   ];
   /** The sheet as the import recorded it, then as it is now (`now`, with formulas and the columns' fields). */
-  const sheet = (now: unknown[][], formulas: Record<string, string> = {}, tag: Partial<SheetTag> = {}) =>
-    owned(now, formulas, fields, { import: 'imp1', digest: ownDigest(written, fields), ...tag });
+  const sheet = (now: Cell[][], formulas: Record<string, string> = {}, tag: Partial<SheetTag> = {}) =>
+    ownedTable(now, formulas, fields, { import: 'imp1', digest: ownDigest(written, fields), ...tag });
   const verdict = (t: OwnedTable | null) => replaceRefusal(t, 'imp1', 'S');
 
   test('the table it wrote, as written, sorted, or with its columns moved, may be rewritten; so may a blank or missing sheet', () => {
     expect(verdict(null)).toBeUndefined();
     expect(
       verdict(
-        owned([
+        ownedTable([
           ['', ''],
           ['', ''],
         ]),
@@ -478,7 +466,7 @@ describe("replace rewrites a sheet if and only if it carries this import's tag a
   });
 
   test("a table without this import's tag is the analyst's: typed by hand with the same headers, written before imports kept a record, or another import's", () => {
-    const hand = owned(written);
+    const hand = ownedTable(written);
     expect(verdict(hand)).toBe(
       'Replace stopped: "S" holds cells the import did not write (A1, B1, A2 and 3 more). Let the import own this table, import into another sheet, or choose Replace anyway.',
     );
@@ -499,7 +487,9 @@ describe("replace rewrites a sheet if and only if it carries this import's tag a
   });
 
   test('a sheet of 200,000 analyst cells is counted, and only the first three are named', () => {
-    const big = owned(Array.from({ length: 20_000 }, (_, r) => Array.from({ length: 10 }, (_, c) => `v${r}:${c}`)));
+    const big = ownedTable(
+      Array.from({ length: 20_000 }, (_, r) => Array.from({ length: 10 }, (_, c) => `v${r}:${c}`)),
+    );
     expect(verdict(big)).toMatch(/\(A1, B1, C1 and 199997 more\)/);
   });
 

@@ -8,23 +8,13 @@
  */
 import { HEADER_SEARCH_ROWS, MAX_CHANGES, MergeRefused, mergeTables, norm, sameCell } from '../../../src/import/merge';
 import type { Cell } from '../../../src/table/cells';
+import { ownedTable } from '../../helpers/fake-ports';
 
 type Existing = NonNullable<Parameters<typeof mergeTables>[0]>;
 
-/** A table as the import's record shows it: cells, formulas by "r,c", the field each column holds. */
-const table = (
-  values: Cell[][],
-  formulas: Record<string, string> = {},
-  fields: Array<string | undefined> = [],
-): Existing => ({
-  values,
-  formulas: values.map((row, r) => row.map((_, c) => formulas[`${r},${c}`] ?? '')),
-  fields,
-});
-
 /** The import's table with one partner, a, whose x is 1. */
 const partnerA = () =>
-  table(
+  ownedTable(
     [
       ['id', 'x'],
       ['a', 1],
@@ -36,7 +26,7 @@ const partnerA = () =>
 describe('a sheet counts as empty only when no cell holds a value or a formula', () => {
   test('a sheet of blank cells gets a fresh table', () => {
     const r = mergeTables(
-      table([
+      ownedTable([
         ['', ''],
         ['', ''],
       ]),
@@ -52,7 +42,7 @@ describe('a sheet counts as empty only when no cell holds a value or a formula',
   });
 
   test("a sheet whose only content is a formula showing blank is the analyst's, and is refused", () => {
-    const existing = table(
+    const existing = ownedTable(
       [
         ['', ''],
         ['', ''],
@@ -63,7 +53,7 @@ describe('a sheet counts as empty only when no cell holds a value or a formula',
   });
 
   test('a table with a blank row in it is merged, the blank row kept in its place', () => {
-    const existing = table(
+    const existing = ownedTable(
       [
         ['id', 'x'],
         ['', ''],
@@ -84,7 +74,7 @@ describe('the header row', () => {
   test('a header cell is compared trimmed and in any case; a missing one reads as empty', () => {
     expect(norm('  ID ')).toBe('id');
     expect(norm(undefined)).toBe('');
-    const existing = table(
+    const existing = ownedTable(
       [
         [' ID ', 'x'],
         ['a', 1],
@@ -99,7 +89,7 @@ describe('the header row', () => {
   });
 
   test('without "id" on the id column the merge is refused, saying what to do', () => {
-    const existing = table(
+    const existing = ownedTable(
       [
         ['name', 'x'],
         ['a', 1],
@@ -116,7 +106,7 @@ describe('the header row', () => {
 
   test(`the header is looked for in the first ${HEADER_SEARCH_ROWS} rows only`, () => {
     const notes = (n: number): Cell[][] => Array.from({ length: n }, (_, i) => [`note ${i}`, '']);
-    const below = (n: number) => table([...notes(n), ['id', 'x'], ['a', 1]], {}, ['id', 'x']);
+    const below = (n: number) => ownedTable([...notes(n), ['id', 'x'], ['a', 1]], {}, ['id', 'x']);
     expect(mergeTables(below(HEADER_SEARCH_ROWS - 1), ['id', 'x'], [['a', 2]], 'S').grid.at(-1)).toEqual(['a', 2]);
     expect(() => mergeTables(below(HEADER_SEARCH_ROWS), ['id', 'x'], [['a', 2]], 'S')).toThrow(
       `in its first ${HEADER_SEARCH_ROWS} rows`,
@@ -144,7 +134,7 @@ describe('the header row', () => {
 
 describe("which rows are a partner's", () => {
   test("text above the header that reads like a partner's id is not that partner's row", () => {
-    const existing = table(
+    const existing = ownedTable(
       [
         ['lp-7', 'is our lead', ''],
         ['id', 'x', 'Notes'],
@@ -185,7 +175,7 @@ describe("which rows are a partner's", () => {
 
 describe('rows without an id', () => {
   test('one with a value is kept and counted, unlogged; a blank one is neither', () => {
-    const existing = table(
+    const existing = ownedTable(
       [
         ['id', 'x'],
         ['a', 1],
@@ -207,7 +197,7 @@ describe('rows without an id', () => {
   });
 
   test('one whose only content is a formula showing blank is kept and counted', () => {
-    const existing = table(
+    const existing = ownedTable(
       [
         ['id', 'x'],
         ['a', 1],
@@ -222,7 +212,7 @@ describe('rows without an id', () => {
   });
 
   test('a row too short to reach the id column has no id: kept and counted, unlogged', () => {
-    const existing = table([['x', 'id'], [1, 'a'], ['note']], {}, ['x', 'id']);
+    const existing = ownedTable([['x', 'id'], [1, 'a'], ['note']], {}, ['x', 'id']);
     const r = mergeTables(existing, ['id', 'x'], [['a', 1]], 'S');
     expect(r.grid).toEqual([
       ['x', 'id'],
@@ -236,7 +226,7 @@ describe('rows without an id', () => {
 
 describe('what the change log lists', () => {
   test('a field newly added is no change for a partner already there; a partner no longer listed gets a blank cell in it', () => {
-    const existing = table(
+    const existing = ownedTable(
       [
         ['id', 'x'],
         ['a', 1],
@@ -255,7 +245,7 @@ describe('what the change log lists', () => {
   });
 
   test("an analyst's formula in an imported column is no change", () => {
-    const existing = table(
+    const existing = ownedTable(
       [
         ['id', 'x'],
         ['a', 0],
@@ -276,7 +266,7 @@ describe('what the change log lists', () => {
 
   test(`the log stops at ${MAX_CHANGES} entries`, () => {
     const incoming: Cell[][] = Array.from({ length: MAX_CHANGES + 2 }, (_, i) => [`p${i}`, i]);
-    const r = mergeTables(table([['id', 'x']], {}, ['id', 'x']), ['id', 'x'], incoming, 'S');
+    const r = mergeTables(ownedTable([['id', 'x']], {}, ['id', 'x']), ['id', 'x'], incoming, 'S');
     expect(r.grid).toHaveLength(MAX_CHANGES + 3);
     expect(r.changes).toHaveLength(MAX_CHANGES);
     expect(r.changes.at(-1)?.id).toBe(`p${MAX_CHANGES - 1}`);

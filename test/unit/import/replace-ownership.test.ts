@@ -4,27 +4,14 @@
  * of what the import owns, another import's table, rows without an id, a digest of another size,
  * many edits at once, and which header row an adopted table is read by.
  */
-import {
-  adoption,
-  digestOf,
-  type OwnedTable,
-  ownDigest,
-  replaceRefusal,
-  type SheetTag,
-} from '../../../src/import/replace';
+import { adoption, digestOf, ownDigest, replaceRefusal } from '../../../src/import/replace';
 import type { Cell } from '../../../src/table/cells';
+import { ownedTable } from '../../helpers/fake-ports';
 
-/** A sheet without formulas: its cells, the field each column's metadata names, its tag. */
-const owned = (values: Cell[][], fields: Array<string | undefined>, tag: SheetTag | null): OwnedTable => ({
-  values,
-  formulas: values.map((row) => row.map(() => '')),
-  fields,
-  tag,
-});
 const fields = ['id', 'x'];
 /** The verdict on the sheet `now` when the import recorded `written` there. */
 const verdict = (written: Cell[][], now: Cell[][]) =>
-  replaceRefusal(owned(now, fields, { import: 'imp1', digest: ownDigest(written, fields) }), 'imp1', 'S');
+  replaceRefusal(ownedTable(now, {}, fields, { import: 'imp1', digest: ownDigest(written, fields) }), 'imp1', 'S');
 
 describe('what the import wrote reads back as written', () => {
   test('a date read back to the second is as written; another date is an edit', () => {
@@ -91,11 +78,12 @@ describe('what the import wrote reads back as written', () => {
 
 describe("cells that are not this import's", () => {
   test("another import's table, its own cells only, is not this import's to rewrite", () => {
-    const theirs = owned(
+    const theirs = ownedTable(
       [
         ['id', 'x'],
         ['a', 'A'],
       ],
+      {},
       fields,
       { import: 'imp2', digest: 'whatever' },
     );
@@ -105,13 +93,13 @@ describe("cells that are not this import's", () => {
   });
 
   test('with the id column gone, the rows below the header are no longer imported rows', () => {
-    const t = owned(
+    const t = ownedTable(
       [
         ['name', 'x'],
         ['Ann', 'A'],
       ],
+      {},
       ['name', 'x'],
-      null,
     );
     expect(replaceRefusal(t, 'imp1', 'S', 9)).toMatch(/\(A1 \(edited\), B1 \(edited\), A2, B2\)/);
   });
@@ -121,11 +109,12 @@ describe("cells that are not this import's", () => {
       ['id', 'x'],
       ['a', 'A'],
     ];
-    const t = owned(
+    const t = ownedTable(
       [
         ['id', 'x'],
         ['a', 'B'],
       ],
+      {},
       fields,
       { import: 'imp1', digest: `${ownDigest(written, fields)}.1` },
     );
@@ -171,29 +160,25 @@ describe("cells that are not this import's", () => {
 
 describe('adoption: the header row the columns are read from', () => {
   test('an empty sheet: no columns', () => {
-    expect(adoption(owned([], [], null), fields).columns).toStrictEqual([]);
+    expect(adoption(ownedTable([]), fields).columns).toStrictEqual([]);
   });
 
   test('the first row with an "id" cell, below a title', () => {
-    const t = owned(
-      [
-        ['My fund', '', ''],
-        ['', '', ''],
-        ['Notes', 'ID', 'x'],
-        ['', 'a', 'A'],
-      ],
-      [],
-      null,
-    );
+    const t = ownedTable([
+      ['My fund', '', ''],
+      ['', '', ''],
+      ['Notes', 'ID', 'x'],
+      ['', 'a', 'A'],
+    ]);
     expect(adoption(t, fields).columns).toEqual([undefined, 'id', 'x']);
   });
 
   test('an "id" cell past the rows a header is looked for in: the first row', () => {
-    const t = owned([['x', 'Notes'], ...Array.from({ length: 11 }, (): Cell[] => ['', '']), ['id', 'x']], [], null);
+    const t = ownedTable([['x', 'Notes'], ...Array.from({ length: 11 }, (): Cell[] => ['', '']), ['id', 'x']]);
     expect(adoption(t, fields).columns).toEqual(['x', undefined]);
   });
 
   test("a field headed twice: only the first column is the import's", () => {
-    expect(adoption(owned([['id', 'x', 'X']], [], null), fields).columns).toEqual(['id', 'x', undefined]);
+    expect(adoption(ownedTable([['id', 'x', 'X']]), fields).columns).toEqual(['id', 'x', undefined]);
   });
 });
