@@ -9,10 +9,15 @@
  * functions see the owner's, whose quota they spend). Concurrent executions must not lose counts,
  * so the count is sharded: an execution adds to one slot, chosen at random when it starts, and
  * readers sum the slots; two executions lose an update only if they share a slot and interleave.
- * Each slot holds `windowStart:count`; a slot whose window is over counts nothing, so a new window
- * starts from zero. The cache keeps an item at most 6 h: each write refreshes its own slot, and a
- * refusal rewrites every live slot; a slot neither written nor refused for 6 h is forgotten (then
- * the guard undercounts, and Google's own refusal still surfaces as QUOTA).
+ * Each slot holds `windowStart:count:savedAt` (a value without `savedAt`, from an older version,
+ * reads as saved at its window's start); a slot whose window is over counts nothing, so a new
+ * window starts from zero. The cache keeps an item at most 6 h, the window is 24 h: every
+ * execution that writes (an admission to its own slot, or a refusal) also rewrites each live slot
+ * saved an hour ago or more, so the count of the whole window stays in the cache as long as some
+ * fetch is asked for at least every 5 h (after a longer pause the guard undercounts, and Google's
+ * own refusal still surfaces as QUOTA). No execution lasts an hour, so a slot saved an hour ago
+ * belongs to none that is still running; rewriting it loses an update only if an execution that
+ * has just drawn the same slot interleaves, the risk two executions sharing a slot already run.
  */
 import { ServiceError } from './errors';
 import { grouped } from './numbers';
@@ -35,6 +40,8 @@ export const DEFAULT_QUOTA_POLICY: QuotaPolicy = { dailyLimit: 20000, reserve: 0
 export const QUOTA_WINDOW_MS = 24 * 3600_000;
 /** CacheService's longest lifetime. */
 const TTL_SECONDS = 21600;
+/** A live slot saved this long ago is rewritten by the next execution that writes (longer than any execution runs). */
+const RESAVE_AFTER_MS = 3600_000;
 const slotKeys = Array.from({ length: 16 }, (_, i) => `fetches:${i}`);
 
 export interface QuotaUsage {
@@ -82,18 +89,20 @@ export class FetchBudget {
     this.slot = Math.min(slotKeys.length - 1, Math.floor((options.random ?? Math.random)() * slotKeys.length));
   }
 
-  /** The live slots in one read: the window's start (the earliest live one) and each slot's count. */
-  private read(): { windowStart: number; slots: number[] } {
+  /** The live slots in one read: the window's start (the earliest live one), each slot's count and when it was saved. */
+  private read(): { windowStart: number; slots: number[]; savedAt: number[] } {
     const values = this.options.store.getAll(slotKeys);
     const now = this.options.now();
     let windowStart = 0;
-    const slots = slotKeys.map((k) => {
-      const [start, n] = (values[k] ?? '').split(':').map(count);
+    const savedAt: number[] = [];
+    const slots = slotKeys.map((k, i) => {
+      const [start, n, saved] = (values[k] ?? '').split(':').map(count);
+      savedAt[i] = saved || start;
       if (!start || now >= start + QUOTA_WINDOW_MS || start > now) return 0;
       if (!windowStart || start < windowStart) windowStart = start;
       return n ?? 0;
     });
-    return { windowStart, slots };
+    return { windowStart, slots, savedAt };
   }
 
   usage(): QuotaUsage {
@@ -119,18 +128,19 @@ export class FetchBudget {
    */
   admit: Admit = (n) => {
     if (n <= 0) return { admitted: 0 };
-    const { windowStart, slots } = this.read();
+    const { windowStart, slots, savedAt } = this.read();
     const used = slots.reduce((a, b) => a + b, 0);
     const allowed = allowedFetches(this.policy);
     const admitted = Math.max(0, Math.min(n, allowed - used));
-    const start = windowStart || this.options.now();
-    if (admitted > 0) {
-      this.options.store.putAll({ [slotKeys[this.slot]]: `${start}:${slots[this.slot] + admitted}` }, TTL_SECONDS);
-    } else {
-      // Near the margin few writes happen: a refusal rewrites the live slots so the cache keeps them.
-      const live = slots.flatMap((c, i) => (c ? [[slotKeys[i], `${windowStart}:${c}`]] : []));
-      this.options.store.putAll(Object.fromEntries(live), TTL_SECONDS);
-    }
+    const now = this.options.now();
+    const start = windowStart || now;
+    slots[this.slot] += admitted;
+    const writes = slots.flatMap((c, i) =>
+      (i === this.slot && admitted > 0) || (c > 0 && now - savedAt[i] >= RESAVE_AFTER_MS)
+        ? [[slotKeys[i], `${start}:${c}:${now}`]]
+        : [],
+    );
+    if (writes.length) this.options.store.putAll(Object.fromEntries(writes), TTL_SECONDS);
     if (admitted === n) return { admitted };
     const limit = grouped(this.policy.dailyLimit);
     const counted = `${grouped(used + admitted)} of ${limit} URL fetches used since ${utcTime(start)}`;

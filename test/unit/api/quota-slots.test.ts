@@ -2,8 +2,8 @@
  * The quota guard's count (src/api/quota.ts) where quota.test.ts does not look: the count in
  * words for Diagnostics, the window's start when executions' counts began at different times,
  * counts that are damaged or dated in the future, executions writing between another's read
- * and write, the slot of a random draw at its bound, an empty batch, and refusals that keep the
- * counts of other executions alive in the cache.
+ * and write, the slot of a random draw at its bound, an empty batch, counts written by an older
+ * version, and writes and refusals that keep the counts of other executions alive in the cache.
  */
 import { FetchBudget, QUOTA_WINDOW_MS, type QuotaStore } from '../../../src/api/quota';
 import { FakeClock, LimitedStore } from '../../helpers/fakes';
@@ -21,6 +21,27 @@ function world(start = Date.UTC(2026, 0, 5, 7, 3)) {
   const budget = (random: () => number = inSlot(8), on: QuotaStore = store) =>
     new FetchBudget({ store: on, now: () => clock.now(), policy: POLICY, random });
   return { clock, store, budget };
+}
+
+/** A store over `store` that runs another execution's work once, between the next read and its caller's write. */
+function interleaving(store: LimitedStore) {
+  let during: (() => void) | undefined;
+  const racing: QuotaStore = {
+    getAll: (keys) => {
+      const read = store.getAll([...keys]);
+      const other = during;
+      during = undefined;
+      other?.();
+      return read;
+    },
+    putAll: (values, ttl) => store.putAll(values, ttl),
+  };
+  return {
+    store: racing,
+    duringNextRead: (work: () => void) => {
+      during = work;
+    },
+  };
 }
 
 describe('quota guard: the count in words', () => {
@@ -96,22 +117,48 @@ describe('quota guard: slots', () => {
   test('an execution that writes between another one’s read and write loses nothing (slot pairs swept)', () => {
     for (let k = 0; k < 16; k++) {
       const w = world();
-      let during: (() => void) | undefined;
-      const interleaving: QuotaStore = {
-        getAll: (keys) => {
-          const read = w.store.getAll([...keys]);
-          const other = during;
-          during = undefined;
-          other?.();
-          return read;
-        },
-        putAll: (values, ttl) => w.store.putAll(values, ttl),
-      };
-      const a = w.budget(inSlot(k), interleaving);
-      const b = w.budget(inSlot(15 - k), interleaving);
-      during = () => expect(b.admit(4)).toEqual({ admitted: 4 });
+      const racing = interleaving(w.store);
+      const a = w.budget(inSlot(k), racing.store);
+      const b = w.budget(inSlot(15 - k), racing.store);
+      racing.duringNextRead(() => expect(b.admit(4)).toEqual({ admitted: 4 }));
       expect(a.admit(3)).toEqual({ admitted: 3 });
       expect(w.budget().usage().used).toBe(7);
+    }
+  });
+
+  test('a count saved within the hour is left to its execution: one adding to it meanwhile loses nothing', () => {
+    const w = world();
+    expect(w.budget(inSlot(1)).admit(5)).toEqual({ admitted: 5 });
+    w.clock.t += HOUR - 1;
+    const racing = interleaving(w.store);
+    const owner = w.budget(inSlot(1), racing.store);
+    racing.duringNextRead(() => expect(owner.admit(4)).toEqual({ admitted: 4 }));
+    expect(w.budget(inSlot(0), racing.store).admit(3)).toEqual({ admitted: 3 });
+    expect(w.budget().usage().used).toBe(12);
+  });
+
+  test('a count written by an older version (no save time) is still read, and kept alive past 6 hours', () => {
+    const w = world();
+    const t = w.clock.now();
+    w.store.putAll({ 'fetches:3': `${t}:40` }, 21600);
+    w.clock.t = t + 2 * HOUR;
+    expect(w.budget(inSlot(8)).admit(10)).toEqual({ admitted: 10 });
+    w.clock.t = t + 7 * HOUR;
+    expect(w.budget().usage()).toMatchObject({ used: 50, windowStart: t });
+  });
+
+  test('fetches asked for every 5 hours or less keep every count of the window alive in the 6-hour cache', () => {
+    for (let k = 0; k < 16; k++) {
+      const w = world();
+      const t = w.clock.now();
+      let total = 0;
+      for (let e = 0; e * 4.9 < 24; e++) {
+        w.clock.t = t + e * 4.9 * HOUR;
+        expect(w.budget(inSlot((k + e) % 16)).admit(e + 1)).toEqual({ admitted: e + 1 });
+        total += e + 1;
+      }
+      w.clock.t = t + 23.9 * HOUR;
+      expect({ k, used: w.budget().usage().used }).toEqual({ k, used: total });
     }
   });
 
