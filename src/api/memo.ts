@@ -138,13 +138,15 @@ export class Memo {
   /**
    * Stores answers for as long as the cache allows, or (`shortLived`) only for the freshness
    * lifetime: copies of what a longer-lived entry already holds, which the cache should drop first.
+   * They are stamped as fetched now, or at `fetchedAt` when what they hold was read earlier (their
+   * freshness is judged from that time).
    */
-  putMany(entries: ReadonlyArray<readonly [string, unknown]>, shortLived = false): void {
+  putMany(entries: ReadonlyArray<readonly [string, unknown]>, shortLived = false, fetchedAt?: number): void {
     if (entries.length === 0) return;
     const seconds = shortLived ? Math.min(MAX_CACHE_SECONDS, Math.floor(this.o.ttlMs / 1000)) : MAX_CACHE_SECONDS;
     if (seconds < 1) return;
     const values: Record<string, string> = {};
-    const t = this.o.now();
+    const t = fetchedAt ?? this.o.now();
     for (const [key, value] of entries) {
       let text = `j${JSON.stringify({ t, v: value })}`;
       if (overLimit(text)) text = `z${this.o.codec.gzip(text.slice(1))}`;

@@ -8,7 +8,9 @@
  * (one per API key and service address) and follows the memo's rules: fresh inside the cache lifetime and after the last
  * "refresh all", then kept only as a last good copy. A new snapshot is written under a new
  * generation and published by its index last, so a reader never mixes two lists; the previous
- * generation's chunks are removed when the new one is published.
+ * generation's chunks are removed when the new one is published. The index is stamped with the
+ * time of its oldest chunk, so a snapshot is as old as its oldest records, however long the
+ * import that wrote them took to finish.
  */
 import type { Cached, Memo } from './memo';
 import { recordId, type ServiceRecord } from './records';
@@ -21,6 +23,12 @@ interface IndexEntry {
   total: number;
   /** Ids of each chunk, in list order. */
   chunks: string[][];
+}
+
+/** A chunk as read back: its records, and when it was written (the step that read them). */
+interface ChunkRead {
+  records: ServiceRecord[];
+  at: number;
 }
 
 interface Columns {
@@ -143,7 +151,7 @@ export class Snapshot {
       wanted.get(n)?.add(id);
     }
     const out = new Map<string, SnapshotHit>();
-    for (const [n, records] of this.readChunks(view, [...wanted.keys()])) {
+    for (const [n, { records }] of this.readChunks(view.gen, [...wanted.keys()])) {
       const set = wanted.get(n) as Set<string>;
       for (const record of records) {
         const id = recordId(record);
@@ -156,22 +164,23 @@ export class Snapshot {
   /** Every record, in list order; undefined when a chunk is missing (evicted): the snapshot is then not whole. */
   all(view: SnapshotView): ServiceRecord[] | undefined {
     const chunks = this.readChunks(
-      view,
+      view.gen,
       Array.from({ length: view.chunkCount }, (_, n) => n),
     );
     if (chunks.size !== view.chunkCount) return undefined;
     const out: ServiceRecord[] = [];
-    for (let n = 0; n < view.chunkCount; n++) out.push(...(chunks.get(n) as ServiceRecord[]));
+    for (let n = 0; n < view.chunkCount; n++) out.push(...(chunks.get(n) as ChunkRead).records);
     return out;
   }
 
-  private readChunks(view: SnapshotView, numbers: readonly number[]): Map<number, ServiceRecord[]> {
-    const keys = numbers.map((n) => this.chunkKey(view.gen, n));
+  /** The chunks of generation `gen` that the cache still holds, with when each was written. */
+  private readChunks(gen: string, numbers: readonly number[]): Map<number, ChunkRead> {
+    const keys = numbers.map((n) => this.chunkKey(gen, n));
     const hits = this.memo.getMany(keys);
-    const out = new Map<number, ServiceRecord[]>();
+    const out = new Map<number, ChunkRead>();
     numbers.forEach((n, i) => {
-      const v = hits.get(keys[i])?.value;
-      if (isColumns(v)) out.set(n, fromColumns(v));
+      const hit = hits.get(keys[i]);
+      if (hit && isColumns(hit.value)) out.set(n, { records: fromColumns(hit.value), at: hit.fetchedAt });
     });
     return out;
   }
@@ -200,10 +209,13 @@ export class Snapshot {
     return ids;
   }
 
-  /** Makes generation `gen` the snapshot, and removes the previous generation's chunks. */
-  publish(gen: string, total: number, chunks: string[][]): void {
+  /**
+   * Makes generation `gen` the snapshot, as read at `readAt` (the time of its oldest chunk; now when
+   * it was read in one go), and removes the previous generation's chunks.
+   */
+  private publish(gen: string, total: number, chunks: string[][], readAt?: number): void {
     const before = this.view();
-    this.memo.putMany([[this.key('index'), { gen, total, chunks } satisfies IndexEntry]]);
+    this.memo.putMany([[this.key('index'), { gen, total, chunks } satisfies IndexEntry]], false, readAt);
     if (before && before.gen !== gen)
       this.memo.remove(Array.from({ length: before.chunkCount }, (_, n) => this.chunkKey(before.gen, n)));
   }
@@ -216,26 +228,35 @@ export class Snapshot {
    * write that redid it) and is never used. From the first gap on, the chunks themselves are read
    * for their ids. Returns false when a chunk read for its ids is missing. (A chunk whose ids were
    * kept is not read: if the cache evicted it, lookups find the snapshot holed and read the list
-   * again, as after any later eviction.)
+   * again, as after any later eviction.) The snapshot is as old as the oldest of these writes: a
+   * kept value is written with its chunks.
    */
   publishWritten(gen: string, chunkCount: number): boolean {
     const firsts = Array.from({ length: chunkCount }, (_, n) => n);
     const kept = this.memo.getMany(firsts.map((n) => this.idsKey(gen, n)));
     const ids: string[][] = [];
+    let readAt: number | undefined;
     while (ids.length < chunkCount) {
-      const v = kept.get(this.idsKey(gen, ids.length))?.value;
+      const hit = kept.get(this.idsKey(gen, ids.length));
+      if (!hit) break;
+      const v = hit.value;
       if (!Array.isArray(v) || v.length === 0 || ids.length + v.length > chunkCount || !v.every(isIdList)) break;
       ids.push(...v);
+      readAt = Math.min(readAt ?? hit.fetchedAt, hit.fetchedAt);
     }
     const rest = firsts.slice(ids.length);
-    const view: SnapshotView = { gen, total: 0, fresh: true, fetchedAt: 0, chunkCount, chunkOf: () => undefined };
-    const chunks = this.readChunks(view, rest);
+    const chunks = this.readChunks(gen, rest);
     if (chunks.size !== rest.length) return false;
-    for (const n of rest) ids.push((chunks.get(n) as ServiceRecord[]).map((r) => recordId(r) ?? ''));
+    for (const n of rest) {
+      const { records, at } = chunks.get(n) as ChunkRead;
+      ids.push(records.map((r) => recordId(r) ?? ''));
+      readAt = Math.min(readAt ?? at, at);
+    }
     this.publish(
       gen,
       ids.reduce((k, x) => k + x.length, 0),
       ids,
+      readAt,
     );
     this.memo.remove(firsts.filter((n) => kept.has(this.idsKey(gen, n))).map((n) => this.idsKey(gen, n)));
     return true;

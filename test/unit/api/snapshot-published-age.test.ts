@@ -29,3 +29,32 @@ test('records written ten minutes before their snapshot is published, with a one
   const view = snapshot.view();
   expect({ fresh: view?.fresh, readBy: (view?.fetchedAt ?? 0) <= readAt }).toEqual({ fresh: false, readBy: true });
 });
+
+test('chunks written over several steps: the snapshot is fresh from the oldest of them, for one lifetime', () => {
+  for (const keepIds of [false, true]) {
+    const clock = new FakeClock();
+    const memo = memoFor(new LimitedStore(clock), clock, 'k_test_5678');
+    const snapshot = new Snapshot(memo);
+    const firstAt = clock.now();
+    const records = Array.from({ length: 3 * CHUNK_RECORDS }, (_, i) => partner(i));
+    // Three steps, twenty seconds apart, each writing one chunk; published ten seconds after the last.
+    for (let n = 0; n < 3; n++) {
+      clock.t = firstAt + n * 20_000;
+      snapshot.writeChunks('run2.1', n, records.slice(n * CHUNK_RECORDS, (n + 1) * CHUNK_RECORDS), keepIds);
+    }
+    clock.t = firstAt + 50_000;
+    expect(snapshot.publishWritten('run2.1', 3)).toBe(true);
+    const judged = (at: number) => {
+      clock.t = at;
+      const view = snapshot.view();
+      return { keepIds, fresh: view?.fresh, fetchedAt: view?.fetchedAt, total: view?.total };
+    };
+    expect(judged(firstAt + MINUTE - 1)).toEqual({
+      keepIds,
+      fresh: true,
+      fetchedAt: firstAt,
+      total: 3 * CHUNK_RECORDS,
+    });
+    expect(judged(firstAt + MINUTE)).toEqual({ keepIds, fresh: false, fetchedAt: firstAt, total: 3 * CHUNK_RECORDS });
+  }
+});
