@@ -4,7 +4,9 @@
  * until the missing page comes. At the end of a step, held pages whose place in the staging area
  * is known are written there at that place: by the cursor's shape (every page before them full,
  * the list steady), or before page 1 is in by the shape the held pages show (all were asked with
- * the same limit; page 1 must then agree, or they are read again). The run keeps a compact note
+ * the same limit, and a page that could be the last one does not tell the size alone). Pages read
+ * back are the service's answers whatever shape placed them: page 1 takes them as they are unless
+ * it shows another total (an older list's, read again). The run keeps a compact note
  * of them and of the pages the service asked to wait for (Retry-After), so the next step, a new
  * execution, carries on without asking for them again and without asking for a page before its
  * time. Pure: the machine does the reading and writing.
@@ -20,21 +22,49 @@ export type Held = { page: Page<ServiceRecord>; rows: Cell[][] } | { refused: Se
 /** Where pages sit: items a full page holds, the list's total and its last page holding items. */
 export type Shape = Pick<ListCursor, 'size' | 'totalItems' | 'lastPage'>;
 
-/** The shape held pages show before page 1 is in (their longest page, its total); undefined while none holds any. */
-export function provisionalShape(held: ReadonlyMap<number, Held>): Shape | undefined {
-  let shape: Shape | undefined;
-  for (const h of held.values()) {
-    if (!('page' in h) || h.page.items.length <= (shape?.size ?? 0)) continue;
-    const { items, pagination } = h.page;
-    const lastPage = Math.ceil(pagination.totalItems / items.length);
-    shape = { size: items.length, totalItems: pagination.totalItems, lastPage };
-  }
-  return shape;
+const shapeFor = (size: number, totalItems: number): Shape => ({
+  size,
+  totalItems,
+  lastPage: Math.ceil(totalItems / size),
+});
+
+/** Whether held page `p` is where shape `s` puts it: as long as its place, with the list's total. */
+function fits(s: Shape, p: number, h: Held): boolean {
+  return 'page' in h && h.page.items.length === expectedRows(s, p) && h.page.pagination.totalItems === s.totalItems;
 }
 
-/** The shape pages are placed by: the cursor's once page 1 is in, before that the held pages'. */
-export function shapeOf(c: ListCursor, held: ReadonlyMap<number, Held>): Shape | undefined {
-  return c.started ? c : provisionalShape(held);
+/**
+ * The shape held pages show before page 1 is in (all were asked for with `limit`): the one that
+ * puts the most of them at their place (a refusal past its end), `placed` (the shape they were
+ * placed by in staging) first. A page holding items before another one that does is full, so it
+ * tells the size; a lone one may as well be the last page, and pages that hold none may all lie
+ * past a list of one page (the limit's): each reading is tried against every held page, so a page
+ * that could be the last one never sets the size alone. Undefined while none places any.
+ */
+export function provisionalShape(held: ReadonlyMap<number, Held>, limit: number, placed?: Shape): Shape | undefined {
+  const pages = [...held].flatMap(([p, h]) =>
+    'page' in h ? [{ p, n: h.page.items.length, total: h.page.pagination.totalItems }] : [],
+  );
+  const holding = pages.filter((x) => x.n > 0).sort((a, b) => a.p - b.p);
+  const readings: Shape[] = placed ? [placed] : [];
+  if (holding.length > 1) readings.push(shapeFor(holding[0].n, holding[0].total));
+  else if (holding.length === 1) {
+    const { p, n, total } = holding[0];
+    readings.push(shapeFor(n, total));
+    if (p > 1 && total > n && (total - n) % (p - 1) === 0) readings.push(shapeFor((total - n) / (p - 1), total));
+  } else if (pages.length && limit > 0) readings.push(shapeFor(limit, pages[0].total));
+  let best: Shape | undefined;
+  let most = 0;
+  for (const s of readings) {
+    const n = [...held].filter(([p, h]) => ('page' in h ? fits(s, p, h) : p > s.lastPage)).length;
+    if (n > most) [best, most] = [s, n];
+  }
+  return best;
+}
+
+/** The shape pages are placed by: the cursor's once page 1 is in, before that the held pages' (`placed`: see provisionalShape). */
+export function shapeOf(c: ListCursor, held: ReadonlyMap<number, Held>, placed?: Shape): Shape | undefined {
+  return c.started ? c : provisionalShape(held, c.limit, placed);
 }
 
 /**
@@ -74,9 +104,7 @@ const lastWanted = (c: ListCursor): number => (c.started ? c.lastPage + (c.probe
 export function keepable(c: ListCursor, shape: Shape | undefined, held: ReadonlyMap<number, Held>): number[] {
   const out: number[] = [];
   for (const [p, h] of held) {
-    if (!shape || p < c.nextPage || p > Math.min(lastWanted(c), shape.lastPage + 1) || !('page' in h)) continue;
-    const fits = h.page.items.length === expectedRows(shape, p) && h.page.pagination.totalItems === shape.totalItems;
-    if (fits) out.push(p);
+    if (shape && p >= c.nextPage && p <= Math.min(lastWanted(c), shape.lastPage + 1) && fits(shape, p, h)) out.push(p);
   }
   return out.sort((a, b) => a - b);
 }

@@ -287,10 +287,13 @@ class Step {
     run.message = `Page ${pagesRead(run)} of ${run.list.lastPage}`;
   }
 
-  /** Page 1 is in: pages placed in staging by another shape are not in their place, so they are read again. */
+  /**
+   * Page 1 is in. Pages read back from staging are the service's answers, whatever shape placed them,
+   * and the cursor checks them as it takes them; but those that show another total than page 1
+   * answered an older list: they are asked for again, in the same read.
+   */
   private checkPlacement(): void {
-    const s = this.placedBy;
-    if (!s || (s.size === this.run.list.size && s.totalItems === this.run.list.totalItems)) return;
+    if (!this.placedBy || this.placedBy.totalItems === this.run.list.totalItems) return;
     for (const p of [...this.held.keys()]) if (!this.readHere.has(p)) this.held.delete(p);
     this.placedBy = undefined;
   }
@@ -323,7 +326,7 @@ class Step {
     const c = this.run.list;
     const wanted = (p: number) => !this.held.has(p) && !this.tried.has(p);
     if (!c.started && (this.tried.has(1) || !this.waits.has(1))) return this.tried.has(1) ? [] : [1];
-    const shape = provisionalShape(this.held);
+    const shape = provisionalShape(this.held, c.limit, this.placedBy);
     const last = c.started ? c.lastPage + (c.probe ? 1 : 0) : shape ? shape.lastPage : 1 + PAGES_PER_FETCH;
     const out: number[] = c.started ? [] : [1];
     for (let p = c.started ? c.nextPage : 2; p <= last; p++) if (wanted(p)) out.push(p);
@@ -333,7 +336,7 @@ class Step {
   /** The time by which this round's requests must end, keeping time to write what is in hand and what they bring. */
   private roundEnd(pages: readonly number[]): number {
     const { run, width } = this;
-    const size = shapeOf(run.list, this.held)?.size || run.list.limit;
+    const size = shapeOf(run.list, this.held, this.placedBy)?.size || run.list.limit;
     const asking = Math.min(pages.length, PAGES_PER_FETCH);
     // The time to keep: for the few pages of this step at their place, or for the whole held region.
     const few = run.list.started && this.readHere.size + asking <= MAX_RUN_WRITES;
@@ -441,7 +444,7 @@ class Step {
     const over = cursorDone(run.list) && !this.failure && !late;
     if (over && this.startedEmpty) return finish(spec, run, this.taken, ports, this.deadline);
     const inPlace = placeable(run.list, run.staged + this.taken.length);
-    const shape = shapeOf(run.list, this.held);
+    const shape = shapeOf(run.list, this.held, this.placedBy);
     const kept = inPlace ? keepable(run.list, shape, this.held) : [];
     // Pages restored from staging before page 1 was in are rewritten with it: staging starts anew at row 0.
     const rewrite = this.startedEmpty && this.placedBy !== undefined && run.list.started;

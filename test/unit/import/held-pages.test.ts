@@ -12,6 +12,7 @@ import {
   keepable,
   noteHeld,
   placeable,
+  provisionalShape,
   restoreHeld,
   type Shape,
 } from '../../../src/import/held';
@@ -62,6 +63,44 @@ describe('placeable: held pages sit at their place only when every page before t
 
   test('a page size of 0 places nothing, even with nothing staged', () => {
     expect(placeable(started({ size: 0, nextPage: 1 }), 0)).toBe(false);
+  });
+});
+
+describe('provisionalShape: before page 1, the shape the held pages show', () => {
+  const held = (...pages: Array<[number, Held]>) => new Map<number, Held>(pages);
+
+  test('a page that could be the last one never sets the size alone: the held pages after it decide', () => {
+    // 9 items: page 2 holding 1, the page after it empty or refused, is the last of pages of 8.
+    const last: Shape = { size: 8, totalItems: 9, lastPage: 2 };
+    expect(provisionalShape(held([2, page(2, 1)], [3, page(3, 0)]), 1000)).toEqual(last);
+    expect(provisionalShape(held([2, page(2, 1)], [3, refused]), 1000)).toEqual(last);
+    // The page after it holding as many, or a later one holding some: it is full.
+    expect(provisionalShape(held([2, page(2, 2)], [3, page(3, 2)]), 1000)).toEqual(shape);
+    expect(provisionalShape(held([3, page(3, 2)], [5, page(5, 1)], [6, page(6, 0)]), 1000)).toEqual(shape);
+    // Nothing after it to tell: taken for full.
+    expect(provisionalShape(held([2, page(2, 2)]), 1000)).toEqual(shape);
+  });
+
+  test('only pages holding none: a list of one page, as long as the limit allows; no page, no shape', () => {
+    expect(provisionalShape(held([2, page(2, 0)], [3, page(3, 0)]), 10)).toEqual({
+      size: 10,
+      totalItems: 9,
+      lastPage: 1,
+    });
+    // A total past the limit: empty pages after page 1 fit no shape.
+    expect(provisionalShape(held([2, page(2, 0)]), 5)).toBeUndefined();
+    expect(provisionalShape(held([3, refused]), 1000)).toBeUndefined();
+    expect(provisionalShape(held(), 1000)).toBeUndefined();
+  });
+
+  test('the shape the pages were placed by is kept while it places them all, even when another would too', () => {
+    const placed: Shape = { size: 8, totalItems: 9, lastPage: 2 };
+    expect(provisionalShape(held([2, page(2, 1)]), 1000, placed)).toEqual(placed);
+    expect(provisionalShape(held([2, page(2, 1)], [3, page(3, 1)]), 1000, placed)).toEqual({
+      size: 1,
+      totalItems: 9,
+      lastPage: 9,
+    });
   });
 });
 
