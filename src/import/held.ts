@@ -11,8 +11,8 @@
  * execution, carries on without asking for them again and without asking for a page before its
  * time. Pure: the machine does the reading and writing.
  */
-import type { ServiceError } from '../api/errors';
-import type { ListCursor } from '../api/pages';
+import { ServiceError } from '../api/errors';
+import { type ListCursor, noSuchPage } from '../api/pages';
 import type { Page, ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
 
@@ -69,7 +69,8 @@ export function shapeOf(c: ListCursor, held: ReadonlyMap<number, Held>, placed?:
 
 /**
  * Saved with the run. From page `from` on, one mark per page: `h` held in staging at its place,
- * `w` asked for and refused for now (not to be asked for again before its own time in `at`), `.` not in yet.
+ * `x` refused as no such page (404 or 400; it has no rows), `w` asked for and refused for now (not
+ * to be asked for again before its own time in `at`), `.` not in yet.
  */
 export interface HeldNote {
   from: number;
@@ -109,19 +110,27 @@ export function keepable(c: ListCursor, shape: Shape | undefined, held: Readonly
   return out.sort((a, b) => a - b);
 }
 
-/** The note for the next step, or undefined when nothing is held or waiting. */
+/** The held pages the service said it does not have (see noSuchPage): kept in the note as such. */
+export function gonePages(held: ReadonlyMap<number, Held>): number[] {
+  return [...held].flatMap(([p, h]) => ('refused' in h && noSuchPage(h.refused) ? [p] : []));
+}
+
+/** The note for the next step (`gone`: pages refused as no such page), or undefined when nothing is held or waiting. */
 export function noteHeld(
   c: ListCursor,
   shape: Shape | undefined,
   kept: readonly number[],
   waits: ReadonlyMap<number, number>,
+  gone: readonly number[] = [],
 ): HeldNote | undefined {
   const waiting = [...waits.keys()].filter((p) => p >= c.nextPage);
-  const last = Math.max(0, ...kept, ...waiting);
+  const last = Math.max(0, ...kept, ...waiting, ...gone);
   if (last < c.nextPage) return undefined;
   const keptSet = new Set(kept);
+  const goneSet = new Set(gone);
   let marks = '';
-  for (let p = c.nextPage; p <= last; p++) marks += keptSet.has(p) ? 'h' : waits.has(p) ? 'w' : '.';
+  const mark = (p: number) => (keptSet.has(p) ? 'h' : goneSet.has(p) ? 'x' : waits.has(p) ? 'w' : '.');
+  for (let p = c.nextPage; p <= last; p++) marks += mark(p);
   const at = [...marks].flatMap((m, k) => (m === 'w' ? [waits.get(c.nextPage + k) as number] : []));
   const note: HeldNote = { from: c.nextPage, marks, until: Math.max(0, ...at), at };
   return !c.started && kept.length && shape ? { ...note, shape: { ...shape } } : note;
@@ -155,7 +164,8 @@ export function heldSpan(s: Shape, note: HeldNote): number {
 
 /**
  * The held pages and waits of a note, back from the staging rows after `staged` (`rows`, heldSpan
- * of them). A page's records are rebuilt from its id column: enough for the cursor's checks.
+ * of them). A page's records are rebuilt from its id column: enough for the cursor's checks; a
+ * page the service does not have comes back as its refusal.
  */
 export function restoreHeld(
   s: Shape | undefined,
@@ -171,6 +181,8 @@ export function restoreHeld(
     const p = note.from + k;
     const n = s ? expectedRows(s, p) : 0;
     if (note.marks[k] === 'w') waits.set(p, note.at?.[w++] ?? note.until);
+    if (note.marks[k] === 'x')
+      held.set(p, { refused: new ServiceError('NOT_FOUND', `The data service has no page ${p}.`) });
     if (s && note.marks[k] === 'h' && at + n <= rows.length) {
       const mine = rows.slice(at, at + n).map((r) => [...r]);
       const items = mine.map((r): ServiceRecord => ({ id: String(r[idCol]) }));

@@ -16,7 +16,7 @@
  */
 import type { ServiceError } from '../api/errors';
 import { DEADLINE_MARGIN_MS } from '../api/client';
-import { acceptPage, acceptRefusal, cursorDone, listVerdict, startCursor } from '../api/pages';
+import { acceptPage, acceptRefusal, cursorDone, listVerdict, noSuchPage, startCursor } from '../api/pages';
 import { CHUNK_RECORDS } from '../api/snapshot';
 import { type Page, recordId, type ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
@@ -24,6 +24,7 @@ import {
   type Held,
   heldRows,
   heldSpan,
+  gonePages,
   keepable,
   noteHeld,
   placeable,
@@ -402,8 +403,7 @@ class Step {
     const c = this.run.list;
     // A page past the end refused (or, asked ahead of page 1, any page refused for good): the cursor judges it
     // when it gets there.
-    const noSuchPage = error.code === 'NOT_FOUND' || error.code === 'BAD_INPUT';
-    const pastEnd = c.started ? page > c.lastPage && noSuchPage : page > 1;
+    const pastEnd = c.started ? page > c.lastPage && noSuchPage(error) : page > 1;
     if (pastEnd && (c.started || !error.transient)) this.held.set(page, { refused: error });
     else if (!error.transient) return error;
     else if (error.code !== 'UNSENT') {
@@ -455,7 +455,7 @@ class Step {
     } else if (this.moved || this.readHere.size > 0) {
       stage(spec, run, this.taken, ports, heldRows(run.list, shape, kept, this.held, width));
     }
-    run.held = noteHeld(run.list, shape, kept, this.waits);
+    run.held = noteHeld(run.list, shape, kept, this.waits, gonePages(this.held));
     if (over) return finish(spec, run, ports.staging.read(spec.id, run.staged, width), ports, this.deadline);
     run.updatedAt = ports.now();
     ports.store.save(run);

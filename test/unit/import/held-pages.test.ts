@@ -8,6 +8,7 @@ import { type ListCursor, startCursor } from '../../../src/api/pages';
 import {
   type Held,
   heldRows,
+  gonePages,
   heldSpan,
   keepable,
   noteHeld,
@@ -43,6 +44,12 @@ const page = (p: number, n: number, total = 9): Held => {
   };
 };
 const refused: Held = { refused: new ServiceError('NOT_FOUND', 'No page 3') };
+/** The rows of held pages in a row, as staging holds them (page 5 the last, holding one). */
+const rowsOf = (...pages: number[]): Cell[][] =>
+  pages.flatMap((p) => {
+    const h = page(p, p === 5 ? 1 : 2);
+    return 'rows' in h ? h.rows : [];
+  });
 
 describe('placeable: held pages sit at their place only when every page before them is in', () => {
   test('before page 1 is in, only an empty staging area', () => {
@@ -201,6 +208,33 @@ describe('noteHeld: the note saved for the next step', () => {
   });
 });
 
+describe('pages the service does not have are noted as such, and come back as refusals', () => {
+  test('a page refused with 404 or 400 is noted, one refused otherwise is not; before page 1 without a shape', () => {
+    const held = new Map<number, Held>([
+      [2, { refused: new ServiceError('BAD_INPUT', 'No page 2') }],
+      [3, refused],
+      [4, { refused: new ServiceError('AUTH', 'Key refused') }],
+    ]);
+    expect(gonePages(held)).toEqual([2, 3]);
+    expect(noteHeld(startCursor(2), undefined, [], new Map([[6, 50]]), gonePages(held))).toEqual({
+      from: 1,
+      marks: '.xx..w',
+      until: 50,
+      at: [50],
+    });
+    expect(noteHeld(started(), shape, [4], new Map(), [6, 2])).toEqual({ from: 3, marks: '.h.x', until: 0, at: [] });
+  });
+
+  test('read back, a page noted as gone is a refusal of that page, with no rows of its own', () => {
+    const note = { from: 3, marks: 'hx', until: 0, at: [] };
+    const { held, waits } = restoreHeld({ ...shape, lastPage: 3, totalItems: 6 }, note, rowsOf(3), 0);
+    expect(waits.size).toBe(0);
+    const gone = held.get(4);
+    expect(gone && 'refused' in gone && [gone.refused.code, gone.refused.transient]).toEqual(['NOT_FOUND', false]);
+    expect(gonePages(held)).toEqual([4]);
+  });
+});
+
 describe('heldRows: the staging rows written for the kept pages', () => {
   test('nothing kept: no rows', () => {
     expect(heldRows(started(), shape, [], new Map([[3, page(3, 2)]]), 2)).toEqual([]);
@@ -232,12 +266,6 @@ describe('heldRows: the staging rows written for the kept pages', () => {
 });
 
 describe('heldSpan and restoreHeld: the next step reads the held pages back', () => {
-  const rowsOf = (...pages: number[]): Cell[][] =>
-    pages.flatMap((p) => {
-      const h = page(p, p === 5 ? 1 : 2);
-      return 'rows' in h ? h.rows : [];
-    });
-
   test('the span ends with the last held page, not with a wait or a gap after it', () => {
     expect(heldSpan(shape, { from: 3, marks: 'h.w', until: 9, at: [9] })).toBe(2);
     expect(heldSpan(shape, { from: 3, marks: '.h.', until: 0, at: [] })).toBe(4);

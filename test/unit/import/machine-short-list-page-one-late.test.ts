@@ -46,10 +46,10 @@ function answeredTwice(total: number, late: (page: number) => boolean, pastEnd: 
 }
 
 test('page 1 late, the page read ahead of it short: each page is answered once and the table is the list', () => {
-  // Pages past the end empty (lists of one page too), or refused with 404 after a page holding items.
-  const empty = [150, 120, 101, 100, 80].map((total) => ({ total, pastEnd: 'empty' as const }));
-  const refused = [150, 120, 101].map((total) => ({ total, pastEnd: '404' as const }));
-  for (const { total, pastEnd } of [...empty, ...refused]) {
+  // Lists of two pages and of one (100: the page after it is asked for to confirm the end); pages past the end empty or refused (404).
+  for (const { total, pastEnd } of [150, 120, 101, 100, 80].flatMap((total) =>
+    (['empty', '404'] as const).map((pastEnd) => ({ total, pastEnd })),
+  )) {
     const repeated = answeredTwice(total, (page) => page === 1, pastEnd);
     expect({ total, pastEnd, repeated }).toEqual({ total, pastEnd, repeated: [] });
   }
