@@ -51,7 +51,9 @@ export function provisionalShape(held: ReadonlyMap<number, Held>, limit: number,
   else if (holding.length === 1) {
     const { p, n, total } = holding[0];
     readings.push(shapeFor(n, total));
-    if (p > 1 && total > n && (total - n) % (p - 1) === 0) readings.push(shapeFor((total - n) / (p - 1), total));
+    // As the last page: the pages before it share the rest, each at least as long as it.
+    const before = (total - n) / (p - 1);
+    if (Number.isInteger(before) && before >= n) readings.push(shapeFor(before, total));
   } else if (pages.length && limit > 0) readings.push(shapeFor(limit, pages[0].total));
   let best: Shape | undefined;
   let most = 0;

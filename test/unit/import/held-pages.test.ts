@@ -86,6 +86,12 @@ describe('provisionalShape: before page 1, the shape the held pages show', () =>
     expect(provisionalShape(held([3, page(3, 2)], [5, page(5, 1)], [6, page(6, 0)]), 1000)).toEqual(shape);
     // Nothing after it to tell: taken for full.
     expect(provisionalShape(held([2, page(2, 2)]), 1000)).toEqual(shape);
+    // 10 items in all: as the last page, the two pages before it would hold 4.5 each; it is taken for full.
+    expect(provisionalShape(held([3, page(3, 1, 10)], [4, page(4, 0, 10)]), 1000)).toEqual({
+      size: 1,
+      totalItems: 10,
+      lastPage: 10,
+    });
   });
 
   test('only pages holding none: a list of one page, as long as the limit allows; no page, no shape', () => {
