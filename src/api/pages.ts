@@ -144,10 +144,15 @@ export function acceptPage(c: ListCursor, page: number, value: Page<ServiceRecor
   if (page === c.lastPage && !c.probe) c.endConfirmed = true;
 }
 
+/** Whether a page's refusal says the service has no such page (404 or 400). */
+export function noSuchPage(error: ServiceError): boolean {
+  return error.code === 'NOT_FOUND' || error.code === 'BAD_INPUT';
+}
+
 /** The page after the last was refused (404 or 400): the server has no such page, so the list ended. */
 export function acceptRefusal(c: ListCursor, page: number, error: ServiceError): boolean {
   if (!c.started || page !== c.lastPage + 1 || !c.probe || page !== c.nextPage) return false;
-  if (error.code !== 'NOT_FOUND' && error.code !== 'BAD_INPUT') return false;
+  if (!noSuchPage(error)) return false;
   c.nextPage = page + 1;
   c.endConfirmed = true;
   return true;

@@ -4,13 +4,15 @@
  * until the missing page comes. At the end of a step, held pages whose place in the staging area
  * is known are written there at that place: by the cursor's shape (every page before them full,
  * the list steady), or before page 1 is in by the shape the held pages show (all were asked with
- * the same limit; page 1 must then agree, or they are read again). The run keeps a compact note
+ * the same limit, and a page that could be the last one does not tell the size alone). Pages read
+ * back are the service's answers whatever shape placed them: page 1 takes them as they are unless
+ * it shows another total (an older list's, read again). The run keeps a compact note
  * of them and of the pages the service asked to wait for (Retry-After), so the next step, a new
  * execution, carries on without asking for them again and without asking for a page before its
  * time. Pure: the machine does the reading and writing.
  */
-import type { ServiceError } from '../api/errors';
-import type { ListCursor } from '../api/pages';
+import { ServiceError } from '../api/errors';
+import { type ListCursor, noSuchPage } from '../api/pages';
 import type { Page, ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
 
@@ -20,26 +22,57 @@ export type Held = { page: Page<ServiceRecord>; rows: Cell[][] } | { refused: Se
 /** Where pages sit: items a full page holds, the list's total and its last page holding items. */
 export type Shape = Pick<ListCursor, 'size' | 'totalItems' | 'lastPage'>;
 
-/** The shape held pages show before page 1 is in (their longest page, its total); undefined while none holds any. */
-export function provisionalShape(held: ReadonlyMap<number, Held>): Shape | undefined {
-  let shape: Shape | undefined;
-  for (const h of held.values()) {
-    if (!('page' in h) || h.page.items.length <= (shape?.size ?? 0)) continue;
-    const { items, pagination } = h.page;
-    const lastPage = Math.ceil(pagination.totalItems / items.length);
-    shape = { size: items.length, totalItems: pagination.totalItems, lastPage };
-  }
-  return shape;
+const shapeFor = (size: number, totalItems: number): Shape => ({
+  size,
+  totalItems,
+  lastPage: Math.ceil(totalItems / size),
+});
+
+/** Whether held page `p` is where shape `s` puts it: as long as its place, with the list's total. */
+function fits(s: Shape, p: number, h: Held): boolean {
+  return 'page' in h && h.page.items.length === expectedRows(s, p) && h.page.pagination.totalItems === s.totalItems;
 }
 
-/** The shape pages are placed by: the cursor's once page 1 is in, before that the held pages'. */
-export function shapeOf(c: ListCursor, held: ReadonlyMap<number, Held>): Shape | undefined {
-  return c.started ? c : provisionalShape(held);
+/**
+ * The shape held pages show before page 1 is in (all were asked for with `limit`): the one that
+ * puts the most of them at their place (a refusal past its end), `placed` (the shape they were
+ * placed by in staging) first. A page holding items before another one that does is full, so it
+ * tells the size; a lone one may as well be the last page, and pages that hold none may all lie
+ * past a list of one page (the limit's): each reading is tried against every held page, so a page
+ * that could be the last one never sets the size alone. Undefined while none places any.
+ */
+export function provisionalShape(held: ReadonlyMap<number, Held>, limit: number, placed?: Shape): Shape | undefined {
+  const pages = [...held].flatMap(([p, h]) =>
+    'page' in h ? [{ p, n: h.page.items.length, total: h.page.pagination.totalItems }] : [],
+  );
+  const holding = pages.filter((x) => x.n > 0).sort((a, b) => a.p - b.p);
+  const readings: Shape[] = placed ? [placed] : [];
+  if (holding.length > 1) readings.push(shapeFor(holding[0].n, holding[0].total));
+  else if (holding.length === 1) {
+    const { p, n, total } = holding[0];
+    readings.push(shapeFor(n, total));
+    // As the last page: the pages before it share the rest, each at least as long as it.
+    const before = (total - n) / (p - 1);
+    if (Number.isInteger(before) && before >= n) readings.push(shapeFor(before, total));
+  } else if (pages.length && limit > 0) readings.push(shapeFor(limit, pages[0].total));
+  let best: Shape | undefined;
+  let most = 0;
+  for (const s of readings) {
+    const n = [...held].filter(([p, h]) => ('page' in h ? fits(s, p, h) : p > s.lastPage)).length;
+    if (n > most) [best, most] = [s, n];
+  }
+  return best;
+}
+
+/** The shape pages are placed by: the cursor's once page 1 is in, before that the held pages' (`placed`: see provisionalShape). */
+export function shapeOf(c: ListCursor, held: ReadonlyMap<number, Held>, placed?: Shape): Shape | undefined {
+  return c.started ? c : provisionalShape(held, c.limit, placed);
 }
 
 /**
  * Saved with the run. From page `from` on, one mark per page: `h` held in staging at its place,
- * `w` asked for and refused for now (not to be asked for again before its own time in `at`), `.` not in yet.
+ * `x` refused as no such page (404 or 400; it has no rows), `w` asked for and refused for now (not
+ * to be asked for again before its own time in `at`), `.` not in yet.
  */
 export interface HeldNote {
   from: number;
@@ -74,26 +107,32 @@ const lastWanted = (c: ListCursor): number => (c.started ? c.lastPage + (c.probe
 export function keepable(c: ListCursor, shape: Shape | undefined, held: ReadonlyMap<number, Held>): number[] {
   const out: number[] = [];
   for (const [p, h] of held) {
-    if (!shape || p < c.nextPage || p > Math.min(lastWanted(c), shape.lastPage + 1) || !('page' in h)) continue;
-    const fits = h.page.items.length === expectedRows(shape, p) && h.page.pagination.totalItems === shape.totalItems;
-    if (fits) out.push(p);
+    if (shape && p >= c.nextPage && p <= Math.min(lastWanted(c), shape.lastPage + 1) && fits(shape, p, h)) out.push(p);
   }
   return out.sort((a, b) => a - b);
 }
 
-/** The note for the next step, or undefined when nothing is held or waiting. */
+/** The held pages the service said it does not have (see noSuchPage): kept in the note as such. */
+export function gonePages(held: ReadonlyMap<number, Held>): number[] {
+  return [...held].flatMap(([p, h]) => ('refused' in h && noSuchPage(h.refused) ? [p] : []));
+}
+
+/** The note for the next step (`gone`: pages refused as no such page), or undefined when nothing is held or waiting. */
 export function noteHeld(
   c: ListCursor,
   shape: Shape | undefined,
   kept: readonly number[],
   waits: ReadonlyMap<number, number>,
+  gone: readonly number[] = [],
 ): HeldNote | undefined {
   const waiting = [...waits.keys()].filter((p) => p >= c.nextPage);
-  const last = Math.max(0, ...kept, ...waiting);
+  const last = Math.max(0, ...kept, ...waiting, ...gone);
   if (last < c.nextPage) return undefined;
   const keptSet = new Set(kept);
+  const goneSet = new Set(gone);
   let marks = '';
-  for (let p = c.nextPage; p <= last; p++) marks += keptSet.has(p) ? 'h' : waits.has(p) ? 'w' : '.';
+  const mark = (p: number) => (keptSet.has(p) ? 'h' : goneSet.has(p) ? 'x' : waits.has(p) ? 'w' : '.');
+  for (let p = c.nextPage; p <= last; p++) marks += mark(p);
   const at = [...marks].flatMap((m, k) => (m === 'w' ? [waits.get(c.nextPage + k) as number] : []));
   const note: HeldNote = { from: c.nextPage, marks, until: Math.max(0, ...at), at };
   return !c.started && kept.length && shape ? { ...note, shape: { ...shape } } : note;
@@ -127,7 +166,8 @@ export function heldSpan(s: Shape, note: HeldNote): number {
 
 /**
  * The held pages and waits of a note, back from the staging rows after `staged` (`rows`, heldSpan
- * of them). A page's records are rebuilt from its id column: enough for the cursor's checks.
+ * of them). A page's records are rebuilt from its id column: enough for the cursor's checks; a
+ * page the service does not have comes back as its refusal.
  */
 export function restoreHeld(
   s: Shape | undefined,
@@ -143,6 +183,8 @@ export function restoreHeld(
     const p = note.from + k;
     const n = s ? expectedRows(s, p) : 0;
     if (note.marks[k] === 'w') waits.set(p, note.at?.[w++] ?? note.until);
+    if (note.marks[k] === 'x')
+      held.set(p, { refused: new ServiceError('NOT_FOUND', `The data service has no page ${p}.`) });
     if (s && note.marks[k] === 'h' && at + n <= rows.length) {
       const mine = rows.slice(at, at + n).map((r) => [...r]);
       const items = mine.map((r): ServiceRecord => ({ id: String(r[idCol]) }));

@@ -16,7 +16,7 @@
  */
 import type { ServiceError } from '../api/errors';
 import { DEADLINE_MARGIN_MS } from '../api/client';
-import { acceptPage, acceptRefusal, cursorDone, listVerdict, startCursor } from '../api/pages';
+import { acceptPage, acceptRefusal, cursorDone, listVerdict, noSuchPage, startCursor } from '../api/pages';
 import { CHUNK_RECORDS } from '../api/snapshot';
 import { type Page, recordId, type ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
@@ -24,6 +24,7 @@ import {
   type Held,
   heldRows,
   heldSpan,
+  gonePages,
   keepable,
   noteHeld,
   placeable,
@@ -287,10 +288,13 @@ class Step {
     run.message = `Page ${pagesRead(run)} of ${run.list.lastPage}`;
   }
 
-  /** Page 1 is in: pages placed in staging by another shape are not in their place, so they are read again. */
+  /**
+   * Page 1 is in. Pages read back from staging are the service's answers, whatever shape placed them,
+   * and the cursor checks them as it takes them; but those that show another total than page 1
+   * answered an older list: they are asked for again, in the same read.
+   */
   private checkPlacement(): void {
-    const s = this.placedBy;
-    if (!s || (s.size === this.run.list.size && s.totalItems === this.run.list.totalItems)) return;
+    if (!this.placedBy || this.placedBy.totalItems === this.run.list.totalItems) return;
     for (const p of [...this.held.keys()]) if (!this.readHere.has(p)) this.held.delete(p);
     this.placedBy = undefined;
   }
@@ -323,7 +327,7 @@ class Step {
     const c = this.run.list;
     const wanted = (p: number) => !this.held.has(p) && !this.tried.has(p);
     if (!c.started && (this.tried.has(1) || !this.waits.has(1))) return this.tried.has(1) ? [] : [1];
-    const shape = provisionalShape(this.held);
+    const shape = provisionalShape(this.held, c.limit, this.placedBy);
     const last = c.started ? c.lastPage + (c.probe ? 1 : 0) : shape ? shape.lastPage : 1 + PAGES_PER_FETCH;
     const out: number[] = c.started ? [] : [1];
     for (let p = c.started ? c.nextPage : 2; p <= last; p++) if (wanted(p)) out.push(p);
@@ -333,7 +337,7 @@ class Step {
   /** The time by which this round's requests must end, keeping time to write what is in hand and what they bring. */
   private roundEnd(pages: readonly number[]): number {
     const { run, width } = this;
-    const size = shapeOf(run.list, this.held)?.size || run.list.limit;
+    const size = shapeOf(run.list, this.held, this.placedBy)?.size || run.list.limit;
     const asking = Math.min(pages.length, PAGES_PER_FETCH);
     // The time to keep: for the few pages of this step at their place, or for the whole held region.
     const few = run.list.started && this.readHere.size + asking <= MAX_RUN_WRITES;
@@ -399,8 +403,7 @@ class Step {
     const c = this.run.list;
     // A page past the end refused (or, asked ahead of page 1, any page refused for good): the cursor judges it
     // when it gets there.
-    const noSuchPage = error.code === 'NOT_FOUND' || error.code === 'BAD_INPUT';
-    const pastEnd = c.started ? page > c.lastPage && noSuchPage : page > 1;
+    const pastEnd = c.started ? page > c.lastPage && noSuchPage(error) : page > 1;
     if (pastEnd && (c.started || !error.transient)) this.held.set(page, { refused: error });
     else if (!error.transient) return error;
     else if (error.code !== 'UNSENT') {
@@ -441,7 +444,7 @@ class Step {
     const over = cursorDone(run.list) && !this.failure && !late;
     if (over && this.startedEmpty) return finish(spec, run, this.taken, ports, this.deadline);
     const inPlace = placeable(run.list, run.staged + this.taken.length);
-    const shape = shapeOf(run.list, this.held);
+    const shape = shapeOf(run.list, this.held, this.placedBy);
     const kept = inPlace ? keepable(run.list, shape, this.held) : [];
     // Pages restored from staging before page 1 was in are rewritten with it: staging starts anew at row 0.
     const rewrite = this.startedEmpty && this.placedBy !== undefined && run.list.started;
@@ -452,7 +455,7 @@ class Step {
     } else if (this.moved || this.readHere.size > 0) {
       stage(spec, run, this.taken, ports, heldRows(run.list, shape, kept, this.held, width));
     }
-    run.held = noteHeld(run.list, shape, kept, this.waits);
+    run.held = noteHeld(run.list, shape, kept, this.waits, gonePages(this.held));
     if (over) return finish(spec, run, ports.staging.read(spec.id, run.staged, width), ports, this.deadline);
     run.updatedAt = ports.now();
     ports.store.save(run);

@@ -8,10 +8,12 @@ import { type ListCursor, startCursor } from '../../../src/api/pages';
 import {
   type Held,
   heldRows,
+  gonePages,
   heldSpan,
   keepable,
   noteHeld,
   placeable,
+  provisionalShape,
   restoreHeld,
   type Shape,
 } from '../../../src/import/held';
@@ -42,6 +44,12 @@ const page = (p: number, n: number, total = 9): Held => {
   };
 };
 const refused: Held = { refused: new ServiceError('NOT_FOUND', 'No page 3') };
+/** The rows of held pages in a row, as staging holds them (page 5 the last, holding one). */
+const rowsOf = (...pages: number[]): Cell[][] =>
+  pages.flatMap((p) => {
+    const h = page(p, p === 5 ? 1 : 2);
+    return 'rows' in h ? h.rows : [];
+  });
 
 describe('placeable: held pages sit at their place only when every page before them is in', () => {
   test('before page 1 is in, only an empty staging area', () => {
@@ -62,6 +70,50 @@ describe('placeable: held pages sit at their place only when every page before t
 
   test('a page size of 0 places nothing, even with nothing staged', () => {
     expect(placeable(started({ size: 0, nextPage: 1 }), 0)).toBe(false);
+  });
+});
+
+describe('provisionalShape: before page 1, the shape the held pages show', () => {
+  const held = (...pages: Array<[number, Held]>) => new Map<number, Held>(pages);
+
+  test('a page that could be the last one never sets the size alone: the held pages after it decide', () => {
+    // 9 items: page 2 holding 1, the page after it empty or refused, is the last of pages of 8.
+    const last: Shape = { size: 8, totalItems: 9, lastPage: 2 };
+    expect(provisionalShape(held([2, page(2, 1)], [3, page(3, 0)]), 1000)).toEqual(last);
+    expect(provisionalShape(held([2, page(2, 1)], [3, refused]), 1000)).toEqual(last);
+    // The page after it holding as many, or a later one holding some: it is full.
+    expect(provisionalShape(held([2, page(2, 2)], [3, page(3, 2)]), 1000)).toEqual(shape);
+    expect(provisionalShape(held([3, page(3, 2)], [5, page(5, 1)], [6, page(6, 0)]), 1000)).toEqual(shape);
+    // Nothing after it to tell: taken for full.
+    expect(provisionalShape(held([2, page(2, 2)]), 1000)).toEqual(shape);
+    // 10 items in all: as the last page, the two pages before it would hold 4.5 each; it is taken for full.
+    expect(provisionalShape(held([3, page(3, 1, 10)], [4, page(4, 0, 10)]), 1000)).toEqual({
+      size: 1,
+      totalItems: 10,
+      lastPage: 10,
+    });
+  });
+
+  test('only pages holding none: a list of one page, as long as the limit allows; no page, no shape', () => {
+    expect(provisionalShape(held([2, page(2, 0)], [3, page(3, 0)]), 10)).toEqual({
+      size: 10,
+      totalItems: 9,
+      lastPage: 1,
+    });
+    // A total past the limit: empty pages after page 1 fit no shape.
+    expect(provisionalShape(held([2, page(2, 0)]), 5)).toBeUndefined();
+    expect(provisionalShape(held([3, refused]), 1000)).toBeUndefined();
+    expect(provisionalShape(held(), 1000)).toBeUndefined();
+  });
+
+  test('the shape the pages were placed by is kept while it places them all, even when another would too', () => {
+    const placed: Shape = { size: 8, totalItems: 9, lastPage: 2 };
+    expect(provisionalShape(held([2, page(2, 1)]), 1000, placed)).toEqual(placed);
+    expect(provisionalShape(held([2, page(2, 1)], [3, page(3, 1)]), 1000, placed)).toEqual({
+      size: 1,
+      totalItems: 9,
+      lastPage: 9,
+    });
   });
 });
 
@@ -162,6 +214,33 @@ describe('noteHeld: the note saved for the next step', () => {
   });
 });
 
+describe('pages the service does not have are noted as such, and come back as refusals', () => {
+  test('a page refused with 404 or 400 is noted, one refused otherwise is not; before page 1 without a shape', () => {
+    const held = new Map<number, Held>([
+      [2, { refused: new ServiceError('BAD_INPUT', 'No page 2') }],
+      [3, refused],
+      [4, { refused: new ServiceError('AUTH', 'Key refused') }],
+    ]);
+    expect(gonePages(held)).toEqual([2, 3]);
+    expect(noteHeld(startCursor(2), undefined, [], new Map([[6, 50]]), gonePages(held))).toEqual({
+      from: 1,
+      marks: '.xx..w',
+      until: 50,
+      at: [50],
+    });
+    expect(noteHeld(started(), shape, [4], new Map(), [6, 2])).toEqual({ from: 3, marks: '.h.x', until: 0, at: [] });
+  });
+
+  test('read back, a page noted as gone is a refusal of that page, with no rows of its own', () => {
+    const note = { from: 3, marks: 'hx', until: 0, at: [] };
+    const { held, waits } = restoreHeld({ ...shape, lastPage: 3, totalItems: 6 }, note, rowsOf(3), 0);
+    expect(waits.size).toBe(0);
+    const gone = held.get(4);
+    expect(gone && 'refused' in gone && [gone.refused.code, gone.refused.transient]).toEqual(['NOT_FOUND', false]);
+    expect(gonePages(held)).toEqual([4]);
+  });
+});
+
 describe('heldRows: the staging rows written for the kept pages', () => {
   test('nothing kept: no rows', () => {
     expect(heldRows(started(), shape, [], new Map([[3, page(3, 2)]]), 2)).toEqual([]);
@@ -193,12 +272,6 @@ describe('heldRows: the staging rows written for the kept pages', () => {
 });
 
 describe('heldSpan and restoreHeld: the next step reads the held pages back', () => {
-  const rowsOf = (...pages: number[]): Cell[][] =>
-    pages.flatMap((p) => {
-      const h = page(p, p === 5 ? 1 : 2);
-      return 'rows' in h ? h.rows : [];
-    });
-
   test('the span ends with the last held page, not with a wait or a gap after it', () => {
     expect(heldSpan(shape, { from: 3, marks: 'h.w', until: 9, at: [9] })).toBe(2);
     expect(heldSpan(shape, { from: 3, marks: '.h.', until: 0, at: [] })).toBe(4);
