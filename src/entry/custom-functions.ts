@@ -8,7 +8,7 @@
 import type { Client, Outcome } from '../api/client';
 import { ServiceError } from '../api/errors';
 import type { OperationName } from '../api/operations';
-import { incompleteError, type ListRead, type PageFetcher, readList } from '../api/pages';
+import { incompleteError, type PageFetcher, readList } from '../api/pages';
 import {
   FUND_FIELD_SPECS,
   type FieldSpec,
@@ -42,21 +42,26 @@ function readPages(
   list: { op: OperationName; query: Record<string, QueryValue>; fetch: PageFetcher; what: string; keyed: boolean },
   limit: number,
   page: number | undefined,
-): ListRead {
+): { records: ServiceRecord[]; staleSince?: number } {
   const answer = client.whole(list.op, { ...list.query, page: page ?? 'all', limit }, () =>
     readNow(list.fetch, limit, page, list.what, list.keyed),
   );
   if (!answer.ok) throw answer.error;
-  return { ...answer.value, staleSince: answer.staleSince };
+  return { records: answer.value, staleSince: answer.staleSince };
 }
 
 /** The list (or one page of it) as the service gives it now; an error when its pages do not add up. */
-function readNow(fetch: PageFetcher, limit: number, page: number | undefined, what: string, keyed: boolean): ListRead {
+function readNow(
+  fetch: PageFetcher,
+  limit: number,
+  page: number | undefined,
+  what: string,
+  keyed: boolean,
+): ServiceRecord[] {
   if (page !== undefined) {
     const one = fetch([page], limit)[0];
     if (!one.ok) throw one.error;
-    const records = keyed ? one.value.items.filter((r) => recordId(r) !== undefined) : one.value.items;
-    return { records, verdict: { complete: true }, totalItems: one.value.pagination.totalItems };
+    return keyed ? one.value.items.filter((r) => recordId(r) !== undefined) : one.value.items;
   }
   const read = readList(fetch, {
     limit,
@@ -68,7 +73,7 @@ function readNow(fetch: PageFetcher, limit: number, page: number | undefined, wh
       `${n} items are too many for a formula (at most ${MAX_LIST_ITEMS}); use Investor Data ▸ Import, or pass page and limit.`,
   });
   if (!read.verdict.complete) throw incompleteError(what, read.verdict);
-  return read;
+  return read.records;
 }
 
 function perIdTable(
