@@ -5,7 +5,9 @@
  * (src/api/retry.ts: backoff, jitter, Retry-After) within its deadline: the earlier of the
  * execution's and the one its caller passes; a call the deadline leaves unsent ends UNSENT. The
  * engine falls back to the second listed path of the active-partners list, and when the service
- * fails hands back the last good value, marked stale, where one exists.
+ * fails hands back the last good value, marked stale, where one exists. A list's pages are never
+ * remembered one by one: a list (one page or all) is remembered whole (`whole`), so a list is
+ * always one moment's.
  */
 import { badInput, ServiceError, toServiceError, unsent } from './errors';
 import type { Health } from './health';
@@ -122,21 +124,51 @@ export class Client {
     return this.deadline() - this.options.clock.now();
   }
 
-  /** Pages of the active-partners list, fetched together, all ended by `until` (clock ms) when given. */
-  activePartnerPages(pages: readonly number[], limit: number, o: { cache?: boolean; until?: number } = {}) {
+  /**
+   * Pages of the active-partners list, fetched together, all ended by `until` (clock ms) when
+   * given. Pages are never served from the memo one by one: a list put together from pages read
+   * at different moments could hold a partner who left and miss one who stayed (see `whole`).
+   */
+  activePartnerPages(pages: readonly number[], limit: number, o: { until?: number } = {}) {
     const op = OPERATIONS.getAllActiveLimitedPartners;
     return this.answer(
-      pages.map((page) => this.pageCall(op, { page, limit }, o.cache ?? false)),
+      pages.map((page) => this.pageCall(op, { page, limit })),
       o.until,
     );
   }
 
-  /** Pages of a fund's industries, fetched together. */
+  /** Pages of a fund's industries, fetched together (never from the memo, like the active list's). */
   industriesPages(fundId: string, pages: readonly number[], limit: number): Outcome<Page<ServiceRecord>>[] {
     const op = OPERATIONS.getIndustriesByVentureFundId;
     const id = requireId(fundId);
     const query = (page: number) => ({ [op.idParam as string]: id, page, limit });
-    return this.answer(pages.map((page) => this.pageCall(op, query(page), true, fundId)));
+    return this.answer(pages.map((page) => this.pageCall(op, query(page), fundId)));
+  }
+
+  /**
+   * An answer made of one or more requests of an operation (a page of a list, or every page)
+   * kept as one memo entry, under `query`, so that it is always one moment's: served while fresh;
+   * else made now by `make` and remembered; else, when `make` fails in a way a copy may stand in
+   * for (the service failing, or its pages not adding up), the last good answer, marked stale.
+   */
+  whole<T>(name: OperationName, query: Record<string, QueryValue>, make: () => T): Outcome<T> {
+    const memo = this.options.memo;
+    const key = memo?.key(`${OPERATIONS[name].tag}*`, queryText(query));
+    const hit = key ? memo?.getMany([key]).get(key) : undefined;
+    if (hit?.fresh) {
+      this.stats.cacheHits++;
+      return { ok: true, value: hit.value as T };
+    }
+    try {
+      const value = make();
+      if (key) memo?.putMany([[key, value]]);
+      return { ok: true, value };
+    } catch (e) {
+      if (!(e instanceof ServiceError)) throw e;
+      if (!hit || !e.fallsBack) return { ok: false, error: e };
+      this.stats.staleServed++;
+      return { ok: true, value: hit.value as T, staleSince: hit.fetchedAt };
+    }
   }
 
   private byId(op: Operation, ids: readonly string[], until?: number): Outcome<ServiceRecord>[] {
@@ -150,13 +182,13 @@ export class Client {
     return { op, id, cache: true, query: { [op.idParam as string]: requireId(id) }, read };
   }
 
-  private pageCall(op: Operation, query: Record<string, QueryValue>, cache: boolean, id?: string) {
+  private pageCall(op: Operation, query: Record<string, QueryValue>, id?: string): Call<Page<ServiceRecord>> {
     const requested = { page: Number(query.page), limit: Number(query.limit) };
     const read = (data: JsonValue | undefined, body: { [key: string]: JsonValue }): Page<ServiceRecord> => ({
       items: recordList(data, op),
       pagination: readPagination(body.pagination, requested),
     });
-    return { op, query, cache, id, read };
+    return { op, query, cache: false, id, read };
   }
 
   private url(call: Call<unknown>, withKey: boolean): string {
@@ -180,12 +212,7 @@ export class Client {
 
   private cacheKey(call: Call<unknown>): string | undefined {
     if (!call.cache || !this.options.memo) return undefined;
-    const q = call.query;
-    const params = Object.keys(q)
-      .sort()
-      .map((k) => `${k}=${encodeURIComponent(String(q[k]))}`)
-      .join('&');
-    return this.options.memo.key(call.op.tag, params);
+    return this.options.memo.key(call.op.tag, queryText(call.query));
   }
 
   /** The answer the memo or the call itself gives without sending it, if any. */
@@ -329,6 +356,14 @@ export class Client {
 
 function isMissing(value: unknown): value is { $missing: string } {
   return typeof value === 'object' && value !== null && typeof (value as { $missing?: unknown }).$missing === 'string';
+}
+
+/** A query as text, its parameters in one order, for a memo key. */
+function queryText(q: Record<string, QueryValue>): string {
+  return Object.keys(q)
+    .sort()
+    .map((k) => `${k}=${encodeURIComponent(String(q[k]))}`)
+    .join('&');
 }
 
 /** An id as the service takes it: non-empty text, surrounding spaces removed. */

@@ -184,8 +184,6 @@ export function listVerdict(c: ListCursor, distinct?: number): ListVerdict {
 export interface ListRead {
   records: ServiceRecord[];
   verdict: ListVerdict;
-  /** When some page came from the last good copy because the service failed: the oldest such copy's time. */
-  staleSince?: number;
   /** The service's total, as page 1 reported it. */
   totalItems: number;
 }
@@ -214,7 +212,6 @@ interface Taken {
   seen: Set<string>;
   /** Records skipped for want of a usable id (keyed lists). */
   skipped: number;
-  staleSince?: number;
 }
 
 function take(got: Taken, items: readonly ServiceRecord[], keyed: boolean): void {
@@ -238,7 +235,6 @@ function takeOutcome(c: ListCursor, page: number, outcome: Outcome<Page<ServiceR
     if (acceptRefusal(c, page, outcome.error)) return;
     throw outcome.error;
   }
-  if (outcome.staleSince !== undefined) got.staleSince = Math.min(got.staleSince ?? Infinity, outcome.staleSince);
   const before = c.received;
   acceptPage(c, page, outcome.value);
   if (c.received > before || page === 1) take(got, outcome.value.items, o.keyed ?? true);
@@ -257,7 +253,7 @@ function readOnce(fetch: PageFetcher, o: ReadOptions): ListRead {
     pages.forEach((page, k) => takeOutcome(c, page, outcomes[k], got, o));
   }
   const verdict = listVerdict(c, keyed ? got.seen.size + got.skipped : undefined);
-  return { records: got.records, verdict, staleSince: got.staleSince, totalItems: c.totalItems };
+  return { records: got.records, verdict, totalItems: c.totalItems };
 }
 
 /** Reads a whole list; a read that the list moved under is done again, up to `passes` reads. */

@@ -349,8 +349,10 @@ export class PartnerLookup {
    */
   private learnSize(wanted: number): Outcome<Page<ServiceRecord>> | undefined {
     const first = this.context.client.activePartnerPages([1], FILL_PAGE_LIMIT)[0];
-    if (!first.ok) this.fillError = first.error;
-    if (!first.ok || first.staleSince !== undefined) return undefined;
+    if (!first.ok) {
+      this.fillError = first.error;
+      return undefined;
+    }
     const meta: Meta = { total: first.value.pagination.totalItems, size: Math.max(1, first.value.items.length) };
     this.context.memo.putMany([[this.context.memo.key('snap', 'meta'), meta]]);
     return worthReading(wanted, meta) ? first : undefined;
@@ -370,8 +372,10 @@ export class PartnerLookup {
     const fetch: PageFetcher = (pages, limit) =>
       first && pages.length === 1 && pages[0] === 1 ? [first] : client.activePartnerPages(pages, limit, { until });
     const read = readList(fetch, { limit: FILL_PAGE_LIMIT, batch: 100, passes: 2 });
-    if (!read.verdict.complete) this.fillError = incompleteError('list of active partners', read.verdict);
-    if (!read.verdict.complete || read.staleSince !== undefined) return undefined;
+    if (!read.verdict.complete) {
+      this.fillError = incompleteError('list of active partners', read.verdict);
+      return undefined;
+    }
     this.readRecords = new Map(read.records.map((r) => [recordId(r) as string, r]));
     this.renew('snapshot');
     // The column's answers first: the cells waiting for this read (and the ones Sheets runs next) need only those.

@@ -5,9 +5,10 @@
  * their own "Error: …" text and the others keep their values. The JSDoc blocks here are copied
  * by the build onto the top-level wrappers, so Sheets' autocomplete shows them.
  */
-import type { Outcome } from '../api/client';
+import type { Client, Outcome } from '../api/client';
 import { ServiceError } from '../api/errors';
-import { incompleteError, type ListRead, type PageFetcher, readList } from '../api/pages';
+import type { OperationName } from '../api/operations';
+import { incompleteError, type PageFetcher, readList } from '../api/pages';
 import {
   FUND_FIELD_SPECS,
   type FieldSpec,
@@ -23,6 +24,7 @@ import { neighboursOf } from '../gas/neighbours';
 import type { Cell } from '../table/cells';
 import { parseFields } from '../table/fields';
 import { readFlag, readIds, readPositiveInt } from '../table/input';
+import type { QueryValue } from '../api/url';
 import { type RowResult, rowsTable } from '../table/rows';
 
 /** Most items a formula reads from a list before it points the analyst to the import. */
@@ -32,24 +34,34 @@ export const MAX_LIST_ITEMS = 5000;
  * One page when `page` is given; otherwise the whole list through the one page reader, which
  * says when the service's pages do not add up: then the formula shows that, never a short list.
  * A list `keyed` by id (partners) leaves out records without a usable id, as every reader does.
+ * The answer is remembered as one whole (`Client.whole`, under `query`), never put together from
+ * pages remembered apart: it is the list of one moment, fresh or the last good one marked stale.
  */
 function readPages(
+  client: Client,
+  list: { op: OperationName; query: Record<string, QueryValue>; fetch: PageFetcher; what: string; keyed: boolean },
+  limit: number,
+  page: number | undefined,
+): { records: ServiceRecord[]; staleSince?: number } {
+  const answer = client.whole(list.op, { ...list.query, page: page ?? 'all', limit }, () =>
+    readNow(list.fetch, limit, page, list.what, list.keyed),
+  );
+  if (!answer.ok) throw answer.error;
+  return { records: answer.value, staleSince: answer.staleSince };
+}
+
+/** The list (or one page of it) as the service gives it now; an error when its pages do not add up. */
+function readNow(
   fetch: PageFetcher,
   limit: number,
   page: number | undefined,
   what: string,
   keyed: boolean,
-): ListRead {
+): ServiceRecord[] {
   if (page !== undefined) {
     const one = fetch([page], limit)[0];
     if (!one.ok) throw one.error;
-    const records = keyed ? one.value.items.filter((r) => recordId(r) !== undefined) : one.value.items;
-    return {
-      records,
-      verdict: { complete: true },
-      staleSince: one.staleSince,
-      totalItems: one.value.pagination.totalItems,
-    };
+    return keyed ? one.value.items.filter((r) => recordId(r) !== undefined) : one.value.items;
   }
   const read = readList(fetch, {
     limit,
@@ -61,7 +73,7 @@ function readPages(
       `${n} items are too many for a formula (at most ${MAX_LIST_ITEMS}); use Investor Data ▸ Import, or pass page and limit.`,
   });
   if (!read.verdict.complete) throw incompleteError(what, read.verdict);
-  return read;
+  return read.records;
 }
 
 function perIdTable(
@@ -198,8 +210,18 @@ export function LP_ACTIVE(page?: unknown, limit?: unknown, fields?: unknown, hea
     const chosen = parseFields(fields, LP_FIELD_SPECS, 'limited partner');
     const withHeaders = readFlag(headers, 'headers', true);
     const client = clientFor('formula');
-    const fetch: PageFetcher = (pages, size) => client.activePartnerPages(pages, size, { cache: true });
-    const list = readPages(fetch, l, p, 'list of active partners', true);
+    const list = readPages(
+      client,
+      {
+        op: 'getAllActiveLimitedPartners',
+        query: {},
+        fetch: (pages, size) => client.activePartnerPages(pages, size),
+        what: 'list of active partners',
+        keyed: true,
+      },
+      l,
+      p,
+    );
     const table = rowsTable(
       list.records.map((record) => ({ kind: 'record', record, staleSince: list.staleSince })),
       chosen,
@@ -231,12 +253,18 @@ export function FUND_INDUSTRIES(id: unknown, page?: unknown, limit?: unknown, he
     const l = readPositiveInt(limit, 'limit', 100, 10000) as number;
     const withHeaders = readFlag(headers, 'headers', true);
     const client = clientFor('formula');
+    const fund = ids.unique[0];
     const list = readPages(
-      (pages, size) => client.industriesPages(ids.unique[0], pages, size),
+      client,
+      {
+        op: 'getIndustriesByVentureFundId',
+        query: { fund },
+        fetch: (pages, size) => client.industriesPages(fund, pages, size),
+        what: 'list of industries',
+        keyed: false,
+      },
       l,
       p,
-      'list of industries',
-      false,
     );
     const names = [
       ...new Set(

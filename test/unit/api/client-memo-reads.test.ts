@@ -112,7 +112,7 @@ describe('cache hits and what the store sees', () => {
     expect(again.client.stats.cacheHits).toBe(3);
   });
 
-  test('pages not asked to be cached are neither looked up nor written, only the path choice is read', () => {
+  test('list pages are neither looked up nor written, only the path choice is read', () => {
     const { client, store } = setup(() => json(200, page([partner('a')])));
     const [o] = client.activePartnerPages([1], 10);
     expect(o.ok).toBe(true);
@@ -121,27 +121,64 @@ describe('cache hits and what the store sees', () => {
     expect(store.written).toEqual([]);
   });
 
-  test('pages asked to be cached are served from the memo the next time', () => {
+  test('pages are never served from the memo: each read of a page asks the service', () => {
     const first = setup(() => json(200, page([partner('a')])));
-    first.client.activePartnerPages([1], 10, { cache: true });
-    const again = setup(() => json(500, {}), { store: first.store, clock: first.clock });
-    const [o] = again.client.activePartnerPages([1], 10, { cache: true });
-    expect(o.ok && o.value.items).toEqual([partner('a')]);
-    expect(again.transport.requests).toHaveLength(0);
+    first.client.activePartnerPages([1], 10);
+    const again = setup(() => json(200, page([partner('b')])), { store: first.store, clock: first.clock });
+    const [o] = again.client.activePartnerPages([1], 10);
+    expect(o.ok && o.value.items).toEqual([partner('b')]);
+    expect(again.transport.requests).toHaveLength(1);
   });
 
+  test('an answer kept whole is served from the memo the next time, without a request, as one cache hit', () => {
+    const first = setup(() => json(200, page([partner('a')])));
+    const read = (c: typeof first.client) => () => c.activePartnerPages([1], 10).map((o) => o.ok && o.value.items);
+    const made = first.client.whole('getAllActiveLimitedPartners', { page: 'all', limit: 10 }, read(first.client));
+    const again = setup(() => json(200, page([partner('b')])), { store: first.store, clock: first.clock });
+    const served = again.client.whole('getAllActiveLimitedPartners', { page: 'all', limit: 10 }, read(again.client));
+    expect(served).toEqual(made);
+    expect(again.transport.requests).toHaveLength(0);
+    expect(again.client.stats.cacheHits).toBe(1);
+  });
   test('a failed call writes nothing to the store', () => {
     const { client, store } = setup(() => json(403, {}));
     expect(client.limitedPartners(['a'])[0].ok).toBe(false);
     expect(store.written).toEqual([]);
   });
 
-  test('a list page that is not found is not remembered as an unknown id: it is asked again', () => {
+  test('an answer kept whole is replaced by its last good copy only where a copy may stand in: not for a refused key', () => {
+    const make = (c: ReturnType<typeof setup>['client']) => () => {
+      const [o] = c.activePartnerPages([1], 10);
+      if (!o.ok) throw o.error;
+      return o.value.items;
+    };
+    const query = { page: 1, limit: 10 };
+    const first = setup(() => json(200, page([partner('a')])));
+    const readAt = first.clock.now();
+    first.client.whole('getAllActiveLimitedPartners', query, make(first.client));
+    first.clock.t += 2 * 3_600_000;
+    const refused = setup(() => json(403, {}), { store: first.store, clock: first.clock });
+    const o = refused.client.whole('getAllActiveLimitedPartners', query, make(refused.client));
+    expect(!o.ok && o.error.code).toBe('AUTH');
+    const down = setup(() => json(503, {}), { store: first.store, clock: first.clock });
+    const stale = down.client.whole('getAllActiveLimitedPartners', query, make(down.client));
+    expect(stale).toEqual({ ok: true, value: [partner('a')], staleSince: readAt });
+    expect(down.client.stats.staleServed).toBe(1);
+  });
+
+  test('an answer kept whole that failed as "not found" is not remembered: it is asked again', () => {
+    const make = (c: ReturnType<typeof setup>['client']) => () => {
+      const [o] = c.activePartnerPages([1], 10);
+      if (!o.ok) throw o.error;
+      return o.value;
+    };
     const first = setup(() => json(404, {}));
-    const [o] = first.client.activePartnerPages([1], 10, { cache: true });
+    const o = first.client.whole('getAllActiveLimitedPartners', { page: 1, limit: 10 }, make(first.client));
     expect(!o.ok && o.error.code).toBe('NOT_FOUND');
     const again = setup(() => json(404, {}), { store: first.store, clock: first.clock });
-    expect(again.client.activePartnerPages([1], 10, { cache: true })[0].ok).toBe(false);
+    expect(again.client.whole('getAllActiveLimitedPartners', { page: 1, limit: 10 }, make(again.client)).ok).toBe(
+      false,
+    );
     expect(again.transport.requests.length).toBeGreaterThan(0);
   });
 });

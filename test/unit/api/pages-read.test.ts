@@ -2,8 +2,8 @@
  * Reading a whole list with `readList` (src/api/pages.ts), beyond the honest and lying services
  * of pages.test.ts: a list not keyed by id (a fund's industries) taken as it comes, a page as
  * long as the limit asked for, refusals inside and after the list, a list that shrinks under a
- * read, pages served from the last good copy, the cap on a list's length, the reasons a read is
- * not complete, and the error an analyst reads for it.
+ * read, the cap on a list's length, the reasons a read is not complete, and the error an analyst
+ * reads for it.
  */
 import type { Outcome } from '../../../src/api/client';
 import { ServiceError } from '../../../src/api/errors';
@@ -116,20 +116,6 @@ describe('a list that moves under the read', () => {
         changed: true,
       });
     }
-  });
-});
-
-describe('pages from the last good copy', () => {
-  test('the read is as old as its oldest copied page; a fresh read has no age', () => {
-    const fresh = readList(fakeList(records(300)).fetch, { limit: 1000, batch: 20 });
-    expect(fresh.staleSince).toBeUndefined();
-    const copiedAt: Record<number, number> = { 2: 5_000, 3: 3_000, 4: 4_000 };
-    const fetch = through(fakeList(records(300)).fetch, (page, o) =>
-      o.ok && copiedAt[page] ? { ...o, staleSince: copiedAt[page] } : o,
-    );
-    const r = readList(fetch, { limit: 1000, batch: 20 });
-    expect(r.verdict).toEqual({ complete: true });
-    expect(r.staleSince).toBe(3_000);
   });
 });
 
