@@ -4,10 +4,11 @@
  * once, one outcome per request. Each call is retried on its own by the retry policy
  * (src/api/retry.ts: backoff, jitter, Retry-After) within its deadline: the earlier of the
  * execution's and the one its caller passes; a call the deadline leaves unsent ends UNSENT. The
- * engine falls back to the second listed path of the active-partners list, and when the service
- * fails hands back the last good value, marked stale, where one exists. A list's pages are never
- * remembered one by one: a list (one page or all) is remembered whole (`whole`), so a list is
- * always one moment's.
+ * engine falls back to the second listed path of the active-partners list when its first page is
+ * not found there (a later page's 404 is the list's own answer: it has no such page), and remembers
+ * a path once it has answered; when the service fails it hands back the last good value, marked
+ * stale, where one exists. A list's pages are never remembered one by one: a list (one page or
+ * all) is remembered whole (`whole`), so a list is always one moment's.
  */
 import { badInput, ServiceError, toServiceError, unsent } from './errors';
 import type { Health } from './health';
@@ -68,7 +69,10 @@ export class Client {
   readonly stats: CallStats = { fetches: 0, retries: 0, cacheHits: 0, staleServed: 0 };
   private readonly options: ClientOptions;
   private readonly policy: RetryPolicy;
-  private readonly pathChoice = new Map<OperationName, number>();
+  /** The longest a send of each operation has taken (ms): no attempt starts that could not end by its deadline. */
+  private readonly slowest = new Map<OperationName, number>();
+  /** The path each operation is asked on in this execution, and the one the memo holds for it. */
+  private readonly pathChoice = new Map<OperationName, { now: number; saved: number }>();
 
   constructor(options: ClientOptions) {
     if (!options.apiKey)
@@ -197,13 +201,19 @@ export class Client {
   }
 
   private pathIndex(op: Operation): number {
+    return this.path(op).now;
+  }
+
+  private path(op: Operation): { now: number; saved: number } {
     const memo = this.options.memo;
-    if (!this.pathChoice.has(op.name)) {
+    let choice = this.pathChoice.get(op.name);
+    if (!choice) {
       const hit = op.paths.length > 1 && memo ? memo.getMany([this.pathKey(op)]).get(this.pathKey(op)) : undefined;
       const saved = typeof hit?.value === 'number' && hit.value < op.paths.length ? hit.value : 0;
-      this.pathChoice.set(op.name, saved);
+      choice = { now: saved, saved };
+      this.pathChoice.set(op.name, choice);
     }
-    return this.pathChoice.get(op.name) as number;
+    return choice;
   }
 
   private pathKey(op: Operation): string {
@@ -264,9 +274,9 @@ export class Client {
   /**
    * Sends the pending calls, up to `parallelism` at once, each with its own not-before time: a
    * call that failed and may succeed later waits alone (Retry-After, or backoff) while the others
-   * go on. When nothing is ready the client sleeps until the earliest call is, never past
-   * `deadline`: a call that could only be retried after it keeps its last error, and one never
-   * sent ends UNSENT.
+   * go on. When nothing is ready the client sleeps until the earliest call is. No attempt starts
+   * that could not end by `deadline`, judged by the slowest send of its operation so far: a call that could only be
+   * retried too late keeps its last error, and one never sent ends UNSENT.
    */
   private send<T>(
     calls: Call<T>[],
@@ -284,7 +294,7 @@ export class Client {
         .sort((a, b) => a.i - b.i)
         .slice(0, this.options.parallelism ?? 20);
       const next = due.length ? now : Math.min(...queue.map((a) => a.at));
-      if (next > deadline) break;
+      if (next + Math.max(...queue.map((a) => this.slowest.get(calls[a.i].op.name) ?? 0)) > deadline) break;
       if (!due.length) {
         clock.sleep(next - now);
         continue;
@@ -292,12 +302,15 @@ export class Client {
       queue = queue.filter((a) => !due.includes(a));
       const requests = due.map((a) => ({ url: this.url(calls[a.i], true), headers: { accept: 'application/json' } }));
       const answers = this.options.transport.fetchAll(requests, deadline);
+      for (const op of new Set(due.map((a) => calls[a.i].op.name)))
+        this.slowest.set(op, Math.max(this.slowest.get(op) ?? 0, clock.now() - now));
       due.forEach((a, k) => {
         const result = this.outcome(calls[a.i], answers[k]);
         if (!result.ok && result.error.code === 'UNSENT') return;
         this.stats.fetches++;
         out[a.i] = result;
-        const again = result.ok ? undefined : this.retry(calls[a.i].op, a, result.error, hasCopy(a.i), deadline);
+        if (result.ok) this.keepPath(calls[a.i].op);
+        const again = result.ok ? undefined : this.retry(calls[a.i], a, result.error, hasCopy(a.i), deadline);
         if (again) queue.push(again);
       });
     }
@@ -306,16 +319,16 @@ export class Client {
 
   /** The call's next attempt after `error`, or undefined: it ends with that error. */
   private retry(
-    op: Operation,
+    call: Call<unknown>,
     a: Attempt,
     error: ServiceError,
     hasCopy: boolean,
     deadline: number,
   ): Attempt | undefined {
-    if (error.code === 'NOT_FOUND' && this.tryNextPath(op)) return { ...a, at: 0 };
+    if (error.code === 'NOT_FOUND' && call.query.page === 1 && this.tryNextPath(call.op)) return { ...a, at: 0 };
     const delay = retryDelay(error, a.retries + 1, this.policy, this.options.random, hasCopy);
     const at = this.options.clock.now() + (delay ?? 0);
-    if (delay === undefined || at > deadline) return undefined;
+    if (delay === undefined || at + (this.slowest.get(call.op.name) ?? 0) > deadline) return undefined;
     this.stats.retries++;
     return { i: a.i, retries: a.retries + 1, at };
   }
@@ -334,12 +347,20 @@ export class Client {
     }
   }
 
+  /** Asks the list's first page on the next listed path (remembered once it answers: keepPath). */
   private tryNextPath(op: Operation): boolean {
-    const index = this.pathIndex(op);
-    if (index + 1 >= op.paths.length) return false;
-    this.pathChoice.set(op.name, index + 1);
-    this.options.memo?.putMany([[this.pathKey(op), index + 1]]);
+    const choice = this.path(op);
+    if (choice.now + 1 >= op.paths.length) return false;
+    choice.now++;
     return true;
+  }
+
+  /** The path that just answered is the one later executions ask first. */
+  private keepPath(op: Operation): void {
+    const choice = this.path(op);
+    if (choice.now === choice.saved) return;
+    choice.saved = choice.now;
+    this.options.memo?.putMany([[this.pathKey(op), choice.now]]);
   }
 
   private explain(error: ServiceError, call: Call<unknown>): ServiceError {

@@ -144,6 +144,17 @@ describe('the two paths of the active list', () => {
     expect(paths(transport)).toEqual([LISTED, SAMPLE]);
   });
 
+  test('a first page neither path serves leaves no path remembered: the next execution asks the first path first', () => {
+    const clock = new FakeClock();
+    const store = new LimitedStore(clock);
+    const first = setup(() => json(404, { message: 'Cannot GET' }), { clock, store });
+    expect(first.client.activePartnerPages([1], 10)[0].ok).toBe(false);
+    expect(paths(first.transport)).toEqual([LISTED, SAMPLE]);
+    const next = setup(secondOnly, { clock, store });
+    expect(next.client.activePartnerPages([1], 10)[0].ok).toBe(true);
+    expect(paths(next.transport)).toEqual([LISTED, SAMPLE]);
+  });
+
   test('a failure other than "not found" is retried on the same path', () => {
     let calls = 0;
     const { client, transport } = setup((url) => (++calls === 1 ? json(503, {}) : listPage(url)));
