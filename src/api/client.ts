@@ -69,8 +69,6 @@ export class Client {
   readonly stats: CallStats = { fetches: 0, retries: 0, cacheHits: 0, staleServed: 0 };
   private readonly options: ClientOptions;
   private readonly policy: RetryPolicy;
-  /** The longest a send of each operation has taken (ms): no attempt starts that could not end by its deadline. */
-  private readonly slowest = new Map<OperationName, number>();
   /** The path each operation is asked on in this execution, and the one the memo holds for it. */
   private readonly pathChoice = new Map<OperationName, { now: number; saved: number }>();
 
@@ -274,9 +272,9 @@ export class Client {
   /**
    * Sends the pending calls, up to `parallelism` at once, each with its own not-before time: a
    * call that failed and may succeed later waits alone (Retry-After, or backoff) while the others
-   * go on. When nothing is ready the client sleeps until the earliest call is. No attempt starts
-   * that could not end by `deadline`, judged by the slowest send of its operation so far: a call that could only be
-   * retried too late keeps its last error, and one never sent ends UNSENT.
+   * go on. When nothing is ready the client sleeps until the earliest call is, never past
+   * `deadline`. A retry must end by `deadline` too, taking as long as the attempt it repeats: a
+   * call that could only be retried too late keeps its last error, and one never sent ends UNSENT.
    */
   private send<T>(
     calls: Call<T>[],
@@ -294,7 +292,7 @@ export class Client {
         .sort((a, b) => a.i - b.i)
         .slice(0, this.options.parallelism ?? 20);
       const next = due.length ? now : Math.min(...queue.map((a) => a.at));
-      if (next + Math.max(...queue.map((a) => this.slowest.get(calls[a.i].op.name) ?? 0)) > deadline) break;
+      if (next > deadline) break;
       if (!due.length) {
         clock.sleep(next - now);
         continue;
@@ -302,15 +300,15 @@ export class Client {
       queue = queue.filter((a) => !due.includes(a));
       const requests = due.map((a) => ({ url: this.url(calls[a.i], true), headers: { accept: 'application/json' } }));
       const answers = this.options.transport.fetchAll(requests, deadline);
-      for (const op of new Set(due.map((a) => calls[a.i].op.name)))
-        this.slowest.set(op, Math.max(this.slowest.get(op) ?? 0, clock.now() - now));
+      // A retry is expected to take as long as the attempt it repeats: it must start that much before the deadline.
+      const took = clock.now() - now;
       due.forEach((a, k) => {
         const result = this.outcome(calls[a.i], answers[k]);
         if (!result.ok && result.error.code === 'UNSENT') return;
         this.stats.fetches++;
         out[a.i] = result;
         if (result.ok) this.keepPath(calls[a.i].op);
-        const again = result.ok ? undefined : this.retry(calls[a.i], a, result.error, hasCopy(a.i), deadline);
+        const again = result.ok ? undefined : this.retry(calls[a.i], a, result.error, hasCopy(a.i), deadline - took);
         if (again) queue.push(again);
       });
     }
@@ -328,7 +326,7 @@ export class Client {
     if (error.code === 'NOT_FOUND' && call.query.page === 1 && this.tryNextPath(call.op)) return { ...a, at: 0 };
     const delay = retryDelay(error, a.retries + 1, this.policy, this.options.random, hasCopy);
     const at = this.options.clock.now() + (delay ?? 0);
-    if (delay === undefined || at + (this.slowest.get(call.op.name) ?? 0) > deadline) return undefined;
+    if (delay === undefined || at > deadline) return undefined;
     this.stats.retries++;
     return { i: a.i, retries: a.retries + 1, at };
   }

@@ -164,6 +164,25 @@ describe('the two paths of the active list', () => {
 });
 
 describe('time', () => {
+  test('a retry that would take as long as the failed attempt and end past the deadline is not started: the last good copy stands in', () => {
+    const clock = new FakeClock();
+    const store = new LimitedStore(clock);
+    expect(setup(byId, { clock, store }).client.limitedPartners(['a'])[0].ok).toBe(true);
+    // Past the answer's lifetime, the service fails every request after 7 s (an overloaded gateway).
+    clock.t += 120_000;
+    const slowFailure: Handler = () => {
+      clock.t += 7000;
+      return json(503, {});
+    };
+    const deadline = clock.now() + 30_000;
+    const { client, transport } = setup(slowFailure, { clock, store, deadline });
+    const [o] = client.limitedPartners(['a']);
+    expect(o.ok && o.staleSince !== undefined).toBe(true);
+    // Three attempts end by 22 s; a fourth would start near 23 s and end past the 28.5 s the client may use.
+    expect(transport.requests).toHaveLength(3);
+    expect(clock.now()).toBeLessThanOrEqual(deadline - DEADLINE_MARGIN_MS);
+  });
+
   test('the time left is the deadline less the margin kept for writing, less the time now; Infinity without a deadline', () => {
     const clock = new FakeClock();
     const deadline = clock.now() + 30_000;
