@@ -14,7 +14,8 @@
  * MAX_WAIT_WITHOUT_PAGE_MS without a page), or at once on a final error (key refused…).
  * A failed, cancelled or killed run never touches the target table.
  */
-import type { ServiceError } from '../api/errors';
+import { ServiceError } from '../api/errors';
+import { grouped } from '../api/numbers';
 import { DEADLINE_MARGIN_MS } from '../api/client';
 import { acceptPage, acceptRefusal, cursorDone, listVerdict, noSuchPage, startCursor } from '../api/pages';
 import { CHUNK_RECORDS } from '../api/snapshot';
@@ -38,6 +39,7 @@ import type { ImportPorts } from './ports';
 import { adoption } from './replace';
 import { pagesRead, type RunSource, type RunState, type RunSummary, summarize } from './run-state';
 import { type RowShape, rowShape } from './shape';
+import { MAX_SPREADSHEET_CELLS } from './watch';
 import type { ImportSpec } from './spec';
 
 /** What the first request asks for; the server's cap decides, and the reader learns it. */
@@ -282,6 +284,7 @@ class Step {
       const before = run.list.received;
       acceptPage(run.list, page, h.page);
       if (page === 1) this.checkPlacement();
+      if (page === 1) this.checkSize();
       if (page === 1 || run.list.received > before) this.takeRows(page, h.rows);
     }
     run.read = run.staged + this.taken.length;
@@ -297,6 +300,17 @@ class Step {
     if (!this.placedBy || this.placedBy.totalItems === this.run.list.totalItems) return;
     for (const p of [...this.held.keys()]) if (!this.readHere.has(p)) this.held.delete(p);
     this.placedBy = undefined;
+  }
+
+  /** Page 1 is in: a list whose table could not fit in a spreadsheet fails the run before more is read. */
+  private checkSize(): void {
+    const { spec, run } = this;
+    const cells = (run.list.totalItems + 1) * spec.fields.length;
+    if (cells <= MAX_SPREADSHEET_CELLS) return;
+    this.failure = new ServiceError(
+      'BAD_RESPONSE',
+      `The service reports ${grouped(run.list.totalItems)} active partners: a table of that many rows and ${spec.fields.length} columns would not fit in a spreadsheet (${grouped(MAX_SPREADSHEET_CELLS)} cells at most).`,
+    );
   }
 
   private takeRows(page: number, rows: Cell[][]): void {
@@ -330,7 +344,10 @@ class Step {
     const shape = provisionalShape(this.held, c.limit, this.placedBy);
     const last = c.started ? c.lastPage + (c.probe ? 1 : 0) : shape ? shape.lastPage : 1 + PAGES_PER_FETCH;
     const out: number[] = c.started ? [] : [1];
-    for (let p = c.started ? c.nextPage : 2; p <= last; p++) if (wanted(p)) out.push(p);
+    // A round asks for PAGES_PER_FETCH pages at most, besides those that wait: no need to list more (and a total
+    // the service over-reports must not make a list of billions).
+    const most = PAGES_PER_FETCH + this.waits.size;
+    for (let p = c.started ? c.nextPage : 2; p <= last && out.length < most; p++) if (wanted(p)) out.push(p);
     return out;
   }
 
@@ -377,7 +394,8 @@ class Step {
     });
     this.take();
     if (final && !cursorDone(run.list)) this.failure = final;
-    return true;
+    // Nothing went out (the client had no time left to send any of them): the step ends, the next one carries on.
+    return outcomes.some((o) => o.ok || o.error.code !== 'UNSENT');
   }
 
   private hold(page: number, value: Page<ServiceRecord>): undefined {
@@ -464,6 +482,9 @@ class Step {
 }
 
 export function step(spec: ImportSpec, run: RunState, ports: ImportPorts, deadline: number): RunSummary {
+  // A step that begins with its time spent (another import of the same execution used it) leaves the run as it
+  // is, for a step with time: it would otherwise start a write it has no time for.
+  if (ports.now() + DEADLINE_MARGIN_MS + WRITE_MARGIN.fixedMs > deadline) return summarize(spec.id, run);
   return new Step(spec, run, ports, deadline).perform();
 }
 

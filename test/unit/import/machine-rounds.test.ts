@@ -2,11 +2,12 @@
  * The rounds of requests within a step (src/import/machine.ts): at most PAGES_PER_FETCH pages a
  * call, a sleep only until the first waiting page is due and none when nothing is left to ask
  * for, a page asked ahead of page 1 and refused for good failing the run once page 1 is in, and a
- * run read in one step written to its sheet without staging. Driven over the in-memory ports.
+ * run read in one step written to its sheet without staging, and a round that could send nothing
+ * ending the step. Driven over the in-memory ports.
  */
-import { ServiceError } from '../../../src/api/errors';
+import { ServiceError, unsent } from '../../../src/api/errors';
 import type { PageFetcher } from '../../../src/api/pages';
-import { PAGES_PER_FETCH } from '../../../src/import/machine';
+import { beginRun, PAGES_PER_FETCH } from '../../../src/import/machine';
 import type { ImportSpec } from '../../../src/import/spec';
 import { type FakeList, fakeList, records } from '../../helpers/fake-list';
 import { world } from '../../helpers/fake-ports';
@@ -86,4 +87,16 @@ test('a list read in one step goes to its sheet without staging', () => {
   };
   expect(timedDrive(w, 60_000).steps.map((s) => s.status)).toEqual(['done']);
   expect(staged).toBe(0);
+});
+
+test('a round whose pages all come back unsent (the client had no time to send them) ends the step, which keeps the run', () => {
+  let calls = 0;
+  const fetch: PageFetcher = (pages) => {
+    // A step that kept asking with the clock standing still would never end: give up after a few calls.
+    if (++calls > 5) throw new Error('asked again and again');
+    return pages.map(() => ({ ok: false, error: unsent() }));
+  };
+  const w = world(fetch, [spec]);
+  const step = beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t + 20_000);
+  expect({ status: step.status, calls }).toEqual({ status: 'running', calls: 1 });
 });
