@@ -151,6 +151,10 @@ function summary(report: Report, root: string, equivalents: readonly Equivalent[
       .filter((f) => f.endsWith('.ts'))
       .map((f) => `${folder}/${f}`),
   ).filter((f) => !(f in report.files));
+  // The report holds the source it judged: a file that differs now has figures from before its change.
+  const changed = Object.keys(report.files)
+    .filter((f) => !existsSync(join(root, f)) || readFileSync(join(root, f), 'utf8') !== report.files[f].source)
+    .sort();
   const folders = [...byFolder].sort(([a], [b]) => a.localeCompare(b)).map(([name, t]) => row(name, t));
   const perf = report.performance;
   const took = perf
@@ -168,6 +172,12 @@ function summary(report: Report, root: string, equivalents: readonly Equivalent[
     'loads, such as a table of fields: each one reruns every unit test that loads its module), which `npm run mutate` skips',
     '(`--ignoreStatic`) and counts as "static, not run"; `npm run mutate:all` runs them too.',
     ...(took ? [took] : []),
+    ...(changed.length
+      ? [
+          '',
+          `**Changed since this run:** ${changed.length} of the ${Object.keys(report.files).length} files it judged (${changed.map((f) => `\`${f}\``).join(', ')}). Their rows, survivors and equivalents below are the code before that change, until \`npm run mutate\` runs again.`,
+        ]
+      : []),
     '',
     'Its settings, and what a run costs, are in stryker.config.mjs. The HTML report (every mutant in',
     'its source) is written to reports/mutation/index.html, which git ignores.',
