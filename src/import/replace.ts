@@ -130,10 +130,14 @@ function extraKeys(now: string, then: string): Set<number> | null {
   if (a.length !== b.length) return null;
   const d = a.map((n, i) => (i % 3 ? (n ^ b[i]) >>> 0 : n - b[i]));
   const extra = new Set<number>();
+  // A sketch names at most as many keys as it has slots; a digest not made by this rule (another form, or
+  // altered) could otherwise be peeled for ever.
+  let peels = 0;
   for (let peeled = true; peeled; ) {
     peeled = false;
     for (let i = 0; i < d.length; i += 3) {
       if (Math.abs(d[i]) !== 1 || d[i + 2] !== mix(d[i + 1], 99)) continue;
+      if (++peels > 3 * SLOTS) return null;
       if (d[i] === 1) extra.add(d[i + 1]);
       toggle(d, d[i + 1], -d[i]);
       peeled = true;
