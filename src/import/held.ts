@@ -64,6 +64,10 @@ export function provisionalShape(held: ReadonlyMap<number, Held>, limit: number,
   return best;
 }
 
+/** Whether two shapes (or their absence) place every page alike. */
+export const sameShape = (a: Shape | undefined, b: Shape | undefined): boolean =>
+  a === b || (a !== undefined && b !== undefined && a.size === b.size && a.totalItems === b.totalItems);
+
 /** The shape pages are placed by: the cursor's once page 1 is in, before that the held pages' (`placed`: see provisionalShape). */
 export function shapeOf(c: ListCursor, held: ReadonlyMap<number, Held>, placed?: Shape): Shape | undefined {
   return c.started ? c : provisionalShape(held, c.limit, placed);
@@ -156,12 +160,19 @@ export function heldRows(
   return rows;
 }
 
-/** How many staging rows after `staged` the note's held pages need read back. */
+/**
+ * How many staging rows after `staged` the note's held pages need read back: up to the last held
+ * page holding rows (staging is only as long as what was written; a held page past the end has none).
+ */
 export function heldSpan(s: Shape, note: HeldNote): number {
-  const last = note.from + note.marks.lastIndexOf('h');
   let n = 0;
-  for (let p = note.from; p <= last; p++) n += expectedRows(s, p);
-  return n;
+  let span = 0;
+  for (let k = 0; k < note.marks.length; k++) {
+    const rows = expectedRows(s, note.from + k);
+    n += rows;
+    if (note.marks[k] === 'h' && rows > 0) span = n;
+  }
+  return span;
 }
 
 /**
@@ -185,7 +196,7 @@ export function restoreHeld(
     if (note.marks[k] === 'w') waits.set(p, note.at?.[w++] ?? note.until);
     if (note.marks[k] === 'x')
       held.set(p, { refused: new ServiceError('NOT_FOUND', `The data service has no page ${p}.`) });
-    if (s && note.marks[k] === 'h' && at + n <= rows.length) {
+    if (s && note.marks[k] === 'h' && (n === 0 || at + n <= rows.length)) {
       const mine = rows.slice(at, at + n).map((r) => [...r]);
       const items = mine.map((r): ServiceRecord => ({ id: String(r[idCol]) }));
       const pagination = { totalItems: s.totalItems, totalPages: s.lastPage, currentPage: p, pageSize: s.size };

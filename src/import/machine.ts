@@ -31,6 +31,7 @@ import {
   placeable,
   provisionalShape,
   restoreHeld,
+  sameShape,
   type Shape,
   shapeOf,
 } from './held';
@@ -466,11 +467,13 @@ class Step {
     const kept = inPlace ? keepable(run.list, shape, this.held) : [];
     // Pages restored from staging before page 1 was in are rewritten with it: staging starts anew at row 0.
     const rewrite = this.startedEmpty && this.placedBy !== undefined && run.list.started;
+    // Before page 1, a refusal alone can change the shape the held pages show: staging must then follow it.
+    const reshaped = !run.list.started && !sameShape(shape, this.placedBy);
     if (run.list.started && inPlace && !rewrite && this.readHere.size <= MAX_RUN_WRITES) {
       const placed = [...this.readHere].filter(([p]) => p < run.list.nextPage || kept.includes(p));
       writeRuns(spec, run.list.size, placed, ports);
       run.staged += this.taken.length;
-    } else if (this.moved || this.readHere.size > 0) {
+    } else if (this.moved || this.readHere.size > 0 || reshaped) {
       stage(spec, run, this.taken, ports, heldRows(run.list, shape, kept, this.held, width));
     }
     run.held = noteHeld(run.list, shape, kept, this.waits, gonePages(this.held));

@@ -18,6 +18,9 @@ import type { Cell } from '../../src/table/cells';
 
 export class Killed extends Error {}
 
+/** Rows of a new sheet. */
+const SHEET_ROWS = 1000;
+
 export interface World {
   ports: ImportPorts;
   specs: ImportSpec[];
@@ -103,9 +106,15 @@ export function world(fetch: PageFetcher, specs: ImportSpec[], options: { msPerF
           });
           w.staging.set(id, sheet);
         },
-        read: (id, count, _width, from = 0) => {
+        // As a sheet: rows never written read blank up to the sheet's size (a new sheet has 1,000 rows, a
+        // write grows it), and a read past that throws.
+        read: (id, count, width, from = 0) => {
           alive();
-          return (w.staging.get(id) ?? []).slice(1 + from, 1 + from + count).map((r) => [...r]);
+          const sheet = w.staging.get(id);
+          if (!sheet) return [];
+          if (count > 0 && 1 + from + count > Math.max(SHEET_ROWS, sheet.length))
+            throw new Error('The coordinates of the range are outside the dimensions of the sheet.');
+          return Array.from({ length: count }, (_, k) => [...(sheet[1 + from + k] ?? new Array<Cell>(width).fill(''))]);
         },
         remove: (id) => {
           alive();
