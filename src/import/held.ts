@@ -107,11 +107,15 @@ export function placeable(c: ListCursor, staged: number): boolean {
 
 const lastWanted = (c: ListCursor): number => (c.started ? c.lastPage + (c.probe ? 1 : 0) : Number.POSITIVE_INFINITY);
 
-/** The held pages that can be kept for the next step: each exactly as long as its place, with the list's total. */
+/**
+ * The held pages that can be kept for the next step: each exactly as long as its place, with the
+ * list's total. Before page 1, that includes the empty pages past the end the shape gives: the
+ * service said they hold nothing, and page 1 checks them against the total it shows.
+ */
 export function keepable(c: ListCursor, shape: Shape | undefined, held: ReadonlyMap<number, Held>): number[] {
   const out: number[] = [];
   for (const [p, h] of held) {
-    if (shape && p >= c.nextPage && p <= Math.min(lastWanted(c), shape.lastPage + 1) && fits(shape, p, h)) out.push(p);
+    if (shape && p >= c.nextPage && p <= lastWanted(c) && fits(shape, p, h)) out.push(p);
   }
   return out.sort((a, b) => a - b);
 }

@@ -154,14 +154,14 @@ describe('keepable: the held pages kept for the next step', () => {
     expect(keepable(started({ probe: true }), shape, held)).toEqual([4, 6]);
   });
 
-  test('not a page past the one after the last the held pages show', () => {
+  test('before page 1, the empty pages past the end the held pages show too: the service answered them', () => {
     const early = { ...startCursor(2) };
     const held = new Map<number, Held>([
       [3, page(3, 2)],
       [6, page(6, 0)],
       [7, page(7, 0)],
     ]);
-    expect(keepable(early, shape, held)).toEqual([3, 6]);
+    expect(keepable(early, shape, held)).toEqual([3, 6, 7]);
   });
 
   test('not a refusal, nor a page of another length or another total', () => {

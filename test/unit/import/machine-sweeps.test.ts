@@ -8,6 +8,7 @@ import type { ImportSpec } from '../../../src/import/spec';
 import { fakeList, records } from '../../helpers/fake-list';
 import { type World, world } from '../../helpers/fake-ports';
 import { limited, timedDrive } from '../../helpers/import-drive';
+import { brokenImports } from '../../helpers/random-import';
 
 const spec = (): ImportSpec => ({ id: 'imp1', sheetName: 'Partners', fields: ['id', 'fullName'], mode: 'replace' });
 const tableIds = (w: World) => (w.tables.get('Partners') ?? []).slice(1).map((r) => r[0]);
@@ -53,5 +54,13 @@ describe('import state machine: random refusals, seeds swept', () => {
         expect(list.asked.length).toBe(new Set(list.asked.map((a) => a.page)).size + refused);
       }
     }
+  });
+
+  test('small random imports, page 1 refused too: every one ends done with the list, each page answered once (seeds 31-700)', () => {
+    expect(brokenImports(31, 700)).toEqual([]);
+  });
+
+  test('short lists whose page 1 comes late: every one ends done with the list, each page answered once (seeds 61-500)', () => {
+    expect(brokenImports(61, 500, { pages: 4, pageOneLate: true })).toEqual([]);
   });
 });

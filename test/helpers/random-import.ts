@@ -1,0 +1,80 @@
+/**
+ * One small random import over the in-memory ports, from a seed: a list of 0 to 1,299 partners
+ * (pages of 100, so up to 13 pages), the page past the end empty or refused (404), each request
+ * refused for now at random (Retry-After of 1 to 45 s, page 1 included; a page four times at
+ * most), steps of 6 to 20 s, requests of 20 to 220 ms. Each draw depends on the seed, the page
+ * and how often that page was asked, not on the order requests happen to be sent, so a seed always
+ * gives the same import. Returns what the import's promises need checked. Used by
+ * test/unit/import/machine-random-refusals.test.ts (a few seeds) and the seed sweeps (many).
+ */
+import type { ServiceError } from '../../src/api/errors';
+import type { ImportSpec } from '../../src/import/spec';
+import { fakeList, records } from './fake-list';
+import { world } from './fake-ports';
+import { limited, timedDrive } from './import-drive';
+
+const spec: ImportSpec = { id: 'imp1', sheetName: 'Partners', fields: ['id', 'fullName'], mode: 'replace' };
+
+/** A number in [0, 1) from the seed and two more integers (a small integer hash): the same inputs, the same draw. */
+export function draw(seed: number, a: number, b: number): number {
+  let h = Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(a + 1, 0xc2b2ae35) ^ Math.imul(b + 7, 0x27d4eb2f);
+  h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d);
+  h = Math.imul(h ^ (h >>> 12), 0x297a2d39);
+  return ((h ^ (h >>> 15)) >>> 0) / 2 ** 32;
+}
+
+/** Where to draw more often: lists of at most `pages` pages (13), page 1 always refused at first (20 to 59 s). */
+export interface Focus {
+  pages?: number;
+  pageOneLate?: boolean;
+}
+
+export interface RandomImport {
+  seed: number;
+  status: string;
+  exact: boolean;
+  overBudget: number;
+  repeated: number[];
+  stagingLeft: boolean;
+}
+
+/** The import of seed `seed`, and what it did. */
+export function randomImport(seed: number, focus: Focus = {}): RandomImport {
+  const total = Math.floor(draw(seed, 0, 0) * 100 * (focus.pages ?? 13));
+  const pastEnd = draw(seed, 0, 1) < 0.5 ? 'empty' : '404';
+  const rate = 0.1 + 0.5 * draw(seed, 0, 2);
+  const budget = [6_000, 10_000, 20_000][Math.floor(draw(seed, 0, 3) * 3)];
+  const asks = new Map<number, number>();
+  const answered = new Map<number, number>();
+  const list = fakeList(records(total), {
+    pastEnd,
+    fail: (page): ServiceError | undefined => {
+      const n = (asks.get(page) ?? 0) + 1;
+      asks.set(page, n);
+      // At most four refusals of one page, so that every run can end.
+      if (n === 1 && page === 1 && focus.pageOneLate) return limited(20 + Math.floor(40 * draw(seed, 1, 200)));
+      if (n <= 4 && draw(seed, page, n) < rate) return limited(1 + Math.floor(45 * draw(seed, page, n + 100)));
+      answered.set(page, (answered.get(page) ?? 0) + 1);
+      return undefined;
+    },
+  });
+  const w = world(list.fetch, [spec], { msPerFetch: 20 + Math.floor(draw(seed, 0, 4) * 200) });
+  const { steps, lengths } = timedDrive(w, budget, 400);
+  const ids = (w.tables.get('Partners') ?? []).slice(1).map((r) => r[0]);
+  return {
+    seed,
+    status: steps[steps.length - 1].status,
+    exact: JSON.stringify(ids) === JSON.stringify(records(total).map((r) => r.id)),
+    overBudget: lengths.filter((l) => l > budget).length,
+    repeated: [...answered].filter(([, n]) => n > 1).map(([page]) => page),
+    stagingLeft: w.staging.size > 0,
+  };
+}
+
+/** Whether import `o` kept every promise: done with the list, no step past its budget, no page answered twice, staging gone. */
+export const kept = (o: RandomImport): boolean =>
+  o.status === 'done' && o.exact && o.overBudget === 0 && o.repeated.length === 0 && !o.stagingLeft;
+
+/** The imports of seeds `first` to `last` that broke a promise (see kept). */
+export const brokenImports = (first: number, last: number, focus?: Focus): RandomImport[] =>
+  Array.from({ length: last - first + 1 }, (_, k) => randomImport(first + k, focus)).filter((o) => !kept(o));

@@ -1,0 +1,17 @@
+/**
+ * The import state machine's promises over small random imports (test/helpers/random-import.ts):
+ * lists of 0 to 13 pages, any request refused for now (page 1 included), steps of 6 to 20 s.
+ * Whatever the draw, the run ends done with the list in the table, no step runs past its budget,
+ * no page is answered twice (every request is a page's first or follows a refusal of that page),
+ * and staging is gone. A few seeds here (fast enough for mutation testing); the seed sweeps
+ * (machine-sweeps.test.ts) run hundreds more.
+ */
+import { brokenImports } from '../../helpers/random-import';
+
+test('random refusals, page 1 included: every import ends done with the list, within its steps, each page answered once (seeds 1-30)', () => {
+  expect(brokenImports(1, 30)).toEqual([]);
+});
+
+test('short lists whose page 1 comes late, pages read ahead of it kept across steps: the same promises (seeds 1-60)', () => {
+  expect(brokenImports(1, 60, { pages: 4, pageOneLate: true })).toEqual([]);
+});
