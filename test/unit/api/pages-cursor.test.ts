@@ -5,33 +5,12 @@
  * the cursor an import saves between executions.
  */
 import { ServiceError } from '../../../src/api/errors';
-import {
-  acceptPage,
-  acceptRefusal,
-  cursorDone,
-  type ListCursor,
-  listVerdict,
-  nextPages,
-  startCursor,
-} from '../../../src/api/pages';
-import type { Page, ServiceRecord } from '../../../src/api/records';
-import { fakeList, records } from '../../helpers/fake-list';
+import { acceptPage, acceptRefusal, cursorDone, listVerdict, nextPages, startCursor } from '../../../src/api/pages';
+import type { ServiceRecord } from '../../../src/api/records';
+import { readUpTo, servedPage } from '../../helpers/cursor-pages';
+import { records } from '../../helpers/fake-list';
 
 const notFound = () => new ServiceError('NOT_FOUND', 'Not found (HTTP 404).');
-
-/** Page `page` of `items` as the fake service serves it at `limit` (100 a page at most). */
-function servedPage(items: ServiceRecord[], page: number, limit: number): Page<ServiceRecord> {
-  const o = fakeList(items).fetch([page], limit)[0];
-  if (!o.ok) throw o.error;
-  return o.value;
-}
-
-/** A cursor with pages 1..`upTo` of `items` in, read 100 a page. */
-function readUpTo(items: ServiceRecord[], upTo: number): ListCursor {
-  const c = startCursor(1000);
-  for (let p = 1; p <= upTo; p++) acceptPage(c, p, servedPage(items, p, c.limit));
-  return c;
-}
 
 describe('list cursor: planning', () => {
   test('at most `max` pages are planned at once, in order, and at least one', () => {
