@@ -278,7 +278,12 @@ export class PartnerLookup {
     this.context.memo.remove([this.key(name)]);
   }
 
-  /** Waits (briefly, within the deadline) until `done` holds or the claim on `name` is gone. */
+  /**
+   * Waits (briefly, within the deadline) until `done` holds or the claim on `name` is gone; then
+   * says whether `done` holds. A wait cut short by the time (or never begun, when only the time
+   * kept for this execution's own requests is left) still looks once: what another execution has
+   * already left costs a cache read, not a request.
+   */
   private waitFor(name: string, done: () => boolean): boolean {
     const key = this.key(name);
     const until = this.context.clock.now() + CLAIM_MS;
@@ -288,7 +293,7 @@ export class PartnerLookup {
       const held = this.context.memo.getMany([key]).get(key);
       if (!held || this.context.clock.now() - held.fetchedAt >= CLAIM_MS) return done();
     }
-    return false;
+    return done();
   }
 
   /** The list's size, remembered so that cells deciding whether to read it ask once. */
