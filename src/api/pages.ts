@@ -36,6 +36,8 @@ export interface ListCursor {
   endConfirmed: boolean;
   /** Whether `totalItems` moved while the list was read (then the read is redone, not trusted). */
   changed: boolean;
+  /** A page within the list the service then said it does not have (the list shrank under the read). */
+  gone?: number;
   /** Why the read cannot be trusted, when it cannot. */
   problem?: string;
   /** A short signature of the last page read, to spot a page that repeats it. */
@@ -158,10 +160,28 @@ export function acceptRefusal(c: ListCursor, page: number, error: ServiceError):
   return true;
 }
 
+/**
+ * Takes in a page within the list page 1 reported, refused as no such page (404 or 400), in any
+ * order: the list shrank under the read (or the service contradicts itself). The read ends, judged
+ * changed, to be done again; never taken for the end of the list. False for any other refusal.
+ */
+export function acceptGone(c: ListCursor, page: number, error: ServiceError): boolean {
+  if (!c.started || cursorDone(c) || page < c.nextPage || page > c.lastPage || !noSuchPage(error)) return false;
+  c.changed = true;
+  c.gone = page;
+  c.endConfirmed = true;
+  return true;
+}
+
 /** The verdict on a finished read, given how many distinct ids it held plus the records skipped for having none (when keyed by id). */
 export function listVerdict(c: ListCursor, distinct?: number): ListVerdict {
   if (c.problem !== undefined) return { complete: false, reason: c.problem, changed: false };
-  if (c.changed) return { complete: false, reason: 'the list changed while it was read', changed: true };
+  if (c.changed) {
+    const reason = c.gone
+      ? `page ${c.gone} of ${c.lastPage} was gone by the time it was asked for (the list shrank while it was read)`
+      : 'the list changed while it was read';
+    return { complete: false, reason, changed: true };
+  }
   if (!c.endConfirmed) return { complete: false, reason: 'the end of the list was not reached', changed: false };
   if (c.received !== c.totalItems) {
     return {
@@ -232,7 +252,7 @@ function take(got: Taken, items: readonly ServiceRecord[], keyed: boolean): void
 function takeOutcome(c: ListCursor, page: number, outcome: Outcome<Page<ServiceRecord>>, got: Taken, o: ReadOptions) {
   if (cursorDone(c)) return;
   if (!outcome.ok) {
-    if (acceptRefusal(c, page, outcome.error)) return;
+    if (acceptRefusal(c, page, outcome.error) || acceptGone(c, page, outcome.error)) return;
     throw outcome.error;
   }
   const before = c.received;

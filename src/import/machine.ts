@@ -17,7 +17,7 @@
 import { ServiceError } from '../api/errors';
 import { grouped } from '../api/numbers';
 import { DEADLINE_MARGIN_MS } from '../api/client';
-import { acceptPage, acceptRefusal, cursorDone, listVerdict, noSuchPage, startCursor } from '../api/pages';
+import { acceptGone, acceptPage, acceptRefusal, cursorDone, listVerdict, noSuchPage, startCursor } from '../api/pages';
 import { CHUNK_RECORDS } from '../api/snapshot';
 import { type Page, recordId, type ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
@@ -420,6 +420,8 @@ class Step {
   /** A page refused: held (past the end), waited for, left to the next step, or the run's final error (returned). */
   private refused(page: number, error: ServiceError, end: number): ServiceError | undefined {
     const c = this.run.list;
+    // A page within the list refused as no such page: the list shrank, this read is over (and done again).
+    if (acceptGone(c, page, error)) return undefined;
     // A page past the end refused (or, asked ahead of page 1, any page refused for good): the cursor judges it
     // when it gets there.
     const pastEnd = c.started ? page > c.lastPage && noSuchPage(error) : page > 1;

@@ -27,6 +27,12 @@ export function draw(seed: number, a: number, b: number): number {
 export interface Focus {
   pages?: number;
   pageOneLate?: boolean;
+  /**
+   * A live list: during the first requests (three times the pages) partners are added (or, by seed,
+   * removed) at random places, then the list holds still. The table must be the list as it was at some moment; the
+   * import may read it again, so pages may be answered twice.
+   */
+  live?: boolean;
 }
 
 export interface RandomImport {
@@ -46,8 +52,21 @@ export function randomImport(seed: number, focus: Focus = {}): RandomImport {
   const budget = [6_000, 10_000, 20_000][Math.floor(draw(seed, 0, 3) * 3)];
   const asks = new Map<number, number>();
   const answered = new Map<number, number>();
+  let added = 0;
+  // Partners only added, or only removed: a removal and an addition between two page reads keep the total, and no
+  // list read by offset (this service's has no version or cursor) can tell that from a still list.
+  const removing = draw(seed, 0, 5) < 0.5;
+  // Every state the list went through: a table must be one of them, not a mix.
+  const versions: string[] = [JSON.stringify(records(total).map((r) => r.id))];
   const list = fakeList(records(total), {
     pastEnd,
+    before: (_page, call) => {
+      if (!focus.live || call >= 3 * Math.max(1, Math.ceil(total / 100)) || draw(seed, call, 300) >= 0.3) return;
+      const at = Math.floor(draw(seed, call, 301) * (list.items.length + 1));
+      if (removing && list.items.length > 0) list.items.splice(Math.min(at, list.items.length - 1), 1);
+      else list.items.splice(at, 0, { id: `new${added++}`, fullName: 'New' });
+      versions.push(JSON.stringify(list.items.map((r) => r.id)));
+    },
     fail: (page): ServiceError | undefined => {
       const n = (asks.get(page) ?? 0) + 1;
       asks.set(page, n);
@@ -64,9 +83,9 @@ export function randomImport(seed: number, focus: Focus = {}): RandomImport {
   return {
     seed,
     status: steps[steps.length - 1].status,
-    exact: JSON.stringify(ids) === JSON.stringify(records(total).map((r) => r.id)),
+    exact: versions.includes(JSON.stringify(ids)),
     overBudget: lengths.filter((l) => l > budget).length,
-    repeated: [...answered].filter(([, n]) => n > 1).map(([page]) => page),
+    repeated: focus.live ? [] : [...answered].filter(([, n]) => n > 1).map(([page]) => page),
     stagingLeft: w.staging.size > 0,
   };
 }

@@ -66,15 +66,35 @@ describe('when the whole list seems to fit on page 1', () => {
 });
 
 describe('refusals', () => {
-  test('a page inside the list refused as not found is thrown, never taken for the end of the list', () => {
+  test('a page inside the list refused as not found is never the end of the list: the read is done again, and fails naming it', () => {
     for (const total of [250, 300]) {
       const list = fakeList(records(total), {
         fail: (page) => (page === 2 ? new ServiceError('NOT_FOUND', 'Not found (HTTP 404).') : undefined),
       });
-      expect(() => readList(list.fetch, { limit: 1000, batch: 20 })).toThrow(
-        expect.objectContaining({ code: 'NOT_FOUND' }),
-      );
+      expect(readList(list.fetch, { limit: 1000, batch: 20 }).verdict).toEqual({
+        complete: false,
+        reason: `page 2 of ${Math.ceil(total / 100)} was gone by the time it was asked for (the list shrank while it was read)`,
+        changed: true,
+      });
+      expect(list.asked.map((a) => a.page).filter((p) => p === 1)).toEqual([1, 1]);
     }
+  });
+
+  test('a list that shrank under the read, its last page gone (404), is read again whole', () => {
+    const list = fakeList(records(300), {
+      pastEnd: '404',
+      // A hundred partners leave after page 1 is read: page 3 no longer exists.
+      before: (_page, call) => {
+        if (call === 1) list.items.splice(0, 100);
+      },
+    });
+    const read = readList(list.fetch, { limit: 1000, batch: 20 });
+    expect(read.verdict).toEqual({ complete: true });
+    expect(read.records.map((r) => r.id)).toEqual(
+      records(300)
+        .slice(100)
+        .map((r) => r.id),
+    );
   });
 
   test('the page after the last refused as a bad request (400) ends the list', () => {

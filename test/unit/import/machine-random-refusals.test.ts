@@ -3,7 +3,8 @@
  * lists of 0 to 13 pages, any request refused for now (page 1 included), steps of 6 to 20 s.
  * Whatever the draw, the run ends done with the list in the table, no step runs past its budget,
  * no page is answered twice (every request is a page's first or follows a refusal of that page),
- * and staging is gone. A few seeds here (fast enough for mutation testing); the seed sweeps
+ * and staging is gone; a list that moves under the read ends as it was at one moment, never a mix.
+ * A few seeds here (fast enough for mutation testing); the seed sweeps
  * (machine-sweeps.test.ts) run hundreds more.
  */
 import { brokenImports } from '../../helpers/random-import';
@@ -14,4 +15,8 @@ test('random refusals, page 1 included: every import ends done with the list, wi
 
 test('short lists whose page 1 comes late, pages read ahead of it kept across steps: the same promises (seeds 1-60)', () => {
   expect(brokenImports(1, 60, { pages: 4, pageOneLate: true })).toEqual([]);
+});
+
+test('short live lists (partners added or removed while the first pages are read): each table is the list as it was at one moment (seeds 1-40)', () => {
+  expect(brokenImports(1, 40, { pages: 4, live: true })).toEqual([]);
 });

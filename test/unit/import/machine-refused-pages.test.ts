@@ -1,10 +1,12 @@
 /**
  * A page the service refuses (src/import/machine.ts): the page after the last refused as no such
- * page (404 or 400) ends the list, one refused for now waits its turn and is asked again in the
- * same step, a final refusal stops the read at once, and the run's message names the failure of
- * the page the read waits for. Driven over the in-memory ports.
+ * page (404 or 400) ends the list, one within the list refused so means the list shrank (the read
+ * ends and is done again), one refused for now waits its turn and is asked again in the same step,
+ * a final refusal stops the read at once, and the run's message names the failure of the page the
+ * read waits for. Driven over the in-memory ports.
  */
 import { ServiceError } from '../../../src/api/errors';
+import { MAX_LIVE_PASSES } from '../../../src/import/machine';
 import type { ImportSpec } from '../../../src/import/spec';
 import { fakeList, records } from '../../helpers/fake-list';
 import { world } from '../../helpers/fake-ports';
@@ -47,14 +49,34 @@ test('a final refusal stops the read at once: nothing is asked after the round i
   expect(list.asked.map((a) => a.page)).toEqual(Array.from({ length: 21 }, (_, k) => k + 1));
 });
 
-test('the last page refused as no such page fails the run at once, though a page before it waits', () => {
+test('the last page refused as no such page ends the read at once, though a page before it waits; one that stays gone fails the run naming it', () => {
   const list = refusingList(300, (page) =>
     page === 2 ? limited(100) : page === 3 ? new ServiceError('NOT_FOUND', 'Not found (HTTP 404).') : undefined,
   );
   const w = world(list.fetch, [spec]);
   const steps = timedDrive(w, 15_000).steps;
   expect(steps.map((s) => s.status)).toEqual(['failed']);
-  expect(steps[0].message).toContain('Not found (HTTP 404).');
+  expect(steps[0].message).toContain(
+    `Incomplete after ${MAX_LIVE_PASSES} reads of the list: it kept changing during the import (last read: page 3 of 3 was gone by the time it was asked for`,
+  );
+});
+
+test('a list that shrank under the import, its last page gone (404), is read again and imported as it is now', () => {
+  const list = fakeList(records(300), {
+    pastEnd: '404',
+    // A hundred partners leave after page 1 is read: page 3 no longer exists.
+    before: (_page, call) => {
+      if (call === 1) list.items.splice(0, 100);
+    },
+  });
+  const w = world(list.fetch, [spec]);
+  const steps = timedDrive(w, 15_000).steps;
+  expect(steps[steps.length - 1]).toMatchObject({ status: 'done', rows: 200 });
+  expect((w.tables.get('Partners') ?? []).slice(1).map((r) => r[0])).toEqual(
+    records(300)
+      .slice(100)
+      .map((r) => r.id),
+  );
 });
 
 describe("the step's message names the failure of the page the read waits for", () => {

@@ -63,4 +63,9 @@ describe('import state machine: random refusals, seeds swept', () => {
   test('short lists whose page 1 comes late: every one ends done with the list, each page answered once (seeds 61-500)', () => {
     expect(brokenImports(61, 500, { pages: 4, pageOneLate: true })).toEqual([]);
   });
+
+  test('live lists, partners added or removed under the read: every table is the list as it was at one moment (seeds 1-300, 41-300 short)', () => {
+    expect(brokenImports(1, 300, { live: true })).toEqual([]);
+    expect(brokenImports(41, 300, { pages: 4, live: true })).toEqual([]);
+  });
 });
