@@ -2,16 +2,18 @@
  * One small random import over the in-memory ports, from a seed: a list of 0 to 1,299 partners
  * (pages of 100, so up to 13 pages), the page past the end empty or refused (404), each request
  * refused for now at random (Retry-After of 1 to 45 s, page 1 included; a page four times at
- * most), steps of 6 to 20 s, requests of 20 to 220 ms. Each draw depends on the seed, the page
- * and how often that page was asked, not on the order requests happen to be sent, so a seed always
- * gives the same import. Returns what the import's promises need checked. Used by
+ * most), steps of 6 to 20 s, requests of 20 to 220 ms; on request (Focus) a live list or executions
+ * killed mid-fetch. Each draw depends on the seed, the page (or the request's number) and how often
+ * that page was asked, not on the order requests happen to be sent, so a seed always gives the
+ * same import. Returns what the import's promises need checked. Used by
  * test/unit/import/machine-random-refusals.test.ts (a few seeds) and the seed sweeps (many).
  */
 import type { ServiceError } from '../../src/api/errors';
 import type { ImportSpec } from '../../src/import/spec';
 import { fakeList, records } from './fake-list';
-import { world } from './fake-ports';
-import { limited, timedDrive } from './import-drive';
+import { Killed, type World, world } from './fake-ports';
+import { limited } from './import-drive';
+import { beginRun, continueRun } from '../../src/import/machine';
 
 const spec: ImportSpec = { id: 'imp1', sheetName: 'Partners', fields: ['id', 'fullName'], mode: 'replace' };
 
@@ -33,6 +35,8 @@ export interface Focus {
    * import may read it again, so pages may be answered twice.
    */
   live?: boolean;
+  /** Executions killed (Apps Script's time limit) while a page is fetched, five at most: pages may be answered twice. */
+  kills?: boolean;
 }
 
 export interface RandomImport {
@@ -42,6 +46,29 @@ export interface RandomImport {
   overBudget: number;
   repeated: number[];
   stagingLeft: boolean;
+  /** Steps after which the target sheet held a table while the run was not done. */
+  early: number;
+}
+
+/** Sidebar steps of `budget` ms, each a new execution, until the run ends; an execution killed is followed by the next. */
+function drive(w: World, budget: number, maxSteps: number): { status: string; lengths: number[]; early: number } {
+  const lengths: number[] = [];
+  let status = 'running';
+  let early = 0;
+  for (let k = 0; k < maxSteps && status === 'running'; k++) {
+    const start = w.clock.t;
+    const ports = w.nextExecution();
+    try {
+      const begun = w.runs.has('imp1');
+      status = (begun ? continueRun('imp1', ports, start + budget) : beginRun('imp1', 'sidebar', ports, start + budget))
+        .status;
+    } catch (e) {
+      if (!(e instanceof Killed)) throw e;
+    }
+    lengths.push(w.clock.t - start);
+    if (status !== 'done' && w.tables.has('Partners')) early++;
+  }
+  return { status, lengths, early };
 }
 
 /** The import of seed `seed`, and what it did. */
@@ -58,9 +85,14 @@ export function randomImport(seed: number, focus: Focus = {}): RandomImport {
   const removing = draw(seed, 0, 5) < 0.5;
   // Every state the list went through: a table must be one of them, not a mix.
   const versions: string[] = [JSON.stringify(records(total).map((r) => r.id))];
+  let kills = 0;
   const list = fakeList(records(total), {
     pastEnd,
     before: (_page, call) => {
+      if (focus.kills && kills < 5 && draw(seed, call, 500) < 0.06) {
+        kills++;
+        w.kill();
+      }
       if (!focus.live || call >= 3 * Math.max(1, Math.ceil(total / 100)) || draw(seed, call, 300) >= 0.3) return;
       const at = Math.floor(draw(seed, call, 301) * (list.items.length + 1));
       if (removing && list.items.length > 0) list.items.splice(Math.min(at, list.items.length - 1), 1);
@@ -78,21 +110,25 @@ export function randomImport(seed: number, focus: Focus = {}): RandomImport {
     },
   });
   const w = world(list.fetch, [spec], { msPerFetch: 20 + Math.floor(draw(seed, 0, 4) * 200) });
-  const { steps, lengths } = timedDrive(w, budget, 400);
+  const { status, lengths, early } = drive(w, budget, 400);
   const ids = (w.tables.get('Partners') ?? []).slice(1).map((r) => r[0]);
   return {
     seed,
-    status: steps[steps.length - 1].status,
+    status,
     exact: versions.includes(JSON.stringify(ids)),
     overBudget: lengths.filter((l) => l > budget).length,
-    repeated: focus.live ? [] : [...answered].filter(([, n]) => n > 1).map(([page]) => page),
+    repeated: focus.live || focus.kills ? [] : [...answered].filter(([, n]) => n > 1).map(([page]) => page),
     stagingLeft: w.staging.size > 0,
+    early,
   };
 }
 
-/** Whether import `o` kept every promise: done with the list, no step past its budget, no page answered twice, staging gone. */
+/**
+ * Whether import `o` kept every promise: done with the list, no step past its budget, no page
+ * answered twice, staging gone, the target sheet untouched until the run was done.
+ */
 export const kept = (o: RandomImport): boolean =>
-  o.status === 'done' && o.exact && o.overBudget === 0 && o.repeated.length === 0 && !o.stagingLeft;
+  o.status === 'done' && o.exact && o.overBudget === 0 && o.repeated.length === 0 && !o.stagingLeft && o.early === 0;
 
 /** The imports of seeds `first` to `last` that broke a promise (see kept). */
 export const brokenImports = (first: number, last: number, focus?: Focus): RandomImport[] =>

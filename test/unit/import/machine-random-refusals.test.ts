@@ -20,3 +20,7 @@ test('short lists whose page 1 comes late, pages read ahead of it kept across st
 test('short live lists (partners added or removed while the first pages are read): each table is the list as it was at one moment (seeds 1-40)', () => {
   expect(brokenImports(1, 40, { pages: 4, live: true })).toEqual([]);
 });
+
+test('executions killed while a page is fetched: each import still ends done with the list, its sheet untouched until then (seeds 1-30)', () => {
+  expect(brokenImports(1, 30, { kills: true, pages: 4, pageOneLate: true })).toEqual([]);
+});

@@ -68,4 +68,9 @@ describe('import state machine: random refusals, seeds swept', () => {
     expect(brokenImports(1, 300, { live: true })).toEqual([]);
     expect(brokenImports(41, 300, { pages: 4, live: true })).toEqual([]);
   });
+
+  test('executions killed while pages are fetched, lists still or live: every import ends done with the list, its sheet untouched until then (seeds 1-200)', () => {
+    expect(brokenImports(1, 200, { kills: true })).toEqual([]);
+    expect(brokenImports(1, 100, { kills: true, live: true })).toEqual([]);
+  });
 });
