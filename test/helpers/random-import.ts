@@ -130,6 +130,11 @@ export function randomImport(seed: number, focus: Focus = {}): RandomImport {
 export const kept = (o: RandomImport): boolean =>
   o.status === 'done' && o.exact && o.overBudget === 0 && o.repeated.length === 0 && !o.stagingLeft && o.early === 0;
 
-/** The imports of seeds `first` to `last` that broke a promise (see kept). */
-export const brokenImports = (first: number, last: number, focus?: Focus): RandomImport[] =>
-  Array.from({ length: last - first + 1 }, (_, k) => randomImport(first + k, focus)).filter((o) => !kept(o));
+/** The first import of seeds `first` to `last` that broke a promise (see kept), if any: the sweep stops there. */
+export function firstBroken(first: number, last: number, focus?: Focus): RandomImport | undefined {
+  for (let seed = first; seed <= last; seed++) {
+    const o = randomImport(seed, focus);
+    if (!kept(o)) return o;
+  }
+  return undefined;
+}
