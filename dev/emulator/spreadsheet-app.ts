@@ -170,6 +170,11 @@ export class EmulatedSheet
       else if (r >= rowPosition - 1 + howMany) moved.set(`${r - howMany},${c}`, f);
     }
     this.data.formulas = moved;
+    // An array whose anchor goes goes with it; one below moves up (a simplification: Sheets recomputes its size).
+    const [from, to] = [rowPosition - 1, rowPosition - 1 + howMany];
+    this.data.arrays = this.data.arrays
+      .filter((a) => a.row < from || a.row >= to)
+      .map((a) => (a.row >= to ? { ...a, row: a.row - howMany } : a));
     this.data.maxRows -= howMany;
     shiftRecords(this.data, 'ROW', rowPosition - 1, -howMany);
   }
@@ -182,6 +187,7 @@ export class EmulatedSheet
     this.call('clearContents', true);
     this.data.values = [];
     this.data.formulas.clear();
+    this.data.arrays = [];
     return as<Sh>(this);
   }
   setFrozenRows(rows: number): void {

@@ -37,8 +37,23 @@ export interface ProtectionData {
   warningOnly: boolean;
 }
 
+/**
+ * An array formula's result spilled from its anchor cell over `rows` x `cols` cells (0-based):
+ * Sheets shows the values there, `getFormulas` gives '' for every cell but the anchor, and a
+ * value written into any of the other cells blocks the array: the anchor shows #REF! ("Array
+ * result was not expanded because it would overwrite data") and the rest of its result goes.
+ */
+export interface SpilledArray {
+  row: number;
+  col: number;
+  rows: number;
+  cols: number;
+}
+
 export class SheetData {
   values: CellValue[][] = [];
+  /** The array formulas whose results spill over other cells (see SpilledArray). */
+  arrays: SpilledArray[] = [];
   metadata: MetadataData[] = [];
   protections: ProtectionData[] = [];
   formulas = new Map<string, string>();
@@ -58,8 +73,33 @@ export class SheetData {
     return this.values[r]?.[c] ?? '';
   }
 
+  /**
+   * Puts an array formula at (r, c), 0-based, with the result Sheets would spill from it: `values[0][0]`
+   * in the anchor, the rest over the cells to its right and below.
+   */
+  spill(r: number, c: number, formula: string, values: CellValue[][]): void {
+    values.forEach((row, i) =>
+      row.forEach((v, j) => this.set(r + i, c + j, v, i === 0 && j === 0 ? formula : undefined)),
+    );
+    this.arrays.push({ row: r, col: c, rows: values.length, cols: Math.max(...values.map((row) => row.length)) });
+  }
+
+  /** A write of `value` at (r, c): an array whose result covers that cell is blocked (or, at its anchor, replaced). */
+  private block(r: number, c: number, value: CellValue, formula?: string): void {
+    const hit = this.arrays.findIndex((a) => r >= a.row && r < a.row + a.rows && c >= a.col && c < a.col + a.cols);
+    if (hit < 0) return;
+    const a = this.arrays[hit];
+    const anchor = r === a.row && c === a.col;
+    if (anchor ? formula === this.formulas.get(`${r},${c}`) : value === '' && !formula) return;
+    this.arrays.splice(hit, 1);
+    for (let i = 0; i < a.rows; i++)
+      for (let j = 0; j < a.cols; j++) if ((i || j) && this.values[a.row + i]) this.values[a.row + i][a.col + j] = '';
+    if (!anchor) this.values[a.row][a.col] = '#REF!';
+  }
+
   /** Seeds or writes one cell (0-based); the grid grows to hold it, as a sheet does when data is pasted past its end. */
   set(r: number, c: number, value: CellValue, formula?: string): void {
+    if (this.arrays.length) this.block(r, c, value, formula);
     this.maxRows = Math.max(this.maxRows, r + 1);
     this.maxCols = Math.max(this.maxCols, c + 1);
     const row = (this.values[r] ??= []);
@@ -118,9 +158,14 @@ export class SheetData {
       );
     this.formulas = move(this.formulas);
     this.formats = move(this.formats);
+    for (const a of this.arrays) {
+      if (dim === 'ROW' && a.row >= at) a.row += count;
+      if (dim === 'COLUMN' && a.col >= at) a.col += count;
+    }
   }
 
   clear(): void {
+    this.arrays = [];
     this.values = [];
     this.formulas.clear();
     this.formats.clear();

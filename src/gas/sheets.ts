@@ -54,30 +54,46 @@ function ensureSize(sheet: Sheet, rows: number, cols: number): void {
   if (cols > maxCols) sheet.insertColumnsAfter(maxCols, cols - maxCols);
 }
 
-/** Writes a block at (row, 1) in one call, growing the grid first if needed. */
-export function writeBlock(sheet: Sheet, row: number, grid: readonly OutCell[][]): void {
+/** Writes a block at (row, col) in one call, growing the grid first if needed. */
+export function writeBlock(sheet: Sheet, row: number, grid: readonly OutCell[][], col = 1): void {
   if (grid.length === 0) return;
   const width = Math.max(...grid.map((r) => r.length));
-  ensureSize(sheet, row + grid.length - 1, width);
+  ensureSize(sheet, row + grid.length - 1, col + width - 1);
   const values = grid.map((r) => {
     const out = r.map(toSheetCell);
     while (out.length < width) out.push('');
     return out;
   });
-  sheet.getRange(row, 1, values.length, width).setValues(values);
+  sheet.getRange(row, col, values.length, width).setValues(values);
 }
 
 /**
- * Replaces a sheet's table in one setValues: the new grid, padded with blanks over whatever the
- * old table covered, so there is no moment at which the sheet is cleared but not yet written.
+ * Replaces a sheet's table: the new grid, padded with blanks over whatever the old table covered,
+ * so there is no moment at which the sheet is cleared but not yet written. One setValues, or one
+ * per run of columns between the columns `untouched` names (0-based), which are not written at
+ * all: the analyst's, whose cells may be an array formula's result (a value written there, even
+ * the one it showed, blocks the array) or an edit made since the table was read.
  */
-export function replaceTable(sheet: Sheet, grid: readonly OutCell[][]): void {
+export function replaceTable(
+  sheet: Sheet,
+  grid: readonly OutCell[][],
+  untouched: (col: number) => boolean = () => false,
+): void {
   const rows = Math.max(grid.length, sheet.getLastRow());
   const cols = Math.max(...grid.map((r) => r.length), sheet.getLastColumn());
-  const padded: OutCell[][] = Array.from({ length: rows }, (_, r) =>
-    Array.from({ length: cols }, (_, c) => grid[r]?.[c] ?? ''),
-  );
-  writeBlock(sheet, 1, padded);
+  for (let c = 0; c < cols; ) {
+    if (untouched(c)) {
+      c++;
+      continue;
+    }
+    let end = c;
+    while (end + 1 < cols && !untouched(end + 1)) end++;
+    const block = Array.from({ length: rows }, (_, r) =>
+      Array.from({ length: end - c + 1 }, (_, k): OutCell => grid[r]?.[c + k] ?? ''),
+    );
+    writeBlock(sheet, 1, block, c + 1);
+    c = end + 1;
+  }
   sheet.setFrozenRows(1);
 }
 
@@ -134,7 +150,9 @@ export function writeOwned(
     if (f && f !== before[c])
       sheet.getRange(`${columnLetters(c + 1)}:${columnLetters(c + 1)}`).addDeveloperMetadata(FIELD_KEY, f);
   });
-  replaceTable(sheet, grid);
+  // The analyst's columns within the table (no field now, none before) are theirs: never written.
+  const width = Math.max(0, ...grid.map((r) => r.length));
+  replaceTable(sheet, grid, (c) => c < width && !columns[c] && !before[c]);
   const rows = Math.max(sheet.getLastRow(), grid.length) - 1;
   columns.forEach((f, c) => {
     if (rows > 0 && (isDateField(f) || isDateField(before[c])))

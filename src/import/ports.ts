@@ -35,8 +35,9 @@ export interface TargetPort {
   /** Records the import's tag on the sheet (creating the sheet if there is none). */
   tag(sheetName: string, tag: SheetTag): void;
   /**
-   * Replaces the table in one write, then names each column's field (`columns`; undefined for the
-   * analyst's), formats the import's columns by field (clearing a format it set for another field)
+   * Replaces the table in one write (one per run of the import's columns when the analyst's sit
+   * between them: a column undefined in `columns` that held no field before is the analyst's and is
+   * never written), then names each column's field, formats the import's columns by field (clearing a format it set for another field)
    * and protects them with a warning-only protection naming `importId`.
    */
   write(sheetName: string, grid: OutCell[][], columns: ReadonlyArray<string | undefined>, importId: string): void;

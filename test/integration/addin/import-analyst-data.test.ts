@@ -74,3 +74,33 @@ test('merge: a column inserted before "id" keeps each note with its partner, and
   expect(body.map((r) => String(r[idCol])).sort()).toEqual([...ids].sort());
   for (const r of body) expect(r[notesCol]).toBe(`note:${String(r[idCol])}`);
 });
+
+describe("an analyst's array formula beside the imported table survives the next run", () => {
+  // An array formula in a column the analyst added (C), spilling one result per partner: writing any cell of its
+  // result back as a value, even the one it showed, would block it (#REF!).
+  for (const mode of ['merge', 'replace'] as const) {
+    test(mode, async () => {
+      const a = addin(svc.url);
+      const id = saveImport(a.emu, { sheetName: 'Arrays', fields: ['id', 'fullName'], mode });
+      expect(runImport(a.emu, id).pop()?.status).toBe('done');
+      const rows = sheet(a.emu, 'Arrays');
+      const s = a.emu.workbook.byName('Arrays');
+      if (!s) throw new Error('no sheet Arrays');
+      s.set(0, 2, 'Tier');
+      const tiers = rows.slice(1).map((_, k) => [k % 2 ? 'B' : 'A']);
+      s.spill(1, 2, '=ARRAYFORMULA(IF(ISEVEN(ROW(A2:A)), "A", "B"))', tiers);
+      await svc.mutate({ touch: [String(rows[1][0])] });
+
+      const last = runImport(a.emu, id).pop();
+      const after = sheet(a.emu, 'Arrays');
+      if (last?.status !== 'done') {
+        // Refused (replace sees a column it did not write): nothing changed.
+        expect(last?.status).toBe('failed');
+        expect(after.map((r) => r[2])).toEqual(['Tier', ...tiers.map((t) => t[0])]);
+        return;
+      }
+      expect(s.formulas.get('1,2')).toBe('=ARRAYFORMULA(IF(ISEVEN(ROW(A2:A)), "A", "B"))');
+      expect(after.slice(1, rows.length).map((r) => r[2])).toEqual(tiers.map((t) => t[0]));
+    });
+  }
+});
