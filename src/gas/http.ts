@@ -25,7 +25,6 @@ function read(res: GoogleAppsScript.URL_Fetch.HTTPResponse): HttpResponse {
 const sendBatch = (requests: readonly HttpRequest[]): HttpResponse[] =>
   UrlFetchApp.fetchAll(requests.map(params)).map(read);
 
-
 const userCache: QuotaStore = {
   getAll: (keys) => CacheService.getUserCache().getAll([...keys]) as Record<string, string>,
   putAll: (values, ttlSeconds) => {
