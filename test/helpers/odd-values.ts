@@ -84,28 +84,29 @@ const TEXTS = [
 
 const KEYS = ['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty', 'a', 'id', 'fullName', 'toJSON'];
 
-function text(rnd: () => number): string {
+function text(rnd: () => number, long: boolean): string {
   const r = rnd();
+  if (!long && r < 0.1) return pick(rnd, TEXTS);
   if (r < 0.03) return 'x'.repeat(60_000);
   if (r < 0.06) return `=${'y'.repeat(50_010)}`;
   if (r < 0.1) return `${'z'.repeat(49_986)}😀😀😀😀😀😀😀😀`;
   return pick(rnd, TEXTS);
 }
 
-/** The JSON text of one odd value, nested at most `depth` more levels. */
-function source(rnd: () => number, depth: number): string {
+/** The JSON text of one odd value, nested at most `depth` more levels; `long`: text past a cell's limit one time in ten. */
+function source(rnd: () => number, depth: number, long = true): string {
   const r = rnd();
   if (r < 0.1) return 'null';
   if (r < 0.18) return rnd() < 0.5 ? 'true' : 'false';
   if (r < 0.35) return JSON.stringify(pick(rnd, NUMBERS));
   if (r < 0.4) return pick(rnd, ['1e400', '-1e400', '1e-400', '-0.0', '123456789012345678901234567890']);
-  if (r < 0.75 || depth <= 0) return JSON.stringify(text(rnd));
+  if (r < 0.75 || depth <= 0) return JSON.stringify(text(rnd, long));
   if (r < 0.88) {
     const n = Math.floor(rnd() * 4);
-    return `[${Array.from({ length: n }, () => source(rnd, depth - 1)).join(',')}]`;
+    return `[${Array.from({ length: n }, () => source(rnd, depth - 1, long)).join(',')}]`;
   }
   const n = Math.floor(rnd() * 3);
-  const fields = Array.from({ length: n }, () => `${JSON.stringify(pick(rnd, KEYS))}:${source(rnd, depth - 1)}`);
+  const fields = Array.from({ length: n }, () => `${JSON.stringify(pick(rnd, KEYS))}:${source(rnd, depth - 1, long)}`);
   return `{${fields.join(',')}}`;
 }
 
@@ -125,10 +126,13 @@ export function oddId(rnd: () => number): string {
   return source(rnd, 1);
 }
 
-/** A record with odd values in the given fields (some left out), its id odd one time in three. */
-export function oddRecord(rnd: () => number, fields: readonly string[], n: number): ServiceRecord {
+/**
+ * A record with odd values in the given fields (some left out), its id odd one time in three;
+ * `long` false: no text past a cell's limit (it costs time where many records are handled).
+ */
+export function oddRecord(rnd: () => number, fields: readonly string[], n: number, long = true): ServiceRecord {
   const parts: string[] = [`"id":${rnd() < 0.33 ? oddId(rnd) : JSON.stringify(`lp_${n}`)}`];
-  for (const f of fields) if (f !== 'id' && rnd() < 0.7) parts.push(`${JSON.stringify(f)}:${source(rnd, 2)}`);
-  if (rnd() < 0.2) parts.push(`"__proto__":${source(rnd, 1)}`);
+  for (const f of fields) if (f !== 'id' && rnd() < 0.7) parts.push(`${JSON.stringify(f)}:${source(rnd, 2, long)}`);
+  if (rnd() < 0.2) parts.push(`"__proto__":${source(rnd, 1, long)}`);
   return JSON.parse(`{${parts.join(',')}}`) as ServiceRecord;
 }
