@@ -119,12 +119,14 @@ export function singleRecord(data: JsonValue | undefined, op: Operation, id: str
   return value;
 }
 
-/** `data` that should be a list of records. */
+/**
+ * `data` that should be a list of records. An item that is no record (null, text, a list) is a
+ * record with nothing in it: without an id, so a list keyed by id skips and counts it like any
+ * record without one, and one odd item never fails the page (and so the whole list).
+ */
 export function recordList(data: JsonValue | undefined, op: Operation): ServiceRecord[] {
-  if (!Array.isArray(data) || !data.every(isObject)) {
-    throw new ServiceError('BAD_RESPONSE', `The service sent an unexpected ${op.name} list.`);
-  }
-  return data as ServiceRecord[];
+  if (!Array.isArray(data)) throw new ServiceError('BAD_RESPONSE', `The service sent an unexpected ${op.name} list.`);
+  return data.map((item) => (isObject(item) ? item : {}));
 }
 
 /**

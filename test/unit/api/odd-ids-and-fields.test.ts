@@ -12,8 +12,8 @@ import { readList } from '../../../src/api/pages';
 import { LP_FIELD_SPECS, recordId, type ServiceRecord } from '../../../src/api/records';
 import { Snapshot } from '../../../src/api/snapshot';
 import { fakeList } from '../../helpers/fake-list';
-import { memoFor } from '../../helpers/client-setup';
-import { FakeClock, LimitedStore } from '../../helpers/fakes';
+import { memoFor, setupClient } from '../../helpers/client-setup';
+import { FakeClock, json, LimitedStore } from '../../helpers/fakes';
 import { oddRecord, seeded } from '../../helpers/odd-values';
 
 const SEEDS = Array.from({ length: 10 }, (_, k) => k + 1);
@@ -97,4 +97,20 @@ test('a per-id answer whose id is an object with a "toString" field is a wrong a
   expect(thrown).toBeInstanceOf(ServiceError);
   expect((thrown as ServiceError).code).toBe('BAD_RESPONSE');
   expect((thrown as ServiceError).message).toContain('id object when asked for lp_1');
+});
+
+test('a page holding items that are no records (null, text, a list, a number) is read: they are skipped and counted as records without an id', () => {
+  const data = [{ id: 'a' }, null, 'x', ['b'], 7, { id: 'c' }];
+  const { client } = setupClient(
+    (url) =>
+      json(200, {
+        data: url.searchParams.get('page') === '1' ? data : [],
+        pagination: { totalItems: data.length, totalPages: 1, currentPage: 1, pageSize: 100 },
+      }),
+    'k_test_1234',
+    (clock) => new LimitedStore(clock),
+  );
+  const read = readList((pages, limit) => client.activePartnerPages(pages, limit), { limit: 100, batch: 2 });
+  expect(read.verdict).toEqual({ complete: true });
+  expect(read.records).toEqual([{ id: 'a' }, { id: 'c' }]);
 });
