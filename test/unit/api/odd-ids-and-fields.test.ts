@@ -3,18 +3,19 @@
  * shadow Object.prototype, values of every JSON kind) through the api layer: the shared snapshot
  * gives back every record as it was kept and finds each by its id, and no other; the page reader
  * takes every record with a usable id and skips (and counts) the others without failing the
- * list; a per-id answer whose id is no text is a clear wrong answer for that id. Records are drawn
- * from seeds, several seeds swept.
+ * list, and an item of a page that is no record is one without an id; a per-id answer whose id is
+ * no text is a clear wrong answer for that id, and a pagination object of odd values gives whole
+ * numbers or a clear error. Records are drawn from seeds, several seeds swept.
  */
 import { ServiceError } from '../../../src/api/errors';
-import { OPERATIONS, singleRecord } from '../../../src/api/operations';
+import { OPERATIONS, readPagination, singleRecord } from '../../../src/api/operations';
 import { readList } from '../../../src/api/pages';
-import { LP_FIELD_SPECS, recordId, type ServiceRecord } from '../../../src/api/records';
+import { type JsonValue, LP_FIELD_SPECS, recordId, type ServiceRecord } from '../../../src/api/records';
 import { Snapshot } from '../../../src/api/snapshot';
 import { fakeList } from '../../helpers/fake-list';
 import { memoFor, setupClient } from '../../helpers/client-setup';
 import { FakeClock, json, LimitedStore } from '../../helpers/fakes';
-import { oddRecord, seeded } from '../../helpers/odd-values';
+import { oddRecord, oddValue, seeded } from '../../helpers/odd-values';
 
 const SEEDS = Array.from({ length: 10 }, (_, k) => k + 1);
 const FIELDS = LP_FIELD_SPECS.map((s) => s.name).slice(0, 10);
@@ -62,6 +63,30 @@ describe.each(SEEDS)('seed %i', (seed) => {
     const hits = snap.lookup(view, asked);
     expect([...hits.keys()].sort()).toEqual([...ids].sort());
     for (const [id, hit] of hits) expect(hit.record.id).toBe(id);
+  });
+
+  test('a per-id answer and a pagination object of odd values give a record, whole numbers, or a ServiceError; nothing else', () => {
+    const rnd = seeded(seed + 2000);
+    for (let i = 0; i < 40; i++) {
+      const v = oddValue(rnd);
+      for (const read of [
+        () => singleRecord([{ id: v }] as JsonValue, OPERATIONS.getLimitedPartnerById, 'lp_1'),
+        () => singleRecord(v, OPERATIONS.getVentureFundById, 'vf_1'),
+        () => {
+          const p = readPagination(
+            { totalItems: v, totalPages: v, currentPage: v, pageSize: v },
+            { page: 2, limit: 10 },
+          );
+          expect(Object.values(p).every((n) => Number.isInteger(n) && n >= 0)).toBe(true);
+        },
+      ]) {
+        try {
+          read();
+        } catch (e) {
+          expect(e).toBeInstanceOf(ServiceError);
+        }
+      }
+    }
   });
 
   test('the page reader takes every odd record with a usable id, in order, and the read is complete', () => {
