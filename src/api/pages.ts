@@ -9,6 +9,7 @@
  * one execution (custom functions); the import drives the same cursor across executions.
  */
 import { ServiceError } from './errors';
+import { fnv1a } from './hash';
 import type { Outcome } from './client';
 import { type Page, recordId, type ServiceRecord } from './records';
 
@@ -44,7 +45,24 @@ export interface ListCursor {
   lastSignature: string;
 }
 
-export type ListVerdict = { complete: true } | { complete: false; reason: string; changed: boolean };
+/**
+ * A finished read: complete, or why not, whether reading it again may help (`changed`), and when
+ * the only fault is ids listed more than once, how many repeats (`repeated`; see steadyRepeats).
+ */
+export type ListVerdict = { complete: true } | { complete: false; reason: string; changed: boolean; repeated?: number };
+
+/** The ids of a read in list order, repeats included, as one number: two reads that agree id for id give the same. */
+export const idsDigest = (ids: readonly string[]): number => fnv1a(`${ids.length}\u0000${ids.join('\u0000')}`);
+
+/**
+ * Whether a read whose only fault is ids listed more than once (`digest`: its idsDigest) found the
+ * same ids in the same order as the read before it (`before`): then the list does hold those
+ * repeats, not a list that moved between pages (which would have missed others): the read is
+ * complete, each id kept once. One odd record never fails every list.
+ */
+export function steadyRepeats(verdict: ListVerdict, digest: number, before: number | undefined): boolean {
+  return !verdict.complete && verdict.repeated !== undefined && digest === before;
+}
 
 export function startCursor(limit: number): ListCursor {
   return {
@@ -195,6 +213,7 @@ export function listVerdict(c: ListCursor, distinct?: number): ListVerdict {
     return {
       complete: false,
       reason: `${plural(c.totalItems - distinct, 'item')} came twice, so others were missed`,
+      repeated: c.totalItems - distinct,
       changed: true,
     };
   }
@@ -204,6 +223,8 @@ export function listVerdict(c: ListCursor, distinct?: number): ListVerdict {
 export interface ListRead {
   records: ServiceRecord[];
   verdict: ListVerdict;
+  /** The idsDigest of the records read (keyed lists). */
+  digest: number;
   /** The service's total, as page 1 reported it. */
   totalItems: number;
 }
@@ -230,6 +251,8 @@ export interface ReadOptions {
 interface Taken {
   records: ServiceRecord[];
   seen: Set<string>;
+  /** Every usable id read, in order, repeats included. */
+  ids: string[];
   /** Records skipped for want of a usable id (keyed lists). */
   skipped: number;
 }
@@ -238,6 +261,7 @@ function take(got: Taken, items: readonly ServiceRecord[], keyed: boolean): void
   for (const r of items) {
     const id = keyed ? recordId(r) : undefined;
     if (keyed && id === undefined) got.skipped++;
+    if (id !== undefined) got.ids.push(id);
     if (keyed && (id === undefined || got.seen.has(id))) continue;
     if (id !== undefined) got.seen.add(id);
     got.records.push(r);
@@ -267,20 +291,23 @@ function takeOutcome(c: ListCursor, page: number, outcome: Outcome<Page<ServiceR
 function readOnce(fetch: PageFetcher, o: ReadOptions): ListRead {
   const keyed = o.keyed ?? true;
   const c = startCursor(o.limit);
-  const got: Taken = { records: [], seen: new Set(), skipped: 0 };
+  const got: Taken = { records: [], seen: new Set(), ids: [], skipped: 0 };
   for (let pages = nextPages(c, o.batch); pages.length; pages = nextPages(c, o.batch)) {
     const outcomes = fetch(pages, c.limit);
     pages.forEach((page, k) => takeOutcome(c, page, outcomes[k], got, o));
   }
   const verdict = listVerdict(c, keyed ? got.seen.size + got.skipped : undefined);
-  return { records: got.records, verdict, totalItems: c.totalItems };
+  return { records: got.records, verdict, totalItems: c.totalItems, digest: idsDigest(got.ids) };
 }
 
-/** Reads a whole list; a read that the list moved under is done again, up to `passes` reads. */
+/** Reads a whole list; a read that the list moved under is done again, up to `passes` reads (see steadyRepeats). */
 export function readList(fetch: PageFetcher, o: ReadOptions): ListRead {
   let read = readOnce(fetch, o);
-  for (let pass = 1; pass < (o.passes ?? 2) && !read.verdict.complete && read.verdict.changed; pass++)
+  for (let pass = 1; pass < (o.passes ?? 2) && !read.verdict.complete && read.verdict.changed; pass++) {
+    const before = read.digest;
     read = readOnce(fetch, o);
+    if (steadyRepeats(read.verdict, read.digest, before)) read = { ...read, verdict: { complete: true } };
+  }
   return read;
 }
 

@@ -17,7 +17,17 @@
 import { ServiceError } from '../api/errors';
 import { grouped } from '../api/numbers';
 import { DEADLINE_MARGIN_MS } from '../api/client';
-import { acceptGone, acceptPage, acceptRefusal, cursorDone, listVerdict, noSuchPage, startCursor } from '../api/pages';
+import {
+  acceptGone,
+  acceptPage,
+  acceptRefusal,
+  cursorDone,
+  idsDigest,
+  listVerdict,
+  noSuchPage,
+  startCursor,
+  steadyRepeats,
+} from '../api/pages';
 import { CHUNK_RECORDS } from '../api/snapshot';
 import { type Page, recordId, type ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
@@ -504,9 +514,12 @@ function finish(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPo
   const { keyed, skipped, note } = keyedRows(rows, idCol);
   const unique = dedupe(keyed, idCol);
   const verdict = listVerdict(run.list, unique.length + skipped);
-  if (verdict.complete) {
+  const digest = idsDigest(keyed.map((row) => String(row[idCol])));
+  const repeats = steadyRepeats(verdict, digest, run.digest) ? keyed.length - unique.length : 0;
+  if (verdict.complete || repeats) {
     if (ports.snapshot && run.snap?.whole && run.snap.chunks > 0) ports.snapshot.publish(run.snap.gen, run.snap.chunks);
-    return writeTarget(spec, run, rowShape(spec).keep(unique), unique.length + skipped, ports, note);
+    const twice = repeats ? ` Kept once: ${grouped(repeats)} listed twice by the service (alike in two reads).` : '';
+    return writeTarget(spec, run, rowShape(spec).keep(unique), unique.length + skipped, ports, note + twice);
   }
   const passes = verdict.changed && run.list.lastPage <= LIVE_LIST_PAGES ? MAX_LIVE_PASSES : MAX_PASSES;
   if (run.pass >= passes) {
@@ -515,6 +528,7 @@ function finish(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPo
   }
   ports.staging.remove(spec.id);
   run.gone = run.list.gone;
+  run.digest = digest;
   run.pass++;
   run.list = startCursor(FIRST_PAGE_LIMIT);
   run.staged = 0;

@@ -125,15 +125,34 @@ describe('a list that moves under the read', () => {
     expect(r.records).toEqual(records(100));
   });
 
-  test('ids that come twice are counted in the reason', () => {
+  test('ids the list holds twice, alike in two reads, are the list: complete, each id once', () => {
     for (const twice of [1, 2]) {
       const items = records(250);
       for (let k = 0; k < twice; k++) items[120 + k] = { id: `p${5 + k}` };
       const r = readList(fakeList(items).fetch, { limit: 100, batch: 20 });
+      expect(r.verdict).toEqual({ complete: true });
+      expect(r.records.map((x) => x.id)).toEqual([...new Set(items.map((x) => x.id))]);
+    }
+  });
+
+  test('ids that come twice because the list moved between pages, unlike in the next read, are counted in the reason', () => {
+    for (const twice of [1, 2]) {
+      const all = records(250);
+      const list = fakeList(all, {
+        // When page 2 is read, the last `shift` partners of page 1 have moved after it (as a live list's order can):
+        // page 2 brings them again and the rest shifts, one more each read.
+        before: (page, call) => {
+          const shift = twice + (call === 1 ? 0 : 1);
+          if (page === 2) list.items = [...all.slice(0, 100), ...all.slice(100 - shift, 250 - shift)];
+          if (page === 1) list.items = all;
+        },
+      });
+      const r = readList(list.fetch, { limit: 100, batch: 20 });
       expect(r.verdict).toEqual({
         complete: false,
-        reason: `${twice === 1 ? '1 item' : `${twice} items`} came twice, so others were missed`,
+        reason: `${twice + 1} items came twice, so others were missed`,
         changed: true,
+        repeated: twice + 1,
       });
     }
   });

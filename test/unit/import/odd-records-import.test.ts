@@ -21,7 +21,7 @@ import { oddRecord, pick, seeded } from '../../helpers/odd-values';
 const SEEDS = Array.from({ length: 6 }, (_, k) => k + 1);
 const FIELDS = ['id', 'fullName', 'createdAt', 'ticketSize', 'totalPortfolio', 'region', 'firm', 'labels'];
 
-/** `n` odd records from `seed`, each usable id once (a list that repeats an id is read again, not imported). */
+/** `n` odd records from `seed`, each usable id once (a list that repeats an id is tested on its own, below). */
 function oddList(seed: number, n: number): ServiceRecord[] {
   const rnd = seeded(seed);
   const seen = new Set<string>();
@@ -118,4 +118,19 @@ test("a record whose id is a list holding another partner's id is skipped and co
     ['p1', 'Ada'],
     ['p2', 'Bo'],
   ]);
+});
+
+test('a partner the service lists twice, alike in two reads, is imported once and the run says so', () => {
+  const items: ServiceRecord[] = Array.from({ length: 250 }, (_, i) => ({ id: `p${i}`, fullName: `Name ${i}` }));
+  items[150] = { ...items[20] };
+  const w = world(fakeList(items).fetch, [
+    { id: 'imp1', sheetName: 'Partners', fields: ['id', 'fullName'], mode: 'replace' },
+  ]);
+  let summary: RunSummary = beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t + 60_000);
+  for (let k = 0; summary.status === 'running' && k < 20; k++)
+    summary = continueRun('imp1', w.nextExecution(), w.clock.t + 60_000);
+  expect(summary.status).toBe('done');
+  expect(summary.message).toContain('Kept once: 1 listed twice by the service (alike in two reads).');
+  const ids = (w.tables.get('Partners') ?? []).slice(1).map((r) => r[0]);
+  expect(ids).toEqual([...new Set(items.map((r) => r.id))]);
 });
