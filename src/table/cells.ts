@@ -22,14 +22,14 @@ const LIST_SEPARATOR = ', ';
 
 /**
  * Text Sheets might read as something other than text when it is typed (or written with
- * setValues): a formula (`=`, `+`, `-`, `@`), a number with a sign, separators, decimals, an
+ * setValues): a formula (`=`, `+`, `-`, `@`), an error value (`#N/A`, `#REF!`…), a number with a sign, separators, decimals, an
  * exponent, a currency sign, a percent or accounting parentheses, a date or a time (digits first,
  * or a month name then a digit), a boolean; and text that already starts with a quote (Sheets
  * would eat it). The test is deliberately broad: a quote before text that would have stayed text
  * changes nothing (the cell reads back the same text), a missing one turns data into a value.
  */
 const SHEETS_WOULD_PARSE =
-  /^\s*(?:[=+\-@'(.$€£¥\d]|(?:true|false)\s*$|(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+\d)/i;
+  /^\s*(?:[=+\-@'(.$€£¥#\d]|(?:true|false)\s*$|(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+\d)/i;
 
 /** Text as Sheets should keep it: cut to the cell limit, quote-prefixed where Sheets would parse it. */
 export function safeText(text: string, target: CellTarget): string {

@@ -170,6 +170,9 @@ describe('text safety', () => {
     'sep 5',
     'nov 5',
     'Jan  5',
+    '#N/A',
+    '#REF!',
+    ' #DIV/0!',
   ])('%j is quoted in a sheet write', (text) => {
     expect(safeText(text, 'sheet')).toBe(`'${text}`);
   });
