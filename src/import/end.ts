@@ -10,7 +10,7 @@ import { idProblem } from '../api/records';
 import type { Cell } from '../table/cells';
 import { type Change, mergeTables, type OutCell } from './merge';
 import type { ImportPorts } from './ports';
-import { digestOf, gridOf, type OwnedTable, ownDigest, replaceRefusal } from './replace';
+import { digestOf, gridOf, type OwnedTable, ownDigest, replaceDifferences, replaceRefusal } from './replace';
 import { pagesRead, type RunState, type RunStatus, type RunSummary, summarize } from './run-state';
 import type { Kept } from './shape';
 import type { ImportSpec } from './spec';
@@ -192,6 +192,9 @@ export function writeTarget(
   } else {
     const refusal = replaceRefused(spec, run, ports, existing);
     if (refusal) throw new Error(refusal);
+    // Replace anyway: what it overwrites of the analyst's is said, never dropped without a word.
+    const overwritten = run.force ? replaceDifferences(existing, spec.id) : undefined;
+    if (overwritten) note = ` Replaced anyway: overwrote cells not as the import left them ${overwritten.what}.`;
     grid = [[...spec.fields], ...rows];
     if (spec.alert?.baselineAt !== undefined) {
       // A watched replace logs its changes too, so the alert's link to the change log shows them.

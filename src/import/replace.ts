@@ -146,13 +146,16 @@ function extraKeys(now: string, then: string): Set<number> | null {
   return d.every((n) => n === 0) ? extra : null;
 }
 
-/** Why replace may not rewrite the sheet (see the file's comment), or undefined when it may; the first `limit` differences named. */
-export function replaceRefusal(
+/**
+ * What of the sheet is not as the import left it (see the file's comment), the first `limit` differences named
+ * ("(C2 (a formula), B3 (edited) and 2 more)"), and whether the sheet carries this import's tag; undefined when
+ * replace may rewrite it.
+ */
+export function replaceDifferences(
   table: OwnedTable | null,
   importId: string,
-  sheetName: string,
   limit = 3,
-): string | undefined {
+): { what: string; tagged: boolean } | undefined {
   if (!table) return undefined;
   const grid = gridOf(table);
   const tag = table.tag?.import === importId ? table.tag : null;
@@ -174,8 +177,19 @@ export function replaceRefusal(
   if (!count && !many) return undefined;
   const places = named.flat().slice(0, limit);
   const tail = many ? 'many edited imported cells' : count > places.length ? `${count - places.length} more` : '';
-  const what = `(${places.join(', ')}${places.length && tail ? ' and ' : ''}${tail})`;
-  return tag
-    ? `Replace stopped: "${sheetName}" is not as the import left it ${what}. Undo those edits, import with merge by id, or choose Replace anyway.`
-    : `Replace stopped: "${sheetName}" holds cells the import did not write ${what}. Let the import own this table, import into another sheet, or choose Replace anyway.`;
+  return { what: `(${places.join(', ')}${places.length && tail ? ' and ' : ''}${tail})`, tagged: !!tag };
+}
+
+/** Why replace may not rewrite the sheet (see the file's comment), or undefined when it may; the first `limit` differences named. */
+export function replaceRefusal(
+  table: OwnedTable | null,
+  importId: string,
+  sheetName: string,
+  limit = 3,
+): string | undefined {
+  const differences = replaceDifferences(table, importId, limit);
+  if (!differences) return undefined;
+  return differences.tagged
+    ? `Replace stopped: "${sheetName}" is not as the import left it ${differences.what}. Undo those edits, import with merge by id, or choose Replace anyway.`
+    : `Replace stopped: "${sheetName}" holds cells the import did not write ${differences.what}. Let the import own this table, import into another sheet, or choose Replace anyway.`;
 }
