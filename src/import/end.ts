@@ -10,7 +10,15 @@ import { idProblem } from '../api/records';
 import type { Cell } from '../table/cells';
 import { type Change, mergeTables, type OutCell } from './merge';
 import type { ImportPorts } from './ports';
-import { digestOf, gridOf, type OwnedTable, ownDigest, replaceDifferences, replaceRefusal } from './replace';
+import {
+  digestOf,
+  gridOf,
+  type OwnedTable,
+  ownDigest,
+  recordedCells,
+  replaceDifferences,
+  replaceRefusal,
+} from './replace';
 import { pagesRead, type RunState, type RunStatus, type RunSummary, summarize } from './run-state';
 import type { Kept } from './shape';
 import type { ImportSpec } from './spec';
@@ -139,7 +147,8 @@ export function failRun(
  * Writes a table with the import's record: the tag first names what is about to be written
  * (pending), then the table, its columns' fields, formats and protection, then the tag records it
  * as written. An execution killed at any point leaves the old table or the new one, each matching
- * the tag, so the next run accepts the sheet.
+ * the tag, so the next run accepts the sheet. The record names the cells `owned` says the import
+ * wrote (by default every cell of its columns).
  */
 export function writeOwned(
   spec: ImportSpec,
@@ -147,8 +156,9 @@ export function writeOwned(
   grid: OutCell[][],
   columns: Array<string | undefined>,
   ports: ImportPorts,
+  owned?: (r: number, c: number) => boolean,
 ): void {
-  const digest = ownDigest(grid, columns);
+  const digest = ownDigest(grid, columns, owned);
   ports.target.tag(spec.sheetName, {
     import: spec.id,
     digest: existing?.tag?.import === spec.id ? existing.tag.digest : digestOf([]),
@@ -157,7 +167,10 @@ export function writeOwned(
   ports.target.write(spec.sheetName, grid, columns, spec.id);
   // Recorded as the sheet holds it, read back: how Sheets stores a value (a date, a number) is what the next run compares.
   const written = ports.target.read(spec.sheetName);
-  ports.target.tag(spec.sheetName, { import: spec.id, digest: written ? ownDigest(gridOf(written), columns) : digest });
+  ports.target.tag(spec.sheetName, {
+    import: spec.id,
+    digest: written ? ownDigest(gridOf(written), columns, owned) : digest,
+  });
 }
 
 export function writeTarget(
@@ -172,6 +185,7 @@ export function writeTarget(
   const existing = ports.target.read(spec.sheetName);
   let grid: OutCell[][];
   let columns: Array<string | undefined> = [...spec.fields];
+  let owned: ((r: number, c: number) => boolean) | undefined;
   let note = '';
   // The changes since the table before, by the merge rule in both modes (an alert watches them).
   let changes: Change[] = [];
@@ -179,6 +193,9 @@ export function writeTarget(
   if (spec.mode === 'merge') {
     const merged = mergeTables(existing, spec.fields, rows, spec.sheetName, kept.unmatched);
     ({ grid, columns } = merged);
+    // The import owns the rows it wrote and, in the rows it kept, the cells it had recorded: what the analyst typed there stays theirs.
+    const recorded = recordedCells(existing, spec.id);
+    owned = (r, c) => merged.wrote[r] || recorded(r, c);
     changes = merged.changes;
     ports.logs.changes(merged.changes.map((c) => [when, spec.sheetName, c.id, c.change, c.field, c.before, c.after]));
     const count = (kind: Change['change']) => merged.changes.filter((c) => c.change === kind).length;
@@ -202,7 +219,7 @@ export function writeTarget(
       ports.logs.changes(changes.map((c) => [when, spec.sheetName, c.id, c.change, c.field, c.before, c.after]));
     }
   }
-  writeOwned(spec, existing, grid, columns, ports);
+  writeOwned(spec, existing, grid, columns, ports, owned);
   ports.staging.remove(spec.id);
   run.read = rows.length;
   const watched = afterWrite(spec, run, rows, changes, ports);

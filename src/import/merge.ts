@@ -38,6 +38,8 @@ export interface MergeResult {
   changes: Change[];
   /** Rows kept whole: partners no longer listed, rows without an id, further rows of a repeated id. */
   kept: number;
+  /** Per row of `grid`, whether the import wrote it: the header, a listed partner's row, a new partner's. */
+  wrote: boolean[];
 }
 
 export const MAX_CHANGES = 10000;
@@ -71,7 +73,8 @@ export function mergeTables(
     !existing ||
     (existing.values.every((row) => blank(row)) && existing.formulas.every((row) => row.every((f) => !f)))
   ) {
-    return { grid: [[...fields], ...incoming.map((r) => [...r])], columns: [...fields], changes: [], kept: 0 };
+    const grid = [[...fields], ...incoming.map((r) => [...r])];
+    return { grid, columns: [...fields], changes: [], kept: 0, wrote: grid.map(() => true) };
   }
   const idCol = existing.fields.indexOf('id');
   if (idCol < 0) {
@@ -151,5 +154,9 @@ export function mergeTables(
       });
     kept++;
   });
-  return { grid, columns, changes, kept };
+  const wrote = grid.map((_, r) => {
+    const id = String(existing.values[r]?.[idCol] ?? '');
+    return r === h || r >= existing.values.length || (firstRow.get(id) === r && listed.has(id));
+  });
+  return { grid, columns, changes, kept, wrote };
 }

@@ -1,8 +1,10 @@
 /**
  * Whether replace may rewrite a sheet: one predicate over the import's record in the sheet. An
  * import tags each sheet it writes (src/gas/sheets.ts keeps the tag as sheet developer metadata)
- * with its id and a digest of every cell there once it has written it, and, just before writing,
- * the digest of what it is about to write (`pending`, for an execution that ends in between).
+ * with its id and a digest of the cells it owns there once it has written them (its columns; in a
+ * merge, the rows it wrote and, of the rows it kept, the cells it had recorded: what the analyst
+ * typed there stays theirs), and, just before writing, the digest of what it is about to write
+ * (`pending`, for an execution that ends in between).
  * Replace may rewrite the sheet if and only if it is blank, or carries this import's tag and its
  * cells match the recorded or the pending digest. Otherwise it changes nothing and names the first
  * differences: formulas, then imported cells that were edited, then cells outside the table.
@@ -81,16 +83,27 @@ function keyed(
   });
 }
 
-/** The digest of a grid: the sketch of its keyed cells. */
-export function digestOf(grid: ReadonlyArray<ReadonlyArray<OutCell>>): string {
+/** The sketch of a grid's keyed cells that `include` takes, each keyed as the whole grid keys it. */
+function sketchOf(grid: ReadonlyArray<ReadonlyArray<OutCell>>, include: (r: number, c: number) => boolean): string {
   const sketch = new Array<number>(9 * SLOTS).fill(0);
-  keyed(grid, (key) => toggle(sketch, key, 1));
+  keyed(grid, (key, r, c) => {
+    if (include(r, c)) toggle(sketch, key, 1);
+  });
   return sketch.map((n) => n.toString(36)).join('.');
 }
 
-/** The digest of what the import writes in `grid`: its columns, without formulas (those are the analyst's). */
-export const ownDigest = (grid: readonly OutCell[][], columns: ReadonlyArray<string | undefined>): string =>
-  digestOf(grid.map((row) => row.map((cell, c) => (columns[c] && !isFormula(cell) ? cell : ''))));
+/** The digest of a grid: the sketch of its keyed cells. */
+export const digestOf = (grid: ReadonlyArray<ReadonlyArray<OutCell>>): string => sketchOf(grid, () => true);
+
+/**
+ * The digest of what the import owns in `grid`: its columns, without formulas (those are the analyst's), in the
+ * cells `owned` names (a merge owns the rows it writes and, of the rows it keeps, the cells it had recorded).
+ */
+export const ownDigest = (
+  grid: readonly OutCell[][],
+  columns: ReadonlyArray<string | undefined>,
+  owned: (r: number, c: number) => boolean = () => true,
+): string => sketchOf(grid, (r, c) => !!columns[c] && !isFormula(grid[r][c]) && owned(r, c));
 
 /** A sheet's cells as one grid, formulas as formula cells. */
 export const gridOf = (t: OwnedTable): OutCell[][] =>
@@ -114,6 +127,25 @@ export function adoption(
       fields.find((f) => norm(f) === norm(h) && header.findIndex((x) => norm(x) === norm(h)) === c),
     ),
   };
+}
+
+/**
+ * The cells of a sheet the import recorded writing and no one changed since: with its tag, those whose key is not
+ * among the ones added since (all of them when the sheet is as its pending write left it); none without the tag or
+ * when the differences are too many to name.
+ */
+export function recordedCells(table: OwnedTable | null, importId: string): (r: number, c: number) => boolean {
+  const tag = table?.tag?.import === importId ? table.tag : null;
+  if (!table || !tag) return () => false;
+  const grid = gridOf(table);
+  const now = digestOf(grid);
+  const extra = now === tag.pending ? new Set<number>() : extraKeys(now, tag.digest);
+  if (!extra) return () => false;
+  const recorded = new Set<string>();
+  keyed(grid, (key, r, c) => {
+    if (!extra.has(key)) recorded.add(`${r},${c}`);
+  });
+  return (r, c) => recorded.has(`${r},${c}`);
 }
 
 /** A1 name of a 0-based cell. */

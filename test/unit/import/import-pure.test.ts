@@ -22,6 +22,7 @@ describe('merge', () => {
       columns: ['id', 'x'],
       changes: [],
       kept: 0,
+      wrote: [true, true],
     });
   });
 
