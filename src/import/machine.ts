@@ -546,8 +546,8 @@ export function adoptTable(importId: string, ports: ImportPorts): RunSummary {
     const spec = specFor(importId, ports);
     const table = ports.target.read(spec.sheetName);
     if (table) {
-      const { grid, columns } = adoption(table, spec.fields);
-      writeOwned(spec, table, grid, columns, ports);
+      const { grid, columns, owned } = adoption(table, spec.fields);
+      writeOwned(spec, table, grid, columns, ports, owned);
     }
     return summarize(importId, ports.store.load(importId));
   });

@@ -2,9 +2,10 @@
  * Whether replace may rewrite a sheet: one predicate over the import's record in the sheet. An
  * import tags each sheet it writes (src/gas/sheets.ts keeps the tag as sheet developer metadata)
  * with its id and a digest of the cells it owns there once it has written them (its columns; in a
- * merge, the rows it wrote and, of the rows it kept, the cells it had recorded: what the analyst
- * typed there stays theirs), and, just before writing, the digest of what it is about to write
- * (`pending`, for an execution that ends in between).
+ * merge, the rows it wrote and, of the rows it kept, the cells it had recorded; in a table the
+ * analyst lets it own, the header row and the partners' rows: what the analyst typed elsewhere
+ * stays theirs), and, just before writing, the digest of what it is about to write (`pending`,
+ * for an execution that ends in between).
  * Replace may rewrite the sheet if and only if it is blank, or carries this import's tag and its
  * cells match the recorded or the pending digest. Otherwise it changes nothing and names the first
  * differences: formulas, then imported cells that were edited, then cells outside the table.
@@ -97,7 +98,7 @@ export const digestOf = (grid: ReadonlyArray<ReadonlyArray<OutCell>>): string =>
 
 /**
  * The digest of what the import owns in `grid`: its columns, without formulas (those are the analyst's), in the
- * cells `owned` names (a merge owns the rows it writes and, of the rows it keeps, the cells it had recorded).
+ * cells `owned` names (the rows it wrote or adopted, and the cells of the rows it kept that it had recorded).
  */
 export const ownDigest = (
   grid: readonly OutCell[][],
@@ -109,23 +110,28 @@ export const ownDigest = (
 export const gridOf = (t: OwnedTable): OutCell[][] =>
   t.values.map((row, r) => row.map((v, c) => (t.formulas[r]?.[c] ? { formula: t.formulas[r][c] } : v)));
 
-/** The analyst lets the import own the table: the columns headed like its fields (on the first row with an "id" cell, else the first) become its own. */
+/**
+ * The analyst lets the import own the table: the columns headed like its fields (on the first row with an "id" cell,
+ * else the first) become its own, on that header row and the rows below it with an id; a title above and a row
+ * without an id (a TOTAL row) stay the analyst's.
+ */
 export function adoption(
   table: OwnedTable,
   fields: readonly string[],
-): { grid: OutCell[][]; columns: Array<string | undefined> } {
-  const header =
-    table.values[
-      Math.max(
-        0,
-        table.values.slice(0, HEADER_SEARCH_ROWS).findIndex((row) => row.some((c) => norm(c) === 'id')),
-      )
-    ] ?? [];
+): { grid: OutCell[][]; columns: Array<string | undefined>; owned: (r: number, c: number) => boolean } {
+  const h = Math.max(
+    0,
+    table.values.slice(0, HEADER_SEARCH_ROWS).findIndex((row) => row.some((c) => norm(c) === 'id')),
+  );
+  const header = table.values[h] ?? [];
+  const columns = header.map((name, c) =>
+    fields.find((f) => norm(f) === norm(name) && header.findIndex((x) => norm(x) === norm(name)) === c),
+  );
+  const idCol = columns.indexOf('id');
   return {
     grid: gridOf(table),
-    columns: header.map((h, c) =>
-      fields.find((f) => norm(f) === norm(h) && header.findIndex((x) => norm(x) === norm(h)) === c),
-    ),
+    columns,
+    owned: (r) => r === h || (r > h && idCol >= 0 && !blank(table.values[r]?.[idCol])),
   };
 }
 
