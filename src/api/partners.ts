@@ -374,8 +374,13 @@ export class PartnerLookup {
     // The read ends early enough to leave time for writing it and answering the cell.
     const until = this.context.clock.now() + this.context.client.timeLeft() - WRITE_RESERVE_MS - ANSWER_RESERVE_MS;
     const client = this.context.client;
-    const fetch: PageFetcher = (pages, limit) =>
-      first && pages.length === 1 && pages[0] === 1 ? [first] : client.activePartnerPages(pages, limit, { until });
+    // Page 1 as learnt is the first read's only: a read done again because the list moved asks for it again.
+    let learnt = first;
+    const fetch: PageFetcher = (pages, limit) => {
+      const page1 = learnt && pages.length === 1 && pages[0] === 1 ? learnt : undefined;
+      learnt = undefined;
+      return page1 ? [page1] : client.activePartnerPages(pages, limit, { until });
+    };
     const read = readList(fetch, { limit: FILL_PAGE_LIMIT, batch: 100, passes: 2 });
     if (!read.verdict.complete) {
       this.fillError = incompleteError('list of active partners', read.verdict);
