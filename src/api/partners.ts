@@ -319,16 +319,21 @@ export class PartnerLookup {
   ): SnapshotView | undefined {
     const known = this.meta();
     if (known && !worthReading(wanted, known)) return undefined;
+    // A reader's snapshot is a fresh one other than the one the caller found (which may be holed, as the reader found it).
+    const published = () => {
+      const v = this.freshView();
+      return v && v.gen !== seen ? v : undefined;
+    };
     // The reader leaves the column's answers before it writes the snapshot: a waiting cell stops at the first of the two.
     const copiedOwn = () => found !== undefined && own.length > 0 && this.fromCopies(own, found);
     const waitForReader = () =>
-      this.waitFor('snapshot', () => copiedOwn() || this.freshView() !== undefined) ? this.freshView() : undefined;
+      this.waitFor('snapshot', () => copiedOwn() || published() !== undefined) ? published() : undefined;
     if (!this.claim('snapshot')) return waitForReader();
     let lost = false;
     try {
       // Another execution may have published a snapshot since this one looked (while it read its neighbours, say).
-      const published = this.freshView();
-      if (published && published.gen !== seen) return published;
+      const since = published();
+      if (since) return since;
       const first = known ? undefined : this.learnSize(wanted);
       if (!known && !first) return undefined;
       // Another execution may have claimed at the same instant and kept it: then it reads the list, not this one.
