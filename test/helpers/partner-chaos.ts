@@ -14,8 +14,11 @@
  * is a record of the id asked for, that the service held at some moment it could still be
  * fresh (or, marked stale, at the moment it says); "not found" only for an id the service did
  * not have at such a moment; a blank is an error. No exception escapes; no execution asks for an
- * id again once answered, or for a list page more than twice (one read and one re-read); it ends
- * by its deadline unless other executions' time carried it past; it leaves no claim behind.
+ * id again once answered, or for a list page more than twice (one read and one re-read, which asks
+ * for page 1 again); a read the list held still during gives the execution the list (it asks for
+ * no listed partner by id), and a read the list moved under is done again when time allows; an
+ * execution ends by its deadline unless other executions' time carried it past, and leaves no
+ * claim behind.
  */
 import { mulberry32 as seeded } from '../../dev/service/rng';
 import { CLAIM_MS, type Neighbours } from '../../src/api/partners';
@@ -47,6 +50,10 @@ const text = (r: { id?: unknown; fullName?: unknown; activeStatus?: unknown; v?:
 class Service {
   readonly records = new Map<string, PartnerRecord>();
   active: string[] = [];
+  /** Bumped whenever the active list's members or order change (an edit of a record does not). */
+  listVersion = 0;
+  /** The active list's members at each version a page was served at. */
+  readonly membersAt = new Map<number, Set<string>>();
   readonly history = new Map<string, Version[]>();
   /** Moments at which an id was not held (absent, or deleted), as intervals. */
   readonly absent = new Map<string, Array<{ from: number; to: number }>>();
@@ -75,7 +82,7 @@ class Service {
   remove(id: string): void {
     this.close(id);
     this.records.delete(id);
-    this.active = this.active.filter((x) => x !== id);
+    this.setActive(this.active.filter((x) => x !== id));
     if (!this.absent.has(id)) this.absent.set(id, []);
     this.absent.get(id)?.push({ from: this.now(), to: Infinity });
   }
@@ -86,7 +93,13 @@ class Service {
     if (last && last.to === Infinity) last.to = this.now();
   }
 
+  setActive(ids: string[]): void {
+    this.active = ids;
+    this.listVersion++;
+  }
+
   page(page: number, cap: number): HttpResponse {
+    if (!this.membersAt.has(this.listVersion)) this.membersAt.set(this.listVersion, new Set(this.active));
     const total = this.active.length;
     const data = this.active.slice((page - 1) * cap, page * cap).map((id) => this.records.get(id));
     return json(200, {
@@ -118,6 +131,8 @@ interface Running {
   /** Per id: whether an answer (a record or "not found") came. */
   answered: Set<string>;
   pages: Map<number, number>;
+  /** Its requests in order: a list page (answered or not, at which list version) or an id. */
+  requests: Array<{ page: number; answered: boolean; version: number; at: number } | { id: string }>;
   /** The latest moment other executions (or the world) moved the clock while this one waited on them. */
   foreignUntil: number;
 }
@@ -151,7 +166,7 @@ export function runScenario(seed: number): ScenarioResult {
   for (let i = 0; i < startSize; i++) {
     const id = service.newId('lp_');
     service.put(id, 'ACTIVE');
-    service.active.push(id);
+    service.setActive([...service.active, id]);
   }
   const inactive = Array.from({ length: int(2, 12) }, () => service.newId('in_'));
   for (const id of inactive) service.put(id, 'INACTIVE');
@@ -186,6 +201,7 @@ export function runScenario(seed: number): ScenarioResult {
   // Failures: a rate per request, and outages.
   const failRate = pick([0, 0, 0.04, 0.15, 0.4]);
   const chaos = pick([0.02, 0.06, 0.15]);
+  const liveList = pick([0, 0, 0.05, 0.25]);
   let downUntil = -Infinity;
   const violations: string[] = [];
   const result: ScenarioResult = {
@@ -199,6 +215,8 @@ export function runScenario(seed: number): ScenarioResult {
   let budget = int(4, 14);
   let serial = 0;
   let ghosts = 0;
+  /** Claims the cache lost or a dead execution wrote over: an execution that saw one may leave the list to another. */
+  let claimsLost = 0;
 
   /** Time that passes outside the running executions: each of them was carried to now. */
   const foreign = (during: () => void) => {
@@ -229,10 +247,11 @@ export function runScenario(seed: number): ScenarioResult {
     } else if (r < 0.55) {
       const id = service.newId('lp_');
       service.put(id, 'ACTIVE');
-      service.active.splice(chance(0.5) ? service.active.length : int(0, service.active.length), 0, id);
+      const at = chance(0.5) ? service.active.length : int(0, service.active.length);
+      service.setActive([...service.active.slice(0, at), id, ...service.active.slice(at)]);
     } else if (r < 0.7 && service.active.length) {
       const id = pick(service.active);
-      service.active = service.active.filter((x) => x !== id);
+      service.setActive(service.active.filter((x) => x !== id));
       service.put(id, 'INACTIVE');
     } else if (r < 0.8 && service.active.length) {
       service.remove(pick(service.active));
@@ -240,7 +259,7 @@ export function runScenario(seed: number): ScenarioResult {
       const id = pick(inactive);
       if (service.records.has(id) && !service.active.includes(id)) {
         service.put(id, 'ACTIVE');
-        service.active.push(id);
+        service.setActive([...service.active, id]);
       }
     } else if (service.records.size) {
       // A whole batch of edits at once.
@@ -252,8 +271,11 @@ export function runScenario(seed: number): ScenarioResult {
     const keys = [...store.items.keys()];
     if (!keys.length) return;
     const interesting = keys.filter((k) => /:(claim|snap|copy):/.test(k));
-    for (let i = int(1, 3); i > 0; i--)
-      store.items.delete(pick(chance(0.6) && interesting.length ? interesting : keys));
+    for (let i = int(1, 3); i > 0; i--) {
+      const key = pick(chance(0.6) && interesting.length ? interesting : keys);
+      if (key.includes(':claim:')) claimsLost++;
+      store.items.delete(key);
+    }
   };
 
   const act = () => {
@@ -266,6 +288,7 @@ export function runScenario(seed: number): ScenarioResult {
       // An execution that died holding a claim.
       const name = chance(0.5) ? 'snapshot' : `ids:S:${int(0, columns.length - 1)}:${int(0, 2)}`;
       world.claim(`ghost${ghosts++}`, name);
+      claimsLost++;
     } else if (r < 0.93) downUntil = clock.now() + int(1_000, 40_000);
     else foreign(() => (clock.t += int(100, 6_000)));
   };
@@ -275,6 +298,16 @@ export function runScenario(seed: number): ScenarioResult {
     if (!me) return;
     const answered = !(outcome instanceof Error) && (outcome.status === 200 || outcome.status === 404);
     const broken = !(outcome instanceof Error) && outcome.body === '{"data": [';
+    me.requests.push(
+      kind === 'id'
+        ? { id: key }
+        : {
+            page: Number(key),
+            answered: answered && !broken && outcome.status === 200,
+            version: service.listVersion,
+            at: clock.now(),
+          },
+    );
     if (kind === 'id') {
       result.ids++;
       if (me.answered.has(key)) violations.push(`${me.name} asked for ${key} again after it was answered`);
@@ -292,6 +325,8 @@ export function runScenario(seed: number): ScenarioResult {
 
   hooks.onList = (page) => {
     act();
+    // A live list: partners join and leave while it is read.
+    if (chance(liveList)) changeService();
     const out = failure() ?? service.page(page, pageCap);
     asked('page', String(page), out);
     return out;
@@ -352,6 +387,70 @@ export function runScenario(seed: number): ScenarioResult {
     });
   }
 
+  /**
+   * A read of the whole list that the list held still during (each page answered, from a page 1
+   * asked for at its start to the end, the members unchanged) gives this execution the list: it
+   * asks for no listed partner by id after it (unless a claim was lost meanwhile: see the check).
+   */
+  function checkStillRead(me: Running, lostBefore: number): void {
+    // A claim the cache lost (or another execution wrote over) is not one this execution holds: it may not read.
+    if (claimsLost !== lostBefore) return;
+    const pages = me.requests.flatMap((r, i) => ('page' in r ? [{ ...r, i }] : []));
+    if (!pages.length || pages.some((p) => !p.answered)) return;
+    let start = 0;
+    pages.forEach((p, k) => {
+      if (k > 0 && p.page <= pages[k - 1].page) start = k;
+    });
+    const pass = pages.slice(start);
+    const version = pass[0].version;
+    const members = service.membersAt.get(version) as Set<string>;
+    const total = members.size;
+    const last = Math.max(1, Math.ceil(total / pageCap)) + (total > 0 && total % pageCap === 0 ? 1 : 0);
+    const asked = new Set(pass.map((p) => p.page));
+    if (pass[0].page !== 1 || pass.some((p) => p.version !== version)) return;
+    if (!Array.from({ length: last }, (_, k) => k + 1).every((p) => asked.has(p))) return;
+    const after = me.requests.slice(pass[pass.length - 1].i + 1).flatMap((r) => ('id' in r ? [r.id] : []));
+    const listed = after.filter((id) => members.has(id));
+    if (listed.length && process.env.DEBUG_CHAOS)
+      console.log(
+        JSON.stringify(me.requests),
+        total,
+        pageCap,
+        me.deadline - clock.now(),
+        failRate,
+        downUntil - clock.now(),
+      );
+    if (listed.length)
+      violations.push(`${me.name}: read the list whole while it held still, then asked for ${listed.join(', ')} by id`);
+  }
+
+  /**
+   * A read of the list that the list moved under is done again, from page 1: an execution that read
+   * it once, saw it move, and then asks by id for partners it lists, had no time left for a second read.
+   */
+  function checkReread(me: Running, lostBefore: number): void {
+    if (claimsLost !== lostBefore) return;
+    const pages = me.requests.flatMap((r, i) => ('page' in r ? [{ ...r, i }] : []));
+    if (!pages.length || pages.some((p) => !p.answered)) return;
+    const restarts = pages.filter((p, k) => k > 0 && p.page <= pages[k - 1].page);
+    // A read done again is a whole read: its page 1 is asked for again (the first one may be of another list).
+    for (const p of restarts.filter((r) => r.page !== 1))
+      violations.push(`${me.name}: read the list again from page ${p.page}, with a page 1 from the read before`);
+    if (restarts.length) return;
+    const first = pages[0];
+    const last = pages[pages.length - 1];
+    if (first.version === last.version) return;
+    // Time for another read: page 1 goes while the read may still use the time (all but 9.5 s and the client's 1.5 s).
+    if (last.at > me.deadline - 12_000) return;
+    const members = service.membersAt.get(last.version) as Set<string>;
+    const after = me.requests.slice(last.i + 1).flatMap((r) => ('id' in r ? [r.id] : []));
+    const listed = after.filter((id) => members.has(id));
+    if (listed.length)
+      violations.push(
+        `${me.name}: read the list once as it moved, then asked for ${listed.length} listed partners by id`,
+      );
+  }
+
   function runOne(): void {
     budget--;
     const token = `x${serial++}`;
@@ -363,6 +462,7 @@ export function runScenario(seed: number): ScenarioResult {
       deadline: clock.now() + deadlineMs,
       answered: new Set(),
       pages: new Map(),
+      requests: [],
       foreignUntil: -Infinity,
     };
     const column = int(0, columns.length - 1);
@@ -381,6 +481,7 @@ export function runScenario(seed: number): ScenarioResult {
       me.name += `:range ${column}:${a}-${b}`;
     }
     const from = clock.now();
+    const lostBefore = claimsLost;
     stack.push(me);
     let out: ReturnType<Execution['lookup']> = [];
     try {
@@ -392,6 +493,8 @@ export function runScenario(seed: number): ScenarioResult {
     }
     result.executions++;
     check(me.name, wanted, out, from);
+    checkStillRead(me, lostBefore);
+    checkReread(me, lostBefore);
     if (clock.now() > Math.max(me.deadline, me.foreignUntil))
       violations.push(`${me.name}: ended ${clock.now() - me.deadline} ms past its deadline`);
     const left = claimsOf(token);
