@@ -21,7 +21,9 @@
  * claim behind.
  */
 import { mulberry32 as seeded } from '../../dev/service/rng';
+import { ServiceError } from '../../src/api/errors';
 import { CLAIM_MS, type Neighbours } from '../../src/api/partners';
+import type { ServiceRecord } from '../../src/api/records';
 import type { HttpResponse } from '../../src/api/transport';
 import { json } from './fakes';
 import { type Execution, partnerWorld, TTL_MS } from './partner-world';
@@ -52,8 +54,9 @@ class Service {
   active: string[] = [];
   /** Bumped whenever the active list's members or order change (an edit of a record does not). */
   listVersion = 0;
-  /** The active list's members at each version a page was served at. */
+  /** The active list's members at each version a page was served at, and the list itself. */
   readonly membersAt = new Map<number, Set<string>>();
+  private readonly lists = new Map<number, string[]>();
   readonly history = new Map<string, Version[]>();
   /** Moments at which an id was not held (absent, or deleted), as intervals. */
   readonly absent = new Map<string, Array<{ from: number; to: number }>>();
@@ -93,13 +96,20 @@ class Service {
     if (last && last.to === Infinity) last.to = this.now();
   }
 
+  listAt(version: number): string[] {
+    return this.lists.get(version) ?? [];
+  }
+
   setActive(ids: string[]): void {
     this.active = ids;
     this.listVersion++;
   }
 
   page(page: number, cap: number): HttpResponse {
-    if (!this.membersAt.has(this.listVersion)) this.membersAt.set(this.listVersion, new Set(this.active));
+    if (!this.membersAt.has(this.listVersion)) {
+      this.membersAt.set(this.listVersion, new Set(this.active));
+      this.lists.set(this.listVersion, this.active);
+    }
     const total = this.active.length;
     const data = this.active.slice((page - 1) * cap, page * cap).map((id) => this.records.get(id));
     return json(200, {
@@ -371,28 +381,40 @@ export function runScenario(seed: number): ScenarioResult {
         violations.push(`${name}: ${id} answered with the record of ${String(o.value.id)}`);
         return;
       }
-      const t = text(o.value);
-      const versions = (service.history.get(id) ?? []).filter((v) => v.text === t);
-      if (!versions.length) {
-        violations.push(`${name}: ${id} answered with ${t}, which the service never held`);
-        return;
-      }
-      const since = o.staleSince;
-      if (since === undefined) {
-        if (!versions.some((v) => v.from <= to && v.to >= from - TTL_MS - SLACK_MS))
-          violations.push(`${name}: ${id} answered fresh with ${t}, held only until ${versions[0].to - from} ms`);
-      } else if (!versions.some((v) => v.from <= since + SLACK_MS && v.to >= since - SLACK_MS)) {
-        violations.push(`${name}: ${id} answered stale since ${since} with ${t}, not held then`);
-      }
+      held(name, o.value, o.staleSince, from, to);
     });
+  }
+
+  /** A record answered between `from` and `to`: one the service held while it could be fresh, or (stale) when it says. */
+  function held(name: string, record: ServiceRecord, since: number | undefined, from: number, to: number): void {
+    const id = String(record.id);
+    const t = text(record);
+    const versions = (service.history.get(id) ?? []).filter((v) => v.text === t);
+    if (!versions.length) {
+      violations.push(`${name}: ${id} answered with ${t}, which the service never held`);
+      return;
+    }
+    if (since === undefined) {
+      if (!versions.some((v) => v.from <= to && v.to >= from - TTL_MS - SLACK_MS))
+        violations.push(`${name}: ${id} answered fresh with ${t}, held only until ${versions[0].to - from} ms`);
+    } else if (!versions.some((v) => v.from <= since + SLACK_MS && v.to >= since - SLACK_MS)) {
+      violations.push(`${name}: ${id} answered stale since ${since} with ${t}, not held then`);
+    }
+  }
+
+  /** LP_FIND: every active partner, each record honest, each once. */
+  function checkFind(name: string, found: { records: ServiceRecord[]; staleSince?: number }, from: number) {
+    const ids = found.records.map((r) => String(r.id));
+    if (new Set(ids).size !== ids.length) violations.push(`${name}: LP_FIND lists a partner twice`);
+    for (const r of found.records) held(name, r, found.staleSince, from, clock.now());
   }
 
   /**
    * A read of the whole list that the list held still during (each page answered, from a page 1
    * asked for at its start to the end, the members unchanged) gives this execution the list: it
-   * asks for no listed partner by id after it (unless a claim was lost meanwhile: see the check).
+   * asks for no listed partner by id after it, and LP_FIND gives that list (unless a claim was lost meanwhile: see the check).
    */
-  function checkStillRead(me: Running, lostBefore: number): void {
+  function checkStillRead(me: Running, lostBefore: number, find?: ServiceRecord[]): void {
     // A claim the cache lost (or another execution wrote over) is not one this execution holds: it may not read.
     if (claimsLost !== lostBefore) return;
     const pages = me.requests.flatMap((r, i) => ('page' in r ? [{ ...r, i }] : []));
@@ -411,17 +433,11 @@ export function runScenario(seed: number): ScenarioResult {
     if (!Array.from({ length: last }, (_, k) => k + 1).every((p) => asked.has(p))) return;
     const after = me.requests.slice(pass[pass.length - 1].i + 1).flatMap((r) => ('id' in r ? [r.id] : []));
     const listed = after.filter((id) => members.has(id));
-    if (listed.length && process.env.DEBUG_CHAOS)
-      console.log(
-        JSON.stringify(me.requests),
-        total,
-        pageCap,
-        me.deadline - clock.now(),
-        failRate,
-        downUntil - clock.now(),
-      );
     if (listed.length)
       violations.push(`${me.name}: read the list whole while it held still, then asked for ${listed.join(', ')} by id`);
+    const got = find?.map((r) => String(r.id)).join(',');
+    if (find && got !== service.listAt(version).join(','))
+      violations.push(`${me.name}: LP_FIND read the list whole while it held still, and gives another list`);
   }
 
   /**
@@ -469,7 +485,11 @@ export function runScenario(seed: number): ScenarioResult {
     const ids = columns[column];
     let wanted: string[];
     let neighbours: (() => Neighbours | undefined) | undefined;
-    if (chance(0.75) || ids.length < 2) {
+    const find = chance(0.1);
+    if (find) {
+      wanted = [];
+      me.name += ':LP_FIND';
+    } else if (chance(0.75) || ids.length < 2) {
       const row = int(0, ids.length - 1);
       wanted = [ids[row]];
       if (!blank(ids[row])) neighbours = () => neighboursOf({ column, row });
@@ -484,16 +504,21 @@ export function runScenario(seed: number): ScenarioResult {
     const lostBefore = claimsLost;
     stack.push(me);
     let out: ReturnType<Execution['lookup']> = [];
+    let all: ReturnType<Execution['activeRecords']> | undefined;
     try {
-      out = execution.lookup(wanted, neighbours);
+      if (find) all = execution.activeRecords();
+      else out = execution.lookup(wanted, neighbours);
     } catch (e) {
-      violations.push(`${me.name}: lookup threw ${(e as Error).stack ?? String(e)}`);
+      // LP_FIND says why it has no list; a lookup never throws.
+      if (!find || !(e instanceof ServiceError))
+        violations.push(`${me.name}: lookup threw ${(e as Error).stack ?? String(e)}`);
     } finally {
       stack.pop();
     }
     result.executions++;
     check(me.name, wanted, out, from);
-    checkStillRead(me, lostBefore);
+    if (all) checkFind(me.name, all, from);
+    checkStillRead(me, lostBefore, find ? (all?.records ?? []) : undefined);
     checkReread(me, lostBefore);
     if (clock.now() > Math.max(me.deadline, me.foreignUntil))
       violations.push(`${me.name}: ended ${clock.now() - me.deadline} ms past its deadline`);
