@@ -172,7 +172,7 @@ export function runScenario(seed: number): ScenarioResult {
   const world = partnerWorld({ total: 0, pageCap });
   const { clock, hooks, memo, store } = world;
   const service = new Service(() => clock.now());
-  const startSize = pick([0, 8, 45, 120, 260]);
+  const startSize = pick([0, 8, 45, 120, 260, 260, 700]);
   for (let i = 0; i < startSize; i++) {
     const id = service.newId('lp_');
     service.put(id, 'ACTIVE');
@@ -234,16 +234,23 @@ export function runScenario(seed: number): ScenarioResult {
     for (const r of stack) r.foreignUntil = Math.max(r.foreignUntil, clock.now());
   };
 
+  /** Time a request takes (never past the deadline of the execution that sent it). */
+  const latency = pick([0, 0, 40, 400]);
+  const take = (ms: number) => {
+    const me = stack[stack.length - 1];
+    clock.t += Math.max(0, Math.min(ms, (me?.deadline ?? clock.t) - clock.t));
+  };
+
   const failure = (): HttpResponse | Error | undefined => {
+    take(latency ? int(0, latency) : 0);
     const down = clock.now() < downUntil;
     if (!down && !chance(failRate)) return undefined;
     const r = rnd();
     if (r < 0.3) return json(429, { error: 'slow down' }, chance(0.5) ? { 'retry-after': String(int(1, 30)) } : {});
     if (r < 0.6) return json(pick([500, 502, 503]), { error: 'down' });
     if (r < 0.85) {
-      // A hung request: it takes time (never past the deadline of the execution that sent it).
-      const me = stack[stack.length - 1];
-      clock.t += Math.max(0, Math.min(int(1_000, 15_000), (me?.deadline ?? clock.t) - clock.t));
+      // A hung request.
+      take(int(1_000, 15_000));
       return new Error('Request timed out');
     }
     return { status: 200, headers: { 'content-type': 'application/json' }, body: '{"data": [' };
