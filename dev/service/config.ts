@@ -39,6 +39,12 @@ export interface Quirks {
   deepField?: { id: string; field: string; depth: number };
   /** Records answered with another `id` wherever they are answered (null: without one). */
   idOverrides?: Record<string, string | number | null>;
+  /**
+   * These partners answered otherwise wherever they are answered, as valid but odd JSON: an object's
+   * fields over the record's (an id that is a list, a status that is an object, a field named
+   * `__proto__`), anything else (null, text, a list) in place of the record.
+   */
+  oddRecords?: Record<string, unknown>;
   /** Ids asked for by id that are answered `{"data":[]}`. */
   emptyFor?: string[];
 }

@@ -272,8 +272,14 @@ function hostile(answer: Record<string, unknown>, requestUrl: string, q: Quirks)
   );
   const deep = q.deepField;
   const DEEP = '\u0000deep\u0000';
-  const out = records.map((r) => {
+  const out = records.map((r): unknown => {
     const copy = { ...r };
+    const odd =
+      q.oddRecords && typeof r.id === 'string' ? Object.getOwnPropertyDescriptor(q.oddRecords, r.id) : undefined;
+    if (odd && !(typeof odd.value === 'object' && odd.value !== null && !Array.isArray(odd.value))) return odd.value;
+    // Defined, not assigned: a field named `__proto__` is answered as one.
+    for (const [k, v] of Object.entries(odd?.value ?? {}))
+      Object.defineProperty(copy, k, { value: v, enumerable: true, writable: true, configurable: true });
     if (q.echoUrlIn) copy[q.echoUrlIn] = `http://service.local${requestUrl}`;
     if (deep && r.id === deep.id) copy[deep.field] = DEEP;
     const other =
@@ -282,7 +288,7 @@ function hostile(answer: Record<string, unknown>, requestUrl: string, q: Quirks)
     else if (other) copy.id = other.value;
     return copy;
   });
-  if (!q.echoUrlIn && !deep && !q.idOverrides) return JSON.stringify(answer);
+  if (!q.echoUrlIn && !deep && !q.idOverrides && !q.oddRecords) return JSON.stringify(answer);
   const text = JSON.stringify({ ...answer, data: Array.isArray(data) ? out : (out[0] ?? data) });
   return deep ? text.replace(JSON.stringify(DEEP), '['.repeat(deep.depth) + ']'.repeat(deep.depth)) : text;
 }

@@ -106,7 +106,9 @@ export function singleRecord(data: JsonValue | undefined, op: Operation, id: str
   if (!isObject(value)) throw new ServiceError('BAD_RESPONSE', `The service sent an unexpected ${op.name} record.`);
   // A record that names another id answers another question: shown, or cached, under this id it would be false.
   const own = value.id;
-  if (own !== undefined && own !== null && String(own) !== String(id).trim()) {
+  // An id that is a list or an object names no id (and String() of one with a "toString" field throws).
+  const ownText = typeof own === 'object' ? undefined : String(own);
+  if (own !== undefined && own !== null && ownText !== String(id).trim()) {
     const shown = typeof own === 'string' || typeof own === 'number' ? String(own) : typeof own;
     const cut = shown.length > 40 ? `${shown.slice(0, 40)}…` : shown;
     throw new ServiceError(
@@ -117,12 +119,14 @@ export function singleRecord(data: JsonValue | undefined, op: Operation, id: str
   return value;
 }
 
-/** `data` that should be a list of records. */
+/**
+ * `data` that should be a list of records. An item that is no record (null, text, a list) is a
+ * record with nothing in it: without an id, so a list keyed by id skips and counts it like any
+ * record without one, and one odd item never fails the page (and so the whole list).
+ */
 export function recordList(data: JsonValue | undefined, op: Operation): ServiceRecord[] {
-  if (!Array.isArray(data) || !data.every(isObject)) {
-    throw new ServiceError('BAD_RESPONSE', `The service sent an unexpected ${op.name} list.`);
-  }
-  return data as ServiceRecord[];
+  if (!Array.isArray(data)) throw new ServiceError('BAD_RESPONSE', `The service sent an unexpected ${op.name} list.`);
+  return data.map((item) => (isObject(item) ? item : {}));
 }
 
 /**

@@ -64,19 +64,20 @@ export function toColumns(records: readonly ServiceRecord[]): Columns {
       keys.push(k);
     }
   }
-  return { k: keys, c: keys.map((k) => records.map((r) => (r[k] === undefined ? null : r[k]))) };
+  // Own fields only: a record without a `__proto__` field has none, whatever `r.__proto__` reads.
+  const own = (r: ServiceRecord, k: string) => Object.getOwnPropertyDescriptor(r, k)?.value ?? null;
+  return { k: keys, c: keys.map((k) => records.map((r) => own(r, k))) };
 }
 
+/**
+ * Records from their columns. Fields are defined, not assigned: a field named `__proto__` (valid
+ * JSON, and a field the service may send) is then one more field, where an assignment would set
+ * the prototype of every record of the chunk.
+ */
 export function fromColumns(cols: Columns): ServiceRecord[] {
   const n = cols.c.length ? cols.c[0].length : 0;
   const out: ServiceRecord[] = [];
-  for (let i = 0; i < n; i++) {
-    const r: ServiceRecord = {};
-    cols.k.forEach((k, j) => {
-      r[k] = cols.c[j][i] as ServiceRecord[string];
-    });
-    out.push(r);
-  }
+  for (let i = 0; i < n; i++) out.push(Object.fromEntries(cols.k.map((k, j) => [k, cols.c[j][i]])) as ServiceRecord);
   return out;
 }
 

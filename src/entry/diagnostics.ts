@@ -28,7 +28,7 @@ import {
   showDialog,
   triggerHandlers,
 } from '../gas/diagnostics-probe';
-import { fetchBudget, urlFetchTransport } from '../gas/http';
+import { fetchBudget, guardedUrlFetch } from '../gas/http';
 import { knownSecrets, readSettings, type Settings } from '../gas/settings';
 import { type Answer, answer, type Check, type CheckStatus, type Diagnostics } from '../contract';
 
@@ -135,7 +135,8 @@ function checkListPaths(run: Run, s: Settings): string | undefined {
   run.attempt(names, 'network', () => {
     const base = normaliseBaseUrl(s.baseUrl);
     const started = Date.now();
-    const answers = urlFetchTransport.fetchAll(
+    // Through the quota guard like every other fetch: the probes count, and are refused near the day's limit.
+    const answers = guardedUrlFetch(s.dailyFetchLimit).fetchAll(
       paths.map((p) => ({
         url: buildUrl(base, p, { page: 1, limit: 1, apiKey: s.apiKey }),
         headers: { accept: 'application/json' },

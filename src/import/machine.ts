@@ -420,7 +420,13 @@ class Step {
   /** A page refused: held (past the end), waited for, left to the next step, or the run's final error (returned). */
   private refused(page: number, error: ServiceError, end: number): ServiceError | undefined {
     const c = this.run.list;
-    // A page within the list refused as no such page: the list shrank, this read is over (and done again).
+    // A page within the list refused as no such page: the list shrank, this read is over (and done again). The same
+    // page refused so in the next read too is no list that shrank but a page the service refuses: the run fails.
+    if (page === this.run.gone && c.started && page <= c.lastPage && noSuchPage(error)) {
+      const why = `The data service refused page ${page} of the ${c.lastPage} its list reports, in two reads in a row`;
+      this.failure = new ServiceError(error.code, `${why}: ${error.message}`);
+      return undefined;
+    }
     if (acceptGone(c, page, error)) return undefined;
     // A page past the end refused (or, asked ahead of page 1, any page refused for good): the cursor judges it
     // when it gets there.
@@ -508,6 +514,7 @@ function finish(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPo
     return failRun(spec, run, ports, `Incomplete after ${run.pass} reads of the list: ${why}.`);
   }
   ports.staging.remove(spec.id);
+  run.gone = run.list.gone;
   run.pass++;
   run.list = startCursor(FIRST_PAGE_LIMIT);
   run.staged = 0;

@@ -24,6 +24,8 @@ export interface RunState {
   read: number;
   /** Which full read of the list this is (1, then 2… when the previous read could not be trusted). */
   pass: number;
+  /** The page within the list the previous read found gone (the list shrank, or the service refuses that page). */
+  gone?: number;
   /** Pages that came ahead of their turn (kept in staging at their place) and pages waiting for a Retry-After. */
   held?: HeldNote;
   /** The snapshot this read is writing: its generation, chunks written, and whether every page's records went in (a page restored from staging has only rows). */

@@ -7,7 +7,7 @@
  * write: the matching ones, sorted (ties in the service's order), cut to the import's columns;
  * and names the partners read that do not match, which a merge reports as such.
  */
-import { type FieldSpec, LP_FIELD_SPECS, type ServiceRecord } from '../api/records';
+import { type FieldSpec, idProblem, LP_FIELD_SPECS, recordId, type ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
 import { compileQuery, orderBy, type SortCell } from '../table/filter';
 import { recordRow } from '../table/rows';
@@ -31,16 +31,24 @@ export function rowShape(spec: ImportSpec): RowShape {
   const fields = spec.fields.map((name) => LP_FIELD_SPECS.find((s) => s.name === name) as FieldSpec);
   const width = fields.length;
   const query = compileQuery({ filters: spec.filters ?? [], sort: spec.sort ?? [] });
+  const idCol = spec.fields.indexOf('id');
+  // A record without a usable id (recordId) never gets a usable id cell: typed as a cell, a list or an object, or a
+  // number past a double, would become text that passes for an id (["p1"] as "p1", another partner's). Blank, it is
+  // skipped and counted as without an id.
+  const cells = (record: ServiceRecord): Cell[] => {
+    const row = recordRow(record, fields, 'formula');
+    if (idCol >= 0 && recordId(record) === undefined && idProblem(row[idCol]) === undefined) row[idCol] = '';
+    return row;
+  };
   if (!query.active)
     return {
       width,
-      row: (record) => recordRow(record, fields, 'formula'),
+      row: cells,
       keep: (rows) => ({ rows: [...rows], unmatched: new Set() }),
     };
-  const idCol = spec.fields.indexOf('id');
   return {
     width: width + 1 + (spec.sort?.length ?? 0),
-    row: (record) => [...recordRow(record, fields, 'formula'), query.matches(record), ...query.keys(record)],
+    row: (record) => [...cells(record), query.matches(record), ...query.keys(record)],
     keep: (rows) => {
       const unmatched = new Set<string>();
       const matches = (row: readonly Cell[]) => {

@@ -35,7 +35,10 @@ const SHEETS_WOULD_PARSE =
 export function safeText(text: string, target: CellTarget): string {
   const needsQuote = target === 'sheet' && SHEETS_WOULD_PARSE.test(text);
   const room = MAX_CELL_CHARS - (needsQuote ? 1 : 0);
-  const cut = text.length > room ? text.slice(0, room - TRUNCATION_MARK.length) + TRUNCATION_MARK : text;
+  let end = room - TRUNCATION_MARK.length;
+  // Never half a character: a cut between the two halves of a surrogate pair (an emoji) leaves a broken one.
+  if (/[\ud800-\udbff]/.test(text.charAt(end - 1))) end--;
+  const cut = text.length > room ? text.slice(0, end) + TRUNCATION_MARK : text;
   return needsQuote ? `'${cut}` : cut;
 }
 
@@ -44,10 +47,15 @@ function itemText(item: JsonValue): string {
   return typeof item === 'object' ? JSON.stringify(item) : String(item);
 }
 
+/** A finite number, sent as one or as text; a number too large for a double (`1e400`) is none. */
 export function asNumber(value: JsonValue): number | undefined {
-  if (typeof value === 'number' && Number.isFinite(value)) return value;
-  if (typeof value === 'string' && /^\s*-?\d+(\.\d+)?([eE][+-]?\d+)?\s*$/.test(value)) return Number(value);
-  return undefined;
+  const n =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && /^\s*-?\d+(\.\d+)?([eE][+-]?\d+)?\s*$/.test(value)
+        ? Number(value)
+        : undefined;
+  return n !== undefined && Number.isFinite(n) ? n : undefined;
 }
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
@@ -58,13 +66,15 @@ function onCalendar(text: string): boolean {
   return m >= 1 && m <= 12 && d >= 1 && d <= new Date(Date.UTC(y, m, 0)).getUTCDate();
 }
 
+/** A date from ISO text or epoch milliseconds; undefined for anything else, a date out of JavaScript's range included. */
 export function asDate(value: JsonValue): Date | undefined {
-  if (typeof value === 'string' && ISO_DATE.test(value.trim()) && onCalendar(value.trim())) {
-    const d = new Date(value.trim());
-    return Number.isNaN(d.getTime()) ? undefined : d;
-  }
-  if (Number.isFinite(value) && (value as number) > 1e11) return new Date(value as number);
-  return undefined;
+  const d =
+    typeof value === 'string' && ISO_DATE.test(value.trim()) && onCalendar(value.trim())
+      ? new Date(value.trim())
+      : typeof value === 'number' && value > 1e11
+        ? new Date(value)
+        : undefined;
+  return d && !Number.isNaN(d.getTime()) ? d : undefined;
 }
 
 /** One service value as a cell, by the field's declared type, tolerant of the value's real type. */
@@ -99,7 +109,9 @@ export function toCell(value: JsonValue | undefined, type: FieldType, target: Ce
       return safeText(JSON.stringify(value), target);
   }
   // Anything not typed above keeps its own type: a number or boolean as it is, text made safe.
-  if (typeof value === 'number' || typeof value === 'boolean') return value;
+  // A number cell is finite: JSON.parse makes Infinity of a number too large for a double (1e400).
+  if (typeof value === 'number') return Number.isFinite(value) ? value : safeText(String(value), target);
+  if (typeof value === 'boolean') return value;
   if (Array.isArray(value)) return safeText(value.map(itemText).join(LIST_SEPARATOR), target);
   if (typeof value === 'object') return safeText(JSON.stringify(value), target);
   return safeText(value, target);

@@ -225,6 +225,13 @@ function span(text: string): [number, number] {
   return ISO_DAY.test(text) ? [t, t + DAY - 1] : [t, t];
 }
 
+/** A boolean field's value: true or false, as a value or as text; undefined for anything else. */
+function truth(v: JsonValue): boolean | undefined {
+  if (typeof v === 'boolean') return v;
+  const text = typeof v === 'string' ? v.trim().toLowerCase() : '';
+  return text === 'true' ? true : text === 'false' ? false : undefined;
+}
+
 /** One element against one condition (the condition is checked). */
 function elementTest(c: FilterCondition, kind: Kind): (v: JsonValue) => boolean {
   if (kind === 'number') {
@@ -247,7 +254,7 @@ function elementTest(c: FilterCondition, kind: Kind): (v: JsonValue) => boolean 
   }
   if (kind === 'boolean') {
     const want = c.value === 'true';
-    return (v) => v === want || (typeof v === 'string' && v.trim().toLowerCase() === String(want));
+    return (v) => truth(v) === want;
   }
   const norm = (v: JsonValue) => normalize(textOf(v));
   if (c.op === 'isAnyOf') {
@@ -285,7 +292,7 @@ function sortValue(spec: FieldSpec): (r: ServiceRecord) => SortCell {
     if (kind === 'number')
       return (typeof els[0] === 'number' || typeof els[0] === 'string' ? asNumber(els[0]) : undefined) ?? '';
     if (kind === 'date') return asDate(els[0])?.getTime() ?? '';
-    if (kind === 'boolean') return els[0] === true || String(els[0]).trim().toLowerCase() === 'true' ? 1 : 0;
+    if (kind === 'boolean') return truth(els[0]) ? 1 : 0;
     return normalize(els.map(textOf).join(' ')).slice(0, SORT_TEXT_CHARS);
   };
 }

@@ -43,6 +43,8 @@ export interface World {
   sleeps: number[];
   /** Makes every port call from now on throw (the execution was killed). */
   kill(): void;
+  /** Throws as every port call does once the execution was killed (for ports a test adds). */
+  alive(): void;
   /** A fresh set of ports on the same persistent state (the next execution). */
   nextExecution(): ImportPorts;
 }
@@ -72,6 +74,7 @@ export function world(fetch: PageFetcher, specs: ImportSpec[], options: { msPerF
     kill: () => {
       dead = true;
     },
+    alive,
     own: (name: string, grid: OutCell[][], columns?: Array<string | undefined>, importId = 'imp1') => {
       const fields = columns ?? (grid[0] ?? []).map((h) => (LP_FIELDS.includes(String(h)) ? String(h) : undefined));
       w.tables.set(name, grid);

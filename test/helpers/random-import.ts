@@ -2,8 +2,8 @@
  * One small random import over the in-memory ports, from a seed: a list of 0 to 1,299 partners
  * (pages of 100, so up to 13 pages), the page past the end empty or refused (404), each request
  * refused for now at random (Retry-After of 1 to 45 s, page 1 included; a page four times at
- * most), steps of 6 to 20 s, requests of 20 to 220 ms; on request (Focus) a live list or executions
- * killed mid-fetch. Each draw depends on the seed, the page (or the request's number) and how often
+ * most), steps of 6 to 20 s, requests of 20 to 220 ms; on request (Focus) a live list, executions
+ * killed mid-fetch, or a shared snapshot port. Each draw depends on the seed, the page (or the request's number) and how often
  * that page was asked, not on the order requests happen to be sent, so a seed always gives the
  * same import. Returns what the import's promises need checked. Used by
  * test/unit/import/machine-random-refusals.test.ts (a few seeds) and the seed sweeps (many).
@@ -13,6 +13,7 @@ import type { ImportSpec } from '../../src/import/spec';
 import { fakeList, records } from './fake-list';
 import { Killed, type World, world } from './fake-ports';
 import { limited } from './import-drive';
+import { CHUNK_RECORDS } from '../../src/api/snapshot';
 import { beginRun, continueRun } from '../../src/import/machine';
 
 const spec: ImportSpec = { id: 'imp1', sheetName: 'Partners', fields: ['id', 'fullName'], mode: 'replace' };
@@ -37,6 +38,8 @@ export interface Focus {
   live?: boolean;
   /** Executions killed (Apps Script's time limit) while a page is fetched, five at most: pages may be answered twice. */
   kills?: boolean;
+  /** A shared snapshot port: what the import publishes must be the table's partners, in its order. */
+  snapshot?: boolean;
 }
 
 export interface RandomImport {
@@ -48,6 +51,49 @@ export interface RandomImport {
   stagingLeft: boolean;
   /** Steps after which the target sheet held a table while the run was not done. */
   early: number;
+  /** A snapshot was published that is not the table's partners in its order (or lacks a chunk). */
+  snapshotWrong: boolean;
+}
+
+/** A snapshot port keeping each generation's chunks of ids, and the last generation published. */
+function snapshotStore(w: World) {
+  const chunks = new Map<string, Map<number, unknown[]>>();
+  let published: { gen: string; count: number } | undefined;
+  const next = w.nextExecution.bind(w);
+  w.nextExecution = () => {
+    const ports = next();
+    ports.snapshot = {
+      write: (gen, first, recs) => {
+        w.alive();
+        const gens = chunks.get(gen) ?? new Map<number, unknown[]>();
+        chunks.set(gen, gens);
+        const n = Math.ceil(recs.length / CHUNK_RECORDS);
+        for (let k = 0; k < n; k++)
+          gens.set(
+            first + k,
+            recs.slice(k * CHUNK_RECORDS, (k + 1) * CHUNK_RECORDS).map((r) => r.id),
+          );
+        return n;
+      },
+      publish: (gen, count) => {
+        w.alive();
+        published = { gen, count };
+      },
+    };
+    return ports;
+  };
+  /** The ids the last published generation holds, in order; undefined when none was, or a chunk is missing. */
+  return (): unknown[] | null | undefined => {
+    if (!published) return null;
+    const gens = chunks.get(published.gen);
+    const out: unknown[] = [];
+    for (let k = 0; k < published.count; k++) {
+      const chunk = gens?.get(k);
+      if (!chunk) return undefined;
+      out.push(...chunk);
+    }
+    return out;
+  };
 }
 
 /** Sidebar steps of `budget` ms, each a new execution, until the run ends; an execution killed is followed by the next. */
@@ -110,7 +156,9 @@ export function randomImport(seed: number, focus: Focus = {}): RandomImport {
     },
   });
   const w = world(list.fetch, [spec], { msPerFetch: 20 + Math.floor(draw(seed, 0, 4) * 200) });
+  const publishedIds = focus.snapshot ? snapshotStore(w) : () => null;
   const { status, lengths, early } = drive(w, budget, 400);
+  const snap = publishedIds();
   const ids = (w.tables.get('Partners') ?? []).slice(1).map((r) => r[0]);
   return {
     seed,
@@ -120,6 +168,7 @@ export function randomImport(seed: number, focus: Focus = {}): RandomImport {
     repeated: focus.live || focus.kills ? [] : [...answered].filter(([, n]) => n > 1).map(([page]) => page),
     stagingLeft: w.staging.size > 0,
     early,
+    snapshotWrong: snap !== null && JSON.stringify(snap) !== JSON.stringify(ids),
   };
 }
 
@@ -128,7 +177,13 @@ export function randomImport(seed: number, focus: Focus = {}): RandomImport {
  * answered twice, staging gone, the target sheet untouched until the run was done.
  */
 export const kept = (o: RandomImport): boolean =>
-  o.status === 'done' && o.exact && o.overBudget === 0 && o.repeated.length === 0 && !o.stagingLeft && o.early === 0;
+  o.status === 'done' &&
+  o.exact &&
+  o.overBudget === 0 &&
+  o.repeated.length === 0 &&
+  !o.stagingLeft &&
+  o.early === 0 &&
+  !o.snapshotWrong;
 
 /** The first import of seeds `first` to `last` that broke a promise (see kept), if any: the sweep stops there. */
 export function firstBroken(first: number, last: number, focus?: Focus): RandomImport | undefined {

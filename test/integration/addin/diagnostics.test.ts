@@ -69,9 +69,9 @@ describe('Diagnostics', () => {
     expect(d.report).toContain(`${svc.url} (document properties)`);
     expect(d.report).toContain('0 of 20 allowed for you in this project');
     expect(d.report).toContain('URL fetches today');
-    // The per-id probe goes through the add-in's client, so the guard counted it; the two list-path probes are not counted.
+    // The two list-path probes and the per-id one all go through the quota guard, which counted them.
     expect(d.report).toMatch(
-      /URL fetches today: 1 of 20,000 counted by the add-in for you since .+; it stops asking at 18,000\./,
+      /URL fetches today: 3 of 20,000 counted by the add-in for you since .+; it stops asking at 18,000\./,
     );
     expect(d.report).toMatch(/Summary: 9 ok, 0 warnings, 0 failed, 0 skipped\./);
     // probes leave nothing behind
@@ -83,12 +83,12 @@ describe('Diagnostics', () => {
     const { emu, cell } = addin(svc.url);
     expect(cell('FUND_GET', [[fundId(1)], [fundId(2)], [fundId(3)]], 'id').run.ledger.fetches).toBe(3);
     const d = diagnose(emu);
-    // The formula's 3 and Diagnostics' own per-id probe.
+    // The formula's 3 and Diagnostics' own three probes (the two list paths, one id).
     expect(d.checks.find((c) => c.name === 'URL fetches today')).toEqual({
       name: 'URL fetches today',
       status: 'INFO',
       detail: expect.stringMatching(
-        /^4 of 20,000 counted by the add-in for you since [A-Z][a-z]{2} \d+, \d\d:\d\d UTC \(the count resets by [A-Z][a-z]{2} \d+, \d\d:\d\d UTC\); it stops asking at 18,000\. Google's own count also holds your other scripts' fetches$/,
+        /^6 of 20,000 counted by the add-in for you since [A-Z][a-z]{2} \d+, \d\d:\d\d UTC \(the count resets by [A-Z][a-z]{2} \d+, \d\d:\d\d UTC\); it stops asking at 18,000\. Google's own count also holds your other scripts' fetches$/,
       ),
     });
   });

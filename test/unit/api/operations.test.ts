@@ -65,10 +65,11 @@ describe('one record', () => {
 });
 
 describe('a list of records', () => {
-  test('a list of objects is the list; anything else is BAD_RESPONSE', () => {
+  test('a list is the list, an item that is no record an empty one; anything but a list is BAD_RESPONSE', () => {
     expect(recordList([{ id: 'a' }, {}], act)).toEqual([{ id: 'a' }, {}]);
     expect(recordList([], act)).toEqual([]);
-    for (const bad of [null, {}, [{ id: 'a' }, null], [[]], 'x']) {
+    expect(recordList([{ id: 'a' }, null, [], 'x', 3], act)).toEqual([{ id: 'a' }, {}, {}, {}, {}]);
+    for (const bad of [null, {}, 'x']) {
       expect(fail(() => recordList(bad as never, act))).toMatchObject({
         code: 'BAD_RESPONSE',
         message: 'The service sent an unexpected getAllActiveLimitedPartners list.',

@@ -24,3 +24,7 @@ test('short live lists (partners added or removed while the first pages are read
 test('executions killed while a page is fetched: each import still ends done with the list, its sheet untouched until then (seeds 1-30)', () => {
   expect(firstBroken(1, 30, { kills: true, pages: 4, pageOneLate: true })).toBeUndefined();
 });
+
+test('a shared snapshot, live lists, executions killed: what an import publishes is its table, partner for partner (seeds 1-30)', () => {
+  expect(firstBroken(1, 30, { snapshot: true, kills: true, live: true })).toBeUndefined();
+});

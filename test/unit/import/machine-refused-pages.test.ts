@@ -1,12 +1,11 @@
 /**
  * A page the service refuses (src/import/machine.ts): the page after the last refused as no such
  * page (404 or 400) ends the list, one within the list refused so means the list shrank (the read
- * ends and is done again), one refused for now waits its turn and is asked again in the same step,
+ * ends and is done again; the same page refused so in the next read fails the run), one refused for now waits its turn and is asked again in the same step,
  * a final refusal stops the read at once, and the run's message names the failure of the page the
  * read waits for. Driven over the in-memory ports.
  */
 import { ServiceError } from '../../../src/api/errors';
-import { MAX_LIVE_PASSES } from '../../../src/import/machine';
 import type { ImportSpec } from '../../../src/import/spec';
 import { fakeList, records } from '../../helpers/fake-list';
 import { world } from '../../helpers/fake-ports';
@@ -49,16 +48,17 @@ test('a final refusal stops the read at once: nothing is asked after the round i
   expect(list.asked.map((a) => a.page)).toEqual(Array.from({ length: 21 }, (_, k) => k + 1));
 });
 
-test('the last page refused as no such page ends the read at once, though a page before it waits; one that stays gone fails the run naming it', () => {
+test('the last page refused as no such page ends the read at once, though a page before it waits; refused again in the next read, it fails the run', () => {
   const list = refusingList(300, (page) =>
     page === 2 ? limited(100) : page === 3 ? new ServiceError('NOT_FOUND', 'Not found (HTTP 404).') : undefined,
   );
   const w = world(list.fetch, [spec]);
   const steps = timedDrive(w, 15_000).steps;
   expect(steps.map((s) => s.status)).toEqual(['failed']);
-  expect(steps[0].message).toContain(
-    `Incomplete after ${MAX_LIVE_PASSES} reads of the list: it kept changing during the import (last read: page 3 of 3 was gone by the time it was asked for`,
+  expect(steps[0].message).toBe(
+    'The data service refused page 3 of the 3 its list reports, in two reads in a row: Not found (HTTP 404). The sheet "Partners" keeps its previous data.',
   );
+  expect(list.asked.filter((a) => a.page === 1)).toHaveLength(2);
 });
 
 test('a list that shrank under the import, its last page gone (404), is read again and imported as it is now', () => {
@@ -99,4 +99,18 @@ describe("the step's message names the failure of the page the read waits for", 
   });
 
   const w = (list: ReturnType<typeof fakeList>) => world(list.fetch, [spec]);
+});
+
+test('a page within the list refused as no such page in two reads in a row is one the service refuses: the run fails with its refusal', () => {
+  // A service that refuses pages past 2 (a cap on the page number) for a list of 5 pages.
+  const list = refusingList(500, (page) =>
+    page > 2 ? new ServiceError('BAD_INPUT', 'Bad request: page must be at most 2 (HTTP 400).') : undefined,
+  );
+  const w = world(list.fetch, [spec]);
+  const steps = timedDrive(w, 15_000).steps;
+  expect(steps.map((s) => s.status).pop()).toBe('failed');
+  expect(steps[steps.length - 1].message).toContain(
+    'refused page 3 of the 5 its list reports, in two reads in a row: Bad request: page must be at most 2 (HTTP 400).',
+  );
+  expect(list.asked.filter((a) => a.page === 1)).toHaveLength(2);
 });

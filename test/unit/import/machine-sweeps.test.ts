@@ -73,4 +73,9 @@ describe('import state machine: random refusals, seeds swept', () => {
     expect(firstBroken(1, 200, { kills: true })).toBeUndefined();
     expect(firstBroken(1, 100, { kills: true, live: true })).toBeUndefined();
   });
+
+  test('with a shared snapshot: what every import publishes is its table, partner for partner (seeds 31-250)', () => {
+    expect(firstBroken(31, 250, { snapshot: true, kills: true, live: true })).toBeUndefined();
+    expect(firstBroken(1, 200, { snapshot: true, pages: 4, pageOneLate: true })).toBeUndefined();
+  });
 });
