@@ -144,8 +144,9 @@ export function acceptPage(c: ListCursor, page: number, value: Page<ServiceRecor
   }
   if (reported.totalItems !== c.totalItems) c.changed = true;
   if (page > c.lastPage) {
-    // The page after the last: empty, or the server repeating its last page (clamping), ends the list.
-    if (n === 0 || sig === c.lastSignature) c.endConfirmed = true;
+    // The page after the last: empty, or the server repeating its last page (clamping), ends the list;
+    // so does one that holds more of a list whose total moved (it grew): the read is then done again.
+    if (n === 0 || sig === c.lastSignature || c.changed) c.endConfirmed = true;
     else
       c.problem = `the service reports ${plural(c.totalItems, 'item')} but page ${page}, past the end, holds ${n} more`;
     return;

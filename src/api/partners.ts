@@ -319,16 +319,21 @@ export class PartnerLookup {
   ): SnapshotView | undefined {
     const known = this.meta();
     if (known && !worthReading(wanted, known)) return undefined;
+    // A reader's snapshot is a fresh one other than the one the caller found (which may be holed, as the reader found it).
+    const published = () => {
+      const v = this.freshView();
+      return v && v.gen !== seen ? v : undefined;
+    };
     // The reader leaves the column's answers before it writes the snapshot: a waiting cell stops at the first of the two.
     const copiedOwn = () => found !== undefined && own.length > 0 && this.fromCopies(own, found);
     const waitForReader = () =>
-      this.waitFor('snapshot', () => copiedOwn() || this.freshView() !== undefined) ? this.freshView() : undefined;
+      this.waitFor('snapshot', () => copiedOwn() || published() !== undefined) ? published() : undefined;
     if (!this.claim('snapshot')) return waitForReader();
     let lost = false;
     try {
       // Another execution may have published a snapshot since this one looked (while it read its neighbours, say).
-      const published = this.freshView();
-      if (published && published.gen !== seen) return published;
+      const since = published();
+      if (since) return since;
       const first = known ? undefined : this.learnSize(wanted);
       if (!known && !first) return undefined;
       // Another execution may have claimed at the same instant and kept it: then it reads the list, not this one.
@@ -374,8 +379,13 @@ export class PartnerLookup {
     // The read ends early enough to leave time for writing it and answering the cell.
     const until = this.context.clock.now() + this.context.client.timeLeft() - WRITE_RESERVE_MS - ANSWER_RESERVE_MS;
     const client = this.context.client;
-    const fetch: PageFetcher = (pages, limit) =>
-      first && pages.length === 1 && pages[0] === 1 ? [first] : client.activePartnerPages(pages, limit, { until });
+    // Page 1 as learnt is the first read's only: a read done again because the list moved asks for it again.
+    let learnt = first;
+    const fetch: PageFetcher = (pages, limit) => {
+      const page1 = learnt && pages.length === 1 && pages[0] === 1 ? learnt : undefined;
+      learnt = undefined;
+      return page1 ? [page1] : client.activePartnerPages(pages, limit, { until });
+    };
     const read = readList(fetch, { limit: FILL_PAGE_LIMIT, batch: 100, passes: 2 });
     if (!read.verdict.complete) {
       this.fillError = incompleteError('list of active partners', read.verdict);

@@ -31,10 +31,10 @@ export interface WorldOptions {
 
 /** Moments a test acts at; a hook is set (and unset) on the world's `hooks` at any time. */
 export interface Hooks {
-  /** Each list page asked for; a response returned replaces the page. */
-  onList?: (page: number) => HttpResponse | undefined;
-  /** Each id asked for; a response returned replaces the record. */
-  onId?: (id: string) => HttpResponse | undefined;
+  /** Each list page asked for; a response returned replaces the page (an Error: the request was not answered, a timeout say). */
+  onList?: (page: number) => HttpResponse | Error | undefined;
+  /** Each id asked for; a response returned replaces the record (an Error: the request was not answered). */
+  onId?: (id: string) => HttpResponse | Error | undefined;
   /** After each write to the cache, with the keys written. */
   onPut?: (keys: string[]) => void;
   /** After each sleep of the clock (a waiting cell's poll), with the number of sleeps so far. */
@@ -104,7 +104,7 @@ export function partnerWorld(o: WorldOptions = {}) {
     invalidatedBefore: 0,
     now: () => clock.now(),
   });
-  const answer = (url: URL): HttpResponse => {
+  const answer = (url: URL): HttpResponse | Error => {
     if (isList(url)) {
       const page = Number(url.searchParams.get('page'));
       const size = Math.min(pageCap, Number(url.searchParams.get('limit')));
@@ -120,8 +120,8 @@ export function partnerWorld(o: WorldOptions = {}) {
     return hooks.onId?.(id) ?? json(200, { data: [partner(id)] });
   };
   const requests: HttpRequest[] = [];
-  /** An execution named by its claim token, its deadline `deadlineMs` from now. */
-  const execution = (token: string, deadlineMs = 30_000): Execution => {
+  /** An execution named by its claim token, its deadline `deadlineMs` from now; `random` draws its retries' jitter and snapshot generations. */
+  const execution = (token: string, deadlineMs = 30_000, random: () => number = () => 0.5): Execution => {
     const own: HttpRequest[] = [];
     const transport: Transport = {
       fetchAll: (batch) => {
@@ -136,10 +136,10 @@ export function partnerWorld(o: WorldOptions = {}) {
       transport,
       clock,
       memo,
-      random: () => 0.5,
+      random,
       deadline: clock.now() + deadlineMs,
     });
-    const lookup = new PartnerLookup({ client, memo, clock, token, random: () => 0.5 });
+    const lookup = new PartnerLookup({ client, memo, clock, token, random });
     return {
       lookup: (wanted, neighbours) => lookup.lookup(wanted, neighbours),
       activeRecords: () => lookup.activeRecords(),
