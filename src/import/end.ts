@@ -211,7 +211,8 @@ export function writeTarget(
     if (refusal) throw new Error(refusal);
     // Replace anyway: what it overwrites of the analyst's is said, never dropped without a word.
     const overwritten = run.force ? replaceDifferences(existing, spec.id) : undefined;
-    if (overwritten) note = ` Replaced anyway: overwrote cells not as the import left them ${overwritten.what}.`;
+    if (overwritten)
+      note = ` Replaced anyway: overwrote cells ${overwritten.tagged ? 'not as the import left them' : 'the import did not write'} ${overwritten.what}.`;
     grid = [[...spec.fields], ...rows];
     if (spec.alert?.baselineAt !== undefined) {
       // A watched replace logs its changes too, so the alert's link to the change log shows them.

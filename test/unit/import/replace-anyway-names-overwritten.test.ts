@@ -51,6 +51,17 @@ describe('Replace anyway says what of the analyst it overwrote', () => {
     );
   });
 
+  test('over a table typed by hand: the cells it did not write are named', () => {
+    const w = world(fakeList(records(3)).fetch, [spec()]);
+    w.tables.set('Partners', [
+      ['id', 'fullName'],
+      ['x1', 'Ann'],
+    ]);
+    expect(run(w, true).message).toBe(
+      'Imported 3 active limited partners into "Partners". Replaced anyway: overwrote cells the import did not write (A1, B1, A2 and 1 more).',
+    );
+  });
+
   test('a sheet as the import left it is replaced with the usual message', () => {
     const w = world(fakeList(records(3)).fetch, [spec(true)]);
     expect(run(w).status).toBe('done');
