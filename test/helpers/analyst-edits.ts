@@ -17,7 +17,7 @@
  */
 import { mulberry32 } from '../../dev/service/rng';
 import type { ServiceRecord } from '../../src/api/records';
-import { beginRun, continueRun } from '../../src/import/machine';
+import { adoptTable, beginRun, continueRun } from '../../src/import/machine';
 import { norm, type OutCell } from '../../src/import/merge';
 import type { ImportSpec } from '../../src/import/spec';
 import { fakeList } from './fake-list';
@@ -490,4 +490,48 @@ function checkMerge(
   )
     broken.push(`rows appended ${show(appended)} are not the new partners ${missing.map((r) => r.id).join(',')}`);
   return partners;
+}
+
+/**
+ * A table typed by hand (a title above it at times, a notes column, partners' rows, a row without
+ * an id, a TOTAL row, formulas), which the analyst lets the import own, then a replace or a merge
+ * by id: what it broke. The import owns, in the columns headed like its fields, the header and the
+ * partners' rows without their formulas; a replace that completes must have found nothing else,
+ * and a refused run changes nothing.
+ */
+export function adoptedScenario(seed: number): { mode: string; status: string; broken: string[] } {
+  const random = mulberry32(seed);
+  const pick = (n: number) => Math.floor(random() * n);
+  const fields = shuffled(['id', 'fullName', 'firm'], random);
+  const headers = [...fields];
+  if (random() < 0.3) headers.splice(pick(headers.length + 1), 0, 'Notes');
+  const h = random() < 0.3 ? 1 : 0;
+  const cells: OutCell[][] = h ? [headers.map((_, c) => (c ? '' : 'Fund III'))] : [];
+  cells.push([...headers]);
+  for (let i = 0, n = pick(5); i < n; i++) {
+    const id = random() < 0.15 ? '' : `lp-${pick(6)}`;
+    cells.push(
+      headers.map((name): OutCell => {
+        if (name === 'id') return id;
+        if (name === 'Notes') return random() < 0.5 ? `note ${i}` : '';
+        return random() < 0.2 ? { formula: `=${i}+1` } : `${name} ${i}`;
+      }),
+    );
+  }
+  if (random() < 0.3) cells.push(headers.map((name) => (name === 'fullName' ? 'Total' : '')));
+  const idCol = headers.indexOf('id');
+  const owned = (r: number, c: number) =>
+    headers[c] !== 'Notes' && !isFormula(cells[r][c]) && (r === h || (r > h && cells[r][idCol] !== ''));
+  const theirs = cells.flatMap((row, r) => row.flatMap((v, c) => (blank(v) || owned(r, c) ? [] : [`r${r} c${c}`])));
+  const items = Array.from({ length: pick(4) }, (_, k) => partner(k, 1, random));
+  const mode = random() < 0.5 ? 'replace' : 'merge';
+  const w = world(fakeList(items).fetch, [{ id: 'imp1', sheetName: SHEET, fields, mode }]);
+  w.tables.set(SHEET, copy(cells));
+  adoptTable('imp1', w.nextExecution());
+  const status = drive(w, false);
+  const broken: string[] = [];
+  if (status !== 'done' && !same(w.tables.get(SHEET), cells)) broken.push(`refused but the sheet changed`);
+  if (mode === 'replace' && status === 'done' && theirs.length)
+    broken.push(`replace of the adopted table dropped the analyst's ${theirs.join(', ')}`);
+  return { mode, status, broken };
 }

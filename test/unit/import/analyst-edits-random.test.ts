@@ -5,9 +5,11 @@
  * by id or Replace anyway), once or twice. Whatever the analyst did, a refused run changed
  * nothing, a replace lost none of their cells, a merge kept each beside its partner (or named
  * in the change log what it overwrote in the import's columns), and Replace anyway said what it
- * overwrote. The sweep must also reach each outcome, so that it cannot pass by refusing all.
+ * overwrote; and a table typed by hand that the analyst lets the import own keeps what is not
+ * the table (a title, a notes column, a TOTAL row). The sweeps must also reach each outcome, so
+ * that they cannot pass by refusing all.
  */
-import { analystScenario, type LaterRun, type Scenario } from '../../helpers/analyst-edits';
+import { adoptedScenario, analystScenario, type LaterRun, type Scenario } from '../../helpers/analyst-edits';
 
 const sweep = (from: number, to: number, runs?: (seed: number) => LaterRun[]): Scenario[] =>
   Array.from({ length: to - from + 1 }, (_, k) => analystScenario(from + k, runs?.(from + k)));
@@ -40,5 +42,12 @@ describe('random analyst edits between runs (seeds swept)', () => {
     const all = sweep(1, 300, () => ['merge', 'force']);
     expect(broken(all)).toEqual([]);
     expect(count(all, 'force', 'done', true)).toBeGreaterThan(100);
+  });
+
+  test("a table typed by hand, adopted, then replaced or merged: what is not the table's stays the analyst's (seeds 1-1,000)", () => {
+    const all = Array.from({ length: 1000 }, (_, k) => adoptedScenario(k + 1));
+    expect(all.flatMap((s) => s.broken).slice(0, 3)).toEqual([]);
+    expect(all.filter((s) => s.mode === 'replace' && s.status === 'done').length).toBeGreaterThan(40);
+    expect(all.filter((s) => s.mode === 'replace' && s.status === 'failed').length).toBeGreaterThan(40);
   });
 });
