@@ -256,7 +256,8 @@ export class Client {
       const o = out[i] as Outcome<T>;
       if (!keys[i]) return [];
       if (o.ok) return [[keys[i] as string, o.value]];
-      const missing = o.error.code === 'NOT_FOUND' && calls[i].id !== undefined && !copy(i);
+      // Only calls by id are cached (keys[i]): a "not found" here is an unknown id.
+      const missing = o.error.code === 'NOT_FOUND' && !copy(i);
       return missing ? [[keys[i] as string, { $missing: o.error.message }]] : [];
     });
     if (memo && toRemember.length) memo.putMany(toRemember);
