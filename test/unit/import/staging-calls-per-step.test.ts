@@ -1,0 +1,123 @@
+/**
+ * The staging calls a step makes (src/import/machine.ts): each is a range write or read on a hidden
+ * sheet, time taken from the step's budget. A page that holds nothing is not written, a step with
+ * nothing new to keep writes nothing, and a step whose held pages hold no rows reads nothing back.
+ * Driven over the in-memory ports, every staging write and read counted per step.
+ */
+import type { ServiceError } from '../../../src/api/errors';
+import type { ImportSpec } from '../../../src/import/spec';
+import { fakeList, records } from '../../helpers/fake-list';
+import { type World, world } from '../../helpers/fake-ports';
+import { limited, timedDrive } from '../../helpers/import-drive';
+
+const spec: ImportSpec = { id: 'imp1', sheetName: 'Partners', fields: ['id', 'fullName'], mode: 'replace' };
+
+/** The staging writes (where, how many rows) and reads (how many rows) of each execution from now on. */
+function stagingCalls(w: World): Array<{ writes: Array<{ at: number; rows: number }>; reads: number[] }> {
+  const calls: Array<{ writes: Array<{ at: number; rows: number }>; reads: number[] }> = [];
+  const next = w.nextExecution.bind(w);
+  w.nextExecution = () => {
+    const ports = next();
+    const mine = { writes: [] as Array<{ at: number; rows: number }>, reads: [] as number[] };
+    calls.push(mine);
+    const { write, read } = ports.staging;
+    ports.staging.write = (id, header, at, rows) => {
+      mine.writes.push({ at, rows: rows.length });
+      write(id, header, at, rows);
+    };
+    ports.staging.read = (id, count, width, from) => {
+      mine.reads.push(count);
+      return read(id, count, width, from);
+    };
+    return ports;
+  };
+  return calls;
+}
+
+/** Pages `waiting` are refused with a Retry-After of 60 s until the clock passes `until`. */
+const waitingUntil =
+  (w: () => World, waiting: readonly number[], until: () => number) =>
+  (page: number): ServiceError | undefined =>
+    waiting.includes(page) && w().clock.t < until() ? limited(60) : undefined;
+
+test('the empty page after the last, read while earlier pages wait, is not written to staging', () => {
+  // 400 partners, 100 a page: page 5 (asked to confirm the end) is empty; pages 2 and 4 wait past the first step.
+  let start = 0;
+  const list = fakeList(records(400), {
+    fail: waitingUntil(
+      () => w,
+      [2, 4],
+      () => start + 30_000,
+    ),
+  });
+  const w = world(list.fetch, [spec]);
+  start = w.clock.t;
+  const calls = stagingCalls(w);
+  const { steps } = timedDrive(w, 20_000);
+  expect(steps[0].status).toBe('running');
+  expect(list.asked.filter((a) => a.page === 5)).toHaveLength(1);
+  // Page 1 at row 0 and page 3 at its place; page 5 holds no row to write.
+  expect(calls[0].writes).toEqual([
+    { at: 0, rows: 100 },
+    { at: 200, rows: 100 },
+  ]);
+  expect(steps.pop()?.status).toBe('done');
+  expect(w.tables.get('Partners')?.length).toBe(401);
+});
+
+test('a step whose held pages hold no rows reads nothing back from staging', () => {
+  // 200 partners: page 3 (asked to confirm the end) is empty and kept; page 2 waits past the first two steps.
+  let start = 0;
+  const list = fakeList(records(200), {
+    fail: waitingUntil(
+      () => w,
+      [2],
+      () => start + 45_000,
+    ),
+  });
+  const w = world(list.fetch, [spec]);
+  start = w.clock.t;
+  const calls = stagingCalls(w);
+  const { steps, notes } = timedDrive(w, 20_000);
+  expect(steps[1].status).toBe('running');
+  expect(notes[0]).toMatchObject({ from: 2, marks: 'wh' });
+  expect(calls[1].reads).toEqual([]);
+  expect(steps.pop()?.status).toBe('done');
+  expect(w.tables.get('Partners')?.length).toBe(201);
+});
+
+test('a step that takes no page and can keep none of those it read writes nothing to staging', () => {
+  // The list grows by one partner after page 1 (its pages can no longer be placed); page 3 waits past two steps.
+  let start = 0;
+  let grown = false;
+  const list = fakeList(records(1000), {
+    fail: waitingUntil(
+      () => w,
+      [3],
+      () => start + 45_000,
+    ),
+    before: (page) => {
+      if (page > 1 && !grown) {
+        grown = true;
+        list.items.push({ id: 'late', fullName: 'Late' });
+      }
+    },
+  });
+  const w = world(list.fetch, [spec]);
+  start = w.clock.t;
+  const calls = stagingCalls(w);
+  const asked: number[] = [];
+  const next = w.nextExecution.bind(w);
+  w.nextExecution = () => {
+    asked.push(list.asked.length);
+    return next();
+  };
+  const { steps } = timedDrive(w, 20_000);
+  expect(steps[1].status).toBe('running');
+  // The second step read the pages after page 3 again (staging kept none of them) and took none.
+  expect(asked[2] - asked[1]).toBeGreaterThan(0);
+  expect(steps[1].rows).toBe(steps[0].rows);
+  expect(calls[1].writes).toEqual([]);
+  expect(steps.pop()?.status).toBe('done');
+  expect(w.tables.get('Partners')?.length).toBe(1002);
+});
