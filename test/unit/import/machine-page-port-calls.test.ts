@@ -7,9 +7,10 @@
  */
 import { PAGES_PER_FETCH } from '../../../src/import/machine';
 import type { ImportSpec } from '../../../src/import/spec';
-import { fakeList, records } from '../../helpers/fake-list';
+import { records } from '../../helpers/fake-list';
 import { type World, world } from '../../helpers/fake-ports';
 import { limited, timedDrive } from '../../helpers/import-drive';
+import { refusingList } from '../../helpers/refusing-list';
 
 const spec: ImportSpec = { id: 'imp1', sheetName: 'Partners', fields: ['id', 'fullName'], mode: 'replace' };
 
@@ -33,14 +34,7 @@ function recordCalls(w: World): Call[] {
 
 /** 5,000 partners, page 1 refused for 1 s at its first request, read in steps of 20 s, a second a request. */
 function imported(): Call[] {
-  let refused = false;
-  const list = fakeList(records(5000), {
-    fail: (page) => {
-      if (page !== 1 || refused) return undefined;
-      refused = true;
-      return limited(1);
-    },
-  });
+  const list = refusingList(5000, (page, call) => (page === 1 && call === 0 ? limited(1) : undefined));
   const w = world(list.fetch, [spec], { msPerFetch: 1000 });
   const calls = recordCalls(w);
   const { steps } = timedDrive(w, 20_000);

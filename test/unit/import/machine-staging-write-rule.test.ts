@@ -8,9 +8,10 @@
  */
 import { MAX_RUN_WRITES } from '../../../src/import/machine';
 import type { ImportSpec } from '../../../src/import/spec';
-import { fakeList, records } from '../../helpers/fake-list';
+import { records } from '../../helpers/fake-list';
 import { type World, world } from '../../helpers/fake-ports';
 import { limited, timedDrive } from '../../helpers/import-drive';
+import { refusingList } from '../../helpers/refusing-list';
 
 const spec: ImportSpec = { id: 'imp1', sheetName: 'Partners', fields: ['id', 'fullName'], mode: 'replace' };
 
@@ -34,19 +35,6 @@ function recordWrites(w: World): Write[][] {
   return writes;
 }
 
-/** A list whose page `page` is refused for `seconds` s at its first request, answered after. */
-function refusedOnce(total: number, page: number, seconds: number, more: { before?: (page: number) => void } = {}) {
-  let refused = false;
-  return fakeList(records(total), {
-    ...more,
-    fail: (p) => {
-      if (p !== page || refused) return undefined;
-      refused = true;
-      return limited(seconds);
-    },
-  });
-}
-
 const ids = (w: World) =>
   w.tables
     .get('Partners')
@@ -60,7 +48,9 @@ const ids = (w: World) =>
  */
 function firstStepWrites(read: number): Write[] {
   const total = read * 100 + 50;
-  const w = world(refusedOnce(total, 2, 60).fetch, [spec]);
+  const w = world(refusingList(total, (page, call) => (page === 2 && call === 0 ? limited(60) : undefined)).fetch, [
+    spec,
+  ]);
   const writes = recordWrites(w);
   const { steps } = timedDrive(w, 20_000);
   expect(steps[0].status).toBe('running');
@@ -91,13 +81,9 @@ describe('pages read around a page that waits', () => {
 
 test('a page read ahead that shows another total than page 1 is not written to staging', () => {
   // 500 partners; page 2 refused for 60 s at first; one partner is added just before page 4 is first served.
-  let added = false;
-  const list = refusedOnce(500, 2, 60, {
-    before: (page) => {
-      if (page !== 4 || added) return;
-      added = true;
-      list.items = records(501);
-    },
+  const list = refusingList(500, (page, call) => {
+    if (page === 4 && call === 0) list.items = records(501);
+    return page === 2 && call === 0 ? limited(60) : undefined;
   });
   const w = world(list.fetch, [spec]);
   const writes = recordWrites(w);
@@ -112,7 +98,9 @@ test('a page read ahead that shows another total than page 1 is not written to s
 
 test('a step that only waits for page 1 rewrites none of the pages held in staging', () => {
   // 5,000 partners; page 1 refused for 100 s at first: the first step reads every page behind it.
-  const w = world(refusedOnce(5000, 1, 100).fetch, [spec]);
+  const w = world(refusingList(5000, (page, call) => (page === 1 && call === 0 ? limited(100) : undefined)).fetch, [
+    spec,
+  ]);
   const writes = recordWrites(w);
   const { steps } = timedDrive(w, 20_000);
   expect(steps[steps.length - 1].status).toBe('done');
