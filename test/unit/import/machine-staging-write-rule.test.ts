@@ -1,0 +1,112 @@
+/**
+ * How many writes a step makes to staging (src/import/machine.ts save), each one a write to the
+ * spreadsheet: pages read in the step are written at their place, one write per run of consecutive
+ * pages, when there are at most MAX_RUN_WRITES of them; more, and the held region is written at
+ * once (blank rows for the pages still missing). A page read ahead that does not fit the list (it
+ * shows another total) is not written, and a step that only waits writes nothing. Driven over the
+ * in-memory ports, with every staging write recorded per step.
+ */
+import { MAX_RUN_WRITES } from '../../../src/import/machine';
+import type { ImportSpec } from '../../../src/import/spec';
+import { records } from '../../helpers/fake-list';
+import { type World, world } from '../../helpers/fake-ports';
+import { limited, timedDrive } from '../../helpers/import-drive';
+import { refusingList } from '../../helpers/refusing-list';
+
+const spec: ImportSpec = { id: 'imp1', sheetName: 'Partners', fields: ['id', 'fullName'], mode: 'replace' };
+
+type Write = { at: number; rows: number };
+
+/** Records the staging writes of each execution of `w` from now on: one list per execution. */
+function recordWrites(w: World): Write[][] {
+  const writes: Write[][] = [];
+  const next = w.nextExecution.bind(w);
+  w.nextExecution = () => {
+    const ports = next();
+    const mine: Write[] = [];
+    writes.push(mine);
+    const write = ports.staging.write;
+    ports.staging.write = (id, header, at, rows) => {
+      mine.push({ at, rows: rows.length });
+      write(id, header, at, rows);
+    };
+    return ports;
+  };
+  return writes;
+}
+
+const ids = (w: World) =>
+  w.tables
+    .get('Partners')
+    ?.slice(1)
+    .map((r) => r[0]);
+
+/**
+ * A list of `read` full pages of 100 and a last one of 50, page 2 refused for 60 s at its first
+ * request: the first step (20 s) reads page 1, then every other page, and waits for page 2 to its end.
+ * Returns that step's staging writes, after checking the run then imports the whole list.
+ */
+function firstStepWrites(read: number): Write[] {
+  const total = read * 100 + 50;
+  const w = world(refusingList(total, (page, call) => (page === 2 && call === 0 ? limited(60) : undefined)).fetch, [
+    spec,
+  ]);
+  const writes = recordWrites(w);
+  const { steps } = timedDrive(w, 20_000);
+  expect(steps[0].status).toBe('running');
+  expect(steps[steps.length - 1].status).toBe('done');
+  expect(ids(w)).toEqual(records(total).map((r) => r.id));
+  return writes[0];
+}
+
+describe('pages read around a page that waits', () => {
+  test('a few pages: page 1 in one write, the pages after the missing one in another', () => {
+    expect(firstStepWrites(4)).toEqual([
+      { at: 0, rows: 100 },
+      { at: 200, rows: 250 },
+    ]);
+  });
+
+  test(`exactly ${MAX_RUN_WRITES} pages: still one write per run`, () => {
+    expect(firstStepWrites(MAX_RUN_WRITES)).toEqual([
+      { at: 0, rows: 100 },
+      { at: 200, rows: (MAX_RUN_WRITES - 1) * 100 - 50 },
+    ]);
+  });
+
+  test(`one page more than ${MAX_RUN_WRITES}: the whole region in one write, the missing page blank`, () => {
+    expect(firstStepWrites(MAX_RUN_WRITES + 1)).toEqual([{ at: 0, rows: (MAX_RUN_WRITES + 1) * 100 + 50 }]);
+  });
+});
+
+test('a page read ahead that shows another total than page 1 is not written to staging', () => {
+  // 500 partners; page 2 refused for 60 s at first; one partner is added just before page 4 is first served.
+  const list = refusingList(500, (page, call) => {
+    if (page === 4 && call === 0) list.items = records(501);
+    return page === 2 && call === 0 ? limited(60) : undefined;
+  });
+  const w = world(list.fetch, [spec]);
+  const writes = recordWrites(w);
+  const { steps } = timedDrive(w, 20_000);
+  expect(steps[steps.length - 1].status).toBe('done');
+  expect(writes[0]).toEqual([
+    { at: 0, rows: 100 },
+    { at: 200, rows: 100 },
+  ]);
+  expect(ids(w)).toEqual(records(501).map((r) => r.id));
+});
+
+test('a step that only waits for page 1 rewrites none of the pages held in staging', () => {
+  // 5,000 partners; page 1 refused for 100 s at first: the first step reads every page behind it.
+  const w = world(refusingList(5000, (page, call) => (page === 1 && call === 0 ? limited(100) : undefined)).fetch, [
+    spec,
+  ]);
+  const writes = recordWrites(w);
+  const { steps } = timedDrive(w, 20_000);
+  expect(steps[steps.length - 1].status).toBe('done');
+  expect(writes[0]).toEqual([{ at: 0, rows: 5000 }]);
+  // The steps after it, until page 1 is in, ask for nothing and write nothing.
+  const waiting = steps.findIndex((s) => s.page > 0);
+  expect(waiting).toBeGreaterThan(1);
+  expect(writes.slice(1, waiting)).toEqual(Array(waiting - 1).fill([]));
+});
