@@ -3,7 +3,8 @@
  * reports/mutation/mutation.json): the mutation score per folder and per file, every surviving or
  * uncovered mutant by place (each is a rule no unit test guards), and every surviving mutant
  * test/mutation/equivalent.json lists as equivalent (no caller can tell it from the code), with
- * the reason given there; an entry that matches no surviving mutant is named too, so the list
+ * the reason given there (an entry with `killedBy` is a mutant a test kills out of Stryker's sight,
+ * counted as killed and named apart); an entry that matches no surviving mutant is named too, so the list
  * cannot go stale unseen. Generated, so the page says what the last run found and nothing else.
  * `tsx scripts/mutation-summary.ts [report] [out]`; exits non-zero when the report is missing.
  */
@@ -80,9 +81,9 @@ const pct = (t: Tally) => {
   return s === undefined ? 'n/a' : `${s.toFixed(1)} %`;
 };
 const row = (name: string, t: Tally) =>
-  `| ${name} | ${pct(t)} | ${t.killed} | ${t.timeout} | ${t.survived} | ${t.noCoverage} | ${t.ignored} | ${t.notRun} |`;
+  `| ${name} | ${pct(t)} | ${t.killed} | ${t.timeout} | ${t.survived} | ${t.noCoverage} | ${t.ignored} | ${t.notRun} | ${t.errors} |`;
 const HEAD =
-  '| | score | killed | timed out | survived | no coverage | equivalent | static, not run |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |';
+  '| | score | killed | timed out | survived | no coverage | equivalent | static, not run | run error |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |';
 
 /** One line of source, shortened, for naming what a mutant changed. */
 function sourceLine(source: string, line: number): string {
@@ -113,6 +114,7 @@ function summary(report: Report, root: string, equivalents: readonly Equivalent[
   const fileRows: string[] = [];
   const open: string[] = [];
   const equivalent: string[] = [];
+  const killedApart: string[] = [];
   for (const [name, file] of files) {
     const t = emptyTally();
     const folder = dirname(name);
@@ -128,8 +130,13 @@ function summary(report: Report, root: string, equivalents: readonly Equivalent[
       const same = m.status === 'Survived' || m.status === 'NoCoverage' ? equivalentOf(name, m, line) : undefined;
       if (same) {
         used.add(same);
-        for (const tally of [t, f, total]) tally.ignored++;
-        equivalent.push(`- ${where} ${what} in ${code(sourceLine(file.source, m.location.start.line))}: ${same.why}`);
+        const text = `- ${where} ${what} in ${code(sourceLine(file.source, m.location.start.line))}: ${same.why}`;
+        for (const tally of [t, f, total]) {
+          if (same.killedBy) tally.killed++;
+          else tally.ignored++;
+        }
+        if (same.killedBy) killedApart.push(`${text} (\`${same.killedBy}\`)`);
+        else equivalent.push(text);
         continue;
       }
       add(t, m);
@@ -170,7 +177,9 @@ function summary(report: Report, root: string, equivalents: readonly Equivalent[
     'killed (or timed out) over all mutants that ran; equivalent mutants (a change no caller can observe, listed with',
     'the reason in test/mutation/equivalent.json) are left out of it, and so are static mutants (in code that runs when a module',
     'loads, such as a table of fields: each one reruns every unit test that loads its module), which `npm run mutate` skips',
-    '(`--ignoreStatic`) and counts as "static, not run"; `npm run mutate:all` runs them too.',
+    '(`--ignoreStatic`) and counts as "static, not run"; `npm run mutate:all` runs them too. A "run error" is a mutant that',
+    'made a test file fail outside any test (while its tests were being collected, for instance): Stryker counts it',
+    'as neither killed nor survived, and the score leaves it out.',
     ...(took ? [took] : []),
     ...(changed.length
       ? [
@@ -204,6 +213,13 @@ function summary(report: Report, root: string, equivalents: readonly Equivalent[
     'Each is a change to the code that no unit test notices: a test to write, or a mutant to mark equivalent with its reason.',
     '',
     ...(open.length ? open : ['None.']),
+    '',
+    `## Killed by a test Stryker cannot attribute (${killedApart.length})`,
+    '',
+    'Listed in test/mutation/equivalent.json with `killedBy`: the test runs the code in a child process (a step that',
+    'must end in bounded time), so per-test coverage never runs it for the mutant; counted as killed.',
+    '',
+    ...(killedApart.length ? killedApart : ['None.']),
     '',
     `## Equivalent mutants (${equivalent.length})`,
     '',

@@ -13,6 +13,12 @@ export interface Equivalent {
   replacement: string;
   line: string;
   why: string;
+  /**
+   * Set on a mutant that is no equivalent but that a test kills where StrykerJS cannot see it (the
+   * test runs the code in a child process, so per-test coverage never picks it): that test's file.
+   * The summary counts such a mutant as killed and names the test.
+   */
+  killedBy?: string;
 }
 
 /** The listed equivalents of the project at `root`. */

@@ -27,6 +27,10 @@ test.each(entries.map((e, i) => [i, e] as const))(
     expect(e.line.trim().length).toBeGreaterThan(0);
     expect(readFileSync(join(ROOT, e.file), 'utf8')).toContain(e.line.trim());
     expect(e.why.trim().length).toBeGreaterThanOrEqual(20);
+    if (e.killedBy !== undefined) {
+      expect(e.killedBy).toMatch(/^test\/.+\.test\.ts$/);
+      expect(existsSync(join(ROOT, e.killedBy))).toBe(true);
+    }
   },
 );
 
