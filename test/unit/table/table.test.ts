@@ -116,19 +116,24 @@ describe('formula arguments', () => {
     expect(() => readIds([[''], [true]])).toThrow('TRUE is not an id');
   });
 
-  test.each([
-    [true, 'TRUE is not an id'],
-    [new Date(), 'A date is not an id'],
-    ['x'.repeat(1001), 'ids are at most 1000'],
-    [
+  // Named by the message, not the input: a title holding today's date would differ on every run.
+  test.each(
+    (
       [
-        ['a', 'b'],
-        ['c', 'd'],
-      ],
-      'Pass one column or one row of ids (got 2 × 2)',
-    ],
-    [Array.from({ length: MAX_IDS + 1 }, (_, i) => [`id${i}`]), `at most ${MAX_IDS}`],
-  ])('bad ids %#: %s', (input, message) => {
+        [true, 'TRUE is not an id'],
+        [new Date(), 'A date is not an id'],
+        ['x'.repeat(1001), 'ids are at most 1000'],
+        [
+          [
+            ['a', 'b'],
+            ['c', 'd'],
+          ],
+          'Pass one column or one row of ids (got 2 × 2)',
+        ],
+        [Array.from({ length: MAX_IDS + 1 }, (_, i) => [`id${i}`]), `at most ${MAX_IDS}`],
+      ] as Array<[Parameters<typeof readIds>[0], string]>
+    ).map(([input, message]) => ({ input, message })),
+  )('bad ids: $message', ({ input, message }) => {
     expect(() => readIds(input)).toThrow(message);
   });
 
