@@ -20,7 +20,9 @@
 // with `--ignoreStatic` (the summary counts those as "static, not run"): 2 to 3 hours from
 // scratch; a rerun tests only the mutants whose code, or whose tests, changed. `npm run mutate:all` runs the static ones too. Neither is
 // part of `npm test` or CI. `--mutate` with a comma-separated list of files limits a run to them
-// and keeps the other files' verdicts.
+// and keeps the other files' verdicts, but not always where they belong: a later run may find some
+// of them at places the code no longer has and judge those mutants again (47 after a run limited to
+// line ranges). The run a score is quoted from is one plain `npm run mutate`.
 //
 // No TypeScript checker: @stryker-mutator/typescript-checker drives the compiler through its JS API,
 // and typescript@7 (the native compiler) has none. A mutant that does not type-check still runs; the
