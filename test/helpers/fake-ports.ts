@@ -4,7 +4,8 @@
  * logs, a lock, a manual clock and a page port over a fake list. `kill()`
  * models Apps Script ending an execution at its time limit: from then on every port call throws
  * and nothing more is written, as no code runs after a kill. Also a target table as the import's
- * record shows it, for the pure merge and replace functions, and the ids a written table holds.
+ * record shows it, for the pure merge and replace functions, the ids a written table holds, and a
+ * record of each execution's staging calls.
  */
 import { unsent } from '../../src/api/errors';
 import type { PageFetcher } from '../../src/api/pages';
@@ -220,3 +221,31 @@ export const ownedTable = (
 /** The first cell of each row below the header of a target table or a staging sheet: its ids, none when there is no such sheet. */
 export const idsBelowHeader = (grid: ReadonlyArray<readonly OutCell[]> | undefined): OutCell[] =>
   (grid ?? []).slice(1).map((r) => r[0]);
+
+/** One execution's staging calls: each write (its first row and how many rows), each read (how many rows). */
+export interface StagingCalls {
+  writes: Array<{ at: number; rows: number }>;
+  reads: number[];
+}
+
+/** Records the staging writes and reads of each execution of `w` from now on: one entry per execution. */
+export function stagingCalls(w: World): StagingCalls[] {
+  const calls: StagingCalls[] = [];
+  const next = w.nextExecution.bind(w);
+  w.nextExecution = () => {
+    const ports = next();
+    const mine: StagingCalls = { writes: [], reads: [] };
+    calls.push(mine);
+    const { write, read } = ports.staging;
+    ports.staging.write = (id, header, at, rows) => {
+      mine.writes.push({ at, rows: rows.length });
+      write(id, header, at, rows);
+    };
+    ports.staging.read = (id, count, width, from) => {
+      mine.reads.push(count);
+      return read(id, count, width, from);
+    };
+    return ports;
+  };
+  return calls;
+}

@@ -9,31 +9,11 @@
 import { MAX_RUN_WRITES } from '../../../src/import/machine';
 import type { ImportSpec } from '../../../src/import/spec';
 import { records } from '../../helpers/fake-list';
-import { type World, world } from '../../helpers/fake-ports';
+import { type StagingCalls, stagingCalls, type World, world } from '../../helpers/fake-ports';
 import { limited, timedDrive } from '../../helpers/import-drive';
 import { refusingList } from '../../helpers/refusing-list';
 
 const spec: ImportSpec = { id: 'imp1', sheetName: 'Partners', fields: ['id', 'fullName'], mode: 'replace' };
-
-type Write = { at: number; rows: number };
-
-/** Records the staging writes of each execution of `w` from now on: one list per execution. */
-function recordWrites(w: World): Write[][] {
-  const writes: Write[][] = [];
-  const next = w.nextExecution.bind(w);
-  w.nextExecution = () => {
-    const ports = next();
-    const mine: Write[] = [];
-    writes.push(mine);
-    const write = ports.staging.write;
-    ports.staging.write = (id, header, at, rows) => {
-      mine.push({ at, rows: rows.length });
-      write(id, header, at, rows);
-    };
-    return ports;
-  };
-  return writes;
-}
 
 const ids = (w: World) =>
   w.tables
@@ -46,17 +26,17 @@ const ids = (w: World) =>
  * request: the first step (20 s) reads page 1, then every other page, and waits for page 2 to its end.
  * Returns that step's staging writes, after checking the run then imports the whole list.
  */
-function firstStepWrites(read: number): Write[] {
+function firstStepWrites(read: number): StagingCalls['writes'] {
   const total = read * 100 + 50;
   const w = world(refusingList(total, (page, call) => (page === 2 && call === 0 ? limited(60) : undefined)).fetch, [
     spec,
   ]);
-  const writes = recordWrites(w);
+  const calls = stagingCalls(w);
   const { steps } = timedDrive(w, 20_000);
   expect(steps[0].status).toBe('running');
   expect(steps[steps.length - 1].status).toBe('done');
   expect(ids(w)).toEqual(records(total).map((r) => r.id));
-  return writes[0];
+  return calls[0].writes;
 }
 
 describe('pages read around a page that waits', () => {
@@ -86,10 +66,10 @@ test('a page read ahead that shows another total than page 1 is not written to s
     return page === 2 && call === 0 ? limited(60) : undefined;
   });
   const w = world(list.fetch, [spec]);
-  const writes = recordWrites(w);
+  const calls = stagingCalls(w);
   const { steps } = timedDrive(w, 20_000);
   expect(steps[steps.length - 1].status).toBe('done');
-  expect(writes[0]).toEqual([
+  expect(calls[0].writes).toEqual([
     { at: 0, rows: 100 },
     { at: 200, rows: 100 },
   ]);
@@ -101,12 +81,12 @@ test('a step that only waits for page 1 rewrites none of the pages held in stagi
   const w = world(refusingList(5000, (page, call) => (page === 1 && call === 0 ? limited(100) : undefined)).fetch, [
     spec,
   ]);
-  const writes = recordWrites(w);
+  const calls = stagingCalls(w);
   const { steps } = timedDrive(w, 20_000);
   expect(steps[steps.length - 1].status).toBe('done');
-  expect(writes[0]).toEqual([{ at: 0, rows: 5000 }]);
+  expect(calls[0].writes).toEqual([{ at: 0, rows: 5000 }]);
   // The steps after it, until page 1 is in, ask for nothing and write nothing.
   const waiting = steps.findIndex((s) => s.page > 0);
   expect(waiting).toBeGreaterThan(1);
-  expect(writes.slice(1, waiting)).toEqual(Array(waiting - 1).fill([]));
+  expect(calls.slice(1, waiting).map((c) => c.writes)).toEqual(Array(waiting - 1).fill([]));
 });

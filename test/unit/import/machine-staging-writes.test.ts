@@ -6,7 +6,7 @@
 import { beginRun } from '../../../src/import/machine';
 import type { ImportSpec } from '../../../src/import/spec';
 import { fakeList, records } from '../../helpers/fake-list';
-import { world } from '../../helpers/fake-ports';
+import { stagingCalls, world } from '../../helpers/fake-ports';
 import { limited, timedDrive } from '../../helpers/import-drive';
 import { refusingList } from '../../helpers/refusing-list';
 
@@ -18,23 +18,11 @@ test('the step that reads a page the previous one waited for writes that page al
     call > 0 ? undefined : page === 3 ? limited(15) : page === 20 ? limited(100) : undefined,
   );
   const w = world(list.fetch, [spec]);
-  const writes: Array<Array<{ at: number; rows: number }>> = [];
-  const next = w.nextExecution.bind(w);
-  w.nextExecution = () => {
-    const ports = next();
-    const mine: Array<{ at: number; rows: number }> = [];
-    writes.push(mine);
-    const write = ports.staging.write;
-    ports.staging.write = (id, header, at, rows) => {
-      mine.push({ at, rows: rows.length });
-      write(id, header, at, rows);
-    };
-    return ports;
-  };
+  const calls = stagingCalls(w);
   const { steps } = timedDrive(w, 15_000);
   expect(steps.pop()?.status).toBe('done');
   expect(steps[1].status).toBe('running');
-  expect(writes[1]).toEqual([{ at: 200, rows: 100 }]);
+  expect(calls[1].writes).toEqual([{ at: 200, rows: 100 }]);
   expect(
     w.tables
       .get('Partners')

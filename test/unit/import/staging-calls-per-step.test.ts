@@ -7,32 +7,10 @@
 import type { ServiceError } from '../../../src/api/errors';
 import type { ImportSpec } from '../../../src/import/spec';
 import { fakeList, records } from '../../helpers/fake-list';
-import { type World, world } from '../../helpers/fake-ports';
+import { stagingCalls, type World, world } from '../../helpers/fake-ports';
 import { limited, timedDrive } from '../../helpers/import-drive';
 
 const spec: ImportSpec = { id: 'imp1', sheetName: 'Partners', fields: ['id', 'fullName'], mode: 'replace' };
-
-/** The staging writes (where, how many rows) and reads (how many rows) of each execution from now on. */
-function stagingCalls(w: World): Array<{ writes: Array<{ at: number; rows: number }>; reads: number[] }> {
-  const calls: Array<{ writes: Array<{ at: number; rows: number }>; reads: number[] }> = [];
-  const next = w.nextExecution.bind(w);
-  w.nextExecution = () => {
-    const ports = next();
-    const mine = { writes: [] as Array<{ at: number; rows: number }>, reads: [] as number[] };
-    calls.push(mine);
-    const { write, read } = ports.staging;
-    ports.staging.write = (id, header, at, rows) => {
-      mine.writes.push({ at, rows: rows.length });
-      write(id, header, at, rows);
-    };
-    ports.staging.read = (id, count, width, from) => {
-      mine.reads.push(count);
-      return read(id, count, width, from);
-    };
-    return ports;
-  };
-  return calls;
-}
 
 /** Pages `waiting` are refused with a Retry-After of 60 s until the clock passes `until`. */
 const waitingUntil =
