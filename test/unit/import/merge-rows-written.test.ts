@@ -1,0 +1,51 @@
+/**
+ * Which rows of the merged table the import wrote (mergeTables' `wrote`), the rows whose cells its
+ * record then owns: the header, the first row of each partner still listed, and each new partner's
+ * row below the table. A title above the header, a partner no longer listed, a row without an id and
+ * a further row of a repeated id are kept as the analyst has them, so they are never counted as
+ * written, even when their id or their place looks like one of the import's rows.
+ */
+import { mergeTables } from '../../../src/import/merge';
+import { ownedTable } from '../../helpers/fake-ports';
+
+/** A table the import wrote, under a title typed above it, then edited by the analyst. */
+const existing = () =>
+  ownedTable(
+    [
+      ['Fund III partners', ''],
+      ['id', 'x'],
+      ['a', 1],
+      ['b', 2],
+      ['', 'Total'],
+      ['a', 9],
+      ['c', 3],
+    ],
+    {},
+    ['id', 'x'],
+  );
+
+describe('the rows a merge writes', () => {
+  test('the header, the first row of each listed partner and each new partner are written; every other row is kept', () => {
+    const r = mergeTables(
+      existing(),
+      ['id', 'x'],
+      [
+        ['a', 10],
+        ['c', 30],
+        ['d', 4],
+      ],
+      'S',
+    );
+    const rows = r.grid.map((row, k) => ({ id: row[0], wrote: r.wrote[k] }));
+    expect(rows).toEqual([
+      { id: 'Fund III partners', wrote: false },
+      { id: 'id', wrote: true },
+      { id: 'a', wrote: true },
+      { id: 'b', wrote: false },
+      { id: '', wrote: false },
+      { id: 'a', wrote: false },
+      { id: 'c', wrote: true },
+      { id: 'd', wrote: true },
+    ]);
+  });
+});
