@@ -33,6 +33,8 @@ interface Mutant {
 
 interface Report {
   files: Record<string, { source: string; mutants: Mutant[] }>;
+  /** The test files of the run, with the source each test was run from. */
+  testFiles?: Record<string, { source?: string }>;
   performance?: { setup: number; initialRun: number; mutation: number };
 }
 
@@ -162,6 +164,18 @@ function summary(report: Report, root: string, equivalents: readonly Equivalent[
   const changed = Object.keys(report.files)
     .filter((f) => !existsSync(join(root, f)) || readFileSync(join(root, f), 'utf8') !== report.files[f].source)
     .sort();
+  // And the tests it ran: a test added or changed since may kill what the page calls a survivor, or time out.
+  // The unit tests stryker.config.mjs runs: test/unit/{api,table,import}, the seed sweeps left out.
+  const testsNow = listFiles(
+    root,
+    'test/unit',
+    (f) => /^test\/unit\/(api|table|import)\/.*\.test\.ts$/.test(f) && !f.endsWith('-sweeps.test.ts'),
+  );
+  const testsThen = report.testFiles ?? {};
+  const testsChanged = [
+    ...testsNow.filter((f) => testsThen[f]?.source !== readFileSync(join(root, f), 'utf8')),
+    ...Object.keys(testsThen).filter((f) => !testsNow.includes(f)),
+  ].sort();
   const folders = [...byFolder].sort(([a], [b]) => a.localeCompare(b)).map(([name, t]) => row(name, t));
   const perf = report.performance;
   const took = perf
@@ -185,6 +199,18 @@ function summary(report: Report, root: string, equivalents: readonly Equivalent[
       ? [
           '',
           `**Changed since this run:** ${changed.length} of the ${Object.keys(report.files).length} files it judged (${changed.map((f) => `\`${f}\``).join(', ')}). Their rows, survivors and equivalents below are the code before that change, until \`npm run mutate\` runs again.`,
+        ]
+      : []),
+    ...(report.testFiles && testsChanged.length
+      ? [
+          '',
+          `**Tests changed since this run:** ${testsChanged.length} test files added, changed or removed (${testsChanged.map((f) => `\`${f}\``).join(', ')}). Survivors and timeouts below may be judged otherwise by the next \`npm run mutate\`.`,
+        ]
+      : []),
+    ...(!changed.length && report.testFiles && !testsChanged.length
+      ? [
+          '',
+          "Every file and test the run judged is as it is in this checkout: the figures below are the current code's.",
         ]
       : []),
     '',
@@ -236,6 +262,20 @@ function summary(report: Report, root: string, equivalents: readonly Equivalent[
         ]
       : []),
   ].join('\n');
+}
+
+/** Files under `dir` (relative to root, posix separators) that `keep` accepts. */
+function listFiles(root: string, dir: string, keep: (file: string) => boolean): string[] {
+  const out: string[] = [];
+  const walk = (rel: string) => {
+    for (const entry of readdirSync(join(root, rel), { withFileTypes: true })) {
+      const file = `${rel}/${entry.name}`;
+      if (entry.isDirectory()) walk(file);
+      else if (keep(file)) out.push(file);
+    }
+  };
+  walk(dir);
+  return out;
 }
 
 function main(): void {

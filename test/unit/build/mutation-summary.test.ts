@@ -1,0 +1,79 @@
+/**
+ * docs/mutation.md says whether its figures are the current code's: the summary compares the source
+ * files and the unit test files the mutation report judged with the checkout, and names what changed
+ * since (a changed test may kill what the page calls a survivor). Run on made-up reports, through the
+ * script as `npm run mutate` runs it.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '../../..');
+const FILE = 'src/table/cells.ts';
+
+function unitTests(): string[] {
+  return ['api', 'table', 'import'].flatMap((folder) =>
+    readdirSync(join(ROOT, 'test/unit', folder), { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.test.ts') && !f.endsWith('-sweeps.test.ts'))
+      .map((f) => `test/unit/${folder}/${f.split('\\').join('/')}`),
+  );
+}
+
+/** The page the script writes for a report of one killed mutant in FILE, with these test files. */
+function page(tests: Record<string, { source?: string }>, source = readFileSync(join(ROOT, FILE), 'utf8')): string {
+  const dir = mkdtempSync(join(tmpdir(), 'mutation-summary-'));
+  try {
+    const mutant = {
+      mutatorName: 'BooleanLiteral',
+      replacement: 'true',
+      location: { start: { line: 1, column: 1 }, end: { line: 1, column: 2 } },
+      status: 'Killed',
+    };
+    const report = { files: { [FILE]: { source, mutants: [mutant] } }, testFiles: tests };
+    writeFileSync(join(dir, 'report.json'), JSON.stringify(report));
+    execFileSync(
+      process.execPath,
+      [
+        require.resolve('tsx/cli'),
+        join(ROOT, 'scripts/mutation-summary.ts'),
+        join(dir, 'report.json'),
+        join(dir, 'out.md'),
+      ],
+      {
+        cwd: ROOT,
+        stdio: 'pipe',
+      },
+    );
+    return readFileSync(join(dir, 'out.md'), 'utf8');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const asRun = () => Object.fromEntries(unitTests().map((f) => [f, { source: readFileSync(join(ROOT, f), 'utf8') }]));
+
+test('a report of the checkout as it is says its figures are the current code', () => {
+  const out = page(asRun());
+  expect(out).toContain('the figures below are the current code');
+  expect(out).not.toContain('changed since this run');
+});
+
+test('a test file changed, added or removed since the run is named', () => {
+  const tests = asRun();
+  const [changed, added] = Object.keys(tests);
+  tests[changed] = { source: `${tests[changed].source}\n// before` };
+  delete tests[added];
+  tests['test/unit/api/gone.test.ts'] = { source: '' };
+  const out = page(tests);
+  const line = out.split('\n').find((l) => l.startsWith('**Tests changed since this run:**')) ?? '';
+  expect(line).toContain('3 test files');
+  for (const f of [changed, added, 'test/unit/api/gone.test.ts']) expect(line).toContain(`\`${f}\``);
+  expect(out).not.toContain('the figures below are the current code');
+});
+
+test('a source file changed since the run is named, and the figures are not called current', () => {
+  const out = page(asRun(), '// another source\n');
+  expect(out).toContain(`**Changed since this run:** 1 of the 1 files it judged (\`${FILE}\`)`);
+  expect(out).not.toContain('the figures below are the current code');
+});
