@@ -210,7 +210,7 @@ function summary(report: Report, root: string, equivalents: readonly Equivalent[
     ...(!changed.length && report.testFiles && !testsChanged.length
       ? [
           '',
-          "Every file and test the run judged is as it is in this checkout: the figures below are the current code's.",
+          "Every source and test file in the report is as in this checkout: when the report comes from a plain `npm run mutate` (a part run, `mutate:part`, keeps the other files' earlier verdicts untested), the figures below are the current code's.",
         ]
       : []),
     '',

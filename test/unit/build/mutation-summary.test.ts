@@ -55,7 +55,7 @@ const asRun = () => Object.fromEntries(unitTests().map((f) => [f, { source: read
 
 test('a report of the checkout as it is says its figures are the current code', () => {
   const out = page(asRun());
-  expect(out).toContain('the figures below are the current code');
+  expect(out).toContain('Every source and test file in the report is as in this checkout');
   expect(out).not.toContain('changed since this run');
 });
 
@@ -69,11 +69,11 @@ test('a test file changed, added or removed since the run is named', () => {
   const line = out.split('\n').find((l) => l.startsWith('**Tests changed since this run:**')) ?? '';
   expect(line).toContain('3 test files');
   for (const f of [changed, added, 'test/unit/api/gone.test.ts']) expect(line).toContain(`\`${f}\``);
-  expect(out).not.toContain('the figures below are the current code');
+  expect(out).not.toContain('Every source and test file in the report is as in this checkout');
 });
 
 test('a source file changed since the run is named, and the figures are not called current', () => {
   const out = page(asRun(), '// another source\n');
   expect(out).toContain(`**Changed since this run:** 1 of the 1 files it judged (\`${FILE}\`)`);
-  expect(out).not.toContain('the figures below are the current code');
+  expect(out).not.toContain('Every source and test file in the report is as in this checkout');
 });
