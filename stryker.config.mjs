@@ -49,7 +49,8 @@ const unit = require('./jest.config.js').projects.find((project) => project.disp
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   mutate: ['src/api/**/*.ts', 'src/table/**/*.ts', 'src/import/**/*.ts'],
-  testRunner: 'jest',
+  testRunner: 'jest-by-file',
+  plugins: ['@stryker-mutator/jest-runner', './scripts/stryker-jest-by-file.mjs'],
   jest: {
     projectType: 'custom',
     // package.json holds no jest key: pointing at it keeps jest.config.js (three projects, a browser
