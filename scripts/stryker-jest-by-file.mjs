@@ -4,9 +4,10 @@
 // that imports the mutated file, however indirectly (84 unit test files for src/api/answer.ts,
 // about 8 s on a busy core), to run the handful of tests the pattern keeps. This runner keeps,
 // from the first full run (the dry run), the file each test lives in, and runs a mutant's covering
-// tests in their own files only (0.4 s to load the 4 files of answer.ts's own tests). Which tests
-// run, and so every verdict, is unchanged; mutants without per-test coverage (static ones) run as
-// before.
+// tests in their own files only (0.4 s to load the 4 files of answer.ts's own tests), and first
+// those of the file holding most of them: a mutant they kill (most are) costs no more. Which tests
+// decide, and so every verdict, is unchanged (a mutant is killed when any covering test fails, as
+// Stryker's bail does); mutants without per-test coverage (static ones) run as before.
 //
 // The dry run happens in one runner process and mutants are spread over several, so the map of
 // test -> file is written to the sandbox (every runner's working directory) and read back there.
@@ -38,15 +39,30 @@ function byFile(injector) {
   };
 
   const mutantRun = runner.mutantRun.bind(runner);
-  runner.mutantRun = async (options) => {
-    if (!fileOf && fs.existsSync(mapPath)) fileOf = JSON.parse(fs.readFileSync(mapPath, 'utf8'));
-    const wanted = options.testFilter?.map((id) => fileOf?.[id]);
-    files = wanted?.length && wanted.every(Boolean) ? [...new Set(wanted)].map((f) => `^${asPattern(f)}$`) : undefined;
+  const runIn = async (testFiles, options) => {
+    files = testFiles.map((f) => `^${asPattern(f)}$`);
     try {
       return await mutantRun(options);
     } finally {
       files = undefined;
     }
+  };
+  runner.mutantRun = async (options) => {
+    if (!fileOf && fs.existsSync(mapPath)) fileOf = JSON.parse(fs.readFileSync(mapPath, 'utf8'));
+    const ids = options.testFilter;
+    if (!ids?.length || !fileOf || ids.some((id) => !fileOf[id])) return mutantRun(options);
+    const byTestFile = new Map();
+    for (const id of ids) byTestFile.set(fileOf[id], [...(byTestFile.get(fileOf[id]) ?? []), id]);
+    // The file holding most of the covering tests first (most mutants die there), then the others
+    // together: a mutant that survives costs one jest start more, not one per file.
+    const [first, ...others] = [...byTestFile].sort((a, b) => b[1].length - a[1].length);
+    const result = await runIn([first[0]], { ...options, testFilter: first[1] });
+    if (result.status !== 'survived' || !others.length) return result;
+    const rest = await runIn(
+      others.map(([file]) => file),
+      { ...options, testFilter: others.flatMap(([, tests]) => tests) },
+    );
+    return rest.status === 'survived' ? { ...rest, nrOfTests: rest.nrOfTests + result.nrOfTests } : rest;
   };
 
   // mutantRun hands its settings to run(): with the files known, jest runs those files (by path)
