@@ -3,39 +3,31 @@
 // notices is a rule no test guards. The HTML and JSON reports go to reports/mutation/ (git-ignored);
 // scripts/mutation-summary.ts turns the JSON report into docs/mutation.md.
 //
-// Incremental: reports/mutation/incremental.json keeps every mutant's verdict with the source and
-// the tests it was judged on, so a rerun only tests mutants in code that changed, or covered by
-// tests that changed. It stays on the machine (git-ignored), not in the repository: it holds the
-// full text of every mutated file and test file (megabytes), would change in every commit that
-// touches either and conflict in every merge, and a verdict is only worth reusing against the exact
-// source it was judged on, which the file itself checks. A clean clone therefore starts with a
-// full run.
+// Incremental: Stryker's incremental file keeps every mutant's verdict with the source and tests it
+// was judged on, so a rerun only tests mutants in code that changed, or reached by tests that
+// changed (Stryker diffs each file against the text it judged). scripts/mutate.ts, behind every
+// `npm run mutate*`, keeps it in the repository (test/mutation/incremental.json.gz, about 2 MB): a
+// clean clone starts from the last run's verdicts, not from hours of testing, and a run writes it
+// back for the commit that changes docs/mutation.md. The working copy is
+// reports/mutation/incremental.json (git-ignored).
 //
-// Cost, measured on this project's two cores while other work shared them (load 3 to 9): src/api
-// alone (2,508 mutants run, 340 static left out) took 58 minutes from scratch, about 2.4 s a
-// mutant a runner plus the timeout for each of the 141 that hung. The three folders hold about
-// 6,900 mutants. About 580 of them are static (in code that runs when a module loads, such as a
-// table of fields): Stryker cannot tell which test reaches one, so each reruns every unit test that
-// loads its module, about as long as all the others together. `npm run mutate` therefore runs
-// with `--ignoreStatic` (the summary counts those as "static, not run"): 2 to 3 hours from
-// scratch; a rerun tests only the mutants whose code, or whose tests, changed. `npm run mutate:all` runs the static ones too. Neither is
-// part of `npm test` or CI.
+// Cost: the three folders hold about 7,300 mutants; about 590 are static (in code that runs when a
+// module loads, such as a table of fields), which Stryker cannot attribute to a test, so each
+// reruns every unit test that loads its module: `npm run mutate` leaves them out (`--ignoreStatic`;
+// the summary counts them as "static, not run") and `npm run mutate:all` runs them too. A mutant
+// costs the run of the tests that cover it: the test runner, scripts/stryker-jest-by-file.mjs, runs
+// them in their own test files, the file holding most of them first, instead of every test file
+// that imports the mutated file (a mutant of a core module would load some 80 test files). From
+// scratch on two cores: see docs/mutation.md for the last run's time. A rerun costs what Stryker's
+// rule for reuse leaves: a killed mutant is tested again only when the test that killed it
+// changed; any other (survived, equivalent, timed out) whenever a test that reaches it is added or
+// changed. Timeouts cost most: Stryker waits for 1.5 times the covering tests' run plus timeoutMS.
 //
-// What a rerun costs is set by Stryker's rule for reuse: a killed mutant is tested again only when
-// the test that killed it changed; any other (survived, equivalent, timed out) whenever a test that
-// reaches it is added or renamed. A new test that drives the import state machine reaches most of
-// src/import and much of src/api: adding a dozen such tests made 783 mutants to test again, 435 of
-// them in src/api and src/table (measured on these two cores beside a test run: those 435 took 82
-// minutes, 4 to 5 mutants a minute, so the 783 about 3 hours). Timeouts are the most costly: a timed-out mutant is reached by a median
-// of 79 tests, and Stryker waits for 1.5 times their run before it gives up.
-//
-// A run longer than one sitting is split by files: `npm run mutate:part -- 'src/api/**/*.ts,src/table/**/*.ts'`
-// tests those files' mutants and keeps every other verdict in the incremental file; parts run one
-// after another on the same commit, then the plain `npm run mutate` reuses all they judged and tests
-// what is left (nothing, when the parts covered every folder). A part limited to line ranges
-// (`file.ts:10-40`) on code that has changed since can leave verdicts at places the code no longer
-// has (47 once), which the next run judges again. The run a score is quoted from is one plain
-// `npm run mutate`; docs/mutation.md says whether every file and test it judged is as checked out.
+// A run longer than one sitting is split by files: `npm run mutate:part -- 'src/table/**/*.ts'`
+// tests those files' mutants and keeps every other verdict; parts run one after another on the
+// same commit, then the plain `npm run mutate` reuses all they judged and tests what is left. The
+// run a score is quoted from is one plain `npm run mutate`; docs/mutation.md says whether every
+// file and test it judged is as checked out. Neither is part of `npm test` or CI.
 //
 // No TypeScript checker: @stryker-mutator/typescript-checker drives the compiler through its JS API,
 // and typescript@7 (the native compiler) has none. A mutant that does not type-check still runs; the
