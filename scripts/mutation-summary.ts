@@ -173,9 +173,12 @@ function summary(report: Report, root: string, equivalents: readonly Equivalent[
   );
   const testsThen = report.testFiles ?? {};
   const testsChanged = [
-    ...testsNow.filter((f) => testsThen[f]?.source !== readFileSync(join(root, f), 'utf8')),
+    ...testsNow.filter((f) => f in testsThen && testsThen[f].source !== readFileSync(join(root, f), 'utf8')),
     ...Object.keys(testsThen).filter((f) => !testsNow.includes(f)),
   ].sort();
+  // A run lists only the test files that import a file it judged: one it does not list was added
+  // since, or reaches none of those files (a part run judges some files only).
+  const testsUnlisted = testsNow.filter((f) => !(f in testsThen)).sort();
   const folders = [...byFolder].sort(([a], [b]) => a.localeCompare(b)).map(([name, t]) => row(name, t));
   const perf = report.performance;
   const took = perf
@@ -204,10 +207,16 @@ function summary(report: Report, root: string, equivalents: readonly Equivalent[
     ...(report.testFiles && testsChanged.length
       ? [
           '',
-          `**Tests changed since this run:** ${testsChanged.length} test files added, changed or removed (${testsChanged.map((f) => `\`${f}\``).join(', ')}). Survivors and timeouts below may be judged otherwise by the next \`npm run mutate\`.`,
+          `**Tests changed since this run:** ${testsChanged.length} test files changed or removed (${testsChanged.map((f) => `\`${f}\``).join(', ')}). Survivors and timeouts below may be judged otherwise by the next \`npm run mutate\`.`,
         ]
       : []),
-    ...(!changed.length && report.testFiles && !testsChanged.length
+    ...(report.testFiles && testsUnlisted.length
+      ? [
+          '',
+          `**Tests not in this run:** ${testsUnlisted.length} unit test files, added since or reaching none of the files it judged (${testsUnlisted.map((f) => `\`${f}\``).join(', ')}). One added since may kill what the page calls a survivor.`,
+        ]
+      : []),
+    ...(!changed.length && report.testFiles && !testsChanged.length && !testsUnlisted.length
       ? [
           '',
           "Every source and test file in the report is as in this checkout: when the report comes from a plain `npm run mutate` (a part run, `mutate:part`, keeps the other files' earlier verdicts untested), the figures below are the current code's.",

@@ -1,7 +1,8 @@
 /**
  * docs/mutation.md says whether its figures are the current code's: the summary compares the source
  * files and the unit test files the mutation report judged with the checkout, and names what changed
- * since (a changed test may kill what the page calls a survivor). Run on made-up reports, through the
+ * since (a changed test may kill what the page calls a survivor), and the test files the run did not
+ * list (added since, or reaching none of the files it judged). Run on made-up reports, through the
  * script as `npm run mutate` runs it.
  */
 import { execFileSync } from 'node:child_process';
@@ -59,17 +60,27 @@ test('a report of the checkout as it is says its figures are the current code', 
   expect(out).not.toContain('changed since this run');
 });
 
-test('a test file changed, added or removed since the run is named', () => {
+test('a test file changed or removed since the run is named, and one the run does not list is named apart', () => {
   const tests = asRun();
-  const [changed, added] = Object.keys(tests);
+  const [changed, unlisted] = Object.keys(tests);
   tests[changed] = { source: `${tests[changed].source}\n// before` };
-  delete tests[added];
+  delete tests[unlisted];
   tests['test/unit/api/gone.test.ts'] = { source: '' };
   const out = page(tests);
-  const line = out.split('\n').find((l) => l.startsWith('**Tests changed since this run:**')) ?? '';
-  expect(line).toContain('3 test files');
-  for (const f of [changed, added, 'test/unit/api/gone.test.ts']) expect(line).toContain(`\`${f}\``);
+  const lines = out.split('\n');
+  const changedLine = lines.find((l) => l.startsWith('**Tests changed since this run:**')) ?? '';
+  expect(changedLine).toContain('2 test files changed or removed');
+  for (const f of [changed, 'test/unit/api/gone.test.ts']) expect(changedLine).toContain(`\`${f}\``);
+  expect(changedLine).not.toContain(unlisted);
+  const unlistedLine = lines.find((l) => l.startsWith('**Tests not in this run:**')) ?? '';
+  expect(unlistedLine).toContain(`1 unit test files, added since or reaching none of the files it judged (\`${unlisted}\`)`);
   expect(out).not.toContain('Every source and test file in the report is as in this checkout');
+});
+
+test('a run that lists every test file but one is not called current', () => {
+  const tests = asRun();
+  delete tests[Object.keys(tests)[0]];
+  expect(page(tests)).not.toContain('Every source and test file in the report is as in this checkout');
 });
 
 test('a source file changed since the run is named, and the figures are not called current', () => {
