@@ -73,7 +73,9 @@ test('a test file changed or removed since the run is named, and one the run doe
   for (const f of [changed, 'test/unit/api/gone.test.ts']) expect(changedLine).toContain(`\`${f}\``);
   expect(changedLine).not.toContain(unlisted);
   const unlistedLine = lines.find((l) => l.startsWith('**Tests not in this run:**')) ?? '';
-  expect(unlistedLine).toContain(`1 unit test files, added since or reaching none of the files it judged (\`${unlisted}\`)`);
+  expect(unlistedLine).toContain(
+    `1 unit test files, added since or reaching none of the files it judged (\`${unlisted}\`)`,
+  );
   expect(out).not.toContain('Every source and test file in the report is as in this checkout');
 });
 
