@@ -6,7 +6,7 @@
 // Incremental: Stryker's incremental file keeps every mutant's verdict with the source and tests it
 // was judged on, so a rerun only tests mutants in code that changed, or reached by tests that
 // changed (Stryker diffs each file against the text it judged). scripts/mutate.ts, behind every
-// `npm run mutate*`, keeps it in the repository (test/mutation/incremental.json.gz, about 2 MB): a
+// `npm run mutate*`, keeps it in the repository (test/mutation/incremental.json.gz; 0.3 MB for src/table): a
 // clean clone starts from the last run's verdicts, not from hours of testing, and a run writes it
 // back for the commit that changes docs/mutation.md. The working copy is
 // reports/mutation/incremental.json (git-ignored).
