@@ -18,7 +18,8 @@
 // costs the run of the tests that cover it: the test runner, scripts/stryker-jest-by-file.mjs, runs
 // them in their own test files, the file holding most of them first, instead of every test file
 // that imports the mutated file (a mutant of a core module would load some 80 test files). From
-// scratch on two cores: see docs/mutation.md for the last run's time. A rerun costs what Stryker's
+// scratch on two cores: src/table's 1,907 mutants took 52 minutes; src/import's end, merge,
+// replace, run-state and shape, 724 mutants, 48 minutes. A rerun costs what Stryker's
 // rule for reuse leaves: a killed mutant is tested again only when the test that killed it
 // changed; any other (survived, equivalent, timed out) whenever a test that reaches it is added or
 // changed. Timeouts cost most: Stryker waits for 1.5 times the covering tests' run plus timeoutMS.
