@@ -2,12 +2,15 @@
 // mutant costs. For each mutant, Stryker's jest runner runs jest with `--findRelatedTests <mutated
 // file>` and a test-name pattern of the tests that cover the mutant: jest then loads every test file
 // that imports the mutated file, however indirectly (84 unit test files for src/api/answer.ts,
-// about 8 s on a busy core), to run the handful of tests the pattern keeps. This runner keeps,
-// from the first full run (the dry run), the file each test lives in, and runs a mutant's covering
-// tests in their own files only (0.4 s to load the 4 files of answer.ts's own tests), and first
-// those of the file holding most of them: a mutant they kill (most are) costs no more. Which tests
-// decide, and so every verdict, is unchanged (a mutant is killed when any covering test fails, as
-// Stryker's bail does); mutants without per-test coverage (static ones) run as before.
+// about 8 s on a busy core), and runs every covering test even after one has failed. This runner
+// keeps, from the first full run (the dry run), each test's file and time, and runs a mutant's
+// covering tests in their own files only, in two rounds: first the quickest (as many as fit in
+// FIRST_STAGE_MS of the dry run, at least one), then, only if the mutant survived them, all the
+// others. Most mutants die in the first round, so they cost one quick jest run. Which tests decide,
+// and so every verdict, is unchanged (a mutant is killed when any covering test fails, as Stryker's
+// bail does); mutants without per-test coverage (static ones) run as before. Measured on the 27
+// mutants of two lines of src/import/replace.ts, one runner: 2 min 38 s of mutant runs with every
+// covering test in one round by file, 46 s in two rounds by time, the same 24 killed and 3 survived.
 //
 // The dry run happens in one runner process and mutants are spread over several, so the map of
 // test -> file is written to the sandbox (every runner's working directory) and read back there.
@@ -20,6 +23,8 @@ const jestFactory = jestPlugins.find(
   (plugin) => plugin.kind === PluginKind.TestRunner && plugin.name === 'jest',
 ).factory;
 const MAP_FILE = '.stryker-test-files.json';
+/** The covering tests run first: the quickest, as many as fit in this many milliseconds of the dry run (at least one). */
+const FIRST_STAGE_MS = 50;
 const asPattern = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function byFile(injector) {
@@ -32,17 +37,19 @@ function byFile(injector) {
   runner.dryRun = async (options) => {
     const result = await dryRun(options);
     if (result.status === 'complete') {
-      fileOf = Object.fromEntries(result.tests.filter((t) => t.fileName).map((t) => [t.id, t.fileName]));
+      fileOf = Object.fromEntries(
+        result.tests.filter((t) => t.fileName).map((t) => [t.id, { file: t.fileName, ms: t.timeSpentMs ?? 0 }]),
+      );
       fs.writeFileSync(mapPath, JSON.stringify(fileOf));
     }
     return result;
   };
 
   const mutantRun = runner.mutantRun.bind(runner);
-  const runIn = async (testFiles, options) => {
-    files = testFiles.map((f) => `^${asPattern(f)}$`);
+  const runIn = async (tests, options) => {
+    files = [...new Set(tests.map((id) => fileOf[id].file))].map((f) => `^${asPattern(f)}$`);
     try {
-      return await mutantRun(options);
+      return await mutantRun({ ...options, testFilter: tests });
     } finally {
       files = undefined;
     }
@@ -51,17 +58,15 @@ function byFile(injector) {
     if (!fileOf && fs.existsSync(mapPath)) fileOf = JSON.parse(fs.readFileSync(mapPath, 'utf8'));
     const ids = options.testFilter;
     if (!ids?.length || !fileOf || ids.some((id) => !fileOf[id])) return mutantRun(options);
-    const byTestFile = new Map();
-    for (const id of ids) byTestFile.set(fileOf[id], [...(byTestFile.get(fileOf[id]) ?? []), id]);
-    // The file holding most of the covering tests first (most mutants die there), then the others
-    // together: a mutant that survives costs one jest start more, not one per file.
-    const [first, ...others] = [...byTestFile].sort((a, b) => b[1].length - a[1].length);
-    const result = await runIn([first[0]], { ...options, testFilter: first[1] });
+    // The quickest covering tests first (most mutants die at the first test that reaches them), then
+    // the others together: a mutant that survives costs one jest start more.
+    const bySpeed = [...ids].sort((a, b) => fileOf[a].ms - fileOf[b].ms);
+    let spent = 0;
+    const first = bySpeed.filter((id, i) => i === 0 || (spent += fileOf[id].ms) <= FIRST_STAGE_MS);
+    const others = bySpeed.slice(first.length);
+    const result = await runIn(first, options);
     if (result.status !== 'survived' || !others.length) return result;
-    const rest = await runIn(
-      others.map(([file]) => file),
-      { ...options, testFilter: others.flatMap(([, tests]) => tests) },
-    );
+    const rest = await runIn(others, options);
     return rest.status === 'survived' ? { ...rest, nrOfTests: rest.nrOfTests + result.nrOfTests } : rest;
   };
 
