@@ -176,6 +176,23 @@ describe("cells that are not this import's", () => {
     }
     expect(named).toBeGreaterThanOrEqual(80);
   });
+
+  test('nine edited cells are each named, though some of their keys share a slot of the record', () => {
+    // Among these nine edits' eighteen keys (old and new value), one slot of the record holds keys whose counts add
+    // up to one: it looks like a single key, and only its check tells it is not one; read as one, every edit would
+    // be lost among "many edited imported cells".
+    const three = ['id', 'x', 'y'];
+    const written: Cell[][] = [three, ...Array.from({ length: 20 }, (_, i) => [`p${i}`, `x${i}`, `y${i}`])];
+    const edits = ['5,2', '1,2', '20,1', '15,1', '13,2', '7,2', '8,2', '1,1', '12,1'].map((at) =>
+      at.split(',').map(Number),
+    );
+    const now = written.map((row) => [...row]);
+    for (const [r, c] of edits) now[r][c] = `edit20_${r}_${c}`;
+    const t = ownedTable(now, {}, three, { import: 'imp1', digest: ownDigest(written, three) });
+    expect(replaceRefusal(t, 'imp1', 'S', 99)).toContain(
+      '(B2 (edited), C2 (edited), C6 (edited), C8 (edited), C9 (edited), B13 (edited), C14 (edited), B16 (edited), B21 (edited))',
+    );
+  });
 });
 
 describe('adoption: the header row the columns are read from', () => {
