@@ -230,7 +230,14 @@ export class Client {
       if (isMissing(hit.value)) return { ok: false, error: new ServiceError('NOT_FOUND', hit.value.$missing) };
       return { ok: true, value: hit.value as T };
     }
-    const url = this.url(call, true);
+    let url: string;
+    try {
+      url = this.url(call, true);
+    } catch (e) {
+      // A query value no URL can carry (buildUrl names it): this call's answer, not the batch's.
+      if (e instanceof ServiceError) return { ok: false, error: e };
+      throw e;
+    }
     if (url.length <= MAX_URL_LENGTH) return undefined;
     const message =
       call.id === undefined
@@ -378,12 +385,16 @@ function isMissing(value: unknown): value is { $missing: string } {
   return typeof value === 'object' && value !== null && typeof (value as { $missing?: unknown }).$missing === 'string';
 }
 
-/** A query as text, its parameters in one order, for a memo key. */
+/**
+ * A query as text, its parameters in one order, for a memo key: JSON, which writes any text (a lone
+ * surrogate too, which the URL then refuses as BAD_INPUT for that call alone) and keeps values apart.
+ */
 function queryText(q: Record<string, QueryValue>): string {
-  return Object.keys(q)
-    .sort()
-    .map((k) => `${k}=${encodeURIComponent(String(q[k]))}`)
-    .join('&');
+  return JSON.stringify(
+    Object.keys(q)
+      .sort()
+      .map((k) => [k, String(q[k])]),
+  );
 }
 
 /** An id as the service takes it: non-empty text, surrounding spaces removed. */

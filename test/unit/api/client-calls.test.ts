@@ -49,6 +49,15 @@ describe('ids and keys', () => {
     }
   });
 
+  test('an id no URL can carry (a lone surrogate) is BAD_INPUT on its own; the ids beside it are answered', () => {
+    const { client, transport } = setup(byId);
+    const [bad, good] = client.limitedPartners(['ab\ud800', 'a']);
+    expect(bad).toMatchObject({ ok: false, error: { code: 'BAD_INPUT' } });
+    expect(!bad.ok && bad.error.message).toMatch(/limitedPartnerId/);
+    expect(good).toMatchObject({ ok: true, value: { id: 'a' } });
+    expect(transport.requests).toHaveLength(1);
+  });
+
   test('the id sent is the trimmed one', () => {
     const { client, transport } = setup(byId);
     expect(client.limitedPartners(['  a  '])[0].ok).toBe(true);
