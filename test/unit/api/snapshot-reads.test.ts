@@ -112,13 +112,17 @@ describe('a snapshot written in one go', () => {
       memo.putMany([[snapshot.indexKey(), bad]]);
       expect(snapshot.view()).toBeUndefined();
     }
-    memo.putMany([
-      [snapshot.indexKey(), { gen: 'g', total: 1, chunks: [['a']] }],
-      [memo.key('snap', 'g:0'), { k: ['id'], c: [] }],
-    ]);
-    const view = snapshot.view();
-    if (!view) throw new Error('no view');
-    expect(snapshot.all(view)).toBeUndefined();
+    // Chunks of one record each, damaged: no chunk, names or columns that are no list (of the same length), fewer
+    // columns than names.
+    for (const chunk of [null, { k: 'i', c: [['a']] }, { k: ['id'], c: 'a' }, { k: ['id'], c: [] }]) {
+      memo.putMany([
+        [snapshot.indexKey(), { gen: 'g', total: 1, chunks: [['a']] }],
+        [memo.key('snap', 'g:0'), chunk],
+      ]);
+      const view = snapshot.view();
+      if (!view) throw new Error('no view');
+      expect(snapshot.all(view)).toBeUndefined();
+    }
   });
 });
 
