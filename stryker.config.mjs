@@ -23,8 +23,8 @@
 // covering test in one round); src/import's machine, held, spec and watch, 1,474 mutants, 74 minutes
 // in two rounds (their tests run whole imports, and 49 timeouts each cost the wait below). A
 // rerun costs what Stryker's rule for reuse leaves: a killed mutant is tested again only when the
-// test that killed it changed; any other (survived, equivalent, timed out) whenever a test that reaches it is added or
-// changed. Timeouts cost most: Stryker waits for 1.5 times the covering tests' run plus timeoutMS.
+// test that killed it changed; any other (survived, equivalent, timed out) whenever a test that
+// reaches it is added or changed. Timeouts cost most: Stryker waits for 1.5 times the covering tests' run plus timeoutMS.
 //
 // A run longer than one sitting is split by files: `npm run mutate:part -- 'src/table/**/*.ts'`
 // tests those files' mutants and keeps every other verdict; parts run one after another on the
