@@ -6,7 +6,7 @@
 // Incremental: Stryker's incremental file keeps every mutant's verdict with the source and tests it
 // was judged on, so a rerun only tests mutants in code that changed, or reached by tests that
 // changed (Stryker diffs each file against the text it judged). scripts/mutate.ts, behind every
-// `npm run mutate*`, keeps it in the repository (test/mutation/incremental.json.gz; 0.3 MB for src/table): a
+// `npm run mutate*`, keeps it in the repository (test/mutation/incremental.json.gz, about 0.9 MB): a
 // clean clone starts from the last run's verdicts, not from hours of testing, and a run writes it
 // back for the commit that changes docs/mutation.md. The working copy is
 // reports/mutation/incremental.json (git-ignored).
@@ -25,6 +25,8 @@
 // rerun costs what Stryker's rule for reuse leaves: a killed mutant is tested again only when the
 // test that killed it changed; any other (survived, equivalent, timed out) whenever a test that
 // reaches it is added or changed. Timeouts cost most: Stryker waits for 1.5 times the covering tests' run plus timeoutMS.
+// A plain `npm run mutate` on a clean clone after one test file changed: under 2 minutes of dry run, then 37
+// mutants in 8 minutes (6,690 of 7,313 verdicts reused, 586 static ones skipped).
 //
 // A run longer than one sitting is split by files: `npm run mutate:part -- 'src/table/**/*.ts'`
 // tests those files' mutants and keeps every other verdict; parts run one after another on the

@@ -8,6 +8,7 @@
  * cannot go stale unseen. Generated, so the page says what the last run found and nothing else.
  * `tsx scripts/mutation-summary.ts [report] [out]`; exits non-zero when the report is missing.
  */
+import { transformSync } from '@swc/core';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { type Equivalent, readEquivalents } from '../test/mutation/equivalents';
@@ -155,11 +156,14 @@ function summary(report: Report, root: string, equivalents: readonly Equivalent[
     fileRows.push(row(name, t));
   }
   const stale = equivalents.filter((e) => !used.has(e) && e.file in report.files);
-  const unmeasured = FOLDERS.flatMap((folder) =>
+  const unreported = FOLDERS.flatMap((folder) =>
     readdirSync(join(root, folder))
       .filter((f) => f.endsWith('.ts'))
       .map((f) => `${folder}/${f}`),
   ).filter((f) => !(f in report.files));
+  // A file of types alone compiles to nothing: Stryker has no mutant to plant in it, so no run reports it.
+  const typesOnly = unreported.filter((f) => compiledCode(join(root, f)) === 'export{};');
+  const unmeasured = unreported.filter((f) => !typesOnly.includes(f));
   // The report holds the source it judged: a file that differs now has figures from before its change.
   const changed = Object.keys(report.files)
     .filter((f) => !existsSync(join(root, f)) || readFileSync(join(root, f), 'utf8') !== report.files[f].source)
@@ -223,6 +227,11 @@ function summary(report: Report, root: string, equivalents: readonly Equivalent[
         ]
       : []),
     '',
+    'Not measured: `src/gas` (the code that calls Apps Script services) and `src/entry` (custom functions, sidebar',
+    'endpoints, menu, triggers). Their tests, but for one unit test of the diagnostics, run the deployed bundle,',
+    'dist/Code.js, in the emulator against the reference service (test/integration), and a mutant planted in the source',
+    'never reaches that bundle: the run covers the three folders above and their unit tests (stryker.config.mjs).',
+    '',
     'Its settings, and what a run costs, are in stryker.config.mjs. The HTML report (every mutant in',
     'its source) is written to reports/mutation/index.html, which git ignores.',
     '',
@@ -243,6 +252,7 @@ function summary(report: Report, root: string, equivalents: readonly Equivalent[
           '',
         ]
       : []),
+    ...(typesOnly.length ? [`Types only, nothing to mutate: ${typesOnly.map((f) => `\`${f}\``).join(', ')}.`, ''] : []),
     `## Survivors (${open.length})`,
     '',
     'Each is a change to the code that no unit test notices: a test to write, or a mutant to mark equivalent with its reason.',
@@ -302,3 +312,13 @@ function main(): void {
 }
 
 main();
+
+/** A TypeScript file's code once its types are stripped, minified (`export{};` when it holds types alone). */
+function compiledCode(file: string): string {
+  const minify = { compress: false, mangle: false };
+  const options = {
+    filename: file,
+    jsc: { parser: { syntax: 'typescript' as const }, target: 'es2022' as const, minify },
+  };
+  return transformSync(readFileSync(file, 'utf8'), { ...options, minify: true, isModule: true }).code.trim();
+}

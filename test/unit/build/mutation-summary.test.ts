@@ -2,7 +2,8 @@
  * docs/mutation.md says whether its figures are the current code's: the summary compares the source
  * files and the unit test files the mutation report judged with the checkout, and names what changed
  * since (a changed test may kill what the page calls a survivor), and the test files the run did not
- * list (added since, or reaching none of the files it judged). Run on made-up reports, through the
+ * list (added since, or reaching none of the files it judged), and the files of the core the report holds
+ * no mutant of (types alone, or not yet mutated). Run on made-up reports, through the
  * script as `npm run mutate` runs it.
  */
 import { execFileSync } from 'node:child_process';
@@ -89,4 +90,14 @@ test('a source file changed since the run is named, and the figures are not call
   const out = page(asRun(), '// another source\n');
   expect(out).toContain(`**Changed since this run:** 1 of the 1 files it judged (\`${FILE}\`)`);
   expect(out).not.toContain('Every source and test file in the report is as in this checkout');
+});
+
+test('a file of types alone is named as nothing to mutate, and a file with code the run left out as not in the report', () => {
+  const lines = page(asRun()).split('\n');
+  const typesLine = lines.find((l) => l.startsWith('Types only, nothing to mutate:')) ?? '';
+  const missingLine = lines.find((l) => l.startsWith('Not in the report')) ?? '';
+  expect(typesLine).toContain('`src/import/ports.ts`');
+  expect(typesLine).not.toContain('`src/api/hash.ts`');
+  expect(missingLine).toContain('`src/api/hash.ts`');
+  expect(missingLine).not.toContain('`src/import/ports.ts`');
 });
