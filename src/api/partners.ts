@@ -3,7 +3,7 @@
  * active-partners list returns full records a page at a time, so for many ids reading the list
  * is far cheaper than one request per id. A lookup takes, in order: fresh per-id answers from
  * the memo; the shared snapshot of the active list (src/api/snapshot.ts); when neither has
- * enough and more ids are wanted than the list has pages, a fresh snapshot read by this
+ * enough and more ids are wanted than the list has pages, a fresh copy of the list read by this
  * execution; and one request per id for the rest (inactive or unknown ids, small cases).
  *
  * "Wanted" includes the ids the neighbouring cells will ask for (a formula filled down a column),
@@ -71,6 +71,26 @@ interface Meta {
   size: number;
 }
 
+type Found = Map<string, Outcome<ServiceRecord>>;
+
+/**
+ * A fresh copy of the active list: the records this execution read (in list order), or a snapshot
+ * (`view`, which a cache eviction may have holed).
+ */
+interface ListCopy {
+  find(ids: readonly string[]): Map<string, ServiceRecord>;
+  /** Whether the list holds the id (a holed snapshot still names it). */
+  lists(id: string): boolean;
+  all(): ServiceRecord[] | undefined;
+  view?: SnapshotView;
+}
+
+/** A read of the list: its fresh copy, or why there is none (undefined when reading it was not worth it). */
+interface Filled {
+  copy?: ListCopy;
+  error?: ServiceError;
+}
+
 const uniq = (xs: readonly string[]) => [...new Set(xs.filter((x) => String(x ?? '').trim() !== ''))];
 
 /** A record another execution left in a run's bucket (fresh copies only). */
@@ -82,12 +102,69 @@ function copied(hit: Cached | undefined, id: string): ServiceRecord | undefined 
   return record && typeof record === 'object' ? (record as ServiceRecord) : undefined;
 }
 
+/**
+ * A claim in the cache on work one execution does for many (reading the list, fetching a block's
+ * ids). It is taken when no other execution holds one younger than CLAIM_MS; of two written at the
+ * same instant, the value that stayed decides.
+ */
+class Claim {
+  private readonly key: string;
+
+  constructor(
+    private readonly context: LookupContext,
+    name: string,
+  ) {
+    this.key = context.memo.key('claim', name);
+  }
+
+  private held(): Cached | undefined {
+    return this.context.memo.getMany([this.key]).get(this.key);
+  }
+
+  private live(held: Cached | undefined): held is Cached {
+    return !!held && this.context.clock.now() - held.fetchedAt < CLAIM_MS;
+  }
+
+  take(): boolean {
+    const held = this.held();
+    if (this.live(held) && held.value !== this.context.token) return false;
+    this.renew();
+    return this.mine();
+  }
+
+  mine(): boolean {
+    return this.held()?.value === this.context.token;
+  }
+
+  /** Renewed, a long read is not taken for abandoned. */
+  renew(): void {
+    this.context.memo.putMany([[this.key, this.context.token]]);
+  }
+
+  release(): void {
+    this.context.memo.remove([this.key]);
+  }
+
+  /**
+   * Waits (briefly, within the deadline) until `done` holds or the claim is gone; then says whether
+   * `done` holds. A wait cut short by the time (or never begun, when only the time kept for this
+   * execution's own requests is left) still looks once: what another execution has already left
+   * costs a cache read, not a request.
+   */
+  waitFor(done: () => boolean): boolean {
+    const { clock, client } = this.context;
+    const until = clock.now() + CLAIM_MS;
+    while (clock.now() < until && client.timeLeft() > KEEP_FOR_SELF_MS) {
+      clock.sleep(POLL_MS);
+      if (done()) return true;
+      if (!this.live(this.held())) break;
+    }
+    return done();
+  }
+}
+
 export class PartnerLookup {
   private readonly snapshot: Snapshot;
-  /** The records this execution read from the list, by id, in list order. */
-  private readRecords: Map<string, ServiceRecord> | undefined;
-  /** Why this execution's read of the list failed, when it did. */
-  private fillError: ServiceError | undefined;
 
   constructor(private readonly context: LookupContext) {
     this.snapshot = new Snapshot(context.memo);
@@ -95,105 +172,69 @@ export class PartnerLookup {
 
   /** `neighbours` is asked for only when this cell misses (reading them costs sheet reads). */
   lookup(ids: readonly string[], neighboursOf?: () => Neighbours | undefined): Outcome<ServiceRecord>[] {
-    const found = new Map<string, Outcome<ServiceRecord>>();
-    const wantedOwn = uniq(ids);
-    this.fromCache(wantedOwn, found);
-    const misses = wantedOwn.filter((id) => !found.has(id));
-    if (misses.length) this.fetchMisses(wantedOwn, misses, neighboursOf, found);
+    const found: Found = new Map();
+    const own = uniq(ids);
+    // One cache read for this cell's own answers, alone or in a run's bucket (small, never unzipped).
+    if (!this.fromMemo(own, found, own.length <= COPY_BUCKETS)) this.fetchMisses(own, neighboursOf, found);
     return ids.map((id) => found.get(id) ?? { ok: false, error: new ServiceError('BAD_INPUT', 'An id is empty.') });
   }
 
-  /** One cache read for this cell's own answers, alone or in a run's bucket (small, never unzipped). */
-  private fromCache(own: readonly string[], found: Map<string, Outcome<ServiceRecord>>): void {
-    const keys = this.context.client.partnerKeys(own).filter((k): k is string => !!k);
-    const buckets = own.length <= COPY_BUCKETS ? own.map((id) => this.bucketKey(id)) : [];
-    const hits = this.context.memo.getMany([...new Set([...keys, ...buckets])]);
-    for (const [id, record] of this.context.client.peekPartners(own, hits)) found.set(id, { ok: true, value: record });
+  /** Answers from the memo in one cache read: each id's own, and with `copies` the run's buckets; true when all are in. */
+  private fromMemo(ids: readonly string[], found: Found, copies: boolean): boolean {
+    const { client, memo } = this.context;
+    const buckets = copies ? ids.map((id) => this.bucketKey(id)) : [];
+    const keys = client.partnerKeys(ids).filter((k): k is string => !!k);
+    const hits = memo.getMany([...new Set([...keys, ...buckets])]);
+    for (const [id, record] of client.peekPartners(ids, hits)) found.set(id, { ok: true, value: record });
     buckets.forEach((key, i) => {
-      const record = copied(hits.get(key), own[i]);
-      if (!found.has(own[i]) && record) found.set(own[i], { ok: true, value: record });
-    });
-  }
-
-  /** The snapshot, a read of the list when cheaper, then one request per id for what is still missing. */
-  private fetchMisses(
-    own: readonly string[],
-    misses: string[],
-    neighboursOf: (() => Neighbours | undefined) | undefined,
-    found: Map<string, Outcome<ServiceRecord>>,
-  ): void {
-    let view = this.snapshot.view();
-    if (view?.fresh) misses = this.fromSnapshot(view, misses, found);
-    if (!misses.length) return;
-    // A fresh snapshot that names a chunk the cache has evicted since is holed: it may be read again.
-    const holed = !!view?.fresh && misses.some((id) => view?.chunkOf(id) !== undefined);
-    const neighbours = neighboursOf?.();
-    const ownSet = new Set(own);
-    const whole = holed ? undefined : view;
-    let extra = this.missingNeighbours(neighbours?.ids, ownSet, whole);
-    const wanted = misses.length + (neighbours ? this.missingNeighbours(neighbours.column, ownSet, whole).length : 0);
-    if ((!view?.fresh || holed) && wanted >= FILL_MIN_IDS) {
-      const filled = this.fill(wanted, view?.gen, neighbours?.column ?? own, misses, found);
-      ({ misses, extra, view } = this.afterFill(
-        filled,
-        misses.filter((id) => !found.has(id)),
-        extra,
-        found,
-        view,
-      ));
-    }
-    if (misses.length) this.oneByOne(misses, extra, neighbours, found, view);
-  }
-
-  /** The misses and neighbours left once the list was read (by this execution, in memory, or as a new snapshot). */
-  private afterFill(
-    filled: SnapshotView | undefined,
-    misses: string[],
-    extra: string[],
-    found: Map<string, Outcome<ServiceRecord>>,
-    view: SnapshotView | undefined,
-  ) {
-    const records = this.readRecords;
-    if (records) {
-      // This execution read the list: answer from memory (fill left the column's answers for its neighbours).
-      for (const id of misses) {
-        const record = records.get(id);
-        if (record) found.set(id, { ok: true, value: record });
-      }
-      return { misses: misses.filter((id) => !records.has(id)), extra: extra.filter((id) => !records.has(id)), view };
-    }
-    if (!filled) return { misses, extra, view };
-    const left = this.fromSnapshot(filled, misses, found);
-    return { misses: left, extra: extra.filter((id) => filled.chunkOf(id) === undefined), view: filled };
-  }
-
-  /** Answers for `ids` from the run's buckets (another execution's copies); true when every one was there. */
-  private fromCopies(ids: readonly string[], found: Map<string, Outcome<ServiceRecord>>): boolean {
-    const keys = ids.map((id) => this.bucketKey(id));
-    const hits = this.context.memo.getMany([...new Set(keys)]);
-    ids.forEach((id, i) => {
-      const record = copied(hits.get(keys[i]), id);
-      if (!found.has(id) && record) found.set(id, { ok: true, value: record });
+      const record = copied(hits.get(key), ids[i]);
+      if (!found.has(ids[i]) && record) found.set(ids[i], { ok: true, value: record });
     });
     return ids.every((id) => found.has(id));
   }
 
-  /** Answers from a fresh view of the snapshot (the only kind it is given); returns the ids it did not hold. */
-  private fromSnapshot(view: SnapshotView, ids: string[], found: Map<string, Outcome<ServiceRecord>>): string[] {
-    const hits = this.snapshot.lookup(view, ids);
-    for (const [id, hit] of hits) found.set(id, { ok: true, value: hit.record });
-    return ids.filter((id) => !hits.has(id));
+  /** The snapshot, a read of the list when cheaper, then one request per id for what is still missing. */
+  private fetchMisses(own: readonly string[], neighboursOf: (() => Neighbours | undefined) | undefined, found: Found) {
+    let view = this.snapshot.view();
+    const fresh = view?.fresh ? this.snapshotCopy(view) : undefined;
+    let misses = this.answer(fresh, own, found);
+    if (!misses.length) return;
+    // A fresh snapshot that names a chunk the cache has evicted since is holed: it may be read again.
+    const holed = misses.some((id) => fresh?.lists(id));
+    const whole = holed ? undefined : fresh;
+    const neighbours = neighboursOf?.();
+    const ownSet = new Set(own);
+    let extra = this.missingNeighbours(neighbours?.ids, ownSet, whole);
+    const wanted = misses.length + (neighbours ? this.missingNeighbours(neighbours.column, ownSet, whole).length : 0);
+    if (!whole && wanted >= FILL_MIN_IDS) {
+      const { copy } = this.fill(wanted, view?.gen, neighbours?.column ?? own, misses, found);
+      misses = this.answer(copy, misses, found);
+      extra = extra.filter((id) => !copy?.lists(id));
+      view = copy?.view ?? view;
+    }
+    if (misses.length) this.oneByOne(misses, extra, neighbours, found, view);
   }
 
-  /** Neighbours' ids that have no fresh answer anywhere (the snapshot's are left out when it is fresh). */
-  private missingNeighbours(
-    neighbours: readonly string[] | undefined,
-    own: Set<string>,
-    view: SnapshotView | undefined,
-  ): string[] {
+  /** Answers `ids` from a fresh copy of the list, when there is one; returns the ids still missing. */
+  private answer(copy: ListCopy | undefined, ids: readonly string[], found: Found): string[] {
+    const hits = copy?.find(ids.filter((id) => !found.has(id)));
+    for (const [id, record] of hits ?? []) found.set(id, { ok: true, value: record });
+    return ids.filter((id) => !found.has(id));
+  }
+
+  private snapshotCopy(view: SnapshotView): ListCopy {
+    return {
+      find: (ids) => new Map([...this.snapshot.lookup(view, ids)].map(([id, hit]) => [id, hit.record])),
+      lists: (id) => view.chunkOf(id) !== undefined,
+      all: () => this.snapshot.all(view),
+      view,
+    };
+  }
+
+  /** Neighbours' ids that have no fresh answer anywhere (the snapshot's are left out when it is fresh and whole). */
+  private missingNeighbours(neighbours: readonly string[] | undefined, own: Set<string>, copy: ListCopy | undefined) {
     if (!neighbours) return [];
-    let ids = uniq(neighbours).filter((id) => !own.has(id));
-    if (view?.fresh) ids = ids.filter((id) => view.chunkOf(id) === undefined);
+    const ids = uniq(neighbours).filter((id) => !own.has(id) && !copy?.lists(id));
     if (!ids.length) return [];
     const peek = this.context.client.peekPartners(ids);
     return ids.filter((id) => !peek.has(id));
@@ -208,30 +249,26 @@ export class PartnerLookup {
     const whole = view?.fresh ? this.snapshot.all(view) : undefined;
     if (whole) return { records: whole };
     const filled = this.fill(Number.POSITIVE_INFINITY, view?.gen);
-    const records = this.readRecords ? [...this.readRecords.values()] : filled ? this.snapshot.all(filled) : undefined;
+    const records = filled.copy?.all();
     if (records) return { records };
+    let error = filled.error;
     const known = this.meta();
-    if (!this.fillError && known && pagesOf(known) > MAX_FILL_PAGES) {
-      this.fillError = new ServiceError(
+    if (!error && known && pagesOf(known) > MAX_FILL_PAGES) {
+      error = new ServiceError(
         'BAD_INPUT',
         `${known.total} active partners are too many to read in a formula; run Investor Data ▸ Import once (it keeps a copy the formulas search).`,
       );
     }
     const stale = view ? this.snapshot.all(view) : undefined;
-    if (stale && (!this.fillError || this.fillError.fallsBack)) return { records: stale, staleSince: view?.fetchedAt };
-    throw (
-      this.fillError ??
-      new ServiceError('SERVER', 'The list of active partners could not be read; try again in a minute.')
-    );
+    if (stale && (!error || error.fallsBack)) return { records: stale, staleSince: view?.fetchedAt };
+    throw error ?? new ServiceError('SERVER', 'The list of active partners could not be read; try again in a minute.');
   }
 
   /**
    * Leaves the run's answers in the memo one by one (for the freshness lifetime only), so the
    * cells Sheets evaluates next each read one small entry instead of the snapshot's chunks.
    */
-  private copyColumn(column: readonly string[]): void {
-    const records = this.readRecords;
-    if (!records) return;
+  private copyColumn(records: Map<string, ServiceRecord>, column: readonly string[]): void {
     const ids = uniq(column)
       .filter((id) => records.has(id))
       .slice(0, MAX_RUN_COPIES);
@@ -249,53 +286,6 @@ export class PartnerLookup {
     return this.context.memo.key('copy', String(fnv1a(id) % COPY_BUCKETS));
   }
 
-  private key(name: string): string {
-    return this.context.memo.key('claim', name);
-  }
-
-  /** Claims `name` for this execution; false when another execution holds a live claim on it. */
-  private claim(name: string): boolean {
-    const key = this.key(name);
-    const held = this.context.memo.getMany([key]).get(key);
-    if (held && held.value !== this.context.token && this.context.clock.now() - held.fetchedAt < CLAIM_MS) return false;
-    this.context.memo.putMany([[key, this.context.token]]);
-    // Two executions may have written at once: the value that stayed decides.
-    return this.context.memo.getMany([key]).get(key)?.value === this.context.token;
-  }
-
-  /** Whether this execution still holds its claim on `name` (two claims written at the same instant: the later one stays). */
-  private holds(name: string): boolean {
-    const key = this.key(name);
-    return this.context.memo.getMany([key]).get(key)?.value === this.context.token;
-  }
-
-  /** Renews this execution's claim on `name`, so that a long read is not taken for abandoned. */
-  private renew(name: string): void {
-    this.context.memo.putMany([[this.key(name), this.context.token]]);
-  }
-
-  private release(name: string): void {
-    this.context.memo.remove([this.key(name)]);
-  }
-
-  /**
-   * Waits (briefly, within the deadline) until `done` holds or the claim on `name` is gone; then
-   * says whether `done` holds. A wait cut short by the time (or never begun, when only the time
-   * kept for this execution's own requests is left) still looks once: what another execution has
-   * already left costs a cache read, not a request.
-   */
-  private waitFor(name: string, done: () => boolean): boolean {
-    const key = this.key(name);
-    const until = this.context.clock.now() + CLAIM_MS;
-    while (this.context.clock.now() < until && this.context.client.timeLeft() > KEEP_FOR_SELF_MS) {
-      this.context.clock.sleep(POLL_MS);
-      if (done()) return true;
-      const held = this.context.memo.getMany([key]).get(key);
-      if (!held || this.context.clock.now() - held.fetchedAt >= CLAIM_MS) return done();
-    }
-    return done();
-  }
-
   /** The list's size, remembered so that cells deciding whether to read it ask once. */
   private meta(): Meta | undefined {
     const key = this.context.memo.key('snap', 'meta');
@@ -305,80 +295,65 @@ export class PartnerLookup {
   }
 
   /**
-   * Reads the whole active list into a new snapshot when that is cheaper than `wanted` requests,
-   * or waits for another execution doing it. Returns the fresh snapshot, or undefined. `seen` is
-   * the generation the caller found (holed, or no longer fresh): any other one published since is
+   * Reads the whole active list when that is cheaper than `wanted` requests, or waits for another
+   * execution doing it (stopping early once `own`'s answers are in its buckets). `seen` is the
+   * generation the caller found (holed, or no longer fresh): any other one published since is
    * taken as it is.
    */
-  private fill(
-    wanted: number,
-    seen: string | undefined,
-    column?: readonly string[],
-    own: readonly string[] = [],
-    found?: Map<string, Outcome<ServiceRecord>>,
-  ): SnapshotView | undefined {
+  private fill(wanted: number, seen?: string, column?: readonly string[], own: string[] = [], found?: Found): Filled {
     const known = this.meta();
-    if (known && !worthReading(wanted, known)) return undefined;
+    if (known && !worthReading(wanted, known)) return {};
     // A reader's snapshot is a fresh one other than the one the caller found (which may be holed, as the reader found it).
-    const published = () => {
-      const v = this.freshView();
-      return v && v.gen !== seen ? v : undefined;
+    const published = (): Filled => {
+      const v = this.snapshot.view();
+      return v?.fresh && v.gen !== seen ? { copy: this.snapshotCopy(v) } : {};
     };
     // The reader leaves the column's answers before it writes the snapshot: a waiting cell stops at the first of the two.
-    const copiedOwn = () => found !== undefined && own.length > 0 && this.fromCopies(own, found);
-    const waitForReader = () =>
-      this.waitFor('snapshot', () => copiedOwn() || published() !== undefined) ? published() : undefined;
-    if (!this.claim('snapshot')) return waitForReader();
+    const claim = new Claim(this.context, 'snapshot');
+    const waitForReader = () => {
+      claim.waitFor(() => (!!found && own.length > 0 && this.fromMemo(own, found, true)) || !!published().copy);
+      return published();
+    };
+    if (!claim.take()) return waitForReader();
     let lost = false;
     try {
       // Another execution may have published a snapshot since this one looked (while it read its neighbours, say).
       const since = published();
-      if (since) return since;
+      if (since.copy) return since;
       const first = known ? undefined : this.learnSize(wanted);
-      if (!known && !first) return undefined;
+      if (first && !first.ok) return { error: first.error };
+      if (!known && !first) return {};
       // Another execution may have claimed at the same instant and kept it: then it reads the list, not this one.
-      lost = !this.holds('snapshot');
-      return lost ? waitForReader() : this.readAndPublish(first, column);
+      lost = !claim.mine();
+      return lost ? waitForReader() : this.readAndPublish(claim, first, column);
     } catch (e) {
       if (!(e instanceof ServiceError)) throw e;
-      this.fillError = e;
-      return undefined;
+      return { error: e };
     } finally {
-      if (!lost) this.release('snapshot');
+      if (!lost) claim.release();
     }
   }
 
-  private freshView(): SnapshotView | undefined {
-    const v = this.snapshot.view();
-    return v?.fresh ? v : undefined;
-  }
-
   /**
-   * Page 1, read to learn (and remember) the list's size; undefined when it failed or reading the
+   * Page 1, read to learn (and remember) the list's size: its outcome, or undefined when reading the
    * list is not worth it.
    */
   private learnSize(wanted: number): Outcome<Page<ServiceRecord>> | undefined {
     const first = this.context.client.activePartnerPages([1], FILL_PAGE_LIMIT)[0];
-    if (!first.ok) {
-      this.fillError = first.error;
-      return undefined;
-    }
+    if (!first.ok) return first;
     const meta: Meta = { total: first.value.pagination.totalItems, size: Math.max(1, first.value.items.length) };
     this.context.memo.putMany([[this.context.memo.key('snap', 'meta'), meta]]);
     return worthReading(wanted, meta) ? first : undefined;
   }
 
   /**
-   * Reads the list (page 1 already in when `first` is given), keeps it in memory, and leaves
+   * Reads the list (page 1 already in when `first` is given) into this execution's copy, and leaves
    * `column`'s answers and a new snapshot.
    */
-  private readAndPublish(
-    first: Outcome<Page<ServiceRecord>> | undefined,
-    column?: readonly string[],
-  ): SnapshotView | undefined {
+  private readAndPublish(claim: Claim, first: Outcome<Page<ServiceRecord>> | undefined, column?: readonly string[]) {
+    const { client, clock } = this.context;
     // The read ends early enough to leave time for writing it and answering the cell.
-    const until = this.context.clock.now() + this.context.client.timeLeft() - WRITE_RESERVE_MS - ANSWER_RESERVE_MS;
-    const client = this.context.client;
+    const until = clock.now() + client.timeLeft() - WRITE_RESERVE_MS - ANSWER_RESERVE_MS;
     // Page 1 as learnt is the first read's only: a read done again because the list moved asks for it again.
     let learnt = first;
     const fetch: PageFetcher = (pages, limit) => {
@@ -387,18 +362,20 @@ export class PartnerLookup {
       return page1 ? [page1] : client.activePartnerPages(pages, limit, { until });
     };
     const read = readList(fetch, { limit: FILL_PAGE_LIMIT, batch: 100, passes: 2 });
-    if (!read.verdict.complete) {
-      this.fillError = incompleteError('list of active partners', read.verdict);
-      return undefined;
-    }
-    this.readRecords = new Map(read.records.map((r) => [recordId(r) as string, r]));
-    this.renew('snapshot');
+    if (!read.verdict.complete) return { error: incompleteError('list of active partners', read.verdict) };
+    const records = new Map(read.records.map((r) => [recordId(r) as string, r]));
+    const copy: ListCopy = {
+      find: (ids) => new Map(ids.flatMap((id) => (records.has(id) ? [[id, records.get(id) as ServiceRecord]] : []))),
+      lists: (id) => records.has(id),
+      all: () => read.records,
+    };
+    claim.renew();
     // The column's answers first: the cells waiting for this read (and the ones Sheets runs next) need only those.
-    if (column && this.context.client.timeLeft() > WRITE_RESERVE_MS / 2) this.copyColumn(column);
+    if (column && client.timeLeft() > WRITE_RESERVE_MS / 2) this.copyColumn(records, column);
     // Writing the snapshot takes time (about 1 s per 10,000 partners): never at the cost of this cell's 30 s.
-    if (this.context.client.timeLeft() < WRITE_RESERVE_MS) return undefined;
-    this.snapshot.replace(read.records, timeId(this.context.clock.now(), this.context.random));
-    return this.freshView();
+    if (client.timeLeft() >= WRITE_RESERVE_MS)
+      this.snapshot.replace(read.records, timeId(clock.now(), this.context.random));
+    return { copy };
   }
 
   /**
@@ -412,29 +389,27 @@ export class PartnerLookup {
     misses: string[],
     extra: string[],
     neighbours: Neighbours | undefined,
-    found: Map<string, Outcome<ServiceRecord>>,
+    found: Found,
     view: SnapshotView | undefined,
   ): void {
     let todo = misses;
     if (extra.length && neighbours) {
-      const name = `ids:${neighbours.group}`;
-      if (this.claim(name)) {
+      const claim = new Claim(this.context, `ids:${neighbours.group}`);
+      if (claim.take()) {
         try {
           this.fetchInto([...todo, ...extra.slice(0, Math.max(0, MAX_NEIGHBOURS - todo.length))], found, view);
         } finally {
-          this.release(name);
+          claim.release();
         }
         return;
       }
-      this.waitFor(name, () => this.context.client.peekPartners(todo).size === todo.length);
-      const peek = this.context.client.peekPartners(todo);
-      for (const [id, record] of peek) found.set(id, { ok: true, value: record });
-      todo = todo.filter((id) => !peek.has(id));
+      claim.waitFor(() => this.fromMemo(todo, found, false));
+      todo = todo.filter((id) => !found.has(id));
     }
     if (todo.length) this.fetchInto(todo, found, view);
   }
 
-  private fetchInto(ids: string[], found: Map<string, Outcome<ServiceRecord>>, view: SnapshotView | undefined): void {
+  private fetchInto(ids: string[], found: Found, view: SnapshotView | undefined): void {
     const outcomes = this.context.client.limitedPartners(ids);
     const failedWithCopy = ids.filter(
       (_, i) => !outcomes[i].ok && (outcomes[i] as { error: ServiceError }).error.fallsBack,
