@@ -73,16 +73,12 @@ interface Meta {
 
 type Found = Map<string, Outcome<ServiceRecord>>;
 
-/**
- * A fresh copy of the active list: the records this execution read (in list order), or a snapshot
- * (`view`, which a cache eviction may have holed).
- */
+/** A fresh copy of the active list: the records this execution read (in list order), or a snapshot (which a cache eviction may have holed). */
 interface ListCopy {
   find(ids: readonly string[]): Map<string, ServiceRecord>;
   /** Whether the list holds the id (a holed snapshot still names it). */
   lists(id: string): boolean;
   all(): ServiceRecord[] | undefined;
-  view?: SnapshotView;
 }
 
 /** A read of the list: its fresh copy, or why there is none (undefined when reading it was not worth it). */
@@ -146,20 +142,18 @@ class Claim {
   }
 
   /**
-   * Waits (briefly, within the deadline) until `done` holds or the claim is gone; then says whether
-   * `done` holds. A wait cut short by the time (or never begun, when only the time kept for this
-   * execution's own requests is left) still looks once: what another execution has already left
-   * costs a cache read, not a request.
+   * Waits (briefly, within the deadline) until `done` holds or the claim is gone. A wait cut short
+   * by the time (or never begun, when only the time kept for this execution's own requests is left)
+   * still looks once: what another execution has already left costs a cache read, not a request.
    */
-  waitFor(done: () => boolean): boolean {
+  waitFor(done: () => boolean): void {
     const { clock, client } = this.context;
     const until = clock.now() + CLAIM_MS;
     while (clock.now() < until && client.timeLeft() > KEEP_FOR_SELF_MS) {
       clock.sleep(POLL_MS);
-      if (done()) return true;
-      if (!this.live(this.held())) break;
+      if (done() || !this.live(this.held())) return;
     }
-    return done();
+    done();
   }
 }
 
@@ -183,7 +177,8 @@ export class PartnerLookup {
   private fromMemo(ids: readonly string[], found: Found, copies: boolean): boolean {
     const { client, memo } = this.context;
     const buckets = copies ? ids.map((id) => this.bucketKey(id)) : [];
-    const keys = client.partnerKeys(ids).filter((k): k is string => !!k);
+    // Every key is defined: the ids are not blank, and a lookup always has a memo.
+    const keys = client.partnerKeys(ids) as string[];
     const hits = memo.getMany([...new Set([...keys, ...buckets])]);
     for (const [id, record] of client.peekPartners(ids, hits)) found.set(id, { ok: true, value: record });
     buckets.forEach((key, i) => {
@@ -195,7 +190,7 @@ export class PartnerLookup {
 
   /** The snapshot, a read of the list when cheaper, then one request per id for what is still missing. */
   private fetchMisses(own: readonly string[], neighboursOf: (() => Neighbours | undefined) | undefined, found: Found) {
-    let view = this.snapshot.view();
+    const view = this.snapshot.view();
     const fresh = view?.fresh ? this.snapshotCopy(view) : undefined;
     let misses = this.answer(fresh, own, found);
     if (!misses.length) return;
@@ -207,18 +202,18 @@ export class PartnerLookup {
     let extra = this.missingNeighbours(neighbours?.ids, ownSet, whole);
     const wanted = misses.length + (neighbours ? this.missingNeighbours(neighbours.column, ownSet, whole).length : 0);
     if (!whole && wanted >= FILL_MIN_IDS) {
-      const { copy } = this.fill(wanted, view?.gen, neighbours?.column ?? own, misses, found);
+      const { copy } = this.fill(wanted, view?.gen, neighbours?.column ?? own, { own: misses, found });
       misses = this.answer(copy, misses, found);
       extra = extra.filter((id) => !copy?.lists(id));
-      view = copy?.view ?? view;
     }
     if (misses.length) this.oneByOne(misses, extra, neighbours, found, view);
   }
 
   /** Answers `ids` from a fresh copy of the list, when there is one; returns the ids still missing. */
   private answer(copy: ListCopy | undefined, ids: readonly string[], found: Found): string[] {
-    const hits = copy?.find(ids.filter((id) => !found.has(id)));
-    for (const [id, record] of hits ?? []) found.set(id, { ok: true, value: record });
+    if (copy)
+      for (const [id, record] of copy.find(ids.filter((id) => !found.has(id))))
+        found.set(id, { ok: true, value: record });
     return ids.filter((id) => !found.has(id));
   }
 
@@ -227,7 +222,6 @@ export class PartnerLookup {
       find: (ids) => new Map([...this.snapshot.lookup(view, ids)].map(([id, hit]) => [id, hit.record])),
       lists: (id) => view.chunkOf(id) !== undefined,
       all: () => this.snapshot.all(view),
-      view,
     };
   }
 
@@ -296,11 +290,16 @@ export class PartnerLookup {
 
   /**
    * Reads the whole active list when that is cheaper than `wanted` requests, or waits for another
-   * execution doing it (stopping early once `own`'s answers are in its buckets). `seen` is the
-   * generation the caller found (holed, or no longer fresh): any other one published since is
+   * execution doing it (stopping early once the answers to `wait.own` are in its buckets). `seen` is
+   * the generation the caller found (holed, or no longer fresh): any other one published since is
    * taken as it is.
    */
-  private fill(wanted: number, seen?: string, column?: readonly string[], own: string[] = [], found?: Found): Filled {
+  private fill(
+    wanted: number,
+    seen?: string,
+    column?: readonly string[],
+    wait?: { own: string[]; found: Found },
+  ): Filled {
     const known = this.meta();
     if (known && !worthReading(wanted, known)) return {};
     // A reader's snapshot is a fresh one other than the one the caller found (which may be holed, as the reader found it).
@@ -311,7 +310,7 @@ export class PartnerLookup {
     // The reader leaves the column's answers before it writes the snapshot: a waiting cell stops at the first of the two.
     const claim = new Claim(this.context, 'snapshot');
     const waitForReader = () => {
-      claim.waitFor(() => (!!found && own.length > 0 && this.fromMemo(own, found, true)) || !!published().copy);
+      claim.waitFor(() => (!!wait && this.fromMemo(wait.own, wait.found, true)) || !!published().copy);
       return published();
     };
     if (!claim.take()) return waitForReader();
@@ -321,7 +320,6 @@ export class PartnerLookup {
       const since = published();
       if (since.copy) return since;
       const first = known ? undefined : this.learnSize(wanted);
-      if (first && !first.ok) return { error: first.error };
       if (!known && !first) return {};
       // Another execution may have claimed at the same instant and kept it: then it reads the list, not this one.
       lost = !claim.mine();
@@ -335,12 +333,12 @@ export class PartnerLookup {
   }
 
   /**
-   * Page 1, read to learn (and remember) the list's size: its outcome, or undefined when reading the
-   * list is not worth it.
+   * Page 1, read to learn (and remember) the list's size; undefined when reading the list is not
+   * worth it. Its failure is thrown: the read's error.
    */
   private learnSize(wanted: number): Outcome<Page<ServiceRecord>> | undefined {
     const first = this.context.client.activePartnerPages([1], FILL_PAGE_LIMIT)[0];
-    if (!first.ok) return first;
+    if (!first.ok) throw first.error;
     const meta: Meta = { total: first.value.pagination.totalItems, size: Math.max(1, first.value.items.length) };
     this.context.memo.putMany([[this.context.memo.key('snap', 'meta'), meta]]);
     return worthReading(wanted, meta) ? first : undefined;

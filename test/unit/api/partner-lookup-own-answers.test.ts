@@ -2,8 +2,9 @@
  * What a cell answers before it fetches anything (src/api/partners.ts): a blank id is refused
  * without a request, an id whose fresh answer is cached is answered from the cache without
  * reading the cell's neighbours (one cache read in all), and an id a fresh snapshot holds is
- * answered from the snapshot.
+ * answered from the snapshot (an id with a fresh answer of its own keeps it).
  */
+import { json } from '../../helpers/fakes';
 import { answers, partnerWorld } from '../../helpers/partner-world';
 
 test('blank ids are refused as empty, with no request, next to an id that is asked for', () => {
@@ -44,4 +45,17 @@ test('a cell answered from the cache costs one cache read', () => {
   const reads = w.store.getAllCalls;
   expect(answers(lookup.lookup(['lp_x']))).toEqual(['lp_x']);
   expect(w.store.getAllCalls - reads).toBe(1);
+});
+
+test("an id with a fresh answer of its own keeps it beside ids the snapshot answers: the snapshot's copy does not replace it", () => {
+  const w = partnerWorld();
+  w.readRange();
+  // ids[200] asked for on its own since: the service now gives another name.
+  w.hooks.onId = (id) => json(200, { data: [{ id, fullName: 'Renamed', activeStatus: 'ACTIVE' }] });
+  expect(answers(w.execution('fetcher').client.limitedPartners([w.ids[200]]))).toEqual([w.ids[200]]);
+  w.hooks.onId = undefined;
+  const after = w.log();
+  const out = w.execution('mine').lookup([w.ids[200], w.ids[201]]);
+  expect(out.map((o) => (o.ok ? o.value.fullName : o.error.code))).toEqual(['Renamed', `Name ${w.ids[201]}`]);
+  expect(after.count()).toBe(0);
 });
