@@ -219,9 +219,9 @@ export function writeTarget(
     }
   }
   writeOwned(spec, existing, grid, columns, ports, owned);
-  // Logged once the table holds them: a write that fails leaves no change in the log that did not happen.
-  if (changes.length)
-    ports.logs.changes(changes.map((c) => [when, spec.sheetName, c.id, c.change, c.field, c.before, c.after]));
+  // Logged once the table holds them (none for a replace nothing watches): a write that fails leaves no change in the
+  // log that did not happen.
+  ports.logs.changes(changes.map((c) => [when, spec.sheetName, c.id, c.change, c.field, c.before, c.after]));
   ports.staging.remove(spec.id);
   run.read = rows.length;
   const watched = afterWrite(spec, run, rows, changes, ports);
