@@ -142,16 +142,19 @@ class Claim {
   }
 
   /**
-   * Waits (briefly, within the deadline) until `done` holds or the claim is gone. A wait cut short
-   * by the time (or never begun, when only the time kept for this execution's own requests is left)
-   * still looks once: what another execution has already left costs a cache read, not a request.
+   * Waits (briefly, within the deadline) until `done` holds or the claim is gone. A wait ended by the
+   * claim's end or cut short by the time (or never begun, when only the time kept for this
+   * execution's own requests is left) looks once more: what another execution has already left
+   * costs a cache read, not a request.
    */
   waitFor(done: () => boolean): void {
     const { clock, client } = this.context;
     const until = clock.now() + CLAIM_MS;
     while (clock.now() < until && client.timeLeft() > KEEP_FOR_SELF_MS) {
       clock.sleep(POLL_MS);
-      if (done() || !this.live(this.held())) return;
+      if (done()) return;
+      // A claim let go may have left its answers just after this look: one more look below.
+      if (!this.live(this.held())) break;
     }
     done();
   }
@@ -169,16 +172,17 @@ export class PartnerLookup {
     const found: Found = new Map();
     const own = uniq(ids);
     // One cache read for this cell's own answers, alone or in a run's bucket (small, never unzipped).
-    if (!this.fromMemo(own, found, own.length <= COPY_BUCKETS)) this.fetchMisses(own, neighboursOf, found);
+    if (!this.fromMemo(own, found, { own: true, copies: own.length <= COPY_BUCKETS })) {
+      this.fetchMisses(own, neighboursOf, found);
+    }
     return ids.map((id) => found.get(id) ?? { ok: false, error: new ServiceError('BAD_INPUT', 'An id is empty.') });
   }
 
-  /** Answers from the memo in one cache read: each id's own, and with `copies` the run's buckets; true when all are in. */
-  private fromMemo(ids: readonly string[], found: Found, copies: boolean): boolean {
+  /** Answers from the memo in one cache read: the ids' own entries, the run's buckets, or both; true when all are in. */
+  private fromMemo(ids: readonly string[], found: Found, read: { own: boolean; copies: boolean }): boolean {
     const { client, memo } = this.context;
-    const buckets = copies ? ids.map((id) => this.bucketKey(id)) : [];
-    // Every key is defined: the ids are not blank, and a lookup always has a memo.
-    const keys = client.partnerKeys(ids) as string[];
+    const buckets = read.copies ? ids.map((id) => this.bucketKey(id)) : [];
+    const keys = read.own ? client.partnerKeys(ids).filter((k): k is string => !!k) : [];
     const hits = memo.getMany([...new Set([...keys, ...buckets])]);
     for (const [id, record] of client.peekPartners(ids, hits)) found.set(id, { ok: true, value: record });
     buckets.forEach((key, i) => {
@@ -310,7 +314,9 @@ export class PartnerLookup {
     // The reader leaves the column's answers before it writes the snapshot: a waiting cell stops at the first of the two.
     const claim = new Claim(this.context, 'snapshot');
     const waitForReader = () => {
-      claim.waitFor(() => (!!wait && this.fromMemo(wait.own, wait.found, true)) || !!published().copy);
+      claim.waitFor(
+        () => (!!wait && this.fromMemo(wait.own, wait.found, { own: false, copies: true })) || !!published().copy,
+      );
       return published();
     };
     if (!claim.take()) return waitForReader();
@@ -401,7 +407,7 @@ export class PartnerLookup {
         }
         return;
       }
-      claim.waitFor(() => this.fromMemo(todo, found, false));
+      claim.waitFor(() => this.fromMemo(todo, found, { own: true, copies: false }));
       todo = todo.filter((id) => !found.has(id));
     }
     if (todo.length) this.fetchInto(todo, found, view);

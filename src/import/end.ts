@@ -197,6 +197,7 @@ export function writeTarget(
     const recorded = recordedCells(existing, spec.id);
     owned = (r, c) => merged.wrote[r] || recorded(r, c);
     changes = merged.changes;
+    ports.logs.changes(merged.changes.map((c) => [when, spec.sheetName, c.id, c.change, c.field, c.before, c.after]));
     const count = (kind: Change['change']) => merged.changes.filter((c) => c.change === kind).length;
     const [unmatched, repeated] = [count('no longer matches'), count('repeated id (kept)')];
     note = [
@@ -216,12 +217,10 @@ export function writeTarget(
     if (spec.alert?.baselineAt !== undefined) {
       // A watched replace logs its changes too, so the alert's link to the change log shows them.
       changes = mergeTables(existing, spec.fields, rows, spec.sheetName, kept.unmatched).changes;
+      ports.logs.changes(changes.map((c) => [when, spec.sheetName, c.id, c.change, c.field, c.before, c.after]));
     }
   }
   writeOwned(spec, existing, grid, columns, ports, owned);
-  // Logged once the table holds them (none for a replace nothing watches): a write that fails leaves no change in the
-  // log that did not happen.
-  ports.logs.changes(changes.map((c) => [when, spec.sheetName, c.id, c.change, c.field, c.before, c.after]));
   ports.staging.remove(spec.id);
   run.read = rows.length;
   const watched = afterWrite(spec, run, rows, changes, ports);

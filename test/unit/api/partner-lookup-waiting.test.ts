@@ -86,3 +86,34 @@ test('copies holding every id end the wait at once, while the reader still holds
   expect(w.clock.sleeps.length).toBe(1);
   expect(after.count()).toBe(0);
 });
+
+test('the reader leaves its copies and lets its claim go just after a look: the cell looks once more and asks nothing', () => {
+  const w = partnerWorld();
+  const range = w.ids.slice(0, 50);
+  w.readRange(range, 'theirs');
+  // What the reader leaves, without the snapshot it had no time to publish; until then, nothing.
+  const left = new Map(w.store.items);
+  left.delete(w.indexKey);
+  w.store.items.clear();
+  w.claim('theirs');
+  const claimKey = w.memo.key('claim', 'snapshot');
+  let polled = false;
+  w.hooks.onSleep = () => {
+    polled = true;
+  };
+  const getAll = w.store.getAll.bind(w.store);
+  w.store.getAll = (keys) => {
+    const out = getAll(keys);
+    // The cell's look for its answers at its first poll found none; the reader now leaves them and lets go.
+    if (polled && !keys.includes(claimKey)) {
+      polled = false;
+      for (const [key, item] of left) w.store.items.set(key, item);
+      w.release();
+    }
+    return out;
+  };
+  const after = w.log();
+  expect(answers(w.execution('mine').lookup(range))).toEqual(range);
+  expect(w.clock.sleeps.length).toBe(1);
+  expect(after.count()).toBe(0);
+});

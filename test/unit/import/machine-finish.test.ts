@@ -1,8 +1,7 @@
 /**
  * How an import run ends (src/import/machine.ts): the run log's row and the saved import's last
  * run, the notes of the run's message (records skipped, rows with a repeated id), a replace run
- * refused at the moment of writing, the change log of a watched replace (written after the table, so it
- * holds no change a failed write did not make), and the analyst letting
+ * refused at the moment of writing, the change log of a watched replace, and the analyst letting
  * the import own a table it did not write (adoptTable). Driven over the in-memory ports.
  */
 import { ServiceError } from '../../../src/api/errors';
@@ -142,64 +141,6 @@ describe('a watched replace logs its changes', () => {
       expect(drive(w).pop()?.status).toBe('done');
       expect(w.changeLog).toEqual([]);
     }
-  });
-});
-
-describe('the change log holds only changes the table holds', () => {
-  const before: OutCell[][] = [
-    ['id', 'fullName'],
-    ['p0', 'Old 0'],
-    ['gone', 'X'],
-  ];
-  const watched = { alert: { on: ['added' as const], owner: 'me@example.com', baselineAt: 1 } };
-
-  test.each([
-    ['a merge', spec('merge')],
-    ['a watched replace', spec('replace', watched)],
-  ])('%s whose table write fails logs no change: the run fails, the table as it was', (_, s) => {
-    const w = world(fakeList(records(2)).fetch, [s]);
-    w.own('Partners', before);
-    const next = w.nextExecution.bind(w);
-    w.nextExecution = () => {
-      const ports = next();
-      ports.target.write = () => {
-        throw new Error('You are trying to edit a protected cell or object.');
-      };
-      return ports;
-    };
-    const end = drive(w).pop();
-    expect(end?.status).toBe('failed');
-    expect(end?.message).toContain('protected cell');
-    expect(w.tables.get('Partners')).toEqual(before);
-    expect(w.changeLog).toEqual([]);
-  });
-
-  test('a merge that writes its table logs its changes after the write', () => {
-    const w = world(fakeList(records(2)).fetch, [spec('merge')]);
-    w.own('Partners', before);
-    const order: string[] = [];
-    const next = w.nextExecution.bind(w);
-    w.nextExecution = () => {
-      const ports = next();
-      const { write } = ports.target;
-      const { changes } = ports.logs;
-      ports.target.write = (...args) => {
-        order.push('table');
-        write(...args);
-      };
-      ports.logs.changes = (rows) => {
-        order.push('changes');
-        changes(rows);
-      };
-      return ports;
-    };
-    expect(drive(w).pop()?.status).toBe('done');
-    expect(order).toEqual(['table', 'changes']);
-    expect(w.changeLog.map((c) => c.slice(2, 4))).toEqual([
-      ['p0', 'changed'],
-      ['p1', 'new partner'],
-      ['gone', 'no longer active'],
-    ]);
   });
 });
 
