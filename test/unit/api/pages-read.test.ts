@@ -28,6 +28,8 @@ describe('reading a list not keyed by id', () => {
     const r = readList(list.fetch, { limit: 1000, batch: 20, keyed: false });
     expect(r.verdict).toEqual({ complete: true });
     expect(r.records).toEqual(industries(250));
+    // Read once: a list without ids has no repeats to count, so nothing sends it to a second read.
+    expect(list.asked.map((a) => a.page)).toEqual([1, 2, 3]);
   });
 
   test('a server that repeats its last page past the end adds nothing to the list', () => {
