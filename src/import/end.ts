@@ -193,9 +193,9 @@ export function writeTarget(
   if (spec.mode === 'merge') {
     const merged = mergeTables(existing, spec.fields, rows, spec.sheetName, kept.unmatched);
     ({ grid, columns } = merged);
-    // The import owns the rows it wrote and, in the rows it kept, the cells it had recorded: what the analyst typed there stays theirs.
+    // The import owns the cells it wrote and, in the rows it kept, the cells it had recorded: what the analyst typed there stays theirs.
     const recorded = recordedCells(existing, spec.id);
-    owned = (r, c) => merged.wrote[r] || recorded(r, c);
+    owned = (r, c) => merged.owns(r, c) || recorded(r, c);
     changes = merged.changes;
     ports.logs.changes(merged.changes.map((c) => [when, spec.sheetName, c.id, c.change, c.field, c.before, c.after]));
     const count = (kind: Change['change']) => merged.changes.filter((c) => c.change === kind).length;

@@ -4,7 +4,8 @@
  * (src/gas/sheets.ts), so merge knows its own columns wherever the analyst moved them; every other
  * column is the analyst's and stays where it is, and a field newly added gets a new column at the
  * right, never an analyst's column of the same name. The header row is the one whose cell in the
- * import's id column reads "id" (rows above it, a title for instance, stay as they are). A sheet
+ * import's id column reads "id" (rows above it, a title for instance, stay as they are); a header
+the analyst renamed keeps their name, and only a blank one gets its field's. A sheet
  * with data but no column the import wrote is refused (MergeRefused) until the analyst lets the
  * import own its table. Rows are matched by id, and no row ever moves: a partner still listed
  * takes the new values in its own row, in the import's columns only (an analyst's formula there is
@@ -38,8 +39,11 @@ export interface MergeResult {
   changes: Change[];
   /** Rows kept whole: partners no longer listed, rows without an id, further rows of a repeated id. */
   kept: number;
-  /** Per row of `grid`, whether the import wrote it: the header, a listed partner's row, a new partner's. */
-  wrote: boolean[];
+  /**
+   * Whether the import wrote cell (r, c) of `grid`: a cell of the header, a listed partner's row or a new partner's,
+   * except a header the analyst named their own way (the merge keeps it, and it stays theirs).
+   */
+  owns: (r: number, c: number) => boolean;
 }
 
 export const MAX_CHANGES = 10000;
@@ -74,7 +78,7 @@ export function mergeTables(
     (existing.values.every((row) => blank(row)) && existing.formulas.every((row) => row.every((f) => !f)))
   ) {
     const grid = [[...fields], ...incoming.map((r) => [...r])];
-    return { grid, columns: [...fields], changes: [], kept: 0, wrote: grid.map(() => true) };
+    return { grid, columns: [...fields], changes: [], kept: 0, owns: () => true };
   }
   const idCol = existing.fields.indexOf('id');
   if (idCol < 0) {
@@ -116,9 +120,11 @@ export function mergeTables(
   const log = (c: Change) => {
     if (changes.length < MAX_CHANGES) changes.push(c);
   };
+  // A header the analyst named their own way stays theirs; a blank one (a new field's) gets the field's name.
+  const named = (c: number) => !!existing.formulas[h]?.[c] || norm(existing.values[h]?.[c]) !== '';
   // Every row stays where it is: a listed partner's first row takes the new values in the import's columns (an analyst's formula there stays).
   const grid: OutCell[][] = existing.values.map((_, r) => {
-    if (r === h) return columns.map((f, c) => f ?? cellOf(h, c));
+    if (r === h) return columns.map((f, c) => (f && !named(c) ? f : cellOf(h, c)));
     const id = String(existing.values[r][idCol] ?? '');
     const row = firstRow.get(id) === r ? listed.get(id) : undefined;
     return columns.map((f, c) => (row && f && !existing.formulas[r]?.[c] ? row[fields.indexOf(f)] : cellOf(r, c)));
@@ -158,5 +164,6 @@ export function mergeTables(
     const id = String(existing.values[r]?.[idCol] ?? '');
     return r === h || r >= existing.values.length || (firstRow.get(id) === r && listed.has(id));
   });
-  return { grid, columns, changes, kept, wrote };
+  const owns = (r: number, c: number) => wrote[r] && (r !== h || grid[h][c] === columns[c]);
+  return { grid, columns, changes, kept, owns };
 }

@@ -34,7 +34,7 @@ export interface Scenario {
   edits: string[];
   /** Promises broken, each said in a line. */
   broken: string[];
-  /** What the analyst lost by design (a header of the import's renamed, then reset by a merge), each in a line. */
+  /** What the scenario met that is no broken promise (a run refused after edits that harm nothing), each in a line. */
   notes: string[];
   /** How many analyst cells the sheet held before the last run. */
   analystCells: number;
@@ -381,16 +381,7 @@ export function analystScenario(seed: number, runs?: LaterRun[]): Scenario {
       if (mode === 'force' && analystCells.length && !message.includes('Replaced anyway: overwrote'))
         broken.push(`Replace anyway overwrote ${analystCells.length} analyst cells without saying so: "${message}"`);
     } else {
-      const rows = checkMerge(
-        before,
-        after,
-        s.origin,
-        fields,
-        list.items,
-        w.changeLog.slice(changesBefore),
-        broken,
-        notes,
-      );
+      const rows = checkMerge(before, after, s.origin, fields, list.items, w.changeLog.slice(changesBefore), broken);
       rows.forEach((r) => {
         wroteRows.add(r);
       });
@@ -424,7 +415,6 @@ function checkMerge(
   items: readonly ServiceRecord[],
   changes: ReadonlyArray<ReadonlyArray<unknown>>,
   broken: string[],
-  notes: string[],
 ): number[] {
   const cells = before.cells;
   const width = Math.max(0, ...cells.map((r) => r.length));
@@ -458,9 +448,9 @@ function checkMerge(
     for (let c = 0; c < width; c++) {
       const f = columns[c];
       const at = `r${r} c${c}`;
-      if (r === h && f) {
-        if (origin[r][c] === 'a' && !same(now[c], row[c]))
-          notes.push(`header ${show(row[c])} of ${f} reset to ${show(now[c])}`);
+      if (r === h && f && blank(row[c])) {
+        if (!same(now[c], f))
+          broken.push(`the blank header of ${f} (${at}) became ${show(now[c])}, not its field's name`);
         continue;
       }
       if (record && f && !isFormula(row[c])) {

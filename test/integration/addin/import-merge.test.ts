@@ -206,7 +206,7 @@ describe('scheduled refresh', () => {
 });
 
 describe('merge never drops analyst data silently (issue 12, items 4 and 5)', () => {
-  test('a header "ID" below a title row is found; the title and the analyst column stay', () => {
+  test('a header "ID" below a title row is found; the title, the analyst column and the headers as the analyst named them stay', () => {
     const a = addin(svc.url);
     const id = saveImport(a.emu, { sheetName: 'Titled', fields: ['id', 'fullName'], mode: 'merge' });
     runImport(a.emu, id);
@@ -216,16 +216,18 @@ describe('merge never drops analyst data silently (issue 12, items 4 and 5)', ()
     s.clear();
     const titled = [
       ['Our LP list', ''],
-      ['ID', 'fullName', 'Notes'],
+      ['ID', 'Partner', 'Notes'],
       ...rows.slice(1).map((r) => [String(r[0]), String(r[1]), `note:${String(r[0])}`]),
     ];
     titled.forEach((row, r) => row.forEach((v, c) => s.set(r, c, v)));
-    const last = runImport(a.emu, id).pop();
-    expect(last?.status).toBe('done');
-    const after = sheet(a.emu, 'Titled');
-    expect(after[0][0]).toBe('Our LP list');
-    expect(after[1]).toEqual(['id', 'fullName', 'Notes']);
-    expect(after.slice(2).every((r) => r[2] === `note:${String(r[0])}`)).toBe(true);
+    for (const run of [1, 2]) {
+      const last = runImport(a.emu, id).pop();
+      expect([run, last?.status]).toEqual([run, 'done']);
+      const after = sheet(a.emu, 'Titled');
+      expect(after[0][0]).toBe('Our LP list');
+      expect(after[1]).toEqual(['ID', 'Partner', 'Notes']);
+      expect(after.slice(2).every((r) => r[2] === `note:${String(r[0])}`)).toBe(true);
+    }
   });
 
   test('a table the import did not write: the run fails with the reason and the sheet is untouched until the analyst lets the import own it; a repeated id keeps its row', () => {

@@ -14,7 +14,8 @@ import { ownedTable } from '../../helpers/fake-ports';
 
 describe('merge', () => {
   test('first import: header and rows, each column the field it holds, no change log', () => {
-    expect(mergeTables(null, ['id', 'x'], [['a', 1]], 'S')).toEqual({
+    const r = mergeTables(null, ['id', 'x'], [['a', 1]], 'S');
+    expect(r).toEqual({
       grid: [
         ['id', 'x'],
         ['a', 1],
@@ -22,8 +23,9 @@ describe('merge', () => {
       columns: ['id', 'x'],
       changes: [],
       kept: 0,
-      wrote: [true, true],
+      owns: expect.any(Function),
     });
+    expect([r.owns(0, 0), r.owns(0, 1), r.owns(1, 0), r.owns(1, 1)]).toEqual([true, true, true, true]);
   });
 
   test('a listed partner is updated in its own row, a gone one keeps its row, a new one goes below; all are logged', () => {
@@ -78,9 +80,10 @@ describe('merge', () => {
       ],
       'S',
     );
+    // The headers as the analyst typed them ("ID", "X") stay.
     expect(r.grid).toEqual([
       ['Partners we track', { formula: '=TODAY()' }, ''],
-      ['id', 'x', 'Notes'],
+      ['ID', 'X', 'Notes'],
       ['a', 3, 'note a'],
       ['b', 2, ''],
     ]);

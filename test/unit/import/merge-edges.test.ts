@@ -83,9 +83,41 @@ describe('the header row', () => {
       ['id', 'x'],
     );
     expect(mergeTables(existing, ['id', 'x'], [['a', 2]], 'S').grid).toEqual([
-      ['id', 'x'],
+      [' ID ', 'x'],
       ['a', 2],
     ]);
+  });
+
+  test("a header the analyst renamed keeps their name and stays theirs; a blank one, or a new field's, gets the field's name", () => {
+    const existing = ownedTable(
+      [
+        ['id', 'Ticket (EUR)', '', 'Notes'],
+        ['a', 1, 'x1', 'call back'],
+      ],
+      {},
+      ['id', 'x', 'y', undefined],
+    );
+    const r = mergeTables(existing, ['id', 'x', 'y', 'z'], [['a', 2, 'x2', 'z2']], 'S');
+    expect(r.grid).toEqual([
+      ['id', 'Ticket (EUR)', 'y', 'Notes', 'z'],
+      ['a', 2, 'x2', 'call back', 'z2'],
+    ]);
+    // The import's record names the headers it wrote, not the analyst's: a later replace stops at theirs.
+    expect([0, 1, 2, 4].map((c) => r.owns(0, c))).toEqual([true, false, true, true]);
+    expect([0, 1, 2, 4].map((c) => r.owns(1, c))).toEqual([true, true, true, true]);
+  });
+
+  test('a header that is a formula of the analyst stays, as any formula of theirs', () => {
+    const existing = ownedTable(
+      [
+        ['id', 'Ticket'],
+        ['a', 1],
+      ],
+      { '0,1': '="Ticket"' },
+      ['id', 'x'],
+    );
+    const r = mergeTables(existing, ['id', 'x'], [['a', 2]], 'S');
+    expect(r.grid[0]).toEqual(['id', { formula: '="Ticket"' }]);
   });
 
   test('without "id" on the id column the merge is refused, saying what to do', () => {
