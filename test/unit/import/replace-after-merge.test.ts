@@ -1,7 +1,7 @@
 /**
  * A replace after a merge by id: the merge keeps rows it does not write (a partner no longer
- * listed, a row without an id, a title above the header), and what the analyst typed in them, in
- * the import's columns too, stays theirs. A later replace of the same import (the analyst
+ * listed, a row without an id, a title above the header, a header the analyst renamed), and what
+ * the analyst typed in them, in the import's columns too, stays theirs. A later replace of the same import (the analyst
  * switched its mode) stops and names those cells instead of dropping them; the rows the import
  * wrote, and the rows it kept as it had written them, are its own and are replaced.
  */
@@ -50,6 +50,17 @@ describe("cells a merge kept but did not write stay the analyst's for a later re
     const { done, merged, now } = replaceAfterMerge((t) => [['Fund III partners', ''], ...t]);
     expect(done.status).toBe('failed');
     expect(done.message).toContain('A1');
+    expect(now).toEqual(merged);
+  });
+
+  test('a header the analyst renamed, which the merge kept', () => {
+    const { done, merged, now } = replaceAfterMerge((t) => {
+      t[0][1] = 'Partner';
+      return t;
+    });
+    expect(merged[0]).toEqual(['id', 'Partner']);
+    expect(done.status).toBe('failed');
+    expect(done.message).toContain('B1');
     expect(now).toEqual(merged);
   });
 
