@@ -121,7 +121,7 @@ export function mergeTables(
     if (changes.length < MAX_CHANGES) changes.push(c);
   };
   // A header the analyst named their own way stays theirs; a blank one (a new field's) gets the field's name.
-  const named = (c: number) => !!existing.formulas[h]?.[c] || norm(existing.values[h]?.[c]) !== '';
+  const named = (c: number) => !!existing.formulas[h]?.[c] || norm(existing.values[h][c]) !== '';
   // Every row stays where it is: a listed partner's first row takes the new values in the import's columns (an analyst's formula there stays).
   const grid: OutCell[][] = existing.values.map((_, r) => {
     if (r === h) return columns.map((f, c) => (f && !named(c) ? f : cellOf(h, c)));

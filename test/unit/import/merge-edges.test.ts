@@ -107,17 +107,37 @@ describe('the header row', () => {
     expect([0, 1, 2, 4].map((c) => r.owns(1, c))).toEqual([true, true, true, true]);
   });
 
-  test('a header that is a formula of the analyst stays, as any formula of theirs', () => {
-    const existing = ownedTable(
-      [
-        ['id', 'Ticket'],
-        ['a', 1],
-      ],
-      { '0,1': '="Ticket"' },
-      ['id', 'x'],
-    );
-    const r = mergeTables(existing, ['id', 'x'], [['a', 2]], 'S');
-    expect(r.grid[0]).toEqual(['id', { formula: '="Ticket"' }]);
+  test('a header that is a formula of the analyst stays, as any formula of theirs, even one showing blank', () => {
+    for (const [formula, shows] of [
+      ['="Ticket"', 'Ticket'],
+      ['=""', ''],
+    ]) {
+      const existing = ownedTable(
+        [
+          ['id', shows],
+          ['a', 1],
+        ],
+        { '0,1': formula },
+        ['id', 'x'],
+      );
+      const r = mergeTables(existing, ['id', 'x'], [['a', 2]], 'S');
+      expect(r.grid[0]).toEqual(['id', { formula }]);
+    }
+  });
+
+  test('a record read without formula rows (none in the range) renames nothing: a header the analyst typed stays', () => {
+    const existing = {
+      ...ownedTable(
+        [
+          ['id', 'Ticket'],
+          ['a', 1],
+        ],
+        {},
+        ['id', 'x'],
+      ),
+      formulas: [],
+    };
+    expect(mergeTables(existing, ['id', 'x'], [['a', 2]], 'S').grid[0]).toEqual(['id', 'Ticket']);
   });
 
   test('without "id" on the id column the merge is refused, saying what to do', () => {
