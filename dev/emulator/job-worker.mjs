@@ -130,9 +130,11 @@ function runJob({ sourceId, source, name, globals, args, now }) {
   job.resumedAt = job.realBase = performance.now();
   let out;
   try {
+    // Only a function the script defined runs (as runtime.ts): the global's own built-ins are none of its functions.
+    const builtIn = context[name];
     script.runInContext(context);
     const fn = context[name];
-    if (typeof fn !== 'function') throw new Error(`Script function not found: ${name}`);
+    if (typeof fn !== 'function' || fn === builtIn) throw new Error(`Script function not found: ${name}`);
     out = { type: 'done', value: exportValue(fn(...decode(args))) };
   } catch (e) {
     out = {

@@ -165,9 +165,11 @@ export class Emulator implements WaveHost {
     Object.assign(realm.context, prepared.globals);
     let result: RunResult<T>;
     try {
+      // Only a function the script defined runs: the global's own built-ins (eval, parseInt) are none of its functions.
+      const builtIn = realm.context[name];
       this.script.runInContext(realm.context);
       const fn = realm.context[name];
-      if (typeof fn !== 'function') throw new Error(`Script function not found: ${name}`);
+      if (typeof fn !== 'function' || fn === builtIn) throw new Error(`Script function not found: ${name}`);
       const value = fn(...prepared.args(realm.import(args)));
       result = { value: exportValue(value) as T, ledger: prepared.exec.ledger };
     } catch (e) {
