@@ -5,7 +5,7 @@
  * column is the analyst's and stays where it is, and a field newly added gets a new column at the
  * right, never an analyst's column of the same name. The header row is the one whose cell in the
  * import's id column reads "id" (rows above it, a title for instance, stay as they are); a header
-the analyst renamed keeps their name, and only a blank one gets its field's. A sheet
+ * the analyst renamed keeps their name, and only a blank one gets its field's. A sheet
  * with data but no column the import wrote is refused (MergeRefused) until the analyst lets the
  * import own its table. Rows are matched by id, and no row ever moves: a partner still listed
  * takes the new values in its own row, in the import's columns only (an analyst's formula there is
