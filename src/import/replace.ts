@@ -8,15 +8,24 @@
  * for an execution that ends in between).
  * Replace may rewrite the sheet if and only if it is blank, or carries this import's tag and its
  * cells match the recorded or the pending digest. Otherwise it changes nothing and names the first
- * differences: formulas, then imported cells that were edited, then cells outside the table.
- * The digest keys each cell that is not blank by its row's id, its column's header and its
- * content, never by position, so sorting the rows or moving the columns keeps the table the
- * import's; imported cells cleared or deleted hold nothing to lose. It is a small invertible
- * sketch (an invertible Bloom lookup table), so a few edited cells can be named.
+ * differences: formulas, then imported cells that were edited, then cells outside the table. A
+ * header the analyst named on an imported column is theirs and not a difference: replace writes it
+ * again, as merge keeps it.
+ * The digest keys each cell that is not blank by its row's id, its column's field (the column's
+ * record, which moves with it) and its content, never by position or header text, so sorting the
+ * rows, moving the columns or renaming a header keeps the table the import's; imported cells
+ * cleared or deleted hold nothing to lose. It is a small invertible sketch (an invertible Bloom
+ * lookup table), so a few edited cells can be named.
  */
 import { fnv1a } from '../api/hash';
 import { type Cell, isDate } from '../table/cells';
 import { HEADER_SEARCH_ROWS, norm, type OutCell } from './merge';
+
+/** The import a replace writes: its id and its fields. */
+export interface Importing {
+  id: string;
+  fields: readonly string[];
+}
 
 /** The import's record on a sheet it wrote. */
 export interface SheetTag {
@@ -65,36 +74,47 @@ function toggle(sketch: number[], key: number, sign: number): void {
   }
 }
 
-/** Each cell with content (a blank one holds nothing to lose), keyed by its row's id, its column's header and its content. */
+/**
+ * Each cell with content (a blank one holds nothing to lose), keyed by its row's id, its column's name and its
+ * content. A column's name is its field, from the column's record (the header's text for a column without one), so
+ * renaming or clearing a header changes that one cell and no other; the header row's id is the id column's name.
+ * A table whose headers are its fields keys the same with or without the records.
+ */
 function keyed(
   grid: ReadonlyArray<ReadonlyArray<OutCell>>,
+  fields: ReadonlyArray<string | undefined>,
   each: (key: number, r: number, c: number, inRow: boolean) => void,
 ): void {
   const header = grid[0] ?? [];
-  const idCol = header.findIndex((h) => !isFormula(h) && norm(h) === 'id');
+  const names = header.map((h, c) => text(fields[c] ?? h));
+  const recordedId = fields.indexOf('id');
+  const idCol = recordedId >= 0 ? recordedId : header.findIndex((h) => !isFormula(h) && norm(h) === 'id');
   grid.forEach((row, r) => {
+    const id = r === 0 ? names[idCol] : text(row[idCol]);
     for (let c = 0; c < row.length; c++)
       if (!blank(row[c]))
-        each(
-          fnv1a(`${text(row[idCol])}\u0001${text(header[c])}\u0001${text(row[c])}`) >>> 0,
-          r,
-          c,
-          r === 0 || !blank(row[idCol]),
-        );
+        each(fnv1a(`${id}\u0001${names[c]}\u0001${text(row[c])}`) >>> 0, r, c, r === 0 || !blank(row[idCol]));
   });
 }
 
 /** The sketch of a grid's keyed cells that `include` takes, each keyed as the whole grid keys it. */
-function sketchOf(grid: ReadonlyArray<ReadonlyArray<OutCell>>, include: (r: number, c: number) => boolean): string {
+function sketchOf(
+  grid: ReadonlyArray<ReadonlyArray<OutCell>>,
+  fields: ReadonlyArray<string | undefined>,
+  include: (r: number, c: number) => boolean,
+): string {
   const sketch = new Array<number>(9 * SLOTS).fill(0);
-  keyed(grid, (key, r, c) => {
+  keyed(grid, fields, (key, r, c) => {
     if (include(r, c)) toggle(sketch, key, 1);
   });
   return sketch.map((n) => n.toString(36)).join('.');
 }
 
-/** The digest of a grid: the sketch of its keyed cells. */
-export const digestOf = (grid: ReadonlyArray<ReadonlyArray<OutCell>>): string => sketchOf(grid, () => true);
+/** The digest of a grid whose columns record `fields`: the sketch of its keyed cells. */
+export const digestOf = (
+  grid: ReadonlyArray<ReadonlyArray<OutCell>>,
+  fields: ReadonlyArray<string | undefined> = [],
+): string => sketchOf(grid, fields, () => true);
 
 /**
  * The digest of what the import owns in `grid`: its columns, without formulas (those are the analyst's), in the
@@ -104,7 +124,7 @@ export const ownDigest = (
   grid: readonly OutCell[][],
   columns: ReadonlyArray<string | undefined>,
   owned: (r: number, c: number) => boolean = () => true,
-): string => sketchOf(grid, (r, c) => !!columns[c] && !isFormula(grid[r][c]) && owned(r, c));
+): string => sketchOf(grid, columns, (r, c) => !!columns[c] && !isFormula(grid[r][c]) && owned(r, c));
 
 /** A sheet's cells as one grid, formulas as formula cells. */
 export const gridOf = (t: OwnedTable): OutCell[][] =>
@@ -144,14 +164,29 @@ export function recordedCells(table: OwnedTable | null, importId: string): (r: n
   const tag = table?.tag?.import === importId ? table.tag : null;
   if (!table || !tag) return () => false;
   const grid = gridOf(table);
-  const now = digestOf(grid);
+  const fields = keying(grid, table.fields, tag);
+  const now = digestOf(grid, fields);
   const extra = now === tag.pending ? new Set<number>() : extraKeys(now, tag.digest);
   if (!extra) return () => false;
   const recorded = new Set<string>();
-  keyed(grid, (key, r, c) => {
+  keyed(grid, fields, (key, r, c) => {
     if (!extra.has(key)) recorded.add(`${r},${c}`);
   });
   return (r, c) => recorded.has(`${r},${c}`);
+}
+
+/**
+ * The columns' names the tag was recorded with: their records, or their headers' text for a sheet exactly as a
+ * tag recorded before columns were named by their records (a header that is not its field's name, as an adopted
+ * table's "Full name", keys differently under the two).
+ */
+function keying(
+  grid: OutCell[][],
+  fields: ReadonlyArray<string | undefined>,
+  tag: SheetTag,
+): ReadonlyArray<string | undefined> {
+  const recorded = (digest: string) => digest === tag.digest || digest === tag.pending;
+  return recorded(digestOf(grid, fields)) || !recorded(digestOf(grid)) ? fields : [];
 }
 
 /** A1 name of a 0-based cell. */
@@ -185,29 +220,52 @@ function extraKeys(now: string, then: string): Set<number> | null {
 }
 
 /**
+ * The header cells a replace keeps: for each field, the column whose header the analyst named on the sheet's
+ * header row (the first, when its id column reads "id"), or -1. A header the analyst named stays theirs, as in a
+ * merge; the replace writes it again.
+ */
+function keptHeaders(table: OwnedTable | null, fields: readonly string[]): number[] {
+  const idCol = table ? table.fields.indexOf('id') : -1;
+  if (!table || idCol < 0 || norm(table.values[0]?.[idCol]) !== 'id') return fields.map(() => -1);
+  return fields.map((f) => {
+    const c = table.fields.indexOf(f);
+    return c < 0 || table.formulas[0]?.[c] || blank(table.values[0][c]) ? -1 : c;
+  });
+}
+
+/** The header a replace writes: each field's header as the analyst named it (see keptHeaders), else the field. */
+export function replaceHeader(table: OwnedTable | null, fields: readonly string[]): Cell[] {
+  return keptHeaders(table, fields).map((c, k) => (c < 0 ? fields[k] : (table as OwnedTable).values[0][c]));
+}
+
+/**
  * What of the sheet is not as the import left it (see the file's comment), the first `limit` differences named
  * ("(C2 (a formula), B3 (edited) and 2 more)"), and whether the sheet carries this import's tag; undefined when
  * replace may rewrite it.
  */
 export function replaceDifferences(
   table: OwnedTable | null,
-  importId: string,
+  importing: Importing,
   limit = 3,
 ): { what: string; tagged: boolean } | undefined {
   if (!table) return undefined;
   const grid = gridOf(table);
-  const tag = table.tag?.import === importId ? table.tag : null;
-  const now = tag ? digestOf(grid) : '';
+  const tag = table.tag?.import === importing.id ? table.tag : null;
+  const kept = keptHeaders(table, importing.fields);
+  const fields = tag ? keying(grid, table.fields, tag) : table.fields;
+  const now = tag ? digestOf(grid, fields) : '';
   if (tag && (now === tag.digest || now === tag.pending)) return undefined;
   const extra = tag ? extraKeys(now, tag.digest) : null;
   // Too many differences to list: the formulas and the cells outside the import's columns are named.
   const many = !!tag && !extra;
   const named: string[][] = [[], [], []];
   let count = 0;
-  keyed(grid, (key, r, c, inRow) => {
+  keyed(grid, fields, (key, r, c, inRow) => {
     // Formulas first, then imported cells (a column the import wrote, on the header row or a row with an id), then the rest.
     const kind = isFormula(grid[r][c]) ? 0 : table.fields[c] && inRow ? 1 : 2;
     if (tag && kind && (extra ? !extra.has(key) : kind === 1)) return;
+    // A header the analyst named stays theirs: the replace writes it again.
+    if (r === 0 && kept.includes(c)) return;
     count++;
     if (named[kind].length < limit) named[kind].push(a1(r, c) + [' (a formula)', ' (edited)', ''][kind]);
   });
@@ -221,11 +279,11 @@ export function replaceDifferences(
 /** Why replace may not rewrite the sheet (see the file's comment), or undefined when it may; the first `limit` differences named. */
 export function replaceRefusal(
   table: OwnedTable | null,
-  importId: string,
+  importing: Importing,
   sheetName: string,
   limit = 3,
 ): string | undefined {
-  const differences = replaceDifferences(table, importId, limit);
+  const differences = replaceDifferences(table, importing, limit);
   if (!differences) return undefined;
   return differences.tagged
     ? `Replace stopped: "${sheetName}" is not as the import left it ${differences.what}. Undo those edits, import with merge by id, or choose Replace anyway.`

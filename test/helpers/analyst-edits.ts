@@ -365,7 +365,12 @@ export function analystScenario(seed: number, runs?: LaterRun[]): Scenario {
     if (mode === 'replace' && harmless && !analystCells.length && status !== 'done')
       notes.push(`refused after harmless edits: ${message}`);
     if (!same(w.tables.get(OTHER), other)) broken.push('another sheet was changed');
-    const fresh = [fields, ...list.items.map((r) => rowOf(r, fields))];
+    // A replace writes the new list under the header the analyst named on the header row (its id column reads "id").
+    const idAt = before.fields.indexOf('id');
+    const headerRow = idAt >= 0 && norm(before.cells[0]?.[idAt] as string) === 'id' ? before.cells[0] : [];
+    const named = (c: OutCell | undefined) => !blank(c) && (typeof c !== 'object' || c instanceof Date);
+    const header = fields.map((f) => headerRow[before.fields.indexOf(f)]).map((h, k) => (named(h) ? h : fields[k]));
+    const fresh = [header, ...list.items.map((r) => rowOf(r, fields))];
     if (status === 'failed') {
       if (!same(after.cells, before.cells)) broken.push(`refused (${message}) but the sheet changed`);
       if (!same(after.fields, before.fields)) broken.push('refused but the column record changed');

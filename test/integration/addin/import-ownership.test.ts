@@ -2,7 +2,7 @@
  * The import owns what it wrote, by record, tried as an analyst would through the sidebar's
  * endpoints (saveImport, startImport, continueImport, replaceAnyway, adoptTable): an edited
  * imported value, an edited id and a hand-typed table are never overwritten silently; sorting the
- * table keeps it the import's; a scheduled run keeps the sheet and says why. Merge by id keeps
+ * table keeps it the import's; a header the analyst renamed stays theirs; a scheduled run keeps the sheet and says why. Merge by id keeps
  * every analyst cell where it belongs (a TOTAL row's formula, a column inserted between imported
  * ones, a column named like a newly added field) and never moves a row (the analyst's sort and
  * formulas referring to other rows stay right), and formats follow their field.
@@ -107,6 +107,25 @@ describe('replace never overwrites the analyst silently', () => {
     const { emu, id, s } = imported(['id', 'fullName', 'firm', 'ticketSize']);
     sortRows(s, 1);
     expect(runImport(emu, id).pop()?.status).toBe('done');
+  });
+
+  test("a header the analyst renamed stays theirs through replaces; its column stays the import's by its record", () => {
+    const { emu, id, s } = imported(['id', 'fullName', 'firm', 'ticketSize']);
+    s.set(0, 1, 'Partner');
+    expect(runImport(emu, id).pop()?.status).toBe('done');
+    expect(s.get(0, 1)).toBe('Partner');
+    // Renamed back, then one value edited below it: that cell alone is named, not the column.
+    s.set(0, 1, 'fullName');
+    const name = s.get(2, 1);
+    s.set(2, 1, 'Edited Name');
+    const refused = runImport(emu, id).pop();
+    expect(refused?.message).toContain('"Partners" is not as the import left it (B3 (edited))');
+    s.set(2, 1, name);
+    expect(runImport(emu, id).pop()?.status).toBe('done');
+    // A header cleared holds nothing to lose: the field's name is written again.
+    s.set(0, 1, '');
+    expect(runImport(emu, id).pop()?.status).toBe('done');
+    expect(s.get(0, 1)).toBe('fullName');
   });
 
   test('a scheduled run never guesses: it keeps the sheet, the log says why, and the sidebar shows it; Replace anyway, kept, lets later runs through', () => {

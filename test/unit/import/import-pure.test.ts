@@ -358,7 +358,7 @@ describe("replace rewrites a sheet if and only if it carries this import's tag a
   /** The sheet as the import recorded it, then as it is now (`now`, with formulas and the columns' fields). */
   const sheet = (now: Cell[][], formulas: Record<string, string> = {}, tag: Partial<SheetTag> = {}) =>
     ownedTable(now, formulas, fields, { import: 'imp1', digest: ownDigest(written, fields), ...tag });
-  const verdict = (t: OwnedTable | null) => replaceRefusal(t, 'imp1', 'S');
+  const verdict = (t: OwnedTable | null) => replaceRefusal(t, { id: 'imp1', fields }, 'S');
 
   test('the table it wrote, as written, sorted, or with its columns moved, may be rewritten; so may a blank or missing sheet', () => {
     expect(verdict(null)).toBeUndefined();
@@ -456,7 +456,7 @@ describe("replace rewrites a sheet if and only if it carries this import's tag a
     );
   });
 
-  test('a renamed header or a title row above the table is named', () => {
+  test('a renamed header is kept (the replace writes it again), a title row above the table is named', () => {
     expect(
       verdict(
         sheet([
@@ -465,7 +465,16 @@ describe("replace rewrites a sheet if and only if it carries this import's tag a
           ['b', 'B'],
         ]),
       ),
-    ).toMatch(/\(B1 \(edited\), B2 \(edited\), B3 \(edited\)\)/);
+    ).toBeUndefined();
+    expect(
+      verdict(
+        sheet([
+          ['id', 'Name'],
+          ['a', 'A'],
+          ['b', 'Bea'],
+        ]),
+      ),
+    ).toMatch(/\(B3 \(edited\)\)/);
     expect(verdict(sheet([['My title', ''], ...written]))).toMatch(/\(A1 \(edited\)/);
   });
 
