@@ -5,7 +5,8 @@
  * column is the analyst's and stays where it is, and a field newly added gets a new column at the
  * right, never an analyst's column of the same name. The header row is the one whose cell in the
  * import's id column reads "id" (rows above it, a title for instance, stay as they are); a header
- * the analyst renamed keeps their name, and only a blank one gets its field's. A sheet
+ * the analyst renamed keeps their name (analystHeader), and a blank one, or one naming another of
+ * the import's fields, gets its field's. A sheet
  * with data but no column the import wrote is refused (MergeRefused) until the analyst lets the
  * import own its table. Rows are matched by id, and no row ever moves: a partner still listed
  * takes the new values in its own row, in the import's columns only (an analyst's formula there is
@@ -65,6 +66,18 @@ export const sameCell = (a: Cell, b: Cell): boolean => {
   return norm(a) === norm(b);
 };
 
+/**
+ * Whether a header cell of the import's column for `field` is one the analyst named their own way, which both modes
+ * keep: a formula, or text that is not blank and names no other of the import's `fields` (a column whose header names
+ * another field was moved by cut and paste without its record, and gets its own field's name again).
+ */
+export const analystHeader = (
+  cell: Cell | undefined,
+  formula: string | undefined,
+  field: string | undefined,
+  fields: readonly string[],
+): boolean => !!formula || (norm(cell) !== '' && !fields.some((f) => f !== field && norm(f) === norm(cell)));
+
 /** `unmatched`: ids in the list that the import's filters leave out; their rows stay as a partner no longer active does. */
 export function mergeTables(
   existing: { values: Cell[][]; formulas: string[][]; fields: ReadonlyArray<string | undefined> } | null,
@@ -120,8 +133,7 @@ export function mergeTables(
   const log = (c: Change) => {
     if (changes.length < MAX_CHANGES) changes.push(c);
   };
-  // A header the analyst named their own way stays theirs; a blank one (a new field's) gets the field's name.
-  const named = (c: number) => !!existing.formulas[h]?.[c] || norm(existing.values[h][c]) !== '';
+  const named = (c: number) => analystHeader(existing.values[h][c], existing.formulas[h]?.[c], columns[c], fields);
   // Every row stays where it is: a listed partner's first row takes the new values in the import's columns (an analyst's formula there stays).
   const grid: OutCell[][] = existing.values.map((_, r) => {
     if (r === h) return columns.map((f, c) => (f && !named(c) ? f : cellOf(h, c)));

@@ -8,24 +8,19 @@
  * for an execution that ends in between).
  * Replace may rewrite the sheet if and only if it is blank, or carries this import's tag and its
  * cells match the recorded or the pending digest. Otherwise it changes nothing and names the first
- * differences: formulas, then imported cells that were edited, then cells outside the table. A
- * header the analyst named on an imported column is theirs and not a difference: replace writes it
- * again, as merge keeps it.
+ * differences: formulas, then imported cells that were edited, then cells outside the table.
  * The digest keys each cell that is not blank by its row's id, its column's field (the column's
  * record, which moves with it) and its content, never by position or header text, so sorting the
- * rows, moving the columns or renaming a header keeps the table the import's; imported cells
- * cleared or deleted hold nothing to lose. It is a small invertible sketch (an invertible Bloom
- * lookup table), so a few edited cells can be named.
+ * rows or moving the columns keeps the table the import's; imported cells cleared or deleted hold
+ * nothing to lose. It leaves out the header row's names in the import's columns: those are the
+ * analyst's to choose, and both modes keep them (replaceHeader, src/import/merge.ts analystHeader).
+ * A tag recorded before (by header text, every cell) is read by that keying when it explains the
+ * sheet better. The digest is a small invertible sketch (an invertible Bloom lookup table), so a
+ * few edited cells can be named.
  */
 import { fnv1a } from '../api/hash';
 import { type Cell, isDate } from '../table/cells';
-import { HEADER_SEARCH_ROWS, norm, type OutCell } from './merge';
-
-/** The import a replace writes: its id and its fields. */
-export interface Importing {
-  id: string;
-  fields: readonly string[];
-}
+import { analystHeader, HEADER_SEARCH_ROWS, norm, type OutCell } from './merge';
 
 /** The import's record on a sheet it wrote. */
 export interface SheetTag {
@@ -75,56 +70,73 @@ function toggle(sketch: number[], key: number, sign: number): void {
 }
 
 /**
- * Each cell with content (a blank one holds nothing to lose), keyed by its row's id, its column's name and its
- * content. A column's name is its field, from the column's record (the header's text for a column without one), so
- * renaming or clearing a header changes that one cell and no other; the header row's id is the id column's name.
- * A table whose headers are its fields keys the same with or without the records.
+ * How a digest keys a sheet. By the columns' records (`fields`), leaving out the header row's cells in the import's
+ * columns (the analyst may name those: see headerRow); or, as tags were recorded before columns were keyed by their
+ * records, by the headers' text (`fields` empty), every cell.
+ */
+interface Keying {
+  fields: ReadonlyArray<string | undefined>;
+  skipsHeader: boolean;
+}
+const byRecord = (fields: ReadonlyArray<string | undefined>): Keying => ({ fields, skipsHeader: true });
+const BY_HEADER_TEXT: Keying = { fields: [], skipsHeader: false };
+
+/** Whether a grid's first row is its header row: its id column (by the columns' records) reads "id", as a merge asks. */
+function headerRow(grid: ReadonlyArray<ReadonlyArray<OutCell>>, fields: ReadonlyArray<string | undefined>): boolean {
+  const id = grid[0]?.[fields.indexOf('id')];
+  return !isFormula(id) && norm(id) === 'id';
+}
+
+/**
+ * Each cell with content (a blank one holds nothing to lose) that `keying` keys, by its row's id, its column's name
+ * and its content. A column's name is its field, from the column's record (the header's text for a column without
+ * one), so renaming or clearing a header changes nothing else; the header row's id is the id column's name.
  */
 function keyed(
   grid: ReadonlyArray<ReadonlyArray<OutCell>>,
-  fields: ReadonlyArray<string | undefined>,
+  keying: Keying,
   each: (key: number, r: number, c: number, inRow: boolean) => void,
 ): void {
+  const { fields } = keying;
   const header = grid[0] ?? [];
   const names = header.map((h, c) => text(fields[c] ?? h));
   const recordedId = fields.indexOf('id');
   const idCol = recordedId >= 0 ? recordedId : header.findIndex((h) => !isFormula(h) && norm(h) === 'id');
+  const skips = keying.skipsHeader && headerRow(grid, fields);
   grid.forEach((row, r) => {
     const id = r === 0 ? names[idCol] : text(row[idCol]);
     for (let c = 0; c < row.length; c++)
-      if (!blank(row[c]))
+      if (!blank(row[c]) && !(r === 0 && skips && fields[c] && !isFormula(row[c])))
         each(fnv1a(`${id}\u0001${names[c]}\u0001${text(row[c])}`) >>> 0, r, c, r === 0 || !blank(row[idCol]));
   });
 }
 
-/** The sketch of a grid's keyed cells that `include` takes, each keyed as the whole grid keys it. */
+/** The sketch of a grid's keyed cells that `include` takes. */
 function sketchOf(
   grid: ReadonlyArray<ReadonlyArray<OutCell>>,
-  fields: ReadonlyArray<string | undefined>,
-  include: (r: number, c: number) => boolean,
+  keying: Keying,
+  include: (r: number, c: number) => boolean = () => true,
 ): string {
   const sketch = new Array<number>(9 * SLOTS).fill(0);
-  keyed(grid, fields, (key, r, c) => {
+  keyed(grid, keying, (key, r, c) => {
     if (include(r, c)) toggle(sketch, key, 1);
   });
   return sketch.map((n) => n.toString(36)).join('.');
 }
 
-/** The digest of a grid whose columns record `fields`: the sketch of its keyed cells. */
-export const digestOf = (
-  grid: ReadonlyArray<ReadonlyArray<OutCell>>,
-  fields: ReadonlyArray<string | undefined> = [],
-): string => sketchOf(grid, fields, () => true);
+/** The digest of every cell of a grid, keyed by the headers' text (a blank grid's is the record of nothing). */
+export const digestOf = (grid: ReadonlyArray<ReadonlyArray<OutCell>>): string => sketchOf(grid, BY_HEADER_TEXT);
 
 /**
- * The digest of what the import owns in `grid`: its columns, without formulas (those are the analyst's), in the
- * cells `owned` names (the rows it wrote or adopted, and the cells of the rows it kept that it had recorded).
+ * The digest of what the import owns in `grid`: its columns, without formulas (those are the analyst's) or the
+ * header row's names, in the cells `owned` names (the rows it wrote or adopted, and the cells of the rows it kept
+ * that it had recorded).
  */
 export const ownDigest = (
   grid: readonly OutCell[][],
   columns: ReadonlyArray<string | undefined>,
   owned: (r: number, c: number) => boolean = () => true,
-): string => sketchOf(grid, columns, (r, c) => !!columns[c] && !isFormula(grid[r][c]) && owned(r, c));
+): string => sketchOf(grid, byRecord(columns), (r, c) => !!columns[c] && !isFormula(grid[r][c]) && owned(r, c));
 
 /** A sheet's cells as one grid, formulas as formula cells. */
 export const gridOf = (t: OwnedTable): OutCell[][] =>
@@ -164,29 +176,34 @@ export function recordedCells(table: OwnedTable | null, importId: string): (r: n
   const tag = table?.tag?.import === importId ? table.tag : null;
   if (!table || !tag) return () => false;
   const grid = gridOf(table);
-  const fields = keying(grid, table.fields, tag);
-  const now = digestOf(grid, fields);
-  const extra = now === tag.pending ? new Set<number>() : extraKeys(now, tag.digest);
+  const { keying, extra } = against(grid, table.fields, tag);
   if (!extra) return () => false;
   const recorded = new Set<string>();
-  keyed(grid, fields, (key, r, c) => {
+  keyed(grid, keying, (key, r, c) => {
     if (!extra.has(key)) recorded.add(`${r},${c}`);
   });
   return (r, c) => recorded.has(`${r},${c}`);
 }
 
 /**
- * The columns' names the tag was recorded with: their records, or their headers' text for a sheet exactly as a
- * tag recorded before columns were named by their records (a header that is not its field's name, as an adopted
- * table's "Full name", keys differently under the two).
+ * A sheet against its tag: the keying the tag was recorded with (by the columns' records, or by the headers' text
+ * for a tag recorded before them), and the keys added since (none when the sheet is as recorded or as its pending
+ * write left it; null when too many to name). Of the two keyings, the one that explains the sheet with the fewer
+ * added keys.
  */
-function keying(
+function against(
   grid: OutCell[][],
   fields: ReadonlyArray<string | undefined>,
   tag: SheetTag,
-): ReadonlyArray<string | undefined> {
-  const recorded = (digest: string) => digest === tag.digest || digest === tag.pending;
-  return recorded(digestOf(grid, fields)) || !recorded(digestOf(grid)) ? fields : [];
+): { keying: Keying; extra: Set<number> | null } {
+  let best: { keying: Keying; extra: Set<number> | null } = { keying: byRecord(fields), extra: null };
+  for (const keying of [byRecord(fields), BY_HEADER_TEXT]) {
+    const now = sketchOf(grid, keying);
+    if (now === tag.digest || now === tag.pending) return { keying, extra: new Set() };
+    const extra = extraKeys(now, tag.digest);
+    if (extra && (!best.extra || extra.size < best.extra.size)) best = { keying, extra };
+  }
+  return best;
 }
 
 /** A1 name of a 0-based cell. */
@@ -220,22 +237,17 @@ function extraKeys(now: string, then: string): Set<number> | null {
 }
 
 /**
- * The header cells a replace keeps: for each field, the column whose header the analyst named on the sheet's
- * header row (the first, when its id column reads "id"), or -1. A header the analyst named stays theirs, as in a
- * merge; the replace writes it again.
+ * The header a replace writes: on the sheet's header row, each field's header as the analyst named it their own way
+ * in the field's column (analystHeader: a formula there is not kept, replace names it), else the field's name. The
+ * replace keeps it, as a merge does.
  */
-function keptHeaders(table: OwnedTable | null, fields: readonly string[]): number[] {
-  const idCol = table ? table.fields.indexOf('id') : -1;
-  if (!table || idCol < 0 || norm(table.values[0]?.[idCol]) !== 'id') return fields.map(() => -1);
+export function replaceHeader(table: OwnedTable | null, fields: readonly string[]): Cell[] {
+  if (!table || !headerRow(table.values, table.fields)) return [...fields];
   return fields.map((f) => {
     const c = table.fields.indexOf(f);
-    return c < 0 || table.formulas[0]?.[c] || blank(table.values[0][c]) ? -1 : c;
+    const named = c >= 0 && !table.formulas[0][c] && analystHeader(table.values[0][c], undefined, f, fields);
+    return named ? table.values[0][c] : f;
   });
-}
-
-/** The header a replace writes: each field's header as the analyst named it (see keptHeaders), else the field. */
-export function replaceHeader(table: OwnedTable | null, fields: readonly string[]): Cell[] {
-  return keptHeaders(table, fields).map((c, k) => (c < 0 ? fields[k] : (table as OwnedTable).values[0][c]));
 }
 
 /**
@@ -245,27 +257,26 @@ export function replaceHeader(table: OwnedTable | null, fields: readonly string[
  */
 export function replaceDifferences(
   table: OwnedTable | null,
-  importing: Importing,
+  importId: string,
   limit = 3,
 ): { what: string; tagged: boolean } | undefined {
   if (!table) return undefined;
   const grid = gridOf(table);
-  const tag = table.tag?.import === importing.id ? table.tag : null;
-  const kept = keptHeaders(table, importing.fields);
-  const fields = tag ? keying(grid, table.fields, tag) : table.fields;
-  const now = tag ? digestOf(grid, fields) : '';
-  if (tag && (now === tag.digest || now === tag.pending)) return undefined;
-  const extra = tag ? extraKeys(now, tag.digest) : null;
+  const tag = table.tag?.import === importId ? table.tag : null;
+  const header = !!tag && headerRow(grid, table.fields);
+  // A sheet without this import's tag: every cell is named, none is the import's.
+  const { keying, extra } = tag ? against(grid, table.fields, tag) : { keying: BY_HEADER_TEXT, extra: null };
+  if (extra?.size === 0) return undefined;
   // Too many differences to list: the formulas and the cells outside the import's columns are named.
   const many = !!tag && !extra;
   const named: string[][] = [[], [], []];
   let count = 0;
-  keyed(grid, fields, (key, r, c, inRow) => {
+  keyed(grid, keying, (key, r, c, inRow) => {
     // Formulas first, then imported cells (a column the import wrote, on the header row or a row with an id), then the rest.
     const kind = isFormula(grid[r][c]) ? 0 : table.fields[c] && inRow ? 1 : 2;
     if (tag && kind && (extra ? !extra.has(key) : kind === 1)) return;
-    // A header the analyst named stays theirs: the replace writes it again.
-    if (r === 0 && kept.includes(c)) return;
+    // The header row's names in the import's columns are the replace's to write (the analyst's kept: replaceHeader).
+    if (kind === 1 && r === 0 && header) return;
     count++;
     if (named[kind].length < limit) named[kind].push(a1(r, c) + [' (a formula)', ' (edited)', ''][kind]);
   });
@@ -279,11 +290,11 @@ export function replaceDifferences(
 /** Why replace may not rewrite the sheet (see the file's comment), or undefined when it may; the first `limit` differences named. */
 export function replaceRefusal(
   table: OwnedTable | null,
-  importing: Importing,
+  importId: string,
   sheetName: string,
   limit = 3,
 ): string | undefined {
-  const differences = replaceDifferences(table, importing, limit);
+  const differences = replaceDifferences(table, importId, limit);
   if (!differences) return undefined;
   return differences.tagged
     ? `Replace stopped: "${sheetName}" is not as the import left it ${differences.what}. Undo those edits, import with merge by id, or choose Replace anyway.`

@@ -365,11 +365,17 @@ export function analystScenario(seed: number, runs?: LaterRun[]): Scenario {
     if (mode === 'replace' && harmless && !analystCells.length && status !== 'done')
       notes.push(`refused after harmless edits: ${message}`);
     if (!same(w.tables.get(OTHER), other)) broken.push('another sheet was changed');
-    // A replace writes the new list under the header the analyst named on the header row (its id column reads "id").
+    // A replace writes the new list under the header the analyst named on the header row (its id column reads "id"),
+    // unless that names another field (a column moved without its record).
     const idAt = before.fields.indexOf('id');
     const headerRow = idAt >= 0 && norm(before.cells[0]?.[idAt] as string) === 'id' ? before.cells[0] : [];
-    const named = (c: OutCell | undefined) => !blank(c) && (typeof c !== 'object' || c instanceof Date);
-    const header = fields.map((f) => headerRow[before.fields.indexOf(f)]).map((h, k) => (named(h) ? h : fields[k]));
+    const named = (h: OutCell | undefined, f: string) =>
+      !blank(h) &&
+      (typeof h !== 'object' || h instanceof Date) &&
+      !fields.some((other) => other !== f && norm(other) === norm(h as string));
+    const header = fields
+      .map((f) => headerRow[before.fields.indexOf(f)])
+      .map((h, k) => (named(h, fields[k]) ? h : fields[k]));
     const fresh = [header, ...list.items.map((r) => rowOf(r, fields))];
     if (status === 'failed') {
       if (!same(after.cells, before.cells)) broken.push(`refused (${message}) but the sheet changed`);

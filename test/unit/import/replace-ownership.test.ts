@@ -11,11 +11,7 @@ import { ownedTable } from '../../helpers/fake-ports';
 const fields = ['id', 'x'];
 /** The verdict on the sheet `now` when the import recorded `written` there. */
 const verdict = (written: Cell[][], now: Cell[][]) =>
-  replaceRefusal(
-    ownedTable(now, {}, fields, { import: 'imp1', digest: ownDigest(written, fields) }),
-    { id: 'imp1', fields },
-    'S',
-  );
+  replaceRefusal(ownedTable(now, {}, fields, { import: 'imp1', digest: ownDigest(written, fields) }), 'imp1', 'S');
 
 describe('what the import wrote reads back as written', () => {
   test('a date read back to the second is as written; another date is an edit', () => {
@@ -76,12 +72,12 @@ describe('what the import wrote reads back as written', () => {
       ['a', '', ''],
       ['b', 'B', ''],
     ];
-    expect(ownDigest(sheet, ['id', 'x', undefined])).toBe(digestOf(own, ['id', 'x', undefined]));
+    expect(ownDigest(sheet, ['id', 'x', undefined])).toBe(ownDigest(own, ['id', 'x', undefined]));
   });
 });
 
 describe("cells that are not this import's", () => {
-  test("another import's table, its own cells only, is not this import's to rewrite (its header, kept, is not named)", () => {
+  test("another import's table, its own cells only, is not this import's to rewrite", () => {
     const theirs = ownedTable(
       [
         ['id', 'x'],
@@ -91,8 +87,8 @@ describe("cells that are not this import's", () => {
       fields,
       { import: 'imp2', digest: 'whatever' },
     );
-    expect(replaceRefusal(theirs, { id: 'imp1', fields }, 'S')).toBe(
-      'Replace stopped: "S" holds cells the import did not write (A2 (edited), B2 (edited)). Let the import own this table, import into another sheet, or choose Replace anyway.',
+    expect(replaceRefusal(theirs, 'imp1', 'S')).toBe(
+      'Replace stopped: "S" holds cells the import did not write (A1 (edited), B1 (edited), A2 (edited) and 1 more). Let the import own this table, import into another sheet, or choose Replace anyway.',
     );
   });
 
@@ -105,7 +101,7 @@ describe("cells that are not this import's", () => {
       {},
       ['name', 'x'],
     );
-    expect(replaceRefusal(t, { id: 'imp1', fields }, 'S', 9)).toMatch(/\(A1 \(edited\), B1 \(edited\), A2, B2\)/);
+    expect(replaceRefusal(t, 'imp1', 'S', 9)).toMatch(/\(A1 \(edited\), B1 \(edited\), A2, B2\)/);
   });
 
   test('a record of another size is not read: the sheet is refused with the edits too many to name', () => {
@@ -122,7 +118,7 @@ describe("cells that are not this import's", () => {
       fields,
       { import: 'imp1', digest: `${ownDigest(written, fields)}.1` },
     );
-    expect(replaceRefusal(t, { id: 'imp1', fields }, 'S')).toMatch(/\(many edited imported cells\)/);
+    expect(replaceRefusal(t, 'imp1', 'S')).toMatch(/\(many edited imported cells\)/);
   });
 
   test('one of two identical rows the import wrote deleted: nothing of the analyst is lost', () => {
@@ -161,15 +157,13 @@ describe("cells that are not this import's", () => {
     const stored =
       '0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.1.1ihfdyb.1k0azyg.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.1.1phae1p.1ueymnb.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.1.1iyqj5z.kqddd4.0.0.0.0.0.0.0.0.0.1.7oz7od.xcus0j.0.0.0.1.k9qir6.1wrdmvt.0.0.0.0.0.0.1.1rljp4r.tlsv9x.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.1.1iyqj5z.kqddd4.0.0.0.0.0.0.1.k9qir6.1wrdmvt.0.0.0.0.0.0.0.0.0.1.1phae1p.1ueymnb.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.1.1rljp4r.tlsv9x.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.1.7oz7od.xcus0j.1.1ihfdyb.1k0azyg.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.1.7oz7od.xcus0j.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.1.1phae1p.1ueymnb.1.1ihfdyb.1k0azyg.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.1.1iyqj5z.kqddd4.1.k9qir6.1wrdmvt.0.0.0.0.0.0.1.1rljp4r.tlsv9x.0.0.0.0.0.0.0.0.0.0.0.0';
     const sheet = ownedTable(written, {}, ['id', 'fullName'], { import: 'imp1', digest: stored });
-    expect(replaceRefusal(sheet, { id: 'imp1', fields }, 'S')).toBeUndefined();
+    expect(replaceRefusal(sheet, 'imp1', 'S')).toBeUndefined();
     // The same digest with its three parts in another order (a form this rule never writes): refused, in bounded time.
     const parts = stored.split('.');
     const third = parts.length / 3;
     const foreign = [...parts.slice(third), ...parts.slice(0, third)].join('.');
     const tagged = ownedTable(written, {}, ['id', 'fullName'], { import: 'imp1', digest: foreign });
-    expect(replaceRefusal(tagged, { id: 'imp1', fields }, 'S')).toMatch(
-      /^Replace stopped: "S" is not as the import left it/,
-    );
+    expect(replaceRefusal(tagged, 'imp1', 'S')).toMatch(/^Replace stopped: "S" is not as the import left it/);
   });
 
   test("a sheet recorded before columns were keyed by their records, its headers not its fields, is still the import's as recorded", () => {
@@ -181,10 +175,10 @@ describe("cells that are not this import's", () => {
     // Such a tag keyed each column by its header's text: the digest of the grid read without the columns' records.
     const tag = { import: 'imp1', digest: digestOf(adopted) };
     const columns = ['id', 'fullName'];
-    expect(digestOf(adopted, columns)).not.toBe(tag.digest);
-    expect(replaceRefusal(ownedTable(adopted, {}, columns, tag), { id: 'imp1', fields: columns }, 'S')).toBeUndefined();
+    expect(ownDigest(adopted, columns)).not.toBe(tag.digest);
+    expect(replaceRefusal(ownedTable(adopted, {}, columns, tag), 'imp1', 'S')).toBeUndefined();
     const edited = adopted.map((row, r) => (r === 2 ? ['lp_2', 'Grace H.'] : row));
-    expect(replaceRefusal(ownedTable(edited, {}, columns, tag), { id: 'imp1', fields: columns }, 'S')).toMatch(
+    expect(replaceRefusal(ownedTable(edited, {}, columns, tag), 'imp1', 'S')).toMatch(
       /^Replace stopped: "S" is not as the import left it/,
     );
   });
@@ -212,7 +206,7 @@ describe("cells that are not this import's", () => {
     const now = written.map((row) => [...row]);
     for (const [r, c] of edits) now[r][c] = `edit20_${r}_${c}`;
     const t = ownedTable(now, {}, three, { import: 'imp1', digest: ownDigest(written, three) });
-    expect(replaceRefusal(t, { id: 'imp1', fields }, 'S', 99)).toContain(
+    expect(replaceRefusal(t, 'imp1', 'S', 99)).toContain(
       '(B2 (edited), C2 (edited), C6 (edited), C8 (edited), C9 (edited), B13 (edited), C14 (edited), B16 (edited), B21 (edited))',
     );
   });

@@ -1,0 +1,133 @@
+/**
+ * A column is the import's by its record (the field on the whole column), not by its header: the header row's names
+ * in the import's columns are the analyst's to choose, and both modes keep a name the analyst gave (unless it names
+ * another of the import's fields: then the column was moved without its record, and gets its own field's name).
+ * Tried here through the import's entry points on the fake ports: a renamed header survives an execution that ends
+ * between the write and its record, any number of renamed headers, columns swapped by cut and paste, another
+ * import's header-only sheet, and tags recorded before columns were keyed by their records (by header text).
+ */
+import { LP_FIELDS } from '../../../src/api/records';
+import { beginRun } from '../../../src/import/machine';
+import type { OutCell } from '../../../src/import/merge';
+import { recordedCells, replaceRefusal } from '../../../src/import/replace';
+import type { ImportSpec } from '../../../src/import/spec';
+import { fakeList, records } from '../../helpers/fake-list';
+import { Killed, ownedTable, type World, world } from '../../helpers/fake-ports';
+
+const spec = (fields: string[], mode: ImportSpec['mode'] = 'replace'): ImportSpec => ({
+  id: 'imp1',
+  sheetName: 'Partners',
+  fields,
+  mode,
+});
+const run = (w: World) => beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t + 60_000);
+const table = (w: World) => w.tables.get('Partners') as OutCell[][];
+
+describe('a header the analyst named stays theirs, and changes nothing else', () => {
+  /** A replace import run twice (the header renamed between, or not), then killed after writing a changed list. */
+  function endedAfterWrite(rename: boolean) {
+    const list = fakeList(records(3));
+    const w = world(list.fetch, [spec(['id', 'fullName'])]);
+    expect(run(w).status).toBe('done');
+    if (rename) table(w)[0][1] = 'Partner';
+    expect(run(w).status).toBe('done');
+    list.items[1] = { ...list.items[1], fullName: 'Renamed 1' };
+    const ports = w.nextExecution();
+    const write = ports.target.write;
+    ports.target.write = (...args) => {
+      write(...args);
+      w.kill();
+    };
+    expect(() => beginRun('imp1', 'sidebar', ports, w.clock.t + 60_000)).toThrow(Killed);
+    expect(w.tags.get('Partners')?.pending).toBeDefined();
+    return { w, resumed: run(w) };
+  }
+
+  test('an execution ended between the write and its record: the pending record makes the new table its own', () => {
+    expect(endedAfterWrite(false).resumed.status).toBe('done');
+    const { w, resumed } = endedAfterWrite(true);
+    expect(table(w)).toEqual([
+      ['id', 'Partner'],
+      ['p0', 'Name 0'],
+      ['p1', 'Renamed 1'],
+      ['p2', 'Name 2'],
+    ]);
+    expect([resumed.status, resumed.message]).toEqual(['done', expect.stringContaining('Imported 3')]);
+    expect(run(w).status).toBe('done');
+  });
+
+  test('every header of a 47-field import renamed: the replace keeps them all and rewrites the sheet', () => {
+    const w = world(fakeList(records(3)).fetch, [spec([...LP_FIELDS])]);
+    expect(run(w).status).toBe('done');
+    const named = LP_FIELDS.map((f, c) => (c === 0 ? 'id' : `${f[0].toUpperCase()}${f.slice(1)} (fund III)`));
+    table(w)[0] = [...named];
+    const done = run(w);
+    expect([done.status, done.message]).toEqual(['done', expect.stringContaining('Imported 3')]);
+    expect(table(w)[0]).toEqual(named);
+  });
+
+  test("two columns swapped by cut and paste (cells moved, records not): each header is its field's again", () => {
+    const list = fakeList(records(2).map((r, i) => ({ ...r, email: `p${i}@fund.example` })));
+    const w = world(list.fetch, [spec(['id', 'fullName', 'email'])]);
+    expect(run(w).status).toBe('done');
+    w.tables.set(
+      'Partners',
+      table(w).map((r) => [r[0], r[2], r[1]]),
+    );
+    expect(w.columns.get('Partners')).toEqual(['id', 'fullName', 'email']);
+    expect(run(w).status).toBe('done');
+    expect(table(w)).toEqual([
+      ['id', 'fullName', 'email'],
+      ['p0', 'Name 0', 'p0@fund.example'],
+      ['p1', 'Name 1', 'p1@fund.example'],
+    ]);
+  });
+
+  test("another import's sheet holding only its header is not taken over without Replace anyway", () => {
+    const w = world(fakeList([]).fetch, [spec(['id', 'fullName'])]);
+    w.own('Partners', [['id', 'fullName']], ['id', 'fullName'], 'imp2');
+    const done = run(w);
+    expect(done.status).toBe('failed');
+    expect(done.message).toContain('holds cells the import did not write (A1 (edited), B1 (edited))');
+    expect(w.tags.get('Partners')?.import).toBe('imp2');
+  });
+});
+
+describe('a sheet recorded by header text (before columns were keyed by their records)', () => {
+  /** A merged sheet whose header the analyst renamed, as that release left it. */
+  const legacy = (): OutCell[][] => [
+    ['id', 'Partner'],
+    ['p0', 'Name 0'],
+    ['p1', 'Name 1'],
+    ['p2', 'Name 2'],
+  ];
+  // Its tag, as that release recorded it (the renamed header not owned): a fixture, since every saved sheet holds one.
+  const STORED =
+    '0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.1.1ihfdyb.1k0azyg.0.0.0.0.0.0.0.0.0.1.vj5rg7.1emg89s.0.0.0.0.0.0.0.0.0.0.0.0.1.17koxov.1ym67yg.0.0.0.1.1m54tl3.vfzoa8.1.1i84q9x.zi7i7i.1.1rn6xlh.jfjtjc.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.1.ur4xzb.xedj2f.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.2.eon1w2.fcxjaw.0.0.0.1.17koxov.1ym67yg.0.0.0.2.1c78lj6.24hvl5.0.0.0.0.0.0.1.vj5rg7.1emg89s.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.1.1ihfdyb.1k0azyg.2.ak4kgg.g3bxra.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.1.1m54tl3.vfzoa8.0.0.0.0.0.0.0.0.0.1.ur4xzb.xedj2f.0.0.0.0.0.0.1.1ihfdyb.1k0azyg.0.0.0.1.vj5rg7.1emg89s.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.1.17koxov.1ym67yg.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0';
+  const edited = () => {
+    const now = legacy();
+    now[1][1] = 'Ada (call back)';
+    return ownedTable(now as never, {}, ['id', 'fullName'], { import: 'imp1', digest: STORED });
+  };
+
+  test('one cell edited: a replace names that cell alone, and the untouched cells stay recorded', () => {
+    expect(replaceRefusal(edited(), 'imp1', 'S')).toMatch(/\(B2 \(edited\)\)/);
+    expect(recordedCells(edited(), 'imp1')(2, 1)).toBe(true);
+  });
+
+  test('merged after an edit, then replaced: a kept row nobody touched is replaced, the renamed header kept', () => {
+    const list = fakeList(records(3));
+    const w = world(list.fetch, [spec(['id', 'fullName'], 'merge')]);
+    w.tables.set('Partners', legacy());
+    w.columns.set('Partners', ['id', 'fullName']);
+    w.tags.set('Partners', { import: 'imp1', digest: STORED });
+    table(w)[1][1] = 'Ada (call back)';
+    list.items = list.items.filter((r) => r.id !== 'p1');
+    expect(run(w).status).toBe('done');
+    expect(table(w)).toEqual(legacy());
+    w.specs[0] = { ...w.specs[0], mode: 'replace' };
+    const done = run(w);
+    expect([done.status, done.message]).toEqual(['done', expect.stringContaining('Imported 2')]);
+    expect(table(w)[0]).toEqual(['id', 'Partner']);
+  });
+});
