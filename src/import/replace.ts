@@ -90,7 +90,7 @@ function headerRow(grid: ReadonlyArray<ReadonlyArray<OutCell>>, fields: Readonly
 /**
  * Each cell with content (a blank one holds nothing to lose) that `keying` keys, by its row's id, its column's name
  * and its content. A column's name is its field, from the column's record (the header's text for a column without
- * one), so renaming or clearing a header changes nothing else; the header row's id is the id column's name.
+ * one), so renaming or clearing a header changes nothing else.
  */
 function keyed(
   grid: ReadonlyArray<ReadonlyArray<OutCell>>,
@@ -104,7 +104,7 @@ function keyed(
   const idCol = recordedId >= 0 ? recordedId : header.findIndex((h) => !isFormula(h) && norm(h) === 'id');
   const skips = keying.skipsHeader && headerRow(grid, fields);
   grid.forEach((row, r) => {
-    const id = r === 0 ? names[idCol] : text(row[idCol]);
+    const id = text(row[idCol]);
     for (let c = 0; c < row.length; c++)
       if (!blank(row[c]) && !(r === 0 && skips && fields[c] && !isFormula(row[c])))
         each(fnv1a(`${id}\u0001${names[c]}\u0001${text(row[c])}`) >>> 0, r, c, r === 0 || !blank(row[idCol]));
@@ -244,8 +244,9 @@ function extraKeys(now: string, then: string): Set<number> | null {
 export function replaceHeader(table: OwnedTable | null, fields: readonly string[]): Cell[] {
   if (!table || !headerRow(table.values, table.fields)) return [...fields];
   return fields.map((f) => {
+    // A field without a column (a field just added) reads an empty header (index -1): its name.
     const c = table.fields.indexOf(f);
-    const named = c >= 0 && !table.formulas[0][c] && analystHeader(table.values[0][c], undefined, f, fields);
+    const named = !table.formulas[0][c] && analystHeader(table.values[0][c], undefined, f, fields);
     return named ? table.values[0][c] : f;
   });
 }

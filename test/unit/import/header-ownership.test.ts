@@ -83,6 +83,32 @@ describe('a header the analyst named stays theirs, and changes nothing else', ()
     ]);
   });
 
+  test('the id header renamed within "id" ("ID") is kept; renamed past it ("Partner ID"), the first row is no header row and is named', () => {
+    const w = world(fakeList(records(3)).fetch, [spec(['id', 'fullName'])]);
+    expect(run(w).status).toBe('done');
+    table(w)[0][0] = 'ID';
+    expect(run(w).status).toBe('done');
+    expect(table(w)[0]).toEqual(['ID', 'fullName']);
+    table(w)[0][0] = 'Partner ID';
+    const refused = run(w);
+    expect(refused.status).toBe('failed');
+    // The rows are still keyed by the id column's record: only the header row is named, no partner's row.
+    expect(refused.message).toContain('not as the import left it (A1 (edited)');
+    expect(refused.message).not.toMatch(/A2|B2|many/);
+  });
+
+  test('a field added to the import gets its name as its header; a formula over a header is overwritten by Replace anyway, and said', () => {
+    const w = world(fakeList(records(2)).fetch, [spec(['id', 'fullName'])]);
+    expect(run(w).status).toBe('done');
+    table(w)[0][1] = { formula: '=UPPER("name")' };
+    w.specs[0] = { ...w.specs[0], fields: ['id', 'fullName', 'firm'] };
+    const refused = run(w);
+    expect([refused.status, refused.message]).toEqual(['failed', expect.stringContaining('(B1 (a formula))')]);
+    const forced = beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t + 60_000, true);
+    expect(forced.message).toContain('Replaced anyway: overwrote cells not as the import left them (B1 (a formula))');
+    expect(table(w)[0]).toEqual(['id', 'fullName', 'firm']);
+  });
+
   test("another import's sheet holding only its header is not taken over without Replace anyway", () => {
     const w = world(fakeList([]).fetch, [spec(['id', 'fullName'])]);
     w.own('Partners', [['id', 'fullName']], ['id', 'fullName'], 'imp2');
