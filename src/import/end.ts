@@ -54,7 +54,7 @@ export function replaceRefused(
   table?: OwnedTable | null,
 ): string | undefined {
   if (spec.mode !== 'replace' || run.force) return undefined;
-  return replaceRefusal(table === undefined ? ports.target.read(spec.sheetName) : table, spec.id, spec.sheetName);
+  return replaceRefusal(table === undefined ? ports.target.read(spec.sheetName) : table, spec, spec.sheetName);
 }
 
 /** Unique rows by id, in first-seen order, each with its latest data. */
@@ -211,7 +211,7 @@ export function writeTarget(
     const refusal = replaceRefused(spec, run, ports, existing);
     if (refusal) throw new Error(refusal);
     // Replace anyway: what it overwrites of the analyst's is said, never dropped without a word.
-    const overwritten = run.force ? replaceDifferences(existing, spec.id) : undefined;
+    const overwritten = run.force ? replaceDifferences(existing, spec) : undefined;
     if (overwritten)
       note = ` Replaced anyway: overwrote cells ${overwritten.tagged ? 'not as the import left them' : 'the import did not write'} ${overwritten.what}.`;
     // A header the analyst named is kept, as in a merge.

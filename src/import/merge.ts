@@ -5,8 +5,8 @@
  * column is the analyst's and stays where it is, and a field newly added gets a new column at the
  * right, never an analyst's column of the same name. The header row is the one whose cell in the
  * import's id column reads "id" (rows above it, a title for instance, stay as they are); a header
- * the analyst renamed keeps their name (analystHeader), and a blank one, or one naming another of
- * the import's fields, gets its field's. A sheet
+ * the analyst renamed keeps their name (analystHeader), and a blank one, or one moved without its
+ * record (exactly another field's name), gets its field's. A sheet
  * with data but no column the import wrote is refused (MergeRefused) until the analyst lets the
  * import own its table. Rows are matched by id, and no row ever moves: a partner still listed
  * takes the new values in its own row, in the import's columns only (an analyst's formula there is
@@ -68,15 +68,20 @@ export const sameCell = (a: Cell, b: Cell): boolean => {
 
 /**
  * Whether a header cell of the import's column for `field` is one the analyst named their own way, which both modes
- * keep: a formula, or text that is not blank and names no other of the import's `fields` (a column whose header names
- * another field was moved by cut and paste without its record, and gets its own field's name again).
+ * keep: a formula, or text that is not blank and is not exactly another field's name while that field's own column
+ * (`headerOf`, undefined without one) reads otherwise: such a column was moved by cut and paste without its record,
+ * and gets its own field's name again.
  */
 export const analystHeader = (
   cell: Cell | undefined,
   formula: string | undefined,
   field: string | undefined,
   fields: readonly string[],
-): boolean => !!formula || (norm(cell) !== '' && !fields.some((f) => f !== field && norm(f) === norm(cell)));
+  headerOf: (field: string) => Cell | undefined,
+): boolean =>
+  !!formula ||
+  (norm(cell) !== '' &&
+    !fields.some((f) => f !== field && cell === f && headerOf(f) !== undefined && headerOf(f) !== f));
 
 /** `unmatched`: ids in the list that the import's filters leave out; their rows stay as a partner no longer active does. */
 export function mergeTables(
@@ -133,7 +138,9 @@ export function mergeTables(
   const log = (c: Change) => {
     if (changes.length < MAX_CHANGES) changes.push(c);
   };
-  const named = (c: number) => analystHeader(existing.values[h][c], existing.formulas[h]?.[c], columns[c], fields);
+  const headerOf = (f: string) => existing.values[h][existing.fields.indexOf(f)];
+  const named = (c: number) =>
+    analystHeader(existing.values[h][c], existing.formulas[h]?.[c], columns[c], fields, headerOf);
   // Every row stays where it is: a listed partner's first row takes the new values in the import's columns (an analyst's formula there stays).
   const grid: OutCell[][] = existing.values.map((_, r) => {
     if (r === h) return columns.map((f, c) => (f && !named(c) ? f : cellOf(h, c)));

@@ -70,44 +70,44 @@ function toggle(sketch: number[], key: number, sign: number): void {
 }
 
 /**
- * How a digest keys a sheet. By the columns' records (`fields`), leaving out the header row's cells in the import's
- * columns (the analyst may name those: see headerRow); or, as tags were recorded before columns were keyed by their
- * records, by the headers' text (`fields` empty), every cell.
+ * How a digest keys a sheet: by the columns' records (the fields, each column's or undefined), leaving out the header
+ * row's names in the import's columns (the analyst may name those); or, as tags were recorded before columns were
+ * keyed by their records, by the headers' text (no records), every cell.
  */
-interface Keying {
-  fields: ReadonlyArray<string | undefined>;
-  skipsHeader: boolean;
-}
-const byRecord = (fields: ReadonlyArray<string | undefined>): Keying => ({ fields, skipsHeader: true });
-const BY_HEADER_TEXT: Keying = { fields: [], skipsHeader: false };
+type Keying = ReadonlyArray<string | undefined>;
+const BY_HEADER_TEXT: Keying = [];
 
-/** Whether a grid's first row is its header row: its id column (by the columns' records) reads "id", as a merge asks. */
+/**
+ * Whether a grid's first row is its header row: one of the import's columns (by their records) reads "id" there, as
+ * a merge asks (the id column's own, or another's after columns were swapped by cut and paste).
+ */
 function headerRow(grid: ReadonlyArray<ReadonlyArray<OutCell>>, fields: ReadonlyArray<string | undefined>): boolean {
-  const id = grid[0]?.[fields.indexOf('id')];
-  return !isFormula(id) && norm(id) === 'id';
+  return fields.some((f, c) => f !== undefined && norm(grid[0]?.[c] as Cell) === 'id');
 }
 
 /**
- * Each cell with content (a blank one holds nothing to lose) that `keying` keys, by its row's id, its column's name
- * and its content. A column's name is its field, from the column's record (the header's text for a column without
- * one), so renaming or clearing a header changes nothing else.
+ * Each cell with content (a blank one holds nothing to lose), keyed by its row's id, its column's name and its
+ * content, and whether it is a name on the header row of one of the import's columns (by `fields`). A column's name
+ * is its field, from the column's record (the header's text for a column without one), so renaming or clearing a
+ * header changes nothing else.
  */
 function keyed(
   grid: ReadonlyArray<ReadonlyArray<OutCell>>,
-  keying: Keying,
-  each: (key: number, r: number, c: number, inRow: boolean) => void,
+  fields: Keying,
+  each: (key: number, r: number, c: number, inRow: boolean, headerName: boolean) => void,
 ): void {
-  const { fields } = keying;
   const header = grid[0] ?? [];
   const names = header.map((h, c) => text(fields[c] ?? h));
   const recordedId = fields.indexOf('id');
   const idCol = recordedId >= 0 ? recordedId : header.findIndex((h) => !isFormula(h) && norm(h) === 'id');
-  const skips = keying.skipsHeader && headerRow(grid, fields);
+  const onHeader = headerRow(grid, fields);
   grid.forEach((row, r) => {
     const id = text(row[idCol]);
-    for (let c = 0; c < row.length; c++)
-      if (!blank(row[c]) && !(r === 0 && skips && fields[c] && !isFormula(row[c])))
-        each(fnv1a(`${id}\u0001${names[c]}\u0001${text(row[c])}`) >>> 0, r, c, r === 0 || !blank(row[idCol]));
+    for (let c = 0; c < row.length; c++) {
+      if (blank(row[c])) continue;
+      const headerName = r === 0 && onHeader && !!fields[c] && !isFormula(row[c]);
+      each(fnv1a(`${id}\u0001${names[c]}\u0001${text(row[c])}`) >>> 0, r, c, r === 0 || !blank(row[idCol]), headerName);
+    }
   });
 }
 
@@ -118,8 +118,8 @@ function sketchOf(
   include: (r: number, c: number) => boolean = () => true,
 ): string {
   const sketch = new Array<number>(9 * SLOTS).fill(0);
-  keyed(grid, keying, (key, r, c) => {
-    if (include(r, c)) toggle(sketch, key, 1);
+  keyed(grid, keying, (key, r, c, _, headerName) => {
+    if (!headerName && include(r, c)) toggle(sketch, key, 1);
   });
   return sketch.map((n) => n.toString(36)).join('.');
 }
@@ -136,7 +136,7 @@ export const ownDigest = (
   grid: readonly OutCell[][],
   columns: ReadonlyArray<string | undefined>,
   owned: (r: number, c: number) => boolean = () => true,
-): string => sketchOf(grid, byRecord(columns), (r, c) => !!columns[c] && !isFormula(grid[r][c]) && owned(r, c));
+): string => sketchOf(grid, columns, (r, c) => !!columns[c] && !isFormula(grid[r][c]) && owned(r, c));
 
 /** A sheet's cells as one grid, formulas as formula cells. */
 export const gridOf = (t: OwnedTable): OutCell[][] =>
@@ -196,8 +196,8 @@ function against(
   fields: ReadonlyArray<string | undefined>,
   tag: SheetTag,
 ): { keying: Keying; extra: Set<number> | null } {
-  let best: { keying: Keying; extra: Set<number> | null } = { keying: byRecord(fields), extra: null };
-  for (const keying of [byRecord(fields), BY_HEADER_TEXT]) {
+  let best: { keying: Keying; extra: Set<number> | null } = { keying: fields, extra: null };
+  for (const keying of [fields, BY_HEADER_TEXT]) {
     const now = sketchOf(grid, keying);
     if (now === tag.digest || now === tag.pending) return { keying, extra: new Set() };
     const extra = extraKeys(now, tag.digest);
@@ -243,11 +243,11 @@ function extraKeys(now: string, then: string): Set<number> | null {
  */
 export function replaceHeader(table: OwnedTable | null, fields: readonly string[]): Cell[] {
   if (!table || !headerRow(table.values, table.fields)) return [...fields];
+  // A field without a column (a field just added) reads an empty header (index -1): its name.
+  const headerOf = (f: string) => table.values[0][table.fields.indexOf(f)];
   return fields.map((f) => {
-    // A field without a column (a field just added) reads an empty header (index -1): its name.
     const c = table.fields.indexOf(f);
-    const named = !table.formulas[0][c] && analystHeader(table.values[0][c], undefined, f, fields);
-    return named ? table.values[0][c] : f;
+    return !table.formulas[0][c] && analystHeader(headerOf(f), undefined, f, fields, headerOf) ? headerOf(f) : f;
   });
 }
 
@@ -258,28 +258,33 @@ export function replaceHeader(table: OwnedTable | null, fields: readonly string[
  */
 export function replaceDifferences(
   table: OwnedTable | null,
-  importId: string,
+  importing: { id: string; fields: readonly string[] },
   limit = 3,
 ): { what: string; tagged: boolean } | undefined {
   if (!table) return undefined;
   const grid = gridOf(table);
-  const tag = table.tag?.import === importId ? table.tag : null;
+  const tag = table.tag?.import === importing.id ? table.tag : null;
   const header = !!tag && headerRow(grid, table.fields);
-  // A sheet without this import's tag: every cell is named, none is the import's.
-  const { keying, extra } = tag ? against(grid, table.fields, tag) : { keying: BY_HEADER_TEXT, extra: null };
-  if (extra?.size === 0) return undefined;
-  // Too many differences to list: the formulas and the cells outside the import's columns are named.
-  const many = !!tag && !extra;
+  // The header row's names in the import's columns are the replace's to write (the analyst's kept: replaceHeader),
+  // but for a field it no longer writes: a name the analyst gave there is theirs.
+  const renamedGone = (c: number) =>
+    !importing.fields.includes(table.fields[c] as string) && grid[0][c] !== table.fields[c];
   const named: string[][] = [[], [], []];
   let count = 0;
+  const name = (r: number, c: number, kind: number) => {
+    count++;
+    if (named[kind].length < limit) named[kind].push(a1(r, c) + [' (a formula)', ' (edited)', ''][kind]);
+  };
+  // A sheet without this import's tag: every cell is named, none is the import's.
+  const { keying, extra } = tag ? against(grid, table.fields, tag) : { keying: BY_HEADER_TEXT, extra: null };
+  // Too many differences to list: the formulas and the cells outside the import's columns are named.
+  const many = !!tag && !extra;
   keyed(grid, keying, (key, r, c, inRow) => {
     // Formulas first, then imported cells (a column the import wrote, on the header row or a row with an id), then the rest.
     const kind = isFormula(grid[r][c]) ? 0 : table.fields[c] && inRow ? 1 : 2;
-    if (tag && kind && (extra ? !extra.has(key) : kind === 1)) return;
-    // The header row's names in the import's columns are the replace's to write (the analyst's kept: replaceHeader).
-    if (kind === 1 && r === 0 && header) return;
-    count++;
-    if (named[kind].length < limit) named[kind].push(a1(r, c) + [' (a formula)', ' (edited)', ''][kind]);
+    if (kind === 1 && r === 0 && header) {
+      if (renamedGone(c)) name(r, c, kind);
+    } else if (!tag || !kind || (extra ? extra.has(key) : kind !== 1)) name(r, c, kind);
   });
   // Only imported cells gone (values cleared, rows deleted): nothing of the analyst's to lose.
   if (!count && !many) return undefined;
@@ -291,11 +296,11 @@ export function replaceDifferences(
 /** Why replace may not rewrite the sheet (see the file's comment), or undefined when it may; the first `limit` differences named. */
 export function replaceRefusal(
   table: OwnedTable | null,
-  importId: string,
+  importing: { id: string; fields: readonly string[] },
   sheetName: string,
   limit = 3,
 ): string | undefined {
-  const differences = replaceDifferences(table, importId, limit);
+  const differences = replaceDifferences(table, importing, limit);
   if (!differences) return undefined;
   return differences.tagged
     ? `Replace stopped: "${sheetName}" is not as the import left it ${differences.what}. Undo those edits, import with merge by id, or choose Replace anyway.`

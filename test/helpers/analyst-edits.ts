@@ -365,14 +365,16 @@ export function analystScenario(seed: number, runs?: LaterRun[]): Scenario {
     if (mode === 'replace' && harmless && !analystCells.length && status !== 'done')
       notes.push(`refused after harmless edits: ${message}`);
     if (!same(w.tables.get(OTHER), other)) broken.push('another sheet was changed');
-    // A replace writes the new list under the header the analyst named on the header row (its id column reads "id"),
-    // unless that names another field (a column moved without its record).
-    const idAt = before.fields.indexOf('id');
-    const headerRow = idAt >= 0 && norm(before.cells[0]?.[idAt] as string) === 'id' ? before.cells[0] : [];
+    // A replace writes the new list under the header the analyst named on the header row (a column of the import
+    // reads "id" there), unless it is exactly another field's name while that field's column reads otherwise (a
+    // column moved without its record).
+    const onHeader = before.fields.some((f, c) => f && norm(before.cells[0]?.[c] as string) === 'id');
+    const headerRow = onHeader ? before.cells[0] : [];
+    const headerOf = (f: string) => headerRow[before.fields.indexOf(f)];
     const named = (h: OutCell | undefined, f: string) =>
       !blank(h) &&
       (typeof h !== 'object' || h instanceof Date) &&
-      !fields.some((other) => other !== f && norm(other) === norm(h as string));
+      !fields.some((other) => other !== f && h === other && headerOf(other) !== undefined && headerOf(other) !== other);
     const header = fields
       .map((f) => headerRow[before.fields.indexOf(f)])
       .map((h, k) => (named(h, fields[k]) ? h : fields[k]));

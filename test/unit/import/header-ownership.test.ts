@@ -3,8 +3,10 @@
  * in the import's columns are the analyst's to choose, and both modes keep a name the analyst gave (unless it names
  * another of the import's fields: then the column was moved without its record, and gets its own field's name).
  * Tried here through the import's entry points on the fake ports: a renamed header survives an execution that ends
- * between the write and its record, any number of renamed headers, columns swapped by cut and paste, another
- * import's header-only sheet, and tags recorded before columns were keyed by their records (by header text).
+ * between the write and its record, any number of renamed headers, columns swapped by cut and paste (the id column
+ * too), a name like another field's in another case; a name given to a column whose field the import no longer
+ * writes is named; another import's header-only sheet is refused; and tags recorded before columns were keyed by
+ * their records (by header text) are still read.
  */
 import { LP_FIELDS } from '../../../src/api/records';
 import { beginRun } from '../../../src/import/machine';
@@ -109,6 +111,65 @@ describe('a header the analyst named stays theirs, and changes nothing else', ()
     expect(table(w)[0]).toEqual(['id', 'fullName', 'firm']);
   });
 
+  test("the id column swapped with another by cut and paste: the replace goes ahead, each header its field's", () => {
+    const w = world(fakeList(records(2)).fetch, [spec(['id', 'fullName'])]);
+    expect(run(w).status).toBe('done');
+    w.tables.set(
+      'Partners',
+      table(w).map((r) => [r[1], r[0]]),
+    );
+    const done = run(w);
+    expect([done.status, done.message]).toEqual(['done', expect.stringContaining('Imported 2')]);
+    expect(table(w)).toEqual([
+      ['id', 'fullName'],
+      ['p0', 'Name 0'],
+      ['p1', 'Name 1'],
+    ]);
+  });
+
+  test('the header row deleted (imported cells deleted hold nothing to lose): the replace goes ahead', () => {
+    const w = world(fakeList(records(2)).fetch, [spec(['id', 'fullName'])]);
+    expect(run(w).status).toBe('done');
+    w.tables.set('Partners', table(w).slice(1));
+    expect(run(w).status).toBe('done');
+    expect(table(w)[0]).toEqual(['id', 'fullName']);
+  });
+
+  test('a name like another field\'s in another case ("Name" on fullName beside name) is kept by both modes', () => {
+    const named = records(2).map((r, i) => ({ ...r, name: `First ${i}` }));
+    for (const mode of ['merge', 'replace'] as const) {
+      const w = world(fakeList(named).fetch, [spec(['id', 'fullName', 'name'], mode)]);
+      expect(run(w).status).toBe('done');
+      table(w)[0][1] = 'Name';
+      expect(run(w).status).toBe('done');
+      expect(table(w)[0]).toEqual(['id', 'Name', 'name']);
+    }
+    // Named so before the name field was added: kept too.
+    const w = world(fakeList(named).fetch, [spec(['id', 'fullName'], 'merge')]);
+    expect(run(w).status).toBe('done');
+    table(w)[0][1] = 'Name';
+    w.specs[0] = { ...w.specs[0], fields: ['id', 'fullName', 'name'] };
+    expect(run(w).status).toBe('done');
+    expect(table(w)[0]).toEqual(['id', 'Name', 'name']);
+  });
+
+  test('a name the analyst gave a column whose field the import no longer writes is named, by a refusal or Replace anyway', () => {
+    const emails = records(2).map((r, i) => ({ ...r, email: `p${i}@fund.example` }));
+    const w = world(fakeList(emails).fetch, [spec(['id', 'fullName', 'email'])]);
+    expect(run(w).status).toBe('done');
+    table(w)[0][2] = 'Contact email (checked)';
+    w.specs[0] = { ...w.specs[0], fields: ['id', 'fullName'] };
+    const refused = run(w);
+    expect([refused.status, refused.message]).toEqual(['failed', expect.stringContaining('left it (C1 (edited))')]);
+    const forced = beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t + 60_000, true);
+    expect(forced.message).toContain('Replaced anyway: overwrote cells not as the import left them (C1 (edited))');
+    // A column dropped with its field's own name holds nothing of the analyst's.
+    const again = world(fakeList(emails).fetch, [spec(['id', 'fullName', 'email'])]);
+    expect(run(again).status).toBe('done');
+    again.specs[0] = { ...again.specs[0], fields: ['id', 'fullName'] };
+    expect(run(again).status).toBe('done');
+  });
+
   test("another import's sheet holding only its header is not taken over without Replace anyway", () => {
     const w = world(fakeList([]).fetch, [spec(['id', 'fullName'])]);
     w.own('Partners', [['id', 'fullName']], ['id', 'fullName'], 'imp2');
@@ -137,7 +198,7 @@ describe('a sheet recorded by header text (before columns were keyed by their re
   };
 
   test('one cell edited: a replace names that cell alone, and the untouched cells stay recorded', () => {
-    expect(replaceRefusal(edited(), 'imp1', 'S')).toMatch(/\(B2 \(edited\)\)/);
+    expect(replaceRefusal(edited(), { id: 'imp1', fields: ['id', 'fullName'] }, 'S')).toMatch(/\(B2 \(edited\)\)/);
     expect(recordedCells(edited(), 'imp1')(2, 1)).toBe(true);
   });
 

@@ -358,7 +358,7 @@ describe("replace rewrites a sheet if and only if it carries this import's tag a
   /** The sheet as the import recorded it, then as it is now (`now`, with formulas and the columns' fields). */
   const sheet = (now: Cell[][], formulas: Record<string, string> = {}, tag: Partial<SheetTag> = {}) =>
     ownedTable(now, formulas, fields, { import: 'imp1', digest: ownDigest(written, fields), ...tag });
-  const verdict = (t: OwnedTable | null) => replaceRefusal(t, 'imp1', 'S');
+  const verdict = (t: OwnedTable | null) => replaceRefusal(t, { id: 'imp1', fields }, 'S');
 
   test('the table it wrote, as written, sorted, or with its columns moved, may be rewritten; so may a blank or missing sheet', () => {
     expect(verdict(null)).toBeUndefined();

@@ -11,7 +11,11 @@ import { ownedTable } from '../../helpers/fake-ports';
 const fields = ['id', 'x'];
 /** The verdict on the sheet `now` when the import recorded `written` there. */
 const verdict = (written: Cell[][], now: Cell[][]) =>
-  replaceRefusal(ownedTable(now, {}, fields, { import: 'imp1', digest: ownDigest(written, fields) }), 'imp1', 'S');
+  replaceRefusal(
+    ownedTable(now, {}, fields, { import: 'imp1', digest: ownDigest(written, fields) }),
+    { id: 'imp1', fields },
+    'S',
+  );
 
 describe('what the import wrote reads back as written', () => {
   test('a date read back to the second is as written; another date is an edit', () => {
@@ -87,7 +91,7 @@ describe("cells that are not this import's", () => {
       fields,
       { import: 'imp2', digest: 'whatever' },
     );
-    expect(replaceRefusal(theirs, 'imp1', 'S')).toBe(
+    expect(replaceRefusal(theirs, { id: 'imp1', fields }, 'S')).toBe(
       'Replace stopped: "S" holds cells the import did not write (A1 (edited), B1 (edited), A2 (edited) and 1 more). Let the import own this table, import into another sheet, or choose Replace anyway.',
     );
   });
@@ -101,7 +105,7 @@ describe("cells that are not this import's", () => {
       {},
       ['name', 'x'],
     );
-    expect(replaceRefusal(t, 'imp1', 'S', 9)).toMatch(/\(A1 \(edited\), B1 \(edited\), A2, B2\)/);
+    expect(replaceRefusal(t, { id: 'imp1', fields }, 'S', 9)).toMatch(/\(A1 \(edited\), B1 \(edited\), A2, B2\)/);
   });
 
   test('a record of another size is not read: the sheet is refused with the edits too many to name', () => {
@@ -118,7 +122,7 @@ describe("cells that are not this import's", () => {
       fields,
       { import: 'imp1', digest: `${ownDigest(written, fields)}.1` },
     );
-    expect(replaceRefusal(t, 'imp1', 'S')).toMatch(/\(many edited imported cells\)/);
+    expect(replaceRefusal(t, { id: 'imp1', fields }, 'S')).toMatch(/\(many edited imported cells\)/);
   });
 
   test('one of two identical rows the import wrote deleted: nothing of the analyst is lost', () => {
@@ -157,13 +161,15 @@ describe("cells that are not this import's", () => {
     const stored =
       '0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.1.1ihfdyb.1k0azyg.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.1.1phae1p.1ueymnb.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.1.1iyqj5z.kqddd4.0.0.0.0.0.0.0.0.0.1.7oz7od.xcus0j.0.0.0.1.k9qir6.1wrdmvt.0.0.0.0.0.0.1.1rljp4r.tlsv9x.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.1.1iyqj5z.kqddd4.0.0.0.0.0.0.1.k9qir6.1wrdmvt.0.0.0.0.0.0.0.0.0.1.1phae1p.1ueymnb.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.1.1rljp4r.tlsv9x.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.1.7oz7od.xcus0j.1.1ihfdyb.1k0azyg.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.1.7oz7od.xcus0j.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.1.1phae1p.1ueymnb.1.1ihfdyb.1k0azyg.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.1.1iyqj5z.kqddd4.1.k9qir6.1wrdmvt.0.0.0.0.0.0.1.1rljp4r.tlsv9x.0.0.0.0.0.0.0.0.0.0.0.0';
     const sheet = ownedTable(written, {}, ['id', 'fullName'], { import: 'imp1', digest: stored });
-    expect(replaceRefusal(sheet, 'imp1', 'S')).toBeUndefined();
+    expect(replaceRefusal(sheet, { id: 'imp1', fields }, 'S')).toBeUndefined();
     // The same digest with its three parts in another order (a form this rule never writes): refused, in bounded time.
     const parts = stored.split('.');
     const third = parts.length / 3;
     const foreign = [...parts.slice(third), ...parts.slice(0, third)].join('.');
     const tagged = ownedTable(written, {}, ['id', 'fullName'], { import: 'imp1', digest: foreign });
-    expect(replaceRefusal(tagged, 'imp1', 'S')).toMatch(/^Replace stopped: "S" is not as the import left it/);
+    expect(replaceRefusal(tagged, { id: 'imp1', fields }, 'S')).toMatch(
+      /^Replace stopped: "S" is not as the import left it/,
+    );
   });
 
   test("a sheet recorded before columns were keyed by their records, its headers not its fields, is still the import's as recorded", () => {
@@ -176,9 +182,9 @@ describe("cells that are not this import's", () => {
     const tag = { import: 'imp1', digest: digestOf(adopted) };
     const columns = ['id', 'fullName'];
     expect(ownDigest(adopted, columns)).not.toBe(tag.digest);
-    expect(replaceRefusal(ownedTable(adopted, {}, columns, tag), 'imp1', 'S')).toBeUndefined();
+    expect(replaceRefusal(ownedTable(adopted, {}, columns, tag), { id: 'imp1', fields: columns }, 'S')).toBeUndefined();
     const edited = adopted.map((row, r) => (r === 2 ? ['lp_2', 'Grace H.'] : row));
-    expect(replaceRefusal(ownedTable(edited, {}, columns, tag), 'imp1', 'S')).toMatch(
+    expect(replaceRefusal(ownedTable(edited, {}, columns, tag), { id: 'imp1', fields: columns }, 'S')).toMatch(
       /^Replace stopped: "S" is not as the import left it/,
     );
   });
@@ -206,7 +212,7 @@ describe("cells that are not this import's", () => {
     const now = written.map((row) => [...row]);
     for (const [r, c] of edits) now[r][c] = `edit20_${r}_${c}`;
     const t = ownedTable(now, {}, three, { import: 'imp1', digest: ownDigest(written, three) });
-    expect(replaceRefusal(t, 'imp1', 'S', 99)).toContain(
+    expect(replaceRefusal(t, { id: 'imp1', fields }, 'S', 99)).toContain(
       '(B2 (edited), C2 (edited), C6 (edited), C8 (edited), C9 (edited), B13 (edited), C14 (edited), B16 (edited), B21 (edited))',
     );
   });
