@@ -79,9 +79,7 @@ export const analystHeader = (
   fields: readonly string[],
   headerOf: (field: string) => Cell | undefined,
 ): boolean =>
-  !!formula ||
-  (norm(cell) !== '' &&
-    !fields.some((f) => f !== field && cell === f && headerOf(f) !== undefined && headerOf(f) !== f));
+  !!formula || (norm(cell) !== '' && !fields.some((f) => cell === f && headerOf(f) !== undefined && headerOf(f) !== f));
 
 /** `unmatched`: ids in the list that the import's filters leave out; their rows stay as a partner no longer active does. */
 export function mergeTables(

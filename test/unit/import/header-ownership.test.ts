@@ -11,7 +11,7 @@
 import { LP_FIELDS } from '../../../src/api/records';
 import { beginRun } from '../../../src/import/machine';
 import type { OutCell } from '../../../src/import/merge';
-import { recordedCells, replaceRefusal } from '../../../src/import/replace';
+import { recordedCells, replaceHeader, replaceRefusal } from '../../../src/import/replace';
 import type { ImportSpec } from '../../../src/import/spec';
 import { fakeList, records } from '../../helpers/fake-list';
 import { Killed, ownedTable, type World, world } from '../../helpers/fake-ports';
@@ -125,6 +125,45 @@ describe('a header the analyst named stays theirs, and changes nothing else', ()
       ['p0', 'Name 0'],
       ['p1', 'Name 1'],
     ]);
+  });
+
+  test("a merge after two columns were swapped by cut and paste: each header its field's, each value under its own", () => {
+    const list = fakeList(records(2).map((r, i) => ({ ...r, email: `p${i}@fund.example` })));
+    const w = world(list.fetch, [spec(['id', 'fullName', 'email'], 'merge')]);
+    expect(run(w).status).toBe('done');
+    w.tables.set(
+      'Partners',
+      table(w).map((r) => [r[0], r[2], r[1]]),
+    );
+    expect(run(w).status).toBe('done');
+    expect(table(w)).toEqual([
+      ['id', 'fullName', 'email'],
+      ['p0', 'Name 0', 'p0@fund.example'],
+      ['p1', 'Name 1', 'p1@fund.example'],
+    ]);
+  });
+
+  test("a header named exactly like another field whose own column still reads it is the analyst's (no column moved)", () => {
+    const named = records(2).map((r, i) => ({ ...r, name: `First ${i}` }));
+    const w = world(fakeList(named).fetch, [spec(['id', 'fullName', 'name'])]);
+    expect(run(w).status).toBe('done');
+    table(w)[0][1] = 'name';
+    expect(run(w).status).toBe('done');
+    expect(table(w)[0]).toEqual(['id', 'name', 'name']);
+  });
+
+  test('a title row above the table is no header row, even with an analyst\'s column reading "id" there', () => {
+    const titled = ownedTable(
+      [
+        ['Fund III partners', '', 'id'],
+        ['id', 'fullName', 'note'],
+        ['p0', 'Ann', ''],
+      ],
+      {},
+      ['id', 'fullName', undefined],
+      null,
+    );
+    expect(replaceHeader(titled, ['id', 'fullName'])).toEqual(['id', 'fullName']);
   });
 
   test('the header row deleted (imported cells deleted hold nothing to lose): the replace goes ahead', () => {
