@@ -67,15 +67,14 @@ export const sameCell = (a: Cell, b: Cell): boolean => {
 };
 
 /**
- * Whether a header cell of the import's column for `field` is one the analyst named their own way, which both modes
- * keep: a formula, or text that is not blank and is not exactly another field's name while that field's own column
+ * Whether a header cell of one of the import's columns is one the analyst named their own way, which both modes
+ * keep: a formula, or text that is not blank and is not exactly a field's name while that field's own column
  * (`headerOf`, undefined without one) reads otherwise: such a column was moved by cut and paste without its record,
- * and gets its own field's name again.
+ * and gets its own field's name again. (A header reading its own field's name is that field's column: kept as is.)
  */
 export const analystHeader = (
   cell: Cell | undefined,
   formula: string | undefined,
-  field: string | undefined,
   fields: readonly string[],
   headerOf: (field: string) => Cell | undefined,
 ): boolean =>
@@ -137,8 +136,7 @@ export function mergeTables(
     if (changes.length < MAX_CHANGES) changes.push(c);
   };
   const headerOf = (f: string) => existing.values[h][existing.fields.indexOf(f)];
-  const named = (c: number) =>
-    analystHeader(existing.values[h][c], existing.formulas[h]?.[c], columns[c], fields, headerOf);
+  const named = (c: number) => analystHeader(existing.values[h][c], existing.formulas[h]?.[c], fields, headerOf);
   // Every row stays where it is: a listed partner's first row takes the new values in the import's columns (an analyst's formula there stays).
   const grid: OutCell[][] = existing.values.map((_, r) => {
     if (r === h) return columns.map((f, c) => (f && !named(c) ? f : cellOf(h, c)));

@@ -247,7 +247,7 @@ export function replaceHeader(table: OwnedTable | null, fields: readonly string[
   const headerOf = (f: string) => table.values[0][table.fields.indexOf(f)];
   return fields.map((f) => {
     const c = table.fields.indexOf(f);
-    return !table.formulas[0][c] && analystHeader(headerOf(f), undefined, f, fields, headerOf) ? headerOf(f) : f;
+    return !table.formulas[0][c] && analystHeader(headerOf(f), undefined, fields, headerOf) ? headerOf(f) : f;
   });
 }
 

@@ -2,10 +2,11 @@
  * The import owns what it wrote, by record, tried as an analyst would through the sidebar's
  * endpoints (saveImport, startImport, continueImport, replaceAnyway, adoptTable): an edited
  * imported value, an edited id and a hand-typed table are never overwritten silently; sorting the
- * table keeps it the import's; a header the analyst renamed stays theirs; a scheduled run keeps the sheet and says why. Merge by id keeps
- * every analyst cell where it belongs (a TOTAL row's formula, a column inserted between imported
- * ones, a column named like a newly added field) and never moves a row (the analyst's sort and
- * formulas referring to other rows stay right), and formats follow their field.
+ * table keeps it the import's; a header the analyst renamed stays theirs; a scheduled run keeps
+ * the sheet and says why. Merge by id keeps every analyst cell where it belongs (a TOTAL row's
+ * formula, a column inserted between imported ones, a column named like a newly added field) and
+ * never moves a row (the analyst's sort and formulas referring to other rows stay right), and
+ * formats follow their field.
  * A replace killed at each of its sheet writes leaves the old or the new table, which the next
  * run accepts. The analyst's edits are made on the emulated sheet directly, as typed in Sheets.
  */

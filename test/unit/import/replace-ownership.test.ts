@@ -161,13 +161,13 @@ describe("cells that are not this import's", () => {
     const stored =
       '0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.1.1ihfdyb.1k0azyg.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.1.1phae1p.1ueymnb.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.1.1iyqj5z.kqddd4.0.0.0.0.0.0.0.0.0.1.7oz7od.xcus0j.0.0.0.1.k9qir6.1wrdmvt.0.0.0.0.0.0.1.1rljp4r.tlsv9x.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.1.1iyqj5z.kqddd4.0.0.0.0.0.0.1.k9qir6.1wrdmvt.0.0.0.0.0.0.0.0.0.1.1phae1p.1ueymnb.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.1.1rljp4r.tlsv9x.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.1.7oz7od.xcus0j.1.1ihfdyb.1k0azyg.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.1.7oz7od.xcus0j.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.1.1phae1p.1ueymnb.1.1ihfdyb.1k0azyg.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.1.1iyqj5z.kqddd4.1.k9qir6.1wrdmvt.0.0.0.0.0.0.1.1rljp4r.tlsv9x.0.0.0.0.0.0.0.0.0.0.0.0';
     const sheet = ownedTable(written, {}, ['id', 'fullName'], { import: 'imp1', digest: stored });
-    expect(replaceRefusal(sheet, { id: 'imp1', fields }, 'S')).toBeUndefined();
+    expect(replaceRefusal(sheet, { id: 'imp1', fields: ['id', 'fullName'] }, 'S')).toBeUndefined();
     // The same digest with its three parts in another order (a form this rule never writes): refused, in bounded time.
     const parts = stored.split('.');
     const third = parts.length / 3;
     const foreign = [...parts.slice(third), ...parts.slice(0, third)].join('.');
     const tagged = ownedTable(written, {}, ['id', 'fullName'], { import: 'imp1', digest: foreign });
-    expect(replaceRefusal(tagged, { id: 'imp1', fields }, 'S')).toMatch(
+    expect(replaceRefusal(tagged, { id: 'imp1', fields: ['id', 'fullName'] }, 'S')).toMatch(
       /^Replace stopped: "S" is not as the import left it/,
     );
   });
