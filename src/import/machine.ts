@@ -31,20 +31,7 @@ import {
 import { CHUNK_RECORDS } from '../api/snapshot';
 import { type Page, recordId, type ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
-import {
-  type Held,
-  heldRows,
-  heldSpan,
-  gonePages,
-  keepable,
-  noteHeld,
-  placeable,
-  provisionalShape,
-  restoreHeld,
-  sameShape,
-  type Shape,
-  shapeOf,
-} from './held';
+import { expectedRows, gonePages, type Held, heldSpan, keepable, noteHeld, placeable, restoreHeld } from './held';
 import { dedupe, failRun, keyedRows, replaceRefused, writeOwned, writeTarget } from './end';
 import type { ImportPorts } from './ports';
 import { adoption } from './replace';
@@ -63,12 +50,7 @@ export const CALL_WAIT_MS = 5000;
  * Time a step keeps at its end for writing what it read: a fixed part and a part per cell in hand
  * (about twice what the emulator models for reading back and writing a cell).
  */
-export const WRITE_MARGIN = { fixedMs: 1000, perCellMs: 0.025, perWriteMs: 100 };
-/**
- * Pages read in one step are written to staging at their place, one write per run of consecutive
- * pages, when there are at most this many; more, and the whole held region is written at once.
- */
-export const MAX_RUN_WRITES = 10;
+export const WRITE_MARGIN = { fixedMs: 1000, perCellMs: 0.025 };
 /** How long one step may run: short from the sidebar (its progress bar moves), long from triggers. */
 export const STEP_BUDGET_MS: Readonly<Record<RunSource, number>> = { sidebar: 20_000, schedule: 300_000 };
 export const LOCK_WAIT_MS = 30_000;
@@ -163,28 +145,10 @@ export function cancelRun(importId: string, ports: ImportPorts): RunSummary {
   });
 }
 
-/** Writes the rows taken in this step after the staged ones, then `ahead` (held pages at their place); only the first count as staged. */
-function stage(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPorts, ahead: Cell[][]): void {
-  if (rows.length === 0 && ahead.length === 0 && run.staged > 0) return;
-  ports.staging.write(spec.id, spec.fields, run.staged, [...rows, ...ahead]);
-  run.staged += rows.length;
-}
-
 function count(run: RunState, ports: ImportPorts, from: { fetches: number; retries: number }): void {
   const now = ports.pages.counters();
   run.fetches += now.fetches - from.fetches;
   run.retries += now.retries - from.retries;
-}
-
-/** Writes pages (number and rows) at their place in staging, one write per run of consecutive pages. */
-function writeRuns(spec: ImportSpec, size: number, pages: Array<[number, Cell[][]]>, ports: ImportPorts): void {
-  pages.sort((a, b) => a[0] - b[0]);
-  for (let k = 0; k < pages.length; ) {
-    const first = pages[k][0];
-    const rows: Cell[][] = [];
-    for (let p = first; k < pages.length && pages[k][0] === p; p++, k++) rows.push(...pages[k][1]);
-    if (rows.length || first === 1) ports.staging.write(spec.id, spec.fields, (first - 1) * size, rows);
-  }
 }
 
 /** Time to keep at the end of a step for writing `rows` rows of `width` cells. */
@@ -192,19 +156,15 @@ export function writeMargin(rows: number, width: number): number {
   return WRITE_MARGIN.fixedMs + Math.ceil(rows * width * WRITE_MARGIN.perCellMs);
 }
 
-const rowsIn = (pages: Iterable<Held | Cell[][]>): number => {
-  let n = 0;
-  for (const h of pages) n += Array.isArray(h) ? h.length : 'rows' in h ? h.rows.length : 0;
-  return n;
-};
-
 /**
  * One step: pages until the budget (less the time to write what was read) ends, the read is over,
- * or the service fails for now. Pages are asked for together; one that must wait (Retry-After,
- * however long) waits alone while the ones after it are held, and is asked for again when its time
- * comes, in this step or the next (which carries on where this one stopped); a page that failed
- * without a Retry-After, its retries spent, waits for the next step. Pages held at the step's end
- * are kept in staging at their place, so no page answered in a run is asked for again.
+ * or the service fails for now. Page 1 comes first, alone: it tells the page size and the total,
+ * and so the place of every other page. Then pages are asked for together; one that must wait
+ * (Retry-After, however long) waits alone while the ones after it are held, and is asked for again
+ * when its time comes, in this step or the next (which carries on where this one stopped); a page
+ * that failed without a Retry-After, its retries spent, waits for the next step. At the end of the
+ * step the pages it read are written to staging at their place, in one write, and the held ones
+ * are noted, so no page answered in a run is asked for again.
  */
 class Step {
   private readonly width: number;
@@ -220,17 +180,16 @@ class Step {
   private waits = new Map<number, number>();
   /** Pages that failed without a time to come back: left to the next step. */
   private readonly tried = new Set<number>();
-  /** Rows of the pages read in this step (the others held came back from staging, where they already are). */
-  private readonly readHere = new Map<number, Cell[][]>();
-  /** Before page 1: the shape the pages restored from staging were placed by (page 1 must agree). */
-  private placedBy?: Shape;
+  /** Rows of every page this step has in hand (read here, or read back from staging), by page. */
+  private readonly known = new Map<number, Cell[][]>();
+  /** Pages read in this step (the others in hand came back from staging, where they already are). */
+  private readonly readHere = new Set<number>();
   /** Records of the pages this step fetched, by page, and those taken in list order, for the shared snapshot. */
   private readonly rawHere = new Map<number, ServiceRecord[]>();
   private readonly snapRecords: ServiceRecord[] = [];
   private failure?: ServiceError;
   private transient?: ServiceError;
   private pagesIn = 0;
-  private moved = false;
 
   constructor(
     private readonly spec: ImportSpec,
@@ -256,8 +215,6 @@ class Step {
       if (!this.failure && this.transient && !cursorDone(run.list)) this.failure = this.transient;
       this.flushSnapshot(true);
       count(run, ports, this.counted);
-      // Pages fetched ahead of a page 1 that did not come are kept, but are no progress.
-      if (!run.list.started) this.pagesIn = 0;
       if (this.pagesIn > 0) run.progressAt = ports.now();
       const failed = this.failure ? this.judgeFailure(this.failure) : undefined;
       return failed ?? this.save();
@@ -272,12 +229,11 @@ class Step {
     let note = run.held;
     run.held = undefined;
     if (!note || note.from !== run.list.nextPage || cursorDone(run.list)) return;
-    const shape = run.list.started ? run.list : note.shape;
-    if (!shape || !placeable(run.list, run.staged)) note = { ...note, marks: note.marks.replace(/h/g, '.') };
-    const span = shape ? heldSpan(shape, note) : 0;
+    if (!placeable(run.list, run.staged)) note = { ...note, marks: note.marks.replace(/h/g, '.') };
+    const span = heldSpan(run.list, note);
     const rows = span > 0 ? this.ports.staging.read(spec.id, span, this.width, run.staged) : [];
-    ({ held: this.held, waits: this.waits } = restoreHeld(shape, note, rows, spec.fields.indexOf('id')));
-    if (!run.list.started && this.held.size) this.placedBy = shape;
+    ({ held: this.held, waits: this.waits } = restoreHeld(run.list, note, rows, spec.fields.indexOf('id')));
+    for (const [p, h] of this.held) if ('rows' in h) this.known.set(p, h.rows);
   }
 
   /** Takes the held pages that are next in the cursor's order. */
@@ -287,30 +243,17 @@ class Step {
     for (let h = next(); h; h = next()) {
       const page = run.list.nextPage;
       this.held.delete(page);
-      this.moved = true;
       if ('refused' in h) {
         if (!acceptRefusal(run.list, page, h.refused)) this.failure = h.refused;
         continue;
       }
       const before = run.list.received;
       acceptPage(run.list, page, h.page);
-      if (page === 1) this.checkPlacement();
       if (page === 1) this.checkSize();
       if (page === 1 || run.list.received > before) this.takeRows(page, h.rows);
     }
     run.read = run.staged + this.taken.length;
     run.message = `Page ${pagesRead(run)} of ${run.list.lastPage}`;
-  }
-
-  /**
-   * Page 1 is in. Pages read back from staging are the service's answers, whatever shape placed them,
-   * and the cursor checks them as it takes them; but those that show another total than page 1
-   * answered an older list: they are asked for again, in the same read.
-   */
-  private checkPlacement(): void {
-    if (!this.placedBy || this.placedBy.totalItems === this.run.list.totalItems) return;
-    for (const p of [...this.held.keys()]) if (!this.readHere.has(p)) this.held.delete(p);
-    this.placedBy = undefined;
   }
 
   /** Page 1 is in: a list whose table could not fit in a spreadsheet fails the run before more is read. */
@@ -344,38 +287,34 @@ class Step {
   }
 
   /**
-   * The pages to ask for next: the missing ones from the cursor's next page, in order. While page 1
-   * waits for its Retry-After the pages after it go on (same limit, so the same page size as page 1
-   * will have): the next PAGES_PER_FETCH, then as far as the total they report.
+   * The pages to ask for next: page 1 alone until it is in, then the missing ones from the cursor's
+   * next page, in order, as many as a round asks for besides those that wait.
    */
   private missingPages(): number[] {
     const c = this.run.list;
-    const wanted = (p: number) => !this.held.has(p) && !this.tried.has(p);
-    if (!c.started && (this.tried.has(1) || !this.waits.has(1))) return this.tried.has(1) ? [] : [1];
-    const shape = provisionalShape(this.held, c.limit, this.placedBy);
-    const last = c.started ? c.lastPage + (c.probe ? 1 : 0) : shape ? shape.lastPage : 1 + PAGES_PER_FETCH;
-    const out: number[] = c.started ? [] : [1];
-    // A round asks for PAGES_PER_FETCH pages at most, besides those that wait: no need to list more (and a total
-    // the service over-reports must not make a list of billions).
+    if (!c.started) return this.tried.has(1) ? [] : [1];
+    const out: number[] = [];
+    // No need to list more (and a total the service over-reports must not make a list of billions).
     const most = PAGES_PER_FETCH + this.waits.size;
-    for (let p = c.started ? c.nextPage : 2; p <= last && out.length < most; p++) if (wanted(p)) out.push(p);
+    for (let p = c.nextPage; p <= c.lastPage + (c.probe ? 1 : 0) && out.length < most; p++)
+      if (!this.held.has(p) && !this.tried.has(p)) out.push(p);
     return out;
+  }
+
+  /** The pages the step's write covers, from the first page read in it to the last (`more`: pages about to be). */
+  private region(more: readonly number[] = []): [number, number] | undefined {
+    const pages = [...this.readHere, ...more];
+    return pages.length ? [Math.min(...pages), Math.max(...pages)] : undefined;
   }
 
   /** The time by which this round's requests must end, keeping time to write what is in hand and what they bring. */
   private roundEnd(pages: readonly number[]): number {
-    const { run, width } = this;
-    const size = shapeOf(run.list, this.held, this.placedBy)?.size || run.list.limit;
-    const asking = Math.min(pages.length, PAGES_PER_FETCH);
-    // The time to keep: for the few pages of this step at their place, or for the whole held region.
-    const few = run.list.started && this.readHere.size + asking <= MAX_RUN_WRITES;
-    const inHand = few ? rowsIn(this.readHere.values()) : this.taken.length + rowsIn(this.held.values());
-    return (
-      this.deadline -
-      DEADLINE_MARGIN_MS -
-      writeMargin(inHand + asking * size, width) -
-      (few ? MAX_RUN_WRITES * WRITE_MARGIN.perWriteMs : 0)
-    );
+    const { run } = this;
+    const size = run.list.size || run.list.limit;
+    const asking = pages.slice(0, PAGES_PER_FETCH);
+    const span = this.region(asking) ?? [1, 0];
+    const rows = Math.max(this.taken.length + asking.length * size, (span[1] - span[0] + 1) * size);
+    return this.deadline - DEADLINE_MARGIN_MS - writeMargin(rows, this.width);
   }
 
   /** One round of requests, or a wait for the first page due; false when the step should end. */
@@ -414,7 +353,8 @@ class Step {
     const items = value.items.map((record): ServiceRecord => ({ id: record.id }));
     const rows = value.items.map(this.rows.row);
     this.held.set(page, { page: { items, pagination: value.pagination }, rows });
-    this.readHere.set(page, rows);
+    this.known.set(page, rows);
+    this.readHere.add(page);
     // The snapshot keys records by id: one without a usable id has no place in it (nor in the table).
     if (this.ports.snapshot && this.run.snap?.whole) {
       this.rawHere.set(
@@ -438,10 +378,8 @@ class Step {
       return undefined;
     }
     if (acceptGone(c, page, error)) return undefined;
-    // A page past the end refused (or, asked ahead of page 1, any page refused for good): the cursor judges it
-    // when it gets there.
-    const pastEnd = c.started ? page > c.lastPage && noSuchPage(error) : page > 1;
-    if (pastEnd && (c.started || !error.transient)) this.held.set(page, { refused: error });
+    // A page past the end refused: the cursor judges it when it gets there.
+    if (c.started && page > c.lastPage && noSuchPage(error)) this.held.set(page, { refused: error });
     else if (!error.transient) return error;
     else if (error.code !== 'UNSENT') {
       // A page the service said when to ask again for waits for that time (in this step or the next);
@@ -472,7 +410,12 @@ class Step {
     return undefined;
   }
 
-  /** Writes what the step read to staging (or the table, when the read is over) and saves the run. */
+  /**
+   * Writes what the step read to staging, or the table when the read is over, and saves the run.
+   * While pages sit at their place, the pages read in this step go there in one write, from the
+   * first of them to the last (the pages between hold their rows, or blank rows while they are not
+   * in); once the list moved, the rows taken in follow the staged ones.
+   */
   private save(): RunSummary {
     const { spec, run, ports, width } = this;
     if (!this.failure && this.pagesIn > 0) run.stalls = 0;
@@ -480,25 +423,28 @@ class Step {
     const late = !this.startedOver && ports.now() + writeMargin(run.staged + this.taken.length, width) > this.deadline;
     const over = cursorDone(run.list) && !this.failure && !late;
     if (over && this.startedEmpty) return finish(spec, run, this.taken, ports, this.deadline);
-    const inPlace = placeable(run.list, run.staged + this.taken.length);
-    const shape = shapeOf(run.list, this.held, this.placedBy);
-    const kept = inPlace ? keepable(run.list, shape, this.held) : [];
-    // Pages restored from staging before page 1 was in are rewritten with it: staging starts anew at row 0.
-    const rewrite = this.startedEmpty && this.placedBy !== undefined && run.list.started;
-    // Before page 1, a refusal alone can change the shape the held pages show: staging must then follow it.
-    const reshaped = !run.list.started && !sameShape(shape, this.placedBy);
-    if (run.list.started && inPlace && !rewrite && this.readHere.size <= MAX_RUN_WRITES) {
-      const placed = [...this.readHere].filter(([p]) => p < run.list.nextPage || kept.includes(p));
-      writeRuns(spec, run.list.size, placed, ports);
-      run.staged += this.taken.length;
-    } else if (this.moved || this.readHere.size > 0 || reshaped) {
-      stage(spec, run, this.taken, ports, heldRows(run.list, shape, kept, this.held, width));
-    }
-    run.held = noteHeld(run.list, shape, kept, this.waits, gonePages(this.held));
+    const kept = placeable(run.list, run.staged + this.taken.length) ? keepable(run.list, this.held) : undefined;
+    const span = this.region();
+    if (kept && span) ports.staging.write(spec.id, spec.fields, (span[0] - 1) * run.list.size, this.placed(span, kept));
+    else if (!kept && this.taken.length) ports.staging.write(spec.id, spec.fields, run.staged, this.taken);
+    run.staged += this.taken.length;
+    run.held = noteHeld(run.list, kept ?? [], this.waits, gonePages(this.held));
     if (over) return finish(spec, run, ports.staging.read(spec.id, run.staged, width), ports, this.deadline);
     run.updatedAt = ports.now();
     ports.store.save(run);
     return summarize(spec.id, run);
+  }
+
+  /** The staging rows of pages `span`: a page taken in or kept its rows, any other blank rows as long as its place. */
+  private placed([first, last]: [number, number], kept: readonly number[]): Cell[][] {
+    const rows: Cell[][] = [];
+    for (let p = first; p <= last; p++) {
+      const n = expectedRows(this.run.list, p);
+      const mine = p < this.run.list.nextPage || kept.includes(p) ? this.known.get(p) : undefined;
+      if (mine?.length === n) rows.push(...mine);
+      else for (let k = 0; k < n; k++) rows.push(new Array<Cell>(this.width).fill(''));
+    }
+    return rows;
   }
 }
 

@@ -1,19 +1,17 @@
 /**
  * Pages that came ahead of their turn: when they can sit at their place in staging, which of them
- * are kept for the next step, the note the run saves about them and the pages it waits for, the
- * staging rows written for them, and how the next step reads them back from the note and those rows.
+ * are kept for the next step, the note the run saves about them and the pages it waits for, and
+ * how the next step reads them back from the note and the staging rows.
  */
 import { ServiceError } from '../../../src/api/errors';
 import { type ListCursor, startCursor } from '../../../src/api/pages';
 import {
   type Held,
-  heldRows,
   gonePages,
   heldSpan,
   keepable,
   noteHeld,
   placeable,
-  provisionalShape,
   restoreHeld,
   type Shape,
 } from '../../../src/import/held';
@@ -52,9 +50,9 @@ const rowsOf = (...pages: number[]): Cell[][] =>
   });
 
 describe('placeable: held pages sit at their place only when every page before them is in', () => {
-  test('before page 1 is in, only an empty staging area', () => {
-    expect(placeable(startCursor(2), 0)).toBe(true);
-    expect(placeable(startCursor(2), 2)).toBe(false);
+  test('before page 1 is in, nothing has a place', () => {
+    expect(placeable(startCursor(2), 0)).toBe(false);
+    expect(placeable({ ...startCursor(2), size: 2 }, 0)).toBe(false);
   });
 
   test('after page 1: the rows staged are exactly the full pages taken in', () => {
@@ -73,50 +71,6 @@ describe('placeable: held pages sit at their place only when every page before t
   });
 });
 
-describe('provisionalShape: before page 1, the shape the held pages show', () => {
-  const held = (...pages: Array<[number, Held]>) => new Map<number, Held>(pages);
-
-  test('a page that could be the last one never sets the size alone: the held pages after it decide', () => {
-    // 9 items: page 2 holding 1, the page after it empty or refused, is the last of pages of 8.
-    const last: Shape = { size: 8, totalItems: 9, lastPage: 2 };
-    expect(provisionalShape(held([2, page(2, 1)], [3, page(3, 0)]), 1000)).toEqual(last);
-    expect(provisionalShape(held([2, page(2, 1)], [3, refused]), 1000)).toEqual(last);
-    // The page after it holding as many, or a later one holding some: it is full.
-    expect(provisionalShape(held([2, page(2, 2)], [3, page(3, 2)]), 1000)).toEqual(shape);
-    expect(provisionalShape(held([3, page(3, 2)], [5, page(5, 1)], [6, page(6, 0)]), 1000)).toEqual(shape);
-    // Nothing after it to tell: taken for full.
-    expect(provisionalShape(held([2, page(2, 2)]), 1000)).toEqual(shape);
-    // 10 items in all: as the last page, the two pages before it would hold 4.5 each; it is taken for full.
-    expect(provisionalShape(held([3, page(3, 1, 10)], [4, page(4, 0, 10)]), 1000)).toEqual({
-      size: 1,
-      totalItems: 10,
-      lastPage: 10,
-    });
-  });
-
-  test('only pages holding none: a list of one page, as long as the limit allows; no page, no shape', () => {
-    expect(provisionalShape(held([2, page(2, 0)], [3, page(3, 0)]), 10)).toEqual({
-      size: 10,
-      totalItems: 9,
-      lastPage: 1,
-    });
-    // A total past the limit: empty pages after page 1 fit no shape.
-    expect(provisionalShape(held([2, page(2, 0)]), 5)).toBeUndefined();
-    expect(provisionalShape(held([3, refused]), 1000)).toBeUndefined();
-    expect(provisionalShape(held(), 1000)).toBeUndefined();
-  });
-
-  test('the shape the pages were placed by is kept while it places them all, even when another would too', () => {
-    const placed: Shape = { size: 8, totalItems: 9, lastPage: 2 };
-    expect(provisionalShape(held([2, page(2, 1)]), 1000, placed)).toEqual(placed);
-    expect(provisionalShape(held([2, page(2, 1)], [3, page(3, 1)]), 1000, placed)).toEqual({
-      size: 1,
-      totalItems: 9,
-      lastPage: 9,
-    });
-  });
-});
-
 describe('keepable: the held pages kept for the next step', () => {
   test('in page order, whatever order they came in', () => {
     const held = new Map<number, Held>([
@@ -124,17 +78,13 @@ describe('keepable: the held pages kept for the next step', () => {
       [3, page(3, 2)],
       [4, page(4, 2)],
     ]);
-    expect(keepable(started(), shape, held)).toEqual([3, 4, 5]);
+    expect(keepable(started(), held)).toEqual([3, 4, 5]);
     const held2 = new Map<number, Held>([
       [4, page(4, 2)],
       [5, page(5, 1)],
       [3, page(3, 2)],
     ]);
-    expect(keepable(started(), shape, held2)).toEqual([3, 4, 5]);
-  });
-
-  test('none without a shape to place them by', () => {
-    expect(keepable(startCursor(2), undefined, new Map([[2, page(2, 2)]]))).toEqual([]);
+    expect(keepable(started(), held2)).toEqual([3, 4, 5]);
   });
 
   test('not a page before the next one the cursor takes', () => {
@@ -142,7 +92,7 @@ describe('keepable: the held pages kept for the next step', () => {
       [2, page(2, 2)],
       [4, page(4, 2)],
     ]);
-    expect(keepable(started(), shape, held)).toEqual([4]);
+    expect(keepable(started(), held)).toEqual([4]);
   });
 
   test('the page after the last only when the end is to be confirmed by asking for it', () => {
@@ -150,18 +100,8 @@ describe('keepable: the held pages kept for the next step', () => {
       [4, page(4, 2)],
       [6, page(6, 0)],
     ]);
-    expect(keepable(started(), shape, held)).toEqual([4]);
-    expect(keepable(started({ probe: true }), shape, held)).toEqual([4, 6]);
-  });
-
-  test('before page 1, the empty pages past the end the held pages show too: the service answered them', () => {
-    const early = { ...startCursor(2) };
-    const held = new Map<number, Held>([
-      [3, page(3, 2)],
-      [6, page(6, 0)],
-      [7, page(7, 0)],
-    ]);
-    expect(keepable(early, shape, held)).toEqual([3, 6, 7]);
+    expect(keepable(started(), held)).toEqual([4]);
+    expect(keepable(started({ probe: true }), held)).toEqual([4, 6]);
   });
 
   test('not a refusal, nor a page of another length or another total', () => {
@@ -170,21 +110,21 @@ describe('keepable: the held pages kept for the next step', () => {
       [4, page(4, 1)],
       [5, page(5, 1, 10)],
     ]);
-    expect(keepable(started(), shape, held)).toEqual([]);
+    expect(keepable(started(), held)).toEqual([]);
   });
 });
 
 describe('noteHeld: the note saved for the next step', () => {
   test('nothing held and nothing waiting: no note', () => {
-    expect(noteHeld(started(), shape, [], new Map())).toBeUndefined();
+    expect(noteHeld(started(), [], new Map())).toBeUndefined();
   });
 
   test('a wait for a page already taken in: no note', () => {
-    expect(noteHeld(started(), shape, [], new Map([[2, 100]]))).toBeUndefined();
+    expect(noteHeld(started(), [], new Map([[2, 100]]))).toBeUndefined();
   });
 
   test('a wait for the next page alone is noted', () => {
-    expect(noteHeld(started(), shape, [], new Map([[3, 100]]))).toEqual({
+    expect(noteHeld(started(), [], new Map([[3, 100]]))).toEqual({
       from: 3,
       marks: 'w',
       until: 100,
@@ -195,7 +135,6 @@ describe('noteHeld: the note saved for the next step', () => {
   test('each wait keeps its own time; `until` is the latest', () => {
     const note = noteHeld(
       started(),
-      shape,
       [5],
       new Map([
         [2, 500],
@@ -206,29 +145,27 @@ describe('noteHeld: the note saved for the next step', () => {
     expect(note).toEqual({ from: 3, marks: 'wwh', until: 300, at: [300, 200] });
   });
 
-  test('the shape is noted only before page 1 is in, when pages are kept', () => {
-    const early = startCursor(2);
-    expect(noteHeld(early, shape, [2], new Map())).toEqual({ from: 1, marks: '.h', until: 0, at: [], shape });
-    expect(noteHeld(early, shape, [], new Map([[2, 50]]))).toEqual({ from: 1, marks: '.w', until: 50, at: [50] });
-    expect(noteHeld(started(), shape, [4], new Map())).toEqual({ from: 3, marks: '.h', until: 0, at: [] });
+  test('before page 1 is in, only waits are noted', () => {
+    expect(noteHeld(startCursor(2), [], new Map([[1, 50]]))).toEqual({ from: 1, marks: 'w', until: 50, at: [50] });
+    expect(noteHeld(started(), [4], new Map())).toEqual({ from: 3, marks: '.h', until: 0, at: [] });
   });
 });
 
 describe('pages the service does not have are noted as such, and come back as refusals', () => {
-  test('a page refused with 404 or 400 is noted, one refused otherwise is not; before page 1 without a shape', () => {
+  test('a page refused with 404 or 400 is noted, one refused otherwise is not', () => {
     const held = new Map<number, Held>([
       [2, { refused: new ServiceError('BAD_INPUT', 'No page 2') }],
       [3, refused],
       [4, { refused: new ServiceError('AUTH', 'Key refused') }],
     ]);
     expect(gonePages(held)).toEqual([2, 3]);
-    expect(noteHeld(startCursor(2), undefined, [], new Map([[6, 50]]), gonePages(held))).toEqual({
-      from: 1,
-      marks: '.xx..w',
+    expect(noteHeld(started({ nextPage: 2 }), [], new Map([[6, 50]]), gonePages(held))).toEqual({
+      from: 2,
+      marks: 'xx..w',
       until: 50,
       at: [50],
     });
-    expect(noteHeld(started(), shape, [4], new Map(), [6, 2])).toEqual({ from: 3, marks: '.h.x', until: 0, at: [] });
+    expect(noteHeld(started(), [4], new Map(), [6, 2])).toEqual({ from: 3, marks: '.h.x', until: 0, at: [] });
   });
 
   test('read back, a page noted as gone is a refusal of that page, with no rows of its own', () => {
@@ -238,36 +175,6 @@ describe('pages the service does not have are noted as such, and come back as re
     const gone = held.get(4);
     expect(gone && 'refused' in gone && [gone.refused.code, gone.refused.transient]).toEqual(['NOT_FOUND', false]);
     expect(gonePages(held)).toEqual([4]);
-  });
-});
-
-describe('heldRows: the staging rows written for the kept pages', () => {
-  test('nothing kept: no rows', () => {
-    expect(heldRows(started(), shape, [], new Map([[3, page(3, 2)]]), 2)).toEqual([]);
-  });
-
-  test('no shape: no rows', () => {
-    expect(heldRows(startCursor(2), undefined, [1], new Map([[1, page(1, 2)]]), 2)).toEqual([]);
-  });
-
-  test('kept pages their rows, a page between them blank rows of the sheet width, even when held but not kept', () => {
-    const held = new Map<number, Held>([
-      [3, page(3, 2)],
-      [4, page(4, 2)],
-      [5, page(5, 1)],
-    ]);
-    expect(heldRows(started(), shape, [3, 5], held, 3)).toEqual([
-      ['p3-0', 'vp3-0'],
-      ['p3-1', 'vp3-1'],
-      ['', '', ''],
-      ['', '', ''],
-      ['p5-0', 'vp5-0'],
-    ]);
-  });
-
-  test('a page not held between kept pages: blank rows', () => {
-    const held = new Map<number, Held>([[5, page(5, 1)]]);
-    expect(heldRows(started(), shape, [5], held, 1)).toEqual([[''], [''], [''], [''], ['p5-0', 'vp5-0']]);
   });
 });
 

@@ -1,11 +1,11 @@
 /**
  * The time a step keeps when it asks for pages (src/import/machine.ts roundEnd): a request goes
- * out only while the step's end, less the client's margin, the write of the rows in hand and of
- * those the round asks for, and the writes of the pages at their place, is not past. Driven over
+ * out only while the step's end, less the client's margin and the write of the rows in hand and of
+ * those the round asks for, is not past. Driven over
  * the in-memory ports with slow requests (4 s each), so the time each request goes out is known.
  */
 import { DEADLINE_MARGIN_MS } from '../../../src/api/client';
-import { beginRun, MAX_RUN_WRITES, WRITE_MARGIN, writeMargin } from '../../../src/import/machine';
+import { beginRun, writeMargin } from '../../../src/import/machine';
 import type { ImportSpec } from '../../../src/import/spec';
 import { fakeList, records } from '../../helpers/fake-list';
 import { world } from '../../helpers/fake-ports';
@@ -21,8 +21,8 @@ function rowsRead(ms: number): number {
   return beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t + ms).rows;
 }
 
-/** What the second round keeps: page 1's 100 rows in hand and the 200 it asks for, and the writes at their place. */
-const kept = DEADLINE_MARGIN_MS + writeMargin(100 + 2 * 100, 2) + MAX_RUN_WRITES * WRITE_MARGIN.perWriteMs;
+/** What the second round keeps: page 1's 100 rows in hand and the 200 it asks for. */
+const kept = DEADLINE_MARGIN_MS + writeMargin(100 + 2 * 100, 2);
 
 test('the last request goes out when the time it keeps is just there, and not a millisecond later', () => {
   expect(rowsRead(8000 + kept)).toBe(250);

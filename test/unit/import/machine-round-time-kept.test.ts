@@ -1,21 +1,13 @@
 /**
  * The time a round of requests keeps for writing (src/import/machine.ts roundEnd), by what the
- * step will write: when page 1 is in and the pages read in the step, this round's included, are at
- * most MAX_RUN_WRITES, the rows of those pages and a write per page at their place; otherwise (and
- * always before page 1 is in) the rows in hand, those taken and those held, in one write. Requests
+ * step will write in its one write: the rows taken in and those the round asks for, or, when more,
+ * the pages from the first read in the step to the last the round asks for, at their place. Requests
  * cost no time here, so each round goes out or not on its deadline alone: a round goes out when the
  * step's deadline leaves that time, and not a millisecond later.
  */
 import { DEADLINE_MARGIN_MS } from '../../../src/api/client';
 import type { ServiceError } from '../../../src/api/errors';
-import {
-  beginRun,
-  FIRST_PAGE_LIMIT,
-  MAX_RUN_WRITES,
-  PAGES_PER_FETCH,
-  WRITE_MARGIN,
-  writeMargin,
-} from '../../../src/import/machine';
+import { beginRun, FIRST_PAGE_LIMIT, PAGES_PER_FETCH, writeMargin } from '../../../src/import/machine';
 import type { ImportSpec } from '../../../src/import/spec';
 import { fakeList, records } from '../../helpers/fake-list';
 import { world } from '../../helpers/fake-ports';
@@ -46,18 +38,9 @@ test(`page 1 in, a round of ${PAGES_PER_FETCH} pages: the rows in hand and those
   expect(asked(5000, kept - 1)).toEqual([1]);
 });
 
-test(`page 1 in, a round that makes ${MAX_RUN_WRITES} pages read in the step: a write for each`, () => {
-  // 950 partners: pages 2 to 10 are the rest of the list.
-  const kept =
-    DEADLINE_MARGIN_MS +
-    writeMargin(SIZE + (MAX_RUN_WRITES - 1) * SIZE, width) +
-    MAX_RUN_WRITES * WRITE_MARGIN.perWriteMs;
-  expect(asked(MAX_RUN_WRITES * SIZE - SIZE / 2, kept)).toContain(2);
-  expect(asked(MAX_RUN_WRITES * SIZE - SIZE / 2, kept - 1)).toEqual([1]);
-});
-
 test('pages held behind a page that waits count among the rows in hand', () => {
-  // Page 2 waits 1 s: the second round holds pages 3 to 21, the third asks for the 20 pages after them.
+  // Page 2 waits 1 s: the second round holds pages 3 to 21, the third asks for the 20 pages after them:
+  // the write then covers pages 1 to 40 (the round's pages counted from the one that waits).
   const fail = (page: number) => (page === 2 ? limited(1) : undefined);
   const held = (PAGES_PER_FETCH - 1) * SIZE;
   const kept = DEADLINE_MARGIN_MS + writeMargin(SIZE + held + PAGES_PER_FETCH * SIZE, width);

@@ -12,7 +12,6 @@ import {
   FIRST_PAGE_LIMIT,
   MAX_STALLS,
   MAX_WAIT_WITHOUT_PAGE_MS,
-  PAGES_PER_FETCH,
   WRITE_MARGIN,
   writeMargin,
 } from '../../../src/import/machine';
@@ -40,15 +39,15 @@ test('a step with time to run but none to ask for a page keeps the count of step
 describe('a service that keeps saying when to come back', () => {
   /**
    * Every request refused for 30 s, no request costing time, the steps 30 s apart: each step asks
-   * for page 1 and the pages after it, then sleeps to the end of the time it may ask in (its
-   * deadline less the client's margin and the write a round of pages ahead of page 1 would need).
+   * for page 1, then sleeps to the end of the time it may ask in (its deadline less the client's
+   * margin and the write of a page as long as the limit asks for).
    * The step that counts one more than MAX_STALLS starts 10 s before it ends, `waited` ms after the
    * run's start.
    */
   function stalledFor(waited: number): string {
     const w = world(fakeList(records(5000), { fail: () => limited(30) }).fetch, [spec], { msPerFetch: 0 });
     const start = w.clock.t;
-    const kept = DEADLINE_MARGIN_MS + writeMargin(PAGES_PER_FETCH * FIRST_PAGE_LIMIT, spec.fields.length);
+    const kept = DEADLINE_MARGIN_MS + writeMargin(FIRST_PAGE_LIMIT, spec.fields.length);
     expect(beginRun('imp1', 'sidebar', w.nextExecution(), start + 20_000).status).toBe('running');
     for (let k = 1; k < MAX_STALLS; k++) {
       w.clock.t += 30_000;

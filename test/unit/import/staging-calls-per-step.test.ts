@@ -1,6 +1,6 @@
 /**
  * The staging calls a step makes (src/import/machine.ts): each is a range write or read on a hidden
- * sheet, time taken from the step's budget. A page that holds nothing is not written, a step with
+ * sheet, time taken from the step's budget. A step writes the pages it read in one write, a step with
  * nothing new to keep writes nothing, and a step whose held pages hold no rows reads nothing back.
  * Driven over the in-memory ports, every staging write and read counted per step.
  */
@@ -8,6 +8,7 @@ import type { ServiceError } from '../../../src/api/errors';
 import type { ImportSpec } from '../../../src/import/spec';
 import { fakeList, records } from '../../helpers/fake-list';
 import { stagingCalls, type World, world } from '../../helpers/fake-ports';
+import { continueRun } from '../../../src/import/machine';
 import { limited, timedDrive } from '../../helpers/import-drive';
 
 const spec: ImportSpec = { id: 'imp1', sheetName: 'Partners', fields: ['id', 'fullName'], mode: 'replace' };
@@ -18,7 +19,7 @@ const waitingUntil =
   (page: number): ServiceError | undefined =>
     waiting.includes(page) && w().clock.t < until() ? limited(60) : undefined;
 
-test('the empty page after the last, read while earlier pages wait, is not written to staging', () => {
+test('the pages a step read go to staging in one write, blank rows where pages still wait', () => {
   // 400 partners, 100 a page: page 5 (asked to confirm the end) is empty; pages 2 and 4 wait past the first step.
   let start = 0;
   const list = fakeList(records(400), {
@@ -31,15 +32,19 @@ test('the empty page after the last, read while earlier pages wait, is not writt
   const w = world(list.fetch, [spec]);
   start = w.clock.t;
   const calls = stagingCalls(w);
-  const { steps } = timedDrive(w, 20_000);
-  expect(steps[0].status).toBe('running');
+  const first = timedDrive(w, 20_000, 1).steps[0];
+  expect(first.status).toBe('running');
   expect(list.asked.filter((a) => a.page === 5)).toHaveLength(1);
-  // Page 1 at row 0 and page 3 at its place; page 5 holds no row to write.
-  expect(calls[0].writes).toEqual([
-    { at: 0, rows: 100 },
-    { at: 200, rows: 100 },
-  ]);
-  expect(steps.pop()?.status).toBe('done');
+  // Pages 1 to 5 from row 0: pages 2 and 4 blank, page 5 (the empty page after the last) no row.
+  expect(calls[0].writes).toEqual([{ at: 0, rows: 400 }]);
+  expect(
+    w.staging
+      .get('imp1')
+      ?.slice(1)
+      .map((r) => r[0] !== ''),
+  ).toEqual([true, false, true, false].flatMap((b) => new Array(100).fill(b)));
+  const next = w.nextExecution();
+  expect(continueRun('imp1', next, w.clock.t + 60_000).status).toBe('done');
   expect(w.tables.get('Partners')?.length).toBe(401);
 });
 
