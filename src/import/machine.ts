@@ -313,7 +313,10 @@ class Step {
     const size = run.list.size || run.list.limit;
     const asking = pages.slice(0, PAGES_PER_FETCH);
     const span = this.region(asking) ?? [1, 0];
-    const rows = Math.max(this.taken.length + asking.length * size, (span[1] - span[0] + 1) * size);
+    // The write save() makes: the pages at their place, or the rows taken after the staged ones.
+    const rows = placeable(run.list, run.staged + this.taken.length)
+      ? (span[1] - span[0] + 1) * size
+      : this.taken.length + asking.length * size;
     return this.deadline - DEADLINE_MARGIN_MS - writeMargin(rows, this.width);
   }
 
@@ -378,8 +381,8 @@ class Step {
       return undefined;
     }
     if (acceptGone(c, page, error)) return undefined;
-    // A page past the end refused: the cursor judges it when it gets there.
-    if (c.started && page > c.lastPage && noSuchPage(error)) this.held.set(page, { refused: error });
+    // Any other page refused as no such page (past the end, or page 1): the cursor judges it when it gets there.
+    if (noSuchPage(error)) this.held.set(page, { refused: error });
     else if (!error.transient) return error;
     else if (error.code !== 'UNSENT') {
       // A page the service said when to ask again for waits for that time (in this step or the next);

@@ -20,6 +20,8 @@ test('a step in which page 1 fails for now and no page comes writes nothing to s
   const { steps } = timedDrive(w, 20_000, 1);
   expect(steps[0].status).toBe('running');
   expect(w.staging.has('imp1')).toBe(false);
+  // Page 1 alone was asked for (its retries spent, the step asks for nothing else).
+  expect(new Set(list.asked.map((a) => a.page))).toEqual(new Set([1]));
 });
 
 test('a page refused as no such page while page 1 waited, inside the list page 1 reports: the run fails naming it', () => {
