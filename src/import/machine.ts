@@ -312,10 +312,11 @@ class Step {
     const { run } = this;
     const size = run.list.size || run.list.limit;
     const asking = pages.slice(0, PAGES_PER_FETCH);
-    const span = this.region(asking) ?? [1, 0];
-    // The write save() makes: the pages at their place, or the rows taken after the staged ones.
+    // The write save() makes: the pages at their place (a round asks for one page at least), or the rows taken
+    // after the staged ones.
+    const [first, last] = this.region(asking) as [number, number];
     const rows = placeable(run.list, run.staged + this.taken.length)
-      ? (span[1] - span[0] + 1) * size
+      ? (last - first + 1) * size
       : this.taken.length + asking.length * size;
     return this.deadline - DEADLINE_MARGIN_MS - writeMargin(rows, this.width);
   }
