@@ -2,9 +2,9 @@
  * The import as a pure state machine over ports (./ports.ts). A run is a saved RunState; each
  * step reads pages of the active-partners list through the one page reader's cursor
  * (src/api/pages.ts) until its time budget ends (less the time to write what it read), keeps rows
- * in memory or in the staging area, and saves the cursor. Pages are asked for together; one the
- * service refuses for now waits alone (its Retry-After, in this step or the next) while the pages
- * after it are held (./held.ts). When the cursor's read is over, the run finishes: a complete read (end
+ * in memory or in the staging area, and saves the cursor. Page 1 comes first, alone; then pages are
+ * asked for together, and one the service refuses for now waits alone (its Retry-After, in this step
+ * or the next) while the pages after it are held (./held.ts). When the cursor's read is over, the run finishes: a complete read (end
  * confirmed, every page as long as it should be, distinct ids plus the records without a usable
  * id, which are skipped and counted in the run's message, equal to the total) replaces or merges
  * into the target table in one write (./end.ts); an incomplete one is read again (a live list moves),
