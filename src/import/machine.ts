@@ -308,10 +308,9 @@ class Step {
   }
 
   /** The time by which this round's requests must end, keeping time to write what is in hand and what they bring. */
-  private roundEnd(pages: readonly number[]): number {
+  private roundEnd(asking: readonly number[]): number {
     const { run } = this;
     const size = run.list.size || run.list.limit;
-    const asking = pages.slice(0, PAGES_PER_FETCH);
     // The write save() makes: the pages at their place (a round asks for one page at least), or the rows taken
     // after the staged ones.
     const [first, last] = this.region(asking) as [number, number];
@@ -327,8 +326,9 @@ class Step {
     const pages = this.missingPages();
     if (!pages.length) return false;
     const now = ports.now();
-    const until = this.roundEnd(pages);
     const ready = pages.filter((p) => (this.waits.get(p) ?? 0) <= now).slice(0, PAGES_PER_FETCH);
+    // The pages asked for now, or, while all wait, the first of them, which are asked for when they are due.
+    const until = this.roundEnd(ready.length ? ready : pages.slice(0, PAGES_PER_FETCH));
     if (!ready.length) {
       // Everything missing waits for the service's Retry-After: sleep until the first is due, or to the end
       // of the budget (the next step carries on; a step that ended at once would only be called again).

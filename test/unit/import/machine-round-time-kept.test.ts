@@ -40,10 +40,10 @@ test(`page 1 in, a round of ${PAGES_PER_FETCH} pages: the rows in hand and those
 
 test('pages held behind a page that waits count among the rows in hand', () => {
   // Page 2 waits 1 s: the second round holds pages 3 to 21, the third asks for the 20 pages after them:
-  // the write then covers pages 1 to 40 (the round's pages counted from the one that waits).
+  // the write then covers pages 1 to 41 (page 2's place, blank, among them).
   const fail = (page: number) => (page === 2 ? limited(1) : undefined);
   const held = (PAGES_PER_FETCH - 1) * SIZE;
-  const kept = DEADLINE_MARGIN_MS + writeMargin(SIZE + held + PAGES_PER_FETCH * SIZE, width);
+  const kept = DEADLINE_MARGIN_MS + writeMargin(2 * SIZE + held + PAGES_PER_FETCH * SIZE, width);
   expect(asked(5000, kept, fail)).toContain(PAGES_PER_FETCH + 2);
   const before = asked(5000, kept - 1, fail);
   expect(before).toContain(PAGES_PER_FETCH + 1);
