@@ -326,7 +326,9 @@ class Step {
     const pages = this.missingPages();
     if (!pages.length) return false;
     const now = ports.now();
-    const ready = pages.filter((p) => (this.waits.get(p) ?? 0) <= now).slice(0, PAGES_PER_FETCH);
+    let ready = pages.filter((p) => (this.waits.get(p) ?? 0) <= now).slice(0, PAGES_PER_FETCH);
+    // As many of the due pages as the time left can write (wide rows, long pages), one at least.
+    while (ready.length > 1 && now > this.roundEnd(ready)) ready = ready.slice(0, -1);
     // The pages asked for now, or, while all wait, the first of them, which are asked for when they are due.
     const until = this.roundEnd(ready.length ? ready : pages.slice(0, PAGES_PER_FETCH));
     if (!ready.length) {
