@@ -4,8 +4,9 @@
  * size from the first page (a first page that is not the whole list is full), plans pages from
  * `totalItems` and that size (never from `totalPages` or `pageSize`, which it only cross-checks),
  * checks every page's length and total, spots a page that repeats the one before, and confirms
- * the end (a short last page, or the page after the last being empty or refused). It ends with a
- * verdict: complete, or incomplete with the reason. `readList` drives the cursor to the end in
+ * the end (a short last page, or the page after the last being empty or refused). A page whose
+ * total moved ends the read at once: the list changed, and is read again. It ends with a verdict:
+ * complete, or incomplete with the reason. `readList` drives the cursor to the end in
  * one execution (custom functions); the import drives the same cursor across executions.
  */
 import { ServiceError } from './errors';
@@ -35,7 +36,7 @@ export interface ListCursor {
   received: number;
   /** Whether the end of the list is confirmed. */
   endConfirmed: boolean;
-  /** Whether `totalItems` moved while the list was read (then the read is redone, not trusted). */
+  /** Whether the list changed under the read (`totalItems` moved, or a page within it was gone): the read ends, to be redone. */
   changed: boolean;
   /** A page within the list the service then said it does not have (the list shrank under the read). */
   gone?: number;
@@ -80,9 +81,9 @@ export function startCursor(limit: number): ListCursor {
   };
 }
 
-/** Whether the read is over (complete or not): the end is confirmed or a problem was found. */
+/** Whether the read is over (complete or not): the end is confirmed, the list changed, or a problem was found. */
 export function cursorDone(c: ListCursor): boolean {
-  return c.endConfirmed || c.problem !== undefined;
+  return c.endConfirmed || c.changed || c.problem !== undefined;
 }
 
 /** The pages to ask for next, at most `max` of them, in order; the first call asks for page 1 alone. */
@@ -142,11 +143,13 @@ export function acceptPage(c: ListCursor, page: number, value: Page<ServiceRecor
     c.probe = reported.totalItems % n === 0;
     return;
   }
-  if (reported.totalItems !== c.totalItems) c.changed = true;
+  if (reported.totalItems !== c.totalItems) {
+    c.changed = true;
+    return;
+  }
   if (page > c.lastPage) {
-    // The page after the last: empty, or the server repeating its last page (clamping), ends the list;
-    // so does one that holds more of a list whose total moved (it grew): the read is then done again.
-    if (n === 0 || sig === c.lastSignature || c.changed) c.endConfirmed = true;
+    // The page after the last: empty, or the server repeating its last page (clamping), ends the list.
+    if (n === 0 || sig === c.lastSignature) c.endConfirmed = true;
     else
       c.problem = `the service reports ${plural(c.totalItems, 'item')} but page ${page}, past the end, holds ${n} more`;
     return;
@@ -158,7 +161,7 @@ export function acceptPage(c: ListCursor, page: number, value: Page<ServiceRecor
   c.lastSignature = sig;
   c.received += n;
   const expected = page < c.lastPage ? c.size : c.totalItems - (c.lastPage - 1) * c.size;
-  if (n !== expected && !c.changed) {
+  if (n !== expected) {
     c.problem = `page ${page} holds ${n} items where ${expected} were expected (the service reports ${plural(c.totalItems, 'item')}, ${c.size} a page)`;
     return;
   }
@@ -188,7 +191,6 @@ export function acceptGone(c: ListCursor, page: number, error: ServiceError): bo
   if (!c.started || cursorDone(c) || page < c.nextPage || page > c.lastPage || !noSuchPage(error)) return false;
   c.changed = true;
   c.gone = page;
-  c.endConfirmed = true;
   return true;
 }
 

@@ -40,14 +40,6 @@ export function expectedRows(s: Shape, page: number): number {
 }
 
 /**
- * Whether pages sit at their place in staging: page 1 in, the list steady, and `staged` rows the
- * pages taken in.
- */
-export function placeable(c: ListCursor, staged: number): boolean {
-  return c.started && !c.changed && c.problem === undefined && c.size > 0 && staged === (c.nextPage - 1) * c.size;
-}
-
-/**
  * The held pages that can be kept for the next step: those the cursor will still ask for, each
  * exactly as long as its place, with the list's total.
  */

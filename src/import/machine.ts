@@ -31,7 +31,7 @@ import {
 import { CHUNK_RECORDS } from '../api/snapshot';
 import { type Page, recordId, type ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
-import { expectedRows, gonePages, type Held, heldSpan, keepable, noteHeld, placeable, restoreHeld } from './held';
+import { expectedRows, gonePages, type Held, heldSpan, keepable, noteHeld, restoreHeld } from './held';
 import { dedupe, failRun, keyedRows, replaceRefused, writeOwned, writeTarget } from './end';
 import type { ImportPorts } from './ports';
 import { adoption } from './replace';
@@ -229,7 +229,7 @@ class Step {
     let note = run.held;
     run.held = undefined;
     if (!note || note.from !== run.list.nextPage || cursorDone(run.list)) return;
-    if (!placeable(run.list, run.staged)) note = { ...note, marks: note.marks.replace(/h/g, '.') };
+    if (!run.list.started) note = { ...note, marks: note.marks.replace(/h/g, '.') };
     const span = heldSpan(run.list, note);
     const rows = span > 0 ? this.ports.staging.read(spec.id, span, this.width, run.staged) : [];
     ({ held: this.held, waits: this.waits } = restoreHeld(run.list, note, rows, spec.fields.indexOf('id')));
@@ -287,23 +287,21 @@ class Step {
   }
 
   /**
-   * The pages to ask for next: page 1 alone until it is in, then the missing ones from the cursor's
-   * next page, in order, as many as a round asks for besides those that wait.
+   * The pages missing from the cursor's next page on, in order (page 1 alone until it is in): the first
+   * PAGES_PER_FETCH due at `now`, and those among them that wait for their time.
    */
-  private missingPages(): number[] {
+  private missingPages(now: number): { due: number[]; waiting: number[] } {
     const c = this.run.list;
-    if (!c.started) return this.tried.has(1) ? [] : [1];
-    const out: number[] = [];
+    const due: number[] = [];
+    const waiting: number[] = [];
     // No need to list more (and a total the service over-reports must not make a list of billions).
-    const most = PAGES_PER_FETCH + this.waits.size;
-    for (let p = c.nextPage; p <= c.lastPage + (c.probe ? 1 : 0) && out.length < most; p++)
-      if (!this.held.has(p) && !this.tried.has(p)) out.push(p);
-    return out;
+    for (let p = c.nextPage; p <= (c.started ? c.lastPage + (c.probe ? 1 : 0) : 1) && due.length < PAGES_PER_FETCH; p++)
+      if (!this.held.has(p) && !this.tried.has(p)) ((this.waits.get(p) ?? 0) > now ? waiting : due).push(p);
+    return { due, waiting };
   }
 
-  /** The pages the step's write covers, from the first page read in it to the last (`more`: pages about to be). */
-  private region(more: readonly number[] = []): [number, number] | undefined {
-    const pages = [...this.readHere, ...more];
+  /** The pages a write of `pages` covers: from the first to the last. */
+  private region(pages: readonly number[]): [number, number] | undefined {
     return pages.length ? [Math.min(...pages), Math.max(...pages)] : undefined;
   }
 
@@ -311,33 +309,31 @@ class Step {
   private roundEnd(asking: readonly number[]): number {
     const { run } = this;
     const size = run.list.size || run.list.limit;
-    // The write save() makes: the pages at their place (a round asks for one page at least), or the rows taken
-    // after the staged ones.
-    const [first, last] = this.region(asking) as [number, number];
-    const rows = placeable(run.list, run.staged + this.taken.length)
-      ? (last - first + 1) * size
-      : this.taken.length + asking.length * size;
-    return this.deadline - DEADLINE_MARGIN_MS - writeMargin(rows, this.width);
+    // The write save() makes: the pages at their place, from the first read in this step to the last (a round
+    // asks for one page at least).
+    const [first, last] = this.region([...this.readHere, ...asking]) as [number, number];
+    return this.deadline - DEADLINE_MARGIN_MS - writeMargin((last - first + 1) * size, this.width);
   }
 
   /** One round of requests, or a wait for the first page due; false when the step should end. */
   private round(): boolean {
     const { run, ports } = this;
-    const pages = this.missingPages();
-    if (!pages.length) return false;
     const now = ports.now();
-    let ready = pages.filter((p) => (this.waits.get(p) ?? 0) <= now).slice(0, PAGES_PER_FETCH);
+    const { due, waiting } = this.missingPages(now);
     // As many of the due pages as the time left can write (wide rows, long pages), one at least.
+    let ready = due;
     while (ready.length > 1 && now > this.roundEnd(ready)) ready = ready.slice(0, -1);
-    // The pages asked for now, or, while all wait, the first of them, which are asked for when they are due.
-    const until = this.roundEnd(ready.length ? ready : pages.slice(0, PAGES_PER_FETCH));
-    if (!ready.length) {
-      // Everything missing waits for the service's Retry-After: sleep until the first is due, or to the end
-      // of the budget (the next step carries on; a step that ended at once would only be called again).
-      const next = Math.min(...pages.map((p) => this.waits.get(p) as number));
-      ports.sleep(Math.max(0, Math.min(next, until) - now));
+    if (!ready.length && waiting.length) {
+      // Everything missing waits for the service's Retry-After: sleep until the first is due, keeping the time
+      // to write it, or to the end of the budget (the next step carries on; one that ended at once would only
+      // be called again).
+      const [first] = waiting.sort((a, b) => (this.waits.get(a) as number) - (this.waits.get(b) as number));
+      const next = this.waits.get(first) as number;
+      ports.sleep(Math.max(0, Math.min(next, this.roundEnd([first])) - now));
       return ports.now() >= next;
     }
+    if (!ready.length) return false;
+    const until = this.roundEnd(ready);
     if (now > until) return false;
     // The client waits inside a call only briefly: a longer wait is the machine's, which goes on with other pages.
     const outcomes = ports.pages.fetch(ready, run.list.limit, Math.min(until, now + CALL_WAIT_MS));
@@ -418,9 +414,8 @@ class Step {
 
   /**
    * Writes what the step read to staging, or the table when the read is over, and saves the run.
-   * While pages sit at their place, the pages read in this step go there in one write, from the
-   * first of them to the last (the pages between hold their rows, or blank rows while they are not
-   * in); once the list moved, the rows taken in follow the staged ones.
+   * The pages read in this step go to their place in one write, from the first of them to the last
+   * (the pages between hold their rows, or blank rows while they are not in).
    */
   private save(): RunSummary {
     const { spec, run, ports, width } = this;
@@ -428,25 +423,24 @@ class Step {
     // A read that ended too late to write the table in this step leaves the writing to the next one.
     const late = !this.startedOver && ports.now() + writeMargin(run.staged + this.taken.length, width) > this.deadline;
     const over = cursorDone(run.list) && !this.failure && !late;
+    const kept = cursorDone(run.list) ? [] : keepable(run.list, this.held);
+    run.held = noteHeld(run.list, kept, this.waits, gonePages(this.held));
     if (over && this.startedEmpty) return finish(spec, run, this.taken, ports, this.deadline);
-    const kept = placeable(run.list, run.staged + this.taken.length) ? keepable(run.list, this.held) : undefined;
-    const span = this.region();
-    if (kept && span) ports.staging.write(spec.id, spec.fields, (span[0] - 1) * run.list.size, this.placed(span, kept));
-    else if (!kept && this.taken.length) ports.staging.write(spec.id, spec.fields, run.staged, this.taken);
+    const span = this.region([...this.readHere].filter((p) => p < run.list.nextPage || kept.includes(p)));
+    if (span) ports.staging.write(spec.id, spec.fields, (span[0] - 1) * run.list.size, this.placed(span));
     run.staged += this.taken.length;
-    run.held = noteHeld(run.list, kept ?? [], this.waits, gonePages(this.held));
     if (over) return finish(spec, run, ports.staging.read(spec.id, run.staged, width), ports, this.deadline);
     run.updatedAt = ports.now();
     ports.store.save(run);
     return summarize(spec.id, run);
   }
 
-  /** The staging rows of pages `span`: a page taken in or kept its rows, any other blank rows as long as its place. */
-  private placed([first, last]: [number, number], kept: readonly number[]): Cell[][] {
+  /** The staging rows of pages `span`: a page in hand as long as its place its rows, any other blank rows as long. */
+  private placed([first, last]: [number, number]): Cell[][] {
     const rows: Cell[][] = [];
     for (let p = first; p <= last; p++) {
       const n = expectedRows(this.run.list, p);
-      const mine = p < this.run.list.nextPage || kept.includes(p) ? this.known.get(p) : undefined;
+      const mine = this.known.get(p);
       if (mine?.length === n) rows.push(...mine);
       else for (let k = 0; k < n; k++) rows.push(new Array<Cell>(this.width).fill(''));
     }
@@ -479,10 +473,13 @@ function finish(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPo
     return failRun(spec, run, ports, `Incomplete after ${run.pass} reads of the list: ${why}.`);
   }
   ports.staging.remove(spec.id);
+  // The pages the service asked to wait for still wait in the next read: a Retry-After is the run's, not the read's.
+  const waits = run.held ? restoreHeld(run.list, run.held, [], idCol).waits : new Map<number, number>();
   run.gone = run.list.gone;
   run.digest = digest;
   run.pass++;
   run.list = startCursor(FIRST_PAGE_LIMIT);
+  run.held = noteHeld(run.list, [], waits);
   run.staged = 0;
   run.read = 0;
   run.message = verdict.changed

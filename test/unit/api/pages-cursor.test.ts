@@ -1,7 +1,7 @@
 /**
  * The list cursor (src/api/pages.ts) driven page by page, as the import drives it across
  * executions: how many pages it plans at once, when a refused page is the end of the list and
- * when it is not, the verdict on a read that is not finished or does not add up, and the size of
+ * when it is not, a list that changes under the read, the verdict on a read that is not finished or does not add up, and the size of
  * the cursor an import saves between executions.
  */
 import { ServiceError } from '../../../src/api/errors';
@@ -19,6 +19,38 @@ describe('list cursor: planning', () => {
     expect(nextPages(c, 1)).toEqual([2]);
     expect(nextPages(c, 0)).toEqual([2]);
     expect(nextPages(c, 50)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11]); // 1,000 is a multiple of 100: page 11 confirms the end
+  });
+});
+
+describe('list cursor: a list that changes under the read', () => {
+  test('a page whose total is not the one page 1 reported ends the read at once, to be done again', () => {
+    for (const [total, grown] of [
+      [1000, 1001],
+      [1000, 999],
+      [250, 251],
+    ]) {
+      const c = readUpTo(records(total), 2);
+      acceptPage(c, 3, servedPage(records(grown), 3, c.limit));
+      expect(cursorDone(c)).toBe(true);
+      expect(nextPages(c, 50)).toEqual([]);
+      expect(c.received).toBe(200);
+      expect(listVerdict(c, 200)).toEqual({
+        complete: false,
+        reason: 'the list changed while it was read',
+        changed: true,
+      });
+    }
+  });
+
+  test('a list that shrinks under the read, served by a server that repeats its last page past the end, changed: it is no repeat', () => {
+    const c = readUpTo(records(300), 2);
+    // Page 3 asked after the list shrank to 200: the server answers with its last page, page 2, again.
+    acceptPage(c, 3, servedPage(records(200), 2, c.limit));
+    expect(listVerdict(c, 200)).toEqual({
+      complete: false,
+      reason: 'the list changed while it was read',
+      changed: true,
+    });
   });
 });
 

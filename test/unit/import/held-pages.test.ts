@@ -1,20 +1,10 @@
 /**
- * Pages that came ahead of their turn: when they can sit at their place in staging, which of them
- * are kept for the next step, the note the run saves about them and the pages it waits for, and
+ * Pages that came ahead of their turn: which of them are kept for the next step, the note the run saves about them and the pages it waits for, and
  * how the next step reads them back from the note and the staging rows.
  */
 import { ServiceError } from '../../../src/api/errors';
 import { type ListCursor, startCursor } from '../../../src/api/pages';
-import {
-  type Held,
-  gonePages,
-  heldSpan,
-  keepable,
-  noteHeld,
-  placeable,
-  restoreHeld,
-  type Shape,
-} from '../../../src/import/held';
+import { type Held, gonePages, heldSpan, keepable, noteHeld, restoreHeld, type Shape } from '../../../src/import/held';
 import type { Cell } from '../../../src/table/cells';
 
 /** A cursor with page 1 in: pages of 2 items, 9 items in all (pages 1 to 5, page 5 holding one). */
@@ -48,28 +38,6 @@ const rowsOf = (...pages: number[]): Cell[][] =>
     const h = page(p, p === 5 ? 1 : 2);
     return 'rows' in h ? h.rows : [];
   });
-
-describe('placeable: held pages sit at their place only when every page before them is in', () => {
-  test('before page 1 is in, nothing has a place', () => {
-    expect(placeable(startCursor(2), 0)).toBe(false);
-    expect(placeable({ ...startCursor(2), size: 2 }, 0)).toBe(false);
-  });
-
-  test('after page 1: the rows staged are exactly the full pages taken in', () => {
-    expect(placeable(started(), 4)).toBe(true);
-    expect(placeable(started(), 3)).toBe(false);
-    expect(placeable(started(), 6)).toBe(false);
-  });
-
-  test('a list that moved or a read with a problem places nothing', () => {
-    expect(placeable(started({ changed: true }), 4)).toBe(false);
-    expect(placeable(started({ problem: 'a page repeats the one before' }), 4)).toBe(false);
-  });
-
-  test('a page size of 0 places nothing, even with nothing staged', () => {
-    expect(placeable(started({ size: 0, nextPage: 1 }), 0)).toBe(false);
-  });
-});
 
 describe('keepable: the held pages kept for the next step', () => {
   test('in page order, whatever order they came in', () => {

@@ -1,8 +1,8 @@
 /**
  * A page the service asked to wait for is not asked for again before its time (src/import/machine.ts),
- * even when the step it was refused in could keep none of the pages it read at their place (the
- * list moved under the read): the wait is saved with the run all the same. Driven over the
- * in-memory ports, the time of every request recorded.
+ * even when the read it was refused in ends because the list moved under it: the next read of the
+ * list keeps the wait (a Retry-After is the run's, not the read's). Driven over the in-memory
+ * ports, the time of every request recorded.
  */
 import type { ImportSpec } from '../../../src/import/spec';
 import { fakeList, records } from '../../helpers/fake-list';
@@ -11,7 +11,7 @@ import { limited, timedDrive } from '../../helpers/import-drive';
 
 const spec: ImportSpec = { id: 'imp1', sheetName: 'Partners', fields: ['id', 'fullName'], mode: 'replace' };
 
-test('a page refused for 60 s in a read the list moved under is asked for again 60 s later, not before', () => {
+test('a page refused for 60 s in a read the list moved under is asked for again 60 s later in the next read, not before', () => {
   // 1,000 partners; one is added just before page 2 is first served; page 5 is refused for 60 s at first.
   const times: number[] = [];
   let added = false;

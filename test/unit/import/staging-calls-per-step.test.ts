@@ -70,7 +70,7 @@ test('a step whose held pages hold no rows reads nothing back from staging', () 
 });
 
 test('a step that takes no page and can keep none of those it read writes nothing to staging', () => {
-  // The list grows by one partner after page 1 (its pages can no longer be placed); page 3 waits past two steps.
+  // The list grows by one partner after page 2 (the pages after it show another total); page 3 waits past two steps.
   let start = 0;
   let grown = false;
   const list = fakeList(records(1000), {
@@ -80,7 +80,7 @@ test('a step that takes no page and can keep none of those it read writes nothin
       () => start + 45_000,
     ),
     before: (page) => {
-      if (page > 1 && !grown) {
+      if (page > 2 && !grown) {
         grown = true;
         list.items.push({ id: 'late', fullName: 'Late' });
       }
