@@ -173,24 +173,21 @@ export function noSuchPage(error: ServiceError): boolean {
   return error.code === 'NOT_FOUND' || error.code === 'BAD_INPUT';
 }
 
-/** The page after the last was refused (404 or 400): the server has no such page, so the list ended. */
-export function acceptRefusal(c: ListCursor, page: number, error: ServiceError): boolean {
-  if (!c.started || page !== c.lastPage + 1 || !c.probe || page !== c.nextPage) return false;
-  if (!noSuchPage(error)) return false;
-  c.nextPage = page + 1;
-  c.endConfirmed = true;
-  return true;
-}
-
 /**
- * Takes in a page within the list page 1 reported, refused as no such page (404 or 400), in any
- * order: the list shrank under the read (or the service contradicts itself). The read ends, judged
- * changed, to be done again; never taken for the end of the list. False for any other refusal.
+ * Takes in a page refused as no such page (404 or 400). The page after the last, in its turn, ends
+ * the list. A page within the list page 1 reported, not taken in yet, in any order, means the list
+ * shrank under the read (or the service contradicts itself): the read ends, changed, to be done
+ * again. False for any other refusal, and the cursor is left as it was.
  */
-export function acceptGone(c: ListCursor, page: number, error: ServiceError): boolean {
-  if (!c.started || cursorDone(c) || page < c.nextPage || page > c.lastPage || !noSuchPage(error)) return false;
-  c.changed = true;
-  c.gone = page;
+export function acceptRefusal(c: ListCursor, page: number, error: ServiceError): boolean {
+  if (!c.started || cursorDone(c) || page < c.nextPage || !noSuchPage(error)) return false;
+  if (page <= c.lastPage) {
+    c.changed = true;
+    c.gone = page;
+  } else if (page === c.nextPage && c.probe) {
+    c.nextPage = page + 1;
+    c.endConfirmed = true;
+  } else return false;
   return true;
 }
 
@@ -279,7 +276,7 @@ function take(got: Taken, items: readonly ServiceRecord[], keyed: boolean): void
 function takeOutcome(c: ListCursor, page: number, outcome: Outcome<Page<ServiceRecord>>, got: Taken, o: ReadOptions) {
   if (cursorDone(c)) return;
   if (!outcome.ok) {
-    if (acceptRefusal(c, page, outcome.error) || acceptGone(c, page, outcome.error)) return;
+    if (acceptRefusal(c, page, outcome.error)) return;
     throw outcome.error;
   }
   const before = c.received;

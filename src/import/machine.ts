@@ -18,7 +18,6 @@ import { ServiceError } from '../api/errors';
 import { grouped } from '../api/numbers';
 import { DEADLINE_MARGIN_MS } from '../api/client';
 import {
-  acceptGone,
   acceptPage,
   acceptRefusal,
   cursorDone,
@@ -379,7 +378,7 @@ class Step {
       this.failure = new ServiceError(error.code, `${why}: ${error.message}`);
       return undefined;
     }
-    if (acceptGone(c, page, error)) return undefined;
+    if (acceptRefusal(c, page, error)) return undefined;
     // Any other page refused as no such page (past the end, or page 1): the cursor judges it when it gets there.
     if (noSuchPage(error)) this.held.set(page, { refused: error });
     else if (!error.transient) return error;

@@ -1,11 +1,11 @@
 /**
  * A page refused as no such page (404 or 400), handed to the list cursor (src/api/pages.ts) with
- * `acceptGone`: a page within the list not yet taken in means the list shrank under the read (the
+ * `acceptRefusal`: a page within the list not yet taken in means the list shrank under the read (the
  * read ends, to be done again); a page the cursor has already taken in is no news about the list
  * (a late or repeated answer), so it leaves the cursor as it was and the read goes on.
  */
 import { ServiceError } from '../../../src/api/errors';
-import { acceptGone, acceptPage, cursorDone, listVerdict, nextPages } from '../../../src/api/pages';
+import { acceptPage, acceptRefusal, cursorDone, listVerdict, nextPages } from '../../../src/api/pages';
 import { readUpTo, servedPage } from '../../helpers/cursor-pages';
 import { records } from '../../helpers/fake-list';
 
@@ -21,7 +21,7 @@ describe('a page refused as no such page', () => {
       [1, notFound()],
       [2, badRequest()],
     ] as const) {
-      expect(acceptGone(c, page, error)).toBe(false);
+      expect(acceptRefusal(c, page, error)).toBe(false);
       expect(c).toEqual(before);
     }
     expect(nextPages(c, 5)).toEqual([3, 4]);
@@ -32,7 +32,7 @@ describe('a page refused as no such page', () => {
 
   test('a page within the list not yet taken in ends the read as a list that shrank', () => {
     const c = readUpTo(records(300), 2);
-    expect(acceptGone(c, 3, notFound())).toBe(true);
+    expect(acceptRefusal(c, 3, notFound())).toBe(true);
     expect(cursorDone(c)).toBe(true);
     expect(listVerdict(c, 200)).toEqual({
       complete: false,
