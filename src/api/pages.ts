@@ -154,7 +154,7 @@ export function acceptPage(c: ListCursor, page: number, value: Page<ServiceRecor
       c.problem = `the service reports ${plural(c.totalItems, 'item')} but page ${page}, past the end, holds ${n} more`;
     return;
   }
-  if (n > 0 && sig === c.lastSignature) {
+  if (sig === c.lastSignature) {
     c.problem = `page ${page} repeats page ${page - 1}`;
     return;
   }

@@ -92,25 +92,23 @@ export function heldSpan(s: Shape, note: HeldNote): number {
   return span;
 }
 
-/**
- * The held pages and waits of a note, back from the staging rows after `staged` (`rows`, heldSpan
- * of them; none before page 1, when a note holds waits only). A page's records are rebuilt from its
- * id column: enough for the cursor's checks; a page the service does not have comes back as its refusal.
- */
-export function restoreHeld(
-  s: Shape,
-  note: HeldNote,
-  rows: readonly Cell[][],
-  idCol: number,
-): { held: Map<number, Held>; waits: Map<number, number> } {
-  const held = new Map<number, Held>();
-  const waits = new Map<number, number>();
-  let at = 0;
+/** The pages a note says wait, each with its not-before time. */
+export function noteWaits(note: HeldNote): Map<number, number> {
   let w = 0;
+  return new Map([...note.marks].flatMap((m, k) => (m === 'w' ? [[note.from + k, note.at?.[w++] ?? note.until]] : [])));
+}
+
+/**
+ * The held pages of a note, back from the staging rows after `staged` (`rows`, heldSpan of them;
+ * none before page 1, when a note holds waits only). A page's records are rebuilt from its id
+ * column: enough for the cursor's checks; a page the service does not have comes back as its refusal.
+ */
+export function restoreHeld(s: Shape, note: HeldNote, rows: readonly Cell[][], idCol: number): Map<number, Held> {
+  const held = new Map<number, Held>();
+  let at = 0;
   for (let k = 0; k < note.marks.length; k++) {
     const p = note.from + k;
     const n = expectedRows(s, p);
-    if (note.marks[k] === 'w') waits.set(p, note.at?.[w++] ?? note.until);
     if (note.marks[k] === 'x')
       held.set(p, { refused: new ServiceError('NOT_FOUND', `The data service has no page ${p}.`) });
     if (note.marks[k] === 'h' && (n === 0 || at + n <= rows.length)) {
@@ -121,5 +119,5 @@ export function restoreHeld(
     }
     at += n;
   }
-  return { held, waits };
+  return held;
 }

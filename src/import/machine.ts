@@ -30,7 +30,7 @@ import {
 import { CHUNK_RECORDS } from '../api/snapshot';
 import { type Page, recordId, type ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
-import { expectedRows, gonePages, type Held, heldSpan, keepable, noteHeld, restoreHeld } from './held';
+import { expectedRows, gonePages, type Held, heldSpan, keepable, noteHeld, noteWaits, restoreHeld } from './held';
 import { dedupe, failRun, keyedRows, replaceRefused, writeOwned, writeTarget } from './end';
 import type { ImportPorts } from './ports';
 import { adoption } from './replace';
@@ -231,7 +231,8 @@ class Step {
     if (!run.list.started) note = { ...note, marks: note.marks.replace(/h/g, '.') };
     const span = heldSpan(run.list, note);
     const rows = span > 0 ? this.ports.staging.read(spec.id, span, this.width, run.staged) : [];
-    ({ held: this.held, waits: this.waits } = restoreHeld(run.list, note, rows, spec.fields.indexOf('id')));
+    this.held = restoreHeld(run.list, note, rows, spec.fields.indexOf('id'));
+    this.waits = noteWaits(note);
     for (const [p, h] of this.held) if ('rows' in h) this.known.set(p, h.rows);
   }
 
@@ -473,7 +474,7 @@ function finish(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPo
   }
   ports.staging.remove(spec.id);
   // The pages the service asked to wait for still wait in the next read: a Retry-After is the run's, not the read's.
-  const waits = run.held ? restoreHeld(run.list, run.held, [], idCol).waits : new Map<number, number>();
+  const waits = run.held ? noteWaits(run.held) : new Map<number, number>();
   run.gone = run.list.gone;
   run.digest = digest;
   run.pass++;

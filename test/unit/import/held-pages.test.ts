@@ -4,7 +4,16 @@
  */
 import { ServiceError } from '../../../src/api/errors';
 import { type ListCursor, startCursor } from '../../../src/api/pages';
-import { type Held, gonePages, heldSpan, keepable, noteHeld, restoreHeld, type Shape } from '../../../src/import/held';
+import {
+  type Held,
+  gonePages,
+  heldSpan,
+  keepable,
+  noteHeld,
+  noteWaits,
+  restoreHeld,
+  type Shape,
+} from '../../../src/import/held';
 import type { Cell } from '../../../src/table/cells';
 
 /** A cursor with page 1 in: pages of 2 items, 9 items in all (pages 1 to 5, page 5 holding one). */
@@ -138,8 +147,8 @@ describe('pages the service does not have are noted as such, and come back as re
 
   test('read back, a page noted as gone is a refusal of that page, with no rows of its own', () => {
     const note = { from: 3, marks: 'hx', until: 0, at: [] };
-    const { held, waits } = restoreHeld({ ...shape, lastPage: 3, totalItems: 6 }, note, rowsOf(3), 0);
-    expect(waits.size).toBe(0);
+    const held = restoreHeld({ ...shape, lastPage: 3, totalItems: 6 }, note, rowsOf(3), 0);
+    expect(noteWaits(note).size).toBe(0);
     const gone = held.get(4);
     expect(gone && 'refused' in gone && [gone.refused.code, gone.refused.transient]).toEqual(['NOT_FOUND', false]);
     expect(gonePages(held)).toEqual([4]);
@@ -153,8 +162,9 @@ describe('heldSpan and restoreHeld: the next step reads the held pages back', ()
   });
 
   test('held pages come back from their rows, waits with their own times', () => {
-    const { held, waits } = restoreHeld(shape, { from: 3, marks: 'whw', until: 70, at: [70, 40] }, rowsOf(3, 4), 0);
-    expect([...waits]).toEqual([
+    const note = { from: 3, marks: 'whw', until: 70, at: [70, 40] };
+    const held = restoreHeld(shape, note, rowsOf(3, 4), 0);
+    expect([...noteWaits(note)]).toEqual([
       [3, 70],
       [5, 40],
     ]);
@@ -172,15 +182,14 @@ describe('heldSpan and restoreHeld: the next step reads the held pages back', ()
   });
 
   test('a note saved before each wait had its own time: every wait until the latest', () => {
-    const { waits } = restoreHeld(shape, { from: 3, marks: 'w.w', until: 80 }, [], 0);
-    expect([...waits]).toEqual([
+    expect([...noteWaits({ from: 3, marks: 'w.w', until: 80 })]).toEqual([
       [3, 80],
       [5, 80],
     ]);
   });
 
   test('a held page whose rows are not all there is not restored', () => {
-    const { held } = restoreHeld(shape, { from: 3, marks: 'h', until: 0, at: [] }, [['p3-0', 'x']], 0);
+    const held = restoreHeld(shape, { from: 3, marks: 'h', until: 0, at: [] }, [['p3-0', 'x']], 0);
     expect(held.size).toBe(0);
   });
 });
