@@ -32,7 +32,7 @@ export interface ListCursor {
   nextPage: number;
   /** Whether the end must be confirmed by asking for the page after the last one. */
   probe: boolean;
-  /** Items received so far. */
+  /** Items received so far, in pages that passed the checks (the pages taken in). */
   received: number;
   /** Whether the end of the list is confirmed. */
   endConfirmed: boolean;
@@ -115,7 +115,6 @@ export function acceptPage(c: ListCursor, page: number, value: Page<ServiceRecor
   if (!c.started) {
     c.started = true;
     c.totalItems = reported.totalItems;
-    c.received = n;
     c.lastSignature = sig;
     if (n === 0) {
       if (reported.totalItems > 0)
@@ -127,6 +126,7 @@ export function acceptPage(c: ListCursor, page: number, value: Page<ServiceRecor
       c.problem = `page 1 holds ${n} items although the service reports ${reported.totalItems} in all`;
       return;
     }
+    c.received = n;
     if (n === reported.totalItems) {
       // The whole list came in one page. Unless the page is visibly short of the page size, a
       // longer list could hide behind an under-reported total: ask for page 2 to be sure.
@@ -159,12 +159,12 @@ export function acceptPage(c: ListCursor, page: number, value: Page<ServiceRecor
     return;
   }
   c.lastSignature = sig;
-  c.received += n;
   const expected = page < c.lastPage ? c.size : c.totalItems - (c.lastPage - 1) * c.size;
   if (n !== expected) {
     c.problem = `page ${page} holds ${n} items where ${expected} were expected (the service reports ${plural(c.totalItems, 'item')}, ${c.size} a page)`;
     return;
   }
+  c.received += n;
   if (page === c.lastPage && !c.probe) c.endConfirmed = true;
 }
 
@@ -281,7 +281,7 @@ function takeOutcome(c: ListCursor, page: number, outcome: Outcome<Page<ServiceR
   }
   const before = c.received;
   acceptPage(c, page, outcome.value);
-  if (c.received > before || page === 1) take(got, outcome.value.items, o.keyed ?? true);
+  if (c.received > before) take(got, outcome.value.items, o.keyed ?? true);
   if (page === 1 && o.maxItems !== undefined && c.totalItems > o.maxItems) {
     const why = o.tooLong ? o.tooLong(c.totalItems) : `The list has ${c.totalItems} items, more than ${o.maxItems}.`;
     throw new ServiceError('BAD_INPUT', why);

@@ -227,12 +227,14 @@ class Step {
     const { spec, run } = this;
     let note = run.held;
     run.held = undefined;
-    if (!note || note.from !== run.list.nextPage || cursorDone(run.list)) return;
+    if (!note) return;
+    // The waits hold whatever this step does: a read that is over still hands them to the next read.
+    this.waits = noteWaits(note);
+    if (note.from !== run.list.nextPage || cursorDone(run.list)) return;
     if (!run.list.started) note = { ...note, marks: note.marks.replace(/h/g, '.') };
     const span = heldSpan(run.list, note);
     const rows = span > 0 ? this.ports.staging.read(spec.id, span, this.width, run.staged) : [];
     this.held = restoreHeld(run.list, note, rows, spec.fields.indexOf('id'));
-    this.waits = noteWaits(note);
     for (const [p, h] of this.held) if ('rows' in h) this.known.set(p, h.rows);
   }
 
@@ -250,7 +252,7 @@ class Step {
       const before = run.list.received;
       acceptPage(run.list, page, h.page);
       if (page === 1) this.checkSize();
-      if (page === 1 || run.list.received > before) this.takeRows(page, h.rows);
+      if (run.list.received > before) this.takeRows(page, h.rows);
     }
     run.read = run.staged + this.taken.length;
     run.message = `Page ${pagesRead(run)} of ${run.list.lastPage}`;
