@@ -228,9 +228,9 @@ class Step {
     let note = run.held;
     run.held = undefined;
     if (!note) return;
-    // The waits hold whatever this step does: a read that is over still hands them to the next read.
+    // Saved with the cursor, the note starts at its next page. A read that is over keeps no page in staging:
+    // its waits go on to the next read.
     this.waits = noteWaits(note);
-    if (note.from !== run.list.nextPage || cursorDone(run.list)) return;
     if (!run.list.started) note = { ...note, marks: note.marks.replace(/h/g, '.') };
     const span = heldSpan(run.list, note);
     const rows = span > 0 ? this.ports.staging.read(spec.id, span, this.width, run.staged) : [];
