@@ -98,8 +98,9 @@ export function nextPages(c: ListCursor, max: number): number[] {
 
 function signature(items: readonly ServiceRecord[]): string {
   if (items.length === 0) return '';
+  // A record is known by its id when it has a usable one (or a number, in a list not keyed by id), else by its fields.
   const key = (r: ServiceRecord) =>
-    typeof r.id === 'string' || typeof r.id === 'number' ? `#${r.id}` : JSON.stringify(r).slice(0, 120);
+    recordId(r) !== undefined || typeof r.id === 'number' ? `#${r.id}` : JSON.stringify(r).slice(0, 120);
   return `${items.length}|${key(items[0])}|${key(items[items.length - 1])}`;
 }
 

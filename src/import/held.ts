@@ -9,7 +9,7 @@
  */
 import { ServiceError } from '../api/errors';
 import { type ListCursor, noSuchPage } from '../api/pages';
-import type { Page, ServiceRecord } from '../api/records';
+import { idProblem, type Page, type ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
 
 /** A page that came ahead of its turn: its records and rows, or a refusal (the page past the end). */
@@ -113,7 +113,11 @@ export function restoreHeld(s: Shape, note: HeldNote, rows: readonly Cell[][], i
       held.set(p, { refused: new ServiceError('NOT_FOUND', `The data service has no page ${p}.`) });
     if (note.marks[k] === 'h' && (n === 0 || at + n <= rows.length)) {
       const mine = rows.slice(at, at + n).map((r) => [...r]);
-      const items = mine.map((r): ServiceRecord => ({ id: String(r[idCol]) }));
+      // A row without a usable id brings its cells: the page's signature knows such a record by its fields.
+      const items = mine.map((r): ServiceRecord => {
+        const id = String(r[idCol]);
+        return idProblem(id) ? { id, cells: r.map(String) } : { id };
+      });
       const pagination = { totalItems: s.totalItems, totalPages: s.lastPage, currentPage: p, pageSize: s.size };
       held.set(p, { rows: mine, page: { items, pagination } });
     }

@@ -228,9 +228,10 @@ class Step {
     let note = run.held;
     run.held = undefined;
     if (!note) return;
-    // Saved with the cursor, the note starts at its next page. A read that is over keeps no page in staging:
-    // its waits go on to the next read.
+    // The waits hold in any read of the list. Held pages are the read's whose next page the note starts at (an
+    // earlier release kept the note of a read that ended into the next one).
     this.waits = noteWaits(note);
+    if (note.from !== run.list.nextPage) return;
     if (!run.list.started) note = { ...note, marks: note.marks.replace(/h/g, '.') };
     const span = heldSpan(run.list, note);
     const rows = span > 0 ? this.ports.staging.read(spec.id, span, this.width, run.staged) : [];
@@ -353,8 +354,9 @@ class Step {
   }
 
   private hold(page: number, value: Page<ServiceRecord>): undefined {
-    // Only the ids stay with the rows: enough for the cursor's checks, and far less to keep in memory.
-    const items = value.items.map((record): ServiceRecord => ({ id: record.id }));
+    // Only the ids stay with the rows (enough for the cursor's checks, and far less to keep in memory), and the
+    // few records without a usable one whole: the page's signature knows them by their fields.
+    const items = value.items.map((r): ServiceRecord => (recordId(r) !== undefined ? { id: r.id } : r));
     const rows = value.items.map(this.rows.row);
     this.held.set(page, { page: { items, pagination: value.pagination }, rows });
     this.known.set(page, rows);
