@@ -472,7 +472,10 @@ function finish(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPo
     return writeTarget(spec, run, rowShape(spec).keep(unique), unique.length + skipped, ports, note + twice);
   }
   const passes = verdict.changed && run.list.lastPage <= LIVE_LIST_PAGES ? MAX_LIVE_PASSES : MAX_PASSES;
-  if (run.pass >= passes) {
+  // A read the list changed under ends there: such reads count by the share of the list they read, so a burst of
+  // changes does not use them up, and a list that keeps changing fails after as many pages as that many whole reads.
+  const pagesRead = (run.readBefore ?? 0) + run.list.nextPage - 1;
+  if ((verdict.changed ? pagesRead / Math.max(1, run.list.lastPage) : run.pass) >= passes) {
     const why = verdict.changed ? `it kept changing during the import (last read: ${verdict.reason})` : verdict.reason;
     return failRun(spec, run, ports, `Incomplete after ${run.pass} reads of the list: ${why}.`);
   }
@@ -481,6 +484,7 @@ function finish(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPo
   const waits = run.held ? noteWaits(run.held) : new Map<number, number>();
   run.gone = run.list.gone;
   run.digest = digest;
+  run.readBefore = pagesRead;
   run.pass++;
   run.list = startCursor(FIRST_PAGE_LIMIT);
   run.held = noteHeld(run.list, [], waits);

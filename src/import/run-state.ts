@@ -24,6 +24,8 @@ export interface RunState {
   read: number;
   /** Which full read of the list this is (1, then 2… when the previous read could not be trusted). */
   pass: number;
+  /** Pages the earlier reads of this run went through (a read the list changed under ends where it saw the change). */
+  readBefore?: number;
   /** The idsDigest of the previous read's ids (src/api/pages.ts steadyRepeats): the same ids twice in a row are the list. */
   digest?: number;
   /** The page within the list the previous read found gone (the list shrank, or the service refuses that page). */

@@ -183,7 +183,7 @@ describe('import state machine: failures', () => {
     expect(tableIds(w)).toEqual(expected(299));
   });
 
-  test(`a short live list is read again while it keeps moving (up to ${MAX_LIVE_PASSES} reads); a long one ${MAX_PASSES} times`, () => {
+  test(`a short live list is read again while it keeps moving (up to ${MAX_LIVE_PASSES} whole reads' pages); a long one ${MAX_PASSES}`, () => {
     const moving = (n: number, moves: number) => {
       const list = fakeList(records(n));
       let moved = 0;
@@ -202,17 +202,19 @@ describe('import state machine: failures', () => {
     expect(drive(short).pop()?.status).toBe('done');
     expect(short.runs.get('imp1')?.pass).toBe(MAX_LIVE_PASSES);
     expect(tableIds(short)).toEqual(expected(300).slice(MAX_LIVE_PASSES - 1));
+    // Each read ends on page 2, which shows the change: 2 pages of the list's 3 (or 51), so the reads that
+    // fail the run are as many as read the pages of MAX_LIVE_PASSES (or MAX_PASSES) whole reads.
     const never = moving(300, 1000);
     expect(drive(never).pop()).toMatchObject({
       status: 'failed',
       message: expect.stringContaining(
-        `Incomplete after ${MAX_LIVE_PASSES} reads of the list: it kept changing during the import (last read: the list changed while it was read).`,
+        `Incomplete after ${Math.ceil((MAX_LIVE_PASSES * 3) / 2)} reads of the list: it kept changing during the import (last read: the list changed while it was read).`,
       ),
     });
     const long = moving(100 * (LIVE_LIST_PAGES + 1), 1000);
     expect(drive(long, 600_000).pop()).toMatchObject({
       status: 'failed',
-      message: expect.stringContaining(`Incomplete after ${MAX_PASSES} reads`),
+      message: expect.stringContaining(`Incomplete after ${Math.ceil((MAX_PASSES * (LIVE_LIST_PAGES + 1)) / 2)} reads`),
     });
   });
 
