@@ -474,7 +474,7 @@ function finish(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPo
   const passes = verdict.changed && run.list.lastPage <= LIVE_LIST_PAGES ? MAX_LIVE_PASSES : MAX_PASSES;
   // A read the list changed under ends there: such reads count by the share of the list they read, so a burst of
   // changes does not use them up, and a list that keeps changing fails after as many pages as that many whole reads.
-  const pagesRead = (run.readBefore ?? 0) + run.list.nextPage - 1;
+  const pagesRead = (run.readBefore ?? 0) + Math.max(1, Math.min(run.list.nextPage - 1, run.list.lastPage));
   if ((verdict.changed ? pagesRead / Math.max(1, run.list.lastPage) : run.pass) >= passes) {
     const why = verdict.changed ? `it kept changing during the import (last read: ${verdict.reason})` : verdict.reason;
     return failRun(spec, run, ports, `Incomplete after ${run.pass} reads of the list: ${why}.`);

@@ -31,3 +31,21 @@ test('two reads each with one id twice, but not the same id: a third read decide
   expect(read).toBe(3);
   expect(idsBelowHeader(w.tables.get('Partners'))).toEqual(['p0', 'p2', 'p3']);
 });
+
+test('a short list that lists another id twice at every read fails after 10 whole reads, the page after the last included', () => {
+  // 200 partners, pages of 100 (page 3, past the end, confirms it): read k lists partner k a second time.
+  let read = 0;
+  const list = fakeList([], {
+    before: (page) => {
+      if (page !== 1) return;
+      const ids = Array.from({ length: 200 }, (_, i) => `p${i}`);
+      ids[199] = `p${read++}`;
+      list.items = partners(ids);
+    },
+  });
+  const w = world(list.fetch, [spec]);
+  const last = timedDrive(w, 60_000).steps.pop();
+  expect(last?.status).toBe('failed');
+  expect(last?.message).toContain('Incomplete after 10 reads of the list: it kept changing');
+  expect(read).toBe(10);
+});
