@@ -134,7 +134,8 @@ export class Snapshot {
         if (!byId) {
           byId = new Map();
           index.chunks.forEach((ids, n) => {
-            for (const x of ids) byId?.set(x, n);
+            // An id listed twice is answered by its first listing, as the table keeps it.
+            for (const x of ids) if (!byId?.has(x)) byId?.set(x, n);
           });
         }
         return byId.get(id);
@@ -156,21 +157,34 @@ export class Snapshot {
       const set = wanted.get(n) as Set<string>;
       for (const record of records) {
         const id = recordId(record);
-        if (id !== undefined && set.has(id)) out.set(id, { record, fresh: view.fresh, fetchedAt: view.fetchedAt });
+        if (id !== undefined && set.has(id) && !out.has(id))
+          out.set(id, { record, fresh: view.fresh, fetchedAt: view.fetchedAt });
       }
     }
     return out;
   }
 
-  /** Every record, in list order; undefined when a chunk is missing (evicted): the snapshot is then not whole. */
+  /**
+   * Every record, in list order, each usable id once (a list that holds an id twice, alike in two reads, is
+   * published as the service listed it; its table keeps the first); undefined when a chunk is missing
+   * (evicted): the snapshot is then not whole.
+   */
   all(view: SnapshotView): ServiceRecord[] | undefined {
     const chunks = this.readChunks(
       view.gen,
       Array.from({ length: view.chunkCount }, (_, n) => n),
     );
     if (chunks.size !== view.chunkCount) return undefined;
+    const seen = new Set<string>();
     const out: ServiceRecord[] = [];
-    for (let n = 0; n < view.chunkCount; n++) out.push(...(chunks.get(n) as ChunkRead).records);
+    for (let n = 0; n < view.chunkCount; n++) {
+      for (const r of (chunks.get(n) as ChunkRead).records) {
+        const id = recordId(r);
+        if (id !== undefined && seen.has(id)) continue;
+        if (id !== undefined) seen.add(id);
+        out.push(r);
+      }
+    }
     return out;
   }
 

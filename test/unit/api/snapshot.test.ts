@@ -114,3 +114,21 @@ test('ids kept by a killed execution (its writes redone at other chunk boundarie
   expect(snapshot.lookup(view, all).size).toBe(records.length);
   expect(memo.getMany([memo.key('snap', 'g4:ids:3'), memo.key('snap', 'g4:ids:6')]).size).toBe(0);
 });
+
+test('a list published with an id listed twice (alike in two reads) is read whole with each id once, at its first place', () => {
+  const { snapshot } = setup();
+  // Listed again in a later chunk, and again in its own chunk, each time with other fields.
+  const again = (n: string) => ({ ...records[7], fullName: n });
+  const listed = [
+    ...records.slice(0, 9),
+    again('twice'),
+    ...records.slice(9, 300),
+    again('thrice'),
+    ...records.slice(300, 500),
+  ];
+  const chunks = snapshot.writeChunks('g5', 0, listed, true).length;
+  expect(snapshot.publishWritten('g5', chunks)).toBe(true);
+  const view = snapshot.view() as NonNullable<ReturnType<Snapshot['view']>>;
+  expect(snapshot.all(view)).toEqual(records.slice(0, 500));
+  expect(snapshot.lookup(view, [String(records[7].id)]).get(String(records[7].id))?.record).toEqual(records[7]);
+});
