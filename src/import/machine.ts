@@ -377,8 +377,9 @@ class Step {
   private refused(page: number, error: ServiceError, end: number): ServiceError | undefined {
     const c = this.run.list;
     // A page within the list refused as no such page: the list shrank, this read is over (and done again). The same
-    // page refused so in the next read too is no list that shrank but a page the service refuses: the run fails.
-    if (page === this.run.gone && c.started && page <= c.lastPage && noSuchPage(error)) {
+    // page refused so in the next read too, while that read goes on, is no list that shrank but a page the service
+    // refuses: the run fails.
+    if (page === this.run.gone && c.started && !cursorDone(c) && page <= c.lastPage && noSuchPage(error)) {
       const why = `The data service refused page ${page} of the ${c.lastPage} its list reports, in two reads in a row`;
       this.failure = new ServiceError(error.code, `${why}: ${error.message}`);
       return undefined;

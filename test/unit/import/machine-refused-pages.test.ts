@@ -114,3 +114,25 @@ test('a page within the list refused as no such page in two reads in a row is on
   );
   expect(list.asked.filter((a) => a.page === 1)).toHaveLength(2);
 });
+
+test('a page refused in two reads in a row, in a round whose earlier page already showed the list shrank again, is a list still moving: it is read once more', () => {
+  // 1,000 partners; the first read sees 800 after page 1 (pages 9 and 10 refused), the second sees 1,000 at page 1,
+  // then 300 (pages 4 to 11 refused, page 9 among them); the third read finds the list still.
+  let reads = 0;
+  let moved = 0;
+  const list = fakeList(records(1000), {
+    pastEnd: '404',
+    before: (page) => {
+      if (page === 1) reads++;
+      if (page === 1 && reads === 2) list.items = records(1000);
+      if (page !== 1 && moved < reads && reads <= 2) {
+        moved = reads;
+        list.items = records(reads === 1 ? 800 : 300);
+      }
+    },
+  });
+  const w = world(list.fetch, [spec]);
+  const steps = timedDrive(w, 15_000).steps;
+  expect(steps[steps.length - 1]).toMatchObject({ status: 'done', rows: 300 });
+  expect(reads).toBe(3);
+});
