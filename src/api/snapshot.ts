@@ -132,11 +132,12 @@ export class Snapshot {
       chunkCount: index.chunks.length,
       chunkOf: (id) => {
         if (!byId) {
-          byId = new Map();
+          const map = new Map<string, number>();
           index.chunks.forEach((ids, n) => {
             // An id listed twice is answered by its first listing, as the table keeps it.
-            for (const x of ids) if (!byId?.has(x)) byId?.set(x, n);
+            for (const x of ids) if (!map.has(x)) map.set(x, n);
           });
+          byId = map;
         }
         return byId.get(id);
       },
