@@ -160,9 +160,15 @@ function rank(record: ServiceRecord, query: Query, fields: readonly SearchField[
   return weakest && { record, ...weakest, total };
 }
 
-/** No status, or ACTIVE (as text, or a list holding it alone); never String() of an object, which may throw. */
+/**
+ * No status, true, or ACTIVE in any case and spacing (as text, or a list holding it alone); never
+ * String() of an object, which may throw.
+ */
 const isActive = (r: ServiceRecord): boolean =>
-  r.activeStatus === undefined || r.activeStatus === null || texts(r.activeStatus).join(',').toUpperCase() === 'ACTIVE';
+  r.activeStatus === undefined ||
+  r.activeStatus === null ||
+  r.activeStatus === true ||
+  texts(r.activeStatus).join(',').trim().toUpperCase() === 'ACTIVE';
 
 /** The active records that match every word of the query, best first, at most `limit`. */
 export function searchRecords(

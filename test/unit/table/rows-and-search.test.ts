@@ -101,14 +101,20 @@ describe('search rules', () => {
     expect(ids(searchRecords(records, 'fintech health'))).toEqual(['a']);
   });
 
-  test('inactive partners are never found; a missing or null status counts as active, any case', () => {
+  test('inactive partners are never found; a missing or null status, true, or ACTIVE in any case and spacing counts as active', () => {
     const records = [
       lp('a', { fullName: 'Ann', activeStatus: 'INACTIVE' }),
       lp('b', { fullName: 'Ann', activeStatus: undefined }),
       lp('c', { fullName: 'Ann', activeStatus: null }),
       lp('d', { fullName: 'Ann', activeStatus: 'active' }),
+      lp('e', { fullName: 'Ann', activeStatus: ' Inactive\n' }),
+      lp('f', { fullName: 'Ann', activeStatus: false }),
+      lp('g', { fullName: 'Ann', activeStatus: ['INACTIVE'] }),
+      lp('h', { fullName: 'Ann', activeStatus: 'ACTIVE ' }),
+      lp('i', { fullName: 'Ann', activeStatus: true }),
+      lp('j', { fullName: 'Ann', activeStatus: ' Active\n' }),
     ];
-    expect(ids(searchRecords(records, 'ann'))).toEqual(['b', 'c', 'd']);
+    expect(ids(searchRecords(records, 'ann'))).toEqual(['b', 'c', 'd', 'h', 'i', 'j']);
   });
 
   test('an exact whole-field match ranks first, and among exact matches a name before a firm', () => {
