@@ -136,3 +136,14 @@ test('a page refused in two reads in a row, in a round whose earlier page alread
   expect(steps[steps.length - 1]).toMatchObject({ status: 'done', rows: 300 });
   expect(reads).toBe(3);
 });
+
+test('page 1 refused as no such page (a list the service does not serve) fails the run at once, asked once', () => {
+  const list = refusingList(300, (page) =>
+    page === 1 ? new ServiceError('NOT_FOUND', 'Not found (HTTP 404).') : undefined,
+  );
+  const w = world(list.fetch, [spec]);
+  const steps = timedDrive(w, 15_000).steps;
+  expect(steps.map((s) => s.status)).toEqual(['failed']);
+  expect(steps[0].message).toContain('Not found (HTTP 404).');
+  expect(list.asked.map((a) => a.page)).toEqual([1]);
+});
