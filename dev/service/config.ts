@@ -29,6 +29,12 @@ export interface Quirks {
   totalItemsFactor?: number;
   /** This page of a list answers with the page before it. */
   repeatPage?: number;
+  /** A page past a list's last answers the last page, numbered as such (a service that clamps the page asked for). */
+  clampPages?: boolean;
+  /** A fund's industries are answered as names alone, not as items holding `industries`. */
+  industryNames?: boolean;
+  /** Every operation answers 200 with a web page (the address is a website's, not the service's). */
+  webPage?: boolean;
   /** Lists report this `pageSize` whatever size they use. */
   reportedPageSize?: number;
   /** Lists report this `totalPages` whatever the truth. */

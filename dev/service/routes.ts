@@ -39,15 +39,16 @@ function paginate(
   items: readonly ServiceRecord[] | readonly string[],
   params: URLSearchParams,
   o: ServiceOptions,
-  read: (i: number) => ServiceRecord,
+  read: (i: number) => unknown,
 ): Body {
   const q = o.quirks;
   const page = positiveInt(params, 'page', 1);
   const pageSize = Math.min(positiveInt(params, 'limit', 10), o.maxPageSize);
   const totalItems = items.length;
-  const served = q.repeatPage === page && page > 1 ? page - 1 : page;
+  const lastPage = Math.max(1, Math.ceil(totalItems / pageSize));
+  const served = q.clampPages && page > lastPage ? lastPage : q.repeatPage === page && page > 1 ? page - 1 : page;
   const start = (served - 1) * pageSize;
-  const data: ServiceRecord[] = [];
+  const data: unknown[] = [];
   for (let i = start; i < Math.min(totalItems, start + pageSize); i++) data.push(read(i));
   if (q.dropPagination) return { data };
   const reportedTotal =
@@ -59,7 +60,7 @@ function paginate(
     pagination: {
       totalItems: reportedTotal,
       totalPages: q.reportedTotalPages ?? Math.ceil(reportedTotal / pageSize),
-      currentPage: page,
+      currentPage: q.clampPages ? served : page,
       pageSize: q.reportedPageSize ?? pageSize,
     },
   };
@@ -107,7 +108,10 @@ export function route(op: OperationName, params: URLSearchParams, o: ServiceOpti
     case 'getIndustriesByVentureFundId': {
       const [id] = fundOf();
       const items = ds.industries(id) ?? [];
-      return paginate(items, params, o, (i) => items[i]);
+      // Each item is `{industries: [name]}`, or the name alone where the quirk says so.
+      return paginate(items, params, o, (i) =>
+        o.quirks.industryNames ? (items[i].industries as string[])[0] : items[i],
+      );
     }
     case 'getLastFundSizeByVentureFundId': {
       const [, r] = fundOf();

@@ -124,6 +124,10 @@ export class ReferenceService {
       if (!opName || !this.pathServed(url.pathname)) throw new HttpError(404, `Cannot ${req.method} ${url.pathname}`);
       if (req.method !== 'GET')
         throw new HttpError(405, `Method ${req.method} not allowed; use GET.`, { allow: 'GET' });
+      if (this.options.quirks.webPage)
+        return reply(200, '<!doctype html><html><body><h1>Investor data</h1></body></html>', {
+          'content-type': 'text/html; charset=utf-8',
+        });
       const key = url.searchParams.get('apiKey');
       if (!key) throw new HttpError(401, 'Missing apiKey query parameter.');
       if (!this.options.apiKeys.includes(key)) throw new HttpError(403, 'Invalid API key.');

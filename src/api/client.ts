@@ -45,6 +45,13 @@ export interface CallStats {
   staleServed: number;
 }
 
+/** The path an operation is asked on now, the one remembered for later executions, and whether one has answered. */
+interface PathChoice {
+  now: number;
+  saved: number;
+  known: boolean;
+}
+
 /** One call on its way: its index, the retries it has had, and the time (clock ms) before which it must not go. */
 interface Attempt {
   i: number;
@@ -69,8 +76,8 @@ export class Client {
   readonly stats: CallStats = { fetches: 0, retries: 0, cacheHits: 0, staleServed: 0 };
   private readonly options: ClientOptions;
   private readonly policy: RetryPolicy;
-  /** The path each operation is asked on in this execution, and the one the memo holds for it. */
-  private readonly pathChoice = new Map<OperationName, { now: number; saved: number }>();
+  /** The path each operation is asked on in this execution, the one the memo holds, and whether either has answered. */
+  private readonly pathChoice = new Map<OperationName, PathChoice>();
 
   constructor(options: ClientOptions) {
     if (!options.apiKey)
@@ -202,13 +209,14 @@ export class Client {
     return this.path(op).now;
   }
 
-  private path(op: Operation): { now: number; saved: number } {
+  private path(op: Operation): PathChoice {
     const memo = this.options.memo;
     let choice = this.pathChoice.get(op.name);
     if (!choice) {
       const hit = op.paths.length > 1 && memo ? memo.getMany([this.pathKey(op)]).get(this.pathKey(op)) : undefined;
-      const saved = typeof hit?.value === 'number' && hit.value < op.paths.length ? hit.value : 0;
-      choice = { now: saved, saved };
+      const known = typeof hit?.value === 'number' && hit.value < op.paths.length;
+      const saved = known ? (hit?.value as number) : 0;
+      choice = { now: saved, saved, known };
       this.pathChoice.set(op.name, choice);
     }
     return choice;
@@ -331,7 +339,7 @@ export class Client {
     hasCopy: boolean,
     deadline: number,
   ): Attempt | undefined {
-    if (error.code === 'NOT_FOUND' && call.query.page === 1 && this.tryNextPath(call.op)) return { ...a, at: 0 };
+    if (error.code === 'NOT_FOUND' && this.otherPath(call)) return { ...a, at: 0 };
     const delay = retryDelay(error, a.retries + 1, this.policy, this.options.random, hasCopy);
     const at = this.options.clock.now() + (delay ?? 0);
     if (delay === undefined || at > deadline) return undefined;
@@ -353,10 +361,15 @@ export class Client {
     }
   }
 
-  /** Asks the list's first page on the next listed path (remembered once it answers: keepPath). */
-  private tryNextPath(op: Operation): boolean {
-    const choice = this.path(op);
-    if (choice.now + 1 >= op.paths.length) return false;
+  /**
+   * Asks a list's page that was not found on the next listed path: page 1 always, any other page
+   * while no path of the list has answered (a later page's 404 on a path that answers is the list's
+   * own: it has no such page). The path is remembered once it answers (keepPath).
+   */
+  private otherPath(call: Call<unknown>): boolean {
+    const choice = this.path(call.op);
+    const untried = call.query.page === 1 || (call.query.page !== undefined && !choice.known);
+    if (!untried || choice.now + 1 >= call.op.paths.length) return false;
     choice.now++;
     return true;
   }
@@ -364,9 +377,10 @@ export class Client {
   /** The path that just answered is the one later executions ask first. */
   private keepPath(op: Operation): void {
     const choice = this.path(op);
-    if (choice.now === choice.saved) return;
+    if (choice.now === choice.saved && choice.known) return;
     choice.saved = choice.now;
-    this.options.memo?.putMany([[this.pathKey(op), choice.now]]);
+    choice.known = true;
+    if (op.paths.length > 1) this.options.memo?.putMany([[this.pathKey(op), choice.now]]);
   }
 
   private explain(error: ServiceError, call: Call<unknown>): ServiceError {

@@ -235,9 +235,8 @@ export interface ReadOptions {
   limit: number;
   /** Pages asked for together. */
   batch: number;
-  /** A list longer than this is refused with a message naming `tooLong`. */
-  maxItems?: number;
-  tooLong?: (totalItems: number) => string;
+  /** Why a list of this many items and pages is not read (refused as a bad request), or undefined to read it. */
+  refuse?: (totalItems: number, pages: number) => string | undefined;
   /** Reads of the whole list before an incomplete one is given up (a live list may move under one read). */
   passes?: number;
   /**
@@ -283,10 +282,8 @@ function takeOutcome(c: ListCursor, page: number, outcome: Outcome<Page<ServiceR
   const before = c.received;
   acceptPage(c, page, outcome.value);
   if (c.received > before) take(got, outcome.value.items, o.keyed ?? true);
-  if (page === 1 && o.maxItems !== undefined && c.totalItems > o.maxItems) {
-    const why = o.tooLong ? o.tooLong(c.totalItems) : `The list has ${c.totalItems} items, more than ${o.maxItems}.`;
-    throw new ServiceError('BAD_INPUT', why);
-  }
+  const why = page === 1 ? o.refuse?.(c.totalItems, c.lastPage) : undefined;
+  if (why) throw new ServiceError('BAD_INPUT', why);
 }
 
 function readOnce(fetch: PageFetcher, o: ReadOptions): ListRead {

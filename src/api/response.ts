@@ -47,6 +47,12 @@ export function interpret(res: HttpResponse, url: string, secrets: readonly stri
     try {
       parsed = JSON.parse(res.body);
     } catch {
+      // A web page (a website or a sign-in page at the address) is no broken answer to retry: the address is wrong.
+      if (/^\s*</.test(res.body)) {
+        const message =
+          'The service address answered with a web page, not the data service: check the address in Investor Data ▸ Settings.';
+        return { ok: false, error: new ServiceError('BAD_RESPONSE', message, details) };
+      }
       return {
         ok: false,
         error: new ServiceError('MALFORMED', 'The data service sent an incomplete answer (not valid JSON).', details),

@@ -8,13 +8,15 @@
 import type { Client, Outcome } from '../api/client';
 import { ServiceError } from '../api/errors';
 import type { OperationName } from '../api/operations';
-import { incompleteError, type PageFetcher, readList } from '../api/pages';
+import { incompleteError, noSuchPage, type PageFetcher, readList } from '../api/pages';
+import { MAX_FILL_PAGES } from '../api/partners';
 import {
   FUND_FIELD_SPECS,
   type FieldSpec,
   LP_FIELD_SPECS,
   LP_FIRMS_FIELD_SPECS,
   LP_LABELS_FIELD_SPECS,
+  type JsonValue,
   recordId,
   type ServiceRecord,
 } from '../api/records';
@@ -58,22 +60,43 @@ function readNow(
   what: string,
   keyed: boolean,
 ): ServiceRecord[] {
-  if (page !== undefined) {
-    const one = fetch([page], limit)[0];
-    if (!one.ok) throw one.error;
-    return keyed ? one.value.items.filter((r) => recordId(r) !== undefined) : one.value.items;
-  }
+  if (page !== undefined) return onePage(fetch, limit, page, keyed);
   const read = readList(fetch, {
     limit,
     batch: 100,
-    maxItems: MAX_LIST_ITEMS,
     passes: 2,
     keyed,
-    tooLong: (n) =>
-      `${n} items are too many for a formula (at most ${MAX_LIST_ITEMS}); use Investor Data ▸ Import, or pass page and limit.`,
+    refuse: (n, pages) =>
+      n > MAX_LIST_ITEMS
+        ? `${n} items are too many for a formula (at most ${MAX_LIST_ITEMS}); use Investor Data ▸ Import, or pass page and limit.`
+        : pages > MAX_FILL_PAGES
+          ? `${n} items at ${Math.ceil(n / pages)} a page are ${pages} requests, too many for a formula (at most ${MAX_FILL_PAGES}); pass a larger limit, or page and limit.`
+          : undefined,
   });
   if (!read.verdict.complete) throw incompleteError(what, read.verdict);
   return read.records;
+}
+
+/**
+ * Page `page` of a list. A page past the end, by the service's own count of pages, is blank: whether
+ * it comes empty, refused as no such page, or (from a service that clamps the page asked for) as a
+ * copy of the last page, which would otherwise show as this one. A list keyed by id shows each usable
+ * id once, as a whole read does.
+ */
+function onePage(fetch: PageFetcher, limit: number, page: number, keyed: boolean): ServiceRecord[] {
+  const one = fetch([page], limit)[0];
+  if (!one.ok && page > 1 && noSuchPage(one.error)) return [];
+  if (!one.ok) throw one.error;
+  const { items, pagination } = one.value;
+  if (page > Math.max(1, pagination.totalPages)) return [];
+  if (!keyed) return items;
+  const seen = new Set<string>();
+  return items.filter((r) => {
+    const id = recordId(r);
+    if (id === undefined || seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
 }
 
 function perIdTable(
@@ -266,11 +289,16 @@ export function FUND_INDUSTRIES(id: unknown, page?: unknown, limit?: unknown, he
       l,
       p,
     );
-    const names = [
-      ...new Set(
-        list.records.flatMap((item) => (Array.isArray(item.industries) ? item.industries : [item.industries ?? ''])),
-      ),
-    ];
+    // An item without industries (null, or no record at all) names none: never a blank industry.
+    const listed: JsonValue[] = list.records.flatMap((item) =>
+      item.industries === undefined ? [] : [item.industries],
+    );
+    const names = [...new Set(listed.flat())].filter((v) => v !== null && v !== '');
+    if (list.records.length && !listed.length)
+      throw new ServiceError(
+        'BAD_RESPONSE',
+        `The data service sent industries for fund ${fund} in a shape the add-in does not read (no "industries" in its items).`,
+      );
     const rows = names.map((record) => ({
       kind: 'record' as const,
       record: { industries: record },

@@ -112,13 +112,17 @@ describe('cache hits and what the store sees', () => {
     expect(again.client.stats.cacheHits).toBe(3);
   });
 
-  test('list pages are neither looked up nor written, only the path choice is read', () => {
-    const { client, store } = setup(() => json(200, page([partner('a')])));
+  test('list pages are neither looked up nor written: only the path choice is read, and written once it first answers', () => {
+    const { client, store, clock } = setup(() => json(200, page([partner('a')])));
     const [o] = client.activePartnerPages([1], 10);
     expect(o.ok).toBe(true);
     expect(store.asked.every((k) => typeof k === 'string')).toBe(true);
     expect(store.asked).toHaveLength(1);
-    expect(store.written).toEqual([]);
+    expect(store.written.flatMap((w) => Object.keys(w))).toEqual([expect.stringMatching(/:path:act$/)]);
+    client.activePartnerPages([2], 10);
+    const next = setup(() => json(200, page([partner('b')])), { store, clock });
+    next.client.activePartnerPages([1], 10);
+    expect(store.written).toHaveLength(1);
   });
 
   test('pages are never served from the memo: each read of a page asks the service', () => {

@@ -164,7 +164,7 @@ describe('the cap on a list', () => {
   test('a list of exactly the most items allowed, or fewer, is read whole', () => {
     for (const maxItems of [300, 301, 10_000]) {
       const list = fakeList(records(300));
-      const r = readList(list.fetch, { limit: 100, batch: 20, maxItems });
+      const r = readList(list.fetch, { limit: 100, batch: 20, refuse: (n) => (n > maxItems ? 'too many' : undefined) });
       expect(r.verdict).toEqual({ complete: true });
       expect(r.records).toHaveLength(300);
     }
@@ -172,10 +172,18 @@ describe('the cap on a list', () => {
 
   test('a longer list is refused as a bad request, with the reason given by the caller', () => {
     const list = fakeList(records(300));
-    const o = { limit: 100, batch: 20, maxItems: 299, tooLong: (n: number) => `${n} is too many.` };
+    const o = { limit: 100, batch: 20, refuse: (n: number) => (n > 299 ? `${n} is too many.` : undefined) };
     expect(() => readList(list.fetch, o)).toThrow(
       expect.objectContaining({ code: 'BAD_INPUT', message: '300 is too many.' }),
     );
+  });
+
+  test('a list of few items in too many pages (a small limit) is refused by its pages, after page 1 alone', () => {
+    const list = fakeList(records(300));
+    const refuse = (_: number, pages: number) => (pages > 30 ? `${pages} pages are too many.` : undefined);
+    expect(() => readList(list.fetch, { limit: 5, batch: 20, refuse })).toThrow('60 pages are too many.');
+    expect(list.asked).toEqual([{ page: 1, limit: 5 }]);
+    expect(readList(list.fetch, { limit: 10, batch: 20, refuse }).records).toHaveLength(300);
   });
 });
 

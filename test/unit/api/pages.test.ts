@@ -130,9 +130,8 @@ describe('page reader: a live list', () => {
     });
     expect(() => read(failing)).toThrow('down');
     const long = fakeList(records(300));
-    expect(() => readList(long.fetch, { limit: 100, batch: 20, maxItems: 200 })).toThrow(
-      'The list has 300 items, more than 200.',
-    );
+    const refuse = (n: number, pages: number) => (n > 200 ? `${n} items in ${pages} pages are too many.` : undefined);
+    expect(() => readList(long.fetch, { limit: 100, batch: 20, refuse })).toThrow('300 items in 3 pages are too many.');
     expect(long.asked).toHaveLength(1);
   });
 });
