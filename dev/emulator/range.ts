@@ -138,7 +138,7 @@ export class EmulatedRange
   }
   private input(v: unknown): ReturnType<typeof interpretInput> {
     try {
-      return interpretInput(v);
+      return interpretInput(v, this.sh.book.host.book.timeZone);
     } catch (e) {
       if (e instanceof InputError) throw this.exec.makeError(e.message);
       throw e;

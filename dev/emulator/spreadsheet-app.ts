@@ -258,6 +258,8 @@ export class EmulatedSpreadsheet
       | 'getCurrentCell'
       | 'toast'
       | 'getUrl'
+      | 'getSpreadsheetTimeZone'
+      | 'setSpreadsheetTimeZone'
     >
 {
   constructor(
@@ -314,6 +316,16 @@ export class EmulatedSpreadsheet
   }
   getName(): string {
     return this.data.name;
+  }
+  getSpreadsheetTimeZone(): string {
+    this.exec.charge('Spreadsheet.getSpreadsheetTimeZone');
+    return this.data.timeZone;
+  }
+  setSpreadsheetTimeZone(timeZone: string): S {
+    this.exec.charge('Spreadsheet.setSpreadsheetTimeZone', COST.sheetWrite);
+    if (this.exec.readOnly) this.exec.deny('Spreadsheet.setSpreadsheetTimeZone');
+    this.data.timeZone = timeZone;
+    return as<S>(this);
   }
   getUrl(): string {
     return `https://docs.google.com/spreadsheets/d/${this.data.id}/edit`;

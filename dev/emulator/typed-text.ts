@@ -2,8 +2,8 @@
  * How Sheets reads text that is typed into a cell, which is also how it reads a string written
  * with Range.setValue/setValues (Google: values "parsed as if the user typed them into the UI …
  * strings may be converted to numbers, dates, etc."; Apps Script's setValues behaves like the
- * API's USER_ENTERED). The model, for the en_US locale and the spreadsheet's time zone (UTC in
- * the emulator): TRUE/FALSE in any case are booleans; numbers may carry a sign, thousands
+ * API's USER_ENTERED). The model, for the en_US locale and the spreadsheet's time zone (the
+ * workbook's, Etc/UTC unless set): TRUE/FALSE in any case are booleans; numbers may carry a sign, thousands
  * separators (`1,234`), decimals and an exponent; a trailing `%` divides by 100; a leading `$`
  * (sign before or after it) is currency; dates are M/D/YYYY, M/D/YY (00–29 → 20xx), M/D (this
  * year), YYYY-MM-DD, YYYY/MM/DD and month names (`Jan 2, 2023`, `2 January 2023`), each with an
@@ -28,11 +28,41 @@ const NAMED_DMY = new RegExp(String.raw`^(\d{1,2})\s+${MONTH},?\s+(\d{4})$`, 'i'
 const TIME_ONLY = new RegExp(`^${TIME}$`, 'i');
 
 /** What Sheets stores for this typed text, or undefined when it stays text. */
-export function parseTypedText(input: string, now = new Date()): TypedValue | undefined {
+export function parseTypedText(input: string, now = new Date(), timeZone = 'Etc/UTC'): TypedValue | undefined {
   const text = input.trim();
   if (text === '') return undefined;
   if (/^(true|false)$/i.test(text)) return { value: text.toLowerCase() === 'true' };
-  return number(text) ?? date(text, now) ?? timeOfDay(text);
+  const typed = number(text) ?? date(text, now) ?? timeOfDay(text);
+  return typed?.value instanceof Date ? { ...typed, value: new Date(inZone(typed.value.getTime(), timeZone)) } : typed;
+}
+
+/** The wall clock in `timeZone` at instant `at`: year, month, day, hour (00-23), minute, second, as two-digit text (four for the year). */
+export function wallClock(
+  at: number,
+  timeZone: string,
+): Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', string> {
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(new Date(at));
+  return Object.fromEntries(parts.map((p) => [p.type, p.value])) as ReturnType<typeof wallClock>;
+}
+
+/** The instant a wall-clock time (given as if in UTC) reads in `timeZone` (its offset there, looked up twice for a change of offset). */
+function inZone(wall: number, timeZone: string): number {
+  const offset = (at: number) => {
+    const w = wallClock(at, timeZone);
+    const asUtc = Date.UTC(+w.year, +w.month - 1, +w.day, +w.hour, +w.minute, +w.second);
+    return asUtc - Math.floor(at / 1000) * 1000;
+  };
+  const first = wall - offset(wall);
+  return wall - offset(first);
 }
 
 function number(text: string): TypedValue | undefined {

@@ -5,6 +5,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Execution } from './execution';
+import { wallClock } from './typed-text';
 
 type Bytes = number[];
 // Int8Array reads the same bytes as signed; plain loops (Array.from over a typed array is several times slower).
@@ -146,20 +147,7 @@ export class EmulatedUtilities implements UtilitiesApi {
   }
   formatDate(date: GoogleAppsScript.Base.Date, timeZone: string, format: string): string {
     this.exec.charge('Utilities.formatDate');
-    const parts = Object.fromEntries(
-      new Intl.DateTimeFormat('en-GB', {
-        timeZone,
-        year: 'numeric',
-        month: '2-digit',
-        day: '2-digit',
-        hour: '2-digit',
-        minute: '2-digit',
-        second: '2-digit',
-        hourCycle: 'h23',
-      })
-        .formatToParts(new Date((date as unknown as Date).getTime()))
-        .map((p) => [p.type, p.value]),
-    );
+    const parts = wallClock((date as unknown as Date).getTime(), timeZone);
     return format.replace(
       /yyyy|MM|dd|HH|mm|ss|'([^']*)'/g,
       (token, literal) =>

@@ -188,6 +188,8 @@ export class Workbook {
   menus = new Map<string, MenuItem[]>();
   sidebar: { title: string; html: string } | undefined;
   alerts: string[] = [];
+  /** The spreadsheet's time zone (File ▸ Settings): the wall clock its dates and times are typed and shown in. */
+  timeZone = 'Etc/UTC';
 
   constructor(
     readonly id = 'emulated-spreadsheet',
@@ -234,6 +236,7 @@ export class Workbook {
       })),
       metadata: this.metadata,
       nextRecordId: this.nextRecordId,
+      timeZone: this.timeZone,
     };
   }
 
@@ -244,6 +247,7 @@ export class Workbook {
       active: number;
       metadata?: MetadataData[];
       nextRecordId?: number;
+      timeZone?: string;
       sheets: Array<{
         id: number;
         name: string;
@@ -283,6 +287,7 @@ export class Workbook {
     wb.active = Math.min(d.active ?? 0, wb.sheets.length - 1);
     wb.metadata = d.metadata ?? [];
     wb.nextRecordId = d.nextRecordId ?? 1;
+    wb.timeZone = d.timeZone ?? 'Etc/UTC';
     return wb;
   }
 }
@@ -290,7 +295,10 @@ export class Workbook {
 export class InputError extends Error {}
 
 /** What Sheets stores for a value written with setValue(s), as if it had been typed (and the number format it picks). */
-export function interpretInput(input: unknown): { value: CellValue; formula?: string; format?: string } {
+export function interpretInput(
+  input: unknown,
+  timeZone = 'Etc/UTC',
+): { value: CellValue; formula?: string; format?: string } {
   if (input === null || input === undefined) return { value: '' };
   if (isDate(input)) return { value: new Date((input as Date).getTime()) };
   if (typeof input === 'number' || typeof input === 'boolean') return { value: input };
@@ -301,7 +309,7 @@ export function interpretInput(input: unknown): { value: CellValue; formula?: st
     );
   if (text.startsWith("'")) return { value: text.slice(1) };
   if (text.startsWith('=') && text.length > 1) return { value: '', formula: text };
-  const typed = parseTypedText(text);
+  const typed = parseTypedText(text, new Date(), timeZone);
   if (typed) return typed;
   if (/^[+-]/.test(text)) return { value: '#ERROR!', formula: `=${text}` };
   return { value: text };

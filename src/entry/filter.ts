@@ -9,6 +9,7 @@
 import { LP_FIELD_SPECS } from '../api/records';
 import { activePartners } from '../gas/context';
 import { type FormulaResult, guard } from '../gas/formula-guard';
+import { sheetWallTime } from '../gas/sheets';
 import { DEFAULT_IMPORT_FIELDS } from '../import/spec';
 import { parseFields } from '../table/fields';
 import { applyQuery } from '../table/filter';
@@ -36,7 +37,7 @@ export function LP_FILTER(
   headers?: unknown,
 ): FormulaResult {
   return guard(() => {
-    const filters = readConditions(conditions);
+    const filters = readConditions(conditions, LP_FIELD_SPECS, sheetWallTime());
     const chosen = parseFields(
       fields === undefined || fields === null || fields === '' ? DEFAULT_IMPORT_FIELDS.join(',') : fields,
       LP_FIELD_SPECS,

@@ -18,6 +18,15 @@ export function book(): GoogleAppsScript.Spreadsheet.Spreadsheet {
   return SpreadsheetApp.getActiveSpreadsheet();
 }
 
+/** Dates' wall-clock time in the spreadsheet's time zone, as yyyy-MM-ddTHH:mm:ss (the zone is read once, when first needed). */
+export function sheetWallTime(): (d: Date) => string {
+  let zone: string | undefined;
+  return (d) => {
+    zone ??= book().getSpreadsheetTimeZone();
+    return Utilities.formatDate(d, zone, "yyyy-MM-dd'T'HH:mm:ss");
+  };
+}
+
 export function findSheet(name: string): Sheet | null {
   return book().getSheetByName(name);
 }

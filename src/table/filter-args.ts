@@ -17,13 +17,23 @@ export const MAX_FILTER_LIMIT = 20000;
 
 const blank = (v: unknown): boolean => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
-/** A cell as a filter value: dates as their day (or instant), booleans as TRUE/FALSE text, the rest as is. */
-function cellValue(cell: unknown): unknown {
+/** A date's wall-clock time where the spreadsheet is (its time zone), as yyyy-MM-ddTHH:mm:ss. */
+export type WallTime = (d: Date) => string;
+
+/** The wall clock of a spreadsheet in UTC. */
+export const utcWallTime: WallTime = (d) => d.toISOString().slice(0, 19);
+
+/**
+ * A cell as a filter value: a date as the day it shows in the spreadsheet (Sheets passes a date
+ * cell as midnight in the spreadsheet's time zone), or as its instant when it holds a time too;
+ * booleans as TRUE/FALSE text, the rest as is.
+ */
+function cellValue(cell: unknown, wallTime: WallTime): unknown {
   if (Object.prototype.toString.call(cell) === '[object Date]') {
     const d = cell as Date;
     if (Number.isNaN(d.getTime())) return 'an invalid date';
-    const iso = d.toISOString();
-    return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso;
+    const wall = wallTime(d);
+    return wall.endsWith('T00:00:00') ? wall.slice(0, 10) : d.toISOString();
   }
   if (typeof cell === 'boolean') return String(cell).toUpperCase();
   return typeof cell === 'string' ? cell.trim() : cell;
@@ -39,7 +49,11 @@ const isHeader = (row: readonly unknown[]): boolean =>
   /^(op|operator)$/i.test(row[1].trim());
 
 /** The conditions argument: rows of field | operator | value; blank means no condition. */
-export function readConditions(input: unknown, specs: readonly FieldSpec[] = LP_FIELD_SPECS): FilterCondition[] {
+export function readConditions(
+  input: unknown,
+  specs: readonly FieldSpec[] = LP_FIELD_SPECS,
+  wallTime: WallTime = utcWallTime,
+): FilterCondition[] {
   if (blank(input)) return [];
   if (!Array.isArray(input))
     throw badInput('conditions must be a range of rows: field | operator | value (for example A1:C3).');
@@ -52,7 +66,7 @@ export function readConditions(input: unknown, specs: readonly FieldSpec[] = LP_
     const values = row
       .slice(2)
       .filter((v) => !blank(v))
-      .map(cellValue);
+      .map((v) => cellValue(v, wallTime));
     const value =
       opKey(row[1]) === 'isanyof'
         ? values
@@ -77,7 +91,7 @@ export function readSortArg(input: unknown, specs: readonly FieldSpec[] = LP_FIE
   for (const cell of cells) {
     if (typeof cell !== 'string')
       throw badInput(
-        `sort takes field names, each optionally followed by asc or desc; got ${JSON.stringify(cellValue(cell))?.slice(0, 40)}.`,
+        `sort takes field names, each optionally followed by asc or desc; got ${JSON.stringify(cellValue(cell, utcWallTime))?.slice(0, 40)}.`,
       );
     for (const part of cell.split(/[,;\n]/)) {
       const text = part.trim();

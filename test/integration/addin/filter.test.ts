@@ -8,6 +8,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { interpretInput } from '../../../dev/emulator/workbook';
 import { addin } from '../../helpers/addin';
 import { type RunningService, startService } from '../../helpers/service';
 
@@ -158,6 +159,20 @@ describe('LP_FILTER against the reference service', () => {
     ).toEqual(['lp_f239', 'lp_f238', 'lp_f237']);
     expect(ids([['fullName', 'contains', 'muller']], 'id', '', '', false)).toEqual(['lp_mu']);
   });
+
+  test.each(['America/New_York', 'Europe/Berlin', 'Asia/Tokyo'])(
+    'a date cell is the day it shows in a spreadsheet whose time zone is %s',
+    (zone) => {
+      const a = addin(svc.url);
+      a.emu.workbook.timeZone = zone;
+      // What Sheets passes for a cell typed 3/31/2024 in that spreadsheet: midnight there.
+      const typed = interpretInput('3/31/2024', zone).value as Date;
+      expect(typed.toISOString().startsWith('2024-03-31T00:00')).toBe(false);
+      const cell = a.cell('LP_FILTER', [['createdAt', 'is', typed]], 'id', '', '', false);
+      expect(cell.error).toBeUndefined();
+      expect(cell.value).toEqual([['lp_zu']]);
+    },
+  );
 
   test('no match: the header row alone, or an empty cell without headers', () => {
     const a = addin(svc.url);

@@ -103,3 +103,28 @@ describe('sort', () => {
     expect(badInputMessage(() => readSortArg('firm\rticketSize desc'))).toContain('unknown field');
   });
 });
+
+describe('a date cell in a spreadsheet whose time zone is not UTC', () => {
+  /** The wall clock of a spreadsheet in `zone`, as Utilities.formatDate gives it there. */
+  const wallTimeIn = (zone: string) => (d: Date) =>
+    new Intl.DateTimeFormat('sv-SE', { timeZone: zone, dateStyle: 'short', timeStyle: 'medium' })
+      .format(d)
+      .replace(' ', 'T');
+
+  test.each([
+    ['Europe/Berlin', '2023-12-31T23:00:00Z'],
+    ['America/New_York', '2024-01-01T05:00:00Z'],
+    ['Asia/Kolkata', '2023-12-31T18:30:00Z'],
+  ])('is the day it shows there (%s: 1 Jan 2024 arrives as %s)', (zone, instant) => {
+    expect(readConditions([['createdAt', 'is', new Date(instant)]], undefined, wallTimeIn(zone))).toEqual([
+      { field: 'createdAt', op: 'is', value: '2024-01-01' },
+    ]);
+  });
+
+  test('a cell that holds a time too is its instant, whatever the zone', () => {
+    const at = new Date('2024-01-01T10:30:00Z');
+    expect(readConditions([['createdAt', 'atLeast', at]], undefined, wallTimeIn('Europe/Berlin'))).toEqual([
+      { field: 'createdAt', op: 'atLeast', value: '2024-01-01T10:30:00.000Z' },
+    ]);
+  });
+});
