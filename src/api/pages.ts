@@ -282,7 +282,8 @@ function takeOutcome(c: ListCursor, page: number, outcome: Outcome<Page<ServiceR
   const before = c.received;
   acceptPage(c, page, outcome.value);
   if (c.received > before) take(got, outcome.value.items, o.keyed ?? true);
-  const why = page === 1 ? o.refuse?.(c.totalItems, c.lastPage) : undefined;
+  // The list's size is page 1's: a list refused is refused at page 1, before any other page is asked for.
+  const why = o.refuse?.(c.totalItems, c.lastPage);
   if (why) throw new ServiceError('BAD_INPUT', why);
 }
 

@@ -164,6 +164,40 @@ describe('the two paths of the active list', () => {
     expect(paths(next.transport)).toEqual([LISTED, SAMPLE]);
   });
 
+  test("a later page not found while no path has answered is asked on the second path; once a path is known, its 404 is the list's", () => {
+    const clock = new FakeClock();
+    const store = new LimitedStore(clock);
+    const fresh = setup(secondOnly, { clock, store });
+    expect(fresh.client.activePartnerPages([2], 10)[0].ok).toBe(true);
+    expect(paths(fresh.transport)).toEqual([LISTED, SAMPLE]);
+    // The next execution knows the second path; a path that answered before gives its own 404 for a page past the end.
+    const pastEnd: Handler = (url) =>
+      url.searchParams.get('page') === '9' ? json(404, { message: 'No page' }) : secondOnly(url, {} as never);
+    const known = setup(pastEnd, { clock, store });
+    expect(known.client.activePartnerPages([9], 10)[0]).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    expect(paths(known.transport)).toEqual([SAMPLE]);
+    const firstKnown = setup((url) => (url.searchParams.get('page') === '9' ? json(404, {}) : listPage(url)), {
+      clock: new FakeClock(),
+    });
+    expect(firstKnown.client.activePartnerPages([1], 10)[0].ok).toBe(true);
+    expect(firstKnown.client.activePartnerPages([9], 10)[0].ok).toBe(false);
+    expect(paths(firstKnown.transport)).toEqual([LISTED, LISTED]);
+  });
+
+  test('only an operation with two paths remembers the one that answered', () => {
+    const clock = new FakeClock();
+    const store = new LimitedStore(clock);
+    const { client, memo } = setup((url, req) => (url.searchParams.has('page') ? listPage(url) : byId(url, req)), {
+      clock,
+      store,
+    });
+    client.limitedPartners(['a']);
+    expect(memo.getMany([memo.key('path', OPERATIONS.getLimitedPartnerById.tag)]).size).toBe(0);
+    client.activePartnerPages([1], 10);
+    const saved = memo.getMany([memo.key('path', OPERATIONS.getAllActiveLimitedPartners.tag)]);
+    expect([...saved.values()].map((h) => h.value)).toEqual([0]);
+  });
+
   test('a failure other than "not found" is retried on the same path', () => {
     let calls = 0;
     const { client, transport } = setup((url) => (++calls === 1 ? json(503, {}) : listPage(url)));

@@ -23,6 +23,30 @@ describe('a 200 that is not an answer', () => {
   });
 });
 
+describe('a 200 that is a web page', () => {
+  test.each(['<!doctype html><html></html>', '\n  <html><body>Sign in</body></html>'])(
+    'body %j says the address is wrong, and is not retried',
+    (body) => {
+      const e = failed({ status: 200, headers: {}, body });
+      expect(e.code).toBe('BAD_RESPONSE');
+      expect(e.transient).toBe(false);
+      expect(e.message).toBe(
+        'The service address answered with a web page, not the data service: check the address in Investor Data ▸ Settings.',
+      );
+    },
+  );
+
+  test.each(['{"data": "<b>bold', 'x<html>'])(
+    'a cut or broken body with a "<" past its start (%j) is an incomplete answer',
+    (body) => {
+      expect(failed({ status: 200, headers: {}, body })).toMatchObject({
+        code: 'MALFORMED',
+        message: 'The data service sent an incomplete answer (not valid JSON).',
+      });
+    },
+  );
+});
+
 describe("the service's own text", () => {
   test('is shown with its surrounding spaces and line breaks gone', () => {
     const body = JSON.stringify({ message: '\n  Invalid   page size \n' });
