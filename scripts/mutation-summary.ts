@@ -223,7 +223,7 @@ function summary(report: Report, root: string, equivalents: readonly Equivalent[
     ...(!changed.length && report.testFiles && !testsChanged.length && !testsUnlisted.length
       ? [
           '',
-          "Every source and test file in the report is as in this checkout: when the report comes from a plain `npm run mutate` (a part run, `mutate:part`, keeps the other files' earlier verdicts untested), the figures below are the current code's.",
+          "Every source and test file in the report was as in the checkout this page was written from: when the report comes from a plain `npm run mutate` (a part run, `mutate:part`, keeps the other files' earlier verdicts untested), the figures below were that code's.",
         ]
       : []),
     '',

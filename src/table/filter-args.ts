@@ -3,7 +3,7 @@
  * engine (./filter.ts). Conditions are a range of rows: field | operator | value, blank rows
  * skipped, and a first row reading "field | operator | value" taken as a header. `isAnyOf`
  * takes its values from every cell from the third on, each cell split at ";" or a line break;
- * the other operators take one value (a date cell becomes its day, TRUE/FALSE its text). Sort is
+ * the other operators take one value (a date cell becomes the day it shows, TRUE/FALSE its text). Sort is
  * field names, comma-separated or a range, each optionally followed by "desc" or "asc" (in the
  * same text or the next cell). Messages name the row or key they are about.
  */

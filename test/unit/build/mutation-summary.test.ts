@@ -57,7 +57,7 @@ const asRun = () => Object.fromEntries(unitTests().map((f) => [f, { source: read
 
 test('a report of the checkout as it is says its figures are the current code', () => {
   const out = page(asRun());
-  expect(out).toContain('Every source and test file in the report is as in this checkout');
+  expect(out).toContain('Every source and test file in the report was as in the checkout this page was written from');
   expect(out).not.toContain('changed since this run');
 });
 
@@ -77,19 +77,25 @@ test('a test file changed or removed since the run is named, and one the run doe
   expect(unlistedLine).toContain(
     `1 unit test files, added since or reaching none of the files it judged (\`${unlisted}\`)`,
   );
-  expect(out).not.toContain('Every source and test file in the report is as in this checkout');
+  expect(out).not.toContain(
+    'Every source and test file in the report was as in the checkout this page was written from',
+  );
 });
 
 test('a run that lists every test file but one is not called current', () => {
   const tests = asRun();
   delete tests[Object.keys(tests)[0]];
-  expect(page(tests)).not.toContain('Every source and test file in the report is as in this checkout');
+  expect(page(tests)).not.toContain(
+    'Every source and test file in the report was as in the checkout this page was written from',
+  );
 });
 
 test('a source file changed since the run is named, and the figures are not called current', () => {
   const out = page(asRun(), '// another source\n');
   expect(out).toContain(`**Changed since this run:** 1 of the 1 files it judged (\`${FILE}\`)`);
-  expect(out).not.toContain('Every source and test file in the report is as in this checkout');
+  expect(out).not.toContain(
+    'Every source and test file in the report was as in the checkout this page was written from',
+  );
 });
 
 test('a file of types alone is named as nothing to mutate, and a file with code the run left out as not in the report', () => {
