@@ -368,7 +368,8 @@ export class Client {
    */
   private otherPath(call: Call<unknown>): boolean {
     const choice = this.path(call.op);
-    const untried = call.query.page === 1 || (call.query.page !== undefined && !choice.known);
+    // Only the active list has two paths, and its calls always name a page.
+    const untried = call.query.page === 1 || !choice.known;
     if (!untried || choice.now + 1 >= call.op.paths.length) return false;
     choice.now++;
     return true;

@@ -184,6 +184,16 @@ describe('the two paths of the active list', () => {
     expect(paths(firstKnown.transport)).toEqual([LISTED, LISTED]);
   });
 
+  test('a first page not found on the remembered path is asked on the next one (the service moved it)', () => {
+    const clock = new FakeClock();
+    const store = new LimitedStore(clock);
+    const memo = memoFor(store, clock, KEY);
+    memo.putMany([[memo.key('path', OPERATIONS.getAllActiveLimitedPartners.tag), 0]]);
+    const { client, transport } = setup(secondOnly, { clock, store });
+    expect(client.activePartnerPages([1], 10)[0].ok).toBe(true);
+    expect(paths(transport)).toEqual([LISTED, SAMPLE]);
+  });
+
   test('only an operation with two paths remembers the one that answered', () => {
     const clock = new FakeClock();
     const store = new LimitedStore(clock);
