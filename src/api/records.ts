@@ -170,5 +170,17 @@ export function recordId(record: ServiceRecord): string | undefined {
   return idProblem(record.id) === undefined ? (record.id as string) : undefined;
 }
 
+/** The records in order, a usable id's first listing only (a later one is the same partner listed again); records without one all kept. */
+export function firstOfEachId(records: readonly ServiceRecord[]): ServiceRecord[] {
+  const seen = new Set<string>();
+  return records.filter((r) => {
+    const id = recordId(r);
+    if (id === undefined) return true;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+}
+
 export const LP_FIELDS: readonly string[] = LP_FIELD_SPECS.map((s) => s.name);
 export const FUND_FIELDS: readonly string[] = FUND_FIELD_SPECS.map((s) => s.name);

@@ -13,7 +13,7 @@
  * import that wrote them took to finish.
  */
 import type { Cached, Memo } from './memo';
-import { recordId, type ServiceRecord } from './records';
+import { firstOfEachId, recordId, type ServiceRecord } from './records';
 
 /** Records in one chunk: about 75 KB gzipped and base64-encoded for typical partners. */
 export const CHUNK_RECORDS = 200;
@@ -176,17 +176,9 @@ export class Snapshot {
       Array.from({ length: view.chunkCount }, (_, n) => n),
     );
     if (chunks.size !== view.chunkCount) return undefined;
-    const seen = new Set<string>();
     const out: ServiceRecord[] = [];
-    for (let n = 0; n < view.chunkCount; n++) {
-      for (const r of (chunks.get(n) as ChunkRead).records) {
-        const id = recordId(r);
-        if (id !== undefined && seen.has(id)) continue;
-        if (id !== undefined) seen.add(id);
-        out.push(r);
-      }
-    }
-    return out;
+    for (let n = 0; n < view.chunkCount; n++) out.push(...(chunks.get(n) as ChunkRead).records);
+    return firstOfEachId(out);
   }
 
   /** The chunks of generation `gen` that the cache still holds, with when each was written. */

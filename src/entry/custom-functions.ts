@@ -13,6 +13,7 @@ import { MAX_FILL_PAGES } from '../api/partners';
 import {
   FUND_FIELD_SPECS,
   type FieldSpec,
+  firstOfEachId,
   LP_FIELD_SPECS,
   LP_FIRMS_FIELD_SPECS,
   LP_LABELS_FIELD_SPECS,
@@ -89,14 +90,7 @@ function onePage(fetch: PageFetcher, limit: number, page: number, keyed: boolean
   if (!one.ok) throw one.error;
   const { items, pagination } = one.value;
   if (page > Math.max(1, pagination.totalPages)) return [];
-  if (!keyed) return items;
-  const seen = new Set<string>();
-  return items.filter((r) => {
-    const id = recordId(r);
-    if (id === undefined || seen.has(id)) return false;
-    seen.add(id);
-    return true;
-  });
+  return keyed ? firstOfEachId(items).filter((r) => recordId(r) !== undefined) : items;
 }
 
 function perIdTable(

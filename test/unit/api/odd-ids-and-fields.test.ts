@@ -10,7 +10,7 @@
 import { ServiceError } from '../../../src/api/errors';
 import { OPERATIONS, readPagination, singleRecord } from '../../../src/api/operations';
 import { readList } from '../../../src/api/pages';
-import { type JsonValue, LP_FIELD_SPECS, recordId, type ServiceRecord } from '../../../src/api/records';
+import { firstOfEachId, type JsonValue, LP_FIELD_SPECS, recordId, type ServiceRecord } from '../../../src/api/records';
 import { Snapshot } from '../../../src/api/snapshot';
 import { fakeList } from '../../helpers/fake-list';
 import { memoFor, setupClient } from '../../helpers/client-setup';
@@ -138,4 +138,19 @@ test('a page holding items that are no records (null, text, a list, a number) is
   const read = readList((pages, limit) => client.activePartnerPages(pages, limit), { limit: 100, batch: 2 });
   expect(read.verdict).toEqual({ complete: true });
   expect(read.records).toEqual([{ id: 'a' }, { id: 'c' }]);
+});
+
+describe('each usable id once', () => {
+  test('a repeated id keeps its first listing, in order; records without a usable id are all kept', () => {
+    const listed: ServiceRecord[] = [
+      { id: 'a', n: 1 },
+      { id: '', n: 2 },
+      { id: 'b', n: 3 },
+      { id: 'a', n: 4 },
+      { id: '', n: 5 },
+      { n: 6 },
+      { id: 'b', n: 7 },
+    ];
+    expect(firstOfEachId(listed).map((r) => r.n)).toEqual([1, 2, 3, 5, 6]);
+  });
 });
