@@ -9,7 +9,14 @@
  *   ScriptApp's enums stay available.
  * - LIMITED: the bound document, menus, properties, caches, locks; nothing that needs a scope
  *   other than the current spreadsheet (no UrlFetchApp, no triggers, no dialogs or sidebars).
- * - FULL: everything the manifest's `oauthScopes` grant (when the project has a manifest).
+ * - FULL: everything the manifest's `oauthScopes` grant (when the project has a manifest) that
+ *   the executing user has granted: with granular consent a user may grant some of an add-on's
+ *   scopes and decline others (https://developers.google.com/apps-script/concepts/scopes), and a
+ *   call needing a declined scope fails as one the manifest lacks. Session's getActiveUser and
+ *   getEffectiveUser are the exception: without a granted userinfo.email their getEmail() is ''
+ *   ("a blank string if security policies do not allow access to the user's email address",
+ *   https://developers.google.com/apps-script/reference/base/user), as long as the manifest
+ *   asks for the scope.
  *
  * A refused call throws Google's wording: `Exception: You do not have permission to call
  * UrlFetchApp.fetch. Required permissions: https://www.googleapis.com/auth/script.external_request`
@@ -26,7 +33,7 @@ export interface EnumValue {
   toJSON(): string;
 }
 
-function enumValue(name: string): EnumValue {
+export function enumValue(name: string): EnumValue {
   return Object.freeze({ name: () => name, toString: () => name, toJSON: () => name });
 }
 
@@ -59,9 +66,14 @@ export function scopesFor(service: string, member: string): ScopeNeed {
   if (service === 'MailApp') return [SCOPE.sendMail];
   if (service === 'ScriptApp' && TRIGGERS.has(member)) return [SCOPE.scriptApp];
   if (service === 'SpreadsheetApp' && member !== 'getUi') return DOCUMENT;
-  if (service === 'Session' && (member === 'getActiveUser' || member === 'getEffectiveUser')) return [SCOPE.email];
+  if (readsEmail(service, member)) return [SCOPE.email];
   if (service === 'Ui' && /^show/.test(member)) return [SCOPE.containerUi];
   return [];
+}
+
+/** Members whose scope (userinfo.email) only hides the email when the user declined it (utilities.ts). */
+export function readsEmail(service: string, member: string): boolean {
+  return service === 'Session' && (member === 'getActiveUser' || member === 'getEffectiveUser');
 }
 
 function needText(need: ScopeNeed): string {

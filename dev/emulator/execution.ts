@@ -7,7 +7,7 @@
  * Past the limit the execution is dead: this call and every later one throws Google's message.
  * It also runs in one authorization mode (auth.ts), which decides what it may call at all.
  */
-import { type AuthModeName, refusal } from './auth';
+import { type AuthModeName, readsEmail, refusal } from './auth';
 
 /** A cell of the workbook, 1-based: the cell whose formula a custom-function execution evaluates. */
 export interface CellRef {
@@ -121,7 +121,16 @@ export class Execution {
   makeDate: (ms: number) => Date = (ms) => new Date(ms);
 
   /** The manifest's oauthScopes; null when the project declares none (nothing is refused for a scope). */
+  manifestScopes: ReadonlySet<string> | null = null;
+
+  /**
+   * The scopes the executing user has granted (project.ts): the manifest's, or fewer where the
+   * user declined some; null when nothing is refused for a scope.
+   */
   grantedScopes: ReadonlySet<string> | null = null;
+
+  /** The document this execution runs in (Emulator.documentId; a spreadsheet's getId()). */
+  documentId = '';
 
   /** The calling cell of a custom function (SpreadsheetApp.getActiveRange() returns it), when the host gave one. */
   activeCell: CellRef | undefined;
@@ -158,9 +167,14 @@ export class Execution {
     };
   }
 
-  /** Throws Google's permission error when this execution's mode or scopes do not allow the call. */
+  /**
+   * Throws Google's permission error when this execution's mode or scopes do not allow the call:
+   * the scopes the user granted, except for the email readers, which need only the manifest's
+   * (a user who declined the scope gets '' from getEmail instead, utilities.ts).
+   */
   authorize(service: string, member: string): void {
-    const why = refusal(this.authMode, service, member, this.grantedScopes);
+    const scopes = readsEmail(service, member) ? this.manifestScopes : this.grantedScopes;
+    const why = refusal(this.authMode, service, member, scopes);
     if (why) throw this.makeError(why);
   }
 

@@ -3,6 +3,11 @@
  * context for every execution, as Apps Script runs top-level code on every call, with the
  * emulated services bound to that execution, and keeps what outlives an execution (workbook,
  * properties, caches, triggers, locks, fetch quota, the simulated clock) between them.
+ *
+ * An Emulator is one document. What belongs to the script project rather than the document
+ * (triggers, script and user properties, each user's scope grants) is its ScriptProject
+ * (project.ts): its own, or one shared with other Emulators, which are then other documents of
+ * the same Editor add-on (`new ScriptProject({ addOn: true })`).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +20,7 @@ import { guard } from './guard';
 import { EmulatedHtmlService } from './html';
 import { EmulatedLockService, type LockState } from './lock';
 import { EmulatedMailApp, type MailState, newMailState } from './mail';
+import { isProjectScope, newDocumentId, ScriptProject } from './project';
 import { EmulatedPropertiesService } from './properties';
 import { createRealm, isDate } from './realm';
 import { EmulatedScriptApp, type TriggerState } from './script-app';
@@ -23,6 +29,8 @@ import { DAILY_FETCH_QUOTA, EmulatedUrlFetchApp, type FetchQuota, MAX_RESPONSE_B
 import { EmulatedSession, EmulatedUtilities, loggers } from './utilities';
 import type { ExecutionSite, PreparedExecution, RunOptions, RunResult } from './run-types';
 import { Workbook } from './workbook';
+
+export { ScriptProject, type ScriptProjectOptions } from './project';
 
 export interface EmulatorOptions {
   distDir?: string;
@@ -33,7 +41,21 @@ export interface EmulatorOptions {
   allowRemoteHosts?: boolean;
   owner?: string;
   timeZone?: string;
+  /** An Editor add-on's rules (script-app.ts) for the project this Emulator makes; ignored with `project`. */
   addOn?: boolean;
+  /**
+   * The script project this document belongs to (project.ts): its triggers, script and user
+   * properties and scope grants are shared with every Emulator given the same project. Default: a
+   * project of its own (an add-on when `addOn`).
+   */
+  project?: ScriptProject;
+  /** This document's id (a spreadsheet's getId(), a trigger's document). Default: a new unique id. */
+  documentId?: string;
+  /**
+   * Scopes each user (by email) has granted of the manifest's; a user not named has granted them
+   * all. Recorded in the project, as Emulator.grantScopes does.
+   */
+  userScopes?: Record<string, readonly string[]>;
   startTime?: number;
   fetchTimeoutMs?: number;
   /**
@@ -110,7 +132,15 @@ export class Emulator implements WaveHost {
   readonly workbook: Workbook;
   readonly owner: string;
   readonly caches = new Map<string, CacheStore>();
-  readonly properties = new Map<string, Map<string, string>>();
+  /**
+   * Property stores by scope. With a project of its own this map is also the project's stores
+   * (script and user ones too); with a shared project it holds this document's own stores and
+   * the project's stores this Emulator has reached through store().
+   */
+  readonly properties: Map<string, Map<string, string>>;
+  readonly project: ScriptProject;
+  readonly documentId: string;
+  /** The project's triggers (every document's). */
   readonly triggers: TriggerState;
   readonly locks: LockState = { heldUntil: new Map() };
   readonly quota: FetchQuota;
@@ -120,8 +150,9 @@ export class Emulator implements WaveHost {
   private readonly script: vm.Script;
   private readonly scriptSource: string;
   private readonly distDir: string;
-  private readonly grantedScopes: ReadonlySet<string> | null;
+  private readonly manifestScopes: ReadonlySet<string> | null;
   private readonly fetchAllowlist: readonly string[] | null;
+  private addOnEnabled = true;
 
   constructor(readonly options: EmulatorOptions = {}) {
     this.distDir = options.distDir ?? DEFAULT_DIST;
@@ -130,22 +161,59 @@ export class Emulator implements WaveHost {
     this.clock = new SimClock(options.startTime ?? Date.UTC(2026, 10, 23, 9, 0, 0));
     this.workbook = options.workbook ?? new Workbook();
     this.owner = options.owner ?? 'owner@example.com';
-    this.triggers = { triggers: [], nextId: 0, addOn: !!options.addOn };
+    this.documentId = options.documentId ?? newDocumentId();
+    if (options.project) {
+      this.project = options.project;
+      this.properties = new Map();
+      for (const [user, scopes] of Object.entries(options.userScopes ?? {})) this.project.grantScopes(user, scopes);
+    } else {
+      this.project = new ScriptProject({ addOn: options.addOn, userScopes: options.userScopes });
+      this.properties = this.project.stores;
+    }
+    this.triggers = this.project.triggers;
     this.quota = { windowStart: 0, used: 0, limit: options.fetchQuota ?? DAILY_FETCH_QUOTA };
     this.mail = newMailState(options.mailQuota);
     const fromManifest = (field: 'oauthScopes' | 'urlFetchWhitelist') =>
       options.code === undefined ? manifestList(this.distDir, field) : null;
     const scopes = options.oauthScopes !== undefined ? options.oauthScopes : fromManifest('oauthScopes');
-    this.grantedScopes = scopes ? new Set(scopes) : null;
+    this.manifestScopes = scopes ? new Set(scopes) : null;
     this.fetchAllowlist =
       options.urlFetchWhitelist !== undefined ? options.urlFetchWhitelist : fromManifest('urlFetchWhitelist');
   }
 
-  /** A property store, for tests and the workbench to read or seed ("script", "document", "user:EMAIL"). */
+  /**
+   * A property store, for tests and the workbench to read or seed ("script", "document",
+   * "user:EMAIL"); script and user stores are the project's, shared by its documents.
+   */
   store(scope: string): Map<string, string> {
+    if (isProjectScope(scope)) {
+      const shared = this.project.store(scope);
+      this.properties.set(scope, shared);
+      return shared;
+    }
     let s = this.properties.get(scope);
     if (!s) this.properties.set(scope, (s = new Map()));
     return s;
+  }
+
+  /**
+   * Records what `user` has granted of the manifest's scopes: these only, or (null) all of them,
+   * in every document of the project (granular consent, project.ts).
+   */
+  grantScopes(user: string, scopes: readonly string[] | null): void {
+    this.project.grantScopes(user, scopes);
+  }
+
+  /**
+   * Enables or disables the add-on in this document (default enabled). While disabled, the
+   * document's installable triggers stay but do not fire ("installable triggers created by an
+   * add-on stop firing if the add-on is disabled in that document",
+   * https://developers.google.com/workspace/add-ons/concepts/editor-triggers): advance() passes
+   * them by, each recurring one moving on to its next slot, and a one-off whose time passes is
+   * gone as if it had fired. Enabled again, they fire from their next slot.
+   */
+  setAddOnEnabled(enabled: boolean): void {
+    this.addOnEnabled = enabled;
   }
 
   cache(scope: string): CacheStore {
@@ -215,7 +283,9 @@ export class Emulator implements WaveHost {
         ? 'CUSTOM_FUNCTION'
         : (options.authMode ?? (isAuthModeName(event?.authMode) ? event.authMode : defaultAuthMode(kind)));
     const exec = new Execution(clock, kind, name, user, this.owner, makeError, options.killAfterMs, mode);
-    exec.grantedScopes = this.grantedScopes;
+    exec.manifestScopes = this.manifestScopes;
+    exec.grantedScopes = this.project.grantedScopes(user, this.manifestScopes);
+    exec.documentId = this.documentId;
     exec.makeDate = makeDate;
     exec.activeCell = options.activeCell;
     if (this.options.modelledClock) exec.useModelledClock(this.options.modelledClock);
@@ -261,18 +331,23 @@ export class Emulator implements WaveHost {
     return result;
   }
 
-  /** Advances the simulated clock, firing every time-driven trigger that falls due on the way. */
+  /**
+   * Advances the simulated clock, firing every time-driven trigger of this document that falls
+   * due on the way (other documents of the project have clocks of their own); while the add-on is
+   * disabled here (setAddOnEnabled) they fall due without running.
+   */
   advance(ms: number): RunResult[] {
     const target = this.clock.now() + ms;
     const runs: RunResult[] = [];
     for (;;) {
       const due = this.triggers.triggers
-        .filter((t) => t.nextRunAt <= target)
+        .filter((t) => t.documentId === this.documentId && t.nextRunAt <= target)
         .sort((a, b) => a.nextRunAt - b.nextRunAt)[0];
       if (!due) break;
       if (due.nextRunAt > this.clock.now()) this.clock.nowMs = due.nextRunAt;
       if (due.oneOff) this.triggers.triggers = this.triggers.triggers.filter((t) => t !== due);
       else due.nextRunAt += due.periodMs as number;
+      if (!this.addOnEnabled) continue;
       runs.push(this.run(due.handler, [{ triggerUid: due.id, authMode: 'FULL' }], { kind: 'trigger', user: due.user }));
     }
     if (this.clock.now() < target) this.clock.nowMs = target;

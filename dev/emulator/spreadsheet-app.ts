@@ -311,8 +311,9 @@ export class EmulatedSpreadsheet
       );
     }
   }
+  /** The document's id: the emulator's documentId (ScriptApp.getUserTriggers tells documents by it). */
   getId(): string {
-    return this.data.id;
+    return this.exec.documentId || this.data.id;
   }
   getName(): string {
     return this.data.name;

@@ -4,6 +4,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { SCOPE } from './auth';
 import type { Execution } from './execution';
 import { wallClock } from './typed-text';
 
@@ -189,15 +190,20 @@ export class EmulatedSession
     this.exec.charge('Session.getScriptTimeZone');
     return this.timeZone;
   }
+  /** '' when the executing user declined userinfo.email (auth.ts): Google's blank string for an email it may not give. */
+  private user(email: string): GoogleAppsScript.Base.User {
+    const { grantedScopes: granted, manifestScopes: manifest } = this.exec;
+    const declined = !!granted && !granted.has(SCOPE.email) && (!manifest || manifest.has(SCOPE.email));
+    const shown = declined ? '' : email;
+    return { getEmail: () => shown } as GoogleAppsScript.Base.User;
+  }
   getEffectiveUser(): GoogleAppsScript.Base.User {
     this.exec.charge('Session.getEffectiveUser');
-    const email = this.exec.readOnly ? this.exec.owner : this.exec.user;
-    return { getEmail: () => email } as GoogleAppsScript.Base.User;
+    return this.user(this.exec.readOnly ? this.exec.owner : this.exec.user);
   }
   getActiveUser(): GoogleAppsScript.Base.User {
     this.exec.charge('Session.getActiveUser');
-    const email = this.exec.readOnly ? '' : this.exec.user;
-    return { getEmail: () => email } as GoogleAppsScript.Base.User;
+    return this.user(this.exec.readOnly ? '' : this.exec.user);
   }
   getTemporaryActiveUserKey(): string {
     this.exec.charge('Session.getTemporaryActiveUserKey');

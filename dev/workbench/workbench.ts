@@ -85,9 +85,12 @@ export class Workbench {
     this.file = join(options.stateDir, 'state.json');
     const { saved, workbook, notice } = loadState(this.file);
     this.notice = notice;
+    const book = workbook ?? new Workbook('workbench', 'Investor Data workbench');
     this.emu = new Emulator({
       distDir: options.distDir,
-      workbook: workbook ?? new Workbook('workbench', 'Investor Data workbench'),
+      workbook: book,
+      // The same document across restarts, so the saved triggers are this document's.
+      documentId: book.id,
       startTime: Math.max(saved?.clock ?? 0, Date.now()),
       allowRemoteHosts: options.allowRemoteHosts,
     });
@@ -100,6 +103,8 @@ export class Workbench {
     if (saved) {
       for (const [scope, entries] of saved.properties) this.emu.properties.set(scope, new Map(entries));
       Object.assign(this.emu.triggers, saved.triggers);
+      // State saved before triggers named their document: the workbench has only this one.
+      for (const t of this.emu.triggers.triggers) t.documentId ??= this.emu.documentId;
       if (Array.isArray(saved.mail)) this.emu.mail.sent.push(...saved.mail);
     }
     this.engine = new FormulaEngine(this.emu, CUSTOM_FUNCTION_NAMES);
