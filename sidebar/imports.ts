@@ -284,7 +284,7 @@ function importItem(v: ImportView, index: number): HTMLLIElement {
   fact('Last run', v.last ? utc(v.last.at) : 'never');
   fact('Rows', v.last ? grouped(v.last.rows) : '–');
   fact('Status', v.last?.message ? `${status}: ${v.last.message}` : status, `status-${v.last?.status ?? ''}`);
-  fact('Schedule', describe(v.schedule));
+  fact('Schedule', v.schedule ? `${describe(v.schedule)}, by ${v.scheduledBy}, with their key` : describe(v.schedule));
   if (v.shaped) fact('Rows kept', v.shaped);
   fact(
     'History',

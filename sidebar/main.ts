@@ -11,7 +11,7 @@
  * whenever the imports list is refreshed (a run spends fetches). Interaction rules: sidebar/ui.ts.
  */
 import { startImports } from './imports';
-import { type Answer, call, type SettingsChange, type SidebarState as State } from './rpc';
+import { type Answer, call, type SettingsChange, type SidebarOpened, type SidebarState as State } from './rpc';
 import { $, ask, busy, clearFieldErrors, fieldError, focusFirstError, type Question, say, showFailure } from './ui';
 
 /** A service address as the consent question names it: host, port and path, so a changed path is a changed question. */
@@ -39,7 +39,25 @@ function showFetches(f: State['fetches']): void {
 
 async function refreshFetches(): Promise<void> {
   const state = await call('getSidebarState');
-  if (state.ok) showFetches(state.fetches);
+  if (state.ok) {
+    showFetches(state.fetches);
+    showOpened(state);
+  }
+}
+
+const utc = (ms: number): string => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+/** What the sidebar knows only when it opens: the user's hourly trigger, and whether alerts are off for them and why. */
+function showOpened(s: SidebarOpened): void {
+  const t = s.timer;
+  $('timer-status').textContent = !t.work
+    ? 'No hourly run of yours in this spreadsheet: nothing of yours is scheduled or unfinished.'
+    : t.rearmed
+      ? `Your hourly run had stopped${t.ranAt ? ` (last ran ${utc(t.ranAt)})` : ''}: it is set up again, for ${t.work}.`
+      : `Your hourly run looks after ${t.work}${t.ranAt ? `; it last ran ${utc(t.ranAt)}` : ''}.`;
+  $('timer-status').className = t.rearmed ? 'hint warning' : 'hint';
+  $('alerts-off').hidden = !s.alertsOff;
+  $('alerts-off-text').textContent = s.alertsOff;
 }
 
 /** Where the saved key goes, in words. */
@@ -95,7 +113,10 @@ async function failed(r: Extract<Answer, { ok: false }>): Promise<void> {
   showFailure(r, 'key-message');
   if (r.field !== 'baseUrl') return;
   const now = await call('getSidebarState');
-  if (now.ok) show(now);
+  if (now.ok) {
+    show(now);
+    showOpened(now);
+  }
 }
 
 async function saveKey(): Promise<void> {
@@ -221,13 +242,24 @@ function wire(): void {
     $('save-key').click();
   });
   document.addEventListener('investor-data:fetched', () => void refreshFetches());
+  $('allow-alerts').addEventListener('click', () => void allowAlerts());
+}
+
+async function allowAlerts(): Promise<void> {
+  await busy($('allow-alerts'), async () => {
+    const r = await call('allowAlerts');
+    if (r.ok) showOpened(r);
+    else say('alerts-message', r.message, 'error');
+  });
 }
 
 async function start(): Promise<void> {
   wire();
   const state = await call('getSidebarState');
-  if (state.ok) show(state);
-  else say('key-message', state.message, 'error');
+  if (state.ok) {
+    show(state);
+    showOpened(state);
+  } else say('key-message', state.message, 'error');
   // The sidebar takes focus where the first step is: the key field without a key, the address question when the key is not sent.
   if (state.ok && !state.hasKey) $('api-key').focus();
   else if (state.ok && !$('consent').hidden) $('consent-yes').focus();

@@ -17,6 +17,7 @@ export type {
   Schedule,
   SettingField,
   SettingsChange,
+  SidebarOpened,
   SidebarState,
   SortKey,
 } from '../src/contract';

@@ -78,6 +78,8 @@ export interface ImportView extends ImportSpec {
   shaped: string;
   /** The sheet its history is kept in; '' when it keeps none. */
   historySheet: string;
+  /** Who owns the schedule: "you", their address, or "another editor"; '' when not scheduled. */
+  scheduledBy: string;
 }
 
 /** A field the filter editor offers, with the operators that fit its type. */
@@ -127,8 +129,27 @@ export interface Diagnostics {
   report: string;
 }
 
+/** The user's hourly trigger in this document (src/gas/triggers.ts), as the sidebar shows it. */
+export interface TimerView {
+  /** What it has to do for this user ('' when nothing: then there is none). */
+  work: string;
+  armed: boolean;
+  /** When it last ran (ms). */
+  ranAt?: number;
+  /** It had stopped firing (an add-on disabled in this document) and was made anew just now. */
+  rearmed: boolean;
+}
+
+/** The sidebar's state when it opens: the settings, the user's trigger, and why alerts are off for this user ('' when on). */
+export interface SidebarOpened extends SidebarState {
+  timer: TimerView;
+  alertsOff: string;
+}
+
 export interface Endpoints {
-  getSidebarState(): Answer<SidebarState>;
+  getSidebarState(): Answer<SidebarOpened>;
+  /** Asks Google for the scopes alerts need (sending mail, the user's address): the consent prompt where not granted. */
+  allowAlerts(): Answer<SidebarOpened>;
   /**
    * Saves the key. `sendTo` is the service address its owner confirmed, by name, for it in this
    * same action ("Send my key to <host>?"); null keeps the address confirmed before (none for a

@@ -35,6 +35,7 @@ export {
 } from './entry/imports';
 export { onInstall, onOpen, refreshAllFormulas, showSidebar } from './entry/menu';
 export {
+  allowAlerts,
   getSidebarState,
   refreshFormulas,
   removeApiKey,
@@ -44,7 +45,7 @@ export {
   testConnection,
 } from './entry/sidebar';
 export { getDiagnostics, showDiagnostics } from './entry/diagnostics';
-export { continueImports, repairInterruptedRefresh, runScheduledImports } from './entry/triggers';
+export { runScheduledImports } from './entry/triggers';
 
 /** tsc fails unless every endpoint of the sidebar contract (src/contract.ts) is a global here, with a compatible signature. */
 type Implements<T extends Endpoints> = T;

@@ -35,7 +35,8 @@ import { type Answer, answer, type Check, type CheckStatus, type Diagnostics } f
 export type { Check, CheckStatus, Diagnostics };
 
 /** Google's limit on time-driven and other installable triggers: 20 per user per script. */
-export const TRIGGERS_PER_USER = 20;
+/** Google allows an add-on one time-driven trigger per user per document; the add-in needs no more. */
+export const TRIGGERS_PER_DOCUMENT = 1;
 const PAGINATION_FIELDS = ['totalItems', 'totalPages', 'currentPage', 'pageSize'] as const;
 
 function message(e: unknown): string {
@@ -232,12 +233,11 @@ function checkTriggers(run: Run): void {
     const byHandler = new Map<string, number>();
     for (const h of handlers) byHandler.set(h, (byHandler.get(h) ?? 0) + 1);
     const list = [...byHandler].map(([h, n]) => `${h} ×${n}`).join(', ');
-    const status: CheckStatus =
-      handlers.length >= TRIGGERS_PER_USER ? 'FAIL' : handlers.length >= TRIGGERS_PER_USER - 2 ? 'WARN' : 'OK';
+    const status: CheckStatus = handlers.length > TRIGGERS_PER_DOCUMENT ? 'FAIL' : 'OK';
     run.add(
       'Triggers',
       status,
-      `${handlers.length} of ${TRIGGERS_PER_USER} allowed for you in this project${list ? ` (${list})` : ''}`,
+      `${handlers.length} of yours in this spreadsheet, of the ${TRIGGERS_PER_DOCUMENT} an add-on may have per user and document${list ? ` (${list})` : ''}`,
     );
   });
 }

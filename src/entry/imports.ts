@@ -13,28 +13,34 @@ import { type Answer, answer, type FilterField, type ImportView, type MatchCount
 import { activePartners, clientFor, EXECUTION_STARTED_AT } from '../gas/context';
 import { importPorts } from '../gas/import-ports';
 import { releaseHistory } from '../gas/history';
-import { currentUser } from '../gas/mail';
+import { featureOff } from '../gas/scopes';
 import { findSheet, releaseSheet } from '../gas/sheets';
-import { knownSecrets } from '../gas/settings';
+import { knownSecrets, readSettings } from '../gas/settings';
 import { deleteRun, loadImports, loadRun, saveImports } from '../gas/store';
 import { syncTriggers } from '../gas/triggers';
+import { me } from '../gas/user';
 import { adoptTable as adopt, beginRun, cancelRun, continueRun, STEP_BUDGET_MS } from '../import/machine';
 import { summarize } from '../import/run-state';
 import {
+  checkCoverage,
   checkSchedule,
   checkSpec,
   DEFAULT_IMPORT_FIELDS,
-  historySheetName,
   type ImportSpec,
   nextDue,
 } from '../import/spec';
 import { checkFilters, commonValues, compileQuery, describeQuery, opsFor } from '../table/filter';
 
-const view = (spec: ImportSpec): ImportView => ({
+const view = (spec: ImportSpec, userId: string): ImportView => ({
   ...spec,
   run: summarize(spec.id, loadRun(spec.id)),
   shaped: describeQuery({ filters: spec.filters ?? [], sort: spec.sort ?? [] }),
-  historySheet: spec.history ? historySheetName(spec.sheetName) : '',
+  historySheet: spec.history?.sheet ?? '',
+  scheduledBy: !spec.schedule
+    ? ''
+    : spec.schedule.by.id === userId
+      ? 'you'
+      : spec.schedule.by.email || 'another editor',
 });
 /** The fields a filter can name, with their operators (a field no operator fits is left out). */
 const FILTER_FIELDS: FilterField[] = LP_FIELD_SPECS.map((f) => ({ name: f.name, ops: [...opsFor(f.name)] })).filter(
@@ -63,7 +69,7 @@ export function listImports(): Answer<{
 }> {
   return answer(
     () => ({
-      imports: loadImports().map(view),
+      imports: loadImports().map((spec) => view(spec, me().id)),
       fields: [...LP_FIELDS],
       defaultFields: [...DEFAULT_IMPORT_FIELDS],
       filterFields: FILTER_FIELDS,
@@ -99,57 +105,79 @@ export function filterValues(field: unknown): Answer<{ values: string[] }> {
 export function saveImport(input: unknown): Answer<{ import: ImportView }> {
   return answer(() => {
     const imports = loadImports();
-    // Only a change of an alert needs to know who saves it (its owner and only recipient).
-    const user =
-      input && typeof input === 'object' && (input as { alert?: unknown }).alert !== undefined ? currentUser() : '';
+    const user = me();
     const spec = checkSpec(input, imports, () => timeId(Date.now(), Math.random, 'imp'), user);
     // A run stages its rows in the shape of the settings it started with: they change between runs only.
     if (loadRun(spec.id)?.status === 'running')
       throw badInput('This import is running; wait for it to finish, or cancel it, before changing it.');
     const at = imports.findIndex((i) => i.id === spec.id);
+    // A new or changed alert needs the scopes to send it; a user who declined them keeps every other setting.
+    const off = spec.alert && spec.alert !== imports[at]?.alert ? featureOff('alerts') : '';
+    if (off) throw badInput(off);
     // An alert switched off leaves no record of the ids it listed.
     if (at >= 0 && imports[at].alert && !spec.alert) importPorts().listed?.remove(spec.id);
     if (at >= 0) imports[at] = spec;
     else imports.push(spec);
     saveImports(imports);
-    return { import: view(spec) };
+    return { import: view(spec, user.id) };
   }, knownSecrets);
 }
 
 export function deleteImport(id: unknown): Answer<{ deleted: string }> {
   return answer(() => {
     const spec = find(id);
+    const user = me();
     // Deleting the import removes its alert too: only the alert's owner may, as only they may remove the alert.
-    if (spec.alert && spec.alert.owner !== currentUser())
+    if (spec.alert && spec.alert.owner.toLowerCase() !== user.email.toLowerCase())
       throw badInput(`Only ${spec.alert.owner}, who saved this import's alert, can delete the import.`);
     if (loadRun(spec.id)?.status === 'running') cancelRun(spec.id, importPorts());
     saveImports(loadImports().filter((i) => i.id !== spec.id));
     deleteRun(spec.id);
     importPorts().listed?.remove(spec.id);
-    if (spec.history) releaseHistory(historySheetName(spec.sheetName));
+    if (spec.history) releaseHistory(spec.history.sheet);
     const sheet = findSheet(spec.sheetName);
     if (sheet) releaseSheet(sheet);
-    syncTriggers();
+    syncTriggers(user);
     return { deleted: spec.id };
   }, knownSecrets);
 }
 
+/**
+ * The schedule saved by the user who saves it, who owns it from then on: their hourly trigger
+ * runs it with their key. Refused when they have no key bound to this spreadsheet's address, and
+ * when it would change what another user's alert watches.
+ */
 export function scheduleImport(id: unknown, schedule: unknown): Answer<{ import: ImportView }> {
   return answer(() => {
     const imports = loadImports();
     const spec = imports.find((i) => i.id === find(id).id) as ImportSpec;
-    spec.schedule = checkSchedule(schedule);
-    spec.nextDueAt = spec.schedule ? nextDue(spec.schedule, Date.now()) : undefined;
+    const user = me();
+    const chosen = checkSchedule(schedule);
+    const next = chosen ? { ...chosen, by: user } : undefined;
+    checkCoverage(spec, { fields: spec.fields, filters: spec.filters, schedule: next }, user);
+    if (next) {
+      const s = readSettings();
+      if (!s.apiKey)
+        throw badInput(
+          'A schedule runs with the API key of whoever saves it, and you have none: save your key first (Settings), then the schedule.',
+        );
+      if (!s.baseUrl || s.keyAddress !== s.baseUrl)
+        throw badInput(
+          "A schedule runs with your API key, which is not bound to this spreadsheet's service address: confirm the address for your key (Settings), then save the schedule.",
+        );
+    }
+    spec.schedule = next;
+    spec.nextDueAt = next ? nextDue(next, Date.now()) : undefined;
     saveImports(imports);
-    syncTriggers();
-    return { import: view(spec) };
+    syncTriggers(user);
+    return { import: view(spec, user.id) };
   }, knownSecrets);
 }
 
 function runStep(body: () => RunSummary): Answer<RunSummary> {
   return answer(() => {
     const summary = body();
-    syncTriggers();
+    syncTriggers(me());
     return summary;
   }, knownSecrets);
 }

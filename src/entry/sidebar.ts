@@ -13,10 +13,21 @@ import { MAX_CACHE_SECONDS } from '../api/memo';
 import { keyHint, keyProblem, redact } from '../api/redact';
 import { DEFAULT_RETRY, type RetryPolicy } from '../api/retry';
 import { normaliseBaseUrl } from '../api/url';
-import { type Answer, answer, type FetchUsage, FieldError, type KeySaved, type SidebarState } from '../contract';
+import {
+  type Answer,
+  answer,
+  type FetchUsage,
+  FieldError,
+  type KeySaved,
+  type SidebarOpened,
+  type SidebarState,
+} from '../contract';
 import { clientFor, shownAddress, memoFor } from '../gas/context';
 import { recoverInterruptedRefresh, refreshAddinFormulas } from '../gas/formulas';
 import { fetchBudget } from '../gas/http';
+import { featureOff, requireFeature } from '../gas/scopes';
+import { syncTriggers } from '../gas/triggers';
+import { me } from '../gas/user';
 import {
   ensureDocumentCopy,
   knownSecrets,
@@ -48,12 +59,22 @@ function fetchUsage(s: Settings): FetchUsage {
   return resetsAt === undefined ? { used, dailyLimit, allowed } : { used, dailyLimit, allowed, resetsAt };
 }
 
-export function getSidebarState(): Answer<SidebarState> {
+/** The state when the sidebar opens: its user's trigger kept right (armed again when it stopped firing) and shown. */
+function opened(): SidebarOpened {
+  // Opening the sidebar puts back formulas a killed "Refresh all formulas" left erased.
+  recoverInterruptedRefresh();
+  ensureDocumentCopy();
+  return { ...state(), timer: syncTriggers(me()), alertsOff: featureOff('alerts') };
+}
+
+export function getSidebarState(): Answer<SidebarOpened> {
+  return answer(opened, knownSecrets);
+}
+
+export function allowAlerts(): Answer<SidebarOpened> {
   return answer(() => {
-    // Opening the sidebar puts back formulas a killed "Refresh all formulas" left erased.
-    recoverInterruptedRefresh();
-    ensureDocumentCopy();
-    return state();
+    requireFeature('alerts');
+    return opened();
   }, knownSecrets);
 }
 

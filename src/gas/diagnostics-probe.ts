@@ -45,9 +45,9 @@ export function propertiesRoundTrip(which: PropertyStore): { readable: boolean; 
   return { readable: true, writable: back === value };
 }
 
-/** The handler of each of this user's triggers in this project (Google counts 20 per user per script). */
+/** The handler of each of this user's triggers in this spreadsheet (an add-on may have one time-driven trigger per user and document). */
 export function triggerHandlers(): string[] {
-  return ScriptApp.getProjectTriggers().map((t) => t.getHandlerFunction());
+  return ScriptApp.getUserTriggers(SpreadsheetApp.getActiveSpreadsheet()).map((t) => t.getHandlerFunction());
 }
 
 /** Where the service address is set: this spreadsheet, or the deployment default in script properties. */

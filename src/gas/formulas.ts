@@ -10,22 +10,24 @@
  * 9 KB a value may hold) before the block is cleared, and the journal is dropped once the block
  * is rewritten. An execution killed between the two (time limit,
  * closed tab) leaves the journal behind; `recoverInterruptedRefresh` puts those formulas back
- * about a minute later (a one-off trigger armed before the first block and disarmed at the end),
+ * within the hour (the user's hourly trigger, armed before the first block, src/gas/triggers.ts),
  * or sooner at the start of the next refresh, sidebar opening or trigger run, into cells that are still
  * empty (a cell the analyst filled meanwhile is left as it is). A call that fails with an error
  * puts its block back at once. A block that could not finish before the execution's deadline is
  * not started.
  */
 import { LOCK_WAIT_MS } from '../import/machine';
+import type { Person } from '../import/spec';
 import { type Block, cellsOf, findPieces, nextBlock, type Piece, recoveryRuns } from '../table/refresh-plan';
 import { EXECUTION_LIMIT_MS } from './clock';
 import { EXECUTION_STARTED_AT } from './context';
 import { documentLock } from './lock';
 import { PROP, saveDocumentProperty } from './settings';
-import { clearRefreshRepair, ensureRefreshRepair } from './triggers';
+import { REPAIR_WORK, syncTriggers } from './triggers';
+import { me } from './user';
 
 /** Journal: a header (how many chunks) and its chunks, each under the 9 KB a property value may hold. */
-export const JOURNAL_KEY = 'INVESTOR_DATA_REFRESH_JOURNAL';
+export const JOURNAL_KEY = PROP.refreshJournal;
 const CHUNK_CHARS = 8000;
 /** Journal per block, compressed: 12 chunks (96 KB of the store's 500 KB), about 28,000 fill-down formulas. */
 const JOURNAL_CHARS = 12 * CHUNK_CHARS;
@@ -78,7 +80,7 @@ function refreshLocked(deadline: number): RefreshOutcome {
   const started = Date.now();
   let perCellMs = 0;
   let ratio = FIRST_RATIO;
-  const armed = pieces.length > 0 && armRepair();
+  const user = pieces.length > 0 ? armRepair() : undefined;
   while (pieces.length) {
     // Never start a block that might not finish: estimate from the blocks done so far (first block: go).
     const rawBudget = Math.floor((JOURNAL_CHARS * 0.9) / ratio);
@@ -90,7 +92,7 @@ function refreshLocked(deadline: number): RefreshOutcome {
     perCellMs = (Date.now() - started) / refreshed;
     ratio = Math.max(block.journal.length / block.raw, 0.01);
   }
-  if (armed) clearRefreshRepair();
+  if (user) disarm(user);
   const plural = (k: number) => `${k} Investor Data formula${k === 1 ? '' : 's'}`;
   const left = `Refreshed ${refreshed} of ${plural(found)} before the time limit; run Refresh all formulas again for \
 the rest.`;
@@ -98,13 +100,26 @@ the rest.`;
   return { found, refreshed, recovered };
 }
 
-/** Arms the repair trigger; false when it cannot be (20 triggers already): the next execution still repairs. */
-function armRepair(): boolean {
+/**
+ * Arms the user's hourly trigger before the first block (the first journal write, a moment later,
+ * is what it will find to do); undefined when it cannot be armed: the next execution still repairs.
+ */
+function armRepair(): Person | undefined {
   try {
-    ensureRefreshRepair();
-    return true;
+    const user = me();
+    syncTriggers(user, REPAIR_WORK);
+    return user;
   } catch {
-    return false;
+    return undefined;
+  }
+}
+
+/** The refresh finished: the trigger stays only for the user's other work. */
+function disarm(user: Person): void {
+  try {
+    syncTriggers(user);
+  } catch {
+    // The trigger is removed at its next run, which finds nothing to do.
   }
 }
 

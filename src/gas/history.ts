@@ -4,7 +4,9 @@
  * and a warning-only protection of the whole sheet, so Sheets warns whoever edits it. A sheet of
  * that name that is not tagged is never written, unless it is empty (a sheet this import created
  * and was stopped before tagging: nothing in it to lose). Each run's rows are one write, with
- * the run's time in column A, so the runs the sheet holds are read back from that column.
+ * the run's time in column A on every row: that time is the run's record, so the runs the sheet
+ * holds are read back from that column whatever order the analyst sorted the rows in, and a row
+ * without one (typed by the analyst) belongs to no run and is never deleted.
  */
 import type { HistoryPort } from '../import/ports';
 import { type Cell, isDate } from '../table/cells';
@@ -52,22 +54,22 @@ export function releaseHistory(name: string): void {
 
 const timeOf = (v: Cell): number => (isDate(v) ? v.getTime() : Number.NaN);
 
+/** Each data row's run time (NaN for a row that carries none), top to bottom. */
+function rowTimes(sheet: Sheet): number[] {
+  const last = sheet.getLastRow();
+  if (last < 2) return [];
+  return (sheet.getRange(2, 1, last - 1, 1).getValues() as Cell[][]).map(([v]) => timeOf(v));
+}
+
 export function historyPort(): HistoryPort {
   return {
     runs: (name, importId) => {
       const sheet = owned(name, importId);
-      const last = sheet?.getLastRow() ?? 0;
-      if (!sheet || last < 1) return { header: [], runs: [] };
+      if (!sheet || sheet.getLastRow() < 1) return { header: [], runs: [] };
       const header = (sheet.getRange(1, 1, 1, sheet.getLastColumn()).getValues()[0] as Cell[]).map(String);
-      if (last < 2) return { header, runs: [] };
-      const runs: Array<{ at: number; rows: number }> = [];
-      for (const [v] of sheet.getRange(2, 1, last - 1, 1).getValues() as Cell[][]) {
-        const at = timeOf(v);
-        const run = runs[runs.length - 1];
-        if (run && (run.at === at || (Number.isNaN(at) && Number.isNaN(run.at)))) run.rows++;
-        else runs.push({ at, rows: 1 });
-      }
-      return { header, runs };
+      const rows = new Map<number, number>();
+      for (const at of rowTimes(sheet)) if (!Number.isNaN(at)) rows.set(at, (rows.get(at) ?? 0) + 1);
+      return { header, runs: [...rows].map(([at, n]) => ({ at, rows: n })) };
     },
     grid: (name) => {
       let others = 0;
@@ -79,12 +81,22 @@ export function historyPort(): HistoryPort {
       }
       return { others, rows, cols };
     },
-    prune: (name, rows) => {
+    prune: (name, runs) => {
       const sheet = findSheet(name);
-      if (!sheet || rows < 1) return;
+      if (!sheet || !runs.length) return;
+      const drop = new Set(runs);
+      const times = rowTimes(sheet);
       // Sheets refuses to delete every row below the frozen header: keep one blank row.
-      if (sheet.getMaxRows() <= rows + 1) sheet.insertRowsAfter(sheet.getMaxRows(), 1);
-      sheet.deleteRows(2, rows);
+      const count = times.filter((t) => drop.has(t)).length;
+      if (sheet.getMaxRows() <= count + 1) sheet.insertRowsAfter(sheet.getMaxRows(), 1);
+      // Bottom up, one call per block of adjacent rows, so the rows above keep their places.
+      for (let end = times.length - 1; end >= 0; end--) {
+        if (!drop.has(times[end])) continue;
+        let start = end;
+        while (start > 0 && drop.has(times[start - 1])) start--;
+        sheet.deleteRows(start + 2, end - start + 1);
+        end = start;
+      }
     },
     append: (name, importId, header, rows) => {
       let sheet = owned(name, importId);

@@ -30,6 +30,7 @@ import {
 import { historyPort } from './history';
 import { mailPort } from './mail';
 import { loadImports, loadRun, saveImports, saveRun } from './store';
+import { me } from './user';
 
 function lockPort(): LockPort {
   const lock = documentLock();
@@ -50,6 +51,7 @@ function clientPages(client: Client | undefined): PagePort {
 export function importPorts(client?: Client): ImportPorts {
   let snapshot: Snapshot | undefined;
   const snap = () => (snapshot ??= new Snapshot(memoFor(readSettings())));
+  let user: string | undefined;
   return {
     pages: clientPages(client),
     snapshot: {
@@ -116,5 +118,6 @@ export function importPorts(client?: Client): ImportPorts {
     now: () => Date.now(),
     sleep: (ms) => gasClock.sleep(ms),
     newRunId: () => timeId(Date.now()),
+    user: () => (user ??= me().id),
   };
 }

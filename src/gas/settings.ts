@@ -19,6 +19,8 @@ export const PROP = {
   baseUrl: 'INVESTOR_DATA_BASE_URL',
   cacheTtlSeconds: 'INVESTOR_DATA_CACHE_TTL_SECONDS',
   refreshedAt: 'INVESTOR_DATA_REFRESHED_AT',
+  /** The formulas "Refresh all formulas" is rewriting (src/gas/formulas.ts), with chunks `…_0`, `…_1`: present only while it runs or after it was killed. */
+  refreshJournal: 'INVESTOR_DATA_REFRESH_JOURNAL',
   dailyFetchLimit: 'INVESTOR_DATA_DAILY_FETCH_LIMIT',
   /** The key's cache namespace (a digest; Memo.storedNamespace), kept with it so formulas need not digest the key each time. */
   cacheNamespace: 'INVESTOR_DATA_CACHE_NAMESPACE',

@@ -1,54 +1,88 @@
 /**
- * The add-in's time-driven triggers, within Google's limits (20 per user per script; add-ons at
- * most hourly): one hourly dispatcher that runs whatever saved import is due, and at most one
- * one-off continuation that picks up an import which stopped at the time limit, and, while
- * "Refresh all formulas" runs, one one-off repair that puts back what a killed refresh erased
- * about a minute later, whether or not anyone opens anything.
+ * The add-in's one time-driven trigger per user per document, within Google's rules for Editor
+ * add-ons (one trigger of each type per user per document; time-driven at most hourly; a user's
+ * triggers run as that user; they stop when the add-on is disabled; nobody is emailed when one
+ * fails). The hourly `runScheduledImports` does all the timed work of its user in this
+ * document: the schedules they own, the runs they began that are unfinished, and formulas a
+ * killed "Refresh all formulas" left erased. It exists while that user has such work and is
+ * removed when they have none. Each user's trigger records when it was armed and when it last
+ * ran (a document property per user), so the sidebar can show it and arm it again when it has
+ * stopped firing (an add-on disabled and enabled again).
  */
+import type { Person } from '../import/spec';
+import { PROP } from './settings';
+import { book } from './sheets';
 import { loadImports, loadRun } from './store';
 
-export const DISPATCHER = 'runScheduledImports';
-export const CONTINUATION = 'continueImports';
-export const REPAIR = 'repairInterruptedRefresh';
-const CONTINUE_AFTER_MS = 60_000;
-const REPAIR_AFTER_MS = 60_000;
+export const TIMER = 'runScheduledImports';
+const HOUR = 3_600_000;
+/** A timer that has not fired for this long while armed has stopped (it fires every hour). */
+export const TIMER_SILENT_MS = 2 * HOUR + 10 * 60_000;
+const TIMER_RECORD = 'INVESTOR_DATA_TIMER_';
+export const REPAIR_WORK = 'putting back formulas an interrupted refresh left erased';
 
-function mine(handler: string): GoogleAppsScript.Script.Trigger[] {
-  return ScriptApp.getProjectTriggers().filter((t) => t.getHandlerFunction() === handler);
+/** When a user's timer in this document was armed and last ran (clock ms). */
+export interface TimerRecord {
+  armedAt: number;
+  ranAt?: number;
 }
 
-export function ensureDispatcher(): void {
-  if (mine(DISPATCHER).length === 0) ScriptApp.newTrigger(DISPATCHER).timeBased().everyHours(1).create();
+function mine(): GoogleAppsScript.Script.Trigger[] {
+  return ScriptApp.getUserTriggers(book()).filter((t) => t.getHandlerFunction() === TIMER);
 }
 
-export function removeDispatcher(): void {
-  for (const t of mine(DISPATCHER)) ScriptApp.deleteTrigger(t);
+function readRecord(user: Person): TimerRecord | null {
+  const text = PropertiesService.getDocumentProperties().getProperty(TIMER_RECORD + user.id);
+  return text ? (JSON.parse(text) as TimerRecord) : null;
 }
 
-export function ensureContinuation(): void {
-  if (mine(CONTINUATION).length === 0) ScriptApp.newTrigger(CONTINUATION).timeBased().after(CONTINUE_AFTER_MS).create();
+function writeRecord(user: Person, record: TimerRecord | null): void {
+  const props = PropertiesService.getDocumentProperties();
+  if (record) props.setProperty(TIMER_RECORD + user.id, JSON.stringify(record));
+  else props.deleteProperty(TIMER_RECORD + user.id);
 }
 
-/** Removes continuation triggers (the one that just fired, if its id is given, or all). */
-export function clearContinuation(firedId?: string): void {
-  for (const t of mine(CONTINUATION)) if (!firedId || t.getUniqueId() === firedId) ScriptApp.deleteTrigger(t);
-}
-
-/** Keeps the trigger set right: a dispatcher while any schedule exists, a continuation while any run is unfinished. */
-export function syncTriggers(): void {
+/** What `user`'s timer has to do in this document: '' when nothing. */
+export function timerWork(user: Person): string {
   const imports = loadImports();
-  if (imports.some((i) => i.schedule)) ensureDispatcher();
-  else removeDispatcher();
-  if (imports.some((i) => loadRun(i.id)?.status === 'running')) ensureContinuation();
-  else clearContinuation();
+  if (imports.some((i) => i.schedule?.by.id === user.id)) return 'your scheduled imports';
+  if (imports.some((i) => loadRun(i.id)?.status === 'running' && loadRun(i.id)?.by === user.id))
+    return 'your unfinished import';
+  if (PropertiesService.getDocumentProperties().getProperty(PROP.refreshJournal) !== null) return REPAIR_WORK;
+  return '';
 }
 
-/** Arms the repair of a refresh that may be killed (none is added when one is already armed). */
-export function ensureRefreshRepair(): void {
-  if (mine(REPAIR).length === 0) ScriptApp.newTrigger(REPAIR).timeBased().after(REPAIR_AFTER_MS).create();
+/** The timer's state for the sidebar: whether it is needed, armed, when it last ran, and whether it was armed again now. */
+export interface TimerState {
+  work: string;
+  armed: boolean;
+  ranAt?: number;
+  rearmed: boolean;
 }
 
-/** Disarms it: the refresh finished, or the repair ran (only the one that fired, if its id is given). */
-export function clearRefreshRepair(firedId?: string): void {
-  for (const t of mine(REPAIR)) if (!firedId || t.getUniqueId() === firedId) ScriptApp.deleteTrigger(t);
+/**
+ * Keeps `user`'s timer right: one while they have work here (or `pending`, work the caller is
+ * about to leave), none otherwise; one that has not fired for TIMER_SILENT_MS is made anew.
+ */
+export function syncTriggers(user: Person, pending = '', now = Date.now()): TimerState {
+  const work = timerWork(user) || pending;
+  const have = mine();
+  const record = readRecord(user);
+  if (!work) {
+    for (const t of have) ScriptApp.deleteTrigger(t);
+    if (record) writeRecord(user, null);
+    return { work, armed: false, rearmed: false };
+  }
+  const silent = !!record && have.length > 0 && now - Math.max(record.armedAt, record.ranAt ?? 0) > TIMER_SILENT_MS;
+  if (silent || have.length !== 1) {
+    for (const t of have) ScriptApp.deleteTrigger(t);
+    ScriptApp.newTrigger(TIMER).timeBased().everyHours(1).create();
+    writeRecord(user, { armedAt: now, ...(record?.ranAt !== undefined ? { ranAt: record.ranAt } : {}) });
+  } else if (!record) writeRecord(user, { armedAt: now });
+  return { work, armed: true, ...(record?.ranAt !== undefined ? { ranAt: record.ranAt } : {}), rearmed: silent };
+}
+
+/** Notes that `user`'s timer ran now. */
+export function timerRan(user: Person, now = Date.now()): void {
+  writeRecord(user, { armedAt: readRecord(user)?.armedAt ?? now, ranAt: now });
 }

@@ -68,12 +68,17 @@ export const LIVE_LIST_PAGES = 50;
 
 export const LOCKED_MESSAGE = 'Another import is writing to this spreadsheet; waiting for it to finish.';
 
-export function newRun(spec: ImportSpec, source: RunSource, ports: Pick<ImportPorts, 'now' | 'newRunId'>): RunState {
+export function newRun(
+  spec: ImportSpec,
+  source: RunSource,
+  ports: Pick<ImportPorts, 'now' | 'newRunId' | 'user'>,
+): RunState {
   const now = ports.now();
   return {
     runId: ports.newRunId(),
     importId: spec.id,
     source,
+    by: ports.user(),
     status: 'running',
     startedAt: now,
     updatedAt: now,
@@ -98,7 +103,7 @@ function specFor(importId: string, ports: ImportPorts): ImportSpec {
 /** Runs `body` under the lock; when another execution holds it, says so instead. */
 function locked(importId: string, ports: ImportPorts, body: () => RunSummary): RunSummary {
   if (!ports.lock.tryLock(LOCK_WAIT_MS))
-    return { ...summarize(importId, ports.store.load(importId)), message: LOCKED_MESSAGE };
+    return { ...summarize(importId, ports.store.load(importId)), message: LOCKED_MESSAGE, busy: true };
   try {
     return body();
   } finally {
@@ -126,6 +131,16 @@ export function beginRun(
     if (refusal) return failRun(spec, run, ports, refusal);
     return step(spec, run, ports, deadline);
   });
+}
+
+/**
+ * A run that could not begin (no usable key, the address not confirmed, the spreadsheet busy):
+ * recorded as failed with `reason`, in the run log and the import's status, the sheet untouched.
+ * Not under the lock, which may be what is busy: it writes only its own rows and records.
+ */
+export function notStarted(importId: string, source: RunSource, ports: ImportPorts, reason: string): RunSummary {
+  const spec = specFor(importId, ports);
+  return failRun(spec, newRun(spec, source, ports), ports, reason);
 }
 
 export function continueRun(importId: string, ports: ImportPorts, deadline: number): RunSummary {

@@ -68,14 +68,14 @@ export interface SnapshotPort {
   publish(gen: string, chunks: number): void;
 }
 
-/** The sheet keeping an import's history (src/import/watch.ts): whole runs, each marked by its time in column A. */
+/** The sheet keeping an import's history (src/import/watch.ts): whole runs, each row marked by its run's time in column A (the run's record). */
 export interface HistoryPort {
-  /** The sheet's header and the runs it holds, oldest first (time in ms, rows); nothing when there is no sheet. Throws when a sheet of that name is not this import's. */
+  /** The sheet's header and the runs its rows are marked with (time in ms, rows), in any order; nothing when there is no sheet. Throws when a sheet of that name is not this import's. */
   runs(sheetName: string, importId: string): { header: string[]; runs: Array<{ at: number; rows: number }> };
   /** The cells of every other sheet, and the history sheet's grid (rows and columns; those of a new sheet when there is none). */
   grid(sheetName: string): { others: number; rows: number; cols: number };
-  /** Deletes the first `rows` data rows (the oldest runs). */
-  prune(sheetName: string, rows: number): void;
+  /** Deletes the rows of the runs marked with these times, wherever the analyst sorted them. */
+  prune(sheetName: string, runs: readonly number[]): void;
   /** Appends rows in one write, creating the sheet (the import's, with `header`) when there is none. */
   append(sheetName: string, importId: string, header: readonly string[], rows: Cell[][]): void;
 }
@@ -91,6 +91,8 @@ export interface ListedPort {
 
 /** Email for alerts (MailApp): the daily recipients left, one send, and the links an email gives. */
 export interface MailPort {
+  /** Why the user this execution runs as cannot send mail ('' when they can: they granted the scope). */
+  off(): string;
   remaining(): number;
   send(to: string, subject: string, htmlBody: string, body: string): void;
   /** Texts no email may hold (the user's key). */
@@ -116,4 +118,6 @@ export interface ImportPorts {
   /** Waits `ms` (Utilities.sleep in Apps Script). */
   sleep(ms: number): void;
   newRunId(): string;
+  /** The user this execution runs as (Person.id, src/import/spec.ts): a run records who began it. */
+  user(): string;
 }

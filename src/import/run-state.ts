@@ -13,6 +13,8 @@ export interface RunState {
   runId: string;
   importId: string;
   source: RunSource;
+  /** Who began it (Person.id): only their trigger carries it on, with their key. */
+  by: string;
   status: RunStatus;
   startedAt: number;
   updatedAt: number;
@@ -58,6 +60,8 @@ export interface RunSummary {
   rows: number;
   totalItems: number;
   message: string;
+  /** Set when another execution held the spreadsheet's lock: nothing was started or carried on. */
+  busy?: true;
 }
 
 export const stagingName = (importId: string): string => `__staging_${importId}`;

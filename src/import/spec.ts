@@ -19,6 +19,22 @@ export interface Schedule {
   weekday?: number;
 }
 
+/**
+ * A user of the add-in, by record: `id` is a random id kept in the user's own properties (the same
+ * in every document of an add-on, needing no scope), `email` their address when Apps Script gives
+ * it ('' without the userinfo.email scope). What a user owns is theirs by this record, never by
+ * who happens to run an execution.
+ */
+export interface Person {
+  id: string;
+  email: string;
+}
+
+/** A schedule and its owner: only the owner's trigger runs it, with the owner's key, fetch quota and mail quota. */
+export interface OwnedSchedule extends Schedule {
+  by: Person;
+}
+
 export interface LastRun {
   at: number;
   status: 'done' | 'failed' | 'cancelled';
@@ -40,9 +56,14 @@ export interface Alert {
   baselineAt?: number;
 }
 
-/** Each completed run's rows kept, with the run's time, in a history sheet beside the import: the last `keep` runs. */
+/**
+ * Each completed run's rows kept, with the run's time, in a history sheet beside the import: the
+ * last `keep` runs by their time. `sheet` is recorded when history is switched on, unique among
+ * the spreadsheet's imports and their sheets.
+ */
 export interface History {
   keep: number;
+  sheet: string;
 }
 
 export const MAX_HISTORY_RUNS = 100;
@@ -56,7 +77,7 @@ export interface ImportSpec {
   filters?: FilterCondition[];
   /** Up to three sort keys; absent: the service's order. */
   sort?: SortKey[];
-  schedule?: Schedule;
+  schedule?: OwnedSchedule;
   nextDueAt?: number;
   last?: LastRun;
   history?: History;
@@ -83,56 +104,106 @@ export const DEFAULT_IMPORT_FIELDS: readonly string[] = [
 /** Names Sheets refuses or that the add-in uses for itself. */
 const RESERVED = /^(Investor Data (log|changes)|__staging_.*|__listed_.*)$/i;
 
-/** The sheet an import's history is kept in, beside its table. */
-export const historySheetName = (sheetName: string): string => `${sheetName.slice(0, 92)} history`;
+/**
+ * The sheet a new history of the import writing `sheetName` is kept in: "<sheet> history", cut to
+ * Sheets' 100 characters, numbered when another import's sheet or history has that name.
+ */
+export function historySheetName(sheetName: string, taken: readonly string[] = []): string {
+  for (let n = 1; ; n++) {
+    const suffix = n === 1 ? ' history' : ` history ${n}`;
+    const name = `${sheetName.slice(0, 100 - suffix.length)}${suffix}`;
+    if (!taken.some((t) => sameSheetName(t, name))) return name;
+  }
+}
 
-/** `undefined` keeps what was saved (`before`); null removes it. */
-export function checkHistory(input: unknown, before?: History): History | undefined {
+/** `undefined` keeps what was saved (`before`); null removes it; a new history's sheet is named once, avoiding `taken`. */
+export function checkHistory(
+  input: unknown,
+  before: History | undefined,
+  sheetName: string,
+  taken: readonly string[],
+): History | undefined {
   if (input === undefined) return before;
   if (input === null) return undefined;
   const keep = (input as Partial<History>).keep;
   if (!Number.isInteger(keep) || (keep as number) < 1 || (keep as number) > MAX_HISTORY_RUNS)
     throw badInput(`History keeps 1 to ${MAX_HISTORY_RUNS} runs.`);
-  return { keep: keep as number };
+  return { keep: keep as number, sheet: before?.sheet ?? historySheetName(sheetName, taken) };
+}
+
+/** The same address, as mail systems compare them. */
+const sameAddress = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
+
+/** An alert's own settings as sent (which changes, of which fields), checked against the fields the import writes. */
+function alertSettings(input: unknown, fields: readonly string[]): { on: AlertOn[]; fields?: string[] } {
+  const a = input as { on?: unknown; fields?: unknown };
+  const on = Array.isArray(a.on) ? [...new Set(a.on.map(String))] : [];
+  if (!on.length || on.some((o) => !ALERT_ON.includes(o as AlertOn)))
+    throw badInput('An alert is on partners added, removed or changed (one or more).');
+  let watched: string[] | undefined;
+  if (a.fields !== undefined && a.fields !== null) {
+    if (!Array.isArray(a.fields) || !a.fields.length)
+      throw badInput('Name the fields an alert watches, or leave them out to watch every field.');
+    watched = [...new Set(a.fields.map(String))];
+    const unknown = watched.filter((f) => !fields.includes(f));
+    if (unknown.length)
+      throw badInput(`An alert watches fields the import writes; not: ${unknown.slice(0, 5).join(', ')}.`);
+  }
+  return { on: ALERT_ON.filter((o) => on.includes(o)), ...(watched ? { fields: watched } : {}) };
 }
 
 /**
- * The alert as saved by `user` (their address, '' when Apps Script does not give it), over the
- * one saved before: `undefined` keeps it, null removes it. Only its owner may change or remove an alert: an editor who is not cannot
- * make the owner's scheduled runs mail anyone else, nor silence them.
+ * The alert as saved by `user`, over the one saved before: `undefined` keeps it, null removes it.
+ * Only its owner may change or remove an alert: an editor who is not cannot make the owner's
+ * runs mail anyone else, nor silence them. An alert on a scheduled import is its schedule
+ * owner's: the scheduled runs send it from their account.
  */
 export function checkAlert(
   input: unknown,
   fields: readonly string[],
   before: Alert | undefined,
-  user: string,
+  user: Person,
+  schedule?: OwnedSchedule,
 ): Alert | undefined {
   if (input === undefined) return before;
   const same = (a: Alert | undefined, b: { on: AlertOn[]; fields?: string[] } | undefined) =>
     JSON.stringify(a ? [a.on, a.fields ?? null] : null) === JSON.stringify(b ? [b.on, b.fields ?? null] : null);
-  let next: { on: AlertOn[]; fields?: string[] } | undefined;
-  if (input !== null) {
-    const a = input as { on?: unknown; fields?: unknown };
-    const on = Array.isArray(a.on) ? [...new Set(a.on.map(String))] : [];
-    if (!on.length || on.some((o) => !ALERT_ON.includes(o as AlertOn)))
-      throw badInput('An alert is on partners added, removed or changed (one or more).');
-    let watched: string[] | undefined;
-    if (a.fields !== undefined && a.fields !== null) {
-      if (!Array.isArray(a.fields) || !a.fields.length)
-        throw badInput('Name the fields an alert watches, or leave them out to watch every field.');
-      watched = [...new Set(a.fields.map(String))];
-      const unknown = watched.filter((f) => !fields.includes(f));
-      if (unknown.length)
-        throw badInput(`An alert watches fields the import writes; not: ${unknown.slice(0, 5).join(', ')}.`);
-    }
-    next = { on: ALERT_ON.filter((o) => on.includes(o)), ...(watched ? { fields: watched } : {}) };
-  }
+  const next = input === null ? undefined : alertSettings(input, fields);
   if (same(before, next)) return before;
-  if (before && before.owner.toLowerCase() !== user.toLowerCase())
+  if (before && !sameAddress(before.owner, user.email))
     throw badInput(`Only ${before.owner}, who saved this import's alert, can change or remove it.`);
   if (!next) return undefined;
-  if (!user) throw badInput('Your email address is not available to the add-in, so it cannot send you alerts.');
-  return { ...next, owner: user, ...(before?.baselineAt !== undefined ? { baselineAt: before.baselineAt } : {}) };
+  if (!user.email) throw badInput('Your email address is not available to the add-in, so it cannot send you alerts.');
+  if (schedule && schedule.by.id !== user.id)
+    throw badInput(
+      `This import is scheduled by ${schedule.by.email || 'another editor'}: its scheduled runs would send your alert from their account. Schedule it yourself first (Schedule ▸ Save), then save the alert.`,
+    );
+  return { ...next, owner: user.email, ...(before?.baselineAt !== undefined ? { baselineAt: before.baselineAt } : {}) };
+}
+
+/**
+ * What an alert watches besides its own settings (the import's fields, filters and schedule) is
+ * its owner's to narrow: a change by anyone else that would stop it from seeing what it watches
+ * is refused, naming it. Widening (a field added) is anyone's.
+ */
+export function checkCoverage(
+  before: Pick<ImportSpec, 'alert' | 'fields' | 'filters' | 'schedule'>,
+  after: Pick<ImportSpec, 'fields' | 'filters' | 'schedule'>,
+  user: Person,
+): void {
+  const alert = before.alert;
+  if (!alert || sameAddress(alert.owner, user.email)) return;
+  const needed = alert.fields ?? before.fields;
+  const dropped = needed.filter((f) => !after.fields.includes(f));
+  const narrowed = [
+    dropped.length ? `the field${dropped.length > 1 ? 's' : ''} ${dropped.slice(0, 5).join(', ')}` : '',
+    JSON.stringify(before.filters ?? []) !== JSON.stringify(after.filters ?? []) ? 'the filters' : '',
+    JSON.stringify(before.schedule ?? null) !== JSON.stringify(after.schedule ?? null) ? 'the schedule' : '',
+  ].filter(Boolean);
+  if (narrowed.length)
+    throw badInput(
+      `Only ${alert.owner}, who saved this import's alert, can change ${narrowed.join(' and ')}: the alert watches what they cover. Nothing was changed.`,
+    );
 }
 const HOUR = 3_600_000;
 
@@ -179,8 +250,18 @@ export function nextDue(s: Schedule, after: number): number {
   return d.getTime();
 }
 
-/** A spec from the sidebar's form: checked, fields in the order chosen, unknown ones refused, filters and sort checked (refused with a message naming the problem). */
-export function checkSpec(input: unknown, existing: readonly ImportSpec[], newId: () => string, user = ''): ImportSpec {
+/**
+ * A spec from the sidebar's form, saved by `user`: checked, fields in the order chosen, unknown
+ * ones refused, filters and sort checked (refused with a message naming the problem); history and
+ * alert left out keep what was saved, null removes them. A change that would narrow what another
+ * user's alert watches is refused (checkCoverage).
+ */
+export function checkSpec(
+  input: unknown,
+  existing: readonly ImportSpec[],
+  newId: () => string,
+  user: Person = { id: '', email: '' },
+): ImportSpec {
   if (!input || typeof input !== 'object') throw badInput('No import settings were given.');
   const i = input as Partial<ImportSpec>;
   const sheetName = checkSheetName(i.sheetName);
@@ -195,21 +276,25 @@ export function checkSpec(input: unknown, existing: readonly ImportSpec[], newId
   const filters = checkFilters(i.filters);
   const sort = checkSort(i.sort);
   const id = typeof i.id === 'string' && existing.some((e) => e.id === i.id) ? i.id : newId();
-  const clash = existing.find((e) => e.id !== id && sameSheetName(e.sheetName, sheetName));
-  if (clash) throw badInput(`Another saved import already writes the sheet "${sheetName}".`);
-  const before = existing.find((e) => e.id === id);
-  const history = checkHistory(i.history, before?.history);
-  const historyClash = existing.find(
-    (e) =>
-      e.id !== id &&
-      ((history && sameSheetName(e.sheetName, historySheetName(sheetName))) ||
-        (e.history && sameSheetName(historySheetName(e.sheetName), sheetName))),
+  const others = existing.filter((e) => e.id !== id);
+  const clash = others.find(
+    (e) => sameSheetName(e.sheetName, sheetName) || (e.history && sameSheetName(e.history.sheet, sheetName)),
   );
-  if (historyClash)
+  if (clash)
     throw badInput(
-      `The sheet "${historyClash.sheetName}" and this import's history sheet would be the same sheet; pick another sheet name.`,
+      sameSheetName(clash.sheetName, sheetName)
+        ? `Another saved import already writes the sheet "${sheetName}".`
+        : `The sheet "${sheetName}" keeps the history of the import into "${clash.sheetName}"; pick another sheet name.`,
     );
-  const alert = checkAlert(i.alert, unique, before?.alert, user);
+  const before = existing.find((e) => e.id === id);
+  const taken = [sheetName, ...others.flatMap((e) => [e.sheetName, ...(e.history ? [e.history.sheet] : [])])];
+  const history = checkHistory(i.history, before?.history, sheetName, taken);
+  if (history && others.some((e) => sameSheetName(e.sheetName, history.sheet)))
+    throw badInput(
+      `This import's history is kept in "${history.sheet}", which another import now writes; switch history off and on again to name a new one.`,
+    );
+  if (before) checkCoverage(before, { fields: unique, filters, schedule: before.schedule }, user);
+  const alert = checkAlert(i.alert, unique, before?.alert, user, before?.schedule);
   return {
     id,
     sheetName,

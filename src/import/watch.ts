@@ -16,7 +16,7 @@ import { type Cell, isDate } from '../table/cells';
 import type { Change } from './merge';
 import type { ImportPorts } from './ports';
 import type { RunState } from './run-state';
-import { type Alert, type AlertOn, historySheetName, type ImportSpec } from './spec';
+import type { Alert, AlertOn, ImportSpec } from './spec';
 
 /** Google's limit on cells in one spreadsheet (every sheet's grid). */
 export const MAX_SPREADSHEET_CELLS = 10_000_000;
@@ -102,16 +102,20 @@ export function runsThatFit(others: number, cols: number, perRun: number): numbe
   return Math.max(0, Math.floor((MAX_SPREADSHEET_CELLS - others - cols) / (perRun * cols)));
 }
 
-/** Appends the run to its history (see the file's comment); returns the rows written and a note for the run's message. */
+/**
+ * Appends the run to its history (see the file's comment); returns the rows written and a note for
+ * the run's message. Runs are told apart by the time each row carries, never by where the rows
+ * stand: the `keep` newest runs stay (this one among them), whatever order the sheet is sorted in.
+ */
 function keepHistory(
   spec: ImportSpec,
   run: RunState,
   rows: readonly Cell[][],
   ports: ImportPorts,
 ): { rows: number; note: string } {
-  const keep = spec.history?.keep;
-  if (!keep || !ports.history) return { rows: 0, note: '' };
-  const name = historySheetName(spec.sheetName);
+  const history = spec.history;
+  if (!history || !ports.history) return { rows: 0, note: '' };
+  const { keep, sheet: name } = history;
   const { header, runs } = ports.history.runs(name, spec.id);
   const columns = ['Run at', ...spec.fields];
   if (header.length && header.join('\u0000') !== columns.join('\u0000')) {
@@ -121,15 +125,15 @@ function keepHistory(
     };
   }
   const present = runs.some((r) => r.at === run.startedAt);
-  const old = runs.filter((r) => r.at !== run.startedAt);
-  // The oldest runs go first, so the sheet never holds more than `keep` runs.
-  const drop = Math.max(0, old.length - (keep - 1));
-  const dropRows = old.slice(0, drop).reduce((n, r) => n + r.rows, 0);
+  // Newest first: the runs beyond the `keep - 1` newest earlier ones go.
+  const old = runs.filter((r) => r.at !== run.startedAt).sort((a, b) => b.at - a.at);
+  const dropped = old.slice(keep - 1);
+  const dropRows = dropped.reduce((n, r) => n + r.rows, 0);
   const width = spec.fields.length + 1;
   if (!present && rows.length) {
     const grid = ports.history.grid(name);
     const cols = Math.max(grid.cols, width);
-    const held = old.slice(drop).reduce((n, r) => n + r.rows, 0);
+    const held = old.slice(0, keep - 1).reduce((n, r) => n + r.rows, 0);
     // Checked for the `keep` runs the sheet will hold, not only this one: refused now, before the spreadsheet is full.
     const need = (1 + Math.max(held + rows.length, keep * rows.length)) * cols;
     if (grid.others + Math.max(need, grid.rows * cols - dropRows * cols) > MAX_SPREADSHEET_CELLS) {
@@ -141,7 +145,11 @@ function keepHistory(
       };
     }
   }
-  if (dropRows) ports.history.prune(name, dropRows);
+  if (dropped.length)
+    ports.history.prune(
+      name,
+      dropped.map((r) => r.at),
+    );
   if (!present && rows.length) {
     const at = new Date(run.startedAt);
     ports.history.append(
@@ -151,7 +159,7 @@ function keepHistory(
       rows.map((r) => [at, ...r]),
     );
   }
-  const kept = old.length - drop + (present || rows.length ? 1 : 0);
+  const kept = old.length - dropped.length + (present || rows.length ? 1 : 0);
   return { rows: present ? 0 : rows.length, note: ` History: ${plural(kept, 'run')} kept in "${name}".` };
 }
 
@@ -202,6 +210,8 @@ function sendAlert(
   }
   const watched = watchedChanges(alertChanges(before, now, changes), alert);
   if (!watched.length) return { sent: 'no changes', note: '' };
+  const off = ports.mail.off();
+  if (off) return { sent: 'not sent', note: ` Alert not sent: ${off}` };
   if (ports.mail.remaining() < 1)
     return { sent: 'quota spent', note: " Alert not sent: today's email quota is spent." };
   const nameCol = spec.fields.indexOf('fullName');

@@ -67,7 +67,7 @@ describe('Diagnostics', () => {
     expect(d.report).toMatch(/^Investor Data diagnostics\nTime: .+\nAuthorization mode: FULL\n/);
     expect(d.report).toContain(`…${DEMO_KEY.slice(-4)}`);
     expect(d.report).toContain(`${svc.url} (document properties)`);
-    expect(d.report).toContain('0 of 20 allowed for you in this project');
+    expect(d.report).toContain('Triggers: 0 of yours in this spreadsheet');
     expect(d.report).toContain('URL fetches today');
     // The two list-path probes and the per-id one all go through the quota guard, which counted them.
     expect(d.report).toMatch(
@@ -148,33 +148,30 @@ describe('Diagnostics', () => {
     );
   });
 
-  test('the trigger count is measured against the limit of 20 per user', () => {
+  test("the trigger count is this user's in this spreadsheet, against the add-on's one per user and document", () => {
     const { emu } = addin(svc.url);
-    for (let i = 0; i < 19; i++)
+    const trigger = (id: string, user: string, documentId: string) =>
       emu.triggers.triggers.push({
-        id: `t${i}`,
-        handler: i ? 'runScheduledImports' : 'continueImports',
-        user: emu.owner,
-        documentId: emu.documentId,
+        id,
+        handler: 'runScheduledImports',
+        user,
+        documentId,
         periodMs: 3_600_000,
         nextRunAt: Date.UTC(2030, 0, 1),
         oneOff: false,
       });
-    emu.triggers.triggers.push({
-      id: 'other',
-      handler: 'runScheduledImports',
-      user: 'someone@example.com',
-      documentId: emu.documentId,
-      periodMs: 3_600_000,
-      nextRunAt: Date.UTC(2030, 0, 1),
-      oneOff: false,
-    });
-    const d = diagnose(emu);
-    expect(d.checks.find((c) => c.name === 'Triggers')).toEqual({
+    trigger('mine', emu.owner, emu.documentId);
+    trigger('other user', 'someone@example.com', emu.documentId);
+    trigger('other document', emu.owner, 'another-document');
+    const check = () => diagnose(emu).checks.find((c) => c.name === 'Triggers');
+    expect(check()).toEqual({
       name: 'Triggers',
-      status: 'WARN',
-      detail: '19 of 20 allowed for you in this project (continueImports ×1, runScheduledImports ×18)',
+      status: 'OK',
+      detail:
+        '1 of yours in this spreadsheet, of the 1 an add-on may have per user and document (runScheduledImports ×1)',
     });
+    trigger('second', emu.owner, emu.documentId);
+    expect(check()).toMatchObject({ status: 'FAIL', detail: expect.stringMatching(/^2 of yours in this spreadsheet/) });
   });
 
   test('AuthMode.LIMITED: settings, cache and properties are checked; requests and triggers are skipped, not failed', () => {

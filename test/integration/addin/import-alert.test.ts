@@ -187,7 +187,7 @@ describe('alerts', () => {
     const owner = call(a.emu, 'saveImport', [{ id, sheetName: 'Owned', alert: null, history: { keep: 5 } }]);
     expect(owner.ok && [owner.import.alert, owner.import.history, owner.import.historySheet]).toEqual([
       undefined,
-      { keep: 5 },
+      { keep: 5, sheet: 'Owned history' },
       'Owned history',
     ]);
   });

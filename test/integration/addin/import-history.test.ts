@@ -153,3 +153,42 @@ test('a run killed at any point leaves whole runs only; finished in the next exe
   }
   expect(killed).toBeGreaterThan(20);
 });
+
+/** Sorts the data rows of a sheet in place, as an analyst does with Data ▸ Sort range. */
+function sortRows(emu: Emulator, name: string, compare: (x: unknown[], y: unknown[]) => number): void {
+  const s = emu.workbook.byName(name);
+  if (!s) throw new Error(`no sheet ${name}`);
+  const [, ...rows] = sheet(emu, name);
+  rows.sort(compare);
+  rows.forEach((row, r) => row.forEach((v, c) => s.set(r + 1, c, v as never)));
+}
+
+const timeAt = (row: unknown[] | undefined) => (row?.[0] instanceof Date ? row[0].getTime() : 0);
+/** When the last run in the run log started. */
+const lastStarted = (emu: Emulator) => timeAt(sheet(emu, 'Investor Data log').at(-1));
+
+test.each<[string, (x: unknown[], y: unknown[]) => number]>([
+  ['newest first', (x, y) => timeAt(y) - timeAt(x)],
+  ['by name', (x, y) => String(x[2]).localeCompare(String(y[2]))],
+])('a history sheet the analyst sorted %s keeps the newest runs by their time, each whole', (_how, compare) => {
+  const a = addin(svc.url);
+  const id = saveImport(a.emu, { sheetName: 'Sorted', fields: ['id', 'fullName'], history: { keep: 3 } });
+  const started: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    a.emu.clock.advance(HOUR);
+    runImport(a.emu, id);
+    started.push(lastStarted(a.emu));
+  }
+  const perRun = sheet(a.emu, 'Sorted').length - 1;
+  sortRows(a.emu, 'Sorted history', compare);
+  a.emu.clock.advance(HOUR);
+  const steps = runImport(a.emu, id);
+  started.push(lastStarted(a.emu));
+  expect(steps.at(-1)?.message).toContain('History: 3 runs kept in "Sorted history".');
+  const rows = sheet(a.emu, 'Sorted history').slice(1);
+  const byRun = new Map<number, number>();
+  for (const r of rows) byRun.set(timeAt(r), (byRun.get(timeAt(r)) ?? 0) + 1);
+  // The oldest run went, whole; the three newest stay, whole.
+  expect([...byRun.keys()].sort()).toEqual(started.slice(1).sort());
+  expect([...byRun.values()]).toEqual([perRun, perRun, perRun]);
+});

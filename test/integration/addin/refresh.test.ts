@@ -9,10 +9,10 @@
 import { gzipSync } from 'node:zlib';
 import { COST } from '../../../dev/emulator/execution';
 import { EmulatedRange } from '../../../dev/emulator/range';
-import { Emulator } from '../../../dev/emulator/runtime';
+import { Emulator, type EmulatorOptions } from '../../../dev/emulator/runtime';
 import type { SheetData } from '../../../dev/emulator/workbook';
 import { addin } from '../../helpers/addin';
-import { type RunningService, startService } from '../../helpers/service';
+import { DEMO_KEY, type RunningService, startService } from '../../helpers/service';
 
 let svc: RunningService;
 beforeAll(async () => {
@@ -52,8 +52,8 @@ function seed(sheets: SheetData[], rows: number): void {
 }
 
 /** A spreadsheet of two sheets with several journal blocks' worth of add-in formulas, and how it looks before any refresh. */
-function twoSeededSheets() {
-  const a = addin(svc.url);
+function twoSeededSheets(options: EmulatorOptions = {}) {
+  const a = addin(svc.url, DEMO_KEY, options);
   a.emu.workbook.addSheet('Second');
   const sheets = a.emu.workbook.sheets;
   seed(sheets, 600);
@@ -146,27 +146,34 @@ describe('Refresh all formulas', () => {
     expect(erasedAtKill).toBeGreaterThan(0);
   }, 180_000);
 
-  test('killed between clearing and rewriting a block, with nobody opening anything: the repair trigger puts the formulas back a minute later; a refresh that finishes leaves no trigger', () => {
-    const { a, sheets, before } = twoSeededSheets();
-    const repairs = () => a.emu.triggers.triggers.filter((t) => t.handler === 'repairInterruptedRefresh');
-    const full = a.emu.run('refreshAllFormulas', [], { kind: 'menu' });
-    expect(full.error).toBeUndefined();
-    expect(repairs()).toEqual([]);
-    const total = full.ledger.endedAt - full.ledger.startedAt;
-    let erased = 0;
-    for (let at = 1; at <= total; at += Math.max(1, total / 40)) {
-      a.emu.run('refreshAllFormulas', [], { kind: 'menu', killAfterMs: at });
-      if (snapshot(sheets) === before) continue;
-      erased++;
-      expect(repairs()).toHaveLength(1);
-      const fired = a.emu.advance(61_000);
-      expect(fired.map((r) => [r.ledger.name, r.error])).toEqual([['repairInterruptedRefresh', undefined]]);
-      expect(snapshot(sheets)).toBe(before);
-      expect(repairs()).toEqual([]);
-      expect(a.emu.store('document').has('INVESTOR_DATA_REFRESH_JOURNAL')).toBe(false);
-    }
-    expect(erased).toBeGreaterThan(0);
-  }, 180_000);
+  test.each([
+    ['a bound script', false],
+    ['an Editor add-on', true],
+  ])(
+    'in %s, killed between clearing and rewriting a block, with nobody opening anything: the hourly trigger puts the formulas back within the hour; a refresh that finishes leaves no trigger',
+    (_where, addOn) => {
+      const { a, sheets, before } = twoSeededSheets({ addOn });
+      const timers = () => a.emu.triggers.triggers.filter((t) => t.handler === 'runScheduledImports');
+      const full = a.emu.run('refreshAllFormulas', [], { kind: 'menu' });
+      expect(full.error).toBeUndefined();
+      expect(timers()).toEqual([]);
+      const total = full.ledger.endedAt - full.ledger.startedAt;
+      let erased = 0;
+      for (let at = 1; at <= total; at += Math.max(1, total / 40)) {
+        a.emu.run('refreshAllFormulas', [], { kind: 'menu', killAfterMs: at });
+        if (snapshot(sheets) === before) continue;
+        erased++;
+        expect(timers()).toHaveLength(1);
+        const fired = a.emu.advance(3_600_000);
+        expect(fired.map((r) => [r.ledger.name, r.error])).toEqual([['runScheduledImports', undefined]]);
+        expect(snapshot(sheets)).toBe(before);
+        expect(timers()).toEqual([]);
+        expect(a.emu.store('document').has('INVESTOR_DATA_REFRESH_JOURNAL')).toBe(false);
+      }
+      expect(erased).toBeGreaterThan(0);
+    },
+    180_000,
+  );
 
   test('recovery writes only cells still empty: what the analyst typed after the kill stays', () => {
     const a = addin(svc.url);

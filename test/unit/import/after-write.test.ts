@@ -39,8 +39,9 @@ function historySheet(h: Partial<HistorySheet>): HistorySheet & { port: HistoryP
       return { header: sheet.header, runs: sheet.runs };
     },
     grid: () => sheet.grid,
-    prune: (_name, rows) => {
-      sheet.pruned.push(rows);
+    // Recorded as the rows the pruned runs held.
+    prune: (_name, ats) => {
+      sheet.pruned.push(ats.reduce((n, at) => n + (sheet.runs.find((r) => r.at === at)?.rows ?? 0), 0));
     },
     append: (_name, _id, _header, rows) => {
       sheet.appended.push(rows);
@@ -52,7 +53,13 @@ function historySheet(h: Partial<HistorySheet>): HistorySheet & { port: HistoryP
 const ids = (n: number) => Array.from({ length: n }, (_, i) => [`lp_${i}`, `Partner ${i}`]);
 
 function historyRun(keep: number, port: HistoryPort | undefined, rows: Cell[][], fields = ['id', 'fullName']) {
-  const spec: ImportSpec = { id: 'imp1', sheetName: 'Partners', fields, mode: 'replace', history: { keep } };
+  const spec: ImportSpec = {
+    id: 'imp1',
+    sheetName: 'Partners',
+    fields,
+    mode: 'replace',
+    history: { keep, sheet: 'Partners history' },
+  };
   const w = world(() => [], [spec]);
   const ports: ImportPorts = { ...w.ports, ...(port ? { history: port } : {}) };
   const run = newRun(spec, 'schedule', ports);
@@ -188,6 +195,7 @@ describe('alert', () => {
       ...box,
       sent: box.sent,
       port: {
+        off: () => '',
         remaining: () => box.remaining,
         send: (to, subject, html, body) => {
           if (box.failure) throw box.failure;

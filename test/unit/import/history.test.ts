@@ -43,19 +43,14 @@ function fakeHistory(w: World): FakeHistory {
   };
   h.port = {
     runs: () => {
-      const runs: Array<{ at: number; rows: number }> = [];
-      for (const r of h.rows) {
-        const at = (r[0] as Date).getTime();
-        const last = runs[runs.length - 1];
-        if (last?.at === at) last.rows++;
-        else runs.push({ at, rows: 1 });
-      }
-      return { header: h.header, runs };
+      const rows = new Map<number, number>();
+      for (const r of h.rows) rows.set((r[0] as Date).getTime(), (rows.get((r[0] as Date).getTime()) ?? 0) + 1);
+      return { header: h.header, runs: [...rows].map(([at, n]) => ({ at, rows: n })) };
     },
     grid: () => ({ others: h.others, rows: h.header.length ? 1 + h.rows.length : 0, cols: 26 }),
-    prune: (_name, rows) => {
+    prune: (_name, ats) => {
       write();
-      h.rows.splice(0, rows);
+      h.rows = h.rows.filter((r) => !ats.includes((r[0] as Date).getTime()));
     },
     append: (_name, _id, header, rows) => {
       write();
@@ -75,7 +70,7 @@ const spec = (keep: number): ImportSpec => ({
   sheetName: 'Partners',
   fields: ['id', 'fullName'],
   mode: 'replace',
-  history: { keep },
+  history: { keep, sheet: 'Partners history' },
 });
 
 function setup(keep: number, partners = 30) {
@@ -137,7 +132,7 @@ test('the cell limit refuses the history, with how many runs fit; the table stil
   expect(h.rows).toHaveLength(0);
   expect(w.tables.get('Partners')).toHaveLength(41);
   expect(w.runLog[w.runLog.length - 1].slice(-2)).toEqual([0, '']);
-  w.specs[0].history = { keep: 9 };
+  w.specs[0].history = { keep: 9, sheet: 'Partners history' };
   expect(drive(w, withHistory).message).toContain('History: 1 run kept');
 });
 
@@ -191,6 +186,7 @@ describe('an alert killed at each of its writes', () => {
     const next = () => ({
       ...w.nextExecution(),
       mail: {
+        off: () => '',
         remaining: () => 100,
         send: (_to: string, subject: string) => op(() => state.sent.push(subject)),
         secrets: () => [],

@@ -22,6 +22,7 @@ function savedByPreviousRelease(pass: number, oldTotal: number, from: number): R
     runId: 'run1',
     importId: 'imp1',
     source: 'sidebar',
+    by: 'user-1',
     status: 'running',
     startedAt: 1_000_000,
     updatedAt: 1_000_000,

@@ -106,7 +106,7 @@ describe('a spec from the sidebar', () => {
     sheetName: 'Partners',
     fields: ['id', 'firm'],
     mode: 'merge',
-    schedule: { every: 'day', atHour: 6 },
+    schedule: { every: 'day', atHour: 6, by: { id: 'u1', email: 'u1@example.com' } },
     nextDueAt: 5,
     last: { at: 1, status: 'done', rows: 3, message: 'ok' },
   };
