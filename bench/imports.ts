@@ -94,6 +94,19 @@ export interface FilteredImportFigure {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const percent = (x: number) => Math.round(x * 1000) / 10;
 
+/** The reference service an import benchmark reads: `partners` partners, pages of 100, every record built at start. */
+function importService(partners: number, latencyMs: number) {
+  return startService([
+    '--partners',
+    String(partners),
+    '--latency',
+    String(latencyMs),
+    '--max-page-size',
+    '100',
+    '--preload',
+  ]);
+}
+
 /**
  * The import of every active partner, unfiltered, then filtered on BENCH_FILTERS and on
  * BENCH_FILTERS_KEEP_ALL (both sorted by BENCH_SORT): `runs` rounds of the three, each round in a
@@ -106,10 +119,7 @@ export async function benchFilteredImport(
   latencyMs: number,
   runs: number,
 ): Promise<FilteredImportFigure[]> {
-  const svc = await startService(
-    ['--partners', String(partners), '--latency', String(latencyMs), '--max-page-size', '100', '--preload'],
-    120_000,
-  );
+  const svc = await importService(partners, latencyMs);
   const variants: Array<{ name: string; input: Partial<ImportInput> }> = [
     { name: 'import, unfiltered', input: {} },
     { name: 'import, three conditions and two sort keys', input: { filters: BENCH_FILTERS, sort: BENCH_SORT } },
@@ -167,10 +177,7 @@ export async function benchFilteredImport(
 }
 
 export async function benchImport(partners: number, latencyMs: number, naive: boolean): Promise<ImportFigure[]> {
-  const svc = await startService(
-    ['--partners', String(partners), '--latency', String(latencyMs), '--max-page-size', '100', '--preload'],
-    120_000,
-  );
+  const svc = await importService(partners, latencyMs);
   try {
     const a = addin(svc.url);
     const id = saveImport(a.emu, { sheetName: 'Partners', fields: FIELDS });
@@ -228,18 +235,7 @@ export interface ScalePoint {
 
 /** One import of about `active` partners from the scheduled trigger, resuming as needed. */
 export async function benchScale(active: number, latencyMs: number): Promise<ScalePoint> {
-  const svc = await startService(
-    [
-      '--partners',
-      String(Math.ceil(active / 0.846)),
-      '--latency',
-      String(latencyMs),
-      '--max-page-size',
-      '100',
-      '--preload',
-    ],
-    300_000,
-  );
+  const svc = await importService(Math.ceil(active / 0.846), latencyMs);
   try {
     const a = addin(svc.url);
     const id = saveImport(a.emu, { sheetName: 'Scale', fields: FIELDS });
@@ -318,18 +314,7 @@ export async function benchRateLimitedImport(
   retryAfterSeconds = 15,
   seeds: readonly number[] = [7],
 ): Promise<SidebarImportFigure[]> {
-  const svc = await startService(
-    [
-      '--partners',
-      String(Math.ceil(active / 0.846)),
-      '--latency',
-      String(latencyMs),
-      '--max-page-size',
-      '100',
-      '--preload',
-    ],
-    300_000,
-  );
+  const svc = await importService(Math.ceil(active / 0.846), latencyMs);
   const out: SidebarImportFigure[] = [];
   try {
     for (const [faulty, seed] of [[false, seeds[0]] as const, ...seeds.map((n) => [true, n] as const)]) {

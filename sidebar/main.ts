@@ -66,6 +66,8 @@ function keyText(s: State): string {
   const saved = `A key ending ${s.keyHint} is saved`;
   if (s.addressConfirmed) return `${saved} and sent to ${shownAddress(s.keyAddress)}.`;
   if (!s.baseUrl) return `${saved}. This spreadsheet has no service address yet: enter it below.`;
+  // An address the server refuses is never named as if it were a host: only the server's reason, unusual characters made visible.
+  if (s.addressProblem) return `${saved}. It is not sent to this spreadsheet's service address: ${s.addressProblem}`;
   if (s.keyAddress)
     return `${saved} for ${shownAddress(s.keyAddress)}. This spreadsheet's service address is now ${shownAddress(s.baseUrl)}: your key is not sent there.`;
   return `${saved}. It is sent nowhere until you confirm this spreadsheet's service address for it.`;
@@ -82,10 +84,11 @@ function show(s: State): void {
   showFetches(s.fetches);
   $('key-status').textContent = keyText(s);
   $('key-status').className = s.hasKey && !s.addressConfirmed ? 'hint warning' : 'hint';
-  const asking = s.hasKey && !s.addressConfirmed && !!s.baseUrl;
+  const asking = s.hasKey && !s.addressConfirmed && !!s.baseUrl && !s.addressProblem;
   $('consent').hidden = !asking;
-  $('consent-question').textContent = `Send my key to ${shownAddress(s.baseUrl)}?`;
-  $('consent-yes').textContent = `Send my key to ${shownAddress(s.baseUrl)}`;
+  const host = asking ? shownAddress(s.baseUrl) : '';
+  $('consent-question').textContent = `Send my key to ${host}?`;
+  $('consent-yes').textContent = `Send my key to ${host}`;
   sync('base-url', loaded.baseUrl, s.baseUrl);
   sync('cache-ttl', loaded.ttl, String(s.ttlSeconds));
   loaded.baseUrl = s.baseUrl;
@@ -130,7 +133,7 @@ async function saveKey(): Promise<void> {
   const s = current;
   let sendTo: string | null = null;
   // A key not yet bound to this spreadsheet's address is sent there only if its owner says so now.
-  if (s?.baseUrl && s.keyAddress !== s.baseUrl) {
+  if (s?.baseUrl && !s.addressProblem && s.keyAddress !== s.baseUrl) {
     $('consent').hidden = true;
     const yes = await ask(consentQuestion(shownAddress(s.baseUrl), 'Save it without sending', $('key-actions')));
     $('consent').hidden = !(s.hasKey && !s.addressConfirmed);
@@ -207,7 +210,7 @@ async function saveSettings(): Promise<void> {
   $<HTMLInputElement>('cache-ttl').value = String(r.ttlSeconds);
   show(r);
   const unsent =
-    r.hasKey && !r.addressConfirmed && r.baseUrl
+    r.hasKey && !r.addressConfirmed && r.baseUrl && !r.addressProblem
       ? ` Your key is not sent to ${shownAddress(r.baseUrl)} until you confirm it above.`
       : '';
   say('message', `Settings saved.${unsent}`, unsent ? 'warning' : 'ok');

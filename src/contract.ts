@@ -43,6 +43,8 @@ export interface SidebarState {
   keyAddress: string;
   /** False when this spreadsheet's address is not the one the user's key is bound to (another editor changed it). */
   addressConfirmed: boolean;
+  /** Why this spreadsheet's address cannot be used ('' when it can): then no key is asked for, nor sent, there. */
+  addressProblem: string;
   /** The URL fetches counted in the current 24-hour quota window (src/api/quota.ts). */
   fetches: FetchUsage;
 }

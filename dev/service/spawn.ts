@@ -9,7 +9,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
-import { startChild } from '../child';
+import { type StartOptions, startChild } from '../child';
 import type { Stats } from './server';
 
 export const DEMO_KEY = 'demo-key-0123456789';
@@ -24,13 +24,14 @@ export interface RunningService {
   resetStats(): Promise<void>;
 }
 
-export async function startService(args: string[] = [], timeoutMs = 20000): Promise<RunningService> {
+/** Waits for the service without a time limit (dev/child.ts: its exit or an error ends a failed start); `options.signal` stops waiting. */
+export async function startService(args: string[] = [], options: StartOptions = {}): Promise<RunningService> {
   const child = await startChild(
     'dev/service/cli.ts',
     ['--port', '0', ...args],
     /SERVICE_URL=(\S+)/,
     'service',
-    timeoutMs,
+    options,
   );
   const url = child.ready;
   const post = (path: string, body: unknown) =>

@@ -12,7 +12,7 @@ import { ServiceError } from '../api/errors';
 import { MAX_CACHE_SECONDS } from '../api/memo';
 import { keyHint, keyProblem, redact } from '../api/redact';
 import { DEFAULT_RETRY, type RetryPolicy } from '../api/retry';
-import { normaliseBaseUrl } from '../api/url';
+import { addressProblem, normaliseBaseUrl } from '../api/url';
 import {
   type Answer,
   answer,
@@ -50,6 +50,7 @@ function state(): SidebarState {
     ttlSeconds: s.ttlSeconds,
     keyAddress: s.keyAddress,
     addressConfirmed: !s.apiKey || s.keyAddress === s.baseUrl,
+    addressProblem: s.baseUrl ? addressProblem(s.baseUrl) : '',
     fetches: fetchUsage(s),
   };
 }
@@ -84,7 +85,7 @@ export function allowAlerts(): Answer<SidebarOpened> {
  */
 function confirmedAddress(sendTo: unknown, s: Settings): string {
   const named = typeof sendTo === 'string' ? sendTo : '';
-  const address = named ? normaliseBaseUrl(named) : '';
+  const address = named ? serviceAddress(named) : '';
   if (!address || address !== s.baseUrl) {
     const now = s.baseUrl ? `is now ${shownAddress(s.baseUrl)}` : 'has no service address';
     throw new FieldError(

@@ -12,6 +12,7 @@ import { type Neighbours, PartnerLookup } from '../api/partners';
 import type { ServiceRecord } from '../api/records';
 import type { Outcome } from '../api/client';
 import type { RetryPolicy } from '../api/retry';
+import { shownServiceAddress } from '../api/url';
 import { gasCacheStore, gasCodec } from './cache';
 import { CUSTOM_FUNCTION_LIMIT_MS, EXECUTION_LIMIT_MS, gasClock } from './clock';
 import { guardedUrlFetch } from './http';
@@ -111,8 +112,8 @@ export function activePartners(): { records: ServiceRecord[]; staleSince?: numbe
   return withPartnerLookup((lookup) => lookup.activeRecords());
 }
 
-/** A service address as messages name it: host, port and path (the path decides who receives the key on a shared host). */
-export const shownAddress = (address: string): string => address.replace(/^https?:\/\//, '').replace(/\/+$/, '');
+/** A service address as messages name it: host, port and path, or a refused address with its unusual characters made visible (src/api/url.ts). */
+export const shownAddress = shownServiceAddress;
 
 /**
  * The spreadsheet's service address is not the one the key's holder saved the key for (another

@@ -52,6 +52,16 @@ export interface AlertMail {
   body: string;
 }
 
+/** Every character a mail reader may start a new line at (a CR LF pair counts once). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the file, group and record separators (U+001C-U+001E) end a line for some readers
+const LINE_BREAKS = /\r\n|[\n\r\v\f\u001c-\u001e\u0085\u2028\u2029]/g;
+
+/**
+ * A value as one line of the plain text: each line break becomes a visible " ⏎ ", so a value can
+ * never start a line of its own (a forged "Spreadsheet: …"); a tab, the columns' separator, a space.
+ */
+export const oneLine = (text: string): string => text.replace(LINE_BREAKS, ' ⏎ ').replace(/\t/g, ' ');
+
 /** The email for `changes` (already filtered), with the partners' names where the new rows have them; no text holds any of `secrets`. */
 export function alertMail(
   spec: Pick<ImportSpec, 'sheetName'>,
@@ -63,7 +73,9 @@ export function alertMail(
   const show = (v: Cell): string => redact(isDate(v) ? v.toISOString() : String(v ?? ''), secrets);
   const count = (k: AlertOn) => changes.filter((c) => KIND[c.change] === k).length;
   const parts = [`${count('added')} added`, `${count('removed')} removed`, `${count('changed')} changed`];
-  const subject = show(`${plural(changes.length, 'change')} to partners in "${spec.sheetName}" (${parts.join(', ')})`);
+  const subject = oneLine(
+    show(`${plural(changes.length, 'change')} to partners in "${spec.sheetName}" (${parts.join(', ')})`),
+  );
   const listed = changes.slice(0, MAX_ALERT_ROWS);
   const partner = (c: Change) => show(names.get(c.id) ? `${names.get(c.id)} (${c.id})` : c.id);
   // The HTML table's cells and the plain text's columns: the changed field, or what became of the partner.
@@ -86,12 +98,13 @@ export function alertMail(
     more,
     `<p><a href="${escapeHtml(links.spreadsheet)}">Open the spreadsheet</a> · <a href="${escapeHtml(links.changeLog)}">Open the change log</a></p>`,
   ].join('\n');
+  // Every value written into the plain text is one line: only the lines made here start a line.
   const body = [
-    `The import into "${show(spec.sheetName)}" found ${plural(changes.length, 'change')}: ${parts.join(', ')}.`,
-    ...listed.map((c) => cells(c).join('\t')),
+    `The import into "${oneLine(show(spec.sheetName))}" found ${plural(changes.length, 'change')}: ${parts.join(', ')}.`,
+    ...listed.map((c) => cells(c).map(oneLine).join('\t')),
     changes.length > listed.length ? `${changes.length - listed.length} more in the change log.` : '',
-    `Spreadsheet: ${links.spreadsheet}`,
-    `Change log: ${links.changeLog}`,
+    `Spreadsheet: ${oneLine(links.spreadsheet)}`,
+    `Change log: ${oneLine(links.changeLog)}`,
   ].join('\n');
   return { subject, htmlBody, body };
 }

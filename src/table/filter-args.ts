@@ -9,11 +9,35 @@
  */
 import { badInput } from '../api/errors';
 import { type FieldSpec, LP_FIELD_SPECS } from '../api/records';
+import { MAX_CELL_CHARS } from './cells';
 import { checkCondition, checkSort, type FilterCondition, MAX_CONDITIONS, opKey, type SortKey } from './filter';
 import { readPositiveInt } from './input';
 
 export const DEFAULT_FILTER_LIMIT = 1000;
 export const MAX_FILTER_LIMIT = 20000;
+/**
+ * Longest text of a sort cell, or of a condition's field or operator cell: three field names with
+ * their directions fit in far less, and every text is refused past it before any pattern reads it.
+ */
+export const MAX_NAME_TEXT = 1000;
+
+/**
+ * Refuses a text longer than `max` by its length alone, before anything reads it (a formula can
+ * pass far longer text than a cell holds, e.g. from REPT or a literal array).
+ */
+function checkLength(cell: unknown, max: number, what: string): void {
+  if (typeof cell === 'string' && cell.length > max)
+    throw badInput(
+      `${what} is ${cell.length.toLocaleString('en-US')} characters long; at most ${max.toLocaleString('en-US')}.`,
+    );
+}
+
+/** A condition row's cells checked for length: field and operator are names, the values at most a cell's text. */
+function checkRowLengths(row: readonly unknown[], where: string): void {
+  checkLength(row[0], MAX_NAME_TEXT, `${where}: the field`);
+  checkLength(row[1], MAX_NAME_TEXT, `${where}: the operator`);
+  for (let i = 2; i < row.length; i++) checkLength(row[i], MAX_CELL_CHARS, `${where}: a value`);
+}
 
 const blank = (v: unknown): boolean => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
@@ -59,6 +83,7 @@ export function readConditions(
     throw badInput('conditions must be a range of rows: field | operator | value (for example A1:C3).');
   const rows = rowsOf(input);
   const out: FilterCondition[] = [];
+  rows.forEach((row, i) => checkRowLengths(row, `conditions row ${i + 1}`));
   rows.forEach((row, i) => {
     if (row.every(blank) || (i === 0 && isHeader(row))) return;
     if (out.length === MAX_CONDITIONS)
@@ -82,11 +107,22 @@ export function readConditions(
 
 const DIRECTION = /^(asc|ascending|desc|descending)$/i;
 
+/**
+ * One sort part (trimmed, not empty): its field, then its direction when its last word is one.
+ * Linear: the last word is found by one split, never by a pattern that backtracks over the text.
+ */
+function sortWords(text: string): string[] {
+  const words = text.split(/\s+/);
+  const last = words[words.length - 1];
+  if (words.length < 2 || !DIRECTION.test(last)) return [text];
+  return [text.slice(0, text.length - last.length).trimEnd(), last];
+}
+
 /** The sort argument: field names, each optionally followed by asc or desc. */
 export function readSortArg(input: unknown, specs: readonly FieldSpec[] = LP_FIELD_SPECS): SortKey[] {
-  const cells = rowsOf(input)
-    .flat()
-    .filter((v) => !blank(v));
+  const all = rowsOf(input).flat();
+  for (const cell of all) checkLength(cell, MAX_NAME_TEXT, 'sort: a text');
+  const cells = all.filter((v) => !blank(v));
   const words: string[] = [];
   for (const cell of cells) {
     if (typeof cell !== 'string')
@@ -95,10 +131,7 @@ export function readSortArg(input: unknown, specs: readonly FieldSpec[] = LP_FIE
       );
     for (const part of cell.split(/[,;\n]/)) {
       const text = part.trim();
-      if (!text) continue;
-      const m = /^(.*?)\s+(asc|ascending|desc|descending)$/i.exec(text);
-      if (m) words.push(m[1], m[2]);
-      else words.push(text);
+      if (text) words.push(...sortWords(text));
     }
   }
   const keys: Array<{ field: string; descending?: boolean }> = [];

@@ -104,3 +104,35 @@ test('a yes for a host that is no longer the address (changed while the question
   expect(call(a.emu, 'getSidebarState', [])).toMatchObject({ ok: true, keyAddress: svc.url, addressConfirmed: false });
   expect((await editors.stats()).requests).toBe(0);
 });
+
+test.each([
+  ['a Cyrillic а (U+0430)', 'https://\u0430pi.example.com', '<U+0430>pi.example.com'],
+  [
+    'a right-to-left override (U+202E)',
+    'https://evil.example/\u202emoc.elpmaxe.ipa',
+    'evil.example/<U+202E>moc.elpmaxe.ipa',
+  ],
+])(
+  'an address with %s written behind the add-in is not asked about: the sidebar says why, with the code shown, and Save key asks nothing',
+  async (_, address, shown) => {
+    const a = addin(svc.url);
+    a.emu.store('document').set('INVESTOR_DATA_BASE_URL', address);
+    open = await openSidebar(browser, a.emu);
+    const s = open;
+    await s.page.locator(`#key-status:has-text("It is not sent to this spreadsheet's service address")`).waitFor();
+    expect(await s.page.locator('#key-status').textContent()).toContain(`"https://${shown}"`);
+    expect(await s.page.locator('#consent').isHidden()).toBe(true);
+    expect(await s.page.getByRole('button', { name: /^Send my key to/ }).count()).toBe(0);
+    // Nowhere on the page is the address named as a host: not in the text, nor in a hidden question.
+    expect(await s.page.locator('body').textContent()).not.toContain(address.replace('https://', ''));
+    await s.page.locator('#api-key').fill(DEMO_KEY);
+    await s.page.locator('#api-key').press('Enter');
+    await s.page.locator('#key-message:has-text("Key saved, not checked")').waitFor();
+    expect(s.calls.filter((c) => c.name === 'saveApiKey').map((c) => c.args)).toEqual([[DEMO_KEY, null]]);
+    expect(call(a.emu, 'getSidebarState', [])).toMatchObject({
+      ok: true,
+      keyAddress: svc.url,
+      addressConfirmed: false,
+    });
+  },
+);

@@ -220,3 +220,65 @@ describe('an address that differs only in its path is named with its path', () =
     expect(state).toMatchObject({ ok: true, addressConfirmed: false });
   });
 });
+
+describe('an address that imitates another host is never named, nor confirmed, as that host', () => {
+  const IMITATIONS = [
+    ['a Cyrillic а (U+0430)', 'https://\u0430pi.example.com', '<U+0430>pi.example.com'],
+    [
+      'a zero-width space (U+200B)',
+      'https://api.example.com\u200b.evil.example',
+      'api.example.com<U+200B>.evil.example',
+    ],
+    [
+      'a right-to-left override (U+202E)',
+      'https://evil.example/\u202emoc.elpmaxe.ipa',
+      'evil.example/<U+202E>moc.elpmaxe.ipa',
+    ],
+  ];
+
+  test.each(IMITATIONS)('an editor cannot save an address with %s', (_, address) => {
+    const a = addin(svc.url);
+    const r = a.emu.run<Answer<SidebarState>>('saveSettings', [{ baseUrl: address }], {
+      kind: 'sidebar',
+      user: EDITOR,
+    });
+    expect(r.value).toMatchObject({ ok: false, code: 'BAD_INPUT', field: 'baseUrl' });
+    expect(!r.value?.ok && r.value?.message).toMatch(/not plain ASCII|invisible or control character/);
+    expect(call(a.emu, 'getSidebarState', [])).toMatchObject({ ok: true, baseUrl: svc.url, addressProblem: '' });
+  });
+
+  test.each(IMITATIONS)(
+    'written behind the add-in (%s): the sidebar is told why instead of being asked, messages show the code, consent is refused',
+    async (_, address, shown) => {
+      const a = addin(svc.url);
+      a.emu.store('document').set('INVESTOR_DATA_BASE_URL', address);
+      const state = call(a.emu, 'getSidebarState', []);
+      expect(state).toMatchObject({ ok: true, addressConfirmed: false });
+      expect(state.ok && state.addressProblem).toContain(`"https://${shown}"`);
+      const cell = a.cell('LP_GET', 'lp_0000a', 'id');
+      expect(cell.error).toContain(`The service address of this spreadsheet is ${shown}, but the API key`);
+      for (const r of [call(a.emu, 'sendKeyTo', [address]), call(a.emu, 'saveApiKey', [ROTATED, address])]) {
+        expect(r).toMatchObject({ ok: false, code: 'BAD_INPUT', field: 'baseUrl' });
+        expect(!r.ok && r.message).toContain(shown);
+      }
+      // The state carries the address itself for the settings field; every text about it shows the codes.
+      const texts = JSON.stringify([state.ok && state.addressProblem, cell.error]);
+      expect(texts).not.toContain(address.replace('https://', ''));
+      expect(user(a.emu).get('INVESTOR_DATA_KEY_ADDRESS')).toBe(svc.url);
+      expect(user(a.emu).get('INVESTOR_DATA_API_KEY')).toBe(DEMO_KEY);
+    },
+  );
+
+  test('an internationalised domain written as punycode is an address like any other, named as written', () => {
+    const a = addin(svc.url);
+    const puny = 'https://xn--pi-8kc.example.com';
+    expect(call(a.emu, 'saveSettings', [{ baseUrl: puny }])).toMatchObject({
+      ok: true,
+      baseUrl: puny,
+      addressProblem: '',
+    });
+    expect(a.cell('LP_GET', 'lp_0000a', 'id').error).toContain(
+      'The service address of this spreadsheet is xn--pi-8kc.example.com,',
+    );
+  });
+});

@@ -9,7 +9,7 @@ import { badInput, ServiceError, toServiceError, TRANSIENT_CODES } from '../../.
 import { cacheHealth, HUNG_AFTER_MS, HUNG_MEMORY_MS } from '../../../src/api/health';
 import { Memo } from '../../../src/api/memo';
 import { keyHint, keyProblem, REDACTED, redact, redactAndCut } from '../../../src/api/redact';
-import { buildUrl, normaliseBaseUrl } from '../../../src/api/url';
+import { buildUrl, normaliseBaseUrl, shownServiceAddress } from '../../../src/api/url';
 import { FakeClock, LimitedStore, nodeCodec } from '../../helpers/fakes';
 
 describe('service addresses', () => {
@@ -56,6 +56,84 @@ describe('service addresses', () => {
     const long = `x${'y'.repeat(200)}`;
     expect(() => normaliseBaseUrl(long)).toThrow(`"${long.slice(0, 100)}"`);
     expect(() => normaliseBaseUrl(`http://${'h'.repeat(200)}`)).toThrow(`"http://${'h'.repeat(93)}".`);
+  });
+});
+
+describe('a service address shows the host the key goes to: plain ASCII, nothing invisible', () => {
+  const HIDDEN = [
+    '\u200b',
+    '\u200c',
+    '\u200d',
+    '\u2060',
+    '\ufeff', // zero-width
+    '\u202a',
+    '\u202b',
+    '\u202c',
+    '\u202d',
+    '\u202e',
+    '\u2066',
+    '\u2067',
+    '\u2068',
+    '\u2069',
+    '\u200e',
+    '\u200f', // bidi
+    '\u0000',
+    '\u0007',
+    '\u007f',
+    '\u0085',
+    '\u00ad',
+    '\u00a0',
+    '\u2028',
+    '\u3164', // controls, soft hyphen, odd spaces, a filler
+  ];
+  const code = (ch: string) => `<U+${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}>`;
+
+  test('a host with a Cyrillic letter is refused, the letter shown as its code; punycode is the way to write it', () => {
+    const cyrillic = 'https://\u0430pi.example.com';
+    expect(() => normaliseBaseUrl(cyrillic)).toThrow(
+      'The host of the service address is not plain ASCII: "https://<U+0430>pi.example.com". Write an internationalised domain name as punycode, xn--…, as the service\'s documentation gives it.',
+    );
+    expect(() => normaliseBaseUrl('https://bücher.example')).toThrow(
+      'is not plain ASCII: "https://b<U+00FC>cher.example"',
+    );
+    expect(normaliseBaseUrl('https://XN--pi-8kc.example.com/v1/')).toBe('https://xn--pi-8kc.example.com/v1');
+    expect(shownServiceAddress('https://xn--pi-8kc.example.com/v1')).toBe('xn--pi-8kc.example.com/v1');
+  });
+
+  test.each(HIDDEN.map((ch) => [code(ch), ch]))(
+    '%s anywhere in the address is refused, named by its code',
+    (shown, ch) => {
+      for (const address of [
+        `https://api.example.com${ch}`,
+        `https://api${ch}.example.com`,
+        `https://${ch}api.example.com/v1`,
+        `https://api.example.com/v1${ch}/x`,
+        `${ch}https://api.example.com`,
+      ]) {
+        expect(() => normaliseBaseUrl(address)).toThrow(
+          `The service address holds an invisible or control character (${shown} at position `,
+        );
+        expect(() => normaliseBaseUrl(address)).toThrow(`: "${address.replace(ch, shown)}". Type the address again`);
+      }
+    },
+  );
+
+  test('a path must be plain ASCII too (percent-encoded otherwise); a host only letters, digits, "-", "_" and "."', () => {
+    expect(() => normaliseBaseUrl('https://api.example.com/te\u0430m')).toThrow(
+      'The path of the service address is not plain ASCII: "https://api.example.com/te<U+0430>m". Write its other characters percent-encoded (%D0%B0).',
+    );
+    expect(normaliseBaseUrl('https://api.example.com/te%D0%B0m')).toBe('https://api.example.com/te%D0%B0m');
+    expect(() => normaliseBaseUrl('https://%D0%B0pi.example.com')).toThrow('Not a valid host in the service address');
+    expect(() => normaliseBaseUrl(`https://h/${'x'.repeat(2000)}`)).toThrow(
+      'The service address is 2010 characters long; at most 2000.',
+    );
+  });
+
+  test('an address refused (written into the document behind the add-in) is shown with every unusual character as its code', () => {
+    expect(shownServiceAddress('https://\u0430pi.example.com')).toBe('<U+0430>pi.example.com');
+    expect(shownServiceAddress('https://api.example.com\u202e/moc.live')).toBe('api.example.com<U+202E>/moc.live');
+    expect(shownServiceAddress('https://api.example.com/v1/')).toBe('api.example.com/v1');
+    expect(shownServiceAddress('http://127.0.0.1:8080')).toBe('127.0.0.1:8080');
   });
 });
 

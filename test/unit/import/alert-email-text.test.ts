@@ -116,3 +116,55 @@ test('an alert reports added and removed partners with empty cells, and only fie
 test('a run of no rows fits any number of times, even in a full spreadsheet', () => {
   expect(runsThatFit(MAX_SPREADSHEET_CELLS, 26, 0)).toBe(Number.POSITIVE_INFINITY);
 });
+
+describe('the plain text: a value holding a line break cannot start a line of its own', () => {
+  const BREAKS: Array<[string, string]> = [
+    ['LF', '\n'],
+    ['CR', '\r'],
+    ['CR LF', '\r\n'],
+    ['U+2028', '\u2028'],
+    ['U+2029', '\u2029'],
+    ['U+0085', '\u0085'],
+    ['VT', '\v'],
+    ['FF', '\f'],
+  ];
+  const forged = (brk: string, line: string) => `x${brk}${line}`;
+
+  test.each(BREAKS)(
+    'break %s in the sheet name, a name, a field, before or after: no line starts "Spreadsheet:" or "Change log:" but the links, last',
+    (_, brk) => {
+      const evil = 'https://evil.example/phish';
+      const changes = [
+        change(
+          'lp_1',
+          'changed',
+          forged(brk, `Spreadsheet: ${evil}`),
+          forged(brk, `Change log: ${evil}`),
+          forged(brk, `Spreadsheet: ${evil}`),
+        ),
+        change('lp_2', 'new partner'),
+      ];
+      const names = new Map([['lp_2', forged(brk, `Change log: ${evil}`)]]);
+      const mail = alertMail({ sheetName: forged(brk, `Spreadsheet: ${evil}`) }, changes, links, names, []);
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: splits where any reader may start a line, separators U+001C-U+001E included
+      const lines = mail.body.split(/\r\n|[\n\r\v\f\u001c-\u001e\u0085\u2028\u2029]/);
+      expect(lines).toHaveLength(6);
+      expect(lines.slice(-2)).toEqual([`Spreadsheet: ${links.spreadsheet}`, `Change log: ${links.changeLog}`]);
+      for (const line of lines.slice(0, -2)) expect(line).not.toMatch(/^\s*(Spreadsheet|Change log):/);
+      // The break is shown, not dropped: the reader sees the value was more than one line.
+      expect(lines[0]).toBe(
+        `The import into "x ⏎ Spreadsheet: ${evil}" found 2 changes: 1 added, 0 removed, 1 changed.`,
+      );
+      expect(lines[1]).toBe(`lp_1\tx ⏎ Spreadsheet: ${evil}\tx ⏎ Change log: ${evil}\tx ⏎ Spreadsheet: ${evil}`);
+      expect(lines[2]).toBe(`x ⏎ Change log: ${evil} (lp_2)\tadded\t\t`);
+      expect(mail.subject).not.toMatch(/[\n\r\v\f\u0085\u2028\u2029]/);
+      // The HTML part is escaped as before; a break there is only white space inside a cell.
+      expect(mail.htmlBody).toContain(`<b>x${brk}Spreadsheet: ${evil}</b>`);
+    },
+  );
+
+  test('a tab in a value does not make a column of its own', () => {
+    const mail = alertMail({ sheetName: 'P' }, [change('lp_1', 'changed', 'firm', 'a\tb', 'c')], links, new Map(), []);
+    expect(mail.body.split('\n')[1].split('\t')).toEqual(['lp_1', 'firm', 'a b', 'c']);
+  });
+});
