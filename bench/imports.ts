@@ -244,8 +244,9 @@ export async function benchScale(active: number, latencyMs: number): Promise<Sca
     const t = performance.now();
     a.emu.advance(3_600_000);
     let s = call(a.emu, 'importStatus', [id]);
+    // Carried on by the same hourly trigger, one step an hour.
     for (let i = 0; i < 200 && s.ok && s.status === 'running'; i++) {
-      a.emu.advance(61_000);
+      a.emu.advance(3_600_000);
       s = call(a.emu, 'importStatus', [id]);
     }
     const runs = a.emu.history.slice(before).filter((l) => l.kind === 'trigger');

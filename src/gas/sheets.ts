@@ -63,10 +63,17 @@ function ensureSize(sheet: Sheet, rows: number, cols: number): void {
   if (cols > maxCols) sheet.insertColumnsAfter(maxCols, cols - maxCols);
 }
 
+/** The longest row's length, by a loop: a spread passes one argument per row, which overflows the stack past about 125,000 rows. */
+function widest(grid: readonly (readonly unknown[])[], atLeast = 0): number {
+  let width = atLeast;
+  for (const r of grid) if (r.length > width) width = r.length;
+  return width;
+}
+
 /** Writes a block at (row, col) in one call, growing the grid first if needed. */
 export function writeBlock(sheet: Sheet, row: number, grid: readonly OutCell[][], col = 1): void {
   if (grid.length === 0) return;
-  const width = Math.max(...grid.map((r) => r.length));
+  const width = widest(grid);
   ensureSize(sheet, row + grid.length - 1, col + width - 1);
   const values = grid.map((r) => {
     const out = r.map(toSheetCell);
@@ -89,7 +96,7 @@ export function replaceTable(
   untouched: (col: number) => boolean = () => false,
 ): void {
   const rows = Math.max(grid.length, sheet.getLastRow());
-  const cols = Math.max(...grid.map((r) => r.length), sheet.getLastColumn());
+  const cols = widest(grid, sheet.getLastColumn());
   for (let c = 0; c < cols; ) {
     if (untouched(c)) {
       c++;
@@ -160,7 +167,7 @@ export function writeOwned(
       sheet.getRange(`${columnLetters(c + 1)}:${columnLetters(c + 1)}`).addDeveloperMetadata(FIELD_KEY, f);
   });
   // The analyst's columns within the table (no field now, none before) are theirs: never written.
-  const width = Math.max(0, ...grid.map((r) => r.length));
+  const width = widest(grid);
   replaceTable(sheet, grid, (c) => c < width && !columns[c] && !before[c]);
   const rows = Math.max(sheet.getLastRow(), grid.length) - 1;
   columns.forEach((f, c) => {
