@@ -192,3 +192,15 @@ test.each<[string, (x: unknown[], y: unknown[]) => number]>([
   expect([...byRun.keys()].sort()).toEqual(started.slice(1).sort());
   expect([...byRun.values()]).toEqual([perRun, perRun, perRun]);
 });
+
+test('two imports whose sheet names differ only after character 92 each keep their own history sheet', () => {
+  const a = addin(svc.url);
+  const names = ['a', 'b'].map((end) => `${'x'.repeat(95)}${end}`);
+  const ids = names.map((sheetName) => saveImport(a.emu, { sheetName, fields: ['id'], history: { keep: 2 } }));
+  const messages = ids.map((id) => runImport(a.emu, id).at(-1)?.message ?? '');
+  const list = call(a.emu, 'listImports', []);
+  const sheets = list.ok ? list.imports.map((i) => i.historySheet) : [];
+  expect(sheets).toEqual([`${'x'.repeat(92)} history`, `${'x'.repeat(90)} history 2`]);
+  messages.forEach((m, i) => expect(m).toContain(`History: 1 run kept in "${sheets[i]}".`));
+  expect(sheets.map((name) => runsOf(a.emu, name).length)).toEqual([1, 1]);
+});

@@ -3,7 +3,8 @@
  * the reference service: only that user's hourly trigger runs it, with that user's key and mail
  * quota; a user without a usable key cannot save one; each scheduled import runs on its own, so
  * one that cannot begin (no key, the address changed, the spreadsheet busy) is a row in the run
- * log and its status, the others run, and its slot is tried again at the next hourly run.
+ * log and its status, the others run, and its slot is tried again at the next hourly run. Each
+ * case runs in a bound script and in an Editor add-on.
  */
 import type { Emulator } from '../../../dev/emulator/runtime';
 import { RUN_LOG_HEADER } from '../../../src/import/end';
@@ -15,6 +16,11 @@ const OWNER_KEY = 'owner-key-0123456789';
 const EDITOR_KEY = 'editor-key-9876543210';
 const EDITOR = 'editor@example.com';
 const HOUR = 3_600_000;
+/** A bound script, and an Editor add-on under Google's trigger rules (dev/emulator/project.ts). */
+const MODES: Array<[string, boolean]> = [
+  ['a bound script', false],
+  ['an Editor add-on', true],
+];
 
 let svc: RunningService;
 beforeAll(async () => {
@@ -39,9 +45,9 @@ const removeKey = (emu: Emulator, user: string) => {
 /** Who each trigger run of `runs` ran as. */
 const ranAs = (runs: ReturnType<Emulator['advance']>) => runs.map((r) => r.ledger.user);
 
-describe('whose schedule runs with whose key', () => {
+describe.each(MODES)('in %s: whose schedule runs with whose key', (_where, addOn) => {
   test('an editor without a key cannot schedule: nothing would run it with their key', () => {
-    const a = addin(svc.url, OWNER_KEY);
+    const a = addin(svc.url, OWNER_KEY, { addOn });
     const ids = Array.from({ length: 12 }, (_, i) => saveImport(a.emu, { sheetName: `E${i}`, fields: ['id'] }));
     for (const id of ids) {
       const r = call(a.emu, 'scheduleImport', [id, { every: 'hours', hours: 1 }], asEditor);
@@ -55,7 +61,7 @@ describe('whose schedule runs with whose key', () => {
   });
 
   test("an editor's schedule runs on the editor's trigger with the editor's key; the owner's trigger never runs it", () => {
-    const a = addin(svc.url, OWNER_KEY);
+    const a = addin(svc.url, OWNER_KEY, { addOn });
     giveEditorKey(a.emu);
     const mine = saveImport(a.emu, { sheetName: 'Owner', fields: ['id'] });
     const theirs = saveImport(a.emu, { sheetName: 'Editor', fields: ['id'] });
@@ -87,7 +93,7 @@ describe('whose schedule runs with whose key', () => {
   });
 
   test("an editor's alert on the owner's schedule is refused: the owner's runs would mail the editor from the owner's account", () => {
-    const a = addin(svc.url, OWNER_KEY);
+    const a = addin(svc.url, OWNER_KEY, { addOn });
     giveEditorKey(a.emu);
     const id = saveImport(a.emu, { sheetName: 'Shared', fields: ['id', 'upvotes'] });
     expect(call(a.emu, 'scheduleImport', [id, { every: 'hours', hours: 1 }]).ok).toBe(true);
@@ -118,9 +124,9 @@ describe('whose schedule runs with whose key', () => {
   });
 });
 
-describe('each scheduled import on its own', () => {
+describe.each(MODES)('in %s: each scheduled import on its own', (_where, addOn) => {
   test('no usable key: every due import gets its failure in the run log and its status, and runs once the key is back', () => {
-    const a = addin(svc.url, OWNER_KEY);
+    const a = addin(svc.url, OWNER_KEY, { addOn });
     const ids = ['A', 'B', 'C'].map((name) => saveImport(a.emu, { sheetName: name, fields: ['id'] }));
     runImport(a.emu, ids[0]);
     for (const id of ids) expect(call(a.emu, 'scheduleImport', [id, { every: 'hours', hours: 1 }]).ok).toBe(true);
@@ -157,7 +163,7 @@ describe('each scheduled import on its own', () => {
   });
 
   test("an address an editor changed: the owner's scheduled imports each say why, and send the key nowhere", async () => {
-    const a = addin(svc.url, OWNER_KEY);
+    const a = addin(svc.url, OWNER_KEY, { addOn });
     const ids = ['X', 'Y'].map((name) => saveImport(a.emu, { sheetName: name, fields: ['id'] }));
     for (const id of ids) expect(call(a.emu, 'scheduleImport', [id, { every: 'hours', hours: 1 }]).ok).toBe(true);
     a.emu.store('document').set('INVESTOR_DATA_BASE_URL', 'https://elsewhere.example.com');
@@ -173,7 +179,7 @@ describe('each scheduled import on its own', () => {
   });
 
   test('the spreadsheet busy at the slot: the run is recorded as not begun and begins at the next hourly run', () => {
-    const a = addin(svc.url, OWNER_KEY);
+    const a = addin(svc.url, OWNER_KEY, { addOn });
     const id = saveImport(a.emu, { sheetName: 'Daily', fields: ['id'] });
     expect(call(a.emu, 'scheduleImport', [id, { every: 'day', atHour: 11 }]).ok).toBe(true);
     const slot = statusOf(a.emu, id)?.nextDueAt ?? 0;
