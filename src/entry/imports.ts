@@ -13,6 +13,7 @@ import { type Answer, answer, type FilterField, type ImportView, type MatchCount
 import { activePartners, clientFor, EXECUTION_STARTED_AT } from '../gas/context';
 import { importPorts } from '../gas/import-ports';
 import { releaseHistory } from '../gas/history';
+import { ownsSchedule, recordSchedule } from '../gas/mine';
 import { featureOff } from '../gas/scopes';
 import { findSheet, releaseSheet } from '../gas/sheets';
 import { knownSecrets, readSettings } from '../gas/settings';
@@ -28,19 +29,22 @@ import {
   DEFAULT_IMPORT_FIELDS,
   type ImportSpec,
   nextDue,
+  type Person,
 } from '../import/spec';
 import { checkFilters, commonValues, compileQuery, describeQuery, opsFor } from '../table/filter';
 
-const view = (spec: ImportSpec, userId: string): ImportView => ({
+const view = (spec: ImportSpec, user: Person): ImportView => ({
   ...spec,
   run: summarize(spec.id, loadRun(spec.id)),
   shaped: describeQuery({ filters: spec.filters ?? [], sort: spec.sort ?? [] }),
   historySheet: spec.history?.sheet ?? '',
   scheduledBy: !spec.schedule
     ? ''
-    : spec.schedule.by.id === userId
+    : ownsSchedule(spec, user)
       ? 'you'
-      : spec.schedule.by.email || 'another editor',
+      : spec.schedule.by.id === user.id
+        ? 'no one (changed outside the sidebar: save the schedule again)'
+        : spec.schedule.by.email || 'another editor',
 });
 /** The fields a filter can name, with their operators (a field no operator fits is left out). */
 const FILTER_FIELDS: FilterField[] = LP_FIELD_SPECS.map((f) => ({ name: f.name, ops: [...opsFor(f.name)] })).filter(
@@ -69,7 +73,7 @@ export function listImports(): Answer<{
 }> {
   return answer(
     () => ({
-      imports: loadImports().map((spec) => view(spec, me().id)),
+      imports: loadImports().map((spec) => view(spec, me())),
       fields: [...LP_FIELDS],
       defaultFields: [...DEFAULT_IMPORT_FIELDS],
       filterFields: FILTER_FIELDS,
@@ -119,7 +123,7 @@ export function saveImport(input: unknown): Answer<{ import: ImportView }> {
     if (at >= 0) imports[at] = spec;
     else imports.push(spec);
     saveImports(imports);
-    return { import: view(spec, user.id) };
+    return { import: view(spec, user) };
   }, knownSecrets);
 }
 
@@ -132,6 +136,7 @@ export function deleteImport(id: unknown): Answer<{ deleted: string }> {
       throw badInput(`Only ${spec.alert.owner}, who saved this import's alert, can delete the import.`);
     if (loadRun(spec.id)?.status === 'running') cancelRun(spec.id, importPorts());
     saveImports(loadImports().filter((i) => i.id !== spec.id));
+    recordSchedule({ id: spec.id, schedule: undefined });
     deleteRun(spec.id);
     importPorts().listed?.remove(spec.id);
     if (spec.history) releaseHistory(spec.history.sheet);
@@ -154,7 +159,7 @@ export function scheduleImport(id: unknown, schedule: unknown): Answer<{ import:
     const user = me();
     const chosen = checkSchedule(schedule);
     const next = chosen ? { ...chosen, by: user } : undefined;
-    checkCoverage(spec, { fields: spec.fields, filters: spec.filters, schedule: next }, user);
+    checkCoverage(spec, { ...spec, schedule: next }, user);
     if (next) {
       const s = readSettings();
       if (!s.apiKey)
@@ -169,8 +174,9 @@ export function scheduleImport(id: unknown, schedule: unknown): Answer<{ import:
     spec.schedule = next;
     spec.nextDueAt = next ? nextDue(next, Date.now()) : undefined;
     saveImports(imports);
+    recordSchedule(spec);
     syncTriggers(user);
-    return { import: view(spec, user.id) };
+    return { import: view(spec, user) };
   }, knownSecrets);
 }
 

@@ -14,6 +14,7 @@ import { recoverInterruptedRefresh } from '../gas/formulas';
 import { importPorts } from '../gas/import-ports';
 import { ensureDocumentCopy } from '../gas/settings';
 import { loadImports, loadRun, saveImports } from '../gas/store';
+import { ownsRun, ownsSchedule, tidyMine } from '../gas/mine';
 import { syncTriggers, timerRan } from '../gas/triggers';
 import { me } from '../gas/user';
 import { beginRun, continueRun, notStarted, STEP_BUDGET_MS } from '../import/machine';
@@ -31,6 +32,9 @@ function moveSlot(importId: string, now: number): void {
   mine.nextDueAt = next;
   saveImports(imports);
 }
+
+const UNSEALED_REASON =
+  "This import's schedule names you, but your own record of your schedules does not hold it as it stands (it was changed outside the sidebar), so it does not run with your key: save the schedule again in the sidebar.";
 
 const BUSY_REASON =
   'Another import or refresh was writing to this spreadsheet, so this scheduled run could not begin; it is tried again at the next hourly run.';
@@ -68,16 +72,19 @@ function runOne(spec: ImportSpec, carryOn: boolean, user: Person, now: number): 
 export function runScheduledImports(): void {
   const user = me();
   const now = Date.now();
-  timerRan(user, now);
+  timerRan(now);
   recoverInterruptedRefresh();
   // The hourly run keeps the document cache's copy of the settings alive for the formulas.
   ensureDocumentCopy();
   for (const spec of loadImports()) {
     const run = loadRun(spec.id);
     const running = run?.status === 'running';
-    if (running && run.by === user.id) runOne(spec, true, user, now);
-    else if (!running && spec.schedule?.by.id === user.id && (spec.nextDueAt ?? 0) <= now)
-      runOne(spec, false, user, now);
+    const due = !running && !!spec.schedule && (spec.nextDueAt ?? 0) <= now;
+    if (running && ownsRun(run, user)) runOne(spec, true, user, now);
+    else if (due && ownsSchedule(spec, user)) runOne(spec, false, user, now);
+    else if (due && spec.schedule?.by.id === user.id) notStarted(spec.id, 'schedule', importPorts(), UNSEALED_REASON);
   }
+  const imports = loadImports();
+  tidyMine(imports, new Map(imports.map((i) => [i.id, loadRun(i.id)])), user);
   syncTriggers(user);
 }

@@ -30,6 +30,7 @@ import {
 import { historyPort } from './history';
 import { mailPort } from './mail';
 import { loadImports, loadRun, saveImports, saveRun } from './store';
+import { recordRun } from './mine';
 import { me } from './user';
 
 function lockPort(): LockPort {
@@ -45,6 +46,16 @@ function clientPages(client: Client | undefined): PagePort {
     },
     counters: () => ({ fetches: client?.stats.fetches ?? 0, retries: client?.stats.retries ?? 0 }),
   };
+}
+
+/** The watched values of one partner as the alert's record cell holds them (JSON text); none when unreadable. */
+function knownValues(cell: Cell): string[] {
+  try {
+    const v: unknown = JSON.parse(String(cell));
+    return Array.isArray(v) ? v.map(String) : [];
+  } catch {
+    return [];
+  }
 }
 
 /** The ports for this execution; `client` is needed by steps that read pages (not by cancel). */
@@ -93,18 +104,17 @@ export function importPorts(client?: Client): ImportPorts {
         const sheet = findSheet(listedName(importId));
         if (!sheet) return null;
         const last = sheet.getLastRow();
-        return last < 1
-          ? []
-          : sheet
-              .getRange(1, 1, last, 1)
-              .getValues()
-              .map((r) => String(r[0]));
+        if (last < 1) return [];
+        return (sheet.getRange(1, 1, last, 2).getValues() as Cell[][]).map(([id, values]) => ({
+          id: String(id),
+          values: knownValues(values),
+        }));
       },
-      write: (importId, ids) => {
+      write: (importId, known) => {
         const sheet = ensureSideSheet(listedName(importId), true);
         replaceTable(
           sheet,
-          ids.map((id) => [id]),
+          known.map((k) => [k.id, JSON.stringify(k.values)]),
         );
       },
       remove: (importId) => removeSheet(listedName(importId)),
@@ -118,6 +128,9 @@ export function importPorts(client?: Client): ImportPorts {
     now: () => Date.now(),
     sleep: (ms) => gasClock.sleep(ms),
     newRunId: () => timeId(Date.now()),
-    user: () => (user ??= me().id),
+    claimRun: (runId) => {
+      recordRun(runId);
+      return (user ??= me().id);
+    },
   };
 }

@@ -5,11 +5,14 @@
  * fails). The hourly `runScheduledImports` does all the timed work of its user in this
  * document: the schedules they own, the runs they began that are unfinished, and formulas a
  * killed "Refresh all formulas" left erased. It exists while that user has such work and is
- * removed when they have none. Each user's trigger records when it was armed and when it last
- * ran (a document property per user), so the sidebar can show it and arm it again when it has
- * stopped firing (an add-on disabled and enabled again).
+ * removed when they have none. Only what the user's own record says is theirs counts
+ * (src/gas/mine.ts): a schedule or run another editor wrote into the document properties arms nothing. Each user's
+ * trigger records when it was armed and when it last ran (in that user's own properties, per
+ * spreadsheet, where no other editor can write), so the sidebar can show it and arm it again when
+ * it has stopped firing (an add-on disabled and enabled again).
  */
 import type { Person } from '../import/spec';
+import { ownsRun, ownsSchedule, readMine } from './mine';
 import { PROP } from './settings';
 import { book } from './sheets';
 import { loadImports, loadRun } from './store';
@@ -31,22 +34,26 @@ function mine(): GoogleAppsScript.Script.Trigger[] {
   return ScriptApp.getUserTriggers(book()).filter((t) => t.getHandlerFunction() === TIMER);
 }
 
-function readRecord(user: Person): TimerRecord | null {
-  const text = PropertiesService.getDocumentProperties().getProperty(TIMER_RECORD + user.id);
+/** The user's own record of their timer in this spreadsheet. */
+const recordKey = () => TIMER_RECORD + book().getId();
+
+function readRecord(): TimerRecord | null {
+  const text = PropertiesService.getUserProperties().getProperty(recordKey());
   return text ? (JSON.parse(text) as TimerRecord) : null;
 }
 
-function writeRecord(user: Person, record: TimerRecord | null): void {
-  const props = PropertiesService.getDocumentProperties();
-  if (record) props.setProperty(TIMER_RECORD + user.id, JSON.stringify(record));
-  else props.deleteProperty(TIMER_RECORD + user.id);
+function writeRecord(record: TimerRecord | null): void {
+  const props = PropertiesService.getUserProperties();
+  if (record) props.setProperty(recordKey(), JSON.stringify(record));
+  else props.deleteProperty(recordKey());
 }
 
 /** What `user`'s timer has to do in this document: '' when nothing. */
 export function timerWork(user: Person): string {
   const imports = loadImports();
-  if (imports.some((i) => i.schedule?.by.id === user.id)) return 'your scheduled imports';
-  if (imports.some((i) => loadRun(i.id)?.status === 'running' && loadRun(i.id)?.by === user.id))
+  const mine = readMine();
+  if (imports.some((i) => ownsSchedule(i, user, mine))) return 'your scheduled imports';
+  if (imports.some((i) => loadRun(i.id)?.status === 'running' && ownsRun(loadRun(i.id), user, mine)))
     return 'your unfinished import';
   if (PropertiesService.getDocumentProperties().getProperty(PROP.refreshJournal) !== null) return REPAIR_WORK;
   return '';
@@ -67,22 +74,22 @@ export interface TimerState {
 export function syncTriggers(user: Person, pending = '', now = Date.now()): TimerState {
   const work = timerWork(user) || pending;
   const have = mine();
-  const record = readRecord(user);
+  const record = readRecord();
   if (!work) {
     for (const t of have) ScriptApp.deleteTrigger(t);
-    if (record) writeRecord(user, null);
+    if (record) writeRecord(null);
     return { work, armed: false, rearmed: false };
   }
   const silent = !!record && have.length > 0 && now - Math.max(record.armedAt, record.ranAt ?? 0) > TIMER_SILENT_MS;
   if (silent || have.length !== 1) {
     for (const t of have) ScriptApp.deleteTrigger(t);
     ScriptApp.newTrigger(TIMER).timeBased().everyHours(1).create();
-    writeRecord(user, { armedAt: now, ...(record?.ranAt !== undefined ? { ranAt: record.ranAt } : {}) });
-  } else if (!record) writeRecord(user, { armedAt: now });
+    writeRecord({ armedAt: now, ...(record?.ranAt !== undefined ? { ranAt: record.ranAt } : {}) });
+  } else if (!record) writeRecord({ armedAt: now });
   return { work, armed: true, ...(record?.ranAt !== undefined ? { ranAt: record.ranAt } : {}), rearmed: silent };
 }
 
-/** Notes that `user`'s timer ran now. */
-export function timerRan(user: Person, now = Date.now()): void {
-  writeRecord(user, { armedAt: readRecord(user)?.armedAt ?? now, ranAt: now });
+/** Notes that this user's timer ran now. */
+export function timerRan(now = Date.now()): void {
+  writeRecord({ armedAt: readRecord()?.armedAt ?? now, ranAt: now });
 }

@@ -1,9 +1,9 @@
 /**
- * Who an execution runs as, by record. A user's id is a random id kept in their own user
- * properties, made the first time it is needed: per user and per script (in an add-on, the same
- * in every document), readable without any scope, and never shown. Their address comes from
- * Apps Script only with the userinfo.email scope ('' without it). What a user owns (a schedule, a
- * run, an alert) records this, so whose key, quota and trigger serve it is read, not guessed.
+ * Who an execution runs as. A user's id is a random id kept in their own user properties, made
+ * the first time it is needed: per user and per script (in an add-on, the same in every
+ * document), readable without any scope. It is not secret: the spreadsheet's copy of a schedule
+ * names its owner by it. What makes a schedule or a run a user's is their own record of it
+ * (./mine.ts). Their address comes from Apps Script only with the userinfo.email scope ('' without it).
  */
 import type { Person } from '../import/spec';
 

@@ -188,8 +188,6 @@ export function writeTarget(
   let columns: Array<string | undefined> = [...spec.fields];
   let owned: ((r: number, c: number) => boolean) | undefined;
   let note = '';
-  // The changes since the table before, by the merge rule in both modes (an alert watches them).
-  let changes: Change[] = [];
   const when = new Date(ports.now());
   if (spec.mode === 'merge') {
     const merged = mergeTables(existing, spec.fields, rows, spec.sheetName, kept.unmatched);
@@ -197,7 +195,6 @@ export function writeTarget(
     // The import owns the cells it wrote and, in the rows it kept, the cells it had recorded: what the analyst typed there stays theirs.
     const recorded = recordedCells(existing, spec.id);
     owned = (r, c) => merged.owns(r, c) || recorded(r, c);
-    changes = merged.changes;
     ports.logs.changes(merged.changes.map((c) => [when, spec.sheetName, c.id, c.change, c.field, c.before, c.after]));
     const count = (kind: Change['change']) => merged.changes.filter((c) => c.change === kind).length;
     const [unmatched, repeated] = [count('no longer matches'), count('repeated id (kept)')];
@@ -218,14 +215,14 @@ export function writeTarget(
     grid = [replaceHeader(existing, spec.fields), ...rows];
     if (spec.alert?.baselineAt !== undefined) {
       // A watched replace logs its changes too, so the alert's link to the change log shows them.
-      changes = mergeTables(existing, spec.fields, rows, spec.sheetName, kept.unmatched).changes;
+      const changes = mergeTables(existing, spec.fields, rows, spec.sheetName, kept.unmatched).changes;
       ports.logs.changes(changes.map((c) => [when, spec.sheetName, c.id, c.change, c.field, c.before, c.after]));
     }
   }
   writeOwned(spec, existing, grid, columns, ports, owned);
   ports.staging.remove(spec.id);
   run.read = rows.length;
-  const watched = afterWrite(spec, run, rows, changes, ports);
+  const watched = afterWrite(spec, run, rows, ports);
   const which = spec.filters?.length
     ? `${grouped(rows.length)} of ${grouped(read)} active limited partners (those matching the filters)`
     : `${grouped(rows.length)} active limited partners`;

@@ -71,14 +71,15 @@ export const LOCKED_MESSAGE = 'Another import is writing to this spreadsheet; wa
 export function newRun(
   spec: ImportSpec,
   source: RunSource,
-  ports: Pick<ImportPorts, 'now' | 'newRunId' | 'user'>,
+  ports: Pick<ImportPorts, 'now' | 'newRunId' | 'claimRun'>,
 ): RunState {
   const now = ports.now();
+  const runId = ports.newRunId();
   return {
-    runId: ports.newRunId(),
+    runId,
     importId: spec.id,
     source,
-    by: ports.user(),
+    by: ports.claimRun(runId),
     status: 'running',
     startedAt: now,
     updatedAt: now,

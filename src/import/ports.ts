@@ -80,12 +80,18 @@ export interface HistoryPort {
   append(sheetName: string, importId: string, header: readonly string[], rows: Cell[][]): void;
 }
 
-/** The ids an import listed at its last completed run with an alert (a hidden sheet in Apps Script): who was added or removed since. */
+/** One listed partner as an alert's owner was last told of them: the id and the watched fields' values, as text. */
+export interface Known {
+  id: string;
+  values: string[];
+}
+
+/** An alert's record of what its owner was last told (a hidden sheet in Apps Script): who was added or removed, and what changed, since. */
 export interface ListedPort {
   /** Null when there is no record. */
-  read(importId: string): string[] | null;
+  read(importId: string): Known[] | null;
   /** Replaces the record in one write. */
-  write(importId: string, ids: readonly string[]): void;
+  write(importId: string, known: readonly Known[]): void;
   remove(importId: string): void;
 }
 
@@ -118,6 +124,6 @@ export interface ImportPorts {
   /** Waits `ms` (Utilities.sleep in Apps Script). */
   sleep(ms: number): void;
   newRunId(): string;
-  /** The user this execution runs as (Person.id, src/import/spec.ts): a run records who began it. */
-  user(): string;
+  /** The user this execution runs as (Person.id), who begins run `runId`: recorded in their own properties as theirs. */
+  claimRun(runId: string): string;
 }

@@ -13,7 +13,7 @@ export interface RunState {
   runId: string;
   importId: string;
   source: RunSource;
-  /** Who began it (Person.id): only their trigger carries it on, with their key. */
+  /** Who began it (Person.id); only their trigger carries it on, with their key, and only while their own record lists the run (src/gas/mine.ts). */
   by: string;
   status: RunStatus;
   startedAt: number;

@@ -30,10 +30,18 @@ export interface Person {
   email: string;
 }
 
-/** A schedule and its owner: only the owner's trigger runs it, with the owner's key, fetch quota and mail quota. */
+/**
+ * A schedule and its owner: only the owner's trigger runs it, with the owner's key, fetch quota
+ * and mail quota. The spreadsheet's copy names the owner; what makes it theirs is the owner's own
+ * record of it (src/gas/mine.ts), which no other editor can write.
+ */
 export interface OwnedSchedule extends Schedule {
   by: Person;
 }
+
+/** A schedule as its owner records it: the import and when it runs. */
+export const scheduleSubject = (importId: string, s: Schedule): string =>
+  `${importId}|${s.every}|${s.hours ?? ''}|${s.atHour ?? ''}|${s.weekday ?? ''}`;
 
 export interface LastRun {
   at: number;
@@ -184,11 +192,12 @@ export function checkAlert(
 /**
  * What an alert watches besides its own settings (the import's fields, filters and schedule) is
  * its owner's to narrow: a change by anyone else that would stop it from seeing what it watches
- * is refused, naming it. Widening (a field added) is anyone's.
+ * is refused, naming it: a watched field dropped, the filters, the schedule, the sheet (a new one
+ * holds nothing to compare with). Widening (a field added) and the order are anyone's.
  */
 export function checkCoverage(
-  before: Pick<ImportSpec, 'alert' | 'fields' | 'filters' | 'schedule'>,
-  after: Pick<ImportSpec, 'fields' | 'filters' | 'schedule'>,
+  before: Pick<ImportSpec, 'alert' | 'fields' | 'filters' | 'schedule' | 'sheetName'>,
+  after: Pick<ImportSpec, 'fields' | 'filters' | 'schedule' | 'sheetName'>,
   user: Person,
 ): void {
   const alert = before.alert;
@@ -199,6 +208,8 @@ export function checkCoverage(
     dropped.length ? `the field${dropped.length > 1 ? 's' : ''} ${dropped.slice(0, 5).join(', ')}` : '',
     JSON.stringify(before.filters ?? []) !== JSON.stringify(after.filters ?? []) ? 'the filters' : '',
     JSON.stringify(before.schedule ?? null) !== JSON.stringify(after.schedule ?? null) ? 'the schedule' : '',
+    // A new sheet holds no values to compare with: the alert would see no field change.
+    !sameSheetName(before.sheetName, after.sheetName) ? 'the sheet' : '',
   ].filter(Boolean);
   if (narrowed.length)
     throw badInput(
@@ -251,6 +262,36 @@ export function nextDue(s: Schedule, after: number): number {
 }
 
 /**
+ * The import's sheet and its history's, each apart from every other import's sheets (and from
+ * each other): returns the history as it will be saved.
+ */
+function checkSheets(
+  sheetName: string,
+  input: unknown,
+  before: History | undefined,
+  others: readonly ImportSpec[],
+): History | undefined {
+  const clash = others.find(
+    (e) => sameSheetName(e.sheetName, sheetName) || (e.history && sameSheetName(e.history.sheet, sheetName)),
+  );
+  if (clash)
+    throw badInput(
+      sameSheetName(clash.sheetName, sheetName)
+        ? `Another saved import already writes the sheet "${sheetName}".`
+        : `The sheet "${sheetName}" keeps the history of the import into "${clash.sheetName}"; pick another sheet name.`,
+    );
+  const taken = [sheetName, ...others.flatMap((e) => [e.sheetName, ...(e.history ? [e.history.sheet] : [])])];
+  const history = checkHistory(input, before, sheetName, taken);
+  if (history && sameSheetName(history.sheet, sheetName))
+    throw badInput(`"${sheetName}" keeps this import's history; pick another sheet name, or switch history off first.`);
+  if (history && others.some((e) => sameSheetName(e.sheetName, history.sheet)))
+    throw badInput(
+      `This import's history is kept in "${history.sheet}", which another import now writes; switch history off and on again to name a new one.`,
+    );
+  return history;
+}
+
+/**
  * A spec from the sidebar's form, saved by `user`: checked, fields in the order chosen, unknown
  * ones refused, filters and sort checked (refused with a message naming the problem); history and
  * alert left out keep what was saved, null removes them. A change that would narrow what another
@@ -277,23 +318,9 @@ export function checkSpec(
   const sort = checkSort(i.sort);
   const id = typeof i.id === 'string' && existing.some((e) => e.id === i.id) ? i.id : newId();
   const others = existing.filter((e) => e.id !== id);
-  const clash = others.find(
-    (e) => sameSheetName(e.sheetName, sheetName) || (e.history && sameSheetName(e.history.sheet, sheetName)),
-  );
-  if (clash)
-    throw badInput(
-      sameSheetName(clash.sheetName, sheetName)
-        ? `Another saved import already writes the sheet "${sheetName}".`
-        : `The sheet "${sheetName}" keeps the history of the import into "${clash.sheetName}"; pick another sheet name.`,
-    );
   const before = existing.find((e) => e.id === id);
-  const taken = [sheetName, ...others.flatMap((e) => [e.sheetName, ...(e.history ? [e.history.sheet] : [])])];
-  const history = checkHistory(i.history, before?.history, sheetName, taken);
-  if (history && others.some((e) => sameSheetName(e.sheetName, history.sheet)))
-    throw badInput(
-      `This import's history is kept in "${history.sheet}", which another import now writes; switch history off and on again to name a new one.`,
-    );
-  if (before) checkCoverage(before, { fields: unique, filters, schedule: before.schedule }, user);
+  const history = checkSheets(sheetName, i.history, before?.history, others);
+  if (before) checkCoverage(before, { fields: unique, filters, schedule: before.schedule, sheetName }, user);
   const alert = checkAlert(i.alert, unique, before?.alert, user, before?.schedule);
   return {
     id,

@@ -14,7 +14,8 @@
 import { redact } from '../api/redact';
 import { type Cell, isDate } from '../table/cells';
 import type { Change } from './merge';
-import type { ImportPorts } from './ports';
+import type { ImportPorts, Known } from './ports';
+import { fnv1a } from '../api/hash';
 import type { RunState } from './run-state';
 import type { Alert, AlertOn, ImportSpec } from './spec';
 
@@ -176,43 +177,74 @@ function keepHistory(
   return { rows: present ? 0 : rows.length, note: ` History: ${plural(kept, 'run')} kept in "${name}".` };
 }
 
+/** The longest value the alert's record keeps whole; a longer one is kept as its start and a hash of the whole. */
+const KNOWN_CHARS = 400;
+
+/** A value as the alert's record keeps it: text, dates as ISO times, long text cut to its start and a hash. */
+function knownValue(v: Cell): string {
+  const text = isDate(v) ? v.toISOString() : String(v ?? '');
+  return text.length <= KNOWN_CHARS ? text : `${text.slice(0, KNOWN_CHARS)}… #${fnv1a(text).toString(36)}`;
+}
+
+/** The partners of `rows` as the alert's record keeps them: each id with the values of the fields it watches. */
+export function knownOf(rows: readonly Cell[][], idCol: number, cols: readonly number[]): Known[] {
+  return rows.map((r) => ({ id: String(r[idCol]), values: cols.map((c) => knownValue(r[c])) }));
+}
+
 /**
- * The changes an alert reports, by one rule in both modes: partners added and removed since the
- * ids the last run listed (`before`), and the table's field changes (the merge rule) of partners
- * listed both times. A merge keeps rows of partners no longer listed, so the table alone cannot
- * tell a partner who left now from one who left long ago: the record of listed ids can.
+ * The changes an alert reports, by one rule in both modes: against what its owner was last told
+ * (`before`, the alert's own record: each listed partner with the values of the watched
+ * `fields`), the partners added and removed and the watched values changed. The record is the
+ * alert's, never the table's: a merge that keeps rows of partners who left, a new sheet, or a run
+ * that could not send mail cannot hide a change from it. A record of other fields (the alert's
+ * fields changed since) tells only who was added or removed.
  */
-export function alertChanges(before: readonly string[], now: readonly string[], changes: readonly Change[]): Change[] {
-  const was = new Set(before);
-  const is = new Set(now);
+export function alertChanges(before: readonly Known[], now: readonly Known[], fields: readonly string[]): Change[] {
+  const was = new Map(before.map((k) => [k.id, k.values]));
+  const is = new Set(now.map((k) => k.id));
   const blank = { field: '', before: '', after: '' };
+  const changed: Change[] = [];
+  for (const k of now) {
+    const old = was.get(k.id);
+    if (old?.length !== fields.length) continue;
+    fields.forEach((field, i) => {
+      if (old[i] !== k.values[i])
+        changed.push({ id: k.id, change: 'changed', field, before: old[i], after: k.values[i] });
+    });
+  }
   return [
-    ...changes.filter((c) => c.change === 'changed' && was.has(c.id) && is.has(c.id)),
-    ...now.filter((id) => !was.has(id)).map((id): Change => ({ id, change: 'new partner', ...blank })),
-    ...before.filter((id) => !is.has(id)).map((id): Change => ({ id, change: 'no longer active', ...blank })),
+    ...changed,
+    ...now.filter((k) => !was.has(k.id)).map((k): Change => ({ id: k.id, change: 'new partner', ...blank })),
+    ...before.filter((k) => !is.has(k.id)).map((k): Change => ({ id: k.id, change: 'no longer active', ...blank })),
   ];
 }
 
 /**
  * Sends the alert for this run's changes (see the file's comment); returns what the run log says
- * of it. The ids this run listed are recorded before the email is sent: a run finished again
- * after its execution was killed compares with them and finds nothing to send twice.
+ * of it. The alert's record moves on only when its owner is told (or there is nothing to tell):
+ * a run that cannot send (mail not allowed, quota spent) leaves it, so the next run that can
+ * reports the same changes. It is written before the email is sent: a run finished again after
+ * its execution was killed compares with it and finds nothing to send twice.
  */
 function sendAlert(
   spec: ImportSpec,
   run: RunState,
   rows: readonly Cell[][],
-  changes: readonly Change[],
   ports: ImportPorts,
 ): { sent: string; note: string } {
   const alert = spec.alert;
   const listed = ports.listed;
   if (!alert || !ports.mail || !listed) return { sent: '', note: '' };
   const idCol = spec.fields.indexOf('id');
-  const now = rows.map((r) => String(r[idCol]));
+  const fields = alert.fields ?? spec.fields.filter((f) => f !== 'id');
+  const now = knownOf(
+    rows,
+    idCol,
+    fields.map((f) => spec.fields.indexOf(f)),
+  );
   const before = alert.baselineAt === undefined ? null : listed.read(spec.id);
-  listed.write(spec.id, now);
   if (before === null) {
+    listed.write(spec.id, now);
     const specs = ports.store.specs();
     const mine = specs.find((i) => i.id === spec.id);
     if (mine?.alert) {
@@ -221,12 +253,17 @@ function sendAlert(
     }
     return { sent: 'baseline', note: ' Alert: this run is the baseline; later runs email changes.' };
   }
-  const watched = watchedChanges(alertChanges(before, now, changes), alert);
-  if (!watched.length) return { sent: 'no changes', note: '' };
+  const watched = watchedChanges(alertChanges(before, now, fields), alert);
+  if (!watched.length) {
+    listed.write(spec.id, now);
+    return { sent: 'no changes', note: '' };
+  }
+  const kept = ' Its record is kept: the next run that can send reports these changes.';
   const off = ports.mail.off();
-  if (off) return { sent: 'not sent', note: ` Alert not sent: ${off}` };
+  if (off) return { sent: 'not sent', note: ` Alert not sent: ${off}${kept}` };
   if (ports.mail.remaining() < 1)
-    return { sent: 'quota spent', note: " Alert not sent: today's email quota is spent." };
+    return { sent: 'quota spent', note: ` Alert not sent: today's email quota is spent.${kept}` };
+  listed.write(spec.id, now);
   const nameCol = spec.fields.indexOf('fullName');
   const names = new Map<string, string>(
     nameCol < 0 ? [] : rows.map((r) => [String(r[idCol]), String(r[nameCol] ?? '')]),
@@ -243,17 +280,8 @@ function sendAlert(
   };
 }
 
-/**
- * After a completed write of `rows` (the table's data rows) with `changes` (the merge rule's,
- * against the table before): history, then alert. Records on the run what the run log shows.
- */
-export function afterWrite(
-  spec: ImportSpec,
-  run: RunState,
-  rows: readonly Cell[][],
-  changes: readonly Change[],
-  ports: ImportPorts,
-): string {
+/** After a completed write of `rows` (the table's data rows): history, then alert. Records on the run what the run log shows. */
+export function afterWrite(spec: ImportSpec, run: RunState, rows: readonly Cell[][], ports: ImportPorts): string {
   let note = '';
   try {
     const h = keepHistory(spec, run, rows, ports);
@@ -263,7 +291,7 @@ export function afterWrite(
     run.historyRows = 0;
     note += ` History not kept: ${e instanceof Error ? e.message : String(e)}`;
   }
-  const a = sendAlert(spec, run, rows, changes, ports);
+  const a = sendAlert(spec, run, rows, ports);
   run.alert = a.sent;
   return note + a.note;
 }

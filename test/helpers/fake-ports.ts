@@ -195,7 +195,7 @@ export function world(fetch: PageFetcher, specs: ImportSpec[], options: { msPerF
         w.clock.t += ms;
       },
       newRunId: () => `run${++n}`,
-      user: () => 'user-1',
+      claimRun: () => 'user-1',
     };
   };
   w.ports = make();

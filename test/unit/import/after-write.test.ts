@@ -63,7 +63,7 @@ function historyRun(keep: number, port: HistoryPort | undefined, rows: Cell[][],
   const w = world(() => [], [spec]);
   const ports: ImportPorts = { ...w.ports, ...(port ? { history: port } : {}) };
   const run = newRun(spec, 'schedule', ports);
-  const note = afterWrite(spec, run, rows, [], ports);
+  const note = afterWrite(spec, run, rows, ports);
   return { note, run };
 }
 
@@ -209,11 +209,12 @@ describe('alert', () => {
 
   function listedIds(before: string[] | null): { ids: string[] | null; writes: number; port: ListedPort } {
     const l = { ids: before, writes: 0, port: undefined as unknown as ListedPort };
+    // A record of ids alone (no watched values): the alert tells who was added or removed.
     l.port = {
-      read: () => l.ids,
+      read: () => l.ids?.map((id) => ({ id, values: [] })) ?? null,
       write: (_id, now) => {
         l.writes++;
-        l.ids = [...now];
+        l.ids = now.map((k) => k.id);
       },
       remove: () => undefined,
     };
@@ -242,7 +243,7 @@ describe('alert', () => {
     const w = world(() => [], stored);
     const all: ImportPorts = { ...w.ports, ...ports };
     const run = newRun(spec, 'schedule', all);
-    const note = afterWrite(spec, run, rows, [], all);
+    const note = afterWrite(spec, run, rows, all);
     return { note, run, w };
   }
 
@@ -301,7 +302,9 @@ describe('alert', () => {
   test('a spent quota is noted; the last email of the day still goes', () => {
     const spent = mailbox({ remaining: 0 });
     const a = alertRun(watchedSpec(alert(5)), ids(2), { mail: spent.port, listed: listedIds(['lp_0']).port });
-    expect(a.note).toBe(" Alert not sent: today's email quota is spent.");
+    expect(a.note).toBe(
+      " Alert not sent: today's email quota is spent. Its record is kept: the next run that can send reports these changes.",
+    );
     expect(a.run.alert).toBe('quota spent');
     expect(spent.sent).toEqual([]);
     const last = mailbox({ remaining: 1 });

@@ -6,7 +6,7 @@
  * finished again in the next execution completes the history without a duplicate.
  */
 import { beginRun, continueRun } from '../../../src/import/machine';
-import type { HistoryPort } from '../../../src/import/ports';
+import type { HistoryPort, Known } from '../../../src/import/ports';
 import type { RunSummary } from '../../../src/import/run-state';
 import type { ImportSpec } from '../../../src/import/spec';
 import { MAX_SPREADSHEET_CELLS } from '../../../src/import/watch';
@@ -171,7 +171,7 @@ describe('an alert killed at each of its writes', () => {
         alert: { on: ['added', 'removed'], owner: 'me@example.com' },
       },
     ]);
-    const state = { sent: [] as string[], listed: null as string[] | null, ops: 0, killAt: 0, after: false };
+    const state = { sent: [] as string[], listed: null as Known[] | null, ops: 0, killAt: 0, after: false };
     const op = (effect: () => void) => {
       state.ops++;
       const now = state.killAt === state.ops;
@@ -194,7 +194,7 @@ describe('an alert killed at each of its writes', () => {
       },
       listed: {
         read: () => state.listed,
-        write: (_id: string, ids: readonly string[]) => op(() => (state.listed = [...ids])),
+        write: (_id: string, known: readonly Known[]) => op(() => (state.listed = [...known])),
         remove: () => undefined,
       },
     });

@@ -89,6 +89,14 @@ describe('history', () => {
     });
   });
 
+  test('an import cannot move its table onto its own history sheet', () => {
+    const self = saved('a', 'S', { history: { keep: 3, sheet: 'S history' } });
+    expect(() => checkSpec({ id: 'a', sheetName: 's HISTORY' }, [self], newId)).toThrow(
+      '"s HISTORY" keeps this import\'s history; pick another sheet name, or switch history off first.',
+    );
+    expect(checkSpec({ id: 'a', sheetName: 'S history', history: null }, [self], newId).sheetName).toBe('S history');
+  });
+
   test('an import may move its table onto the sheet its own history would clash with', () => {
     const self = saved('a', 'Partners history');
     const moved = checkSpec({ id: 'a', sheetName: 'Partners', history: { keep: 2 } }, [self], newId);

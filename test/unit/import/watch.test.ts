@@ -1,6 +1,13 @@
 /** The pure parts of alerts (src/import/watch.ts): which changes an alert reports, and the email it sends. */
 import type { Change } from '../../../src/import/merge';
-import { alertChanges, alertMail, MAX_ALERT_ROWS, runsThatFit, watchedChanges } from '../../../src/import/watch';
+import {
+  alertChanges,
+  alertMail,
+  knownOf,
+  MAX_ALERT_ROWS,
+  runsThatFit,
+  watchedChanges,
+} from '../../../src/import/watch';
 
 const changed = (id: string, field: string, before: string, after: string): Change => ({
   id,
@@ -14,22 +21,39 @@ const links = {
   changeLog: 'https://docs.google.com/spreadsheets/d/x/edit#gid=3',
 };
 
-test('added and removed come from the ids listed before; field changes only for partners listed both times', () => {
-  const table = [
-    changed('a', 'firm', 'X', 'Y'),
-    changed('z', 'firm', 'P', 'Q'),
-    { id: 'old', change: 'no longer active', field: '', before: '', after: '' } as Change,
-  ];
-  const out = alertChanges(['a', 'b', 'z'], ['a', 'c'], table);
-  expect(out.map((c) => `${c.change}:${c.id}`)).toEqual([
-    'changed:a',
-    'new partner:c',
-    'no longer active:b',
-    'no longer active:z',
+const known = (id: string, ...values: string[]) => ({ id, values });
+
+test("added, removed and changed are judged against the alert's own record, not the table", () => {
+  const before = [known('a', 'X', '1'), known('b', 'P', '2'), known('z', 'Q', '3')];
+  const now = [known('a', 'Y', '1'), known('c', 'R', '4')];
+  const out = alertChanges(before, now, ['firm', 'region']);
+  expect(out.map((c) => `${c.change}:${c.id}:${c.field}:${c.before}>${c.after}`)).toEqual([
+    'changed:a:firm:X>Y',
+    'new partner:c::>',
+    'no longer active:b::>',
+    'no longer active:z::>',
   ]);
   expect(watchedChanges(out, { on: ['removed'] }).map((c) => c.id)).toEqual(['b', 'z']);
   expect(watchedChanges(out, { on: ['changed'], fields: ['region'] })).toEqual([]);
   expect(watchedChanges(out, { on: ['changed', 'added'], fields: ['firm'] }).map((c) => c.id)).toEqual(['a', 'c']);
+});
+
+test('a record of other fields (the alert changed since) tells only who was added or removed', () => {
+  const out = alertChanges(
+    [known('a', 'X'), known('b', 'P')],
+    [known('a', 'Y', '1'), known('c', 'R', '4')],
+    ['firm', 'region'],
+  );
+  expect(out.map((c) => `${c.change}:${c.id}`)).toEqual(['new partner:c', 'no longer active:b']);
+});
+
+test('the record keeps dates as times and long text as its start and a hash, so a change past the start still counts', () => {
+  const long = 'x'.repeat(1000);
+  const [k] = knownOf([['lp_1', new Date(Date.UTC(2026, 0, 2)), long]], 0, [1, 2]);
+  expect(k.values[0]).toBe('2026-01-02T00:00:00.000Z');
+  expect(k.values[1].length).toBeLessThan(450);
+  const [k2] = knownOf([['lp_1', new Date(Date.UTC(2026, 0, 2)), `${long}y`]], 0, [1, 2]);
+  expect(alertChanges([k], [k2], ['updatedAt', 'description']).map((c) => c.field)).toEqual(['description']);
 });
 
 test('service text is escaped, the key never appears, and at most MAX_ALERT_ROWS changes are listed', () => {
