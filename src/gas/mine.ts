@@ -10,6 +10,7 @@
 import type { RunState } from '../import/run-state';
 import { type ImportSpec, scheduleSubject } from '../import/spec';
 import { book } from './sheets';
+import { loadImports, loadRun } from './store';
 import type { Person } from '../import/spec';
 
 const MINE = 'INVESTOR_DATA_MINE_';
@@ -43,10 +44,16 @@ export function recordSchedule(spec: Pick<ImportSpec, 'id' | 'schedule'>): void 
   write(m);
 }
 
-/** Records that this user began run `runId`. */
+/** Records that this user began run `runId`, dropping the runs of theirs that have ended (the record stays small). */
 export function recordRun(runId: string): void {
   const m = read();
-  if (!m.runs.includes(runId)) m.runs.push(runId);
+  const running = new Set(
+    loadImports()
+      .map((i) => loadRun(i.id))
+      .filter((r) => r?.status === 'running')
+      .map((r) => r?.runId),
+  );
+  m.runs = [...m.runs.filter((id) => running.has(id)), runId];
   write(m);
 }
 

@@ -9,7 +9,7 @@ import type { Emulator } from '../../../dev/emulator/runtime';
 import type { ImportInput } from '../../../src/contract';
 import { RUN_LOG_HEADER } from '../../../src/import/end';
 import { addin } from '../../helpers/addin';
-import { call, saveImport, sheet } from '../../helpers/imports';
+import { call, runImport, saveImport, sheet } from '../../helpers/imports';
 import { activeIds, type RunningService, servicesForThisFile, startService } from '../../helpers/service';
 
 const OWNER_KEY = 'owner-key-0123456789';
@@ -116,6 +116,15 @@ describe('a record an editor wrote by hand is no one’s', () => {
     expect(logRows(a.emu).filter((r) => r[col('Sheet')] === 'Editor run')).toEqual([]);
     expect(sheet(a.emu, 'Editor run')).toEqual([]);
   });
+});
+
+test('the record of the runs a user began stays small: runs that ended leave it', () => {
+  const a = addin(small[1].url, OWNER_KEY);
+  const id = saveImport(a.emu, { sheetName: 'Often', fields: ['id'] });
+  for (let i = 0; i < 30; i++) expect(runImport(a.emu, id).at(-1)?.status).toBe('done');
+  const store = a.emu.store(`user:${a.emu.owner}`);
+  const key = [...store.keys()].find((k) => k.startsWith('INVESTOR_DATA_MINE_'));
+  expect(JSON.parse(String(store.get(String(key)))).runs).toHaveLength(1);
 });
 
 describe("the alert's record of what its owner was told", () => {
