@@ -29,11 +29,17 @@ import {
   nextDue,
 } from '../import/spec';
 import { checkFilters, commonValues, compileQuery, describeQuery, opsFor } from '../table/filter';
+import { FIT_FIELDS } from '../table/match';
 
 const view = (spec: ImportSpec): ImportView => ({
   ...spec,
   run: summarize(spec.id, loadRun(spec.id)),
-  shaped: describeQuery({ filters: spec.filters ?? [], sort: spec.sort ?? [] }),
+  shaped: [
+    describeQuery({ filters: spec.filters ?? [], sort: spec.sort ?? [] }),
+    spec.fit ? `sorted by fit to fund ${spec.fit.fund}${spec.fit.top ? `, the best ${spec.fit.top}` : ''}` : '',
+  ]
+    .filter(Boolean)
+    .join('; '),
   historySheet: spec.history ? historySheetName(spec.sheetName) : '',
 });
 /** The fields a filter can name, with their operators (a field no operator fits is left out). */
@@ -64,7 +70,7 @@ export function listImports(): Answer<{
   return answer(
     () => ({
       imports: loadImports().map(view),
-      fields: [...LP_FIELDS],
+      fields: [...LP_FIELDS, ...FIT_FIELDS],
       defaultFields: [...DEFAULT_IMPORT_FIELDS],
       filterFields: FILTER_FIELDS,
     }),

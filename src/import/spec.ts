@@ -6,6 +6,8 @@
 import { badInput } from '../api/errors';
 import { LP_FIELDS } from '../api/records';
 import { checkFilters, checkSort, type FilterCondition, type FilterOp, type SortKey } from '../table/filter';
+import { idText } from '../table/input';
+import { FIT_FIELDS } from '../table/match';
 
 export type { FilterCondition, FilterOp, SortKey };
 
@@ -47,6 +49,14 @@ export interface History {
 
 export const MAX_HISTORY_RUNS = 100;
 
+/** Sort by fit to a venture fund (src/table/match.ts, the ranking of LP_MATCH), keeping the best `top` when given. */
+export interface FitSort {
+  fund: string;
+  top?: number;
+}
+
+export const MAX_FIT_TOP = 20000;
+
 export interface ImportSpec {
   id: string;
   sheetName: string;
@@ -56,6 +66,8 @@ export interface ImportSpec {
   filters?: FilterCondition[];
   /** Up to three sort keys; absent: the service's order. */
   sort?: SortKey[];
+  /** Sorted by fit to a fund instead (best first, ties by id): the fit columns (fitScore, …) can then be written. */
+  fit?: FitSort;
   schedule?: Schedule;
   nextDueAt?: number;
   last?: LastRun;
@@ -179,13 +191,38 @@ export function nextDue(s: Schedule, after: number): number {
   return d.getTime();
 }
 
+/** Sort by fit as the sidebar sends it: a fund id and an optional number of partners to keep; null or absent is none. */
+export function checkFit(input: unknown): FitSort | undefined {
+  if (input === undefined || input === null) return undefined;
+  const f = input as { fund?: unknown; top?: unknown };
+  const fund = idText(typeof f.fund === 'string' ? f.fund : f.fund === undefined ? null : f.fund);
+  if (fund === null) throw badInput('Name the venture fund to sort by fit to (an id such as vf_0003).');
+  if (f.top === undefined || f.top === null || f.top === '') return { fund };
+  const top = typeof f.top === 'string' && /^\s*\d+\s*$/.test(f.top) ? Number(f.top) : f.top;
+  if (!Number.isInteger(top) || (top as number) < 1 || (top as number) > MAX_FIT_TOP)
+    throw badInput(`Keep the best 1 to ${MAX_FIT_TOP} partners, or leave it blank for all.`);
+  return { fund, top: top as number };
+}
+
+/** Sort by fit within a spec: never beside a sort by fields; the fit columns only with it. */
+function checkFitSort(input: unknown, sort: readonly SortKey[], fields: readonly string[]): FitSort | undefined {
+  const fit = checkFit(input);
+  if (fit && sort.length) throw badInput('Sort by fit to a fund, or by fields: not both.');
+  const fitFields = fields.filter((f) => FIT_FIELDS.includes(f));
+  if (fitFields.length && !fit)
+    throw badInput(
+      `The columns ${fitFields.join(', ')} come from sorting by fit to a fund: choose that sort, or remove them.`,
+    );
+  return fit;
+}
+
 /** A spec from the sidebar's form: checked, fields in the order chosen, unknown ones refused, filters and sort checked (refused with a message naming the problem). */
 export function checkSpec(input: unknown, existing: readonly ImportSpec[], newId: () => string, user = ''): ImportSpec {
   if (!input || typeof input !== 'object') throw badInput('No import settings were given.');
   const i = input as Partial<ImportSpec>;
   const sheetName = checkSheetName(i.sheetName);
   const fields = Array.isArray(i.fields) && i.fields.length ? i.fields.map(String) : [...DEFAULT_IMPORT_FIELDS];
-  const unknown = fields.filter((f) => !LP_FIELDS.includes(f));
+  const unknown = fields.filter((f) => !LP_FIELDS.includes(f) && !FIT_FIELDS.includes(f));
   if (unknown.length)
     throw badInput(`Unknown field${unknown.length > 1 ? 's' : ''}: ${unknown.slice(0, 5).join(', ')}.`);
   const unique = [...new Set(fields)];
@@ -194,6 +231,7 @@ export function checkSpec(input: unknown, existing: readonly ImportSpec[], newId
   if (mode !== 'replace' && mode !== 'merge') throw badInput('The mode is "replace" or "merge".');
   const filters = checkFilters(i.filters);
   const sort = checkSort(i.sort);
+  const fit = checkFitSort(i.fit, sort, unique);
   const id = typeof i.id === 'string' && existing.some((e) => e.id === i.id) ? i.id : newId();
   const clash = existing.find((e) => e.id !== id && sameSheetName(e.sheetName, sheetName));
   if (clash) throw badInput(`Another saved import already writes the sheet "${sheetName}".`);
@@ -217,6 +255,7 @@ export function checkSpec(input: unknown, existing: readonly ImportSpec[], newId
     mode,
     ...(filters.length ? { filters } : {}),
     ...(sort.length ? { sort } : {}),
+    ...(fit ? { fit } : {}),
     schedule: before?.schedule,
     nextDueAt: before?.nextDueAt,
     last: before?.last,

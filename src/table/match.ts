@@ -322,15 +322,16 @@ const shownPoints = (n: number): string => String(Math.round(n));
 /** A partner's id for the tie order: its text, or '' (such records come last among equals). */
 const idOf = (r: ServiceRecord): string => (typeof r.id === 'string' ? r.id : '');
 
-/** Best fit first; equal scores by id (code-unit order), so the order never depends on the list's. */
-export function compareFits(a: Fit, b: Fit): number {
-  if (a.score !== b.score) return b.score - a.score;
-  const x = idOf(a.record);
-  const y = idOf(b.record);
-  if (x === y) return 0;
-  if (x === '' || y === '') return x === '' ? 1 : -1;
-  return x < y ? -1 : 1;
+/** Better score first; equal scores by id (code-unit order, '' last), so the order never depends on the list's. */
+export function compareScored(scoreA: number, idA: string, scoreB: number, idB: string): number {
+  if (scoreA !== scoreB) return scoreB - scoreA;
+  if (idA === idB) return 0;
+  if (idA === '' || idB === '') return idA === '' ? 1 : -1;
+  return idA < idB ? -1 : 1;
 }
+
+/** Best fit first; equal scores by id. */
+export const compareFits = (a: Fit, b: Fit): number => compareScored(a.score, idOf(a.record), b.score, idOf(b.record));
 
 /** The partners with some fit, best first, at most `limit`. */
 export function rankPartners(
