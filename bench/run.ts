@@ -3,7 +3,7 @@
  * injected latency, each figure beside its naive baseline from the same run. Writes
  * bench/results.json and prints tables. `--quick` is the smoke version `npm test` runs (small
  * sizes, no timing claims). `--latency MS` changes the injected latency (default 100).
- * `--only formulas,sheetScale,refresh,imports,filtered,scaling,service,rateLimited` runs only those groups (the others are
+ * `--only formulas,sheetScale,refresh,imports,filtered,match,scaling,service,rateLimited` runs only those groups (the others are
  * left out of the output, and bench/results.json keeps their previous figures). `--seeds 1-8` (or
  * `1,5,9`) picks the service's fault seeds of the rate-limited import (default 1-8).
  */
@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { Emulator } from '../dev/emulator/runtime';
 import { DEMO_KEY, startService } from '../dev/service/spawn';
 import { benchFormulas } from './formulas';
+import { benchMatch } from './match';
 import { benchFilteredImport, benchImport, benchRateLimitedImport } from './imports';
 import { benchRefresh } from './refresh';
 import { scalePointInChild } from './scale-point';
@@ -34,6 +35,7 @@ export const GROUPS = [
   'refresh',
   'imports',
   'filtered',
+  'match',
   'scaling',
   'service',
   'rateLimited',
@@ -80,6 +82,21 @@ export async function runBench(o: BenchOptions): Promise<Record<string, unknown>
   if (wanted('refresh')) out.refresh = benchRefresh(o.quick ? [200] : [1000, 10000, 50000]);
   if (wanted('imports')) out.imports = await benchImport(o.quick ? 400 : 11820, o.latencyMs, true);
   if (wanted('filtered')) out.filtered = await benchFilteredImport(o.quick ? 400 : 11820, o.latencyMs, o.quick ? 1 : 9);
+  if (wanted('match')) {
+    const svc = await startService([
+      '--partners',
+      o.quick ? '400' : '11820',
+      '--latency',
+      String(o.latencyMs),
+      '--preload',
+    ]);
+    try {
+      warmUp(svc.url);
+      out.match = benchMatch(svc, o.quick ? 1 : 5);
+    } finally {
+      await svc.stop();
+    }
+  }
   if (wanted('scaling')) {
     const scaling = [];
     for (const n of o.scale) scaling.push(scalePointInChild(n, o.latencyMs));

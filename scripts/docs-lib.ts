@@ -228,6 +228,10 @@ const GROUPS: Record<string, { title: string; text: string }> = {
     title: 'Imports with filters and sort',
     text: "The same import unfiltered, filtered on three conditions an analyst keeps (regions, a ticket size, a sector word) and sorted by two keys, and filtered on three conditions every partner meets (the filter's whole cost, with nothing saved on the write); round robin, each in a fresh emulator, medians of the runs. `addedPercent` is what the filter and sort add to the unfiltered import's emulated time.",
   },
+  match: {
+    title: 'LP_MATCH',
+    text: '`=LP_MATCH` ranking every active partner of a list of 10,000 for a fund, warm (the snapshot filled by an earlier formula), beside its fair baseline, `=LP_FILTER` over the same snapshot returning every partner sorted by one key, and the floor both pay, `=LP_FILTER` returning one row (the snapshot read alone). LP_MATCH runs once with a fund not asked for before (its one request) and once with the fund cached; round robin in one emulator after a round not counted, medians of 5. The custom-function limit is 30 s.',
+  },
   scaling: {
     title: 'Import scaling',
     text: 'Imports from the scheduled trigger, each size in its own process for its peak memory.',

@@ -5,7 +5,8 @@
  * ";". After each change the server counts the active partners the conditions keep, on the
  * snapshot (no request when it is warm), and a status line says "312 of 10,045 partners match",
  * or what is wrong with a condition in the words a save would use. The sort picker takes up to
- * three fields, each ascending or descending. Every control is named by what it acts on
+ * three fields, each ascending or descending, or fit to a venture fund (the ranking of =LP_MATCH:
+ * a fund id and how many of the best to keep). Every control is named by what it acts on
  * ("Operator of condition 2"); removing a condition moves focus to the row that takes its place,
  * or to "Add condition". Everything from the server is shown as text.
  */
@@ -23,6 +24,8 @@ const OP_WORDS: Record<FilterOp, string> = {
   isNotEmpty: 'is not empty',
 };
 const SORT_KEYS = 3;
+/** The first sort key's choice that sorts by fit to a fund. */
+const FIT = 'fit:fund';
 /** Quiet time after a change before the count is asked for. */
 const COUNT_DELAY_MS = 400;
 
@@ -73,8 +76,18 @@ export function currentFilters(): FilterCondition[] {
   });
 }
 
+/** Sort by fit as the server takes it, or null when the first key is not "Fit to a venture fund". */
+export function currentFit(): { fund: string; top?: number } | null {
+  if ($<HTMLSelectElement>('sort-field-1').value !== FIT) return null;
+  const top = $<HTMLInputElement>('fit-top').value.trim();
+  const fund = $<HTMLInputElement>('fit-fund').value.trim();
+  // A top that is not a number goes as it is typed, for the server to refuse in its words.
+  return top === '' ? { fund } : { fund, top: /^\d+$/.test(top) ? Number(top) : (top as unknown as number) };
+}
+
 export function currentSort(): SortKey[] {
   const out: SortKey[] = [];
+  if (currentFit()) return out;
   for (let k = 1; k <= SORT_KEYS; k++) {
     const field = $<HTMLSelectElement>(`sort-field-${k}`).value;
     if (field)
@@ -212,7 +225,11 @@ export function startFilters(offered: FilterField[]): void {
       const li = el('li');
       const field = select(
         `Sort key ${n}`,
-        [['', n === 1 ? 'Service order' : '(none)'], ...fields.map((f): [string, string] => [f.name, f.name])],
+        [
+          ['', n === 1 ? 'Service order' : '(none)'],
+          ...(n === 1 ? [[FIT, 'Fit to a venture fund'] as [string, string]] : []),
+          ...fields.map((f): [string, string] => [f.name, f.name]),
+        ],
         '',
       );
       field.id = `sort-field-${n}`;
@@ -227,7 +244,12 @@ export function startFilters(offered: FilterField[]): void {
       direction.id = `sort-direction-${n}`;
       direction.hidden = true;
       field.onchange = () => {
-        direction.hidden = field.value === '';
+        const fit = field.value === FIT;
+        direction.hidden = field.value === '' || fit;
+        if (n !== 1) return;
+        // Fit orders every partner (ties by id): the other keys have nothing left to order.
+        $('fit-box').hidden = !fit;
+        for (const other of Array.from(picker.children).slice(1)) (other as HTMLElement).hidden = fit;
       };
       li.append(field, direction);
       return li;

@@ -12,7 +12,7 @@
  * named progress bar with value text and a polite status line.
  */
 import { type Answer, call, type ImportView, type RunSummary as Summary, type Schedule } from './rpc';
-import { currentFilters, currentSort, startFilters } from './filters';
+import { currentFilters, currentFit, currentSort, startFilters } from './filters';
 import { $, ask, busy, button, clearFieldErrors, el, fieldError, say as sayIn } from './ui';
 
 const KINDS: Array<[string, string]> = [
@@ -419,6 +419,7 @@ async function startNew(): Promise<void> {
     mode,
     filters: currentFilters(),
     sort: currentSort(),
+    fit: currentFit(),
   });
   if (!saved.ok) {
     end();

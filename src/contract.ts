@@ -108,6 +108,8 @@ export interface ImportInput {
   filters?: FilterCondition[];
   /** Up to three keys; ties keep the service's order. */
   sort?: SortKey[];
+  /** Sort by fit to a venture fund instead (best first), keeping the best `top` when given; null: none. */
+  fit?: { fund: string; top?: number } | null;
   /** Keep each completed run's rows, with its time, in the sheet "<sheet> history": the last `keep` runs (1–100). Absent: as saved; null: none. */
   history?: { keep: number } | null;
   /** Email the user saving it after a run that found these changes (of these fields only, when given). Absent: as saved; null: none. Only its owner may change it. */

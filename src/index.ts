@@ -19,6 +19,7 @@ export {
 } from './entry/custom-functions';
 export { LP_FILTER } from './entry/filter';
 export { LP_FIND } from './entry/find';
+export { LP_MATCH } from './entry/match';
 export {
   adoptTable,
   cancelImport,

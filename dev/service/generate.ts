@@ -36,6 +36,38 @@ const SECTORS = [
 const STAGES = ['Pre-seed', 'Seed', 'Series A', 'Series B', 'Growth'];
 const REGIONS = ['Europe', 'North America', 'LATAM', 'APAC', 'MENA', 'Africa'];
 const TIERS = ['Tier 1', 'Tier 2', 'Tier 3'];
+/**
+ * Countries of investment and of headquarters, four for each region: few enough that a partner's
+ * and a fund's countries meet (LP_MATCH compares them). Drawn with one arrayElement, as
+ * faker.location.country() is, so every other generated value stays as it was.
+ */
+const COUNTRIES = [
+  'Germany',
+  'France',
+  'United Kingdom',
+  'Sweden',
+  'United States',
+  'Canada',
+  'Mexico',
+  'Bermuda',
+  'Brazil',
+  'Colombia',
+  'Chile',
+  'Argentina',
+  'Singapore',
+  'India',
+  'Japan',
+  'Australia',
+  'United Arab Emirates',
+  'Israel',
+  'Saudi Arabia',
+  'Egypt',
+  'Nigeria',
+  'Kenya',
+  'South Africa',
+  'Ghana',
+];
+const country = (): string => faker.helpers.arrayElement(COUNTRIES);
 
 /** Special ids: hard cases for URL encoding (each is a real, fetchable record). */
 export const SPECIAL_PARTNER_IDS: Readonly<Record<number, string>> = { 1: 'lp/ä 1#&apiKey=x?y', 7: 'lp..%2F7+plus' };
@@ -112,9 +144,9 @@ export function makePartner(seed: number, i: number): ServiceRecord {
     investmentFocus: pick(STAGES, 1, 3),
     targetInvestment: pick(['Venture funds', 'Direct deals', 'Co-investments', 'Secondaries'], 1, 2),
     totalPortfolio: faker.number.int({ min: 0, max: 250 }),
-    headquarters: `${faker.location.city()}, ${faker.location.country()}`,
+    headquarters: `${faker.location.city()}, ${country()}`,
     region: pick(REGIONS, 1, 2),
-    countriesOfInvestment: Array.from({ length: faker.number.int({ min: 1, max: 4 }) }, () => faker.location.country()),
+    countriesOfInvestment: Array.from({ length: faker.number.int({ min: 1, max: 4 }) }, country),
     categoryBadge: pick(['Top Investor', 'Rising Star', 'Impact', 'Emerging Manager Friendly'], 0, 2),
     tierBadge: faker.helpers.arrayElement(TIERS),
     opinionBadge: faker.helpers.arrayElement(['Positive', 'Neutral', 'Mixed']),
@@ -218,7 +250,7 @@ export function makeFund(seed: number, i: number): ServiceRecord {
     website: `https://${domain}`,
     globalHQ: `${faker.location.city()}, ${faker.location.country()}`,
     region: pick(REGIONS, 1, 3),
-    countriesOfInvestment: Array.from({ length: faker.number.int({ min: 1, max: 5 }) }, () => faker.location.country()),
+    countriesOfInvestment: Array.from({ length: faker.number.int({ min: 1, max: 5 }) }, country),
     stageOfInvestment: pick(STAGES, 1, 3),
     active: 'ACTIVE',
     investmentThesis: faker.lorem.sentences(2),

@@ -32,11 +32,17 @@ import {
   type Person,
 } from '../import/spec';
 import { checkFilters, commonValues, compileQuery, describeQuery, opsFor } from '../table/filter';
+import { FIT_FIELDS } from '../table/match';
 
 const view = (spec: ImportSpec, user: Person): ImportView => ({
   ...spec,
   run: summarize(spec.id, loadRun(spec.id)),
-  shaped: describeQuery({ filters: spec.filters ?? [], sort: spec.sort ?? [] }),
+  shaped: [
+    describeQuery({ filters: spec.filters ?? [], sort: spec.sort ?? [] }),
+    spec.fit ? `sorted by fit to fund ${spec.fit.fund}${spec.fit.top ? `, the best ${spec.fit.top}` : ''}` : '',
+  ]
+    .filter(Boolean)
+    .join('; '),
   historySheet: spec.history?.sheet ?? '',
   scheduledBy: !spec.schedule
     ? ''
@@ -74,7 +80,7 @@ export function listImports(): Answer<{
   return answer(
     () => ({
       imports: loadImports().map((spec) => view(spec, me())),
-      fields: [...LP_FIELDS],
+      fields: [...LP_FIELDS, ...FIT_FIELDS],
       defaultFields: [...DEFAULT_IMPORT_FIELDS],
       filterFields: FILTER_FIELDS,
     }),

@@ -65,6 +65,12 @@ export function importPorts(client?: Client): ImportPorts {
   let user: string | undefined;
   return {
     pages: clientPages(client),
+    fund: (id) => {
+      if (!client) throw new Error('This step needs the service client.');
+      const fund = client.funds([id])[0];
+      if (!fund.ok) throw fund.error;
+      return fund.value;
+    },
     snapshot: {
       write: (gen, first, records) => snap().writeChunks(gen, first, records, true).length,
       publish: (gen, chunks) => {

@@ -223,9 +223,11 @@ export function writeTarget(
   ports.staging.remove(spec.id);
   run.read = rows.length;
   const watched = afterWrite(spec, run, rows, ports);
-  const which = spec.filters?.length
-    ? `${grouped(rows.length)} of ${grouped(read)} active limited partners (those matching the filters)`
-    : `${grouped(rows.length)} active limited partners`;
+  const which = spec.fit
+    ? `${grouped(rows.length)} of ${grouped(read)} active limited partners (the best fits to fund ${spec.fit.fund}${spec.filters?.length ? ' matching the filters' : ''})`
+    : spec.filters?.length
+      ? `${grouped(rows.length)} of ${grouped(read)} active limited partners (those matching the filters)`
+      : `${grouped(rows.length)} active limited partners`;
   run.message = `Imported ${which} into "${spec.sheetName}".${note}${skippedNote}${watched}`;
   return logRun(spec, run, ports, 'done', rows.length, read);
 }

@@ -212,7 +212,7 @@ class Step {
     private readonly ports: ImportPorts,
     private readonly deadline: number,
   ) {
-    this.rows = rowShape(spec);
+    this.rows = rowShape(spec, ports.fund?.bind(ports));
     this.width = this.rows.width;
     this.startedEmpty = run.staged === 0;
     this.startedOver = cursorDone(run.list);

@@ -108,6 +108,8 @@ export interface MailPort {
 
 export interface ImportPorts {
   pages: PagePort;
+  /** A venture fund's record, for an import sorted by fit (asked for once a step; throws when it cannot be had). */
+  fund?(id: string): ServiceRecord;
   /** Optional: without it the import keeps no snapshot. */
   snapshot?: SnapshotPort;
   staging: StagingPort;

@@ -5,13 +5,26 @@
  * the filters (judged on its record, by the engine LP_FILTER uses: src/table/filter.ts) and its
  * sort values. Once the read is complete, `keep` turns the whole list's rows into the rows to
  * write: the matching ones, sorted (ties in the service's order), cut to the import's columns;
- * and names the partners read that do not match, which a merge reports as such.
+ * and names the partners read that do not match, which a merge reports as such. An import sorted
+ * by fit to a fund stages each partner's fit columns (src/table/match.ts, the ranking LP_MATCH
+ * uses), whether it matches (the filters, and some fit), its score and its id; `keep` orders them
+ * best first, ties by id, keeps the best `top`, and numbers their rank.
  */
 import { type FieldSpec, idProblem, LP_FIELD_SPECS, recordId, type ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
-import { compileQuery, orderBy, type SortCell } from '../table/filter';
+import { type CompiledQuery, compileQuery, orderBy, type SortCell } from '../table/filter';
+import {
+  checkProfile,
+  compareScored,
+  DEFAULT_WEIGHTS,
+  FIT_FIELD_SPECS,
+  type FundProfile,
+  fitRecord,
+  fundProfile,
+  scorePartner,
+} from '../table/match';
 import { recordRow } from '../table/rows';
-import type { ImportSpec } from './spec';
+import type { FitSort, ImportSpec } from './spec';
 
 export interface Kept {
   rows: Cell[][];
@@ -27,8 +40,21 @@ export interface RowShape {
   keep(rows: readonly Cell[][]): Kept;
 }
 
-export function rowShape(spec: ImportSpec): RowShape {
-  const fields = spec.fields.map((name) => LP_FIELD_SPECS.find((s) => s.name === name) as FieldSpec);
+/** Whether a staged row matched (its cell after the import's columns), noting the ids of those that did not. */
+const matchedRows =
+  (width: number, idCol: number, unmatched: Set<string>) =>
+  (row: readonly Cell[]): boolean => {
+    if (row[width] === true) return true;
+    unmatched.add(String(row[idCol]));
+    return false;
+  };
+
+/** The fields an import can write: the partner's, and the fit columns of an import sorted by fit. */
+const IMPORT_FIELD_SPECS: readonly FieldSpec[] = [...LP_FIELD_SPECS, ...FIT_FIELD_SPECS];
+
+/** `fund` gives the record of the fund an import sorted by fit ranks against (asked for at the first row staged). */
+export function rowShape(spec: ImportSpec, fund?: (id: string) => ServiceRecord): RowShape {
+  const fields = spec.fields.map((name) => IMPORT_FIELD_SPECS.find((s) => s.name === name) as FieldSpec);
   const width = fields.length;
   const query = compileQuery({ filters: spec.filters ?? [], sort: spec.sort ?? [] });
   const idCol = spec.fields.indexOf('id');
@@ -40,6 +66,7 @@ export function rowShape(spec: ImportSpec): RowShape {
     if (idCol >= 0 && recordId(record) === undefined && idProblem(row[idCol]) === undefined) row[idCol] = '';
     return row;
   };
+  if (spec.fit) return fitShape(spec.fit, spec.fields, width, cells, query, fund);
   if (!query.active)
     return {
       width,
@@ -51,13 +78,61 @@ export function rowShape(spec: ImportSpec): RowShape {
     row: (record) => [...cells(record), query.matches(record), ...query.keys(record)],
     keep: (rows) => {
       const unmatched = new Set<string>();
-      const matches = (row: readonly Cell[]) => {
-        if (row[width] === true) return true;
-        unmatched.add(String(row[idCol]));
-        return false;
-      };
+      const matches = matchedRows(width, idCol, unmatched);
       const kept = orderBy(rows, matches, (row) => row.slice(width + 1) as SortCell[], query.compare);
       return { rows: kept.map((row) => row.slice(0, width)), unmatched };
+    },
+  };
+}
+
+/** The staged rows of an import sorted by fit: its columns (fit columns filled, rank blank), matches, score, id. */
+function fitShape(
+  fit: FitSort,
+  names: readonly string[],
+  width: number,
+  cells: (record: ServiceRecord) => Cell[],
+  query: CompiledQuery,
+  fund: ((id: string) => ServiceRecord) | undefined,
+): RowShape {
+  let profile: FundProfile | undefined;
+  const ranked = () => {
+    if (!profile) {
+      if (!fund) throw new Error('This import sorts by fit to a fund and needs the data service to read the fund.');
+      profile = fundProfile(fund(fit.fund), fit.fund);
+      checkProfile(profile, DEFAULT_WEIGHTS);
+    }
+    return profile;
+  };
+  const idCol = names.indexOf('id');
+  const rankCol = names.indexOf('fitRank');
+  return {
+    width: width + 3,
+    row: (record) => {
+      const scored = scorePartner(record, ranked());
+      const row = cells(fitRecord(scored, 0));
+      if (rankCol >= 0) row[rankCol] = '';
+      const id = typeof record.id === 'string' ? record.id : '';
+      return [...row, query.matches(record) && scored.score > 0, scored.score, id];
+    },
+    keep: (rows) => {
+      const unmatched = new Set<string>();
+      const matches = matchedRows(width, idCol, unmatched);
+      const sorted = orderBy(
+        rows,
+        matches,
+        (row) => [Number(row[width + 1]), String(row[width + 2])],
+        (a, b) => compareScored(a[0] as number, a[1] as string, b[0] as number, b[1] as string),
+      );
+      const top = fit.top ?? sorted.length;
+      for (const row of sorted.slice(top)) unmatched.add(String(row[idCol]));
+      return {
+        rows: sorted.slice(0, top).map((row, i) => {
+          const out = row.slice(0, width);
+          if (rankCol >= 0) out[rankCol] = i + 1;
+          return out;
+        }),
+        unmatched,
+      };
     },
   };
 }

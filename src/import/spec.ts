@@ -6,6 +6,8 @@
 import { badInput } from '../api/errors';
 import { LP_FIELDS } from '../api/records';
 import { checkFilters, checkSort, type FilterCondition, type FilterOp, type SortKey } from '../table/filter';
+import { idText } from '../table/input';
+import { FIT_FIELDS } from '../table/match';
 
 export type { FilterCondition, FilterOp, SortKey };
 
@@ -76,6 +78,14 @@ export interface History {
 
 export const MAX_HISTORY_RUNS = 100;
 
+/** Sort by fit to a venture fund (src/table/match.ts, the ranking of LP_MATCH), keeping the best `top` when given. */
+export interface FitSort {
+  fund: string;
+  top?: number;
+}
+
+export const MAX_FIT_TOP = 20000;
+
 export interface ImportSpec {
   id: string;
   sheetName: string;
@@ -85,6 +95,8 @@ export interface ImportSpec {
   filters?: FilterCondition[];
   /** Up to three sort keys; absent: the service's order. */
   sort?: SortKey[];
+  /** Sorted by fit to a fund instead (best first, ties by id): the fit columns (fitScore, …) can then be written. */
+  fit?: FitSort;
   schedule?: OwnedSchedule;
   nextDueAt?: number;
   last?: LastRun;
@@ -192,12 +204,12 @@ export function checkAlert(
 /**
  * What an alert watches besides its own settings (the import's fields, filters and schedule) is
  * its owner's to narrow: a change by anyone else that would stop it from seeing what it watches
- * is refused, naming it: a watched field dropped, the filters, the schedule, the sheet (a new one
- * holds nothing to compare with). Widening (a field added) and the order are anyone's.
+ * is refused, naming it: a watched field dropped, the filters, the sort by fit (it can keep only
+ * the best N), the schedule, the sheet (a new one holds nothing to compare with). Widening (a field added) and the order are anyone's.
  */
 export function checkCoverage(
-  before: Pick<ImportSpec, 'alert' | 'fields' | 'filters' | 'schedule' | 'sheetName'>,
-  after: Pick<ImportSpec, 'fields' | 'filters' | 'schedule' | 'sheetName'>,
+  before: Pick<ImportSpec, 'alert' | 'fields' | 'filters' | 'fit' | 'schedule' | 'sheetName'>,
+  after: Pick<ImportSpec, 'fields' | 'filters' | 'fit' | 'schedule' | 'sheetName'>,
   user: Person,
 ): void {
   const alert = before.alert;
@@ -207,6 +219,8 @@ export function checkCoverage(
   const narrowed = [
     dropped.length ? `the field${dropped.length > 1 ? 's' : ''} ${dropped.slice(0, 5).join(', ')}` : '',
     JSON.stringify(before.filters ?? []) !== JSON.stringify(after.filters ?? []) ? 'the filters' : '',
+    // Kept to the best N by fit, the list the alert sees is cut.
+    JSON.stringify(before.fit ?? null) !== JSON.stringify(after.fit ?? null) ? 'the sort by fit' : '',
     JSON.stringify(before.schedule ?? null) !== JSON.stringify(after.schedule ?? null) ? 'the schedule' : '',
     // A new sheet holds no values to compare with: the alert would see no field change.
     !sameSheetName(before.sheetName, after.sheetName) ? 'the sheet' : '',
@@ -261,6 +275,31 @@ export function nextDue(s: Schedule, after: number): number {
   return d.getTime();
 }
 
+/** Sort by fit as the sidebar sends it: a fund id and an optional number of partners to keep; null or absent is none. */
+export function checkFit(input: unknown): FitSort | undefined {
+  if (input === undefined || input === null) return undefined;
+  const f = input as { fund?: unknown; top?: unknown };
+  const fund = idText(typeof f.fund === 'string' ? f.fund : f.fund === undefined ? null : f.fund);
+  if (fund === null) throw badInput('Name the venture fund to sort by fit to (an id such as vf_0003).');
+  if (f.top === undefined || f.top === null || f.top === '') return { fund };
+  const top = typeof f.top === 'string' && /^\s*\d+\s*$/.test(f.top) ? Number(f.top) : f.top;
+  if (!Number.isInteger(top) || (top as number) < 1 || (top as number) > MAX_FIT_TOP)
+    throw badInput(`Keep the best 1 to ${MAX_FIT_TOP} partners, or leave it blank for all.`);
+  return { fund, top: top as number };
+}
+
+/** Sort by fit within a spec: never beside a sort by fields; the fit columns only with it. */
+function checkFitSort(input: unknown, sort: readonly SortKey[], fields: readonly string[]): FitSort | undefined {
+  const fit = checkFit(input);
+  if (fit && sort.length) throw badInput('Sort by fit to a fund, or by fields: not both.');
+  const fitFields = fields.filter((f) => FIT_FIELDS.includes(f));
+  if (fitFields.length && !fit)
+    throw badInput(
+      `The columns ${fitFields.join(', ')} come from sorting by fit to a fund: choose that sort, or remove them.`,
+    );
+  return fit;
+}
+
 /**
  * The import's sheet and its history's, each apart from every other import's sheets (and from
  * each other): returns the history as it will be saved.
@@ -307,7 +346,7 @@ export function checkSpec(
   const i = input as Partial<ImportSpec>;
   const sheetName = checkSheetName(i.sheetName);
   const fields = Array.isArray(i.fields) && i.fields.length ? i.fields.map(String) : [...DEFAULT_IMPORT_FIELDS];
-  const unknown = fields.filter((f) => !LP_FIELDS.includes(f));
+  const unknown = fields.filter((f) => !LP_FIELDS.includes(f) && !FIT_FIELDS.includes(f));
   if (unknown.length)
     throw badInput(`Unknown field${unknown.length > 1 ? 's' : ''}: ${unknown.slice(0, 5).join(', ')}.`);
   const unique = [...new Set(fields)];
@@ -316,11 +355,12 @@ export function checkSpec(
   if (mode !== 'replace' && mode !== 'merge') throw badInput('The mode is "replace" or "merge".');
   const filters = checkFilters(i.filters);
   const sort = checkSort(i.sort);
+  const fit = checkFitSort(i.fit, sort, unique);
   const id = typeof i.id === 'string' && existing.some((e) => e.id === i.id) ? i.id : newId();
   const others = existing.filter((e) => e.id !== id);
   const before = existing.find((e) => e.id === id);
   const history = checkSheets(sheetName, i.history, before?.history, others);
-  if (before) checkCoverage(before, { fields: unique, filters, schedule: before.schedule, sheetName }, user);
+  if (before) checkCoverage(before, { fields: unique, filters, fit, schedule: before.schedule, sheetName }, user);
   const alert = checkAlert(i.alert, unique, before?.alert, user, before?.schedule);
   return {
     id,
@@ -329,6 +369,7 @@ export function checkSpec(
     mode,
     ...(filters.length ? { filters } : {}),
     ...(sort.length ? { sort } : {}),
+    ...(fit ? { fit } : {}),
     schedule: before?.schedule,
     nextDueAt: before?.nextDueAt,
     last: before?.last,

@@ -11,4 +11,5 @@ export const CUSTOM_FUNCTION_NAMES: readonly string[] = [
   'FUND_FIELDS',
   'LP_FIND',
   'LP_FILTER',
+  'LP_MATCH',
 ];

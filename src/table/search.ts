@@ -114,8 +114,8 @@ export function readFindLimit(input: unknown): number {
   return readPositiveInt(input, 'limit', DEFAULT_FIND_LIMIT, MAX_FIND_LIMIT) as number;
 }
 
-/** The texts of one field: a list gives one text per element. */
-function texts(value: unknown): string[] {
+/** The texts of one field: a list gives one text per element (numbers as text; objects and blanks give none). */
+export function texts(value: unknown): string[] {
   if (Array.isArray(value)) return value.flatMap(texts);
   if (typeof value === 'string' || typeof value === 'number') return [String(value)];
   return [];

@@ -210,6 +210,18 @@ describe('axe finds nothing, and the sidebar reflows, in every state', () => {
     await checkState(s, 'filtered');
   });
 
+  test('sort by fit chosen by keyboard: the fund fields open; a saved import sorted by fit says so', async () => {
+    const a = addin(svc.url);
+    saveImport(a.emu, { sheetName: 'Targets', fields: ['id', 'fitScore'], fit: { fund: 'vf_0005', top: 50 } });
+    const s = await sidebarFor(a);
+    await s.page.locator('#sort-field-1').focus();
+    await press(s.page, 'ArrowDown', 'Tab');
+    expect(await focused(s.page)).toEqual({ role: 'textbox', name: 'Venture fund id' });
+    await s.page.keyboard.type('vf_0005');
+    await s.page.locator('dd:has-text("sorted by fit to fund vf_0005, the best 50")').waitFor();
+    await checkState(s, 'fit');
+  });
+
   test('import failed: the progress line says where it stopped, the message why, each once; the saved import shows its status once', async () => {
     const gone = await startService(['--partners', '5']);
     await gone.stop();

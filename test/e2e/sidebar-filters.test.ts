@@ -4,7 +4,10 @@
  * partner snapshot with no request, a bad value explained in the words a save would use, focus
  * kept when a condition is removed, and an import saved with the conditions and sort that lands
  * the same partners as =LP_FILTER on them, with its filter and sort on the saved import's line;
- * axe finds nothing in the editor with its rows open.
+ * axe finds nothing in the editor with its rows open. Sort by fit to a fund, the first sort key's
+ * other choice, opens the fund id and "keep the best" fields (and hides the other keys, which have
+ * nothing left to order), by keyboard; the fit columns are added like any column, and the import
+ * lands the partners =LP_MATCH ranks first, in its order; axe finds nothing with the fit fields open.
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser } from 'playwright-core';
@@ -102,3 +105,60 @@ test('conditions, a live count from the warm snapshot, a sort key, and an import
   await page.locator('li.import dd:has-text("region is Europe; sorted by firm ↓")').waitFor();
   await page.screenshot({ path: shot('sidebar-filters') });
 }, 60_000);
+
+test('sort by fit chosen and filled in by keyboard; the import lands the top of LP_MATCH; axe finds nothing', async () => {
+  const a = addin(svc.url);
+  const best = (a.cell('LP_MATCH', 'vf_0005', 5, 'fullName', '', false).value as unknown[][]).map((r) => r[1]);
+  await open?.close();
+  open = await openSidebar(browser, a.emu);
+  const { page } = open;
+  await page.locator('#sort-field-1').waitFor();
+  expect(await page.locator('#fit-box').isHidden()).toBe(true);
+
+  // The first sort key, by keyboard: the choice after "Service order".
+  await page.locator('#sort-field-1').focus();
+  await page.keyboard.press('ArrowDown');
+  expect(await page.locator('#sort-field-1').inputValue()).toBe('fit:fund');
+  await page.locator('#fit-box').waitFor();
+  expect(await page.locator('#sort-field-2').isHidden()).toBe(true);
+  expect(await page.locator('#sort-direction-1').isHidden()).toBe(true);
+  await page.keyboard.press('Tab');
+  expect(await focused(page)).toEqual({ role: 'textbox', name: 'Venture fund id' });
+  await page.keyboard.type('vf_0005');
+  await page.keyboard.press('Tab');
+  expect(await focused(page)).toEqual({ role: 'textbox', name: 'Keep the best (blank: all)' });
+  await page.keyboard.type('5');
+
+  // The fit columns are columns like any other.
+  for (const column of ['fitRank', 'fitScore', 'fitSectors']) {
+    await page.locator('#add-column').selectOption(column);
+    await page.locator('#add-column-button').press('Enter');
+  }
+  const axe = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+    .analyze();
+  expect(axe.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`))).toEqual([]);
+  await page.screenshot({ path: shot('sidebar-fit') });
+
+  await page.locator('#sheet-name').fill('Targets');
+  await page.locator('#import').press('Enter');
+  await page.locator('#import-message:has-text("Imported")').waitFor();
+  expect(await page.locator('#import-message').textContent()).toMatch(
+    /^Imported 5 of \d+ active limited partners \(the best fits to fund vf_0005\) into "Targets"\./,
+  );
+  expect(open.calls.find((c) => c.name === 'saveImport')?.args[0]).toMatchObject({
+    sort: [],
+    fit: { fund: 'vf_0005', top: 5 },
+  });
+  const table = sheet(a.emu, 'Targets');
+  const at = (name: string) => (table[0] as string[]).indexOf(name);
+  expect(table.slice(1).map((r) => r[0])).toEqual(best);
+  expect(table.slice(1).map((r) => r[at('fitRank')])).toEqual([1, 2, 3, 4, 5]);
+  await page.locator('li.import dd:has-text("sorted by fit to fund vf_0005, the best 5")').waitFor();
+
+  // Back to the service order: the other keys come back and the fit fields go.
+  await page.locator('#sort-field-1').focus();
+  await page.keyboard.press('ArrowUp');
+  expect(await page.locator('#fit-box').isHidden()).toBe(true);
+  expect(await page.locator('#sort-field-2').isVisible()).toBe(true);
+}, 90_000);

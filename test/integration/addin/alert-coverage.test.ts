@@ -51,6 +51,8 @@ const savedSpec = (emu: Emulator, id: string) => {
 describe("an editor cannot narrow what the owner's alert watches", () => {
   test.each<[string, Partial<ImportInput>, RegExp]>([
     ['dropping the watched field', { fields: ['id', 'fullName', 'firm'] }, /can change the field upvotes:/],
+    // Kept to the best few by fit, the list the alert sees is cut.
+    ['keeping only the best fits to a fund', { fit: { fund: 'vf_0003', top: 5 } }, /can change the sort by fit:/],
     // A new sheet holds no values to compare with.
     ['moving the import to another sheet', { sheetName: 'Elsewhere' }, /can change the sheet:/],
     [

@@ -1,0 +1,33 @@
+/**
+ * LP_MATCH at scale, through the deployed bundle: 10,000 active partners ranked for a demo fund,
+ * warm (the snapshot filled by an earlier formula), cost no partner request and one request for
+ * the fund, within the 30 s custom-function limit with most of it to spare.
+ */
+import { addin } from '../../helpers/addin';
+import { activeIds, type RunningService, startService } from '../../helpers/service';
+
+let svc: RunningService;
+beforeAll(async () => {
+  svc = await startService(['--partners', '11820', '--preload']);
+}, 60_000);
+afterAll(() => svc.stop());
+
+test('10,000 partners ranked warm: 0 partner requests, 1 fund request, under a third of the 30 s limit', async () => {
+  expect((await activeIds(svc)).length).toBeGreaterThanOrEqual(10_000);
+  const a = addin(svc.url);
+  const cold = a.cell('LP_FILTER', '', 'id', '', 1);
+  expect(cold.error).toBeUndefined();
+  await svc.resetStats();
+  const warm = a.cell('LP_MATCH', 'vf_0005', 20000, 'fullName', '', false);
+  const stats = await svc.stats();
+  expect(warm.error).toBeUndefined();
+  expect(stats.byOperation).toEqual({ getVentureFundById: 1 });
+  const rows = warm.value as unknown[][];
+  expect(rows.length).toBeGreaterThan(9000);
+  expect(rows[0][0]).toBe(1);
+  const scores = rows.map((r) => r[3] as number);
+  expect(scores.every((s, i) => i === 0 || s <= scores[i - 1])).toBe(true);
+  const emulatedMs = warm.run.ledger.endedAt - warm.run.ledger.startedAt;
+  expect(warm.run.ledger.timedOut).toBe(false);
+  expect(emulatedMs).toBeLessThan(10_000);
+}, 120_000);
