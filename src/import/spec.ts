@@ -41,6 +41,9 @@ export interface OwnedSchedule extends Schedule {
   by: Person;
 }
 
+/** A user the add-in knows nothing of (no id, no address): what an unsaved spec is checked as. */
+export const NOBODY: Person = { id: '', email: '' };
+
 /** A schedule as its owner records it: the import and when it runs. */
 export const scheduleSubject = (importId: string, s: Schedule): string =>
   `${importId}|${s.every}|${s.hours ?? ''}|${s.atHour ?? ''}|${s.weekday ?? ''}`;
@@ -128,7 +131,7 @@ const RESERVED = /^(Investor Data (log|changes)|__staging_.*|__listed_.*)$/i;
  * The sheet a new history of the import writing `sheetName` is kept in: "<sheet> history", cut to
  * Sheets' 100 characters, numbered when another import's sheet or history has that name.
  */
-export function historySheetName(sheetName: string, taken: readonly string[] = []): string {
+export function historySheetName(sheetName: string, taken: readonly string[]): string {
   for (let n = 1; ; n++) {
     const suffix = n === 1 ? ' history' : ` history ${n}`;
     const name = `${sheetName.slice(0, 100 - suffix.length)}${suffix}`;
@@ -323,10 +326,6 @@ function checkSheets(
   const history = checkHistory(input, before, sheetName, taken);
   if (history && sameSheetName(history.sheet, sheetName))
     throw badInput(`"${sheetName}" keeps this import's history; pick another sheet name, or switch history off first.`);
-  if (history && others.some((e) => sameSheetName(e.sheetName, history.sheet)))
-    throw badInput(
-      `This import's history is kept in "${history.sheet}", which another import now writes; switch history off and on again to name a new one.`,
-    );
   return history;
 }
 
@@ -340,7 +339,7 @@ export function checkSpec(
   input: unknown,
   existing: readonly ImportSpec[],
   newId: () => string,
-  user: Person = { id: '', email: '' },
+  user: Person = NOBODY,
 ): ImportSpec {
   if (!input || typeof input !== 'object') throw badInput('No import settings were given.');
   const i = input as Partial<ImportSpec>;

@@ -236,7 +236,7 @@ function sendAlert(
   const listed = ports.listed;
   if (!alert || !ports.mail || !listed) return { sent: '', note: '' };
   const idCol = spec.fields.indexOf('id');
-  const fields = alert.fields ?? spec.fields.filter((f) => f !== 'id');
+  const fields = alert.fields ?? spec.fields;
   const now = knownOf(
     rows,
     idCol,

@@ -9,9 +9,9 @@
  * naming partners from the rows' fullName column.
  */
 import { newRun } from '../../../src/import/machine';
-import type { HistoryPort, ImportPorts, ListedPort, MailPort } from '../../../src/import/ports';
+import type { HistoryPort, Known, ImportPorts, ListedPort, MailPort } from '../../../src/import/ports';
 import type { Alert, ImportSpec } from '../../../src/import/spec';
-import { afterWrite, MAX_SPREADSHEET_CELLS } from '../../../src/import/watch';
+import { afterWrite, knownOf, MAX_SPREADSHEET_CELLS } from '../../../src/import/watch';
 import type { Cell } from '../../../src/table/cells';
 import { world } from '../../helpers/fake-ports';
 
@@ -358,4 +358,68 @@ describe('alert', () => {
       expect(mail.sent.map((m) => m.body.split('\n')[1])).toEqual(['lp_1\tadded\t\t']);
     }
   });
+
+  /** An alert's record with values: each partner's watched fields as its owner was last told. */
+  function record(before: Known[]): { known: Known[]; writes: number; port: ListedPort } {
+    const r = { known: before, writes: 0, port: undefined as unknown as ListedPort };
+    r.port = {
+      read: () => r.known,
+      write: (_id, now) => {
+        r.writes++;
+        r.known = [...now];
+      },
+      remove: () => undefined,
+    };
+    return r;
+  }
+  const onFirm = (a: Alert): Alert => ({ ...a, on: ['changed'], fields: ['firm'] });
+
+  test('a watched value changed since the record is emailed with its before and after; the record moves on', () => {
+    const mail = mailbox();
+    const told = record([{ id: 'lp_1', values: ['Acme'] }]);
+    const { note } = alertRun(watchedSpec(onFirm(alert(5)), ['id', 'firm']), [['lp_1', 'Acme & Co']], {
+      mail: mail.port,
+      listed: told.port,
+    });
+    expect(note).toBe(' Alert: 1 change emailed to me@example.com.');
+    expect(mail.sent[0].body.split('\n')[1]).toBe('lp_1\tfirm\tAcme\tAcme & Co');
+    expect(told.known).toEqual([{ id: 'lp_1', values: ['Acme & Co'] }]);
+  });
+
+  test('an alert on every field records the values of every field the import writes', () => {
+    const told = record([{ id: 'lp_1', values: ['lp_1', 'Ann', 'Acme'] }]);
+    const mail = mailbox();
+    alertRun(watchedSpec(alert(5), ['id', 'fullName', 'firm']), [['lp_1', 'Ann', 'Beta']], {
+      mail: mail.port,
+      listed: told.port,
+    });
+    expect(mail.sent[0].subject).toBe('1 change to partners in "Partners" (0 added, 0 removed, 1 changed)');
+    expect(told.known).toEqual([{ id: 'lp_1', values: ['lp_1', 'Ann', 'Beta'] }]);
+  });
+
+  test('a run that cannot send (mail not allowed, quota spent) keeps the record, so the next run reports the change', () => {
+    const told = record([{ id: 'lp_1', values: ['Acme'] }]);
+    const spec = watchedSpec(onFirm(alert(5)), ['id', 'firm']);
+    const off = mailbox();
+    off.port.off = () => 'ed@example.com has not allowed the add-in to send email as them.';
+    const a = alertRun(spec, [['lp_1', 'Beta']], { mail: off.port, listed: told.port });
+    expect(a.note).toBe(
+      ' Alert not sent: ed@example.com has not allowed the add-in to send email as them. Its record is kept: the next run that can send reports these changes.',
+    );
+    expect(a.run.alert).toBe('not sent');
+    const spent = mailbox({ remaining: 0 });
+    expect(alertRun(spec, [['lp_1', 'Beta']], { mail: spent.port, listed: told.port }).run.alert).toBe('quota spent');
+    expect([told.writes, told.known]).toEqual([0, [{ id: 'lp_1', values: ['Acme'] }]]);
+    const later = mailbox();
+    alertRun(spec, [['lp_1', 'Beta']], { mail: later.port, listed: told.port });
+    expect(later.sent.map((m) => m.body.split('\n')[1])).toEqual(['lp_1\tfirm\tAcme\tBeta']);
+  });
+});
+
+test('the record keeps a missing cell as empty text, and text of 400 characters whole', () => {
+  const exact = 'y'.repeat(400);
+  expect(knownOf([['lp_1', exact, `${exact}z`], ['lp_2']], 0, [1, 2]).map((k) => k.values)).toEqual([
+    [exact, expect.stringMatching(/^y{400}… #[0-9a-z]+$/)],
+    ['', ''],
+  ]);
 });

@@ -40,9 +40,9 @@ describe('history', () => {
   });
 
   test('its sheet is named after the table, fits a sheet name, and is numbered when the name is taken', () => {
-    expect(historySheetName('Partners')).toBe('Partners history');
+    expect(historySheetName('Partners', [])).toBe('Partners history');
     const long = 'x'.repeat(100);
-    expect(checkSheetName(historySheetName(long))).toBe(`${'x'.repeat(92)} history`);
+    expect(checkSheetName(historySheetName(long, []))).toBe(`${'x'.repeat(92)} history`);
     expect(historySheetName(long, [`${'x'.repeat(92)} history`])).toBe(`${'x'.repeat(90)} history 2`);
     expect(historySheetName('Partners', ['partners HISTORY', 'Partners history 2'])).toBe('Partners history 3');
   });
