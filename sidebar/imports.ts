@@ -147,7 +147,7 @@ function scheduleControls(v: ImportView, index: number): HTMLElement {
 function describe(s: Schedule | undefined): string {
   if (!s) return 'not scheduled';
   const at = `${String(s.atHour ?? 0).padStart(2, '0')}:00 UTC`;
-  if (s.every === 'hours') return `every ${s.hours} hours`;
+  if (s.every === 'hours') return s.hours === 1 ? 'every hour' : `every ${s.hours} hours`;
   if (s.every === 'day') return `daily at ${at}`;
   return `weekly on ${DAYS[s.weekday ?? 0]} at ${at}`;
 }
@@ -284,7 +284,12 @@ function importItem(v: ImportView, index: number): HTMLLIElement {
   fact('Last run', v.last ? utc(v.last.at) : 'never');
   fact('Rows', v.last ? grouped(v.last.rows) : '–');
   fact('Status', v.last?.message ? `${status}: ${v.last.message}` : status, `status-${v.last?.status ?? ''}`);
-  fact('Schedule', v.schedule ? `${describe(v.schedule)}, by ${v.scheduledBy}, with their key` : describe(v.schedule));
+  fact(
+    'Schedule',
+    v.schedule
+      ? `${describe(v.schedule)}, by ${v.scheduledBy}, with ${v.scheduledBy === 'you' ? 'your' : 'their'} key`
+      : describe(v.schedule),
+  );
   if (v.shaped) fact('Rows kept', v.shaped);
   fact(
     'History',
