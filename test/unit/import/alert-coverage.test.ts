@@ -53,6 +53,23 @@ describe('what another editor may not narrow', () => {
     );
   });
 
+  test('more than five dropped fields are named by the first five', () => {
+    const wide = ['f1', 'f2', 'f3', 'f4', 'f5', 'f6'];
+    const before = { ...watched, fields: ['id', ...wide], alert: { ...alert, fields: wide } };
+    expect(refusal({ fields: ['id'] }, bob, before)).toMatch(/can change the fields f1, f2, f3, f4, f5:/);
+  });
+
+  test('an import without filters, fit or schedule: a field added is still allowed', () => {
+    const plain: ImportSpec = {
+      id: 'imp2',
+      sheetName: 'Plain',
+      fields: ['id', 'firm'],
+      mode: 'replace',
+      alert: { ...alert, fields: ['firm'] },
+    };
+    expect(refusal({ fields: ['id', 'firm', 'email'] }, bob, plain)).toBe('allowed');
+  });
+
   test('several changes are named together', () => {
     expect(refusal({ filters: [], sheetName: 'Elsewhere' })).toMatch(/can change the filters and the sheet:/);
   });
