@@ -103,7 +103,7 @@ function scheduleControls(v: ImportView, index: number): HTMLElement {
       nLabel.textContent = 'Every';
       options(
         n,
-        EVERY_HOURS.map((h) => [String(h), `${h} hours`]),
+        EVERY_HOURS.map((h) => [String(h), h === 1 ? '1 hour' : `${h} hours`]),
         String(s?.hours ?? 6),
       );
     } else {
