@@ -85,7 +85,7 @@ export function rowShape(spec: ImportSpec, fund?: (id: string) => ServiceRecord)
   };
 }
 
-/** The staged rows of an import sorted by fit: its columns (fit columns filled, rank blank), matches, score, id. */
+/** The staged rows of an import sorted by fit: its columns (fit columns filled, rank a placeholder), matches, score, id. */
 function fitShape(
   fit: FitSort,
   names: readonly string[],
@@ -109,8 +109,8 @@ function fitShape(
     width: width + 3,
     row: (record) => {
       const scored = scorePartner(record, ranked());
+      // The rank staged is a placeholder (0): `keep` numbers every row it writes.
       const row = cells(fitRecord(scored, 0));
-      if (rankCol >= 0) row[rankCol] = '';
       const id = typeof record.id === 'string' ? record.id : '';
       return [...row, query.matches(record) && scored.score > 0, scored.score, id];
     },
@@ -126,11 +126,9 @@ function fitShape(
       const top = fit.top ?? sorted.length;
       for (const row of sorted.slice(top)) unmatched.add(String(row[idCol]));
       return {
-        rows: sorted.slice(0, top).map((row, i) => {
-          const out = row.slice(0, width);
-          if (rankCol >= 0) out[rankCol] = i + 1;
-          return out;
-        }),
+        rows: sorted
+          .slice(0, top)
+          .map((row, i) => row.slice(0, width).map((cell, j) => (j === rankCol ? i + 1 : cell))),
         unmatched,
       };
     },

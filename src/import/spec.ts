@@ -282,7 +282,7 @@ export function nextDue(s: Schedule, after: number): number {
 export function checkFit(input: unknown): FitSort | undefined {
   if (input === undefined || input === null) return undefined;
   const f = input as { fund?: unknown; top?: unknown };
-  const fund = idText(typeof f.fund === 'string' ? f.fund : f.fund === undefined ? null : f.fund);
+  const fund = idText(f.fund);
   if (fund === null) throw badInput('Name the venture fund to sort by fit to (an id such as vf_0003).');
   if (f.top === undefined || f.top === null || f.top === '') return { fund };
   const top = typeof f.top === 'string' && /^\s*\d+\s*$/.test(f.top) ? Number(f.top) : f.top;

@@ -22,7 +22,6 @@
 import { badInput } from '../api/errors';
 import type { FieldSpec, JsonValue, ServiceRecord } from '../api/records';
 import { asNumber } from './cells';
-import { oneValue } from './input';
 import { normalize, texts } from './search';
 
 export const CRITERIA = ['sectors', 'stage', 'geography', 'ticket', 'type'] as const;
@@ -369,9 +368,10 @@ function criterionOf(name: unknown, where: string): Criterion {
   return found;
 }
 
+/** A weight: a finite number, or number text (asNumber: spaces around it allowed), from 0 to MAX_WEIGHT. */
 function weightOf(value: unknown, where: string): number {
-  const n = typeof value === 'number' ? value : typeof value === 'string' ? asNumber(value.trim()) : undefined;
-  if (n === undefined || !Number.isFinite(n) || n < 0 || n > MAX_WEIGHT)
+  const n = asNumber(value as JsonValue);
+  if (n === undefined || n < 0 || n > MAX_WEIGHT)
     throw badInput(
       `${where}: a weight is a number from 0 to ${MAX_WEIGHT}, got ${JSON.stringify(value)?.slice(0, 40)}.`,
     );
@@ -397,7 +397,7 @@ function pairsOfText(text: string): unknown[][] {
  * 0 to 1,000, a criterion named twice, and every weight 0.
  */
 export function readWeights(input: unknown): Weights {
-  if (blank(input)) return DEFAULT_WEIGHTS;
+  // Blank (undefined, null, spaces) needs no case of its own: it reads as no rows, which keep the defaults.
   const single = Array.isArray(input) ? oneValueOrRange(input) : input;
   const rows =
     typeof single === 'string'
@@ -424,5 +424,5 @@ export function readWeights(input: unknown): Weights {
 /** A range of one cell is its value (text weights typed in a cell); a larger range stays a range. */
 function oneValueOrRange(input: unknown[]): unknown {
   const cells = input.flat(2);
-  return cells.length <= 1 ? oneValue(input, 'weights') : input;
+  return cells.length <= 1 ? cells[0] : input;
 }

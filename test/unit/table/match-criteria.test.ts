@@ -5,7 +5,14 @@
  * spaces); a partner's missing value is no evidence (0 points, said so); a criterion the fund
  * gives nothing for is not counted, for anyone.
  */
-import { DEFAULT_WEIGHTS, moneyAmount, scorePartner } from '../../../src/table/match';
+import {
+  DEFAULT_WEIGHTS,
+  fundProfile,
+  moneyAmount,
+  moneyText,
+  scorePartner,
+  ticketShare,
+} from '../../../src/table/match';
 import { fund, PERFECT, partner, verdict } from '../../helpers/match-fixtures';
 
 describe('sectors: the share of the fund industries the partner focuses on', () => {
@@ -18,6 +25,21 @@ describe('sectors: the share of the fund industries the partner focuses on', () 
     expect(verdict(partner('p', { sectorsFocused: ['Biotech'] }), 'sectors').text).toBe(
       "sectors 0/35: none of the fund's industries (Fintech, SaaS, AI)",
     );
+  });
+  test('a reason names at most four, then how many more; four are named in full', () => {
+    const six = ['Fintech', 'SaaS', 'AI', 'Biotech', 'Climate', 'Edtech'];
+    expect(verdict(partner('p', { sectorsFocused: six }), 'sectors', fund({ industries: six })).text).toBe(
+      "sectors 35/35: Fintech, SaaS, AI, Biotech and 2 more (6 of 6 of the fund's industries)",
+    );
+    expect(
+      verdict(partner('p', { sectorsFocused: ['x'] }), 'sectors', fund({ industries: six.slice(0, 4) })).text,
+    ).toBe("sectors 0/35: none of the fund's industries (Fintech, SaaS, AI, Biotech)");
+  });
+  test('the fund words are shown without the spaces around them', () => {
+    expect(
+      verdict(partner('p', { sectorsFocused: ['fintech'] }), 'sectors', fund({ industries: ['  Fintech  ', 'AI'] }))
+        .text,
+    ).toBe("sectors 18/35: Fintech (1 of 2 of the fund's industries)");
   });
   test('no sectors at all is no evidence, said so', () => {
     for (const missing of [undefined, null, [], [''], '  '])
@@ -33,6 +55,10 @@ describe('stage: the share of the fund stages in the partner investment focus', 
   });
   test('missing', () => {
     expect(verdict(partner('p'), 'stage').text).toBe('stage 0/20: no investment focus');
+  });
+  test('a fund without stages: not counted, even when it gives every other field', () => {
+    const v = verdict(partner('p', { investmentFocus: ['Seed'] }), 'stage', fund({ stageOfInvestment: [] }));
+    expect(v).toMatchObject({ counted: false, points: 0, text: 'stage not counted: the fund names no stages' });
   });
 });
 
@@ -65,6 +91,32 @@ describe('geography: regions (half), countries (three tenths), headquarters in a
       'headquarters elsewhere',
     );
   });
+  test('a headquarters of punctuation only is no headquarters', () => {
+    expect(verdict(partner('p', { headquarters: ' / ( ) ' }), 'geography').text).toBe(
+      'geography 0/20: no region; no countries of investment; no headquarters',
+    );
+  });
+  test('a fund without regions: countries and headquarters share the whole weight', () => {
+    const v = verdict(
+      partner('p', { region: ['Europe'], countriesOfInvestment: ['France'], headquarters: 'Paris, France' }),
+      'geography',
+      fund({ region: [] }),
+    );
+    expect(v.text).toBe("geography 14/20: France (1 of 2 of the fund's countries); headquarters in France");
+    expect(v.points).toBeCloseTo((20 * (0.3 * 0.5 + 0.2)) / 0.5);
+  });
+  test('a fund without regions or countries: not counted', () => {
+    const v = verdict(
+      partner('p', { region: ['Europe'] }),
+      'geography',
+      fund({ region: [], countriesOfInvestment: [] }),
+    );
+    expect(v).toMatchObject({
+      counted: false,
+      points: 0,
+      text: 'geography not counted: the fund names no regions or countries',
+    });
+  });
   test('a fund without countries: the regions take the whole weight', () => {
     const v = verdict(partner('p', { region: ['Europe'] }), 'geography', fund({ countriesOfInvestment: [] }));
     expect(v.text).toBe("geography 10/20: Europe (1 of 2 of the fund's regions)");
@@ -90,6 +142,19 @@ describe('ticket: the ticket size as a share of the fund size', () => {
     );
     expect(verdict(partner('p', { ticketSize: 12_000_000 }), 'ticket').points).toBeGreaterThan(0);
   });
+  test('a share of 1 % or more is shown to a tenth of a percent, a smaller one to a hundredth', () => {
+    expect(verdict(partner('p', { ticketSize: 9_876_543 }), 'ticket').text).toBe(
+      'ticket 12/15: $9.9M is 12.3% of a $80M fund (fits 0.5%–10%)',
+    );
+  });
+  test('the share: full on the band edges, log-linear outside them', () => {
+    expect(ticketShare(0.005)).toBe(1);
+    expect(ticketShare(0.1)).toBe(1);
+    expect(ticketShare(0.15)).toBeCloseTo(Math.log(0.25 / 0.15) / Math.log(0.25 / 0.1));
+    expect(ticketShare(0.002)).toBeCloseTo(Math.log(2) / Math.log(5));
+    expect(ticketShare(0.001)).toBe(0);
+    expect(ticketShare(0.25)).toBe(0);
+  });
   test('no ticket size', () => {
     for (const missing of [undefined, null, '', 'n/a', -5])
       expect(verdict(partner('p', { ticketSize: missing }), 'ticket').text).toBe('ticket 0/15: no ticket size');
@@ -102,8 +167,24 @@ describe('ticket: the ticket size as a share of the fund size', () => {
     ['undisclosed', undefined],
     ['-$5M (restated)', undefined],
     [0, undefined],
+    ['$0M', undefined],
+    ['0', undefined],
+    [`1${'0'.repeat(400)}`, undefined],
+    [['$5M'], undefined],
+    [true, undefined],
   ])('the fund size %j reads as %p', (text, amount) => {
     expect(moneyAmount(text)).toBe(amount);
+  });
+  test.each([
+    [1.2e9, '$1.2B'],
+    [1e9, '$1B'],
+    [1e6, '$1M'],
+    [999_999_999, '$1000M'],
+    [1e3, '$1K'],
+    [250_000, '$250K'],
+    [500, '$500'],
+  ])('an amount of %p is shown as %s', (n, text) => {
+    expect(moneyText(n)).toBe(text);
   });
 });
 
@@ -144,6 +225,11 @@ describe('the score', () => {
     ]);
     const half = scorePartner({ ...PERFECT, investmentFocus: ['Growth'] }, f);
     expect(half.score).toBe(Math.round((100 * 30) / 50));
+  });
+  test('a fund that gives nothing any criterion reads: every partner scores 0, never NaN', () => {
+    const fit = scorePartner(PERFECT, fundProfile({ id: 'vf_bare' }, 'vf_bare'));
+    expect(fit.score).toBe(0);
+    expect(fit.verdicts.every((v) => !v.counted)).toBe(true);
   });
   test('the score rounds the exact points: 23.3 + 10 of 100 is 33', () => {
     const fit = scorePartner(partner('p', { sectorsFocused: ['Fintech', 'SaaS'], investmentFocus: ['Seed'] }), fund());

@@ -3,7 +3,14 @@
  * fit left out, at most `limit`; weights change the points and leave out a criterion at 0; a fund
  * none of whose weighted criteria can be scored is refused with a message naming the fields.
  */
-import { checkProfile, DEFAULT_WEIGHTS, fitRecord, rankPartners, scorePartner } from '../../../src/table/match';
+import {
+  checkProfile,
+  compareScored,
+  DEFAULT_WEIGHTS,
+  fitRecord,
+  rankPartners,
+  scorePartner,
+} from '../../../src/table/match';
 import { fund, PERFECT, partner } from '../../helpers/match-fixtures';
 
 const ids = (fits: ReturnType<typeof rankPartners>) => fits.map((f) => f.record.id);
@@ -35,6 +42,16 @@ describe('order', () => {
     const list = [partner('lp_z', alike), { ...alike, id: 7 }, partner('lp_a', alike)];
     expect(ids(rankPartners(list, fund()))).toEqual(['lp_a', 'lp_z', 7]);
   });
+});
+
+test('the order of two partners: better score first, then id, the same id and score are equal', () => {
+  expect(compareScored(60, 'lp_b', 50, 'lp_a')).toBeLessThan(0);
+  expect(compareScored(50, 'lp_a', 50, 'lp_b')).toBe(-1);
+  expect(compareScored(50, 'lp_b', 50, 'lp_a')).toBe(1);
+  expect(compareScored(50, 'lp_a', 50, 'lp_a')).toBe(0);
+  expect(compareScored(50, '', 50, '')).toBe(0);
+  expect(compareScored(50, '', 50, 'lp_a')).toBe(1);
+  expect(compareScored(50, 'lp_a', 50, '')).toBe(-1);
 });
 
 describe('weights', () => {
