@@ -33,7 +33,7 @@ function moveSlot(importId: string, now: number): void {
   saveImports(imports);
 }
 
-const UNSEALED_REASON =
+const NOT_RECORDED_REASON =
   "This import's schedule names you, but your own record of your schedules does not hold it as it stands (it was changed outside the sidebar), so it does not run with your key: save the schedule again in the sidebar.";
 
 const BUSY_REASON =
@@ -82,7 +82,8 @@ export function runScheduledImports(): void {
     const due = !running && !!spec.schedule && (spec.nextDueAt ?? 0) <= now;
     if (running && ownsRun(run, user)) runOne(spec, true, user, now);
     else if (due && ownsSchedule(spec, user)) runOne(spec, false, user, now);
-    else if (due && spec.schedule?.by.id === user.id) notStarted(spec.id, 'schedule', importPorts(), UNSEALED_REASON);
+    else if (due && spec.schedule?.by.id === user.id)
+      notStarted(spec.id, 'schedule', importPorts(), NOT_RECORDED_REASON);
   }
   const imports = loadImports();
   tidyMine(imports, new Map(imports.map((i) => [i.id, loadRun(i.id)])), user);

@@ -8,10 +8,9 @@
  * (an add-on's user properties are the same in every document).
  */
 import type { RunState } from '../import/run-state';
-import { type ImportSpec, scheduleSubject } from '../import/spec';
+import { type ImportSpec, type Person, scheduleSubject } from '../import/spec';
 import { book } from './sheets';
 import { loadImports, loadRun } from './store';
-import type { Person } from '../import/spec';
 
 const MINE = 'INVESTOR_DATA_MINE_';
 
