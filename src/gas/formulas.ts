@@ -208,7 +208,7 @@ function recoverLocked(): number {
   const sheets = sheetById(SpreadsheetApp.getActiveSpreadsheet());
   for (const p of readJournal(props)?.pieces ?? []) {
     const sheet = sheets.get(p.sheetId);
-    // A piece without rows (an earlier version could journal one) holds nothing to put back.
+    // A piece without rows holds nothing to put back.
     if (!sheet || !p.formulas[0]?.length) continue;
     const range = sheet.getRange(p.row, p.col, p.formulas.length, p.formulas[0].length);
     // Runs of still-empty cells down each column: never over what someone typed since.

@@ -3,7 +3,6 @@
  * spreadsheet and must survive a closed sidebar or the end of an execution). Each run has its
  * own property, so a run's progress is one small write; nothing here holds the API key.
  */
-import { startCursor } from '../api/pages';
 import type { RunState } from '../import/run-state';
 import type { ImportSpec } from '../import/spec';
 
@@ -30,17 +29,8 @@ export function saveImports(imports: readonly ImportSpec[]): void {
 
 export function loadRun(importId: string): RunState | null {
   const text = props().getProperty(RUN_PREFIX + importId);
-  if (!text) return null;
-  const run = JSON.parse(text) as RunState;
-  if (run.list) return run;
-  // A run saved by an earlier version has no list cursor: it is over, and a new start begins afresh.
-  const status = run.status === 'running' ? 'failed' : run.status;
-  return {
-    ...run,
-    list: startCursor(0),
-    status,
-    message: status === 'failed' ? 'Stopped by an update of the add-in; start it again.' : run.message,
-  };
+  // A run of another RUN_VERSION is read as it is: the machine starts it over, a summary shows no run.
+  return text ? (JSON.parse(text) as RunState) : null;
 }
 
 export function saveRun(run: RunState): void {

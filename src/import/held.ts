@@ -26,10 +26,8 @@ export type Shape = Pick<ListCursor, 'size' | 'totalItems' | 'lastPage'>;
 export interface HeldNote {
   from: number;
   marks: string;
-  /** The latest of the waits (all a note saved before `at` existed has). */
-  until: number;
   /** The not-before time of each `w` mark, in order: each page waits for its own Retry-After, not the longest one. */
-  at?: number[];
+  at: number[];
 }
 
 /** The rows page `page` holds when the cursor's checks pass: full pages, then the rest, then none (the page after the last). */
@@ -74,7 +72,7 @@ export function noteHeld(
   const mark = (p: number) => (keptSet.has(p) ? 'h' : goneSet.has(p) ? 'x' : waits.has(p) ? 'w' : '.');
   for (let p = c.nextPage; p <= last; p++) marks += mark(p);
   const at = [...marks].flatMap((m, k) => (m === 'w' ? [waits.get(c.nextPage + k) as number] : []));
-  return { from: c.nextPage, marks, until: Math.max(0, ...at), at };
+  return { from: c.nextPage, marks, at };
 }
 
 /**
@@ -95,7 +93,7 @@ export function heldSpan(s: Shape, note: HeldNote): number {
 /** The pages a note says wait, each with its not-before time. */
 export function noteWaits(note: HeldNote): Map<number, number> {
   let w = 0;
-  return new Map([...note.marks].flatMap((m, k) => (m === 'w' ? [[note.from + k, note.at?.[w++] ?? note.until]] : [])));
+  return new Map([...note.marks].flatMap((m, k) => (m === 'w' ? [[note.from + k, note.at[w++]]] : [])));
 }
 
 /**

@@ -34,7 +34,7 @@ import { expectedRows, gonePages, type Held, heldSpan, keepable, noteHeld, noteW
 import { dedupe, failRun, keyedRows, replaceRefused, writeOwned, writeTarget } from './end';
 import type { ImportPorts } from './ports';
 import { adoption } from './replace';
-import { pagesRead, type RunSource, type RunState, type RunSummary, summarize } from './run-state';
+import { pagesRead, RUN_VERSION, type RunSource, type RunState, type RunSummary, summarize } from './run-state';
 import { type RowShape, rowShape } from './shape';
 import { MAX_SPREADSHEET_CELLS } from './watch';
 import type { ImportSpec } from './spec';
@@ -76,6 +76,7 @@ export function newRun(
   const now = ports.now();
   const runId = ports.newRunId();
   return {
+    version: RUN_VERSION,
     runId,
     importId: spec.id,
     source,
@@ -123,15 +124,19 @@ export function beginRun(
   return locked(importId, ports, () => {
     const spec = specFor(importId, ports);
     const current = ports.store.load(importId);
-    if (current?.status === 'running') return step(spec, current, ports, deadline);
-    const run = newRun(spec, source, ports);
-    if (force || spec.replaceAnyway) run.force = true;
-    ports.store.save(run);
-    // Refused before any request when the sheet is not as the import left it (checked again before writing).
-    const refusal = replaceRefused(spec, run, ports);
-    if (refusal) return failRun(spec, run, ports, refusal);
-    return step(spec, run, ports, deadline);
+    if (current?.status === 'running' && current.version === RUN_VERSION) return step(spec, current, ports, deadline);
+    return start(spec, source, ports, deadline, force);
   });
+}
+
+function start(spec: ImportSpec, source: RunSource, ports: ImportPorts, deadline: number, force = false): RunSummary {
+  const run = newRun(spec, source, ports);
+  if (force || spec.replaceAnyway) run.force = true;
+  ports.store.save(run);
+  // Refused before any request when the sheet is not as the import left it (checked again before writing).
+  const refusal = replaceRefused(spec, run, ports);
+  if (refusal) return failRun(spec, run, ports, refusal);
+  return step(spec, run, ports, deadline);
 }
 
 /**
@@ -148,6 +153,8 @@ export function continueRun(importId: string, ports: ImportPorts, deadline: numb
   return locked(importId, ports, () => {
     const run = ports.store.load(importId);
     if (run?.status !== 'running') return summarize(importId, run);
+    // A run saved in another shape (RUN_VERSION) starts over.
+    if (run.version !== RUN_VERSION) return start(specFor(importId, ports), run.source, ports, deadline);
     return step(specFor(importId, ports), run, ports, deadline);
   });
 }
@@ -155,7 +162,8 @@ export function continueRun(importId: string, ports: ImportPorts, deadline: numb
 export function cancelRun(importId: string, ports: ImportPorts): RunSummary {
   return locked(importId, ports, () => {
     const run = ports.store.load(importId);
-    if (run?.status === 'running') failRun(specFor(importId, ports), run, ports, '', 'cancelled');
+    if (run?.status === 'running' && run.version === RUN_VERSION)
+      failRun(specFor(importId, ports), run, ports, '', 'cancelled');
     return summarize(importId, run);
   });
 }
@@ -241,14 +249,10 @@ class Step {
   /** The held pages and waits the previous step left (see held.ts), held pages read back from staging. */
   private restore(): void {
     const { spec, run } = this;
-    let note = run.held;
+    const note = run.held;
     run.held = undefined;
     if (!note) return;
-    // The waits hold in any read of the list. Held pages are the read's whose next page the note starts at (an
-    // earlier release kept the note of a read that ended into the next one).
     this.waits = noteWaits(note);
-    if (note.from !== run.list.nextPage) return;
-    if (!run.list.started) note = { ...note, marks: note.marks.replace(/h/g, '.') };
     const span = heldSpan(run.list, note);
     const rows = span > 0 ? this.ports.staging.read(spec.id, span, this.width, run.staged) : [];
     this.held = restoreHeld(run.list, note, rows, spec.fields.indexOf('id'));

@@ -9,7 +9,15 @@ import type { HeldNote } from './held';
 export type RunStatus = 'running' | 'done' | 'failed' | 'cancelled';
 export type RunSource = 'sidebar' | 'schedule';
 
+/**
+ * The shape of RunState this code reads and writes. A saved run of another version is not read:
+ * a running one starts over (src/import/machine.ts), any other shows as no run.
+ */
+export const RUN_VERSION = 1;
+
 export interface RunState {
+  /** RUN_VERSION when it was saved. */
+  version: number;
   runId: string;
   importId: string;
   source: RunSource;
@@ -74,7 +82,8 @@ export function pagesRead(run: RunState): number {
 }
 
 export function summarize(importId: string, run: RunState | null): RunSummary {
-  if (!run) return { importId, status: 'idle', page: 0, totalPages: 0, rows: 0, totalItems: 0, message: '' };
+  if (run?.version !== RUN_VERSION)
+    return { importId, status: 'idle', page: 0, totalPages: 0, rows: 0, totalItems: 0, message: '' };
   return {
     importId,
     status: run.status,

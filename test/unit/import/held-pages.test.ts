@@ -104,12 +104,11 @@ describe('noteHeld: the note saved for the next step', () => {
     expect(noteHeld(started(), [], new Map([[3, 100]]))).toEqual({
       from: 3,
       marks: 'w',
-      until: 100,
       at: [100],
     });
   });
 
-  test('each wait keeps its own time; `until` is the latest', () => {
+  test('each wait keeps its own time', () => {
     const note = noteHeld(
       started(),
       [5],
@@ -119,12 +118,12 @@ describe('noteHeld: the note saved for the next step', () => {
         [4, 200],
       ]),
     );
-    expect(note).toEqual({ from: 3, marks: 'wwh', until: 300, at: [300, 200] });
+    expect(note).toEqual({ from: 3, marks: 'wwh', at: [300, 200] });
   });
 
   test('before page 1 is in, only waits are noted', () => {
-    expect(noteHeld(startCursor(2), [], new Map([[1, 50]]))).toEqual({ from: 1, marks: 'w', until: 50, at: [50] });
-    expect(noteHeld(started(), [4], new Map())).toEqual({ from: 3, marks: '.h', until: 0, at: [] });
+    expect(noteHeld(startCursor(2), [], new Map([[1, 50]]))).toEqual({ from: 1, marks: 'w', at: [50] });
+    expect(noteHeld(started(), [4], new Map())).toEqual({ from: 3, marks: '.h', at: [] });
   });
 });
 
@@ -139,14 +138,13 @@ describe('pages the service does not have are noted as such, and come back as re
     expect(noteHeld(started({ nextPage: 2 }), [], new Map([[6, 50]]), gonePages(held))).toEqual({
       from: 2,
       marks: 'xx..w',
-      until: 50,
       at: [50],
     });
-    expect(noteHeld(started(), [4], new Map(), [6, 2])).toEqual({ from: 3, marks: '.h.x', until: 0, at: [] });
+    expect(noteHeld(started(), [4], new Map(), [6, 2])).toEqual({ from: 3, marks: '.h.x', at: [] });
   });
 
   test('read back, a page noted as gone is a refusal of that page, with no rows of its own', () => {
-    const note = { from: 3, marks: 'hx', until: 0, at: [] };
+    const note = { from: 3, marks: 'hx', at: [] };
     const held = restoreHeld({ ...shape, lastPage: 3, totalItems: 6 }, note, rowsOf(3), 0);
     expect(noteWaits(note).size).toBe(0);
     const gone = held.get(4);
@@ -157,12 +155,12 @@ describe('pages the service does not have are noted as such, and come back as re
 
 describe('heldSpan and restoreHeld: the next step reads the held pages back', () => {
   test('the span ends with the last held page, not with a wait or a gap after it', () => {
-    expect(heldSpan(shape, { from: 3, marks: 'h.w', until: 9, at: [9] })).toBe(2);
-    expect(heldSpan(shape, { from: 3, marks: '.h.', until: 0, at: [] })).toBe(4);
+    expect(heldSpan(shape, { from: 3, marks: 'h.w', at: [9] })).toBe(2);
+    expect(heldSpan(shape, { from: 3, marks: '.h.', at: [] })).toBe(4);
   });
 
   test('held pages come back from their rows, waits with their own times', () => {
-    const note = { from: 3, marks: 'whw', until: 70, at: [70, 40] };
+    const note = { from: 3, marks: 'whw', at: [70, 40] };
     const held = restoreHeld(shape, note, rowsOf(3, 4), 0);
     expect([...noteWaits(note)]).toEqual([
       [3, 70],
@@ -181,15 +179,8 @@ describe('heldSpan and restoreHeld: the next step reads the held pages back', ()
     });
   });
 
-  test('a note saved before each wait had its own time: every wait until the latest', () => {
-    expect([...noteWaits({ from: 3, marks: 'w.w', until: 80 })]).toEqual([
-      [3, 80],
-      [5, 80],
-    ]);
-  });
-
   test('a held page whose rows are not all there is not restored', () => {
-    const held = restoreHeld(shape, { from: 3, marks: 'h', until: 0, at: [] }, [['p3-0', 'x']], 0);
+    const held = restoreHeld(shape, { from: 3, marks: 'h', at: [] }, [['p3-0', 'x']], 0);
     expect(held.size).toBe(0);
   });
 });

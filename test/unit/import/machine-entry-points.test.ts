@@ -91,4 +91,33 @@ describe('import entry points', () => {
     expect(w.writes).toHaveLength(writes);
     expect(w.runLog).toHaveLength(1);
   });
+
+  test('a running run saved in another shape (its version differs) starts over: read afresh, every partner once', () => {
+    const list = fakeList(records(2500));
+    const w = world(list.fetch, [spec('imp1', 'Partners')]);
+    const first = beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t + 3_000);
+    expect(first.status).toBe('running');
+    const saved = w.runs.get('imp1');
+    if (!saved?.staged) throw new Error('the first step staged nothing');
+    w.runs.set('imp1', { ...saved, version: saved.version + 1 });
+    const again = continueRun('imp1', w.nextExecution(), w.clock.t + 60_000);
+    expect(again.status).toBe('done');
+    expect(w.runs.get('imp1')?.runId).not.toBe(saved.runId);
+    expect(
+      w.tables
+        .get('Partners')
+        ?.slice(1)
+        .map((r) => r[0]),
+    ).toEqual(records(2500).map((r) => r.id));
+  });
+
+  test('a finished run saved in another shape shows as no run', () => {
+    const w = world(fakeList(records(5)).fetch, [spec('imp1', 'Partners')]);
+    beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t + 60_000);
+    const saved = w.runs.get('imp1');
+    if (!saved) throw new Error('no run saved');
+    w.runs.set('imp1', { ...saved, version: 0 });
+    expect(continueRun('imp1', w.nextExecution(), w.clock.t + 60_000).status).toBe('idle');
+    expect(cancelRun('imp1', w.nextExecution()).status).toBe('idle');
+  });
 });

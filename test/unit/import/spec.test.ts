@@ -14,7 +14,7 @@ import {
   nextDue,
   sameSheetName,
 } from '../../../src/import/spec';
-import { pagesRead, stagingName, summarize } from '../../../src/import/run-state';
+import { pagesRead, RUN_VERSION, stagingName, summarize } from '../../../src/import/run-state';
 
 describe('sheet names', () => {
   test('trimmed; up to 100 characters', () => {
@@ -187,6 +187,7 @@ describe('the run summary', () => {
       message: '',
     });
     const run = {
+      version: RUN_VERSION,
       status: 'running',
       read: 120,
       message: 'Page 2',
