@@ -57,6 +57,9 @@ interface Attempt {
   i: number;
   retries: number;
   at: number;
+  /** Listed paths this call has been asked on (1 until a 404 moves it to the next), the last one `path`. */
+  paths: number;
+  path?: number;
 }
 
 interface Call<T> {
@@ -300,7 +303,7 @@ export class Client {
     deadline: number,
   ): void {
     const clock = this.options.clock;
-    let queue: Attempt[] = pending.map((i) => ({ i, retries: 0, at: 0 }));
+    let queue: Attempt[] = pending.map((i) => ({ i, retries: 0, at: 0, paths: 1 }));
     while (queue.length) {
       const now = clock.now();
       const due = queue
@@ -314,37 +317,42 @@ export class Client {
         continue;
       }
       queue = queue.filter((a) => !due.includes(a));
+      for (const a of due) a.path = this.pathIndex(calls[a.i].op);
       const requests = due.map((a) => ({ url: this.url(calls[a.i], true), headers: { accept: 'application/json' } }));
       const answers = this.options.transport.fetchAll(requests, deadline);
       // A retry is expected to take as long as the attempt it repeats: it must start that much before the deadline.
       const took = clock.now() - now;
       due.forEach((a, k) => {
         const result = this.outcome(calls[a.i], answers[k]);
-        if (!result.ok && result.error.code === 'UNSENT') return;
+        if (!result.ok && result.error.code === 'UNSENT') {
+          if (a.paths > 1) this.keepPath(calls[a.i].op, false);
+          return;
+        }
         this.stats.fetches++;
         out[a.i] = result;
         if (result.ok) this.keepPath(calls[a.i].op);
-        const again = result.ok ? undefined : this.retry(calls[a.i], a, result.error, hasCopy(a.i), deadline - took);
+        // A 404 on a path the call has another for is no answer: the call is asked there, now or (unsent) later.
+        if (!result.ok && result.error.code === 'NOT_FOUND' && this.otherPath(calls[a.i], a)) {
+          out[a.i] = undefined;
+          queue.push({ ...a, at: 0, paths: a.paths + 1 });
+          return;
+        }
+        const again = result.ok ? undefined : this.retry(a, result.error, hasCopy(a.i), deadline - took);
         if (again) queue.push(again);
       });
     }
+    // A call moved to another path and left unsent: the next execution asks that path first.
+    for (const a of queue) if (a.paths > 1) this.keepPath(calls[a.i].op, false);
     for (const i of pending) out[i] ??= { ok: false, error: unsent() };
   }
 
   /** The call's next attempt after `error`, or undefined: it ends with that error. */
-  private retry(
-    call: Call<unknown>,
-    a: Attempt,
-    error: ServiceError,
-    hasCopy: boolean,
-    deadline: number,
-  ): Attempt | undefined {
-    if (error.code === 'NOT_FOUND' && this.otherPath(call)) return { ...a, at: 0 };
+  private retry(a: Attempt, error: ServiceError, hasCopy: boolean, deadline: number): Attempt | undefined {
     const delay = retryDelay(error, a.retries + 1, this.policy, this.options.random, hasCopy);
     const at = this.options.clock.now() + (delay ?? 0);
     if (delay === undefined || at > deadline) return undefined;
     this.stats.retries++;
-    return { i: a.i, retries: a.retries + 1, at };
+    return { ...a, retries: a.retries + 1, at };
   }
 
   private outcome<T>(call: Call<T>, answer: HttpResponse | Error): Outcome<T> {
@@ -362,25 +370,29 @@ export class Client {
   }
 
   /**
-   * Asks a list's page that was not found on the next listed path: page 1 always, any other page
-   * while no path of the list has answered (a later page's 404 on a path that answers is the list's
-   * own: it has no such page). The path is remembered once it answers (keepPath).
+   * Moves a list's call that was not found to the next listed path, while it has one it was not
+   * asked on: page 1 always, any other page while no path of the list has answered (a later page's
+   * 404 on a path that answers is the list's own: it has no such page). The path is remembered
+   * once it answers (keepPath), or when a call moved to it is left unsent (the next execution asks
+   * it there first: the 404 was no answer, and the time that ran out is none either).
    */
-  private otherPath(call: Call<unknown>): boolean {
+  private otherPath(call: Call<unknown>, a: Attempt): boolean {
     const choice = this.path(call.op);
     // Only the active list has two paths, and its calls always name a page.
     const untried = call.query.page === 1 || !choice.known;
-    if (!untried || choice.now + 1 >= call.op.paths.length) return false;
-    choice.now++;
+    if (!untried || a.paths >= call.op.paths.length) return false;
+    // Another call of the batch may have moved the list on already: this one follows.
+    if (choice.now !== a.path) return true;
+    choice.now = (choice.now + 1) % call.op.paths.length;
     return true;
   }
 
-  /** The path that just answered is the one later executions ask first. */
-  private keepPath(op: Operation): void {
+  /** The path that just answered (or that a call left unsent moved to) is the one later executions ask first. */
+  private keepPath(op: Operation, answered = true): void {
     const choice = this.path(op);
-    if (choice.now === choice.saved && choice.known) return;
+    if (choice.now === choice.saved && (choice.known || !answered)) return;
     choice.saved = choice.now;
-    choice.known = true;
+    choice.known ||= answered;
     if (op.paths.length > 1) this.options.memo?.putMany([[this.pathKey(op), choice.now]]);
   }
 

@@ -12,6 +12,20 @@ export const json = (status: number, body: unknown, headers: Record<string, stri
   body: JSON.stringify(body),
 });
 
+/** A list's page as the service answers it: `page` and `limit` from the URL, at most `cap` a page. */
+export function pageAnswer(items: readonly unknown[], url: URL, cap = 100): HttpResponse {
+  const page = Number(url.searchParams.get('page') ?? 1);
+  const size = Math.min(cap, Number(url.searchParams.get('limit') ?? 10));
+  const data = items.slice((page - 1) * size, page * size);
+  const pagination = {
+    totalItems: items.length,
+    totalPages: Math.ceil(items.length / size),
+    currentPage: page,
+    pageSize: size,
+  };
+  return json(200, { data, pagination });
+}
+
 export class FakeTransport implements Transport {
   readonly requests: HttpRequest[] = [];
   batches = 0;

@@ -13,7 +13,7 @@ import { Memo } from '../../../src/api/memo';
 import { OPERATIONS } from '../../../src/api/operations';
 import { incompleteError, type ListRead, readList } from '../../../src/api/pages';
 import type { ServiceRecord } from '../../../src/api/records';
-import { FakeClock, FakeTransport, type Handler, json, LimitedStore, nodeCodec } from '../../helpers/fakes';
+import { FakeClock, FakeTransport, type Handler, json, LimitedStore, nodeCodec, pageAnswer } from '../../helpers/fakes';
 
 const KEY = 'sk_live_PAGES_7d8e9f';
 const BASE = 'https://data.example.com';
@@ -25,16 +25,7 @@ const partner = (n: number): ServiceRecord => ({ id: `lp${n}`, fullName: `Partne
 function service(list: ServiceRecord[]): Handler {
   return (url) => {
     if (url.pathname !== PATH) return json(404, { message: 'no such path' });
-    const page = Number(url.searchParams.get('page') ?? 1);
-    const size = Math.min(100, Number(url.searchParams.get('limit') ?? 10));
-    const data = list.slice((page - 1) * size, page * size);
-    const pagination = {
-      totalItems: list.length,
-      totalPages: Math.ceil(list.length / size),
-      currentPage: page,
-      pageSize: size,
-    };
-    return json(200, { data, pagination });
+    return pageAnswer(list, url);
   };
 }
 
