@@ -12,7 +12,7 @@
 import { ServiceError } from './errors';
 import { fnv1a } from './hash';
 import type { Outcome } from './client';
-import { type Page, recordId, type ServiceRecord } from './records';
+import { firstOfEachId, type Page, recordId, type ServiceRecord } from './records';
 
 export type PageFetcher = (pages: number[], limit: number) => Outcome<Page<ServiceRecord>>[];
 
@@ -247,26 +247,8 @@ export interface ReadOptions {
   keyed?: boolean;
 }
 
-/** What a read has taken in so far: in list order, each id once when the list is keyed by id. */
-interface Taken {
-  records: ServiceRecord[];
-  seen: Set<string>;
-  /** Every usable id read, in order, repeats included. */
-  ids: string[];
-  /** Records skipped for want of a usable id (keyed lists). */
-  skipped: number;
-}
-
-function take(got: Taken, items: readonly ServiceRecord[], keyed: boolean): void {
-  for (const r of items) {
-    const id = keyed ? recordId(r) : undefined;
-    if (keyed && id === undefined) got.skipped++;
-    if (id !== undefined) got.ids.push(id);
-    if (keyed && (id === undefined || got.seen.has(id))) continue;
-    if (id !== undefined) got.seen.add(id);
-    got.records.push(r);
-  }
-}
+/** The records of the pages a read has taken in, in list order, repeats included. */
+type Taken = ServiceRecord[];
 
 /**
  * Takes in one page's outcome; a failure other than the refused page after the last is thrown.
@@ -281,7 +263,7 @@ function takeOutcome(c: ListCursor, page: number, outcome: Outcome<Page<ServiceR
   }
   const before = c.received;
   acceptPage(c, page, outcome.value);
-  if (c.received > before) take(got, outcome.value.items, o.keyed ?? true);
+  if (c.received > before) got.push(...outcome.value.items);
   // The list's size is page 1's: a list refused is refused at page 1, before any other page is asked for.
   const why = o.refuse?.(c.totalItems, c.lastPage);
   if (why) throw new ServiceError('BAD_INPUT', why);
@@ -290,13 +272,17 @@ function takeOutcome(c: ListCursor, page: number, outcome: Outcome<Page<ServiceR
 function readOnce(fetch: PageFetcher, o: ReadOptions): ListRead {
   const keyed = o.keyed ?? true;
   const c = startCursor(o.limit);
-  const got: Taken = { records: [], seen: new Set(), ids: [], skipped: 0 };
+  const got: Taken = [];
   for (let pages = nextPages(c, o.batch); pages.length; pages = nextPages(c, o.batch)) {
     const outcomes = fetch(pages, c.limit);
     pages.forEach((page, k) => takeOutcome(c, page, outcomes[k], got, o));
   }
-  const verdict = listVerdict(c, keyed ? got.seen.size + got.skipped : undefined);
-  return { records: got.records, verdict, totalItems: c.totalItems, digest: idsDigest(got.ids) };
+  if (!keyed) return { records: got, verdict: listVerdict(c), totalItems: c.totalItems, digest: idsDigest([]) };
+  // Keyed by id: a record without a usable id is skipped (and counted), each usable id kept once (firstOfEachId).
+  const ids = got.flatMap((r) => recordId(r) ?? []);
+  const records = firstOfEachId(got.filter((r) => recordId(r) !== undefined));
+  const verdict = listVerdict(c, records.length + got.length - ids.length);
+  return { records, verdict, totalItems: c.totalItems, digest: idsDigest(ids) };
 }
 
 /** Reads a whole list; a read that the list moved under is done again, up to `passes` reads (see steadyRepeats). */

@@ -170,11 +170,19 @@ export function recordId(record: ServiceRecord): string | undefined {
   return idProblem(record.id) === undefined ? (record.id as string) : undefined;
 }
 
-/** The records in order, a usable id's first listing only (a later one is the same partner listed again); records without one all kept. */
-export function firstOfEachId(records: readonly ServiceRecord[]): ServiceRecord[] {
+/**
+ * The one rule for "each usable id once", used by every list the add-in shows or writes (a list
+ * formula, the snapshot, the import's table): items in list order, a usable id's first listing
+ * only (a later one is the same partner listed again, whatever it holds); items without a usable
+ * id all kept, for their caller to skip and count. Records are keyed by recordId; rows by `idOf`.
+ */
+export function firstOfEachId(records: readonly ServiceRecord[]): ServiceRecord[];
+export function firstOfEachId<T>(items: readonly T[], idOf: (item: T) => string | undefined): T[];
+export function firstOfEachId<T>(items: readonly T[], idOf?: (item: T) => string | undefined): T[] {
+  const key = idOf ?? ((item: T) => recordId(item as ServiceRecord));
   const seen = new Set<string>();
-  return records.filter((r) => {
-    const id = recordId(r);
+  return items.filter((item) => {
+    const id = key(item);
     if (id === undefined) return true;
     if (seen.has(id)) return false;
     seen.add(id);

@@ -6,7 +6,7 @@
  * and gets its row in the run log. The step that reads the list is ./machine.ts.
  */
 import { grouped } from '../api/numbers';
-import { idProblem } from '../api/records';
+import { firstOfEachId, idProblem } from '../api/records';
 import type { Cell } from '../table/cells';
 import { type Change, mergeTables, type OutCell } from './merge';
 import type { ImportPorts } from './ports';
@@ -57,11 +57,9 @@ export function replaceRefused(
   return replaceRefusal(table === undefined ? ports.target.read(spec.sheetName) : table, spec, spec.sheetName);
 }
 
-/** Unique rows by id, in first-seen order, each with its latest data. */
+/** Unique rows by id, each id's first listing (src/api/records.ts firstOfEachId, the one rule). */
 export function dedupe(rows: readonly Cell[][], idCol: number): Cell[][] {
-  const byId = new Map<string, Cell[]>();
-  for (const row of rows) byId.set(String(row[idCol]), row);
-  return [...byId.values()];
+  return firstOfEachId(rows, (row) => String(row[idCol]));
 }
 
 /**

@@ -489,7 +489,9 @@ function finish(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPo
   const repeats = steadyRepeats(verdict, digest, run.digest) ? keyed.length - unique.length : 0;
   if (verdict.complete || repeats) {
     if (ports.snapshot && run.snap?.whole && run.snap.chunks > 0) ports.snapshot.publish(run.snap.gen, run.snap.chunks);
-    const twice = repeats ? ` Kept once: ${grouped(repeats)} listed twice by the service (alike in two reads).` : '';
+    const twice = repeats
+      ? ` Left out ${grouped(repeats)} repeated listing${repeats === 1 ? '' : 's'} (ids the service listed more than once, alike in two reads): each partner is kept as first listed.`
+      : '';
     return writeTarget(spec, run, rowShape(spec).keep(unique), unique.length + skipped, ports, note + twice);
   }
   const passes = verdict.changed && run.list.lastPage <= LIVE_LIST_PAGES ? MAX_LIVE_PASSES : MAX_PASSES;

@@ -18,6 +18,7 @@
  * import's filters now leave out, no longer matches), repeated id (kept), or a field's old and new
  * value.
  */
+import { firstOfEachId } from '../api/records';
 import { type Cell, isDate } from '../table/cells';
 
 export interface FormulaCell {
@@ -126,11 +127,8 @@ export function mergeTables(
     const id = String(row[idCol] ?? '');
     if (r > h && id && !firstRow.has(id)) firstRow.set(id, r);
   });
-  const listed = new Map<string, readonly Cell[]>();
-  for (const row of incoming) {
-    const id = String(row[fields.indexOf('id')]);
-    if (!listed.has(id)) listed.set(id, row);
-  }
+  const idOf = (row: readonly Cell[]) => String(row[fields.indexOf('id')]);
+  const listed = new Map(firstOfEachId(incoming, idOf).map((row) => [idOf(row), row] as const));
   const changes: Change[] = [];
   const log = (c: Change) => {
     if (changes.length < MAX_CHANGES) changes.push(c);

@@ -57,3 +57,36 @@ test('odd records in the list cost their own rows only: LP_ACTIVE, LP_FIND, an i
   expect(got.run.ledger.fetches).toBe(0);
   expect(got.value).toEqual([[''], [rows.find((r) => r[0] === ids[0])?.[1]]]);
 });
+
+test('a partner listed twice with different contents shows its first listing everywhere: the import, LP_ACTIVE, LP_GET and LP_FIND', async () => {
+  const [first, second] = [ids[10], ids[20]];
+  // The list holds `first` twice: its own record, then another partner's record under its id.
+  await svc().config({ quirks: { oddRecords: null, idOverrides: { [second]: first } } as Record<string, unknown> });
+  const admin = async (id: string) =>
+    (await (await fetch(`${svc().url}/__admin/partner?id=${encodeURIComponent(id)}`)).json()) as { fullName: string };
+  const own = (await admin(first)).fullName;
+  const other = (await admin(second)).fullName;
+  expect(other).not.toBe(own);
+  const a = addin(svc().url);
+  const rowOf = (value: unknown) => (value as unknown[][]).filter((r) => r[0] === first);
+
+  expect(a.cell('LP_GET', first, 'fullName').value).toBe(own);
+  const active = a.cell('LP_ACTIVE', '', '', 'id, fullName', false);
+  expect(active.error).toBeUndefined();
+  expect(rowOf(active.value)).toEqual([[first, own]]);
+  expect(column(active.value)).not.toContain(second);
+
+  const imp = saveImport(a.emu, { sheetName: 'Twice', fields: ['id', 'fullName'] });
+  const last = runImport(a.emu, imp).pop();
+  expect(last).toMatchObject({ status: 'done', rows: ids.length - 1 });
+  expect(last?.message).toContain('Left out 1 repeated listing');
+  expect(rowOf(sheet(a.emu, 'Twice').slice(1))).toEqual([[first, own]]);
+
+  // Over the snapshot the import left: the same record, without a request.
+  const got = a.cell('LP_GET', first, 'fullName');
+  expect(got.value).toBe(own);
+  expect(got.run.ledger.fetches).toBe(0);
+  expect(rowOf(a.cell('LP_FIND', own, 'fullName', 5000, false).value)).toEqual([[first, own]]);
+  const byOther = a.cell('LP_FIND', other, 'fullName', 5000, false).value;
+  expect(Array.isArray(byOther) ? rowOf(byOther) : []).toEqual([]);
+});

@@ -130,7 +130,22 @@ test('a partner the service lists twice, alike in two reads, is imported once an
   for (let k = 0; summary.status === 'running' && k < 20; k++)
     summary = continueRun('imp1', w.nextExecution(), w.clock.t + 60_000);
   expect(summary.status).toBe('done');
-  expect(summary.message).toContain('Kept once: 1 listed twice by the service (alike in two reads).');
+  expect(summary.message).toContain(
+    'Left out 1 repeated listing (ids the service listed more than once, alike in two reads): each partner is kept as first listed.',
+  );
   const ids = (w.tables.get('Partners') ?? []).slice(1).map((r) => r[0]);
   expect(ids).toEqual([...new Set(items.map((r) => r.id))]);
+});
+
+test('partners the service lists more than once with other contents are imported as first listed, and the run counts the listings left out', () => {
+  const items: ServiceRecord[] = Array.from({ length: 3000 }, (_, i) =>
+    i < 1800 ? { id: `p${i}`, fullName: `Name ${i}` } : { id: `p${i - 1800}`, fullName: `Other ${i}` },
+  );
+  const w = world(fakeList(items).fetch, [
+    { id: 'imp1', sheetName: 'Partners', fields: ['id', 'fullName'], mode: 'replace' },
+  ]);
+  const summary = drive(w, 60_000).pop();
+  expect(summary?.status).toBe('done');
+  expect(summary?.message).toContain('Left out 1,200 repeated listings');
+  expect(w.tables.get('Partners')?.slice(1)).toEqual(items.slice(0, 1800).map((r) => [r.id, r.fullName]));
 });
