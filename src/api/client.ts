@@ -6,8 +6,9 @@
  * execution's and the one its caller passes; a call the deadline leaves unsent ends UNSENT. The
  * engine falls back to the second listed path of the active-partners list when its first page is
  * not found there (a later page's 404 is the list's own answer: it has no such page), and remembers
- * a path once it has answered; when the service fails it hands back the last good value, marked
- * stale, where one exists. A list's pages are never remembered one by one: a list (one page or
+ * a path once it has answered, or once a call moved to it was left unsent (a 404 that moves a call
+ * is no answer, and neither is the time that ran out before the call was made there); when the
+ * service fails it hands back the last good value, marked stale, where one exists. A list's pages are never remembered one by one: a list (one page or
  * all) is remembered whole (`whole`), so a list is always one moment's.
  */
 import { badInput, ServiceError, toServiceError, unsent } from './errors';
