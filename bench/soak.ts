@@ -255,7 +255,10 @@ async function main(): Promise<number> {
     '--churn',
     '0.03',
   ]);
-  const get = async <T>(path: string): Promise<T> => (await (await fetch(`${svc.url}${path}`)).json()) as T;
+  // An idle keep-alive socket the service closes just as a request reuses it fails that GET alone
+  // ("other side closed", frequent on a loaded machine): the read-only admin GET is asked once more.
+  const once = async <T>(path: string): Promise<T> => (await (await fetch(`${svc.url}${path}`)).json()) as T;
+  const get = <T>(path: string): Promise<T> => once<T>(path).catch(() => once<T>(path));
   const counts = {
     importsDone: 0,
     importsFailedIntact: 0,
