@@ -98,16 +98,20 @@ export interface MatchCount {
   staleSince?: number;
 }
 
-/** What the sidebar's import form sends (checked on the server: src/import/spec.ts). */
+/**
+ * What the sidebar's import form sends (checked on the server: src/import/spec.ts). Every setting
+ * left out stays as saved (a new import takes the defaults); null removes an optional one.
+ */
 export interface ImportInput {
   id?: string | null;
-  sheetName: string;
+  /** Needed for a new import. */
+  sheetName?: string;
   fields?: string[];
   mode?: ImportMode;
-  /** Conditions all kept partners meet; checked when saved, before any request. */
-  filters?: FilterCondition[];
-  /** Up to three keys; ties keep the service's order. */
-  sort?: SortKey[];
+  /** Conditions all kept partners meet; checked when saved, before any request. Null: none. */
+  filters?: FilterCondition[] | null;
+  /** Up to three keys; ties keep the service's order. Null: none. */
+  sort?: SortKey[] | null;
   /** Sort by fit to a venture fund instead (best first), keeping the best `top` when given; null: none. */
   fit?: { fund: string; top?: number } | null;
   /** Keep each completed run's rows, with its time, in the sheet "<sheet> history": the last `keep` runs (1–100). Absent: as saved; null: none. */
