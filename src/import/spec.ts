@@ -329,6 +329,22 @@ function checkSheets(
   return history;
 }
 
+/** The columns chosen (left out: as saved, or the defaults), unknown ones refused, `id` always among them. */
+function checkFields(input: unknown, before: readonly string[] | undefined): string[] {
+  const fields =
+    Array.isArray(input) && input.length
+      ? input.map(String)
+      : input === undefined && before
+        ? [...before]
+        : [...DEFAULT_IMPORT_FIELDS];
+  const unknown = fields.filter((f) => !LP_FIELDS.includes(f) && !FIT_FIELDS.includes(f));
+  if (unknown.length)
+    throw badInput(`Unknown field${unknown.length > 1 ? 's' : ''}: ${unknown.slice(0, 5).join(', ')}.`);
+  const unique = [...new Set(fields)];
+  if (!unique.includes('id')) unique.unshift('id');
+  return unique;
+}
+
 /**
  * A spec from the sidebar's form, saved by `user`: checked, fields in the order chosen, unknown
  * ones refused, filters and sort checked (refused with a message naming the problem). One rule
@@ -348,17 +364,7 @@ export function checkSpec(
   const id = typeof i.id === 'string' && existing.some((e) => e.id === i.id) ? i.id : newId();
   const before = existing.find((e) => e.id === id);
   const sheetName = checkSheetName(i.sheetName === undefined && before ? before.sheetName : i.sheetName);
-  const fields =
-    Array.isArray(i.fields) && i.fields.length
-      ? i.fields.map(String)
-      : i.fields === undefined && before
-        ? before.fields
-        : [...DEFAULT_IMPORT_FIELDS];
-  const unknown = fields.filter((f) => !LP_FIELDS.includes(f) && !FIT_FIELDS.includes(f));
-  if (unknown.length)
-    throw badInput(`Unknown field${unknown.length > 1 ? 's' : ''}: ${unknown.slice(0, 5).join(', ')}.`);
-  const unique = [...new Set(fields)];
-  if (!unique.includes('id')) unique.unshift('id');
+  const unique = checkFields(i.fields, before?.fields);
   const mode = i.mode ?? before?.mode ?? 'replace';
   if (mode !== 'replace' && mode !== 'merge') throw badInput('The mode is "replace" or "merge".');
   const filters = checkFilters(i.filters === undefined ? before?.filters : i.filters);
