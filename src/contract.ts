@@ -20,8 +20,8 @@ export type Answer<T extends object = object> =
   | ({ ok: true } & T)
   | { ok: false; code: string; message: string; field?: SettingField };
 
-/** The settings fields of the sidebar a refusal can be about. */
-export type SettingField = 'apiKey' | 'baseUrl' | 'ttlSeconds';
+/** The fields of the sidebar a refusal can be about: the connection's settings, and a saved import's alert. */
+export type SettingField = 'apiKey' | 'baseUrl' | 'ttlSeconds' | 'alert';
 
 /** A refusal about one settings field: the Answer carries the field, so the sidebar can show the message there. */
 export class FieldError extends ServiceError {
@@ -177,7 +177,11 @@ export interface Endpoints {
     fields: string[];
     defaultFields: string[];
     filterFields: FilterField[];
+    /** The address of the user asking ('' when the add-in may not know it): whose alerts they may change. */
+    me: string;
   }>;
+  /** A stamp of the saved imports and their runs: it changes whenever a setting, a run's state or its outcome does. */
+  importsStamp(): Answer<{ stamp: string }>;
   /** Counts the partners `filters` keep, from the partner snapshot: no request when it is warm. */
   countMatches(filters: FilterCondition[]): Answer<MatchCount>;
   /** The commonest values of a field in the partner snapshot, most frequent first, for suggestions. */

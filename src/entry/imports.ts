@@ -6,10 +6,18 @@
  * (for one run, or kept for the import) and letting the import own a table it did not write.
  * Thin: checks in src/import/spec.ts, runs in src/import/machine.ts, Apps Script in src/gas.
  */
-import { badInput } from '../api/errors';
-import { timeId } from '../api/hash';
+import { badInput, ServiceError } from '../api/errors';
+import { fnv1a, timeId } from '../api/hash';
 import { LP_FIELD_SPECS, LP_FIELDS } from '../api/records';
-import { type Answer, answer, type FilterField, type ImportView, type MatchCount, type RunSummary } from '../contract';
+import {
+  type Answer,
+  answer,
+  FieldError,
+  type FilterField,
+  type ImportView,
+  type MatchCount,
+  type RunSummary,
+} from '../contract';
 import { activePartners, clientFor, EXECUTION_STARTED_AT } from '../gas/context';
 import { importPorts } from '../gas/import-ports';
 import { releaseHistory } from '../gas/history';
@@ -20,7 +28,7 @@ import { knownSecrets, readSettings } from '../gas/settings';
 import { deleteRun, loadImports, loadRun, saveImports } from '../gas/store';
 import { syncTriggers } from '../gas/triggers';
 import { me } from '../gas/user';
-import { adoptTable as adopt, beginRun, cancelRun, continueRun, STEP_BUDGET_MS } from '../import/machine';
+import { adoptTable as adopt, beginRun, cancelRun, continueRun, notStarted, STEP_BUDGET_MS } from '../import/machine';
 import { summarize } from '../import/run-state';
 import {
   checkCoverage,
@@ -76,16 +84,32 @@ export function listImports(): Answer<{
   fields: string[];
   defaultFields: string[];
   filterFields: FilterField[];
+  me: string;
 }> {
-  return answer(
-    () => ({
-      imports: loadImports().map((spec) => view(spec, me())),
+  return answer(() => {
+    const user = me();
+    return {
+      imports: loadImports().map((spec) => view(spec, user)),
       fields: [...LP_FIELDS, ...FIT_FIELDS],
       defaultFields: [...DEFAULT_IMPORT_FIELDS],
       filterFields: FILTER_FIELDS,
-    }),
-    knownSecrets,
-  );
+      me: user.email,
+    };
+  }, knownSecrets);
+}
+
+/**
+ * What an open sidebar polls to see what it did not do itself (a scheduled run, another editor's
+ * save): the saved imports as stored, and each one's run by state and time. Cheap: properties only.
+ */
+export function importsStamp(): Answer<{ stamp: string }> {
+  return answer(() => {
+    const state = loadImports().map((spec) => {
+      const run = loadRun(spec.id);
+      return [spec, run?.status ?? '', run?.updatedAt ?? 0];
+    });
+    return { stamp: fnv1a(JSON.stringify(state)).toString(36) };
+  }, knownSecrets);
 }
 
 /** The filter editor's live count: checked like a saved import's filters, counted on the partner snapshot. */
@@ -116,14 +140,17 @@ export function saveImport(input: unknown): Answer<{ import: ImportView }> {
   return answer(() => {
     const imports = loadImports();
     const user = me();
-    const spec = checkSpec(input, imports, () => timeId(Date.now(), Math.random, 'imp'), user);
+    const newId = () => timeId(Date.now(), Math.random, 'imp');
+    // A refusal about the alert is shown at the alert's controls: everything else is checked first, without it.
+    checkSpec(input && typeof input === 'object' ? { ...input, alert: undefined } : input, imports, newId, user);
+    const spec = aboutAlert(() => checkSpec(input, imports, newId, user));
     // A run stages its rows in the shape of the settings it started with: they change between runs only.
     if (loadRun(spec.id)?.status === 'running')
       throw badInput('This import is running; wait for it to finish, or cancel it, before changing it.');
     const at = imports.findIndex((i) => i.id === spec.id);
     // A new or changed alert needs the scopes to send it; a user who declined them keeps every other setting.
     const off = spec.alert && spec.alert !== imports[at]?.alert ? featureOff('alerts') : '';
-    if (off) throw badInput(off);
+    if (off) throw new FieldError('alert', off);
     // An alert switched off leaves no record of the ids it listed.
     if (at >= 0 && imports[at].alert && !spec.alert) importPorts().listed?.remove(spec.id);
     if (at >= 0) imports[at] = spec;
@@ -131,6 +158,15 @@ export function saveImport(input: unknown): Answer<{ import: ImportView }> {
     saveImports(imports);
     return { import: view(spec, user) };
   }, knownSecrets);
+}
+
+/** Runs `check`; what it refuses is about the alert. */
+function aboutAlert<T>(check: () => T): T {
+  try {
+    return check();
+  } catch (e) {
+    throw e instanceof ServiceError ? new FieldError('alert', e.message, e.code) : e;
+  }
 }
 
 export function deleteImport(id: unknown): Answer<{ deleted: string }> {
@@ -194,18 +230,29 @@ function runStep(body: () => RunSummary): Answer<RunSummary> {
   }, knownSecrets);
 }
 
-export function startImport(id: unknown): Answer<RunSummary> {
+/**
+ * A step of a run the sidebar drives. One that cannot run at all (no key, the address not
+ * confirmed for it) is a failed run like any other: its row in the run log and the import's
+ * status say why and what to do, and the sheet keeps its data.
+ */
+function driven(id: unknown, body: (spec: ImportSpec) => RunSummary): Answer<RunSummary> {
   return runStep(() => {
     const spec = find(id);
-    return beginRun(spec.id, 'sidebar', importPorts(clientFor('run')), firstDeadline);
+    try {
+      return body(spec);
+    } catch (e) {
+      if (!(e instanceof ServiceError)) throw e;
+      return notStarted(spec.id, loadRun(spec.id)?.source ?? 'sidebar', importPorts(), e.message);
+    }
   });
 }
 
+export function startImport(id: unknown): Answer<RunSummary> {
+  return driven(id, (spec) => beginRun(spec.id, 'sidebar', importPorts(clientFor('run')), firstDeadline));
+}
+
 export function continueImport(id: unknown): Answer<RunSummary> {
-  return runStep(() => {
-    const spec = find(id);
-    return continueRun(spec.id, importPorts(clientFor('run')), deadline);
-  });
+  return driven(id, (spec) => continueRun(spec.id, importPorts(clientFor('run')), deadline));
 }
 
 export function importStatus(id: unknown): Answer<RunSummary> {
@@ -217,8 +264,7 @@ export function cancelImport(id: unknown): Answer<RunSummary> {
 }
 
 export function replaceAnyway(id: unknown, keep: unknown): Answer<RunSummary> {
-  return runStep(() => {
-    const spec = find(id);
+  return driven(id, (spec) => {
     if (keep === true) {
       const imports = loadImports();
       (imports.find((i) => i.id === spec.id) as ImportSpec).replaceAnyway = true;

@@ -7,13 +7,21 @@
  * and each task done by pressing keys, asserting where focus is (role and accessible name, as a
  * screen reader says it) and what the status regions announced.
  */
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { addin } from '../helpers/addin';
 import { launch, shot } from '../helpers/browser';
 import { call, saveImport } from '../helpers/imports';
 import { DEMO_KEY, type RunningService, servicesForThisFile, startService } from '../helpers/service';
-import { announced, clearAnnounced, focused, openSidebar, type SidebarPage } from '../helpers/sidebar-page';
+import {
+  announced,
+  clearAnnounced,
+  focused,
+  openSidebar,
+  press,
+  type SidebarPage,
+  tabTo,
+  violations,
+} from '../helpers/sidebar-page';
 
 const services = servicesForThisFile(1, ['--partners', '240']);
 let svc: RunningService;
@@ -37,12 +45,6 @@ async function sidebarFor(a: ReturnType<typeof addin>): Promise<SidebarPage> {
   await s.page.locator('#fetch-count:has-text("Fetches today")').waitFor();
   await s.page.locator('#no-imports, #imports').first().waitFor({ state: 'attached' });
   return s;
-}
-
-/** axe over the whole page at WCAG 2.0, 2.1 and 2.2 A/AA: the violations, as rule id and where. */
-async function violations(page: Page): Promise<string[]> {
-  const r = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  return r.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
 }
 
 /** At this text size in 300 px: what scrolls sideways, and every visible target smaller than 24 × 24 px. */
@@ -102,19 +104,6 @@ async function checkState(s: SidebarPage, name: string): Promise<void> {
   expect(await reflowProblems(s.page, '100%')).toEqual([]);
   expect(await reflowProblems(s.page, '200%')).toEqual([]);
   await s.page.screenshot({ path: shot(`sidebar-a11y-${name}`), fullPage: true });
-}
-
-const press = async (page: Page, ...keys: string[]) => {
-  for (const k of keys) await page.keyboard.press(k);
-};
-/** Tabs (forward, or backward with shift) until the control with this accessible name has focus. */
-async function tabTo(page: Page, name: string | RegExp, backward = false): Promise<void> {
-  for (let i = 0; i < 120; i++) {
-    const f = await focused(page);
-    if (typeof name === 'string' ? f.name === name : name.test(f.name)) return;
-    await page.keyboard.press(backward ? 'Shift+Tab' : 'Tab');
-  }
-  throw new Error(`no control named ${name} reached by Tab`);
 }
 
 describe('axe finds nothing, and the sidebar reflows, in every state', () => {
