@@ -231,7 +231,7 @@ async function recover(): Promise<void> {
   say(
     'message',
     r.count === r.found
-      ? `Refreshed ${grouped(r.count)} formulas with your key.`
+      ? `Refreshed ${grouped(r.count)} formula${r.count === 1 ? '' : 's'} with your key.`
       : `Refreshed ${grouped(r.count)} of ${grouped(r.found)} formulas with your key before the time limit: press Refresh all formulas for the rest.`,
     r.count === r.found ? 'ok' : 'warning',
   );
