@@ -259,9 +259,25 @@ function end(): void {
   if (cancelHadFocus) $('import').focus();
 }
 
+/** How long a step should take, as the sidebar sees it (the call included): the bar moves at least this often. */
+const STEP_TARGET_MS = 1500;
+/** The most pages a step asks for (a round of the server's reads). */
+const MOST_PAGES = 20;
+
+/**
+ * The pages the next step may read: as many as the last step's pace fits in STEP_TARGET_MS
+ * (1 to MOST_PAGES), so the bar moves every second or two on a slow service and a fast one is not
+ * slowed by short steps.
+ */
+function nextPages(pages: number, read: number, ms: number): number {
+  if (read <= 0) return pages;
+  return Math.max(1, Math.min(MOST_PAGES, Math.floor((read * STEP_TARGET_MS) / Math.max(1, ms))));
+}
+
 /** Drives a run to its end, one server step at a time; its progress is shown once, in the progress bar's line. */
 async function drive(id: string, first: Answer<Summary>): Promise<void> {
   let a = first;
+  let pages = 2;
   try {
     for (;;) {
       if (!a.ok) {
@@ -274,7 +290,10 @@ async function drive(id: string, first: Answer<Summary>): Promise<void> {
         say(a.message, a.status === 'done' ? 'ok' : 'error');
         return;
       }
-      a = cancelled ? await call('cancelImport', id) : await call('continueImport', id);
+      const at = a.page;
+      const began = Date.now();
+      a = cancelled ? await call('cancelImport', id) : await call('continueImport', id, pages);
+      if (a.ok) pages = nextPages(pages, a.page - at, Date.now() - began);
     }
   } finally {
     end();
@@ -321,7 +340,7 @@ function importItem(v: ImportView, index: number): HTMLLIElement {
     void busy(run, async () => {
       if (running()) return say('An import is already running: wait for it to end, or cancel it.', 'warning');
       begin();
-      await drive(v.id, await call('startImport', v.id));
+      await drive(v.id, await call('startImport', v.id, 1));
     });
   const del = keyed(button('Delete'), `delete:${v.id}`);
   del.setAttribute('aria-label', `Delete: import into ${v.sheetName}`);
@@ -378,7 +397,7 @@ function ownershipChoices(v: ImportView): HTMLElement[] {
     out.push(
       choice('Let the import own this table', 'adopt', async () => {
         const adopted = await call('adoptTable', v.id);
-        return adopted.ok ? call('startImport', v.id) : adopted;
+        return adopted.ok ? call('startImport', v.id, 1) : adopted;
       }),
     );
   if (v.mode === 'replace') {
@@ -389,7 +408,7 @@ function ownershipChoices(v: ImportView): HTMLElement[] {
     label.className = 'inline';
     label.prepend(keep);
     out.push(
-      choice('Replace anyway', 'force', () => call('replaceAnyway', v.id, keep.checked)),
+      choice('Replace anyway', 'force', () => call('replaceAnyway', v.id, keep.checked, 1)),
       label,
     );
   }
@@ -564,7 +583,7 @@ async function startNew(): Promise<void> {
     $('progress-box').hidden = true;
     return;
   }
-  await drive(saved.id, await call('startImport', saved.id));
+  await drive(saved.id, await call('startImport', saved.id, 1));
 }
 
 async function saveOnly(): Promise<void> {

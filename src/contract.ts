@@ -189,12 +189,14 @@ export interface Endpoints {
   saveImport(input: ImportInput): Answer<{ import: ImportView }>;
   deleteImport(id: string): Answer<{ deleted: string }>;
   scheduleImport(id: string, schedule: Schedule | null): Answer<{ import: ImportView }>;
-  startImport(id: string): Answer<RunSummary>;
-  continueImport(id: string): Answer<RunSummary>;
+  /** Starts a run (or carries on the one running) with its first step; `pages`: the most pages that step reads (1 to 20; left out: as many as its time allows). */
+  startImport(id: string, pages?: number): Answer<RunSummary>;
+  /** The next step of a run; `pages`: the most pages it reads (1 to 20; left out: as many as its time allows). */
+  continueImport(id: string, pages?: number): Answer<RunSummary>;
   importStatus(id: string): Answer<RunSummary>;
   cancelImport(id: string): Answer<RunSummary>;
   /** Runs the import rewriting its sheet even where it is not as the import left it; `keep`: for every later run too. */
-  replaceAnyway(id: string, keep: boolean): Answer<RunSummary>;
+  replaceAnyway(id: string, keep: boolean, pages?: number): Answer<RunSummary>;
   /** Lets the import own the table already in its sheet (typed by hand, or written before imports kept a record). */
   adoptTable(id: string): Answer<RunSummary>;
   getDiagnostics(): Answer<Diagnostics>;

@@ -28,7 +28,15 @@ import { knownSecrets, readSettings } from '../gas/settings';
 import { deleteRun, loadImports, loadRun, saveImports } from '../gas/store';
 import { syncTriggers } from '../gas/triggers';
 import { me } from '../gas/user';
-import { adoptTable as adopt, beginRun, cancelRun, continueRun, notStarted, STEP_BUDGET_MS } from '../import/machine';
+import {
+  adoptTable as adopt,
+  beginRun,
+  cancelRun,
+  continueRun,
+  notStarted,
+  PAGES_PER_FETCH,
+  STEP_BUDGET_MS,
+} from '../import/machine';
 import { summarize } from '../import/run-state';
 import {
   checkCoverage,
@@ -66,9 +74,10 @@ const FILTER_FIELDS: FilterField[] = LP_FIELD_SPECS.map((f) => ({ name: f.name, 
 );
 const deadline = EXECUTION_STARTED_AT + STEP_BUDGET_MS.sidebar;
 /**
- * The first step of a sidebar run is short: it ends after the list's first page or first batch, so
- * the progress bar moves within seconds even on a slow service (at 3 s a request, a full step
- * would show nothing for 18 s); the steps after it take the whole budget.
+ * A step the sidebar drives is short, so its progress bar moves every second or two: it reads as
+ * many pages as the sidebar asks for (the first page alone first: it tells the total, so the bar
+ * shows "page 1 of n" at once). The first also ends within FIRST_STEP_MS on a slow service (at
+ * 3 s a request, a full step would show nothing for 18 s).
  */
 export const FIRST_STEP_MS = 6000;
 const firstDeadline = Math.min(deadline, EXECUTION_STARTED_AT + FIRST_STEP_MS);
@@ -247,12 +256,25 @@ function driven(id: unknown, body: (spec: ImportSpec) => RunSummary): Answer<Run
   });
 }
 
-export function startImport(id: unknown): Answer<RunSummary> {
-  return driven(id, (spec) => beginRun(spec.id, 'sidebar', importPorts(clientFor('run')), firstDeadline));
+/**
+ * The most pages a step the sidebar drives reads: what it asks for (it measures the pace of its
+ * steps, so its bar moves every second or two), 1 to PAGES_PER_FETCH; anything else, or nothing,
+ * leaves the step to its time.
+ */
+function mostPages(pages: unknown): number {
+  return Number.isInteger(pages) && (pages as number) >= 1
+    ? Math.min(pages as number, PAGES_PER_FETCH)
+    : Number.POSITIVE_INFINITY;
 }
 
-export function continueImport(id: unknown): Answer<RunSummary> {
-  return driven(id, (spec) => continueRun(spec.id, importPorts(clientFor('run')), deadline));
+export function startImport(id: unknown, pages?: unknown): Answer<RunSummary> {
+  return driven(id, (spec) =>
+    beginRun(spec.id, 'sidebar', importPorts(clientFor('run')), firstDeadline, false, mostPages(pages)),
+  );
+}
+
+export function continueImport(id: unknown, pages?: unknown): Answer<RunSummary> {
+  return driven(id, (spec) => continueRun(spec.id, importPorts(clientFor('run')), deadline, mostPages(pages)));
 }
 
 export function importStatus(id: unknown): Answer<RunSummary> {
@@ -263,14 +285,14 @@ export function cancelImport(id: unknown): Answer<RunSummary> {
   return runStep(() => cancelRun(find(id).id, importPorts()));
 }
 
-export function replaceAnyway(id: unknown, keep: unknown): Answer<RunSummary> {
+export function replaceAnyway(id: unknown, keep: unknown, pages?: unknown): Answer<RunSummary> {
   return driven(id, (spec) => {
     if (keep === true) {
       const imports = loadImports();
       (imports.find((i) => i.id === spec.id) as ImportSpec).replaceAnyway = true;
       saveImports(imports);
     }
-    return beginRun(spec.id, 'sidebar', importPorts(clientFor('run')), deadline, true);
+    return beginRun(spec.id, 'sidebar', importPorts(clientFor('run')), deadline, true, mostPages(pages));
   });
 }
 
