@@ -431,6 +431,8 @@ export async function refresh(): Promise<ImportView[]> {
     return [];
   }
   myAddress = r.me;
+  // What this sidebar shows now: the poll redraws only for a change made elsewhere.
+  stamp = r.stamp;
   if (allFields.length === 0) {
     allFields = r.fields;
     defaults = r.defaultFields;
@@ -606,10 +608,7 @@ export function setAlertsOff(why: string): void {
 async function poll(): Promise<void> {
   if (document.hidden || running()) return;
   const r = await call('importsStamp');
-  if (!r.ok || r.stamp === stamp) return;
-  const first = stamp === '';
-  stamp = r.stamp;
-  if (!first) await refresh();
+  if (r.ok && r.stamp !== stamp && !running()) await refresh();
 }
 
 export async function startImports(): Promise<void> {
@@ -631,7 +630,6 @@ export async function startImports(): Promise<void> {
   $('save-import').addEventListener('click', () => void busy($('save-import'), saveOnly));
   $('new-import').addEventListener('click', newImport);
   const imports = await refresh();
-  void poll();
   setInterval(() => void poll(), POLL_MS);
   const running = imports.find((i) => i.run.status === 'running');
   if (running) {

@@ -179,6 +179,8 @@ export interface Endpoints {
     filterFields: FilterField[];
     /** The address of the user asking ('' when the add-in may not know it): whose alerts they may change. */
     me: string;
+    /** The stamp importsStamp gives for this state of the saved imports. */
+    stamp: string;
   }>;
   /** A stamp of the saved imports and their runs: it changes whenever a setting, a run's state or its outcome does. */
   importsStamp(): Answer<{ stamp: string }>;

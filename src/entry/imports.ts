@@ -94,31 +94,37 @@ export function listImports(): Answer<{
   defaultFields: string[];
   filterFields: FilterField[];
   me: string;
+  stamp: string;
 }> {
   return answer(() => {
     const user = me();
+    const imports = loadImports();
     return {
-      imports: loadImports().map((spec) => view(spec, user)),
+      imports: imports.map((spec) => view(spec, user)),
       fields: [...LP_FIELDS, ...FIT_FIELDS],
       defaultFields: [...DEFAULT_IMPORT_FIELDS],
       filterFields: FILTER_FIELDS,
       me: user.email,
+      stamp: stampOf(imports),
     };
   }, knownSecrets);
 }
 
+/** A stamp of the saved imports as stored and of each one's run by state and time. */
+function stampOf(imports: readonly ImportSpec[]): string {
+  const state = imports.map((spec) => {
+    const run = loadRun(spec.id);
+    return [spec, run?.status ?? '', run?.updatedAt ?? 0];
+  });
+  return fnv1a(JSON.stringify(state)).toString(36);
+}
+
 /**
  * What an open sidebar polls to see what it did not do itself (a scheduled run, another editor's
- * save): the saved imports as stored, and each one's run by state and time. Cheap: properties only.
+ * save): the stamp listImports also gives. Cheap: properties only.
  */
 export function importsStamp(): Answer<{ stamp: string }> {
-  return answer(() => {
-    const state = loadImports().map((spec) => {
-      const run = loadRun(spec.id);
-      return [spec, run?.status ?? '', run?.updatedAt ?? 0];
-    });
-    return { stamp: fnv1a(JSON.stringify(state)).toString(36) };
-  }, knownSecrets);
+  return answer(() => ({ stamp: stampOf(loadImports()) }), knownSecrets);
 }
 
 /** The filter editor's live count: checked like a saved import's filters, counted on the partner snapshot. */

@@ -177,7 +177,8 @@ describe('axe finds nothing, and the sidebar reflows, in every state', () => {
     await item.getByRole('button', { name: 'Delete: import into Limited partners' }).click();
     await s.page.getByRole('group', { name: 'Delete the import into "Limited partners"?' }).waitFor();
     await checkState(s, 'question');
-  });
+    // Three states checked in full (axe, borders, reflow at 100 % and 200 %): each takes seconds on a loaded machine.
+  }, 180_000);
 
   test('a saved import with filters and sort says, in its item, which rows it keeps', async () => {
     const a = addin(svc.url);
@@ -209,6 +210,34 @@ describe('axe finds nothing, and the sidebar reflows, in every state', () => {
     await s.page.keyboard.type('vf_0005');
     await s.page.locator('dd:has-text("sorted by fit to fund vf_0005, the best 50")').waitFor();
     await checkState(s, 'fit');
+  });
+
+  test("an import's settings being edited: history and alert on; another editor's alert locked with its reason; a refusal shown", async () => {
+    const a = addin(svc.url);
+    const mine = saveImport(a.emu, { sheetName: 'Mine', fields: ['id', 'firm'], history: { keep: 3 } });
+    expect(call(a.emu, 'saveImport', [{ id: mine, alert: { on: ['added'], fields: ['firm'] } }]).ok).toBe(true);
+    const theirs = saveImport(a.emu, { sheetName: 'Theirs', fields: ['id', 'firm'] });
+    const byEditor = a.emu.run('saveImport', [{ id: theirs, alert: { on: ['removed'] } }], {
+      kind: 'sidebar',
+      user: 'editor@example.com',
+    });
+    expect(byEditor.value).toMatchObject({ ok: true });
+    const s = await sidebarFor(a);
+    const items = s.page.getByRole('list', { name: 'Saved imports' });
+    await items.getByRole('button', { name: 'Edit settings: import into Mine' }).click();
+    expect(await s.page.getByRole('checkbox', { name: 'added', exact: true }).isChecked()).toBe(true);
+    await checkState(s, 'editing');
+    await items.getByRole('button', { name: 'Edit settings: import into Theirs' }).click();
+    await s.page.locator('#alert-note:not([hidden])').waitFor();
+    await checkState(s, 'editing-locked');
+    await s.page.getByRole('checkbox', { name: "Keep each run's rows in a history sheet" }).check();
+    await s.page.locator('#history-keep').fill('500');
+    await s.page.getByRole('button', { name: 'Save without running' }).click();
+    expect(await focused(s.page)).toEqual({ role: 'textbox', name: 'Runs kept (1 to 100)' });
+    expect(await s.page.locator('#history-keep-error').textContent()).toBe(
+      'History keeps 1 to 100 runs: type a whole number.',
+    );
+    await checkState(s, 'editing-refused');
   });
 
   test('import failed: the progress line says where it stopped, the message why, each once; the saved import shows its status once', async () => {
@@ -351,6 +380,8 @@ describe('every task by keyboard: focus stays on, or moves predictably to, the c
     await p.locator('#import-message.ok:has-text("into")').waitFor({ timeout: 60_000 });
     await p.waitForFunction(() => !document.querySelector('#import[aria-disabled]'));
     expect(await focused(p)).toEqual({ role: 'button', name: 'Run now: import into Limited partners' });
+    await press(p, 'Tab');
+    expect(await focused(p)).toEqual({ role: 'button', name: 'Edit settings: import into Limited partners' });
     await press(p, 'Tab');
     expect(await focused(p)).toEqual({ role: 'button', name: 'Delete: import into Limited partners' });
     await press(p, 'Enter');
