@@ -7,6 +7,8 @@
  * save, a scheduled run that failed (with its run-log row and what to do). Real dist/Sidebar.html
  * in Chromium, google.script.run backed by the bundle in an emulator of this process.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, Locator } from 'playwright-core';
 import { addin } from '../helpers/addin';
 import { launch, shot } from '../helpers/browser';
@@ -235,4 +237,27 @@ test('a run the sidebar starts without a key fails as a run: a run-log row, and 
       .map((r) => [r[col('Sheet')], r[col('Source')], r[col('Outcome')], r[col('Message')]]),
   ).toEqual([['Keyless', 'sidebar', 'failed', message]]);
   expect(viewOf(a, id)?.last?.status).toBe('failed');
+});
+
+test('a user who has not allowed sending mail finds the alert greyed, with the reason beside it; history still saves', async () => {
+  const manifest = JSON.parse(readFileSync(join(__dirname, '../../appsscript.json'), 'utf8')) as {
+    oauthScopes: string[];
+  };
+  const granted = manifest.oauthScopes.filter((scope) => !scope.endsWith('/script.send_mail'));
+  const a = addin(svc.url, DEMO_KEY, { userScopes: { 'owner@example.com': granted } });
+  const id = saveImport(a.emu, { sheetName: 'Quiet', fields: ['id', 'firm'] });
+  const s = await sidebarFor(a);
+  const p = s.page;
+  await itemOf(s, 'Quiet').getByRole('button', { name: 'Edit settings: import into Quiet' }).click();
+  const note = p.locator('#alert-note');
+  await note.waitFor();
+  expect(await note.textContent()).toBe(await p.locator('#alerts-off-text').textContent());
+  expect(await note.textContent()).toMatch(/not allowed the add-in to send email as you\./);
+  for (const kind of ['added', 'removed', 'changed'])
+    expect(await p.getByRole('checkbox', { name: kind, exact: true }).isDisabled()).toBe(true);
+  await p.getByRole('checkbox', { name: "Keep each run's rows in a history sheet" }).check();
+  await p.getByRole('button', { name: 'Save without running' }).click();
+  await p.locator('#import-message.ok').waitFor();
+  expect(viewOf(a, id)?.history?.keep).toBe(10);
+  expect(viewOf(a, id)?.alert).toBeUndefined();
 });
