@@ -258,3 +258,28 @@ export function startFilters(offered: FilterField[]): void {
   rows = [];
   renderRows();
 }
+
+/** Shows a saved import's filters, sort and sort by fit in the editor, to be changed and saved again. */
+export function showShape(
+  filters: FilterCondition[],
+  sort: SortKey[],
+  fit: { fund: string; top?: number } | null,
+): void {
+  rows = filters.map((c) => ({
+    field: c.field,
+    op: c.op,
+    value: Array.isArray(c.value) ? c.value.join('; ') : c.value === undefined ? '' : String(c.value),
+  }));
+  renderRows();
+  countSoon();
+  for (let n = 1; n <= SORT_KEYS; n++) {
+    // Fit and a sort by fields are never saved together.
+    const key = fit ? undefined : sort[n - 1];
+    const field = $<HTMLSelectElement>(`sort-field-${n}`);
+    field.value = n === 1 && fit ? FIT : (key?.field ?? '');
+    $<HTMLSelectElement>(`sort-direction-${n}`).value = key?.descending ? 'desc' : 'asc';
+    field.dispatchEvent(new Event('change'));
+  }
+  $<HTMLInputElement>('fit-fund').value = fit?.fund ?? '';
+  $<HTMLInputElement>('fit-top').value = fit?.top === undefined ? '' : String(fit.top);
+}

@@ -11,8 +11,8 @@
  * list whose changes are announced in one sentence by a status region beside it; progress is a
  * named progress bar with value text and a polite status line.
  */
-import { type Answer, call, type ImportView, type RunSummary as Summary, type Schedule } from './rpc';
-import { currentFilters, currentFit, currentSort, startFilters } from './filters';
+import { type Answer, call, type ImportInput, type ImportView, type RunSummary as Summary, type Schedule } from './rpc';
+import { currentFilters, currentFit, currentSort, showShape, startFilters } from './filters';
 import { $, ask, busy, button, clearFieldErrors, el, fieldError, say as sayIn } from './ui';
 
 const KINDS: Array<[string, string]> = [
@@ -28,6 +28,16 @@ let allFields: string[] = [];
 let defaults: string[] = [];
 let chosen: string[] = [];
 let cancelled = false;
+/** The saved import the form is editing (its Edit settings pressed), or none: the form makes a new one. */
+let editing: ImportView | undefined;
+/** The user's address, as the server knows it: an alert of another address is not theirs to change. */
+let myAddress = '';
+/** Why alerts are off for this user ('' when they are on): src/gas/scopes.ts. */
+let alertsOff = '';
+/** The last stamp of the saved imports and their runs seen (importsStamp): a new one means something changed. */
+let stamp = '';
+/** How often an open sidebar looks for what it did not do itself (a scheduled run, another editor's save). */
+const POLL_MS = 10_000;
 
 const say = (text: string, tone: Parameters<typeof sayIn>[2] = ''): void => sayIn('import-message', text, tone);
 const grouped = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
@@ -219,7 +229,9 @@ function showProgress(s: Summary): void {
   const bar = $<HTMLProgressElement>('progress');
   bar.max = Math.max(1, s.totalItems);
   bar.value = s.status === 'done' ? bar.max : Math.min(s.rows, bar.max);
-  const where = s.totalPages ? `page ${s.page} of ${s.totalPages} · rows ${s.rows} of ${s.totalItems}` : 'starting…';
+  const where = s.totalPages
+    ? `page ${grouped(s.page)} of ${grouped(s.totalPages)} · rows ${grouped(s.rows)} of ${grouped(s.totalItems)}`
+    : 'starting…';
   // A run that ended early says so once, and where; its message (shown below) says why.
   const at = s.totalPages ? ` at ${where}` : ' before the first page';
   const text = s.status === 'failed' ? `Failed${at}.` : s.status === 'cancelled' ? `Cancelled${at}.` : where;
@@ -247,9 +259,25 @@ function end(): void {
   if (cancelHadFocus) $('import').focus();
 }
 
+/** How long a step should take, as the sidebar sees it (the call included): the bar moves at least this often. */
+const STEP_TARGET_MS = 1500;
+/** The most pages a step asks for (a round of the server's reads). */
+const MOST_PAGES = 20;
+
+/**
+ * The pages the next step may read: as many as the last step's pace fits in STEP_TARGET_MS
+ * (1 to MOST_PAGES), so the bar moves every second or two on a slow service and a fast one is not
+ * slowed by short steps.
+ */
+function nextPages(pages: number, read: number, ms: number): number {
+  if (read <= 0) return pages;
+  return Math.max(1, Math.min(MOST_PAGES, Math.floor((read * STEP_TARGET_MS) / Math.max(1, ms))));
+}
+
 /** Drives a run to its end, one server step at a time; its progress is shown once, in the progress bar's line. */
 async function drive(id: string, first: Answer<Summary>): Promise<void> {
   let a = first;
+  let pages = 2;
   try {
     for (;;) {
       if (!a.ok) {
@@ -262,7 +290,10 @@ async function drive(id: string, first: Answer<Summary>): Promise<void> {
         say(a.message, a.status === 'done' ? 'ok' : 'error');
         return;
       }
-      a = cancelled ? await call('cancelImport', id) : await call('continueImport', id);
+      const at = a.page;
+      const began = Date.now();
+      a = cancelled ? await call('cancelImport', id) : await call('continueImport', id, pages);
+      if (a.ok) pages = nextPages(pages, a.page - at, Date.now() - began);
     }
   } finally {
     end();
@@ -301,13 +332,15 @@ function importItem(v: ImportView, index: number): HTMLLIElement {
       ? `email to ${v.alert.owner} when partners are ${v.alert.on.join(', ')}${v.alert.fields ? ` (fields: ${v.alert.fields.join(', ')})` : ''}`
       : 'off',
   );
+  if (v.replaceAnyway)
+    fact('Replace anyway', 'on every run: each run overwrites cells of its sheet that are not as the import left them');
   const run = keyed(button('Run now', 'action'), `run:${v.id}`);
   run.setAttribute('aria-label', `Run now: import into ${v.sheetName}`);
   run.onclick = () =>
     void busy(run, async () => {
       if (running()) return say('An import is already running: wait for it to end, or cancel it.', 'warning');
       begin();
-      await drive(v.id, await call('startImport', v.id));
+      await drive(v.id, await call('startImport', v.id, 1));
     });
   const del = keyed(button('Delete'), `delete:${v.id}`);
   del.setAttribute('aria-label', `Delete: import into ${v.sheetName}`);
@@ -332,9 +365,12 @@ function importItem(v: ImportView, index: number): HTMLLIElement {
       else if (!near || !refocus(`run:${near.id}`)) $('saved-title').focus();
       say(r.ok ? `Deleted the import into "${v.sheetName}" (the sheet stays).` : r.message, r.ok ? 'ok' : 'error');
     });
+  const edit = keyed(button('Edit settings'), `edit:${v.id}`);
+  edit.setAttribute('aria-label', `Edit settings: import into ${v.sheetName}`);
+  edit.onclick = () => editImport(v);
   const actions = el('div');
   actions.className = 'row';
-  actions.append(run, del, ...ownershipChoices(v));
+  actions.append(run, edit, del, ...ownershipChoices(v));
   item.append(title, facts, actions, scheduleControls(v, index));
   return item;
 }
@@ -361,16 +397,18 @@ function ownershipChoices(v: ImportView): HTMLElement[] {
     out.push(
       choice('Let the import own this table', 'adopt', async () => {
         const adopted = await call('adoptTable', v.id);
-        return adopted.ok ? call('startImport', v.id) : adopted;
+        return adopted.ok ? call('startImport', v.id, 1) : adopted;
       }),
     );
   if (v.mode === 'replace') {
-    const keep = el('input');
+    const keep = keyed(el('input'), `force-always:${v.id}`);
     keep.type = 'checkbox';
+    keep.setAttribute('aria-label', `Replace anyway on every run: import into ${v.sheetName}`);
     const label = el('label', ' on every run');
+    label.className = 'inline';
     label.prepend(keep);
     out.push(
-      choice('Replace anyway', 'force', () => call('replaceAnyway', v.id, keep.checked)),
+      choice('Replace anyway', 'force', () => call('replaceAnyway', v.id, keep.checked, 1)),
       label,
     );
   }
@@ -382,7 +420,8 @@ function renderImports(imports: ImportView[]): void {
   $('no-imports').hidden = imports.length > 0;
   $('imports').hidden = imports.length === 0;
   $('imports').replaceChildren(...imports.map(importItem));
-  if (had) refocus(had);
+  // A choice that is gone once acted on (Replace anyway, Let the import own this table) gives focus to its item's Run now.
+  if (had && !refocus(had)) refocus(`run:${had.slice(had.indexOf(':') + 1)}`);
 }
 
 export async function refresh(): Promise<ImportView[]> {
@@ -391,6 +430,9 @@ export async function refresh(): Promise<ImportView[]> {
     say(r.message, 'error');
     return [];
   }
+  myAddress = r.me;
+  // What this sidebar shows now: the poll redraws only for a change made elsewhere.
+  stamp = r.stamp;
   if (allFields.length === 0) {
     allFields = r.fields;
     defaults = r.defaultFields;
@@ -399,24 +441,115 @@ export async function refresh(): Promise<ImportView[]> {
     startFilters(r.filterFields);
   }
   renderImports(r.imports);
+  if (editing) editing = r.imports.find((i) => i.id === editing?.id);
+  showEditing();
   // Runs spend fetches: the connection card re-reads the day's count (sidebar/main.ts).
   document.dispatchEvent(new Event('investor-data:fetched'));
   return r.imports;
 }
 
-async function startNew(): Promise<void> {
-  clearFieldErrors('sheet-name');
+/** The alert's controls: locked, with the reason beside them, when this user may not change the alert. */
+function showAlertLock(): void {
+  const owner = editing?.alert?.owner;
+  const other = owner && owner.toLowerCase() !== myAddress.toLowerCase() ? owner : '';
+  const why = other
+    ? `This alert is ${other}'s: only they can change or remove it (and what it watches: its fields, the filters, the sort by fit, the schedule, the sheet).`
+    : alertsOff;
+  const note = $('alert-note');
+  note.textContent = why;
+  note.hidden = !why;
+  for (const c of document.querySelectorAll<HTMLInputElement>('#alert-box input')) c.disabled = !!why;
+}
+
+/** The line saying which import the form edits, and the way back to a new import. */
+function showEditing(): void {
+  $('editing').hidden = !editing;
+  $('new-import').hidden = !editing;
+  $('editing').textContent = editing
+    ? `Editing the saved import into "${editing.sheetName}": Save without running keeps these settings; Import saves and runs it.`
+    : '';
+  showAlertLock();
+}
+
+/** The history and alert controls set to `v`'s (cleared for none). */
+function showWatch(v: Pick<ImportView, 'history' | 'alert'> | undefined): void {
+  $<HTMLInputElement>('history-on').checked = !!v?.history;
+  $<HTMLInputElement>('history-keep').value = String(v?.history?.keep ?? 10);
+  for (const c of document.querySelectorAll<HTMLInputElement>('input[name="alert-on"]'))
+    c.checked = !!v?.alert?.on.includes(c.value as never);
+  $<HTMLInputElement>('alert-fields').value = v?.alert?.fields?.join(', ') ?? '';
+}
+
+/** Edit settings: the form shows every setting of `v`, to change and save (or run) again. */
+function editImport(v: ImportView): void {
+  editing = v;
+  clearFieldErrors('sheet-name', 'history-keep', 'alert-fields');
+  $<HTMLInputElement>('sheet-name').value = v.sheetName;
+  chosen = [...v.fields];
+  renderColumns();
+  for (const r of document.querySelectorAll<HTMLInputElement>('input[name="mode"]')) r.checked = r.value === v.mode;
+  showShape(v.filters ?? [], v.sort ?? [], v.fit ?? null);
+  showWatch(v);
+  showEditing();
+  $('sheet-name').focus();
+  say(`Editing the import into "${v.sheetName}".`);
+}
+
+function newImport(): void {
+  editing = undefined;
+  clearFieldErrors('sheet-name', 'history-keep', 'alert-fields');
+  $<HTMLInputElement>('sheet-name').value = 'Limited partners';
+  chosen = [...defaults];
+  renderColumns();
+  for (const r of document.querySelectorAll<HTMLInputElement>('input[name="mode"]')) r.checked = r.value === 'replace';
+  showShape([], [], null);
+  showWatch(undefined);
+  showEditing();
+  $('sheet-name').focus();
+  say('A new import: choose its settings, then Import.');
+}
+
+/** History as the form says it: { keep } or null (off); undefined when the number is refused (marked at its field). */
+function formHistory(): { keep: number } | null | undefined {
+  if (!$<HTMLInputElement>('history-on').checked) return null;
+  const keep = $<HTMLInputElement>('history-keep').value.trim();
+  if (/^\d{1,3}$/.test(keep) && Number(keep) >= 1 && Number(keep) <= 100) return { keep: Number(keep) };
+  fieldError('history-keep', 'History keeps 1 to 100 runs: type a whole number.');
+  return undefined;
+}
+
+/** The alert as the form says it: null (off), or the kinds and fields; undefined when its controls are locked (kept). */
+function formAlert(): ImportInput['alert'] {
+  if ($<HTMLInputElement>('alert-fields').disabled) return undefined;
+  const on = [...document.querySelectorAll<HTMLInputElement>('input[name="alert-on"]:checked')].map(
+    (c) => c.value as 'added' | 'removed' | 'changed',
+  );
+  const fields = $<HTMLInputElement>('alert-fields')
+    .value.split(',')
+    .map((f) => f.trim())
+    .filter(Boolean);
+  if (!on.length) return fields.length ? { on, fields } : null;
+  return fields.length ? { on, fields } : { on };
+}
+
+/** Saves the form (every setting shown); the saved import, or undefined when refused (said at the field at fault). */
+async function saveForm(): Promise<ImportView | undefined> {
+  clearFieldErrors('sheet-name', 'history-keep', 'alert-fields');
   const sheetName = $<HTMLInputElement>('sheet-name').value;
   if (!sheetName.trim()) {
     fieldError('sheet-name', 'Name the sheet to import into.');
     $('sheet-name').focus();
-    return;
+    return undefined;
   }
-  begin();
+  const history = formHistory();
+  if (history === undefined) {
+    $('history-keep').focus();
+    return undefined;
+  }
   const mode =
     (document.querySelector('input[name="mode"]:checked') as HTMLInputElement).value === 'merge' ? 'merge' : 'replace';
   const imports = await refresh();
-  const same = imports.find((i) => i.sheetName.toLowerCase() === sheetName.trim().toLowerCase());
+  const same = editing ?? imports.find((i) => i.sheetName.toLowerCase() === sheetName.trim().toLowerCase());
   const saved = await call('saveImport', {
     id: same?.id ?? null,
     sheetName,
@@ -425,15 +558,57 @@ async function startNew(): Promise<void> {
     filters: currentFilters(),
     sort: currentSort(),
     fit: currentFit(),
+    // Shown in the form only while editing: otherwise an import of the same sheet keeps them as saved.
+    ...(editing || !same ? { history, alert: formAlert() } : {}),
   });
   if (!saved.ok) {
+    // A refusal about the alert shows under the alert's controls, focus on its first box; any other under the sheet's name.
+    if (saved.field === 'alert') {
+      fieldError('alert-fields', saved.message);
+      $('alert-box').querySelector<HTMLElement>('input')?.focus();
+    } else {
+      fieldError('sheet-name', saved.message);
+      $('sheet-name').focus();
+    }
+    return undefined;
+  }
+  editing = saved.import;
+  await refresh();
+  return saved.import;
+}
+
+async function startNew(): Promise<void> {
+  begin();
+  const saved = await saveForm();
+  if (!saved) {
     end();
     $('progress-box').hidden = true;
-    fieldError('sheet-name', saved.message);
-    $('sheet-name').focus();
     return;
   }
-  await drive(saved.import.id, await call('startImport', saved.import.id));
+  await drive(saved.id, await call('startImport', saved.id, 1));
+}
+
+async function saveOnly(): Promise<void> {
+  if (running())
+    return say('An import is running: wait for it to end, or cancel it, before changing its settings.', 'warning');
+  const saved = await saveForm();
+  if (saved) say(`Saved the settings of the import into "${saved.sheetName}".`, 'ok');
+}
+
+/** Sets the form's alert controls for a user whose alerts are off (why) or on (''): called by the connection card. */
+export function setAlertsOff(why: string): void {
+  alertsOff = why;
+  showAlertLock();
+}
+
+/**
+ * Looks for what this sidebar did not do (a scheduled run that ended, a save by another editor or
+ * from elsewhere): a new stamp redraws the saved imports. Not while this sidebar drives a run.
+ */
+async function poll(): Promise<void> {
+  if (document.hidden || running()) return;
+  const r = await call('importsStamp');
+  if (r.ok && r.stamp !== stamp && !running()) await refresh();
 }
 
 export async function startImports(): Promise<void> {
@@ -452,7 +627,10 @@ export async function startImports(): Promise<void> {
     say('Cancelling…');
   });
   $('import').addEventListener('click', () => void busy($('import'), startNew));
+  $('save-import').addEventListener('click', () => void busy($('save-import'), saveOnly));
+  $('new-import').addEventListener('click', newImport);
   const imports = await refresh();
+  setInterval(() => void poll(), POLL_MS);
   const running = imports.find((i) => i.run.status === 'running');
   if (running) {
     begin();

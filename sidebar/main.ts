@@ -10,7 +10,7 @@
  * also shows the day's URL fetches beside the daily limit, re-read after a connection test and
  * whenever the imports list is refreshed (a run spends fetches). Interaction rules: sidebar/ui.ts.
  */
-import { startImports } from './imports';
+import { setAlertsOff, startImports } from './imports';
 import { type Answer, call, type SettingsChange, type SidebarOpened, type SidebarState as State } from './rpc';
 import { $, ask, busy, clearFieldErrors, fieldError, focusFirstError, type Question, say, showFailure } from './ui';
 
@@ -58,6 +58,7 @@ function showOpened(s: SidebarOpened): void {
   $('timer-status').className = t.rearmed ? 'hint warning' : 'hint';
   $('alerts-off').hidden = !s.alertsOff;
   $('alerts-off-text').textContent = s.alertsOff;
+  setAlertsOff(s.alertsOff);
 }
 
 /** Where the saved key goes, in words. */
@@ -146,6 +147,7 @@ async function saveKey(): Promise<void> {
   $<HTMLInputElement>('api-key').value = '';
   show(r);
   say('key-message', r.note, r.check === 'accepted' ? 'ok' : 'warning');
+  if (r.addressConfirmed) await recover();
 }
 
 async function confirmAddress(): Promise<void> {
@@ -154,6 +156,7 @@ async function confirmAddress(): Promise<void> {
   if (!r.ok) return failed(r);
   show(r);
   say('key-message', `Your key is now sent to ${shownAddress(address)}.`, 'ok');
+  await recover();
   // The question is gone: the next step is to test the connection.
   $('test-connection').focus();
 }
@@ -214,6 +217,24 @@ async function saveSettings(): Promise<void> {
       ? ` Your key is not sent to ${shownAddress(r.baseUrl)} until you confirm it above.`
       : '';
   say('message', `Settings saved.${unsent}`, unsent ? 'warning' : 'ok');
+}
+
+/**
+ * The key is usable again (saved, or sent to the spreadsheet's address): formulas that failed
+ * without it ("No API key…") are recalculated at once, and the line beside Refresh all formulas
+ * says so. Sheets keeps a custom function's answer until its formula is written again.
+ */
+async function recover(): Promise<void> {
+  const r = await call('refreshFormulas');
+  if (!r.ok) return showFailure(r, 'message');
+  if (r.found === 0) return;
+  say(
+    'message',
+    r.count === r.found
+      ? `Refreshed ${grouped(r.count)} formula${r.count === 1 ? '' : 's'} with your key.`
+      : `Refreshed ${grouped(r.count)} of ${grouped(r.found)} formulas with your key before the time limit: press Refresh all formulas for the rest.`,
+    r.count === r.found ? 'ok' : 'warning',
+  );
 }
 
 async function refreshAll(): Promise<void> {

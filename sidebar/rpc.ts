@@ -11,6 +11,7 @@ export type {
   FilterCondition,
   FilterField,
   FilterOp,
+  ImportInput,
   ImportView,
   KeySaved,
   RunSummary,

@@ -38,6 +38,7 @@ export const FIELD_INPUT: Record<SettingField, string> = {
   apiKey: 'api-key',
   baseUrl: 'base-url',
   ttlSeconds: 'cache-ttl',
+  alert: 'alert-fields',
 };
 
 /** Shows an error under its field and ties it to it; the error's element is `<input id>-error`. */

@@ -20,8 +20,8 @@ export type Answer<T extends object = object> =
   | ({ ok: true } & T)
   | { ok: false; code: string; message: string; field?: SettingField };
 
-/** The settings fields of the sidebar a refusal can be about. */
-export type SettingField = 'apiKey' | 'baseUrl' | 'ttlSeconds';
+/** The fields of the sidebar a refusal can be about: the connection's settings, and a saved import's alert. */
+export type SettingField = 'apiKey' | 'baseUrl' | 'ttlSeconds' | 'alert';
 
 /** A refusal about one settings field: the Answer carries the field, so the sidebar can show the message there. */
 export class FieldError extends ServiceError {
@@ -98,16 +98,20 @@ export interface MatchCount {
   staleSince?: number;
 }
 
-/** What the sidebar's import form sends (checked on the server: src/import/spec.ts). */
+/**
+ * What the sidebar's import form sends (checked on the server: src/import/spec.ts). Every setting
+ * left out stays as saved (a new import takes the defaults); null removes an optional one.
+ */
 export interface ImportInput {
   id?: string | null;
-  sheetName: string;
+  /** Needed for a new import. */
+  sheetName?: string;
   fields?: string[];
   mode?: ImportMode;
-  /** Conditions all kept partners meet; checked when saved, before any request. */
-  filters?: FilterCondition[];
-  /** Up to three keys; ties keep the service's order. */
-  sort?: SortKey[];
+  /** Conditions all kept partners meet; checked when saved, before any request. Null: none. */
+  filters?: FilterCondition[] | null;
+  /** Up to three keys; ties keep the service's order. Null: none. */
+  sort?: SortKey[] | null;
   /** Sort by fit to a venture fund instead (best first), keeping the best `top` when given; null: none. */
   fit?: { fund: string; top?: number } | null;
   /** Keep each completed run's rows, with its time, in the sheet "<sheet> history": the last `keep` runs (1–100). Absent: as saved; null: none. */
@@ -173,7 +177,13 @@ export interface Endpoints {
     fields: string[];
     defaultFields: string[];
     filterFields: FilterField[];
+    /** The address of the user asking ('' when the add-in may not know it): whose alerts they may change. */
+    me: string;
+    /** The stamp importsStamp gives for this state of the saved imports. */
+    stamp: string;
   }>;
+  /** A stamp of the saved imports and their runs: it changes whenever a setting, a run's state or its outcome does. */
+  importsStamp(): Answer<{ stamp: string }>;
   /** Counts the partners `filters` keep, from the partner snapshot: no request when it is warm. */
   countMatches(filters: FilterCondition[]): Answer<MatchCount>;
   /** The commonest values of a field in the partner snapshot, most frequent first, for suggestions. */
@@ -181,12 +191,14 @@ export interface Endpoints {
   saveImport(input: ImportInput): Answer<{ import: ImportView }>;
   deleteImport(id: string): Answer<{ deleted: string }>;
   scheduleImport(id: string, schedule: Schedule | null): Answer<{ import: ImportView }>;
-  startImport(id: string): Answer<RunSummary>;
-  continueImport(id: string): Answer<RunSummary>;
+  /** Starts a run (or carries on the one running) with its first step; `pages`: the most pages that step reads (1 to 20; left out: as many as its time allows). */
+  startImport(id: string, pages?: number): Answer<RunSummary>;
+  /** The next step of a run; `pages`: the most pages it reads (1 to 20; left out: as many as its time allows). */
+  continueImport(id: string, pages?: number): Answer<RunSummary>;
   importStatus(id: string): Answer<RunSummary>;
   cancelImport(id: string): Answer<RunSummary>;
   /** Runs the import rewriting its sheet even where it is not as the import left it; `keep`: for every later run too. */
-  replaceAnyway(id: string, keep: boolean): Answer<RunSummary>;
+  replaceAnyway(id: string, keep: boolean, pages?: number): Answer<RunSummary>;
   /** Lets the import own the table already in its sheet (typed by hand, or written before imports kept a record). */
   adoptTable(id: string): Answer<RunSummary>;
   getDiagnostics(): Answer<Diagnostics>;

@@ -28,6 +28,7 @@ export {
   deleteImport,
   filterValues,
   importStatus,
+  importsStamp,
   listImports,
   replaceAnyway,
   saveImport,

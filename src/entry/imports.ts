@@ -6,10 +6,18 @@
  * (for one run, or kept for the import) and letting the import own a table it did not write.
  * Thin: checks in src/import/spec.ts, runs in src/import/machine.ts, Apps Script in src/gas.
  */
-import { badInput } from '../api/errors';
-import { timeId } from '../api/hash';
+import { badInput, ServiceError } from '../api/errors';
+import { fnv1a, timeId } from '../api/hash';
 import { LP_FIELD_SPECS, LP_FIELDS } from '../api/records';
-import { type Answer, answer, type FilterField, type ImportView, type MatchCount, type RunSummary } from '../contract';
+import {
+  type Answer,
+  answer,
+  FieldError,
+  type FilterField,
+  type ImportView,
+  type MatchCount,
+  type RunSummary,
+} from '../contract';
 import { activePartners, clientFor, EXECUTION_STARTED_AT } from '../gas/context';
 import { importPorts } from '../gas/import-ports';
 import { releaseHistory } from '../gas/history';
@@ -20,7 +28,15 @@ import { knownSecrets, readSettings } from '../gas/settings';
 import { deleteRun, loadImports, loadRun, saveImports } from '../gas/store';
 import { syncTriggers } from '../gas/triggers';
 import { me } from '../gas/user';
-import { adoptTable as adopt, beginRun, cancelRun, continueRun, STEP_BUDGET_MS } from '../import/machine';
+import {
+  adoptTable as adopt,
+  beginRun,
+  cancelRun,
+  continueRun,
+  notStarted,
+  PAGES_PER_FETCH,
+  STEP_BUDGET_MS,
+} from '../import/machine';
 import { summarize } from '../import/run-state';
 import {
   checkCoverage,
@@ -58,9 +74,10 @@ const FILTER_FIELDS: FilterField[] = LP_FIELD_SPECS.map((f) => ({ name: f.name, 
 );
 const deadline = EXECUTION_STARTED_AT + STEP_BUDGET_MS.sidebar;
 /**
- * The first step of a sidebar run is short: it ends after the list's first page or first batch, so
- * the progress bar moves within seconds even on a slow service (at 3 s a request, a full step
- * would show nothing for 18 s); the steps after it take the whole budget.
+ * A step the sidebar drives is short, so its progress bar moves every second or two: it reads as
+ * many pages as the sidebar asks for (the first page alone first: it tells the total, so the bar
+ * shows "page 1 of n" at once). The first also ends within FIRST_STEP_MS on a slow service (at
+ * 3 s a request, a full step would show nothing for 18 s).
  */
 export const FIRST_STEP_MS = 6000;
 const firstDeadline = Math.min(deadline, EXECUTION_STARTED_AT + FIRST_STEP_MS);
@@ -76,16 +93,38 @@ export function listImports(): Answer<{
   fields: string[];
   defaultFields: string[];
   filterFields: FilterField[];
+  me: string;
+  stamp: string;
 }> {
-  return answer(
-    () => ({
-      imports: loadImports().map((spec) => view(spec, me())),
+  return answer(() => {
+    const user = me();
+    const imports = loadImports();
+    return {
+      imports: imports.map((spec) => view(spec, user)),
       fields: [...LP_FIELDS, ...FIT_FIELDS],
       defaultFields: [...DEFAULT_IMPORT_FIELDS],
       filterFields: FILTER_FIELDS,
-    }),
-    knownSecrets,
-  );
+      me: user.email,
+      stamp: stampOf(imports),
+    };
+  }, knownSecrets);
+}
+
+/** A stamp of the saved imports as stored and of each one's run by state and time. */
+function stampOf(imports: readonly ImportSpec[]): string {
+  const state = imports.map((spec) => {
+    const run = loadRun(spec.id);
+    return [spec, run?.status ?? '', run?.updatedAt ?? 0];
+  });
+  return fnv1a(JSON.stringify(state)).toString(36);
+}
+
+/**
+ * What an open sidebar polls to see what it did not do itself (a scheduled run, another editor's
+ * save): the stamp listImports also gives. Cheap: properties only.
+ */
+export function importsStamp(): Answer<{ stamp: string }> {
+  return answer(() => ({ stamp: stampOf(loadImports()) }), knownSecrets);
 }
 
 /** The filter editor's live count: checked like a saved import's filters, counted on the partner snapshot. */
@@ -116,14 +155,17 @@ export function saveImport(input: unknown): Answer<{ import: ImportView }> {
   return answer(() => {
     const imports = loadImports();
     const user = me();
-    const spec = checkSpec(input, imports, () => timeId(Date.now(), Math.random, 'imp'), user);
+    const newId = () => timeId(Date.now(), Math.random, 'imp');
+    // A refusal about the alert is shown at the alert's controls: everything else is checked first, without it.
+    checkSpec(input && typeof input === 'object' ? { ...input, alert: undefined } : input, imports, newId, user);
+    const spec = aboutAlert(() => checkSpec(input, imports, newId, user));
     // A run stages its rows in the shape of the settings it started with: they change between runs only.
     if (loadRun(spec.id)?.status === 'running')
       throw badInput('This import is running; wait for it to finish, or cancel it, before changing it.');
     const at = imports.findIndex((i) => i.id === spec.id);
     // A new or changed alert needs the scopes to send it; a user who declined them keeps every other setting.
     const off = spec.alert && spec.alert !== imports[at]?.alert ? featureOff('alerts') : '';
-    if (off) throw badInput(off);
+    if (off) throw new FieldError('alert', off);
     // An alert switched off leaves no record of the ids it listed.
     if (at >= 0 && imports[at].alert && !spec.alert) importPorts().listed?.remove(spec.id);
     if (at >= 0) imports[at] = spec;
@@ -131,6 +173,15 @@ export function saveImport(input: unknown): Answer<{ import: ImportView }> {
     saveImports(imports);
     return { import: view(spec, user) };
   }, knownSecrets);
+}
+
+/** Runs `check`; what it refuses is about the alert. */
+function aboutAlert<T>(check: () => T): T {
+  try {
+    return check();
+  } catch (e) {
+    throw e instanceof ServiceError ? new FieldError('alert', e.message, e.code) : e;
+  }
 }
 
 export function deleteImport(id: unknown): Answer<{ deleted: string }> {
@@ -194,18 +245,42 @@ function runStep(body: () => RunSummary): Answer<RunSummary> {
   }, knownSecrets);
 }
 
-export function startImport(id: unknown): Answer<RunSummary> {
+/**
+ * A step of a run the sidebar drives. One that cannot run at all (no key, the address not
+ * confirmed for it) is a failed run like any other: its row in the run log and the import's
+ * status say why and what to do, and the sheet keeps its data.
+ */
+function driven(id: unknown, body: (spec: ImportSpec) => RunSummary): Answer<RunSummary> {
   return runStep(() => {
     const spec = find(id);
-    return beginRun(spec.id, 'sidebar', importPorts(clientFor('run')), firstDeadline);
+    try {
+      return body(spec);
+    } catch (e) {
+      if (!(e instanceof ServiceError)) throw e;
+      return notStarted(spec.id, loadRun(spec.id)?.source ?? 'sidebar', importPorts(), e.message);
+    }
   });
 }
 
-export function continueImport(id: unknown): Answer<RunSummary> {
-  return runStep(() => {
-    const spec = find(id);
-    return continueRun(spec.id, importPorts(clientFor('run')), deadline);
-  });
+/**
+ * The most pages a step the sidebar drives reads: what it asks for (it measures the pace of its
+ * steps, so its bar moves every second or two), 1 to PAGES_PER_FETCH; anything else, or nothing,
+ * leaves the step to its time.
+ */
+function mostPages(pages: unknown): number {
+  return Number.isInteger(pages) && (pages as number) >= 1
+    ? Math.min(pages as number, PAGES_PER_FETCH)
+    : Number.POSITIVE_INFINITY;
+}
+
+export function startImport(id: unknown, pages?: unknown): Answer<RunSummary> {
+  return driven(id, (spec) =>
+    beginRun(spec.id, 'sidebar', importPorts(clientFor('run')), firstDeadline, false, mostPages(pages)),
+  );
+}
+
+export function continueImport(id: unknown, pages?: unknown): Answer<RunSummary> {
+  return driven(id, (spec) => continueRun(spec.id, importPorts(clientFor('run')), deadline, mostPages(pages)));
 }
 
 export function importStatus(id: unknown): Answer<RunSummary> {
@@ -216,15 +291,14 @@ export function cancelImport(id: unknown): Answer<RunSummary> {
   return runStep(() => cancelRun(find(id).id, importPorts()));
 }
 
-export function replaceAnyway(id: unknown, keep: unknown): Answer<RunSummary> {
-  return runStep(() => {
-    const spec = find(id);
+export function replaceAnyway(id: unknown, keep: unknown, pages?: unknown): Answer<RunSummary> {
+  return driven(id, (spec) => {
     if (keep === true) {
       const imports = loadImports();
       (imports.find((i) => i.id === spec.id) as ImportSpec).replaceAnyway = true;
       saveImports(imports);
     }
-    return beginRun(spec.id, 'sidebar', importPorts(clientFor('run')), deadline, true);
+    return beginRun(spec.id, 'sidebar', importPorts(clientFor('run')), deadline, true, mostPages(pages));
   });
 }
 

@@ -113,30 +113,42 @@ function locked(importId: string, ports: ImportPorts, body: () => RunSummary): R
   }
 }
 
-/** Starts a run, or carries on the one already running (a second start never begins another); `force`: Replace anyway, for this run. */
+/**
+ * Starts a run, or carries on the one already running (a second start never begins another); `force`: Replace anyway,
+ * for this run; `pages`: the most pages the step reads (a sidebar's steps are short, so its progress bar moves).
+ */
 export function beginRun(
   importId: string,
   source: RunSource,
   ports: ImportPorts,
   deadline: number,
   force = false,
+  pages = Number.POSITIVE_INFINITY,
 ): RunSummary {
   return locked(importId, ports, () => {
     const spec = specFor(importId, ports);
     const current = ports.store.load(importId);
-    if (current?.status === 'running' && current.version === RUN_VERSION) return step(spec, current, ports, deadline);
-    return start(spec, source, ports, deadline, force);
+    if (current?.status === 'running' && current.version === RUN_VERSION)
+      return step(spec, current, ports, deadline, pages);
+    return start(spec, source, ports, deadline, force, pages);
   });
 }
 
-function start(spec: ImportSpec, source: RunSource, ports: ImportPorts, deadline: number, force = false): RunSummary {
+function start(
+  spec: ImportSpec,
+  source: RunSource,
+  ports: ImportPorts,
+  deadline: number,
+  force: boolean,
+  pages: number,
+): RunSummary {
   const run = newRun(spec, source, ports);
   if (force || spec.replaceAnyway) run.force = true;
   ports.store.save(run);
   // Refused before any request when the sheet is not as the import left it (checked again before writing).
   const refusal = replaceRefused(spec, run, ports);
   if (refusal) return failRun(spec, run, ports, refusal);
-  return step(spec, run, ports, deadline);
+  return step(spec, run, ports, deadline, pages);
 }
 
 /**
@@ -149,13 +161,18 @@ export function notStarted(importId: string, source: RunSource, ports: ImportPor
   return failRun(spec, newRun(spec, source, ports), ports, reason);
 }
 
-export function continueRun(importId: string, ports: ImportPorts, deadline: number): RunSummary {
+export function continueRun(
+  importId: string,
+  ports: ImportPorts,
+  deadline: number,
+  pages = Number.POSITIVE_INFINITY,
+): RunSummary {
   return locked(importId, ports, () => {
     const run = ports.store.load(importId);
     if (run?.status !== 'running') return summarize(importId, run);
     // A run saved in another shape (RUN_VERSION) starts over.
-    if (run.version !== RUN_VERSION) return start(specFor(importId, ports), run.source, ports, deadline);
-    return step(specFor(importId, ports), run, ports, deadline);
+    if (run.version !== RUN_VERSION) return start(specFor(importId, ports), run.source, ports, deadline, false, pages);
+    return step(specFor(importId, ports), run, ports, deadline, pages);
   });
 }
 
@@ -219,6 +236,8 @@ class Step {
     private readonly run: RunState,
     private readonly ports: ImportPorts,
     private readonly deadline: number,
+    /** The most pages this step reads. */
+    private readonly pages: number,
   ) {
     this.rows = rowShape(spec, ports.fund?.bind(ports));
     this.width = this.rows.width;
@@ -234,7 +253,7 @@ class Step {
     try {
       this.restore();
       this.take();
-      while (!cursorDone(run.list) && !this.failure && this.round());
+      while (!cursorDone(run.list) && !this.failure && this.pagesIn < this.pages && this.round());
       if (!this.failure && this.transient && !cursorDone(run.list)) this.failure = this.transient;
       this.flushSnapshot(true);
       count(run, ports, this.counted);
@@ -318,7 +337,8 @@ class Step {
     const due: number[] = [];
     const waiting: number[] = [];
     // No need to list more (and a total the service over-reports must not make a list of billions).
-    for (let p = c.nextPage; p <= (c.started ? c.lastPage + (c.probe ? 1 : 0) : 1) && due.length < PAGES_PER_FETCH; p++)
+    const most = Math.min(PAGES_PER_FETCH, this.pages - this.pagesIn);
+    for (let p = c.nextPage; p <= (c.started ? c.lastPage + (c.probe ? 1 : 0) : 1) && due.length < most; p++)
       if (!this.held.has(p) && !this.tried.has(p)) ((this.waits.get(p) ?? 0) > now ? waiting : due).push(p);
     return { due, waiting };
   }
@@ -473,11 +493,17 @@ class Step {
   }
 }
 
-export function step(spec: ImportSpec, run: RunState, ports: ImportPorts, deadline: number): RunSummary {
+export function step(
+  spec: ImportSpec,
+  run: RunState,
+  ports: ImportPorts,
+  deadline: number,
+  pages = Number.POSITIVE_INFINITY,
+): RunSummary {
   // A step that begins with its time spent (another import of the same execution used it) leaves the run as it
   // is, for a step with time: it would otherwise start a write it has no time for.
   if (ports.now() + DEADLINE_MARGIN_MS + WRITE_MARGIN.fixedMs > deadline) return summarize(spec.id, run);
-  return new Step(spec, run, ports, deadline).perform();
+  return new Step(spec, run, ports, deadline, pages).perform();
 }
 
 function finish(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPorts, deadline: number): RunSummary {

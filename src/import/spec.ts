@@ -329,11 +329,29 @@ function checkSheets(
   return history;
 }
 
+/** The columns chosen (left out: as saved, or the defaults), unknown ones refused, `id` always among them. */
+function checkFields(input: unknown, before: readonly string[] | undefined): string[] {
+  const fields =
+    Array.isArray(input) && input.length
+      ? input.map(String)
+      : input === undefined && before
+        ? [...before]
+        : [...DEFAULT_IMPORT_FIELDS];
+  const unknown = fields.filter((f) => !LP_FIELDS.includes(f) && !FIT_FIELDS.includes(f));
+  if (unknown.length)
+    throw badInput(`Unknown field${unknown.length > 1 ? 's' : ''}: ${unknown.slice(0, 5).join(', ')}.`);
+  const unique = [...new Set(fields)];
+  if (!unique.includes('id')) unique.unshift('id');
+  return unique;
+}
+
 /**
  * A spec from the sidebar's form, saved by `user`: checked, fields in the order chosen, unknown
- * ones refused, filters and sort checked (refused with a message naming the problem); history and
- * alert left out keep what was saved, null removes them. A change that would narrow what another
- * user's alert watches is refused (checkCoverage).
+ * ones refused, filters and sort checked (refused with a message naming the problem). One rule
+ * for every setting of a saved import: left out (undefined), it stays as saved (a new import
+ * takes the defaults: every active partner, the default columns, replace); null removes the
+ * filters, sort, sort by fit, history or alert. A change that would narrow what another user's
+ * alert watches is refused (checkCoverage).
  */
 export function checkSpec(
   input: unknown,
@@ -342,22 +360,17 @@ export function checkSpec(
   user: Person = NOBODY,
 ): ImportSpec {
   if (!input || typeof input !== 'object') throw badInput('No import settings were given.');
-  const i = input as Partial<ImportSpec>;
-  const sheetName = checkSheetName(i.sheetName);
-  const fields = Array.isArray(i.fields) && i.fields.length ? i.fields.map(String) : [...DEFAULT_IMPORT_FIELDS];
-  const unknown = fields.filter((f) => !LP_FIELDS.includes(f) && !FIT_FIELDS.includes(f));
-  if (unknown.length)
-    throw badInput(`Unknown field${unknown.length > 1 ? 's' : ''}: ${unknown.slice(0, 5).join(', ')}.`);
-  const unique = [...new Set(fields)];
-  if (!unique.includes('id')) unique.unshift('id');
-  const mode = i.mode ?? 'replace';
-  if (mode !== 'replace' && mode !== 'merge') throw badInput('The mode is "replace" or "merge".');
-  const filters = checkFilters(i.filters);
-  const sort = checkSort(i.sort);
-  const fit = checkFitSort(i.fit, sort, unique);
+  const i = input as { [K in keyof ImportSpec]?: unknown };
   const id = typeof i.id === 'string' && existing.some((e) => e.id === i.id) ? i.id : newId();
-  const others = existing.filter((e) => e.id !== id);
   const before = existing.find((e) => e.id === id);
+  const sheetName = checkSheetName(i.sheetName === undefined && before ? before.sheetName : i.sheetName);
+  const unique = checkFields(i.fields, before?.fields);
+  const mode = i.mode ?? before?.mode ?? 'replace';
+  if (mode !== 'replace' && mode !== 'merge') throw badInput('The mode is "replace" or "merge".');
+  const filters = checkFilters(i.filters === undefined ? before?.filters : i.filters);
+  const sort = checkSort(i.sort === undefined ? before?.sort : i.sort);
+  const fit = checkFitSort(i.fit === undefined ? before?.fit : i.fit, sort, unique);
+  const others = existing.filter((e) => e.id !== id);
   const history = checkSheets(sheetName, i.history, before?.history, others);
   if (before) checkCoverage(before, { fields: unique, filters, fit, schedule: before.schedule, sheetName }, user);
   const alert = checkAlert(i.alert, unique, before?.alert, user, before?.schedule);

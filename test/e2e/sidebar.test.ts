@@ -74,14 +74,15 @@ describe('sidebar (real dist/Sidebar.html, google.script.run backed by the emula
     await sidebar.locator('#import').click();
     await sidebar.locator('#import-message.ok').filter({ hasText: 'into "Partners"' }).waitFor({ timeout: 60_000 });
     const text = await sidebar.locator('#progress-text').textContent();
-    const m = /^page (\d+) of (\d+) · rows (\d+) of (\d+)$/.exec(text ?? '');
+    // Counts are grouped: "rows 1,200 of 1,200".
+    const m = /^page (\d+) of (\d+) · rows ([\d,]+) of ([\d,]+)$/.exec(text ?? '');
     expect(m).not.toBeNull();
     expect(m?.[1]).toBe(m?.[2]);
     expect(m?.[3]).toBe(m?.[4]);
     const bar = sidebar.locator('#progress');
     expect(await bar.evaluate((el) => [(el as HTMLProgressElement).value, (el as HTMLProgressElement).max])).toEqual([
-      Number(m?.[4]),
-      Number(m?.[4]),
+      Number(m?.[4].replace(/,/g, '')),
+      Number(m?.[4].replace(/,/g, '')),
     ]);
     await page.locator('td[data-cell="A2"]').filter({ hasText: /^lp_/ }).waitFor({ timeout: 30_000 });
     await page.screenshot({ path: shot('sidebar-import-done') });

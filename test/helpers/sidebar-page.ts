@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { ScriptRunHost } from '../../dev/emulator/hosts';
 import type { Emulator } from '../../dev/emulator/runtime';
@@ -161,4 +162,23 @@ export function clearAnnounced(page: Page): Promise<void> {
   return page.evaluate(() => {
     (window as unknown as { __announced: string[] }).__announced.length = 0;
   });
+}
+
+/** axe over the whole page at WCAG 2.0, 2.1 and 2.2 A/AA: the violations, as rule id and where. */
+export async function violations(page: Page): Promise<string[]> {
+  const r = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+  return r.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
+}
+
+export const press = async (page: Page, ...keys: string[]) => {
+  for (const k of keys) await page.keyboard.press(k);
+};
+/** Tabs (forward, or backward with shift) until the control with this accessible name has focus. */
+export async function tabTo(page: Page, name: string | RegExp, backward = false): Promise<void> {
+  for (let i = 0; i < 120; i++) {
+    const f = await focused(page);
+    if (typeof name === 'string' ? f.name === name : name.test(f.name)) return;
+    await page.keyboard.press(backward ? 'Shift+Tab' : 'Tab');
+  }
+  throw new Error(`no control named ${name} reached by Tab`);
 }

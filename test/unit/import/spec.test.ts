@@ -152,13 +152,13 @@ describe('a spec from the sidebar', () => {
     expect(() => checkSpec('Partners', [], newId)).toThrow('No import settings were given.');
   });
 
-  test('an existing id updates that import and keeps its schedule and last run; an unknown id gets a new one', () => {
+  test('an existing id updates that import and keeps its schedule, last run and what is left out (its mode); an unknown id gets a new one', () => {
     const updated = checkSpec({ id: 'imp0', sheetName: 'partners', fields: ['id'] }, [saved], newId);
     expect(updated).toEqual({
       id: 'imp0',
       sheetName: 'partners',
       fields: ['id'],
-      mode: 'replace',
+      mode: saved.mode,
       schedule: saved.schedule,
       nextDueAt: 5,
       last: saved.last,
