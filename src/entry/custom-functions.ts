@@ -5,6 +5,7 @@
  * their own "Error: …" text and the others keep their values. The JSDoc blocks here are copied
  * by the build onto the top-level wrappers, so Sheets' autocomplete shows them.
  */
+import { grouped } from '../api/numbers';
 import type { Client, Outcome } from '../api/client';
 import { ServiceError } from '../api/errors';
 import type { OperationName } from '../api/operations';
@@ -69,9 +70,9 @@ function readNow(
     keyed,
     refuse: (n, pages) =>
       n > MAX_LIST_ITEMS
-        ? `${n} items are too many for a formula (at most ${MAX_LIST_ITEMS}); use Investor Data ▸ Import, or pass page and limit.`
+        ? `${grouped(n)} items are too many for a formula (at most ${grouped(MAX_LIST_ITEMS)}); use Investor Data ▸ Import, or pass page and limit.`
         : pages > MAX_FILL_PAGES
-          ? `${n} items at ${Math.ceil(n / pages)} a page are ${pages} requests, too many for a formula (at most ${MAX_FILL_PAGES}); pass a larger limit, or page and limit.`
+          ? `${grouped(n)} items at ${grouped(Math.ceil(n / pages))} a page are ${grouped(pages)} requests, too many for a formula (at most ${grouped(MAX_FILL_PAGES)}); pass a larger limit, or page and limit.`
           : undefined,
   });
   if (!read.verdict.complete) throw incompleteError(what, read.verdict);
