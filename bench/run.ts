@@ -9,7 +9,7 @@
  */
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { readOptions, runMain, UsageError } from '../dev/cli-args';
 import { Emulator } from '../dev/emulator/runtime';
 import { DEMO_KEY, startService } from '../dev/service/spawn';
 import { benchFormulas } from './formulas';
@@ -112,29 +112,63 @@ export async function runBench(o: BenchOptions): Promise<Record<string, unknown>
   return out;
 }
 
+/** What each group measures, for `--help` (docs/benchmarks.md has the figures). */
+const GROUP_HELP: Record<Group, string> = {
+  formulas: 'custom functions over a range, cold and warm',
+  sheetScale: 'fill-down and thousands of ids',
+  refresh: 'Refresh all formulas',
+  imports: 'imports of every active partner',
+  filtered: 'imports with filters and sort',
+  match: 'LP_MATCH',
+  scaling: 'import scaling (--scale sizes)',
+  service: 'the reference service alone',
+  rateLimited: 'imports against a rate-limited service (--seeds)',
+};
+
+export const USAGE = `npm run bench -- [options]
+  --only GROUPS       run only these groups, comma-separated; bench/results.json keeps the others' figures
+  --quick             the smoke version npm test runs: small sizes, nothing written, no timing claims
+  --latency MS        latency injected into the reference service (default 100)
+  --scale N,N,...     partner counts of the scaling group (default 1000,10000,50000,100000; 300 with --quick)
+  --seeds 1-8         fault seeds of the rate-limited import (a range, or a list such as 1,5,9; default 1-8)
+  --help              this list
+Groups:
+${GROUPS.map((g) => `  ${g.padEnd(18)}  ${GROUP_HELP[g]}`).join('\n')}`;
+
 if (require.main === module) {
-  const { values } = parseArgs({
-    options: {
-      quick: { type: 'boolean' },
-      latency: { type: 'string' },
-      scale: { type: 'string' },
-      only: { type: 'string' },
-      seeds: { type: 'string' },
-    },
-  });
-  const quick = !!values.quick;
-  const scale = (values.scale ?? (quick ? '300' : '1000,10000,50000,100000')).split(',').map(Number);
-  const only = values.only?.split(',').map((g) => g.trim());
-  const unknown = only?.filter((g) => !(GROUPS as readonly string[]).includes(g));
-  if (unknown?.length) throw new Error(`--only: unknown group ${unknown.join(', ')} (groups: ${GROUPS.join(', ')})`);
-  const seeds = values.seeds?.split(',').flatMap((part) => {
-    const [from, to = from] = part.split('-').map(Number);
-    if (!Number.isInteger(from) || !Number.isInteger(to) || to < from)
-      throw new Error(`--seeds: ${part} is not a seed or a range like 1-8`);
-    return Array.from({ length: to - from + 1 }, (_, k) => from + k);
-  });
-  runBench({ quick, latencyMs: Number(values.latency ?? 100), scale, only: only as Group[] | undefined, seeds }).then(
-    (r) => {
+  runMain(async () => {
+    const values = readOptions(
+      process.argv.slice(2),
+      ['latency', 'scale', 'only', 'seeds'],
+      ['quick'],
+      USAGE,
+      'npm run bench',
+    ) as {
+      quick?: boolean;
+      latency?: string;
+      scale?: string;
+      only?: string;
+      seeds?: string;
+    };
+    const quick = !!values.quick;
+    const scale = (values.scale ?? (quick ? '300' : '1000,10000,50000,100000')).split(',').map(Number);
+    const only = values.only?.split(',').map((g) => g.trim());
+    const unknown = only?.filter((g) => !(GROUPS as readonly string[]).includes(g));
+    if (unknown?.length)
+      throw new UsageError(`--only: unknown group ${unknown.join(', ')} (groups: ${GROUPS.join(', ')})`);
+    const seeds = values.seeds?.split(',').flatMap((part) => {
+      const [from, to = from] = part.split('-').map(Number);
+      if (!Number.isInteger(from) || !Number.isInteger(to) || to < from)
+        throw new UsageError(`--seeds: ${part} is not a seed or a range like 1-8`);
+      return Array.from({ length: to - from + 1 }, (_, k) => from + k);
+    });
+    await runBench({
+      quick,
+      latencyMs: Number(values.latency ?? 100),
+      scale,
+      only: only as Group[] | undefined,
+      seeds,
+    }).then((r) => {
       console.log(
         `bundle dist/Code.js: ${r.bundleKb} KB (loaded on every custom-function call); injected latency ${r.latencyMs} ms`,
       );
@@ -145,6 +179,6 @@ if (require.main === module) {
       const previous =
         only && existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>) : {};
       writeFileSync(path, `${JSON.stringify({ ...previous, ...r }, null, 2)}\n`);
-    },
-  );
+    });
+  });
 }

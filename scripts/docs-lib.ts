@@ -88,7 +88,7 @@ function fieldTable(specs: readonly FieldSpec[]): string {
 
 /** The longest text a sample cell shows (a sample is for the shape of the answer). */
 const SAMPLE_TEXT = 40;
-/** Rows of a sample shown at most. */
+/** Rows of a sample shown at most, beyond the first. */
 const SAMPLE_ROWS = 6;
 
 function sampleCell(v: unknown): string {
@@ -97,6 +97,10 @@ function sampleCell(v: unknown): string {
   const s = v === null || v === undefined ? '' : String(v);
   return cellText(s.length > SAMPLE_TEXT ? `${s.slice(0, SAMPLE_TEXT - 1)}…` : s);
 }
+
+/** A column's letters as Sheets names it (0 is A, 26 is AA). */
+const columnLetter = (c: number): string =>
+  (c >= 26 ? columnLetter(Math.floor(c / 26) - 1) : '') + String.fromCharCode(65 + (c % 26));
 
 const customFunctionNames = (formula: string) => [
   ...new Set([...formula.matchAll(/([A-Z][A-Z0-9_]*)\s*\(/g)].map((m) => m[1])),
@@ -131,10 +135,12 @@ export function runExample(emu: Emulator, formula: string): string {
   const shown = grid.slice(0, SAMPLE_ROWS + 1);
   const width = Math.max(...shown.map((r) => r.length));
   const line = (r: unknown[]) => `| ${Array.from({ length: width }, (_, c) => sampleCell(r[c]) || ' ').join(' | ')} |`;
+  // The sheet's column letters head the table, so every row of the answer reads as a row of cells
+  // (a header row the function gives among them; a list without one, such as LP_FIELDS, as its data).
   const out = [
-    line(shown[0]),
+    `| ${Array.from({ length: width }, (_, c) => columnLetter(c)).join(' | ')} |`,
     `|${Array.from({ length: width }, () => '---').join('|')}|`,
-    ...shown.slice(1).map(line),
+    ...shown.map(line),
   ];
   if (grid.length > shown.length) out.push(`| … ${grid.length - shown.length} more rows |${' |'.repeat(width - 1)}`);
   return out.join('\n');

@@ -231,10 +231,21 @@ export async function startWorkbenchServer(
         case '/api/trigger':
           return json(res, { ok: true, ...wb.fireTrigger(text(b, 'id')) });
         case '/api/clock': {
-          const hours = b.hours;
-          if (typeof hours !== 'number' || !(hours > 0 && hours <= MAX_ADVANCE_HOURS))
-            throw new Refusal(400, `"hours" must be a number above 0 and at most ${MAX_ADVANCE_HOURS}.`);
-          return json(res, { ok: true, ...wb.advanceClock(hours * 3600_000) });
+          // The first step of a move names its length in hours; the next ones the time it goes to.
+          const now = wb.emu.clock.now();
+          const { hours, until } = b;
+          const to =
+            typeof until === 'number' && until > 0 && until <= now + MAX_ADVANCE_HOURS * 3600_000
+              ? until
+              : typeof hours === 'number' && hours > 0 && hours <= MAX_ADVANCE_HOURS
+                ? now + hours * 3600_000
+                : undefined;
+          if (to === undefined)
+            throw new Refusal(
+              400,
+              `"hours" must be a number above 0 and at most ${MAX_ADVANCE_HOURS}, or "until" a time at most that far ahead.`,
+            );
+          return json(res, { ok: true, until: to, ...wb.advanceStep(to) });
         }
         case '/api/sheet':
           wb.addSheet(text(b, 'name'));

@@ -14,6 +14,7 @@ import type { SentMail } from '../emulator/mail';
 import type { TriggerRecord } from '../emulator/script-app';
 import { type CellValue, columnLetters, interpretInput, parseA1, type SheetData, Workbook } from '../emulator/workbook';
 import { CUSTOM_FUNCTION_NAMES } from '../../src/table/names';
+import { every } from '../../src/api/numbers';
 import { FormulaEngine, isAddinFormula, type SpillOwner } from './formulas';
 import { cellView } from './display';
 
@@ -275,15 +276,30 @@ export class Workbench {
   }
 
   /**
-   * Moves the simulated clock forward, firing every trigger that falls due on the way (as Google
-   * would over that time), so a schedule can be watched firing; says what ran.
+   * One step of moving the simulated clock to `until` (as Google would fire triggers over that
+   * time): the triggers that fall due first on the way run, each as its own execution, or, when
+   * none is left before `until`, the clock moves there. The page asks step after step, so it can
+   * show each run as it ends instead of one wait for them all.
    */
-  advanceClock(ms: number): { message: string } {
+  advanceStep(until: number): { message: string; ran: number; failed: number; done: boolean } {
+    const dueBy = (t: number) =>
+      this.emu.triggers.triggers.filter((x) => x.documentId === this.emu.documentId && x.nextRunAt <= t);
+    const first = Math.min(...dueBy(until).map((t) => t.nextRunAt));
     const runs: Array<{ handler: string; error?: string }> = [];
-    this.withScript(() => {
-      for (const r of this.emu.advance(ms)) runs.push({ handler: r.ledger.name, error: r.error });
-    });
-    return { message: ranText(runs, this.emu.clock.now()) };
+    if (Number.isFinite(first)) {
+      this.withScript(() => {
+        for (const r of this.emu.advance(Math.max(0, first - this.emu.clock.now())))
+          runs.push({ handler: r.ledger.name, error: r.error });
+      });
+    }
+    const done = dueBy(until).length === 0;
+    if (done && this.emu.clock.now() < until) this.emu.advance(until - this.emu.clock.now());
+    return {
+      message: ranText(runs, this.emu.clock.now()),
+      ran: runs.length,
+      failed: runs.filter((r) => r.error).length,
+      done,
+    };
   }
 
   addSheet(name: string): void {
@@ -377,7 +393,7 @@ export class Workbench {
         id: t.id,
         handler: t.handler,
         nextRunAt: t.nextRunAt,
-        every: t.periodMs ? `${t.periodMs / 60000} min` : 'once',
+        every: t.periodMs ? period(t.periodMs) : 'once',
       })),
       clock: this.emu.clock.now(),
       mail: this.emu.mail.sent
@@ -394,6 +410,13 @@ export class Workbench {
       notice: this.notice ?? null,
     };
   }
+}
+
+/** A trigger's period as people say it: `every hour`, `every 6 hours`, `every 30 minutes`. */
+function period(ms: number): string {
+  const minutes = ms / 60_000;
+  if (minutes % (24 * 60) === 0) return every(minutes / (24 * 60), 'day');
+  return minutes % 60 === 0 ? every(minutes / 60, 'hour') : every(minutes, 'minute');
 }
 
 /** What a trigger run (or a clock move) did, for the triggers panel: each handler that ran and how it ended. */

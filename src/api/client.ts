@@ -11,6 +11,7 @@
  * service fails it hands back the last good value, marked stale, where one exists. A list's pages are never remembered one by one: a list (one page or
  * all) is remembered whole (`whole`), so a list is always one moment's.
  */
+import { grouped } from './numbers';
 import { badInput, ServiceError, toServiceError, unsent } from './errors';
 import type { Health } from './health';
 import type { Cached, Memo } from './memo';
@@ -253,8 +254,8 @@ export class Client {
     if (url.length <= MAX_URL_LENGTH) return undefined;
     const message =
       call.id === undefined
-        ? `The request URL is too long (${url.length} characters): check the service address.`
-        : `The id is too long for a request URL (${String(call.id).length} characters).`;
+        ? `The request URL is too long (${grouped(url.length)} characters): check the service address.`
+        : `The id is too long for a request URL (${grouped(String(call.id).length)} characters).`;
     return { ok: false, error: badInput(message) };
   }
 

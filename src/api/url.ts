@@ -3,6 +3,7 @@
  * `#`, `/`, `?`, spaces or unicode can never add, drop or change a parameter. Text that cannot be
  * encoded (a lone UTF-16 surrogate) is a BAD_INPUT error naming the parameter, never `URI malformed`.
  */
+import { grouped } from './numbers';
 import { badInput } from './errors';
 
 export type QueryValue = string | number | undefined;
@@ -72,7 +73,9 @@ function trimmed(raw: string): string {
 export function normaliseBaseUrl(input: string): string {
   const raw = String(input ?? '');
   if (raw.length > MAX_ADDRESS_CHARS)
-    throw badInput(`The service address is ${raw.length} characters long; at most ${MAX_ADDRESS_CHARS}.`);
+    throw badInput(
+      `The service address is ${grouped(raw.length)} characters long; at most ${grouped(MAX_ADDRESS_CHARS)}.`,
+    );
   const text = trimmed(raw);
   const hidden = INVISIBLE.exec(text);
   if (hidden)

@@ -5,6 +5,7 @@
  * their own "Error: …" text and the others keep their values. The JSDoc blocks here are copied
  * by the build onto the top-level wrappers, so Sheets' autocomplete shows them.
  */
+import { grouped } from '../api/numbers';
 import type { Client, Outcome } from '../api/client';
 import { ServiceError } from '../api/errors';
 import type { OperationName } from '../api/operations';
@@ -25,7 +26,7 @@ import { clientFor, lookupPartners } from '../gas/context';
 import { type FormulaResult, guard } from '../gas/formula-guard';
 import { neighboursOf } from '../gas/neighbours';
 import type { Cell } from '../table/cells';
-import { parseFields } from '../table/fields';
+import { flattenCells, parseFields } from '../table/fields';
 import { readFlag, readIds, readPositiveInt } from '../table/input';
 import type { QueryValue } from '../api/url';
 import { type RowResult, rowsTable } from '../table/rows';
@@ -69,9 +70,9 @@ function readNow(
     keyed,
     refuse: (n, pages) =>
       n > MAX_LIST_ITEMS
-        ? `${n} items are too many for a formula (at most ${MAX_LIST_ITEMS}); use Investor Data ▸ Import, or pass page and limit.`
+        ? `${grouped(n)} items are too many for a formula (at most ${grouped(MAX_LIST_ITEMS)}); use Investor Data ▸ Import, or pass page and limit.`
         : pages > MAX_FILL_PAGES
-          ? `${n} items at ${Math.ceil(n / pages)} a page are ${pages} requests, too many for a formula (at most ${MAX_FILL_PAGES}); pass a larger limit, or page and limit.`
+          ? `${grouped(n)} items at ${grouped(Math.ceil(n / pages))} a page are ${grouped(pages)} requests, too many for a formula (at most ${grouped(MAX_FILL_PAGES)}); pass a larger limit, or page and limit.`
           : undefined,
   });
   if (!read.verdict.complete) throw incompleteError(what, read.verdict);
@@ -143,33 +144,50 @@ export function LP_GET(ids: unknown, fields?: unknown, headers?: unknown): Formu
   );
 }
 
+/** What LP_FIRMS and LP_LABELS show when no fields are given: who the partner is, and their list. */
+const SUMMARY_DEFAULT = (list: string) => ['fullName', list];
+/** No field named: nothing given, or blank cells or text only. */
+const noFields = (input: unknown): boolean =>
+  flattenCells(input).every((v) => v === undefined || v === null || String(v).trim() === '');
+
 /**
- * Returns each limited partner with the firms they belong to.
+ * Returns each limited partner's name and the firms they belong to (other fields of the partner's summary on request).
  *
  * @param {string|Array<Array<string>>} ids One id, or a column or row of ids; blank cells give blank rows.
- * @param {boolean} [headers] TRUE to add a header row (default FALSE).
- * @return {Array<Array<string>>} id, name, fullName, activeStatus, slug, foto, firm for each id.
- * @example =LP_FIRMS("lp_0000a", TRUE)
+ * @param {string|Array<Array<string>>} [fields] Field names, comma-separated or a range of names, from id, name, fullName, activeStatus, slug, foto, firm (default: fullName, firm).
+ * @param {boolean} [headers] TRUE to add a header row naming each field (default FALSE, so rows line up with your ids).
+ * @return {Array<Array<string>>} For each id, the chosen fields: by default the partner's full name and their firms, comma-separated.
+ * @example =LP_FIRMS("lp_0000a", "fullName,firm", TRUE)
  * @customfunction
  */
-export function LP_FIRMS(ids: unknown, headers?: unknown): FormulaResult {
+export function LP_FIRMS(ids: unknown, fields?: unknown, headers?: unknown): FormulaResult {
   return guard(() =>
-    perIdTable(ids, undefined, headers, LP_FIRMS_FIELD_SPECS, 'firms', (u) => clientFor('formula').firms(u)),
+    perIdTable(ids, noFields(fields) ? SUMMARY_DEFAULT('firm') : fields, headers, LP_FIRMS_FIELD_SPECS, 'firms', (u) =>
+      clientFor('formula').firms(u),
+    ),
   );
 }
 
 /**
- * Returns each limited partner with their labels.
+ * Returns each limited partner's name and their labels (other fields of the partner's summary on request).
  *
  * @param {string|Array<Array<string>>} ids One id, or a column or row of ids; blank cells give blank rows.
- * @param {boolean} [headers] TRUE to add a header row (default FALSE).
- * @return {Array<Array<string>>} id, name, fullName, activeStatus, slug, foto, labels for each id.
- * @example =LP_LABELS("lp_0000a", TRUE)
+ * @param {string|Array<Array<string>>} [fields] Field names, comma-separated or a range of names, from id, name, fullName, activeStatus, slug, foto, labels (default: fullName, labels).
+ * @param {boolean} [headers] TRUE to add a header row naming each field (default FALSE, so rows line up with your ids).
+ * @return {Array<Array<string>>} For each id, the chosen fields: by default the partner's full name and their labels, comma-separated.
+ * @example =LP_LABELS("lp_0000a", "fullName,labels", TRUE)
  * @customfunction
  */
-export function LP_LABELS(ids: unknown, headers?: unknown): FormulaResult {
+export function LP_LABELS(ids: unknown, fields?: unknown, headers?: unknown): FormulaResult {
   return guard(() =>
-    perIdTable(ids, undefined, headers, LP_LABELS_FIELD_SPECS, 'labels', (u) => clientFor('formula').labels(u)),
+    perIdTable(
+      ids,
+      noFields(fields) ? SUMMARY_DEFAULT('labels') : fields,
+      headers,
+      LP_LABELS_FIELD_SPECS,
+      'labels',
+      (u) => clientFor('formula').labels(u),
+    ),
   );
 }
 

@@ -10,7 +10,7 @@
  * allow is reported as skipped, never as a failure of the add-in.
  */
 import { toServiceError } from '../api/errors';
-import { grouped } from '../api/numbers';
+import { grouped, plural } from '../api/numbers';
 import { OPERATIONS } from '../api/operations';
 import { DEFAULT_QUOTA_POLICY } from '../api/quota';
 import type { JsonValue } from '../api/records';
@@ -198,7 +198,7 @@ function checkById(run: Run, s: Settings, id: string | undefined): void {
       run.add(
         name,
         'OK',
-        `${short(id)}: the record, in ${ms} ms (${client.stats.fetches} request${client.stats.fetches === 1 ? '' : 's'}, ${client.stats.retries} retries)`,
+        `${short(id)}: the record, in ${grouped(ms)} ms (${plural(client.stats.fetches, 'request')}, ${plural(client.stats.retries, 'retry', 'retries')})`,
       );
   });
 }

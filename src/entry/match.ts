@@ -6,6 +6,7 @@
  * (one request, remembered like FUND_GET's). The fund is asked for first: a wrong id costs one
  * request, not a read of the list. A stale list or fund adds the "stale since" column.
  */
+import { grouped } from '../api/numbers';
 import { ServiceError } from '../api/errors';
 import { type FieldSpec, LP_FIELD_SPECS } from '../api/records';
 import { activePartners, clientFor } from '../gas/context';
@@ -72,7 +73,7 @@ export function LP_MATCH(
     if (!fits.length)
       throw new ServiceError(
         'NOT_FOUND',
-        `No active limited partner fits fund ${id} on any criterion (${list.records.length} compared).`,
+        `No active limited partner fits fund ${id} on any criterion (${grouped(list.records.length)} compared).`,
       );
     const columns = [
       spec('fitRank'),

@@ -16,6 +16,7 @@
  * puts its block back at once. A block that could not finish before the execution's deadline is
  * not started.
  */
+import { grouped, plural } from '../api/numbers';
 import { LOCK_WAIT_MS } from '../import/machine';
 import type { Person } from '../import/spec';
 import { type Block, cellsOf, findPieces, nextBlock, type Piece, recoveryRuns } from '../table/refresh-plan';
@@ -93,10 +94,10 @@ function refreshLocked(deadline: number): RefreshOutcome {
     ratio = Math.max(block.journal.length / block.raw, 0.01);
   }
   if (user) disarm(user);
-  const plural = (k: number) => `${k} Investor Data formula${k === 1 ? '' : 's'}`;
-  const left = `Refreshed ${refreshed} of ${plural(found)} before the time limit; run Refresh all formulas again for \
+  const formulas = (k: number) => plural(k, 'Investor Data formula');
+  const left = `Refreshed ${grouped(refreshed)} of ${formulas(found)} before the time limit; run Refresh all formulas again for \
 the rest.`;
-  book.toast(refreshed === found ? `Refreshed ${plural(found)}.` : left, 'Investor Data');
+  book.toast(refreshed === found ? `Refreshed ${formulas(found)}.` : left, 'Investor Data');
   return { found, refreshed, recovered };
 }
 

@@ -10,6 +10,7 @@
  */
 import type { HistoryPort } from '../import/ports';
 import { type Cell, isDate } from '../table/cells';
+import { numberFormatOf } from '../table/formats';
 import { book, ensureSideSheet, findSheet, writeBlock } from './sheets';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -110,7 +111,11 @@ export function historyPort(): HistoryPort {
       }
       const at = sheet.getLastRow() + 1;
       writeBlock(sheet, at, rows);
-      sheet.getRange(at, 1, rows.length, 1).setNumberFormat(TIME_FORMAT);
+      // The run's time, then each field's own format (dates, money, counts), as the import's sheet shows them.
+      header.forEach((field, c) => {
+        const format = c === 0 ? TIME_FORMAT : numberFormatOf(field);
+        if (format) sheet.getRange(at, c + 1, rows.length, 1).setNumberFormat(format);
+      });
     },
   };
 }

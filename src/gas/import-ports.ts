@@ -111,8 +111,9 @@ export function importPorts(client?: Client): ImportPorts {
         if (!sheet) return null;
         const last = sheet.getLastRow();
         if (last < 1) return [];
-        return (sheet.getRange(1, 1, last, 2).getValues() as Cell[][]).map(([id, values]) => ({
+        return (sheet.getRange(1, 1, last, 3).getValues() as Cell[][]).map(([id, values, name]) => ({
           id: String(id),
+          name: String(name ?? ''),
           values: knownValues(values),
         }));
       },
@@ -120,7 +121,7 @@ export function importPorts(client?: Client): ImportPorts {
         const sheet = ensureSideSheet(listedName(importId), true);
         replaceTable(
           sheet,
-          known.map((k) => [k.id, JSON.stringify(k.values)]),
+          known.map((k) => [k.id, JSON.stringify(k.values), k.name]),
         );
       },
       remove: (importId) => removeSheet(listedName(importId)),

@@ -6,7 +6,7 @@
  * and digests, src/import/replace.ts) and, on each whole column it writes, the field it holds;
  * its columns are protected warning-only, so Sheets itself warns whoever edits them.
  */
-import { LP_FIELD_SPECS } from '../api/records';
+import { numberFormatOf } from '../table/formats';
 import type { OutCell } from '../import/merge';
 import type { OwnedTable, SheetTag } from '../import/replace';
 import { type Cell, safeText } from '../table/cells';
@@ -116,8 +116,6 @@ export function replaceTable(
 const TAG_KEY = 'investorData.import';
 const FIELD_KEY = 'investorData.field';
 const PROTECTED = 'Written by the Investor Data import';
-const DATE_FORMAT = 'yyyy-mm-dd hh:mm';
-const isDateField = (f: string | undefined) => LP_FIELD_SPECS.some((s) => s.name === f && s.type === 'datetime');
 
 /** The field metadata of the sheet's columns, with the 0-based column each is on. */
 function fieldMetadata(sheet: Sheet): Array<{ m: GoogleAppsScript.Spreadsheet.DeveloperMetadata; col: number }> {
@@ -148,7 +146,7 @@ export function writeTag(sheet: Sheet, tag: SheetTag): void {
 /**
  * Writes an import's table: first each column's field metadata (a column only gains a field
  * when it is about to hold it), then the cells in one write, then the formats the fields need
- * (a date format the import set for another field is cleared), then the warning-only protection.
+ * (a format the import set for another field is cleared), then the warning-only protection.
  */
 export function writeOwned(
   sheet: Sheet,
@@ -171,8 +169,8 @@ export function writeOwned(
   replaceTable(sheet, grid, (c) => c < width && !columns[c] && !before[c]);
   const rows = Math.max(sheet.getLastRow(), grid.length) - 1;
   columns.forEach((f, c) => {
-    if (rows > 0 && (isDateField(f) || isDateField(before[c])))
-      sheet.getRange(2, c + 1, rows, 1).setNumberFormat(isDateField(f) ? DATE_FORMAT : 'General');
+    if (rows > 0 && (numberFormatOf(f) || numberFormatOf(before[c])))
+      sheet.getRange(2, c + 1, rows, 1).setNumberFormat(numberFormatOf(f) || 'General');
   });
   unprotect(sheet);
   for (let c = 0; c < columns.length; c++) {

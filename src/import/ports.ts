@@ -80,9 +80,10 @@ export interface HistoryPort {
   append(sheetName: string, importId: string, header: readonly string[], rows: Cell[][]): void;
 }
 
-/** One listed partner as an alert's owner was last told of them: the id and the watched fields' values, as text. */
+/** One listed partner as an alert's owner was last told of them: the id, the name ('' when the import has none) and the watched fields' values, as text. */
 export interface Known {
   id: string;
+  name: string;
   values: string[];
 }
 

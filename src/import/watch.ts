@@ -11,11 +11,13 @@
  * change log, every text escaped. The first completed run with an alert sets its baseline and
  * sends nothing; a spent mail quota is noted in the run's message and the run still completes.
  */
+import { fnv1a } from '../api/hash';
+import { grouped, plural } from '../api/numbers';
+import { LP_FIELD_SPECS } from '../api/records';
 import { redact } from '../api/redact';
 import { type Cell, isDate } from '../table/cells';
 import type { Change } from './merge';
 import type { ImportPorts, Known } from './ports';
-import { fnv1a } from '../api/hash';
 import type { RunState } from './run-state';
 import type { Alert, AlertOn, ImportSpec } from './spec';
 
@@ -45,7 +47,19 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+/** A time as the email writes it: UTC (the script's zone), to the minute, with the zone named. */
+export const mailTime = (d: Date): string => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+const DATE_FIELDS = new Set(LP_FIELD_SPECS.filter((f) => f.type === 'datetime').map((f) => f.name));
+/** An ISO time as the alert's record keeps a date (`knownValue`). */
+const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,3})?Z$/;
+
+/** A before or after value of `field` as the email shows it: a date field's time (or a date) as `mailTime`, anything else as text. */
+function shownValue(field: string, v: Cell): string {
+  if (isDate(v)) return mailTime(v);
+  const text = String(v ?? '');
+  return DATE_FIELDS.has(field) && ISO_TIME.test(text) ? mailTime(new Date(text)) : text;
+}
 
 export interface AlertMail {
   subject: string;
@@ -63,17 +77,26 @@ const LINE_BREAKS = /\r\n|[\n\r\v\f\u001c-\u001e\u0085\u2028\u2029]/g;
  */
 export const oneLine = (text: string): string => text.replace(LINE_BREAKS, ' ⏎ ').replace(/\t/g, ' ');
 
-/** The email for `changes` (already filtered), with the partners' names where the new rows have them; no text holds any of `secrets`. */
+/**
+ * The email for `changes` (already filtered) found by the run that started at `at`, with each
+ * partner's name where the run's rows or the alert's record have it (a removed partner's from the
+ * record); no text holds any of `secrets`.
+ */
 export function alertMail(
   spec: Pick<ImportSpec, 'sheetName'>,
   changes: readonly Change[],
   links: { spreadsheet: string; changeLog: string },
   names: ReadonlyMap<string, string>,
   secrets: readonly string[],
+  at: Date,
 ): AlertMail {
-  const show = (v: Cell): string => redact(isDate(v) ? v.toISOString() : String(v ?? ''), secrets);
+  const show = (text: string): string => redact(text, secrets);
   const count = (k: AlertOn) => changes.filter((c) => KIND[c.change] === k).length;
-  const parts = [`${count('added')} added`, `${count('removed')} removed`, `${count('changed')} changed`];
+  const parts = [
+    `${grouped(count('added'))} added`,
+    `${grouped(count('removed'))} removed`,
+    `${grouped(count('changed'))} changed`,
+  ];
   const subject = oneLine(
     show(`${plural(changes.length, 'change')} to partners in "${spec.sheetName}" (${parts.join(', ')})`),
   );
@@ -83,27 +106,29 @@ export function alertMail(
   const cells = (c: Change) => [
     partner(c),
     (KIND[c.change] === 'changed' ? c.field : KIND[c.change]) ?? '',
-    show(c.before),
-    show(c.after),
+    show(shownValue(c.field, c.before)),
+    show(shownValue(c.field, c.after)),
   ];
   const row = (c: Change) =>
     `<tr>${cells(c)
       .map((t) => `<td>${escapeHtml(t)}</td>`)
       .join('')}</tr>`;
-  const more = changes.length > listed.length ? `<p>${changes.length - listed.length} more in the change log.</p>` : '';
+  const rest = changes.length - listed.length;
+  const more = rest > 0 ? `${grouped(rest)} more in the change log.` : '';
+  const found = `found ${plural(changes.length, 'change')} on ${mailTime(at)}: ${parts.join(', ')}.`;
   const htmlBody = [
-    `<p>The import into <b>${escapeHtml(show(spec.sheetName))}</b> found ${escapeHtml(plural(changes.length, 'change'))}: ${escapeHtml(parts.join(', '))}.</p>`,
+    `<p>The import into <b>${escapeHtml(show(spec.sheetName))}</b> ${escapeHtml(found)}</p>`,
     '<table border="1" cellpadding="4" cellspacing="0"><tr><th>Partner</th><th>Field</th><th>Before</th><th>After</th></tr>',
     ...listed.map(row),
     '</table>',
-    more,
+    more ? `<p>${more}</p>` : '',
     `<p><a href="${escapeHtml(links.spreadsheet)}">Open the spreadsheet</a> · <a href="${escapeHtml(links.changeLog)}">Open the change log</a></p>`,
   ].join('\n');
   // Every value written into the plain text is one line: only the lines made here start a line.
   const body = [
-    `The import into "${oneLine(show(spec.sheetName))}" found ${plural(changes.length, 'change')}: ${parts.join(', ')}.`,
+    `The import into "${oneLine(show(spec.sheetName))}" ${found}`,
     ...listed.map((c) => cells(c).map(oneLine).join('\t')),
-    changes.length > listed.length ? `${changes.length - listed.length} more in the change log.` : '',
+    more,
     `Spreadsheet: ${oneLine(links.spreadsheet)}`,
     `Change log: ${oneLine(links.changeLog)}`,
   ].join('\n');
@@ -152,10 +177,13 @@ function keepHistory(
     const need = (1 + Math.max(held + rows.length, keep * rows.length)) * cols;
     if (grid.others + Math.max(need, grid.rows * cols - dropRows * cols) > MAX_SPREADSHEET_CELLS) {
       const fit = runsThatFit(grid.others, cols, rows.length);
-      const fits = fit === 0 ? 'not even one run of this size fits' : `${plural(fit, 'run')} of this size fit`;
+      const fits =
+        fit === 0
+          ? 'not even one run of this size fits'
+          : `${plural(fit, 'run')} of this size ${fit === 1 ? 'fits' : 'fit'}`;
       return {
         rows: 0,
-        note: ` History not kept: ${keep} runs of ${rows.length} rows would take the spreadsheet past its ${MAX_SPREADSHEET_CELLS.toLocaleString('en-US')} cells; ${fits} beside its other sheets. Keep ${fit === 0 ? 'fewer fields' : `at most ${fit} runs`}.`,
+        note: ` History not kept: ${plural(keep, 'run')} of ${plural(rows.length, 'row')} would take the spreadsheet past its ${grouped(MAX_SPREADSHEET_CELLS)} cells; ${fits} beside its other sheets. Keep ${fit === 0 ? 'fewer fields' : `at most ${plural(fit, 'run')}`}.`,
       };
     }
   }
@@ -186,9 +214,17 @@ function knownValue(v: Cell): string {
   return text.length <= KNOWN_CHARS ? text : `${text.slice(0, KNOWN_CHARS)}… #${fnv1a(text).toString(36)}`;
 }
 
-/** The partners of `rows` as the alert's record keeps them: each id with the values of the fields it watches. */
-export function knownOf(rows: readonly Cell[][], idCol: number, cols: readonly number[]): Known[] {
-  return rows.map((r) => ({ id: String(r[idCol]), values: cols.map((c) => knownValue(r[c])) }));
+/**
+ * The partners of `rows` as the alert's record keeps them: each id with its name (from column
+ * `nameCol`, when the import has one; so an email can name a partner who is gone) and the values
+ * of the fields it watches.
+ */
+export function knownOf(rows: readonly Cell[][], idCol: number, cols: readonly number[], nameCol = -1): Known[] {
+  return rows.map((r) => ({
+    id: String(r[idCol]),
+    name: nameCol < 0 ? '' : knownValue(r[nameCol]),
+    values: cols.map((c) => knownValue(r[c])),
+  }));
 }
 
 /**
@@ -241,6 +277,7 @@ function sendAlert(
     rows,
     idCol,
     fields.map((f) => spec.fields.indexOf(f)),
+    spec.fields.indexOf('fullName'),
   );
   const before = alert.baselineAt === undefined ? null : listed.read(spec.id);
   if (before === null) {
@@ -264,11 +301,9 @@ function sendAlert(
   if (ports.mail.remaining() < 1)
     return { sent: 'quota spent', note: ` Alert not sent: today's email quota is spent.${kept}` };
   listed.write(spec.id, now);
-  const nameCol = spec.fields.indexOf('fullName');
-  const names = new Map<string, string>(
-    nameCol < 0 ? [] : rows.map((r) => [String(r[idCol]), String(r[nameCol] ?? '')]),
-  );
-  const mail = alertMail(spec, watched, ports.mail.links(), names, ports.mail.secrets());
+  // Names as the owner knows them: a removed partner's from the record, everyone listed now from this run.
+  const names = new Map<string, string>([...before, ...now].filter((k) => k.name).map((k) => [k.id, k.name]));
+  const mail = alertMail(spec, watched, ports.mail.links(), names, ports.mail.secrets(), new Date(run.startedAt));
   try {
     ports.mail.send(alert.owner, mail.subject, mail.htmlBody, mail.body);
   } catch (e) {

@@ -11,6 +11,7 @@
  * ill-typed values; what they return is canonical (field names as the catalogue spells them,
  * numbers as numbers), so a checked query can be saved and compiled without further checks.
  */
+import { grouped } from '../api/numbers';
 import { badInput } from '../api/errors';
 import { type FieldSpec, type FieldType, type JsonValue, LP_FIELD_SPECS, type ServiceRecord } from '../api/records';
 import { asDate, asNumber } from './cells';
@@ -122,7 +123,9 @@ function checkOne(value: unknown, kind: Kind, where: string): string | number {
   if (isBlank(value)) throw badInput(`${where}: no value given.`);
   if (Array.isArray(value)) throw badInput(`${where}: takes one value, not a list.`);
   if (typeof value === 'string' && value.trim().length > MAX_VALUE_CHARS)
-    throw badInput(`${where}: the value is ${value.trim().length} characters long; at most ${MAX_VALUE_CHARS}.`);
+    throw badInput(
+      `${where}: the value is ${grouped(value.trim().length)} characters long; at most ${MAX_VALUE_CHARS}.`,
+    );
   if (kind === 'number') {
     const n = typeof value === 'number' ? value : typeof value === 'string' ? asNumber(value) : undefined;
     if (n === undefined || !Number.isFinite(n)) throw badInput(`${where}: needs a number, got ${shown(value)}.`);
@@ -174,7 +177,7 @@ export function checkCondition(
     if (!Array.isArray(c.value))
       throw badInput(`${where}: needs a list of values${isBlank(c.value) ? '' : `, got ${shown(c.value)}`}.`);
     if (list.length === 0) throw badInput(`${where}: no values given.`);
-    if (list.length > MAX_ANY_OF) throw badInput(`${where}: ${list.length} values; at most ${MAX_ANY_OF}.`);
+    if (list.length > MAX_ANY_OF) throw badInput(`${where}: ${grouped(list.length)} values; at most ${MAX_ANY_OF}.`);
     return { field: spec.name, op, value: list.map((v, k) => String(checkOne(v, kind, `${where}, value ${k + 1}`))) };
   }
   return { field: spec.name, op, value: checkOne(c.value, kind, where) };
@@ -184,7 +187,8 @@ export function checkCondition(
 export function checkFilters(input: unknown, specs: readonly FieldSpec[] = LP_FIELD_SPECS): FilterCondition[] {
   if (input === undefined || input === null) return [];
   if (!Array.isArray(input)) throw badInput('Filters must be a list of conditions (field, operator, value).');
-  if (input.length > MAX_CONDITIONS) throw badInput(`${input.length} filter conditions; at most ${MAX_CONDITIONS}.`);
+  if (input.length > MAX_CONDITIONS)
+    throw badInput(`${grouped(input.length)} filter conditions; at most ${MAX_CONDITIONS}.`);
   return input.map((c, i) => checkCondition(c, `Filter ${i + 1}`, specs));
 }
 
@@ -192,7 +196,7 @@ export function checkFilters(input: unknown, specs: readonly FieldSpec[] = LP_FI
 export function checkSort(input: unknown, specs: readonly FieldSpec[] = LP_FIELD_SPECS): SortKey[] {
   if (input === undefined || input === null) return [];
   if (!Array.isArray(input)) throw badInput('Sort must be a list of keys (field, descending).');
-  if (input.length > MAX_SORT_KEYS) throw badInput(`${input.length} sort keys; at most ${MAX_SORT_KEYS}.`);
+  if (input.length > MAX_SORT_KEYS) throw badInput(`${grouped(input.length)} sort keys; at most ${MAX_SORT_KEYS}.`);
   const keys: SortKey[] = [];
   input.forEach((k: unknown, i) => {
     const where = `Sort key ${i + 1}`;

@@ -6,6 +6,7 @@
  * error that says what was expected; in a range of ids, a bad cell (a lone surrogate, a boolean,
  * a date, an id too long) fails only its own row.
  */
+import { grouped } from '../api/numbers';
 import { badInput } from '../api/errors';
 
 /** Most distinct ids one formula call fetches. */
@@ -40,7 +41,7 @@ export function idText(cell: unknown): string | null {
     const text = cell.trim();
     if (text === '') return null;
     if (text.length > MAX_ID_LENGTH)
-      throw badInput(`An id is ${text.length} characters long; ids are at most ${MAX_ID_LENGTH}.`);
+      throw badInput(`An id is ${grouped(text.length)} characters long; ids are at most ${grouped(MAX_ID_LENGTH)}.`);
     if (LONE_SURROGATE.test(text))
       throw badInput('An id holds a broken character (half of a UTF-16 surrogate pair) and cannot be sent.');
     return text;
@@ -73,7 +74,9 @@ export function readIds(input: unknown): IdList {
   const firstInvalid = Object.values(invalid)[0];
   if (unique.length === 0 && firstInvalid !== undefined) throw badInput(firstInvalid);
   if (unique.length > MAX_IDS)
-    throw badInput(`${unique.length} distinct ids in one formula; at most ${MAX_IDS}. Split the range.`);
+    throw badInput(
+      `${grouped(unique.length)} distinct ids in one formula; at most ${grouped(MAX_IDS)}. Split the range.`,
+    );
   // Several rows and several columns were refused above: a range wider than one cell is one row.
   return { rows, unique, single: false, across: width > 1, invalid };
 }
@@ -100,7 +103,7 @@ export function readPositiveInt(
   if (!Number.isInteger(n) || (n as number) < 1) {
     throw badInput(`${name} must be a whole number of 1 or more (got ${JSON.stringify(value).slice(0, 40)}).`);
   }
-  if ((n as number) > max) throw badInput(`${name} must be at most ${max} (got ${n}).`);
+  if ((n as number) > max) throw badInput(`${name} must be at most ${grouped(max)} (got ${grouped(n as number)}).`);
   return n as number;
 }
 

@@ -9,6 +9,7 @@
  * in names and firms); ties keep input order.
  * `readQuery` and `readFindLimit` check the formula's arguments (BAD_INPUT with a clear message).
  */
+import { grouped } from '../api/numbers';
 import { badInput } from '../api/errors';
 import type { ServiceRecord } from '../api/records';
 import { oneValue, readPositiveInt } from './input';
@@ -103,7 +104,7 @@ export function readQuery(input: unknown): Query {
   const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
   if (text === '') throw badInput('query is blank: type a name, firm, headquarters or sector to find.');
   if (text.length > MAX_QUERY_CHARS)
-    throw badInput(`query is ${text.length} characters long; at most ${MAX_QUERY_CHARS}.`);
+    throw badInput(`query is ${grouped(text.length)} characters long; at most ${MAX_QUERY_CHARS}.`);
   const normalized = normalize(text);
   if (normalized === '') throw badInput(`query "${text}" holds no letters or digits to search for.`);
   return { text, normalized, words: normalized.split(' ') };

@@ -24,11 +24,16 @@ export async function chromePath(): Promise<string> {
   return packaged.executablePath();
 }
 
-export async function launch(): Promise<Browser> {
+/**
+ * The browser. Headless Chromium hides scrollbars unless told (`scrollbars`: drawn as a person
+ * sees them, taking their room, so a test can see one cover what is under it).
+ */
+export async function launch(o: { scrollbars?: boolean } = {}): Promise<Browser> {
   mkdirSync(ARTIFACTS, { recursive: true });
   return chromium.launch({
     executablePath: await chromePath(),
     headless: true,
+    ...(o.scrollbars ? { ignoreDefaultArgs: ['--hide-scrollbars'] } : {}),
     args: [
       '--no-sandbox',
       '--disable-gpu',

@@ -144,6 +144,7 @@ function renderGrid(s: State): void {
       cell.textContent = text;
       cell.dataset.cell = `${s.columns[c]}${r + 1}`;
       const kind = s.kinds[r]?.[c] ?? '.';
+      cell.dataset.kind = kind;
       if (KIND_CLASS[kind]) cell.classList.add(KIND_CLASS[kind]);
       const error = s.errors[`${r},${c}`];
       if (error) {
@@ -172,6 +173,34 @@ function renderGrid(s: State): void {
   frozen.forEach((tr, i) => {
     for (const cell of tr.children) (cell as HTMLElement).style.top = `${(i + 1) * ROW_PX}px`;
   });
+  spill(rows);
+}
+
+/** Kinds of cell whose text runs on to the right, as Sheets shows left-aligned text. */
+const SPILLS = new Set(['s', 'f']);
+
+/**
+ * Text wider than its cell runs on over the empty cells to its right, as in Sheets, up to the next
+ * cell with content (where it is cut): the text is drawn over the row, out of the column's width,
+ * so the column keeps its width and the cells beside it stay empty.
+ */
+function spill(rows: HTMLTableRowElement[]): void {
+  const spilt: Array<{ td: HTMLTableCellElement; span: HTMLSpanElement; next: HTMLTableCellElement[] }> = [];
+  for (const tr of rows) {
+    const cells = [...tr.querySelectorAll<HTMLTableCellElement>('td[data-cell]')];
+    cells.forEach((td, i) => {
+      if (!SPILLS.has(td.dataset.kind ?? '') || cells[i + 1]?.textContent !== '') return;
+      const next: HTMLTableCellElement[] = [];
+      for (let j = i + 1; j < cells.length && cells[j].textContent === ''; j++) next.push(cells[j]);
+      const span = Object.assign(document.createElement('span'), { className: 'spill', textContent: td.textContent });
+      td.replaceChildren(span);
+      td.classList.add('spilling');
+      spilt.push({ td, span, next });
+    });
+  }
+  // Measured once every cell is laid out: the room is the cell's own and its empty neighbours'.
+  for (const { td, span, next } of spilt)
+    span.style.width = `${td.clientWidth - 12 + next.reduce((w, n) => w + n.offsetWidth, 0)}px`;
 }
 
 /** The name box, the formula bar and the status bar for the selected cell (fields being typed in are left alone). */
@@ -417,7 +446,7 @@ function renderSide(s: State): void {
     ...s.mail.map((m) => {
       const li = document.createElement('li');
       const head = Object.assign(document.createElement('div'), {
-        textContent: `${new Date(m.at).toLocaleString()} · to ${m.to} · from ${m.from}`,
+        textContent: `${utc(m.at)} UTC · to ${m.to} · from ${m.from}`,
       });
       const subject = Object.assign(document.createElement('strong'), { textContent: m.subject });
       li.append(subject, head);
@@ -468,6 +497,50 @@ function renderTabs(s: State): void {
       return b;
     }),
   );
+}
+
+interface ClockStep {
+  ok: boolean;
+  error?: string;
+  until?: number;
+  message?: string;
+  ran?: number;
+  failed?: number;
+  done?: boolean;
+}
+
+/**
+ * Moves the clock `hours` ahead one trigger run at a time, as the server steps it: the status line
+ * says each run as it ends, with the count so far, and the sheet redraws after each.
+ */
+async function advance(hours: number): Promise<void> {
+  const buttons = [$<HTMLButtonElement>('advance-hour'), $<HTMLButtonElement>('advance-day')];
+  for (const b of buttons) b.disabled = true;
+  const status = $('trigger-status');
+  status.textContent = `Advancing the clock ${hours === 1 ? '1 hour' : `${hours} hours`}…`;
+  let until: number | undefined;
+  let runs = 0;
+  let failed = 0;
+  try {
+    for (;;) {
+      const step = (await post('/api/clock', until === undefined ? { hours } : { until })) as ClockStep;
+      if (!step.ok || step.error || step.until === undefined) {
+        status.textContent = step.error ?? 'Could not move the clock.';
+        break;
+      }
+      until = step.until;
+      runs += step.ran ?? 0;
+      failed += step.failed ?? 0;
+      const count = `${runs} trigger run${runs === 1 ? '' : 's'}${failed ? `, ${failed} failed` : ''}`;
+      status.textContent = step.done
+        ? `${step.message} Done: ${count}.`
+        : `Run ${runs} (${failed ? `${failed} failed so far` : 'none failed so far'}): ${step.message}`;
+      await refresh();
+      if (step.done) break;
+    }
+  } finally {
+    for (const b of buttons) b.disabled = false;
+  }
 }
 
 async function refresh(sheet?: number): Promise<void> {
@@ -588,12 +661,7 @@ function wire(): void {
     ['advance-hour', 1],
     ['advance-day', 24],
   ] as const) {
-    $(id).addEventListener('click', async () => {
-      $('trigger-status').textContent = 'Advancing the clock…';
-      const res = (await post('/api/clock', { hours })) as { message?: string; error?: string };
-      $('trigger-status').textContent = res.message ?? res.error ?? '';
-      await refresh();
-    });
+    $(id).addEventListener('click', () => void advance(hours));
   }
   $('triggers-button').addEventListener('click', () => {
     $('triggers').hidden = !$('triggers').hidden;

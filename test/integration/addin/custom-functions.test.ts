@@ -45,14 +45,30 @@ describe('custom functions in the emulator against the reference service', () =>
     expect(cell.run.ledger.fetchAllCalls).toBe(1);
   });
 
+  test("LP_FIRMS and LP_LABELS give each partner's name and their list unless asked for other fields; the header row names them", () => {
+    const a = addin(svc.url);
+    const firms = a.cell('LP_FIRMS', [['lp_0000a'], [''], ['lp_0000b']]).value as unknown[][];
+    expect(firms.map((r) => r.length)).toEqual([2, 2, 2]);
+    expect(firms[1]).toEqual(['', '']);
+    const full = a.cell('LP_GET', [['lp_0000a'], ['lp_0000b']], 'fullName').value as unknown[][];
+    expect(firms[0][0]).toBe(full[0][0]);
+    expect(firms[2][0]).toBe(full[1][0]);
+    expect(a.cell('LP_FIRMS', 'lp_0000a', '', true).value).toEqual([
+      ['fullName', 'firm'],
+      [full[0][0], expect.any(String)],
+    ]);
+    expect((a.cell('LP_LABELS', 'lp_0000a', undefined, true).value as unknown[][])[0]).toEqual(['fullName', 'labels']);
+    expect(a.cell('LP_FIRMS', 'lp_0000a', true).error).toContain('Field names must be text; got boolean');
+  });
+
   test('the other functions: firms, labels, funds (object or list), last size, active list, industries, field lists', async () => {
     const a = addin(svc.url);
-    expect(a.cell('LP_FIRMS', [['lp_0000a'], ['lp_0000b']], true).value).toEqual([
-      ['id', 'name', 'fullName', 'activeStatus', 'slug', 'foto', 'firm'],
+    expect(a.cell('LP_FIRMS', [['lp_0000a'], ['lp_0000b']], 'id, firm, foto', true).value).toEqual([
+      ['id', 'firm', 'foto'],
       expect.arrayContaining(['lp_0000a']),
       expect.arrayContaining(['lp_0000b']),
     ]);
-    expect((a.cell('LP_LABELS', 'lp_0000c', true).value as unknown[][])[0][6]).toBe('labels');
+    expect((a.cell('LP_LABELS', 'lp_0000c', 'slug,labels', true).value as unknown[][])[0]).toEqual(['slug', 'labels']);
     const fund = a.cell('FUND_GET', 'vf_0003', 'name,team,needToProcessData,firstChequeMinimum').value as unknown[][];
     expect(typeof fund[0][1]).toBe('string');
     expect(JSON.parse(fund[0][1] as string)).toEqual(expect.any(Array));

@@ -23,6 +23,12 @@ test('docs/functions.md is what npm run docs generates: the JSDoc Sheets shows, 
   expect(readFileSync(join(ROOT, path), 'utf8')).toBe(text);
 });
 
+test('each sample is headed by the column letters, so an answer without a header row (LP_FIELDS) shows its first row as a row of cells', () => {
+  const { text } = functionsPage(svc.url, ROOT);
+  for (const formula of ['=LP_FIELDS(TRUE)', '=FUND_FIELDS(TRUE)'])
+    expect(text.split(`\`${formula}\``)[1]).toMatch(/^\s*\| A \| B \|\n\|---\|---\|\n\| id \| string \|\n/);
+});
+
 test('docs/openapi.json equals GET /openapi.json of `npm run service` (regenerate: npx tsx scripts/openapi.ts)', async () => {
   const live = (await (await fetch(`${svc.url}/openapi.json`)).json()) as { servers: Array<{ url: string }> };
   const committed = JSON.parse(readFileSync(join(ROOT, 'docs/openapi.json'), 'utf8')) as {

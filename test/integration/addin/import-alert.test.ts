@@ -68,8 +68,9 @@ describe('alerts', () => {
       expect([...mail.cc, ...mail.bcc]).toEqual([]);
       expect(mail.subject).toBe('3 changes to partners in "Watched" (1 added, 1 removed, 1 changed)');
       const html = mail.htmlBody ?? '';
-      // A partner no longer listed is named by its id (the new rows do not hold it).
-      expect(html).toContain(`<td>${gone}</td><td>removed</td>`);
+      // A partner no longer listed is named from the alert's record, beside the id (the new rows do not hold it).
+      expect(html).toMatch(new RegExp(`<td>[^<(]+ \\(${gone}\\)</td><td>removed</td>`));
+      expect(html).toMatch(/found 3 changes on \d{4}-\d\d-\d\d \d\d:\d\d UTC:/);
       expect(html).toContain(`(${back})</td><td>added</td>`);
       expect(html).toMatch(new RegExp(`\\(${changed}\\)</td><td>upvotes</td><td>\\d+</td><td>\\d+</td>`));
       // updatedAt changed too, but the alert watches upvotes only.

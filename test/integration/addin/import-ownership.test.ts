@@ -246,18 +246,23 @@ describe('merge by id keeps every analyst cell where it belongs', () => {
   });
 
   test.each(['replace', 'merge'] as const)(
-    '%s: after the field order changes, no imported column keeps a format of another field',
+    '%s: each column shows its field as people read it (times, dollars, counts grouped), and keeps no format of another field after the order changes',
     (mode) => {
-      const { emu, id, s } = imported(['id', 'updatedAt', 'ticketSize'], mode);
-      const dateColumn = () => [0, 1, 2].find((c) => s.formats.get(`1,${c}`) === 'yyyy-mm-dd hh:mm');
-      expect(dateColumn()).toBe(1);
-      expect(saveImport(emu, { id, sheetName: 'Partners', fields: ['id', 'ticketSize', 'updatedAt'], mode })).toBe(id);
+      const FORMATS: Record<string, string | undefined> = {
+        id: undefined,
+        updatedAt: 'yyyy-mm-dd hh:mm',
+        ticketSize: '$#,##0',
+        totalPortfolio: '#,##0',
+        fullName: undefined,
+      };
+      const formats = () => sheet(emu, 'Partners')[0].map((f, c) => [f, s.formats.get(`1,${c}`)]);
+      const expected = () => sheet(emu, 'Partners')[0].map((f) => [f, FORMATS[String(f)]]);
+      const { emu, id, s } = imported(['id', 'updatedAt', 'ticketSize', 'totalPortfolio'], mode);
+      expect(formats()).toEqual(expected());
+      const fields = ['id', 'totalPortfolio', 'fullName', 'ticketSize', 'updatedAt'];
+      expect(saveImport(emu, { id, sheetName: 'Partners', fields, mode })).toBe(id);
       expect(runImport(emu, id).pop()?.status).toBe('done');
-      const header = sheet(emu, 'Partners')[0];
-      for (let c = 0; c < header.length; c++) {
-        const dated = s.formats.get(`1,${c}`) === 'yyyy-mm-dd hh:mm';
-        expect([header[c], dated]).toEqual([header[c], header[c] === 'updatedAt']);
-      }
+      expect(formats().map(([f, format]) => [f, format === 'General' ? undefined : format])).toEqual(expected());
     },
   );
 });

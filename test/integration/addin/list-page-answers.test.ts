@@ -56,7 +56,7 @@ test('a page after the first, on a service that serves the list on its second li
 test('a whole list in more pages than a formula reads is refused after page 1, naming what to change', () => {
   const cell = addin(svc().url).cell('LP_ACTIVE', '', 1, 'id', false);
   expect(cell.error).toBe(
-    `${ids.length} items at 1 a page are ${ids.length} requests, too many for a formula (at most 300); pass a larger limit, or page and limit.`,
+    `${ids.length.toLocaleString('en-US')} items at 1 a page are ${ids.length.toLocaleString('en-US')} requests, too many for a formula (at most 300); pass a larger limit, or page and limit.`,
   );
   expect(cell.run.ledger.fetches).toBe(1);
   expect(column(addin(svc().url).cell('LP_ACTIVE', '', 2, 'id', false).value)).toEqual(ids);

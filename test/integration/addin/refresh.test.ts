@@ -264,7 +264,7 @@ describe('Refresh all formulas', () => {
     expect(run.value).toBeGreaterThan(0);
     expect(run.value).toBeLessThan(50_000);
     expect(a.emu.workbook.toasts.at(-1)?.message).toBe(
-      `Refreshed ${run.value} of 50000 Investor Data formulas before the time limit; run Refresh all formulas again for the rest.`,
+      `Refreshed ${(run.value as number).toLocaleString('en-US')} of 50,000 Investor Data formulas before the time limit; run Refresh all formulas again for the rest.`,
     );
     expect(snapshot([sheet])).toBe(before);
     expect(a.emu.store('document').has('INVESTOR_DATA_REFRESH_JOURNAL')).toBe(false);

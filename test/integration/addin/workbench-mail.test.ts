@@ -1,6 +1,7 @@
 /**
  * The workbench's mail panel, through its Workbench class (what the page's buttons call):
- * moving the clock forward fires the schedule that falls due, as Google would, and the alert it
+ * moving the clock forward fires the schedule that falls due, as Google would, one run a step (so
+ * the page shows each), and the alert it
  * sends appears in the page's state, newest first, and survives a restart.
  */
 import { mkdtempSync } from 'node:fs';
@@ -33,10 +34,18 @@ test('moving the clock a day forward runs the schedule and shows the alert it ma
   const [touched] = await activeIds(svc);
   await svc.mutate({ touch: [touched] });
   const before = wb.emu.clock.now();
-  const moved = wb.advanceClock(24 * 3_600_000);
-  expect(moved.message).toMatch(/runScheduledImports ran/);
-  expect(moved.message).not.toMatch(/failed/);
-  expect(wb.emu.clock.now()).toBeGreaterThanOrEqual(before + 24 * 3_600_000);
+  // The page moves the clock step by step: each step is one trigger run, so it can show each as it ends.
+  const until = before + 24 * 3_600_000;
+  const steps = [wb.advanceStep(until)];
+  while (!steps[steps.length - 1].done) steps.push(wb.advanceStep(until));
+  expect(steps.map((s) => s.ran)).toEqual(steps.map(() => 1));
+  expect(steps.length).toBeGreaterThanOrEqual(23);
+  for (const step of steps) expect(step.message).toMatch(/^Clock at .* UTC: runScheduledImports ran\.$/);
+  expect(steps.reduce((n, s) => n + s.failed, 0)).toBe(0);
+  expect(wb.emu.clock.now()).toBeGreaterThanOrEqual(until);
+  expect((wb.snapshot() as { triggers: Array<{ every: string }> }).triggers.map((t) => t.every)).toEqual([
+    'every hour',
+  ]);
   const state = wb.snapshot() as { clock: number; mail: Array<{ to: string; subject: string; html: string }> };
   expect(state.clock).toBe(wb.emu.clock.now());
   expect(state.mail).toHaveLength(1);

@@ -94,8 +94,8 @@ function intended(args: unknown[]): Set<string> {
 
 const FUNCTIONS: Array<[string, number]> = [
   ['LP_GET', 3],
-  ['LP_FIRMS', 2],
-  ['LP_LABELS', 2],
+  ['LP_FIRMS', 3],
+  ['LP_LABELS', 3],
   ['FUND_GET', 3],
   ['FUND_LASTSIZE', 2],
   ['LP_ACTIVE', 4],

@@ -125,7 +125,7 @@ describe('a service address shows the host the key goes to: plain ASCII, nothing
     expect(normaliseBaseUrl('https://api.example.com/te%D0%B0m')).toBe('https://api.example.com/te%D0%B0m');
     expect(() => normaliseBaseUrl('https://%D0%B0pi.example.com')).toThrow('Not a valid host in the service address');
     expect(() => normaliseBaseUrl(`https://h/${'x'.repeat(2000)}`)).toThrow(
-      'The service address is 2010 characters long; at most 2000.',
+      'The service address is 2,010 characters long; at most 2,000.',
     );
   });
 

@@ -79,7 +79,7 @@ describe('the longest URL', () => {
       ok: false,
       error: {
         code: 'BAD_INPUT',
-        message: `The id is too long for a request URL (${fits.length + 1} characters).`,
+        message: `The id is too long for a request URL (${(fits.length + 1).toLocaleString('en-US')} characters).`,
       },
     });
     expect(transport.requests).toHaveLength(1);
@@ -90,7 +90,7 @@ describe('the longest URL', () => {
     const { client, transport } = setup(() => json(500, {}), { baseUrl: base });
     const [o] = client.activePartnerPages([1], 10);
     expect(o).toMatchObject({ ok: false, error: { code: 'BAD_INPUT' } });
-    expect(!o.ok && o.error.message).toMatch(/^The request URL is too long \(\d+ characters\)/);
+    expect(!o.ok && o.error.message).toMatch(/^The request URL is too long \([\d,]+ characters\)/);
     expect(transport.requests).toHaveLength(0);
   });
 });

@@ -4,7 +4,7 @@
  * asked), and a service address that must start with its scheme (a missing one is shown empty).
  */
 import { timeId } from '../../../src/api/hash';
-import { grouped } from '../../../src/api/numbers';
+import { every, grouped, plural } from '../../../src/api/numbers';
 import { normaliseBaseUrl } from '../../../src/api/url';
 
 describe('counts in messages', () => {
@@ -17,6 +17,29 @@ describe('counts in messages', () => {
     [1000000000, '1,000,000,000'],
   ])('%d is %s', (n, text) => {
     expect(grouped(n)).toBe(text);
+  });
+});
+
+describe('counts with their noun, and periods', () => {
+  test.each([
+    [0, 'partners'],
+    [1, 'partner'],
+    [2, 'partners'],
+    [2110, 'partners'],
+  ])('%d %s', (n, noun) => {
+    expect(plural(n, 'partner')).toBe(`${grouped(n)} ${noun}`);
+  });
+
+  test('an irregular plural is given', () => {
+    expect([plural(1, 'entry', 'entries'), plural(1000, 'entry', 'entries')]).toEqual(['1 entry', '1,000 entries']);
+  });
+
+  test('every 1 hour reads "every hour"; more are counted', () => {
+    expect([every(1, 'hour'), every(6, 'hour'), every(1440, 'minute')]).toEqual([
+      'every hour',
+      'every 6 hours',
+      'every 1,440 minutes',
+    ]);
   });
 });
 

@@ -211,7 +211,7 @@ describe('alert', () => {
     const l = { ids: before, writes: 0, port: undefined as unknown as ListedPort };
     // A record of ids alone (no watched values): the alert tells who was added or removed.
     l.port = {
-      read: () => l.ids?.map((id) => ({ id, values: [] })) ?? null,
+      read: () => l.ids?.map((id) => ({ id, name: '', values: [] })) ?? null,
       write: (_id, now) => {
         l.writes++;
         l.ids = now.map((k) => k.id);
@@ -376,29 +376,29 @@ describe('alert', () => {
 
   test('a watched value changed since the record is emailed with its before and after; the record moves on', () => {
     const mail = mailbox();
-    const told = record([{ id: 'lp_1', values: ['Acme'] }]);
+    const told = record([{ id: 'lp_1', name: '', values: ['Acme'] }]);
     const { note } = alertRun(watchedSpec(onFirm(alert(5)), ['id', 'firm']), [['lp_1', 'Acme & Co']], {
       mail: mail.port,
       listed: told.port,
     });
     expect(note).toBe(' Alert: 1 change emailed to me@example.com.');
     expect(mail.sent[0].body.split('\n')[1]).toBe('lp_1\tfirm\tAcme\tAcme & Co');
-    expect(told.known).toEqual([{ id: 'lp_1', values: ['Acme & Co'] }]);
+    expect(told.known).toEqual([{ id: 'lp_1', name: '', values: ['Acme & Co'] }]);
   });
 
   test('an alert on every field records the values of every field the import writes', () => {
-    const told = record([{ id: 'lp_1', values: ['lp_1', 'Ann', 'Acme'] }]);
+    const told = record([{ id: 'lp_1', name: '', values: ['lp_1', 'Ann', 'Acme'] }]);
     const mail = mailbox();
     alertRun(watchedSpec(alert(5), ['id', 'fullName', 'firm']), [['lp_1', 'Ann', 'Beta']], {
       mail: mail.port,
       listed: told.port,
     });
     expect(mail.sent[0].subject).toBe('1 change to partners in "Partners" (0 added, 0 removed, 1 changed)');
-    expect(told.known).toEqual([{ id: 'lp_1', values: ['lp_1', 'Ann', 'Beta'] }]);
+    expect(told.known).toEqual([{ id: 'lp_1', name: 'Ann', values: ['lp_1', 'Ann', 'Beta'] }]);
   });
 
   test('a run that cannot send (mail not allowed, quota spent) keeps the record, so the next run reports the change', () => {
-    const told = record([{ id: 'lp_1', values: ['Acme'] }]);
+    const told = record([{ id: 'lp_1', name: '', values: ['Acme'] }]);
     const spec = watchedSpec(onFirm(alert(5)), ['id', 'firm']);
     const off = mailbox();
     off.port.off = () => 'ed@example.com has not allowed the add-in to send email as them.';
@@ -409,10 +409,48 @@ describe('alert', () => {
     expect(a.run.alert).toBe('not sent');
     const spent = mailbox({ remaining: 0 });
     expect(alertRun(spec, [['lp_1', 'Beta']], { mail: spent.port, listed: told.port }).run.alert).toBe('quota spent');
-    expect([told.writes, told.known]).toEqual([0, [{ id: 'lp_1', values: ['Acme'] }]]);
+    expect([told.writes, told.known]).toEqual([0, [{ id: 'lp_1', name: '', values: ['Acme'] }]]);
     const later = mailbox();
     alertRun(spec, [['lp_1', 'Beta']], { mail: later.port, listed: told.port });
     expect(later.sent.map((m) => m.body.split('\n')[1])).toEqual(['lp_1\tfirm\tAcme\tBeta']);
+  });
+
+  test('a removed partner is named from the record, beside their id; a new one from the run', () => {
+    const told = record([
+      { id: 'lp_1', name: 'Ann Lee', values: ['Ann Lee'] },
+      { id: 'lp_2', name: 'Bo Chan', values: ['Bo Chan'] },
+    ]);
+    const mail = mailbox();
+    alertRun(
+      watchedSpec(alert(5), ['id', 'fullName']),
+      [
+        ['lp_1', 'Ann Lee'],
+        ['lp_3', 'Cy Diaz'],
+      ],
+      {
+        mail: mail.port,
+        listed: told.port,
+      },
+    );
+    const lines = mail.sent[0].body.split('\n');
+    expect(lines).toContain('Cy Diaz (lp_3)\tadded\t\t');
+    expect(lines).toContain('Bo Chan (lp_2)\tremoved\t\t');
+    expect(told.known.map((k) => k.name)).toEqual(['Ann Lee', 'Cy Diaz']);
+  });
+
+  test('the email names when the run found the changes, in UTC with the zone, and a changed date as a time, not ISO text', () => {
+    const told = record([{ id: 'lp_1', name: '', values: ['2026-01-02T03:04:05.000Z'] }]);
+    const mail = mailbox();
+    const spec = watchedSpec({ ...alert(5), on: ['changed'], fields: ['updatedAt'] }, ['id', 'updatedAt']);
+    const a = alertRun(spec, [['lp_1', new Date(Date.UTC(2026, 1, 3, 14, 30))]], {
+      mail: mail.port,
+      listed: told.port,
+    });
+    const [first, row] = mail.sent[0].body.split('\n');
+    const at = new Date(a.run.startedAt).toISOString().slice(0, 16).replace('T', ' ');
+    expect(first).toBe(`The import into "Partners" found 1 change on ${at} UTC: 0 added, 0 removed, 1 changed.`);
+    expect(row).toBe('lp_1\tupdatedAt\t2026-01-02 03:04 UTC\t2026-02-03 14:30 UTC');
+    expect(mail.sent[0].html).toContain('<td>2026-01-02 03:04 UTC</td><td>2026-02-03 14:30 UTC</td>');
   });
 });
 

@@ -21,7 +21,7 @@ const links = {
   changeLog: 'https://docs.google.com/spreadsheets/d/x/edit#gid=3',
 };
 
-const known = (id: string, ...values: string[]) => ({ id, values });
+const known = (id: string, ...values: string[]) => ({ id, name: '', values });
 
 test("added, removed and changed are judged against the alert's own record, not the table", () => {
   const before = [known('a', 'X', '1'), known('b', 'P', '2'), known('z', 'Q', '3')];
@@ -60,7 +60,14 @@ test('service text is escaped, the key never appears, and at most MAX_ALERT_ROWS
   const key = 'sk_live_0123456789abcdef';
   const hostile = changed('lp_1', 'firm', `<img src=x onerror=alert(1)> ${key}`, 'A & "B"');
   const many = Array.from({ length: 60 }, (_, i) => changed(`lp_${i + 2}`, 'firm', 'x', 'y'));
-  const mail = alertMail({ sheetName: 'LPs <1>' }, [hostile, ...many], links, new Map([['lp_1', '<b>Eve</b>']]), [key]);
+  const mail = alertMail(
+    { sheetName: 'LPs <1>' },
+    [hostile, ...many],
+    links,
+    new Map([['lp_1', '<b>Eve</b>']]),
+    [key],
+    new Date(),
+  );
   expect(mail.subject).toBe('61 changes to partners in "LPs <1>" (0 added, 0 removed, 61 changed)');
   expect(mail.htmlBody).not.toMatch(/<img|<b>Eve|LPs <1>/);
   expect(mail.htmlBody).toContain('&#60;img src=x onerror=alert(1)&#62;');

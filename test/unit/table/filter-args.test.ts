@@ -178,5 +178,5 @@ describe('long texts are refused by their length, before any pattern reads them'
 test('readFilterLimit: default 1,000, at most 20,000', () => {
   expect(readFilterLimit('')).toBe(1000);
   expect(readFilterLimit(20000)).toBe(20000);
-  expect(badInputMessage(() => readFilterLimit(20001))).toContain('at most 20000');
+  expect(badInputMessage(() => readFilterLimit(20001))).toContain('at most 20,000');
 });

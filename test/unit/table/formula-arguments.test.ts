@@ -4,6 +4,7 @@
  * limit (whole numbers written in plain decimal digits only: "0x10" or "1e1" are refused, not
  * read as 16 or 10), headers (TRUE/FALSE, 1/0, or that text) and field lists.
  */
+import { grouped } from '../../../src/api/numbers';
 import { FUND_FIELD_SPECS, LP_FIELD_SPECS } from '../../../src/api/records';
 import { flattenCells, parseFields } from '../../../src/table/fields';
 import { idText, MAX_ID_LENGTH, MAX_IDS, oneValue, readFlag, readIds, readPositiveInt } from '../../../src/table/input';
@@ -33,7 +34,7 @@ describe('ids', () => {
   test('an id of exactly the longest length is accepted, one more character is not', () => {
     expect(idText('x'.repeat(MAX_ID_LENGTH))).toHaveLength(MAX_ID_LENGTH);
     expect(() => idText('x'.repeat(MAX_ID_LENGTH + 1))).toThrow(
-      `An id is ${MAX_ID_LENGTH + 1} characters long; ids are at most ${MAX_ID_LENGTH}.`,
+      `An id is ${grouped(MAX_ID_LENGTH + 1)} characters long; ids are at most ${grouped(MAX_ID_LENGTH)}.`,
     );
   });
 
@@ -70,7 +71,7 @@ describe('ids', () => {
     const ids = Array.from({ length: MAX_IDS }, (_, i) => [`id${i}`]);
     expect(readIds(ids).unique).toHaveLength(MAX_IDS);
     expect(() => readIds([...ids, ['one more']])).toThrow(
-      `${MAX_IDS + 1} distinct ids in one formula; at most ${MAX_IDS}. Split the range.`,
+      `${grouped(MAX_IDS + 1)} distinct ids in one formula; at most ${grouped(MAX_IDS)}. Split the range.`,
     );
   });
 });
@@ -101,9 +102,9 @@ describe('page and limit', () => {
 
   test('the largest allowed value is accepted, one more is refused; the default maximum is a million', () => {
     expect(readPositiveInt(10000, 'limit', 1, 10000)).toBe(10000);
-    expect(() => readPositiveInt('10001', 'limit', 1, 10000)).toThrow('limit must be at most 10000 (got 10001).');
+    expect(() => readPositiveInt('10001', 'limit', 1, 10000)).toThrow('limit must be at most 10,000 (got 10,001).');
     expect(readPositiveInt(1_000_000, 'page', 1)).toBe(1_000_000);
-    expect(() => readPositiveInt(1_000_001, 'page', 1)).toThrow('page must be at most 1000000 (got 1000001).');
+    expect(() => readPositiveInt(1_000_001, 'page', 1)).toThrow('page must be at most 1,000,000 (got 1,000,001).');
   });
 
   test('a range of several cells is refused with its size; a long bad value is shown cut', () => {

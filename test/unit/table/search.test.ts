@@ -169,7 +169,7 @@ describe('readQuery and readFindLimit: bad arguments give a clear message', () =
     expect(readFindLimit('7')).toBe(7);
     expect(badInputMessage(() => readFindLimit(0))).toBe('limit must be a whole number of 1 or more (got 0).');
     expect(badInputMessage(() => readFindLimit(2.5))).toBe('limit must be a whole number of 1 or more (got 2.5).');
-    expect(badInputMessage(() => readFindLimit(5001))).toBe('limit must be at most 5000 (got 5001).');
+    expect(badInputMessage(() => readFindLimit(5001))).toBe('limit must be at most 5,000 (got 5,001).');
     expect(badInputMessage(() => readFindLimit([[1, 2]]))).toBe(
       'limit takes one value, not a range (got 1 × 2 cells).',
     );

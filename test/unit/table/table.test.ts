@@ -122,7 +122,7 @@ describe('formula arguments', () => {
       [
         [true, 'TRUE is not an id'],
         [new Date(), 'A date is not an id'],
-        ['x'.repeat(1001), 'ids are at most 1000'],
+        ['x'.repeat(1001), 'ids are at most 1,000'],
         [
           [
             ['a', 'b'],
@@ -130,7 +130,7 @@ describe('formula arguments', () => {
           ],
           'Pass one column or one row of ids (got 2 × 2)',
         ],
-        [Array.from({ length: MAX_IDS + 1 }, (_, i) => [`id${i}`]), `at most ${MAX_IDS}`],
+        [Array.from({ length: MAX_IDS + 1 }, (_, i) => [`id${i}`]), 'at most 20,000'],
       ] as Array<[Parameters<typeof readIds>[0], string]>
     ).map(([input, message]) => ({ input, message })),
   )('bad ids: $message', ({ input, message }) => {
@@ -142,7 +142,7 @@ describe('formula arguments', () => {
     expect(readPositiveInt('3', 'page', 1)).toBe(3);
     for (const bad of [0, -1, 1.5, 'x', true])
       expect(() => readPositiveInt(bad, 'page', 1)).toThrow('page must be a whole number of 1 or more');
-    expect(() => readPositiveInt(20000, 'limit', 1, 10000)).toThrow('limit must be at most 10000');
+    expect(() => readPositiveInt(20000, 'limit', 1, 10000)).toThrow('limit must be at most 10,000');
     expect(readFlag('', 'headers', true)).toBe(true);
     expect(readFlag('false', 'headers', true)).toBe(false);
     expect(() => readFlag('maybe', 'headers', true)).toThrow('headers must be TRUE or FALSE');

@@ -1,5 +1,5 @@
 /**
- * The command lines of `npm start` and `npm run service` answer mistakes the same way: the
+ * The command lines of `npm start`, `npm run service` and `npm run bench` answer mistakes the same way: the
  * option and what it takes, where the list of options is, exit code 2, and nothing started;
  * `--help` lists the options and exits 0.
  */
@@ -32,6 +32,36 @@ test.each([
   expect(help.status).toBe(0);
   expect(help.stdout).toContain(`${command} -- [options]`);
   expect(help.stdout).toContain('--port N');
+});
+
+test('npm run bench: --help lists every group and option; an unknown option or group is a usage error, not a stack trace', () => {
+  const help = run('bench/run.ts', ['--help']);
+  expect(help.status).toBe(0);
+  expect(help.stdout).toContain('npm run bench -- [options]');
+  for (const option of ['--only', '--quick', '--latency', '--scale', '--seeds']) expect(help.stdout).toContain(option);
+  for (const group of [
+    'formulas',
+    'sheetScale',
+    'refresh',
+    'imports',
+    'filtered',
+    'match',
+    'scaling',
+    'service',
+    'rateLimited',
+  ])
+    expect(help.stdout).toMatch(new RegExp(`^  ${group} `, 'm'));
+  const unknown = run('bench/run.ts', ['--onyl', 'match']);
+  expect([unknown.status, unknown.stderr.trim()]).toEqual([
+    2,
+    "Unknown option '--onyl'. `npm run bench -- --help` lists the options.",
+  ]);
+  expect(unknown.stderr).not.toContain('ERR_PARSE_ARGS');
+  const group = run('bench/run.ts', ['--only', 'formula']);
+  expect([group.status, group.stderr.trim()]).toEqual([
+    2,
+    expect.stringMatching(/^--only: unknown group formula \(groups: formulas,/),
+  ]);
 });
 
 test('numbers: whole where whole, within bounds, never blank', () => {
