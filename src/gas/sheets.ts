@@ -144,21 +144,37 @@ function keptTag(sheet: Sheet): KeptTag | null {
   return tag ? (JSON.parse(tag.getValue() ?? 'null') as KeptTag) : null;
 }
 
-/** The sheet's cells, the field each column's metadata names, the import's tag and its record's rows (current and pending). */
+/** The rows of the sheet's record (current and pending) on its record sheet. */
+function recordRows(sheet: Sheet, tag: KeptTag | null): string[] {
+  const records = findSheet(recordName(sheet));
+  const last = records?.getLastRow() ?? 0;
+  if (!records || !tag || last === 0) return [];
+  const kept = records.getRange(1, 1, last, 2).getValues() as Cell[][];
+  return kept.flatMap((row) =>
+    [tag.slot, tag.pending].flatMap((k) => (k !== undefined && row[k] ? [String(row[k])] : [])),
+  );
+}
+
+/**
+ * The sheet's cells, the field each column's metadata names, the import's tag and its record's rows (current and
+ * pending), read from the record sheet only when asked for (a write's read-back needs none).
+ */
 export function readTable(sheet: Sheet): OwnedTable {
   const fields: Array<string | undefined> = [];
   for (const { m, col } of fieldMetadata(sheet)) fields[col] = m.getValue() ?? undefined;
   const tag = keptTag(sheet);
-  const records = findSheet(recordName(sheet));
-  const last = records?.getLastRow() ?? 0;
-  const kept = records && last > 0 ? (records.getRange(1, 1, last, 2).getValues() as Cell[][]) : [];
-  const written = kept.flatMap((row) =>
-    [tag?.slot, tag?.pending].flatMap((k) => (k !== undefined && row[k] ? [String(row[k])] : [])),
-  );
-  const owned = { fields, tag, written };
-  if (sheet.getLastRow() === 0) return { values: [], formulas: [], ...owned };
-  const range = sheet.getDataRange();
-  return { values: range.getValues() as Cell[][], formulas: range.getFormulas(), ...owned };
+  let written: string[] | undefined;
+  const range = sheet.getLastRow() === 0 ? null : sheet.getDataRange();
+  return {
+    values: range ? (range.getValues() as Cell[][]) : [],
+    formulas: range ? range.getFormulas() : [],
+    fields,
+    tag,
+    get written() {
+      written ??= recordRows(sheet, tag);
+      return written;
+    },
+  };
 }
 
 function writeTag(sheet: Sheet, tag: KeptTag): void {
