@@ -25,7 +25,7 @@ import { runImport, saveImport, sheet } from '../test/helpers/imports';
 import type { ImportInput } from '../src/contract';
 import type { ServiceRecord } from '../src/api/records';
 import { applyQuery, checkFilters, checkSort, compileQuery } from '../src/table/filter';
-import { startService } from '../dev/service/spawn';
+import { oneShot, startService } from '../dev/service/spawn';
 import { partnerId } from '../dev/service/generate';
 
 const { values } = parseArgs({
@@ -255,10 +255,9 @@ async function main(): Promise<number> {
     '--churn',
     '0.03',
   ]);
-  // An idle keep-alive socket the service closes just as a request reuses it fails that GET alone
-  // ("other side closed", frequent on a loaded machine): the read-only admin GET is asked once more.
-  const once = async <T>(path: string): Promise<T> => (await (await fetch(`${svc.url}${path}`)).json()) as T;
-  const get = <T>(path: string): Promise<T> => once<T>(path).catch(() => once<T>(path));
+  // Each admin read on its own connection (dev/service/spawn.ts oneShot): a pooled socket the server dropped while an
+  // execution blocked this thread fails with "other side closed".
+  const get = async <T>(path: string): Promise<T> => (await oneShot(`${svc.url}${path}`)) as T;
   const counts = {
     importsDone: 0,
     importsFailedIntact: 0,

@@ -45,6 +45,7 @@ export class EmulatedSheet
       | 'insertRowsAfter'
       | 'insertColumnsAfter'
       | 'deleteRows'
+      | 'deleteColumns'
       | 'clear'
       | 'clearContents'
       | 'setFrozenRows'
@@ -177,6 +178,25 @@ export class EmulatedSheet
       .map((a) => (a.row >= to ? { ...a, row: a.row - howMany } : a));
     this.data.maxRows -= howMany;
     shiftRecords(this.data, 'ROW', rowPosition - 1, -howMany);
+  }
+  deleteColumns(columnPosition: number, howMany: number): void {
+    this.call('deleteColumns', true);
+    if (howMany >= this.data.maxCols)
+      throw this.exec.makeError("Exception: You can't delete all the columns on the sheet.");
+    const [from, to] = [columnPosition - 1, columnPosition - 1 + howMany];
+    for (const row of this.data.values) row?.splice(from, howMany);
+    const moved = new Map<string, string>();
+    for (const [key, f] of this.data.formulas) {
+      const [r, c] = key.split(',').map(Number);
+      if (c < from) moved.set(key, f);
+      else if (c >= to) moved.set(`${r},${c - howMany}`, f);
+    }
+    this.data.formulas = moved;
+    this.data.arrays = this.data.arrays
+      .filter((a) => a.col < from || a.col >= to)
+      .map((a) => (a.col >= to ? { ...a, col: a.col - howMany } : a));
+    this.data.maxCols -= howMany;
+    shiftRecords(this.data, 'COLUMN', from, -howMany);
   }
   clear(): Sh {
     this.call('clear', true);

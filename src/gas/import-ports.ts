@@ -21,11 +21,12 @@ import {
   ensureSideSheet,
   findSheet,
   readTable,
+  recordPending,
+  commitRecord,
   removeSheet,
   replaceTable,
   writeBlock,
   writeOwned,
-  writeTag,
 } from './sheets';
 import { historyPort } from './history';
 import { mailPort } from './mail';
@@ -96,7 +97,8 @@ export function importPorts(client?: Client): ImportPorts {
         const sheet = findSheet(name);
         return sheet ? readTable(sheet) : null;
       },
-      tag: (name, tag) => writeTag(ensureSheet(name), tag),
+      record: (name, importId, rows) => recordPending(ensureSheet(name), importId, rows),
+      commit: (name, importId, rows) => commitRecord(ensureSheet(name), importId, rows),
       write: (name, grid, columns, importId) => {
         const sheet = ensureSheet(name);
         writeOwned(sheet, grid, columns, importId);

@@ -2,13 +2,16 @@
  * Sheet writes and reads for imports and logs, always whole blocks (one setValues per block,
  * never cell by cell). Every text cell goes through the shared cell-safety rule, so nothing the
  * service sends can become a formula; only formulas the analyst wrote are written as formulas.
- * An import's record lives in the sheet as developer metadata: the sheet's tag (its import's id
- * and digests, src/import/replace.ts) and, on each whole column it writes, the field it holds;
+ * An import's record (src/import/replace.ts) is the sheet's tag (developer metadata: its import's
+ * id, the record's version and which column of the record sheet holds the record, and which the
+ * pending one), the field each whole column it writes holds (metadata on the column), and the
+ * record's rows, one cell each, on a hidden sheet of two columns named by the sheet's id (a
+ * metadata value holds at most 30,000 characters a sheet, too few for a row's hashes at scale);
  * its columns are protected warning-only, so Sheets itself warns whoever edits them.
  */
 import { numberFormatOf } from '../table/formats';
 import type { OutCell } from '../import/merge';
-import type { OwnedTable, SheetTag } from '../import/replace';
+import { type OwnedTable, RECORD_VERSION, type SheetTag } from '../import/replace';
 import { type Cell, safeText } from '../table/cells';
 import { logLayout } from '../table/log-layout';
 
@@ -126,21 +129,88 @@ function fieldMetadata(sheet: Sheet): Array<{ m: GoogleAppsScript.Spreadsheet.De
     .map((m) => ({ m, col: (m.getLocation().getColumn() as GoogleAppsScript.Spreadsheet.Range).getColumn() - 1 }));
 }
 
-/** The sheet's cells, the field each column's metadata names, and the import's tag. */
+/** The tag as kept on a sheet: the record's column on the record sheet (none before the first commit), and the pending one's. */
+interface KeptTag extends SheetTag {
+  slot?: number;
+  pending?: number;
+}
+
+const recordName = (sheet: Sheet) => `__record_${sheet.getSheetId()}`;
+
+function keptTag(sheet: Sheet): KeptTag | null {
+  const tag = sheet.getDeveloperMetadata().find((m) => m.getKey() === TAG_KEY);
+  return tag ? (JSON.parse(tag.getValue() ?? 'null') as KeptTag) : null;
+}
+
+/** The rows of the sheet's record (current and pending) on its record sheet. */
+function recordRows(sheet: Sheet, tag: KeptTag | null): string[] {
+  const records = findSheet(recordName(sheet));
+  const last = records?.getLastRow() ?? 0;
+  if (!records || !tag || last === 0) return [];
+  const kept = records.getRange(1, 1, last, 2).getValues() as Cell[][];
+  return kept.flatMap((row) =>
+    [tag.slot, tag.pending].flatMap((k) => (k !== undefined && row[k] ? [String(row[k])] : [])),
+  );
+}
+
+/**
+ * The sheet's cells, the field each column's metadata names, the import's tag and its record's rows (current and
+ * pending), read from the record sheet only when asked for (a write's read-back needs none).
+ */
 export function readTable(sheet: Sheet): OwnedTable {
   const fields: Array<string | undefined> = [];
   for (const { m, col } of fieldMetadata(sheet)) fields[col] = m.getValue() ?? undefined;
-  const tag = sheet.getDeveloperMetadata().find((m) => m.getKey() === TAG_KEY);
-  const owned = { fields, tag: tag ? (JSON.parse(tag.getValue() ?? 'null') as SheetTag) : null };
-  if (sheet.getLastRow() === 0) return { values: [], formulas: [], ...owned };
-  const range = sheet.getDataRange();
-  return { values: range.getValues() as Cell[][], formulas: range.getFormulas(), ...owned };
+  const tag = keptTag(sheet);
+  let written: string[] | undefined;
+  const range = sheet.getLastRow() === 0 ? null : sheet.getDataRange();
+  return {
+    values: range ? (range.getValues() as Cell[][]) : [],
+    formulas: range ? range.getFormulas() : [],
+    fields,
+    tag,
+    get written() {
+      written ??= recordRows(sheet, tag);
+      return written;
+    },
+  };
 }
 
-export function writeTag(sheet: Sheet, tag: SheetTag): void {
+function writeTag(sheet: Sheet, tag: KeptTag): void {
   const mine = sheet.getDeveloperMetadata().find((m) => m.getKey() === TAG_KEY);
   if (mine) mine.setValue(JSON.stringify(tag));
   else sheet.addDeveloperMetadata(TAG_KEY, JSON.stringify(tag));
+}
+
+/** Writes `rows` into column `slot` of the sheet's record sheet (hidden, two columns), over whatever it held. */
+function writeRecord(sheet: Sheet, slot: number, rows: readonly string[]): void {
+  let records = findSheet(recordName(sheet));
+  if (!records) {
+    records = ensureSideSheet(recordName(sheet), true);
+    records.deleteColumns(3, records.getMaxColumns() - 2);
+  }
+  const height = Math.max(rows.length, records.getLastRow());
+  writeBlock(
+    records,
+    1,
+    Array.from({ length: height }, (_, r) => [rows[r] ?? '']),
+    slot + 1,
+  );
+}
+
+/** Keeps `rows` as the pending record of import `importId` on the sheet, in the record column its current record is not in. */
+export function recordPending(sheet: Sheet, importId: string, rows: readonly string[]): void {
+  const tag = keptTag(sheet);
+  const slot = tag?.import === importId && tag.version === RECORD_VERSION ? tag.slot : undefined;
+  const pending = slot === 0 ? 1 : 0;
+  writeRecord(sheet, pending, rows);
+  writeTag(sheet, { import: importId, version: RECORD_VERSION, slot, pending });
+}
+
+/** Makes the pending record the sheet's record, with `rows` in its place when given. */
+export function commitRecord(sheet: Sheet, importId: string, rows?: readonly string[]): void {
+  const slot = keptTag(sheet)?.pending ?? 0;
+  if (rows) writeRecord(sheet, slot, rows);
+  writeTag(sheet, { import: importId, version: RECORD_VERSION, slot });
 }
 
 /**
@@ -190,10 +260,11 @@ function unprotect(sheet: Sheet): void {
     if (p.getDescription().startsWith(PROTECTED)) p.remove();
 }
 
-/** An import deleted: its sheet keeps its cells, which are the analyst's from now on (no tag, no field metadata, no protection). */
+/** An import deleted: its sheet keeps its cells, which are the analyst's from now on (no tag, record, field metadata or protection). */
 export function releaseSheet(sheet: Sheet): void {
   for (const m of sheet.createDeveloperMetadataFinder().find())
     if (m.getKey() === TAG_KEY || m.getKey() === FIELD_KEY) m.remove();
+  removeSheet(recordName(sheet));
   unprotect(sheet);
 }
 

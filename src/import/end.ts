@@ -1,25 +1,16 @@
 /**
  * How an import run ends. A complete read is written to its sheet in one write, with the import's
- * record (the tag that names what is about to be written, then the table, its columns' fields and
- * protection, then the tag of what was written), the changes it made (merge, or a watched replace)
- * and its alert. A failed or cancelled run leaves the sheet as it was. Either way the run is saved
+ * record (./replace.ts: the record of what is about to be written, as pending, then the table, its
+ * columns' fields and protection, then the record made current), the changes it made (merge, or a
+ * watched replace) and its alert. A failed or cancelled run leaves the sheet as it was. Either way the run is saved
  * and gets its row in the run log. The step that reads the list is ./machine.ts.
  */
 import { grouped } from '../api/numbers';
 import { firstOfEachId, idProblem } from '../api/records';
 import type { Cell } from '../table/cells';
-import { type Change, mergeTables, type OutCell } from './merge';
+import { type Change, headerName, mergeTables, type OutCell, tableLayout } from './merge';
 import type { ImportPorts } from './ports';
-import {
-  digestOf,
-  gridOf,
-  type OwnedTable,
-  ownDigest,
-  recordedCells,
-  replaceDifferences,
-  replaceHeader,
-  replaceRefusal,
-} from './replace';
+import { gridOf, joined, type OwnedTable, recordOf, replaceDifferences, replaceRefusal } from './replace';
 import { pagesRead, type RunState, type RunStatus, type RunSummary, summarize } from './run-state';
 import type { Kept } from './shape';
 import type { ImportSpec } from './spec';
@@ -27,32 +18,19 @@ import { afterWrite } from './watch';
 
 export const RUN_LOG = 'Investor Data log';
 export const CHANGE_LOG = 'Investor Data changes';
-export const RUN_LOG_HEADER = [
-  'Started',
-  'Ended',
-  'Sheet',
-  'Mode',
-  'Source',
-  'Outcome',
-  'Read',
-  'Kept',
-  'Pages',
-  'Fetches',
-  'Retries',
-  'Executions',
-  'Message',
-  'History rows',
-  'Alert',
-];
+export const RUN_LOG_HEADER =
+  'Started,Ended,Sheet,Mode,Source,Outcome,Read,Kept,Pages,Fetches,Retries,Executions,Message,History rows,Alert'.split(
+    ',',
+  );
 export const CHANGE_LOG_HEADER = ['When', 'Sheet', 'Partner id', 'Change', 'Field', 'Before', 'After'];
 
-/** Why this replace run may not rewrite its sheet (src/import/replace.ts), or undefined. */
+/** Why this replace run may not rewrite its sheet (src/import/replace.ts): the message and every cell named, or undefined. */
 export function replaceRefused(
   spec: ImportSpec,
   run: RunState,
   ports: ImportPorts,
   table?: OwnedTable | null,
-): string | undefined {
+): { message: string; all: string } | undefined {
   if (spec.mode !== 'replace' || run.force) return undefined;
   return replaceRefusal(table === undefined ? ports.target.read(spec.sheetName) : table, spec, spec.sheetName);
 }
@@ -84,7 +62,7 @@ export function keyedRows(rows: readonly Cell[][], idCol: number): { keyed: Cell
 
 /**
  * Saves the ended run, notes its outcome on the saved import, and writes its row of the run log:
- * `read` partners of the complete list, `rows` written.
+ * `read` partners of the complete list, `rows` written, the message with `detail` after it.
  */
 function logRun(
   spec: ImportSpec,
@@ -93,6 +71,7 @@ function logRun(
   status: Exclude<RunStatus, 'running'>,
   rows: number,
   read = rows,
+  detail = '',
 ): RunSummary {
   const now = ports.now();
   run.status = status;
@@ -118,7 +97,7 @@ function logRun(
     run.fetches,
     run.retries,
     run.executions,
-    run.message,
+    run.message + detail,
     run.historyRows ?? '',
     run.alert ?? '',
   ]);
@@ -128,48 +107,56 @@ function logRun(
 /**
  * Ends a run without touching the target table. Its message is the reason (none for a cancel) and
  * what became of the sheet, never the outcome: the run's status says that, and every place that
- * shows the message shows the status beside it (the sidebar, the run log's Outcome column).
+ * shows the message shows the status beside it (the sidebar, the run log's Outcome column). A
+ * refused replace's run-log row names every cell it would have overwritten.
  */
 export function failRun(
   spec: ImportSpec,
   run: RunState,
   ports: ImportPorts,
-  reason: string,
+  reason: string | { message: string; all: string },
   status: 'failed' | 'cancelled' = 'failed',
 ): RunSummary {
   ports.staging.remove(spec.id);
-  run.message = `${reason ? `${reason} ` : ''}The sheet "${spec.sheetName}" keeps its previous data.`;
-  return logRun(spec, run, ports, status, 0);
+  const [why, all] = typeof reason === 'string' ? [reason, ''] : [reason.message, ` Every cell: ${reason.all}.`];
+  run.message = `${why ? `${why} ` : ''}The sheet "${spec.sheetName}" keeps its previous data.`;
+  return logRun(spec, run, ports, status, 0, 0, all);
 }
 
 /**
- * Writes a table with the import's record: the tag first names what is about to be written
- * (pending), then the table, its columns' fields, formats and protection, then the tag records it
- * as written. An execution killed at any point leaves the old table or the new one, each matching
- * the tag, so the next run accepts the sheet. The record names the cells `owned` says the import
- * wrote (by default every cell of its columns).
+ * Writes a table with the import's record (src/import/replace.ts) of the cells `owns` names: the
+ * record first, as pending beside the current one, then the table, its columns' fields, formats and
+ * protection, then the record made current, as the sheet holds it (read back: how Sheets stores a
+ * value is what the next run compares). An execution killed at any point leaves the old table or
+ * the new one, each matching a record the next run reads.
  */
 export function writeOwned(
   spec: ImportSpec,
-  existing: OwnedTable | null,
   grid: OutCell[][],
   columns: Array<string | undefined>,
   ports: ImportPorts,
-  owned?: (r: number, c: number) => boolean,
+  owns: (r: number, c: number) => boolean,
 ): void {
-  const digest = ownDigest(grid, columns, owned);
-  ports.target.tag(spec.sheetName, {
-    import: spec.id,
-    digest: existing?.tag?.import === spec.id ? existing.tag.digest : digestOf([]),
-    pending: digest,
-  });
+  // Only rows it writes: one the analyst types below the table while it writes is theirs.
+  const mine = (r: number, c: number) => r < grid.length && owns(r, c);
+  const record = recordOf(grid, columns, mine);
+  ports.target.record(spec.sheetName, spec.id, record);
   ports.target.write(spec.sheetName, grid, columns, spec.id);
-  // Recorded as the sheet holds it, read back: how Sheets stores a value (a date, a number) is what the next run compares.
   const written = ports.target.read(spec.sheetName);
-  ports.target.tag(spec.sheetName, {
-    import: spec.id,
-    digest: written ? ownDigest(gridOf(written), columns, owned) : digest,
-  });
+  const stored = written ? recordOf(gridOf(written), columns, mine) : record;
+  ports.target.commit(spec.sheetName, spec.id, stored.join('\n') === record.join('\n') ? undefined : stored);
+}
+
+/** What a merge did, as its message says it. */
+function mergeNote(changes: readonly Change[]): string {
+  const count = (kind: Change['change']) => changes.filter((c) => c.change === kind).length;
+  const [unmatched, repeated] = [count('no longer matches'), count('repeated id (kept)')];
+  return [
+    ` ${grouped(count('new partner'))} new, ${grouped(count('no longer active'))} no longer active,`,
+    unmatched ? ` ${grouped(unmatched)} no longer matching,` : '',
+    ` ${grouped(count('changed'))} field changes.`,
+    repeated ? ` ${grouped(repeated)} rows with a repeated id kept as they were.` : '',
+  ].join('');
 }
 
 export function writeTarget(
@@ -182,42 +169,40 @@ export function writeTarget(
 ): RunSummary {
   const rows = kept.rows;
   const existing = ports.target.read(spec.sheetName);
+  const when = new Date(ports.now());
+  const logChanges = (changes: Change[]) =>
+    ports.logs.changes(changes.map((c) => [when, spec.sheetName, c.id, c.change, c.field, c.before, c.after]));
+  let note = '';
   let grid: OutCell[][];
   let columns: Array<string | undefined> = [...spec.fields];
-  let owned: ((r: number, c: number) => boolean) | undefined;
-  let note = '';
-  const when = new Date(ports.now());
+  let owns = (r: number, _c: number) => r > 0;
   if (spec.mode === 'merge') {
     const merged = mergeTables(existing, spec.fields, rows, spec.sheetName, kept.unmatched);
     ({ grid, columns } = merged);
-    // The import owns the cells it wrote and, in the rows it kept, the cells it had recorded: what the analyst typed there stays theirs.
-    const recorded = recordedCells(existing, spec.id);
-    owned = (r, c) => merged.owns(r, c) || recorded(r, c);
-    ports.logs.changes(merged.changes.map((c) => [when, spec.sheetName, c.id, c.change, c.field, c.before, c.after]));
-    const count = (kind: Change['change']) => merged.changes.filter((c) => c.change === kind).length;
-    const [unmatched, repeated] = [count('no longer matches'), count('repeated id (kept)')];
-    note = [
-      ` ${grouped(count('new partner'))} new, ${grouped(count('no longer active'))} no longer active,`,
-      unmatched ? ` ${grouped(unmatched)} no longer matching,` : '',
-      ` ${grouped(count('changed'))} field changes.`,
-      repeated ? ` ${grouped(repeated)} rows with a repeated id kept as they were.` : '',
-    ].join('');
+    // The import owns the rows it wrote and, in the rows it kept, the cells it had written that no one changed since.
+    const before = existing ? joined(existing, spec.id).ours : () => false;
+    owns = (r, c) => merged.owns(r) || before(r, c);
+    logChanges(merged.changes);
+    note = mergeNote(merged.changes);
   } else {
     const refusal = replaceRefused(spec, run, ports, existing);
-    if (refusal) throw new Error(refusal);
+    if (refusal) return failRun(spec, run, ports, refusal);
     // Replace anyway: what it overwrites of the analyst's is said, never dropped without a word.
     const overwritten = run.force ? replaceDifferences(existing, spec) : undefined;
     if (overwritten)
       note = ` Replaced anyway: overwrote cells ${overwritten.tagged ? 'not as the import left them' : 'the import did not write'} ${overwritten.what}.`;
-    // A header the analyst named is kept, as in a merge.
-    grid = [replaceHeader(existing, spec.fields), ...rows];
-    if (spec.alert?.baselineAt !== undefined) {
-      // A watched replace logs its changes too, so the alert's link to the change log shows them.
-      const changes = mergeTables(existing, spec.fields, rows, spec.sheetName, kept.unmatched).changes;
-      ports.logs.changes(changes.map((c) => [when, spec.sheetName, c.id, c.change, c.field, c.before, c.after]));
-    }
+    // Its header, on the first row, keeps the names the analyst gave there, as a merge does (./merge.ts headerName).
+    const at = existing && tableLayout(existing.values.slice(0, 1), existing.fields).h === 0 ? existing : null;
+    const header = spec.fields.map((f) => {
+      const c = at?.fields.indexOf(f) ?? -1;
+      return at && c >= 0 && !at.formulas[0][c] ? headerName(at.values[0], at.fields, c) : f;
+    });
+    grid = [header, ...rows];
+    // A watched replace logs its changes too, so the alert's link to the change log shows them.
+    if (spec.alert?.baselineAt !== undefined)
+      logChanges(mergeTables(existing, spec.fields, rows, spec.sheetName, kept.unmatched).changes);
   }
-  writeOwned(spec, existing, grid, columns, ports, owned);
+  writeOwned(spec, grid, columns, ports, owns);
   ports.staging.remove(spec.id);
   run.read = rows.length;
   const watched = afterWrite(spec, run, rows, ports);

@@ -552,8 +552,8 @@ export function adoptTable(importId: string, ports: ImportPorts): RunSummary {
     const spec = specFor(importId, ports);
     const table = ports.target.read(spec.sheetName);
     if (table) {
-      const { grid, columns, owned } = adoption(table, spec.fields);
-      writeOwned(spec, table, grid, columns, ports, owned);
+      const { grid, columns, owns } = adoption(table, spec.fields);
+      writeOwned(spec, grid, columns, ports, owns);
     }
     return summarize(importId, ports.store.load(importId));
   });

@@ -4,9 +4,8 @@
  * (src/gas/sheets.ts), so merge knows its own columns wherever the analyst moved them; every other
  * column is the analyst's and stays where it is, and a field newly added gets a new column at the
  * right, never an analyst's column of the same name. The header row is the one whose cell in the
- * import's id column reads "id" (rows above it, a title for instance, stay as they are); a header
- * the analyst renamed keeps their name (analystHeader), and a blank one, or one moved without its
- * record (exactly another field's name), gets its field's. A sheet
+ * import's columns reads "id" (rows above it, a title for instance, stay as they are), whose names
+ * are the analyst's to choose (headerName, the rule replace keeps too). A sheet
  * with data but no column the import wrote is refused (MergeRefused) until the analyst lets the
  * import own its table. Rows are matched by id, and no row ever moves: a partner still listed
  * takes the new values in its own row, in the import's columns only (an analyst's formula there is
@@ -41,11 +40,8 @@ export interface MergeResult {
   changes: Change[];
   /** Rows kept whole: partners no longer listed, rows without an id, further rows of a repeated id. */
   kept: number;
-  /**
-   * Whether the import wrote cell (r, c) of `grid`: a cell of the header, a listed partner's row or a new partner's,
-   * except a header the analyst named their own way (the merge keeps it, and it stays theirs).
-   */
-  owns: (r: number, c: number) => boolean;
+  /** Whether the import wrote row r of `grid`: a listed partner's row or a new partner's (its cells in the import's columns). */
+  owns: (r: number, c?: number) => boolean;
 }
 
 export const MAX_CHANGES = 10000;
@@ -60,7 +56,8 @@ export const norm = (h: Cell | undefined): string =>
   String(h ?? '')
     .trim()
     .toLowerCase();
-const blank = (row: readonly Cell[] | undefined) => !row || row.every((v) => v === '' || v === undefined || v === null);
+export const blankCell = (v: OutCell | undefined): boolean => v === '' || v === undefined || v === null;
+const blank = (row: readonly Cell[]) => row.every(blankCell);
 
 export const sameCell = (a: Cell, b: Cell): boolean => {
   const norm = (v: Cell) => (isDate(v) ? `d${v.getTime()}` : typeof v === 'number' ? `n${v}` : `s${String(v)}`);
@@ -68,18 +65,43 @@ export const sameCell = (a: Cell, b: Cell): boolean => {
 };
 
 /**
- * Whether a header cell of one of the import's columns is one the analyst named their own way, which both modes
- * keep: a formula, or text that is not blank and is not exactly a field's name while that field's own column
- * (`headerOf`, undefined without one) reads otherwise: such a column was moved by cut and paste without its record,
- * and gets its own field's name again. (A header reading its own field's name is that field's column: kept as is.)
+ * Where the import's table is in a sheet: its header row `h`, the first of the top rows where one of the import's
+ * columns (by `fields`, the columns' records) reads "id" (-1 when none); its id column, the one reading "id" there, the
+ * id field's own first (columns swapped by cut and paste move their cells, not their records); and each id's first
+ * row below the header: the only row of that partner the import writes.
  */
-export const analystHeader = (
-  cell: Cell | undefined,
-  formula: string | undefined,
-  fields: readonly string[],
-  headerOf: (field: string) => Cell | undefined,
-): boolean =>
-  !!formula || (norm(cell) !== '' && !fields.some((f) => cell === f && headerOf(f) !== undefined && headerOf(f) !== f));
+export function tableLayout(values: ReadonlyArray<readonly Cell[]>, fields: ReadonlyArray<string | undefined>) {
+  const own = fields.indexOf('id');
+  const isId = (row: readonly Cell[], c: number) => !!fields[c] && norm(row[c]) === 'id';
+  const h = values.slice(0, HEADER_SEARCH_ROWS).findIndex((row) => row.some((_, c) => isId(row, c)));
+  const idCol = h < 0 || isId(values[h], own) ? own : values[h].findIndex((_, c) => isId(values[h], c));
+  const first = new Map<string, number>();
+  values.forEach((row, r) => {
+    const id = String(row[idCol] ?? '');
+    if (r > h && id && !first.has(id)) first.set(id, r);
+  });
+  return { h, idCol, first };
+}
+
+/**
+ * The field whose exact name the header of the import's column `c` reads while that field's own column (by `fields`,
+ * the columns' records) reads otherwise, within the row: cut and paste moved that field's cells there without their record.
+ */
+export function movedField(
+  row: readonly Cell[],
+  fields: ReadonlyArray<string | undefined>,
+  c: number,
+): string | undefined {
+  return fields.find((f, k) => f !== undefined && row[c] === f && k !== c && row[k] !== undefined && row[k] !== f);
+}
+
+/**
+ * The one header rule, both modes': the header of the import's column `c` (its record `fields[c]`) on header row
+ * `row`. Its name is the analyst's to choose and is kept; a blank one, or one moved there (movedField), gets the
+ * column's own field's name.
+ */
+export const headerName = (row: readonly Cell[], fields: ReadonlyArray<string | undefined>, c: number): Cell =>
+  norm(row[c]) === '' || movedField(row, fields, c) ? (fields[c] as string) : row[c];
 
 /** `unmatched`: ids in the list that the import's filters leave out; their rows stay as a partner no longer active does. */
 export function mergeTables(
@@ -89,94 +111,67 @@ export function mergeTables(
   sheetName: string,
   unmatched: ReadonlySet<string> = new Set(),
 ): MergeResult {
-  if (
-    !existing ||
-    (existing.values.every((row) => blank(row)) && existing.formulas.every((row) => row.every((f) => !f)))
-  ) {
-    const grid = [[...fields], ...incoming.map((r) => [...r])];
-    return { grid, columns: [...fields], changes: [], kept: 0, owns: () => true };
-  }
-  const idCol = existing.fields.indexOf('id');
-  if (idCol < 0) {
+  const values = existing?.values ?? [];
+  const formula = (r: number, c: number) => existing?.formulas[r]?.[c] ?? '';
+  if (!existing || (values.every(blank) && existing.formulas.every((row) => row.every((f) => !f))))
+    return { grid: [[...fields], ...incoming], columns: [...fields], changes: [], kept: 0, owns: (r) => r > 0 };
+  if (!existing.fields.includes('id'))
     throw new MergeRefused(
       existing.fields.some(Boolean)
         ? `The id column the import wrote in "${sheetName}" is gone, so its rows cannot be matched; nothing was changed. Undo the deletion, or import into another sheet.`
         : `"${sheetName}" holds a table the import did not write; nothing was changed. Let the import own this table (its columns named like fields become the import's), or import into another sheet.`,
     );
-  }
-  const top = Math.min(HEADER_SEARCH_ROWS, existing.values.length);
-  const h = existing.values.slice(0, top).findIndex((row) => norm(row[idCol]) === 'id');
-  if (h < 0)
+  const { h, idCol, first: firstRow } = tableLayout(values, existing.fields);
+  // Rows are matched by the id column's own record: cells moved from it (a column inserted or pasted) are not its.
+  if (h < 0 || idCol !== existing.fields.indexOf('id'))
     throw new MergeRefused(
-      `Merge by id needs the header "id" on the import's id column of "${sheetName}", in its first ${top} rows; nothing was changed. Name that column "id" again.`,
+      `Merge by id needs the header "id" on the import's id column of "${sheetName}", in its first ${Math.min(HEADER_SEARCH_ROWS, values.length)} rows; nothing was changed. Name that column "id" again.`,
     );
-  const width = Math.max(0, ...existing.values.map((r) => r.length), ...existing.formulas.map((r) => r.length));
+  // A loop, not a spread: one argument per row overflows the stack past about 125,000 rows.
+  const width = [...values, ...existing.formulas].reduce((w, r) => Math.max(w, r.length), 0);
   // The import's columns where they are now (a field it no longer writes leaves its column to the analyst), new fields at the right.
-  const columns: Array<string | undefined> = Array.from({ length: width }, (_, c) =>
-    fields.includes(existing.fields[c] as string) ? existing.fields[c] : undefined,
+  const columns = Array.from({ length: width }, (_, c) => existing.fields[c]).map((f) =>
+    fields.includes(f as string) ? f : undefined,
   );
   for (const f of fields) if (!columns.includes(f)) columns.push(f);
-  const colOf = (f: string) => columns.indexOf(f);
-  const cellOf = (r: number, c: number): OutCell => {
-    const f = existing.formulas[r]?.[c];
-    return f ? { formula: f } : (existing.values[r]?.[c] ?? '');
-  };
-  // Each id's first row below the header: the only rows a listed partner's values go to.
-  const firstRow = new Map<string, number>();
-  existing.values.forEach((row, r) => {
-    const id = String(row[idCol] ?? '');
-    if (r > h && id && !firstRow.has(id)) firstRow.set(id, r);
-  });
-  const idOf = (row: readonly Cell[]) => String(row[fields.indexOf('id')]);
-  const listed = new Map(firstOfEachId(incoming, idOf).map((row) => [idOf(row), row] as const));
+  const cellOf = (r: number, c: number): OutCell =>
+    formula(r, c) ? { formula: formula(r, c) } : (values[r]?.[c] ?? '');
+  const idOf = (r: number) => String(values[r]?.[idCol] ?? '');
+  const idOfRow = (row: readonly Cell[]) => String(row[fields.indexOf('id')]);
+  const listed = new Map(firstOfEachId(incoming, idOfRow).map((row) => [idOfRow(row), row] as const));
+  const wrote = (r: number) => r >= values.length || (firstRow.get(idOf(r)) === r && listed.has(idOf(r)));
   const changes: Change[] = [];
-  const log = (c: Change) => {
-    if (changes.length < MAX_CHANGES) changes.push(c);
+  const log = (id: string, change: Change['change'], field = '', before: Cell = '', after: Cell = '') => {
+    if (changes.length < MAX_CHANGES) changes.push({ id, change, field, before, after });
   };
-  const headerOf = (f: string) => existing.values[h][existing.fields.indexOf(f)];
-  const named = (c: number) => analystHeader(existing.values[h][c], existing.formulas[h]?.[c], fields, headerOf);
   // Every row stays where it is: a listed partner's first row takes the new values in the import's columns (an analyst's formula there stays).
-  const grid: OutCell[][] = existing.values.map((_, r) => {
-    if (r === h) return columns.map((f, c) => (f && !named(c) ? f : cellOf(h, c)));
-    const id = String(existing.values[r][idCol] ?? '');
-    const row = firstRow.get(id) === r ? listed.get(id) : undefined;
-    return columns.map((f, c) => (row && f && !existing.formulas[r]?.[c] ? row[fields.indexOf(f)] : cellOf(r, c)));
-  });
+  const grid: OutCell[][] = values.map((_, r) =>
+    columns.map((f, c) => {
+      if (!f || formula(r, c)) return cellOf(r, c);
+      if (r === h) return c < width ? headerName(values[h], existing.fields, c) : f;
+      return wrote(r) ? (listed.get(idOf(r)) as Cell[])[fields.indexOf(f)] : cellOf(r, c);
+    }),
+  );
   for (const [id, row] of listed) {
     const old = firstRow.get(id);
-    if (old === undefined) {
-      log({ id, change: 'new partner', field: '', before: '', after: '' });
-      // New partners go below the table's last row, in the import's order.
-      grid.push(columns.map((f) => (f ? row[fields.indexOf(f)] : '')));
-      continue;
-    }
-    fields.forEach((f, k) => {
-      const before = existing.values[old][colOf(f)] ?? '';
-      if (colOf(f) < width && !existing.formulas[old]?.[colOf(f)] && !sameCell(before, row[k]))
-        log({ id, change: 'changed', field: f, before, after: row[k] });
-    });
+    // New partners go below the table's last row, in the import's order.
+    if (old === undefined) grid.push(columns.map((f) => (f ? row[fields.indexOf(f)] : '')));
+    if (old === undefined) log(id, 'new partner');
+    else
+      fields.forEach((f, k) => {
+        const c = columns.indexOf(f);
+        if (c < width && !formula(old, c) && !sameCell(values[old][c] ?? '', row[k]))
+          log(id, 'changed', f, values[old][c] ?? '', row[k]);
+      });
   }
   let kept = 0;
-  existing.values.forEach((old, r) => {
-    if (r <= h) return;
-    const id = String(old[idCol] ?? '');
-    const first = firstRow.get(id) === r;
-    if ((first && listed.has(id)) || (!id && blank(old) && !existing.formulas[r]?.some(Boolean))) return;
+  values.forEach((old, r) => {
+    const id = idOf(r);
+    if (r <= h || wrote(r) || (!id && blank(old) && !existing.formulas[r]?.some(Boolean))) return;
     // A partner no longer listed, a row without an id, or a further row of a repeated id: kept whole, in its place.
-    if (id)
-      log({
-        id,
-        change: !first ? 'repeated id (kept)' : unmatched.has(id) ? 'no longer matches' : 'no longer active',
-        field: '',
-        before: '',
-        after: '',
-      });
+    const first = firstRow.get(id) === r;
+    if (id) log(id, !first ? 'repeated id (kept)' : unmatched.has(id) ? 'no longer matches' : 'no longer active');
     kept++;
   });
-  const wrote = grid.map((_, r) => {
-    const id = String(existing.values[r]?.[idCol] ?? '');
-    return r === h || r >= existing.values.length || (firstRow.get(id) === r && listed.has(id));
-  });
-  const owns = (r: number, c: number) => wrote[r] && (r !== h || grid[h][c] === columns[c]);
-  return { grid, columns, changes, kept, owns };
+  return { grid, columns, changes, kept, owns: wrote };
 }

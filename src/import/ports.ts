@@ -9,7 +9,7 @@ import type { Outcome } from '../api/client';
 import type { Page, ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
 import type { OutCell } from './merge';
-import type { OwnedTable, SheetTag } from './replace';
+import type { OwnedTable } from './replace';
 import type { RunState } from './run-state';
 import type { ImportSpec } from './spec';
 
@@ -30,10 +30,15 @@ export interface StagingPort {
 }
 
 export interface TargetPort {
-  /** The sheet's cells, the field each column's metadata names and the import's tag; null when there is no such sheet. */
+  /** The sheet's cells, the field each column's metadata names, the import's tag and record; null when there is no such sheet. */
   read(sheetName: string): OwnedTable | null;
-  /** Records the import's tag on the sheet (creating the sheet if there is none). */
-  tag(sheetName: string, tag: SheetTag): void;
+  /**
+   * Keeps `rows` as the pending record of import `importId` on the sheet (creating the sheet if there is none), beside
+   * its current record: `read` gives the rows of both until `commit`.
+   */
+  record(sheetName: string, importId: string, rows: readonly string[]): void;
+  /** Makes the pending record the sheet's record (with `rows` in its place, when given), tagged with the record's version. */
+  commit(sheetName: string, importId: string, rows?: readonly string[]): void;
   /**
    * Replaces the table in one write (one per run of the import's columns when the analyst's sit
    * between them: a column undefined in `columns` that held no field before is the analyst's and is

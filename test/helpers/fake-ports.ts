@@ -14,10 +14,16 @@ import type { RunState } from '../../src/import/run-state';
 import type { ImportSpec } from '../../src/import/spec';
 import type { OutCell } from '../../src/import/merge';
 import { LP_FIELDS } from '../../src/api/records';
-import { type OwnedTable, ownDigest, type SheetTag } from '../../src/import/replace';
+import { type OwnedTable, RECORD_VERSION, recordOf, type SheetTag } from '../../src/import/replace';
 import type { Cell } from '../../src/table/cells';
 
 export class Killed extends Error {}
+
+/** A sheet's tag as the ports keep it: the record column current (none before the first commit) and pending. */
+export interface FakeTag extends SheetTag {
+  slot?: number;
+  pending?: number;
+}
 
 /** Rows of a new sheet. */
 const SHEET_ROWS = 1000;
@@ -28,8 +34,9 @@ export interface World {
   runs: Map<string, RunState>;
   staging: Map<string, Cell[][]>;
   tables: Map<string, OutCell[][]>;
-  /** The import's record per sheet: its tag and the field each column's metadata names. */
-  tags: Map<string, SheetTag>;
+  /** The import's record per sheet: its tag (which of the two record columns is current, which pending), the record's columns, and the field each column's metadata names. */
+  tags: Map<string, FakeTag>;
+  records: Map<string, string[][]>;
   columns: Map<string, Array<string | undefined>>;
   /** Every write to a target sheet, in order (a tag, or the table). */
   writes: string[];
@@ -64,6 +71,7 @@ export function world(fetch: PageFetcher, specs: ImportSpec[], options: { msPerF
     staging: new Map(),
     tables: new Map(),
     tags: new Map(),
+    records: new Map(),
     columns: new Map(),
     writes: [],
     runLog: [],
@@ -80,7 +88,8 @@ export function world(fetch: PageFetcher, specs: ImportSpec[], options: { msPerF
       const fields = columns ?? (grid[0] ?? []).map((h) => (LP_FIELDS.includes(String(h)) ? String(h) : undefined));
       w.tables.set(name, grid);
       w.columns.set(name, fields);
-      w.tags.set(name, { import: importId, digest: ownDigest(grid, fields) });
+      w.tags.set(name, { import: importId, version: RECORD_VERSION, slot: 0 });
+      w.records.set(name, [recordOf(grid, fields, (r) => r > 0), []]);
     },
   } as unknown as World;
   const make = (): ImportPorts => {
@@ -130,20 +139,39 @@ export function world(fetch: PageFetcher, specs: ImportSpec[], options: { msPerF
           alive();
           const t = w.tables.get(name);
           if (!t) return null;
+          const tag = w.tags.get(name);
           const isFormula = (c: OutCell): c is { formula: string } =>
             typeof c === 'object' && c !== null && 'formula' in c;
           return {
             values: t.map((r) => r.map((c) => (isFormula(c) ? 0 : c))),
             formulas: t.map((r) => r.map((c) => (isFormula(c) ? c.formula : ''))),
             fields: [...(w.columns.get(name) ?? [])],
-            tag: w.tags.get(name) ?? null,
+            tag: tag ?? null,
+            written: [tag?.slot, tag?.pending].flatMap((k) =>
+              k === undefined ? [] : (w.records.get(name)?.[k] ?? []),
+            ),
           };
         },
-        tag: (name, tag) => {
+        record: (name, importId, rows) => {
           alive();
           w.writes.push('tag');
           if (!w.tables.has(name)) w.tables.set(name, []);
-          w.tags.set(name, { ...tag });
+          const tag = w.tags.get(name);
+          const slot = tag?.import === importId && tag.version === RECORD_VERSION ? tag.slot : undefined;
+          const pending = slot === 0 ? 1 : 0;
+          const records = w.records.get(name) ?? [[], []];
+          records[pending] = [...rows];
+          w.records.set(name, records);
+          w.tags.set(name, { import: importId, version: RECORD_VERSION, slot, pending });
+        },
+        commit: (name, importId, rows) => {
+          alive();
+          w.writes.push('tag');
+          const slot = w.tags.get(name)?.pending ?? 0;
+          const records = w.records.get(name) ?? [[], []];
+          if (rows) records[slot] = [...rows];
+          w.records.set(name, records);
+          w.tags.set(name, { import: importId, version: RECORD_VERSION, slot });
         },
         write: (name, grid, columns) => {
           alive();
@@ -206,17 +234,28 @@ export function world(fetch: PageFetcher, specs: ImportSpec[], options: { msPerF
   return w;
 }
 
-/** A table as the import's record shows it: cells, formulas by "r,c", the field each column holds, its tag. */
+/** The record of import `importId` having written `grid` (every row below its first, as a replace writes it), in columns `fields`. */
+export const recordFor = (
+  grid: ReadonlyArray<ReadonlyArray<OutCell>>,
+  fields: ReadonlyArray<string | undefined>,
+  importId = 'imp1',
+): Pick<OwnedTable, 'tag' | 'written'> => ({
+  tag: { import: importId, version: RECORD_VERSION },
+  written: recordOf(grid as OutCell[][], fields, (r) => r > 0),
+});
+
+/** A table as the import's record shows it: cells, formulas by "r,c", the field each column holds, its tag and record. */
 export const ownedTable = (
   values: Cell[][],
   formulas: Record<string, string> = {},
   fields: Array<string | undefined> = [],
-  tag: SheetTag | null = null,
+  record: Pick<OwnedTable, 'tag' | 'written'> | null = null,
 ): OwnedTable => ({
   values,
   formulas: values.map((row, r) => row.map((_, c) => formulas[`${r},${c}`] ?? '')),
   fields,
-  tag,
+  tag: record?.tag ?? null,
+  written: record?.written ?? [],
 });
 
 /** The first cell of each row below the header of a target table or a staging sheet: its ids, none when there is no such sheet. */

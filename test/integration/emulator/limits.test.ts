@@ -17,6 +17,7 @@ function write(a1, values) { SpreadsheetApp.getActiveSpreadsheet().getSheets()[0
 function read(a1) { var r = SpreadsheetApp.getActiveSpreadsheet().getSheets()[0].getRange(a1); return { values: r.getValues(), formulas: r.getFormulas() }; }
 function dateTrip() { var r = SpreadsheetApp.getActiveSpreadsheet().getSheets()[0].getRange(1, 1); var d = new Date(Date.UTC(2024, 1, 29, 12)); r.setValue(d); var back = r.getValue(); return [back instanceof Date, back.getTime() === d.getTime()]; }
 function grow(rows) { SpreadsheetApp.getActiveSpreadsheet().getSheets()[0].insertRowsAfter(1, rows); }
+function narrow(from, n) { var s = SpreadsheetApp.getActiveSpreadsheet().getSheets()[0]; s.deleteColumns(from, n); return [s.getMaxColumns(), s.getRange(1, 1, 1, 2).getValues()[0]]; }
 function addSheet(name) { return SpreadsheetApp.getActiveSpreadsheet().insertSheet(name).getName(); }
 function sleep(ms) { Utilities.sleep(ms); return 'slept'; }
 function sleepLoop(times, ms) { for (var i = 0; i < times; i++) Utilities.sleep(ms); return 'done'; }
@@ -148,6 +149,14 @@ describe('emulator limits: SpreadsheetApp', () => {
     expect(emu.run('grow', [1]).error).toBe(
       'Exception: This action would increase the number of cells in the workbook above the limit of 10000000 cells.',
     );
+  });
+
+  test('deleting columns frees their cells and moves those to their right; deleting them all throws', () => {
+    const emu = emuWith();
+    emu.run('write', ['A1:C1', [['a', 'b', 'c']]]);
+    expect(emu.run('narrow', [2, 1]).value).toEqual([25, ['a', 'c']]);
+    expect(emu.workbook.cellCount()).toBe(25_000);
+    expect(emu.run('narrow', [1, 25]).error).toBe("Exception: You can't delete all the columns on the sheet.");
   });
 
   test('dates round-trip; ranges outside the grid and duplicate sheet names are refused', () => {

@@ -5,16 +5,16 @@
  * Tried here through the import's entry points on the fake ports: a renamed header survives an execution that ends
  * between the write and its record, any number of renamed headers, columns swapped by cut and paste (the id column
  * too), a name like another field's in another case; a name given to a column whose field the import no longer
- * writes is named; another import's header-only sheet is refused; and tags recorded before columns were keyed by
- * their records (by header text) are still read.
+ * writes is named; another import's header-only sheet is refused; and a sheet tagged with a record of another
+ * version is the analyst's until they let the import own it again.
  */
 import { LP_FIELDS } from '../../../src/api/records';
-import { beginRun } from '../../../src/import/machine';
-import type { OutCell } from '../../../src/import/merge';
-import { recordedCells, replaceHeader, replaceRefusal } from '../../../src/import/replace';
+import { adoptTable, beginRun } from '../../../src/import/machine';
+import { type OutCell, tableLayout } from '../../../src/import/merge';
+import { RECORD_VERSION } from '../../../src/import/replace';
 import type { ImportSpec } from '../../../src/import/spec';
 import { fakeList, records } from '../../helpers/fake-list';
-import { Killed, ownedTable, type World, world } from '../../helpers/fake-ports';
+import { type FakeTag, Killed, ownedTable, type World, world } from '../../helpers/fake-ports';
 
 const spec = (fields: string[], mode: ImportSpec['mode'] = 'replace'): ImportSpec => ({
   id: 'imp1',
@@ -163,7 +163,7 @@ describe('a header the analyst named stays theirs, and changes nothing else', ()
       ['id', 'fullName', undefined],
       null,
     );
-    expect(replaceHeader(titled, ['id', 'fullName'])).toEqual(['id', 'fullName']);
+    expect(tableLayout(titled.values, titled.fields)).toMatchObject({ h: 1, idCol: 0 });
   });
 
   test('the header row deleted (imported cells deleted hold nothing to lose): the replace goes ahead', () => {
@@ -219,41 +219,19 @@ describe('a header the analyst named stays theirs, and changes nothing else', ()
   });
 });
 
-describe('a sheet recorded by header text (before columns were keyed by their records)', () => {
-  /** A merged sheet whose header the analyst renamed, as that release left it. */
-  const legacy = (): OutCell[][] => [
-    ['id', 'Partner'],
-    ['p0', 'Name 0'],
-    ['p1', 'Name 1'],
-    ['p2', 'Name 2'],
-  ];
-  // Its tag, as that release recorded it (the renamed header not owned): a fixture, since every saved sheet holds one.
-  const STORED =
-    '0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.1.1ihfdyb.1k0azyg.0.0.0.0.0.0.0.0.0.1.vj5rg7.1emg89s.0.0.0.0.0.0.0.0.0.0.0.0.1.17koxov.1ym67yg.0.0.0.1.1m54tl3.vfzoa8.1.1i84q9x.zi7i7i.1.1rn6xlh.jfjtjc.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.1.ur4xzb.xedj2f.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.2.eon1w2.fcxjaw.0.0.0.1.17koxov.1ym67yg.0.0.0.2.1c78lj6.24hvl5.0.0.0.0.0.0.1.vj5rg7.1emg89s.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.1.1ihfdyb.1k0azyg.2.ak4kgg.g3bxra.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.1.1m54tl3.vfzoa8.0.0.0.0.0.0.0.0.0.1.ur4xzb.xedj2f.0.0.0.0.0.0.1.1ihfdyb.1k0azyg.0.0.0.1.vj5rg7.1emg89s.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.1.17koxov.1ym67yg.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0';
-  const edited = () => {
-    const now = legacy();
-    now[1][1] = 'Ada (call back)';
-    return ownedTable(now as never, {}, ['id', 'fullName'], { import: 'imp1', digest: STORED });
-  };
-
-  test('one cell edited: a replace names that cell alone, and the untouched cells stay recorded', () => {
-    expect(replaceRefusal(edited(), { id: 'imp1', fields: ['id', 'fullName'] }, 'S')).toMatch(/\(B2 \(edited\)\)/);
-    expect(recordedCells(edited(), 'imp1')(2, 1)).toBe(true);
-  });
-
-  test('merged after an edit, then replaced: a kept row nobody touched is replaced, the renamed header kept', () => {
-    const list = fakeList(records(3));
-    const w = world(list.fetch, [spec(['id', 'fullName'], 'merge')]);
-    w.tables.set('Partners', legacy());
-    w.columns.set('Partners', ['id', 'fullName']);
-    w.tags.set('Partners', { import: 'imp1', digest: STORED });
-    table(w)[1][1] = 'Ada (call back)';
-    list.items = list.items.filter((r) => r.id !== 'p1');
+describe('a sheet whose record is of another version', () => {
+  test('is refused as a table the import did not write; once the analyst lets the import own it, replaced', () => {
+    const w = world(fakeList(records(3)).fetch, [spec(['id', 'fullName'])]);
     expect(run(w).status).toBe('done');
-    expect(table(w)).toEqual(legacy());
-    w.specs[0] = { ...w.specs[0], mode: 'replace' };
+    w.tags.set('Partners', { ...(w.tags.get('Partners') as FakeTag), version: 1 });
+    const refused = run(w);
+    expect([refused.status, refused.message]).toEqual([
+      'failed',
+      expect.stringContaining('holds cells the import did not write'),
+    ]);
+    adoptTable('imp1', w.nextExecution());
     const done = run(w);
-    expect([done.status, done.message]).toEqual(['done', expect.stringContaining('Imported 2')]);
-    expect(table(w)[0]).toEqual(['id', 'Partner']);
+    expect([done.status, done.message]).toEqual(['done', expect.stringContaining('Imported 3')]);
+    expect(w.tags.get('Partners')?.version).toBe(RECORD_VERSION);
   });
 });

@@ -1,16 +1,8 @@
 import { MergeRefused, mergeTables } from '../../../src/import/merge';
-import {
-  a1,
-  adoption,
-  digestOf,
-  type OwnedTable,
-  ownDigest,
-  replaceRefusal,
-  type SheetTag,
-} from '../../../src/import/replace';
+import { a1, adoption, type OwnedTable, recordOf, replaceRefusal } from '../../../src/import/replace';
 import type { Cell } from '../../../src/table/cells';
 import { checkSchedule, checkSheetName, checkSpec, nextDue } from '../../../src/import/spec';
-import { ownedTable } from '../../helpers/fake-ports';
+import { ownedTable, recordFor } from '../../helpers/fake-ports';
 
 describe('merge', () => {
   test('first import: header and rows, each column the field it holds, no change log', () => {
@@ -25,7 +17,8 @@ describe('merge', () => {
       kept: 0,
       owns: expect.any(Function),
     });
-    expect([r.owns(0, 0), r.owns(0, 1), r.owns(1, 0), r.owns(1, 1)]).toEqual([true, true, true, true]);
+    // The rows it wrote are its own; the header row is no partner's (its names are the analyst's to choose).
+    expect([r.owns(0, 0), r.owns(0, 1), r.owns(1, 0), r.owns(1, 1)]).toEqual([false, false, true, true]);
   });
 
   test('a listed partner is updated in its own row, a gone one keeps its row, a new one goes below; all are logged', () => {
@@ -348,17 +341,20 @@ describe('saved import settings', () => {
   });
 });
 
-describe("replace rewrites a sheet if and only if it carries this import's tag and matches the recorded or pending digest", () => {
+describe("replace rewrites a sheet if and only if it carries this import's tag and matches its record (current or pending)", () => {
   const fields = ['id', 'fullName'];
   const written = [
     ['id', 'fullName'],
     ['a', 'A'],
     ['b', 'B'],
   ];
-  /** The sheet as the import recorded it, then as it is now (`now`, with formulas and the columns' fields). */
-  const sheet = (now: Cell[][], formulas: Record<string, string> = {}, tag: Partial<SheetTag> = {}) =>
-    ownedTable(now, formulas, fields, { import: 'imp1', digest: ownDigest(written, fields), ...tag });
-  const verdict = (t: OwnedTable | null) => replaceRefusal(t, { id: 'imp1', fields }, 'S');
+  /** The sheet as the import recorded it (and, pending, `next`), then as it is now (`now`, with formulas and the columns' fields). */
+  const sheet = (now: Cell[][], formulas: Record<string, string> = {}, next?: Cell[][]) => {
+    const record = recordFor(written, fields);
+    const pending = next ? recordFor(next, fields).written : [];
+    return ownedTable(now, formulas, fields, { ...record, written: [...record.written, ...pending] });
+  };
+  const verdict = (t: OwnedTable | null) => replaceRefusal(t, { id: 'imp1', fields }, 'S')?.message;
 
   test('the table it wrote, as written, sorted, or with its columns moved, may be rewritten; so may a blank or missing sheet', () => {
     expect(verdict(null)).toBeUndefined();
@@ -391,18 +387,18 @@ describe("replace rewrites a sheet if and only if it carries this import's tag a
           ],
           {},
           ['fullName', 'id'],
-          { import: 'imp1', digest: ownDigest(written, fields) },
+          recordFor(written, fields),
         ),
       ),
     ).toBeUndefined();
   });
 
-  test('an execution killed between writing and recording: the pending digest makes the new table its own', () => {
+  test('an execution killed between writing and recording: the pending record makes the new table its own', () => {
     const next = [
       ['id', 'fullName'],
       ['c', 'C'],
     ];
-    expect(verdict(sheet(next, {}, { pending: ownDigest(next, fields) }))).toBeUndefined();
+    expect(verdict(sheet(next, {}, next))).toBeUndefined();
     expect(verdict(sheet(next))).toMatch(/^Replace stopped: "S" is not as the import left it/);
   });
 
@@ -489,44 +485,39 @@ describe("replace rewrites a sheet if and only if it carries this import's tag a
     expect(verdict(hand)).toBe(
       'Replace stopped: "S" holds cells the import did not write (A1, B1, A2 and 3 more). Let the import own this table, import into another sheet, or choose Replace anyway.',
     );
-    expect(verdict({ ...hand, tag: { import: 'imp2', digest: ownDigest(written, fields) } })).toMatch(
-      /holds cells the import did not write/,
-    );
+    expect(verdict({ ...hand, ...recordFor(written, fields, 'imp2') })).toMatch(/holds cells the import did not write/);
     // Once the analyst lets the import own it, it is the import's.
     const { grid, columns } = adoption(hand, fields);
-    expect(
-      verdict({ ...hand, fields: columns, tag: { import: 'imp1', digest: ownDigest(grid, columns) } }),
-    ).toBeUndefined();
+    expect(verdict({ ...hand, fields: columns, ...recordFor(grid, columns) })).toBeUndefined();
   });
 
-  test("a table with many edits names the formulas and the cells outside the import's columns", () => {
+  test('a table with many edits names every one: the first three in the message, each of them in the list of all', () => {
     const many = [['id', 'fullName', 'Notes'], ...Array.from({ length: 100 }, (_, i) => [`x${i}`, `X${i}`, ''])];
     many[5][2] = 'mine';
-    expect(verdict(sheet(many))).toMatch(/\(C1, C6 and many edited imported cells\)/);
+    const refusal = replaceRefusal(sheet(many), { id: 'imp1', fields }, 'S');
+    expect(refusal?.message).toMatch(/\(A2 \(edited\), B2 \(edited\), A3 \(edited\) and 199 more\)/);
+    expect(refusal?.all.split(', ')).toHaveLength(202);
+    expect(refusal?.all).toMatch(/B101 \(edited\), C1, C6$/);
   });
 
   test('a sheet of 200,000 analyst cells is counted, and only the first three are named', () => {
     const big = ownedTable(
       Array.from({ length: 20_000 }, (_, r) => Array.from({ length: 10 }, (_, c) => `v${r}:${c}`)),
     );
-    expect(verdict(big)).toMatch(/\(A1, B1, C1 and 199997 more\)/);
+    expect(verdict(big)).toMatch(/\(A1, B1, C1 and 199,997 more\)/);
   });
 
-  test('the digest keys cells by row id, header and content: row order and column order do not change it', () => {
-    expect(digestOf(written)).toBe(
-      digestOf([
-        ['fullName', 'id'],
-        ['B', 'b'],
-        ['A', 'a'],
-      ]),
-    );
-    expect(digestOf(written)).not.toBe(
-      digestOf([
-        ['id', 'fullName'],
-        ['a', 'B'],
-        ['b', 'A'],
-      ]),
-    );
+  test("the record holds each row's id and its cells' hashes: values swapped between rows are edits", () => {
+    expect(recordOf(written, fields, (r) => r > 0).map((row) => row.split('|')[1])).toEqual(['a', 'b']);
+    expect(
+      verdict(
+        sheet([
+          ['id', 'fullName'],
+          ['a', 'B'],
+          ['b', 'A'],
+        ]),
+      ),
+    ).toMatch(/\(B2 \(edited\), B3 \(edited\)\)/);
   });
 
   test('A1 names past Z', () => {

@@ -596,7 +596,7 @@ describe('import state machine: replace owns what it wrote, by record', () => {
       const p = w.nextExecution();
       p.pages = { ...p.pages, fetch: (pages, limit) => list.fetch(pages, limit) };
       let writes = 0;
-      for (const name of ['tag', 'write'] as const) {
+      for (const name of ['record', 'write', 'commit'] as const) {
         const real = p.target[name] as (...a: unknown[]) => void;
         (p.target[name] as (...a: unknown[]) => void) = (...a: unknown[]) => {
           if (writes++ === point) w.kill();

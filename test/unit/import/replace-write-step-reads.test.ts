@@ -13,18 +13,22 @@ import { type World, world } from '../../helpers/fake-ports';
 
 const spec: ImportSpec = { id: 'imp1', sheetName: 'Partners', fields: ['id', 'fullName'], mode: 'replace' };
 
-/** Records, in order, each call to the target port of the next execution of `w`: a read, a tag or a table write. */
+/** Records, in order, each call to the target port of the next execution of `w`: a read, a record (pending or made current) or a table write. */
 function targetCalls(w: World): string[] {
   const calls: string[] = [];
   const ports = w.nextExecution();
-  const { read, tag, write } = ports.target;
+  const { read, record, commit, write } = ports.target;
   ports.target.read = (name) => {
     calls.push('read');
     return read(name);
   };
-  ports.target.tag = (name, t) => {
+  ports.target.record = (name, importId, rows) => {
     calls.push('tag');
-    tag(name, t);
+    record(name, importId, rows);
+  };
+  ports.target.commit = (name, importId, rows) => {
+    calls.push('tag');
+    commit(name, importId, rows);
   };
   ports.target.write = (name, grid, columns, importId) => {
     calls.push('table');
