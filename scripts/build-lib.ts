@@ -1,6 +1,6 @@
 /**
  * The build: src/index.ts into dist/Code.js (one classic script, the bundle as an IIFE under the
- * global `Addin` (GLOBAL_NAME), then one top-level wrapper function per exposed global carrying the
+ * global `LP` (GLOBAL_NAME), then one top-level wrapper function per exposed global carrying the
  * source's JSDoc), the sidebar into one self-contained dist/Sidebar.html, and the manifest.
  * It fails loudly when an exposed function has no wrapper or a custom function (a name in
  * capitals) has no @customfunction doc, because Sheets would then silently not offer it.
@@ -11,7 +11,7 @@ import vm from 'node:vm';
 import { build } from 'esbuild';
 
 /** The bundle's one global; short, since every wrapper names it. */
-export const GLOBAL_NAME = 'Addin';
+export const GLOBAL_NAME = 'LP';
 /** dist/Code.js's source map, in a folder beside dist (clasp pushes every file in dist); not committed. */
 export const mapFile = (dist: string): string => `${dist}-map/Code.js.map`;
 
@@ -139,7 +139,7 @@ export async function buildCode(rootDir: string, srcDir = join(rootDir, 'src')):
   checkDocs(exposed);
   const bundle = result.outputFiles.find((f) => f.path.endsWith('.js'))?.text ?? '';
   const rawMap = result.outputFiles.find((f) => f.path.endsWith('.map'))?.text ?? '{}';
-  const header = '// Investor Data, built from src/ (npm run where -- Code:LINE:COL)\n';
+  const header = '// Built from src/; npm run where -- Code:LINE:COL\n';
   const code = `${header}${bundle.replace(/\n\/\/# sourceMappingURL=.*\n?$/, '\n').trimEnd()}\n\n${exposed.map(wrapper).join('')}`;
   verifyBundle(code, exposed);
   return { code, map: shiftMap(rawMap, BUNDLE_FIRST_LINE - 1), exposed };
