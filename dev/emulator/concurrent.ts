@@ -16,12 +16,13 @@
  * (measured in its worker between calls) plus the time its calls take here, never the time it
  * waited for its turn: wall time, or under a clock model (EmulatorOptions.modelledClock) the CPU
  * time of the thread that did the work (execution.ts, cpuTimeMs), so a busy machine, which
- * takes threads off the CPU, charges the same. Every job compiles the script anew, as every
- * execution does in Apps Script (runtime.ts, compileFresh). Each execution keeps its own limit
+ * takes threads off the CPU, charges the same. Every job is charged the script's compilation, as
+ * every execution pays it in Apps Script (compile.ts). Each execution keeps its own limit
  * (30 s for custom functions).
  */
 import { join } from 'node:path';
 import { type MessagePort, MessageChannel, Worker } from 'node:worker_threads';
+import { compileMs } from './compile';
 import { errorMessage, SimClock, cpuTimeMs } from './execution';
 import { arrayOf } from './utilities';
 import { Blocked } from './lock';
@@ -230,7 +231,7 @@ interface WaveHandlers {
 
 /** Idle workers, kept between waves (booting one costs tens of ms, more on a busy machine); they do not keep the process alive. */
 const idleWorkers: PooledWorker[] = [];
-/** Each distinct script source gets a number; a worker is sent a source once (it compiles it for every job). */
+/** Each distinct script source gets a number; a worker compiles a source once (as Emulator does; each job is charged its compilation, compile.ts). */
 const sourceIds = new Map<string, number>();
 
 /** A worker thread that runs one job at a time, and the channel its calls are answered on. */
@@ -423,6 +424,7 @@ export function runWave(emu: WaveHost, jobs: ConcurrentJob[], options: WaveOptio
               makeDate: (ms) => new Date(ms),
             });
             next.chooseClock();
+            next.exec.compiled(compileMs(emu.source));
             const globals = Object.fromEntries(
               Object.entries(next.prepared.globals).map(([k, v]) => [k, next.handle(v)]),
             );

@@ -234,6 +234,13 @@ export class Execution {
     }
   }
 
+  /** Charges the compilation of the script before its top-level code runs (compile.ts). */
+  compiled(ms: number): void {
+    this.syncReal();
+    this.clock.advance(ms);
+    this.check();
+  }
+
   /** Adds real time spent since the last charge (the bundle's own computation, real I/O). */
   syncReal(): void {
     const now = this.realNow();

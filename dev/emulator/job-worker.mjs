@@ -10,10 +10,8 @@ import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_thread
 
 const { realmSetup, wire, port } = workerData;
 const flag = new Int32Array(workerData.flag);
-/** Script sources by number: the main thread sends a source once per worker. */
-const sources = new Map();
-/** Executions this thread has run: each compiles the script anew (runtime.ts, compileFresh). */
-let compiled = 0;
+/** Compiled scripts by source number: the main thread sends a source once per worker (each job is charged its compilation there, compile.ts). */
+const scripts = new Map();
 
 /**
  * CPU time (ms) of the process: one job computes at a time while the main thread and the other
@@ -131,7 +129,7 @@ function exportValue(v) {
 }
 
 function runJob({ sourceId, source, name, globals, args, now, cpuClock }) {
-  if (source !== undefined) sources.set(sourceId, source);
+  if (source !== undefined) scripts.set(sourceId, new vm.Script(source, { filename: 'Code.js' }));
   computeNow = cpuClock ? cpuMs : () => performance.now();
   job = { simBase: now, proxies: new Map(), ids: new Map(), made: new WeakSet() };
   // An ordinary global object, as realm.ts's newContext makes (global lookups at V8's speed, not behind interceptors).
@@ -139,14 +137,13 @@ function runJob({ sourceId, source, name, globals, args, now, cpuClock }) {
   context.__simNow = () => job.simBase + (computeNow() - job.resumedAt);
   job.realm = vm.runInContext(realmSetup, context);
   for (const [k, desc] of Object.entries(globals)) context[k] = proxyFor(desc);
-  // As in a sequential run, the clock starts once the context is ready: compilation and top-level code onwards.
+  // As in a sequential run, the clock starts once the context is ready: top-level code onwards.
   job.resumedAt = computeNow();
   let out;
   try {
     // Only a function the script defined runs (as runtime.ts): the global's own built-ins are none of its functions.
     const builtIn = context[name];
-    compiled++;
-    new vm.Script(`${sources.get(sourceId)}\n//# execution ${compiled}`, { filename: 'Code.js' }).runInContext(context);
+    scripts.get(sourceId).runInContext(context);
     const fn = context[name];
     if (typeof fn !== 'function' || fn === builtIn) throw new Error(`Script function not found: ${name}`);
     out = { type: 'done', value: exportValue(fn(...decode(args))) };

@@ -16,6 +16,7 @@ import { AUTH_MODE, AUTH_MODE_NAMES, type AuthModeName } from './auth';
 import { CacheStore, EmulatedCacheService } from './cache';
 import { type ConcurrentJob, type FormulaCell, runWave, type WaveHost, type WaveOptions } from './concurrent';
 import { type ClockModel, defaultAuthMode, errorMessage, Execution, type Ledger, SimClock } from './execution';
+import { compileMs } from './compile';
 import { guard } from './guard';
 import { EmulatedHtmlService } from './html';
 import { EmulatedLockService, type LockState } from './lock';
@@ -86,20 +87,6 @@ export interface EmulatorOptions {
 
 const DEFAULT_DIST = join(__dirname, '../../dist');
 
-let compiled = 0;
-/**
- * The script compiled anew, as every Apps Script execution compiles the project's files before it
- * runs them: V8 keeps a compiled script for its source text (and the functions compiled in it)
- * for the life of the process, so the same text would be compiled once and cost the later
- * executions nothing. A comment unique to the execution at its end makes its text new to V8 and
- * changes no line or column of the script. The execution is charged the compilation (its clock
- * runs from Execution's construction on), and a wave's worker threads compile the same way
- * (job-worker.mjs).
- */
-export function compileFresh(source: string): vm.Script {
-  compiled++;
-  return new vm.Script(`${source}\n//# execution ${compiled}`, { filename: 'Code.js' });
-}
 /** Services that need authorisation, which Google refuses to custom functions. */
 const DENIED_IN_CUSTOM_FUNCTIONS = new Set(['ScriptApp', 'HtmlService', 'MailApp']);
 
@@ -167,6 +154,7 @@ export class Emulator implements WaveHost {
   /** Mail sent by every execution, and each user's daily recipient count (mail.ts). */
   readonly mail: MailState;
   readonly history: Ledger[] = [];
+  private readonly script: vm.Script;
   private readonly scriptSource: string;
   private readonly distDir: string;
   private readonly manifestScopes: ReadonlySet<string> | null;
@@ -176,8 +164,7 @@ export class Emulator implements WaveHost {
   constructor(readonly options: EmulatorOptions = {}) {
     this.distDir = options.distDir ?? DEFAULT_DIST;
     this.scriptSource = options.code ?? readFileSync(join(this.distDir, 'Code.js'), 'utf8');
-    // Fails here, not in the first execution, when the source is not a script.
-    new vm.Script(this.scriptSource, { filename: 'Code.js' });
+    this.script = new vm.Script(this.scriptSource, { filename: 'Code.js' });
     this.clock = new SimClock(options.startTime ?? Date.UTC(2026, 10, 23, 9, 0, 0));
     this.workbook = options.workbook ?? new Workbook();
     this.owner = options.owner ?? 'owner@example.com';
@@ -255,7 +242,8 @@ export class Emulator implements WaveHost {
     try {
       // Only a function the script defined runs: the global's own built-ins (eval, parseInt) are none of its functions.
       const builtIn = realm.context[name];
-      compileFresh(this.scriptSource).runInContext(realm.context);
+      prepared.exec.compiled(compileMs(this.scriptSource));
+      this.script.runInContext(realm.context);
       const fn = realm.context[name];
       if (typeof fn !== 'function' || fn === builtIn) throw new Error(`Script function not found: ${name}`);
       const value = fn(...prepared.args(realm.import(args)));

@@ -17,7 +17,7 @@ function idle(ms) { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0,
 function nothing() { return 1; }
 `;
 
-/** A script of `n` functions: compiling it takes V8 a measurable time, every time its text is new. */
+/** A script of `n` functions: compiling it takes V8 a measurable time. */
 const bigScript = (n: number) =>
   PROBES +
   Array.from(
@@ -110,7 +110,7 @@ describe('emulator: the modelled clock', () => {
     expect(charged(byDefault, 'all', [urls(FETCH_CONCURRENCY + 1)]).ms).toBeGreaterThanOrEqual(400);
   });
 
-  test('every execution compiles the script anew and is charged for it, not only the first', () => {
+  test('every execution is charged the script's compilation, not only the first', () => {
     const model = { latencyMs: 30 };
     const small = probe(PROBES, { modelledClock: model });
     const big = probe(bigScript(20_000), { modelledClock: model });
