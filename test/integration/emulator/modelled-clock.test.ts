@@ -110,7 +110,7 @@ describe('emulator: the modelled clock', () => {
     expect(charged(byDefault, 'all', [urls(FETCH_CONCURRENCY + 1)]).ms).toBeGreaterThanOrEqual(400);
   });
 
-  test('every execution is charged the script's compilation, not only the first', () => {
+  test('every execution is charged the compilation of the script, not only the first', () => {
     const model = { latencyMs: 30 };
     const small = probe(PROBES, { modelledClock: model });
     const big = probe(bigScript(20_000), { modelledClock: model });
