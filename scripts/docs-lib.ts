@@ -294,7 +294,8 @@ const number = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits:
 function value(key: string, v: Row[string]): string {
   if (v === undefined || v === null) return '';
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
-  if (typeof v === 'number' && key.endsWith('Ms')) return v >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${v} ms`;
+  if (typeof v === 'number' && (key.endsWith('Ms') || key === 'ms'))
+    return v >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${v} ms`;
   if (typeof v === 'number' && key.endsWith('Mb')) return `${number(v)} MB`;
   if (typeof v === 'number') return number(v);
   return cellText(String(v));
