@@ -8,6 +8,7 @@ import { Emulator } from '../dev/emulator/runtime';
 import { addin } from '../test/helpers/addin';
 import { DEMO_KEY, type RunningService } from '../test/helpers/service';
 import type { Ledger } from '../dev/emulator/execution';
+import { modelled } from './clock';
 
 export interface Figure {
   name: string;
@@ -48,7 +49,7 @@ function naive(base, key, ids) {
 
 export function benchFormulas(svc: RunningService, count: number, singles: number): Figure[] {
   const ids = Array.from({ length: count }, (_, i) => [partnerId(i)]);
-  const a = addin(svc.url);
+  const a = addin(svc.url, DEMO_KEY, modelled());
   let t = performance.now();
   const cold = a.cell('LP_GET', ids, 'id,fullName,firm,ticketSize');
   const coldFig = figure(`LP_GET ${count} ids, cold`, performance.now() - t, [cold.run.ledger], cold.error);
@@ -59,7 +60,7 @@ export function benchFormulas(svc: RunningService, count: number, singles: numbe
   const singleLedgers: Ledger[] = [];
   for (let i = 0; i < singles; i++) singleLedgers.push(a.cell('LP_GET', ids[i % count][0], 'fullName').run.ledger);
   const singleFig = figure(`${singles} single-id formulas, warm`, performance.now() - t, singleLedgers);
-  const naive = new Emulator({ code: NAIVE });
+  const naive = new Emulator(modelled({ code: NAIVE }));
   t = performance.now();
   const run = naive.run('naive', [svc.url, DEMO_KEY, ids.map((r) => r[0])], { kind: 'custom-function' });
   const naiveFig = figure(

@@ -13,6 +13,7 @@ import type { ImportInput } from '../src/contract';
 import { DEMO_KEY, startService } from '../dev/service/spawn';
 import { addin } from '../test/helpers/addin';
 import { call, runImport, saveImport } from '../test/helpers/imports';
+import { modelled } from './clock';
 import { type Figure, figure } from './formulas';
 
 const FIELDS = ['id', 'fullName', 'firm', 'ticketSize', 'updatedAt'];
@@ -97,7 +98,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const percent = (x: number) => Math.round(x * 1000) / 10;
 
 /** The reference service an import benchmark reads: `partners` partners, pages of 100, every record built at start. */
-function importService(partners: number, latencyMs: number) {
+export function importService(partners: number, latencyMs: number) {
   return startService([
     '--partners',
     String(partners),
@@ -142,7 +143,7 @@ export async function benchFilteredImport(
     for (let round = 0; round < runs; round++) {
       for (let k = 0; k < variants.length; k++) {
         const v = (k + round) % variants.length;
-        const a = addin(svc.url);
+        const a = addin(svc.url, DEMO_KEY, modelled());
         const id = saveImport(a.emu, { sheetName: 'Partners', fields: FIELDS, ...variants[v].input });
         const before = a.emu.history.length;
         const cpu = process.cpuUsage();
@@ -181,7 +182,7 @@ export async function benchFilteredImport(
 export async function benchImport(partners: number, latencyMs: number, naive: boolean): Promise<ImportFigure[]> {
   const svc = await importService(partners, latencyMs);
   try {
-    const a = addin(svc.url);
+    const a = addin(svc.url, DEMO_KEY, modelled());
     const id = saveImport(a.emu, { sheetName: 'Partners', fields: FIELDS });
     const before = a.emu.history.length;
     let t = performance.now();
@@ -201,7 +202,7 @@ export async function benchImport(partners: number, latencyMs: number, naive: bo
         .reduce((n, s) => n + s.maxRows * s.maxCols, 0),
     };
     if (!naive) return [ours];
-    const probe = new Emulator({ code: NAIVE_IMPORT });
+    const probe = new Emulator(modelled({ code: NAIVE_IMPORT }));
     t = performance.now();
     const n = probe.run<number>('naiveImport', [svc.url, DEMO_KEY], { kind: 'menu' });
     const naiveFig = importFigure(
@@ -211,7 +212,7 @@ export async function benchImport(partners: number, latencyMs: number, naive: bo
       n.value ?? 0,
       n.error,
     );
-    const cells = new Emulator({ code: NAIVE_IMPORT });
+    const cells = new Emulator(modelled({ code: NAIVE_IMPORT }));
     t = performance.now();
     const c = cells.run<number>('naiveCells', [last.totalItems], { kind: 'menu' });
     const written = c.ledger.calls['Range.setValue'] ?? 0;
@@ -245,7 +246,7 @@ export interface ScalePoint {
 export async function benchScale(active: number, latencyMs: number): Promise<ScalePoint> {
   const svc = await importService(Math.ceil(active / 0.846), latencyMs);
   try {
-    const a = addin(svc.url);
+    const a = addin(svc.url, DEMO_KEY, modelled());
     const id = saveImport(a.emu, { sheetName: 'Scale', fields: FIELDS });
     call(a.emu, 'scheduleImport', [id, { every: 'hours', hours: 1 }]);
     const before = a.emu.history.length;
@@ -329,7 +330,7 @@ export async function benchRateLimitedImport(
     for (const [faulty, seed] of [[false, seeds[0]] as const, ...seeds.map((n) => [true, n] as const)]) {
       await svc.config({ faults: { rateLimit: faulty ? rateLimit : 0, retryAfterSeconds }, seed });
       await svc.resetStats();
-      const a = addin(svc.url, DEMO_KEY, { modelledClock: { latencyMs } });
+      const a = addin(svc.url, DEMO_KEY, modelled());
       const id = saveImport(a.emu, { sheetName: 'Partners', fields: FIELDS });
       const before = a.emu.history.length;
       const t = performance.now();

@@ -9,13 +9,14 @@
 import type { Ledger } from '../dev/emulator/execution';
 import { fundId } from '../dev/service/generate';
 import { addin } from '../test/helpers/addin';
-import type { RunningService } from '../test/helpers/service';
+import { DEMO_KEY, type RunningService } from '../test/helpers/service';
+import { modelled } from './clock';
 import { type Figure, figure } from './formulas';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 export function benchMatch(svc: RunningService, runs: number): Array<Figure & { rows: number }> {
-  const warmUp = addin(svc.url);
+  const warmUp = addin(svc.url, DEMO_KEY, modelled());
   const cold = warmUp.cell('LP_FILTER', '', 'id', '', 1);
   if (cold.error) throw new Error(`filling the snapshot: ${cold.error}`);
   const cases: Array<{ name: string; fresh?: boolean; args: [string, ...unknown[]] }> = [

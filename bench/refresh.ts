@@ -9,6 +9,7 @@
  */
 import { Emulator } from '../dev/emulator/runtime';
 import type { SheetData } from '../dev/emulator/workbook';
+import { modelled } from './clock';
 import { type Figure, figure } from './formulas';
 
 const NAIVE = `
@@ -59,7 +60,7 @@ function measure(
   run: (emu: Emulator) => ReturnType<Emulator['run']>,
   code?: string,
 ): RefreshFigure {
-  const emu = new Emulator(code === undefined ? {} : { code });
+  const emu = new Emulator(modelled(code === undefined ? {} : { code }));
   const sheet = emu.workbook.sheets[0];
   fillSheet(sheet, n);
   const t = performance.now();

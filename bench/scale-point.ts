@@ -4,6 +4,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import { setBenchClock } from './clock';
 import { benchScale, type ScalePoint } from './imports';
 
 /** Runs a scale point in a child process and reads its result. */
@@ -23,6 +24,7 @@ export function scalePointInChild(active: number, latencyMs: number): ScalePoint
 }
 
 if (require.main === module) {
+  setBenchClock(Number(process.argv[3]));
   benchScale(Number(process.argv[2]), Number(process.argv[3])).then((p) => {
     console.log(JSON.stringify(p));
     process.exit(0);

@@ -20,6 +20,7 @@ import type { Ledger } from '../dev/emulator/execution';
 import { oneShot } from '../dev/service/spawn';
 import { addin, fillDownAndRecalculate } from '../test/helpers/addin';
 import { DEMO_KEY, type RunningService } from '../test/helpers/service';
+import { modelled } from './clock';
 import { type Figure, figure } from './formulas';
 
 const NAIVE = `
@@ -61,12 +62,12 @@ function floorWarm() {
 }`;
 
 /** The floor of a cold fill-down of `n` cells, `concurrency` at once (see the file's comment). */
-async function floorWave(svc: RunningService, n: number, concurrency: number): Promise<Ledger[]> {
+export async function floorWave(svc: RunningService, n: number, concurrency: number): Promise<Ledger[]> {
   const first = (await oneShot(
     `${svc.url}/api/limited-partners-data/getAllActiveLimitedPartners?apiKey=${DEMO_KEY}&limit=100&page=1`,
   )) as { pagination: { totalPages: number } };
   const shares = Math.min(concurrency, first.pagination.totalPages);
-  const emu = new Emulator({ code: FLOOR });
+  const emu = new Emulator(modelled({ code: FLOOR }));
   const kind = { kind: 'custom-function' as const };
   const jobs = [
     ...Array.from({ length: shares }, (_, k) => ({
@@ -82,7 +83,7 @@ async function floorWave(svc: RunningService, n: number, concurrency: number): P
   return runs.map((r) => r.ledger);
 }
 
-async function activeIds(svc: RunningService, n: number): Promise<string[]> {
+export async function activeIds(svc: RunningService, n: number): Promise<string[]> {
   const ids: string[] = [];
   for (let p = 1; ids.length < n; p++) {
     const body = (await oneShot(
@@ -111,7 +112,7 @@ export async function benchSheetScale(svc: RunningService, quick: boolean): Prom
     emu.run('getSidebarState', [], { kind: 'sidebar' });
     return emu;
   };
-  const emuSeq = opened(addin(svc.url, null).emu);
+  const emuSeq = opened(addin(svc.url, null, modelled()).emu);
   let t = performance.now();
   const seq = await fillDownAndRecalculate(
     emuSeq,
@@ -140,7 +141,7 @@ export async function benchSheetScale(svc: RunningService, quick: boolean): Prom
       errorsOf(warm),
     ),
   );
-  const emuConc = opened(addin(svc.url, null).emu);
+  const emuConc = opened(addin(svc.url, null, modelled()).emu);
   t = performance.now();
   const conc = await fillDownAndRecalculate(
     emuConc,
@@ -164,7 +165,7 @@ export async function benchSheetScale(svc: RunningService, quick: boolean): Prom
       floor,
     ),
   );
-  const naive = new Emulator({ code: NAIVE });
+  const naive = new Emulator(modelled({ code: NAIVE }));
   const naiveLedgers: Ledger[] = [];
   t = performance.now();
   for (const id of fill)
@@ -178,7 +179,7 @@ export async function benchSheetScale(svc: RunningService, quick: boolean): Prom
   );
   for (const size of quick ? [100] : [2000, 5000, 10000]) {
     const ids = all.slice(0, size).map((id) => [id]);
-    const a = addin(svc.url, null);
+    const a = addin(svc.url, null, modelled());
     opened(a.emu);
     t = performance.now();
     const cold = a.cell('LP_GET', ids, 'fullName');

@@ -1,6 +1,6 @@
 /**
  * The build: src/index.ts into dist/Code.js (one classic script, the bundle as an IIFE under the
- * global `InvestorData`, then one top-level wrapper function per exposed global carrying the
+ * global `LP` (GLOBAL_NAME), then one top-level wrapper function per exposed global carrying the
  * source's JSDoc), the sidebar into one self-contained dist/Sidebar.html, and the manifest.
  * It fails loudly when an exposed function has no wrapper or a custom function (a name in
  * capitals) has no @customfunction doc, because Sheets would then silently not offer it.
@@ -10,7 +10,10 @@ import { join } from 'node:path';
 import vm from 'node:vm';
 import { build } from 'esbuild';
 
-export const GLOBAL_NAME = 'InvestorData';
+/** The bundle's one global; short, since every wrapper names it. */
+export const GLOBAL_NAME = 'LP';
+/** dist/Code.js's source map, in a folder beside dist (clasp pushes every file in dist); not committed. */
+export const mapFile = (dist: string): string => `${dist}-map/Code.js.map`;
 
 export interface ExposedFunction {
   name: string;
@@ -78,8 +81,10 @@ export function checkDocs(fns: readonly ExposedFunction[]): void {
 
 export function wrapper(fn: ExposedFunction): string {
   const args = fn.params.join(', ');
-  const doc = fn.custom && fn.doc ? `${fn.doc}\n` : '';
-  return `${doc}function ${fn.name}(${args}) {\n  return ${GLOBAL_NAME}.${fn.name}(${args});\n}\n`;
+  const call = `return ${GLOBAL_NAME}.${fn.name}(${args});`;
+  // Sheets shows a custom function's JSDoc; the other wrappers are one line each.
+  if (!fn.custom) return `function ${fn.name}(${args}) { ${call} }\n`;
+  return `${fn.doc ? `${fn.doc}\n` : ''}function ${fn.name}(${args}) {\n  ${call}\n}\n`;
 }
 
 /** Checks a built Code.js: classic script, loads in a bare context, every global a top-level function. */
@@ -101,8 +106,13 @@ export function verifyBundle(code: string, fns: readonly ExposedFunction[]): voi
 
 export interface CodeBuild {
   code: string;
+  /** The source map of dist/Code.js (kept beside dist, never pushed): `npm run where -- Code:LINE:COL` reads it. */
+  map: string;
   exposed: ExposedFunction[];
 }
+
+/** The line of Code.js the bundle starts on: after the header line. */
+const BUNDLE_FIRST_LINE = 2;
 
 export async function buildCode(rootDir: string, srcDir = join(rootDir, 'src')): Promise<CodeBuild> {
   const result = await build({
@@ -115,14 +125,31 @@ export async function buildCode(rootDir: string, srcDir = join(rootDir, 'src')):
     write: false,
     legalComments: 'none',
     logLevel: 'silent',
+    // Minified: Apps Script compiles and runs the whole file on every execution (every custom
+    // function cell), and compile time grows with its size. The wrappers below stay readable
+    // (Sheets shows their JSDoc); a place in the bundle is mapped back to src/ with the map.
+    minify: true,
+    sourcemap: 'external',
+    sourcesContent: false,
+    // The map's sources are relative to the project (the folder of this nominal output file).
+    absWorkingDir: rootDir,
+    outfile: join(rootDir, 'Code.js'),
   });
   const exposed = describeExports(srcDir, exportNamesFromIndex(join(srcDir, 'index.ts')));
   checkDocs(exposed);
-  const bundle = result.outputFiles[0].text;
-  const header = '// Investor Data add-in. Built from src/ by scripts/build.ts; do not edit.\n';
-  const code = `${header}${bundle}\n${exposed.map(wrapper).join('\n')}`;
+  const bundle = result.outputFiles.find((f) => f.path.endsWith('.js'))?.text ?? '';
+  const rawMap = result.outputFiles.find((f) => f.path.endsWith('.map'))?.text ?? '{}';
+  const header = '// Built from src/; npm run where -- Code:LINE:COL\n';
+  const code = `${header}${bundle.replace(/\n\/\/# sourceMappingURL=.*\n?$/, '\n').trimEnd()}\n\n${exposed.map(wrapper).join('')}`;
   verifyBundle(code, exposed);
-  return { code, exposed };
+  return { code, map: shiftMap(rawMap, BUNDLE_FIRST_LINE - 1), exposed };
+}
+
+/** The map with `lines` empty lines put before its first (the header above the bundle). */
+function shiftMap(rawMap: string, lines: number): string {
+  const map = JSON.parse(rawMap) as { mappings: string; sources: string[] };
+  map.mappings = ';'.repeat(lines) + map.mappings;
+  return JSON.stringify(map);
 }
 
 /** The names src/index.ts exports (an IIFE's metafile does not list them). */

@@ -250,9 +250,17 @@ const GROUPS: Record<string, { title: string; text: string }> = {
     title: 'Reference service',
     text: 'Start-up (process spawn to listening, including the TypeScript loader), the first 100-row page, peak memory, and `getLimitedPartnerById` requests a second with 16 concurrent keep-alive clients.',
   },
+  floors: {
+    title: 'The add-in beside its floor',
+    text: "Each case beside its floor: the very requests the add-in sent, batch by batch, replayed with no add-in code (a script that only sends them and reads their text), execution by execution; the fill-down's floor is the ideal wave of *Fill-down and thousands of ids*. `ratio` is the add-in's time over its floor's (`execRatio`: its executions' time summed, for the wave), what is left above 1 being the add-in's own work: compiling the bundle, which every execution pays, parsing answers, building and reading the snapshot, the cache and the sheet. `target` is where the case should be. The list holds about 10,000 active partners (the imports: 10,045 and 50,205), pages of 100.",
+  },
+  bigImport: {
+    title: 'The largest import',
+    text: "An import of about 160,000 active partners, two fields, from the sidebar (the reference service's list at 189,126 partners; it documents up to 200,000), beside the same requests replayed with no add-in code.",
+  },
   rateLimited: {
     title: 'Imports against a rate-limited service',
-    text: "A sidebar import with 30 % of requests answered 429 with `Retry-After: 15`, one row per service seed (the service draws each refusal from the seed, the page and its attempt, so a seed repeats whatever the order of requests). Requests are counted by the service beside its distinct ones (pages) and its refusals: extra requests are pages read again. `longest429Run` is the most 429s in a row one page met, and the wait floor that many `Retry-After`s: no import that honours `Retry-After` ends sooner, though the rest of the import mostly overlaps those waits, so it is a floor, not an estimate. Emulated time here is on the emulator's modelled clock, so a rerun of a seed repeats it however busy the machine is: the CPU time of the add-in's own work (and of the emulated services), each request at the injected latency plus its bytes at 5 MB/s (a `fetchAll` at its slowest request, as Google sends them in parallel), the cost of each Apps Script call and the waits for `Retry-After`; the steps are where that clock ends each step's 20 s budget. Wall is the real time on the machine that ran it, shared with whatever else ran there: it does not repeat.",
+    text: "A sidebar import with 30 % of requests answered 429 with `Retry-After: 15`, one row per service seed (the service draws each refusal from the seed, the page and its attempt, so a seed repeats whatever the order of requests). Requests are counted by the service beside its distinct ones (pages) and its refusals: extra requests are pages read again. `longest429Run` is the most 429s in a row one page met, and the wait floor that many `Retry-After`s: no import that honours `Retry-After` ends sooner, though the rest of the import mostly overlaps those waits, so it is a floor, not an estimate. The steps are where the modelled clock ends each step's 20 s budget, so a rerun of a seed repeats them however busy the machine is.",
   },
 };
 
@@ -279,6 +287,14 @@ const HEADINGS: Record<string, string> = {
   longest429Run: 'Longest 429 run',
   waitFloorMs: 'Wait floor',
   extraRequests: 'Extra requests',
+  floorMs: 'Floor',
+  ratio: 'Ratio',
+  execMs: 'Exec time',
+  floorExecMs: 'Floor exec time',
+  execRatio: 'Exec ratio',
+  fetchAllCalls: '`fetchAll` calls',
+  target: 'Target',
+  ms: 'Time',
   error: 'Error',
 };
 
@@ -289,7 +305,8 @@ const number = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits:
 function value(key: string, v: Row[string]): string {
   if (v === undefined || v === null) return '';
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
-  if (typeof v === 'number' && key.endsWith('Ms')) return v >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${v} ms`;
+  if (typeof v === 'number' && (key.endsWith('Ms') || key === 'ms'))
+    return v >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${v} ms`;
   if (typeof v === 'number' && key.endsWith('Mb')) return `${number(v)} MB`;
   if (typeof v === 'number') return number(v);
   return cellText(String(v));
@@ -313,10 +330,12 @@ export function renderBenchmarks(results: Record<string, unknown>): string {
     'latency (the import benchmarks start it with `--preload`), each figure beside its naive baseline from',
     'the same run, and writes `bench/results.json`; `npm run bench -- --only refresh,formulas` runs only',
     "those groups and keeps the others' figures. `npm test` runs a small `--quick` version as a smoke check,",
-    "with no timing assertions, and writes nothing. *Emulated* is the emulator's simulated execution time:",
-    'real elapsed time plus the modelled cost of each Apps Script call (the rate-limited import: CPU time',
-    'and modelled requests instead of real elapsed time; see [the emulator](architecture.md#emulator-devemulator));',
-    '*Wall* is real time on the machine that ran it.',
+    "with no timing assertions, and writes nothing. *Emulated* is the emulator's simulated execution time on",
+    'its modelled clock, so that a figure repeats however busy the machine is: the CPU time of each',
+    "execution's work (compiling the bundle, which every execution pays, and running it), each request at",
+    'the injected latency plus its bytes at 5 MB/s with at most 10 requests of a `fetchAll` in flight, the',
+    'modelled cost of each Apps Script call and the waits (see [the emulator](architecture.md#emulator-devemulator));',
+    '*Wall* is real time on the machine that ran it, shared with whatever else ran there: it does not repeat.',
     '',
     `Latest run written: ${String(results.date ?? 'unknown').slice(0, 10)}; injected latency ${value('', results.latencyMs as number)} ms;`,
     `\`dist/Code.js\` ${value('', results.bundleKb as number)} KB (loaded on every custom-function call).`,

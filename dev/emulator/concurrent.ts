@@ -12,13 +12,18 @@
  * pending event (start, service call, end) with the earliest simulated time, and only while no
  * job is computing: so shared state (caches, properties, the sheet, the fetch quota) is touched in
  * simulated-time order, `Utilities.sleep` in one job lets the others run, and the outcome does not
- * depend on thread timing. One job computes at a time, so each is charged its own real compute
- * time (measured in its worker between calls) plus the time its calls take here, never the time
- * it waited for its turn. Each execution keeps its own limit (30 s for custom functions).
+ * depend on thread timing. One job computes at a time, so each is charged its own compute time
+ * (measured in its worker between calls) plus the time its calls take here, never the time it
+ * waited for its turn: wall time, or under a clock model (EmulatorOptions.modelledClock) the CPU
+ * time of the thread that did the work (execution.ts, cpuTimeMs), so a busy machine, which
+ * takes threads off the CPU, charges the same. Every job is charged the script's compilation, as
+ * every execution pays it in Apps Script (compile.ts). Each execution keeps its own limit
+ * (30 s for custom functions).
  */
 import { join } from 'node:path';
 import { type MessagePort, MessageChannel, Worker } from 'node:worker_threads';
-import { errorMessage, SimClock } from './execution';
+import { compileMs } from './compile';
+import { errorMessage, SimClock, cpuTimeMs } from './execution';
 import { arrayOf } from './utilities';
 import { Blocked } from './lock';
 import { REALM_SETUP, isDate } from './realm';
@@ -101,8 +106,22 @@ class JobRun {
     return (this.prepared as PreparedExecution).exec;
   }
 
+  /** The clock of the time this job is served here: CPU time under a clock model (execution.ts, cpuTimeMs), else wall time. */
+  private now: () => number = () => performance.now();
+
+  /** Under a clock model (the Execution's fetchModel), the job is charged CPU time, here and in its worker. */
+  get cpuClock(): boolean {
+    return this.exec.fetchModel !== undefined;
+  }
+
+  /** Called once the job's Execution exists. */
+  chooseClock(): void {
+    if (this.cpuClock) this.now = cpuTimeMs;
+    this.exec.useRealClock(this.realNow);
+  }
+
   /** The real-time source of this job's Execution: what it computed or was served, not what it waited. */
-  realNow = (): number => this.charged + (this.serveStart === undefined ? 0 : performance.now() - this.serveStart);
+  realNow = (): number => this.charged + (this.serveStart === undefined ? 0 : this.now() - this.serveStart);
 
   addCompute(ms: number): void {
     this.charged += Math.max(0, ms);
@@ -110,11 +129,11 @@ class JobRun {
   }
 
   serving<T>(work: () => T): T {
-    this.serveStart = performance.now();
+    this.serveStart = this.now();
     try {
       return work();
     } finally {
-      this.charged += performance.now() - this.serveStart;
+      this.charged += this.now() - this.serveStart;
       this.serveStart = undefined;
       this.exec.syncReal();
     }
@@ -212,7 +231,7 @@ interface WaveHandlers {
 
 /** Idle workers, kept between waves (booting one costs tens of ms, more on a busy machine); they do not keep the process alive. */
 const idleWorkers: PooledWorker[] = [];
-/** Each distinct script source gets a number; a worker compiles a source once (as Emulator compiles it once). */
+/** Each distinct script source gets a number; a worker compiles a source once (as Emulator does; each job is charged its compilation, compile.ts). */
 const sourceIds = new Map<string, number>();
 
 /** A worker thread that runs one job at a time, and the channel its calls are answered on. */
@@ -220,7 +239,7 @@ class PooledWorker {
   readonly worker: Worker;
   private readonly flag = new Int32Array(new SharedArrayBuffer(4));
   private readonly port: MessagePort;
-  private readonly compiled = new Set<number>();
+  private readonly sent = new Set<number>();
   run: JobRun | undefined;
   /** The wave this worker serves now. */
   wave: WaveHandlers | undefined;
@@ -272,8 +291,8 @@ class PooledWorker {
     this.run = run;
     let sourceId = sourceIds.get(source);
     if (sourceId === undefined) sourceIds.set(source, (sourceId = sourceIds.size + 1));
-    const first = !this.compiled.has(sourceId);
-    this.compiled.add(sourceId);
+    const first = !this.sent.has(sourceId);
+    this.sent.add(sourceId);
     this.worker.postMessage({
       type: 'start',
       sourceId,
@@ -282,6 +301,7 @@ class PooledWorker {
       globals,
       args,
       now: run.exec.clock.now(),
+      cpuClock: run.cpuClock,
     });
     this.startWatchdog(run, onRunaway);
   }
@@ -403,7 +423,8 @@ export function runWave(emu: WaveHost, jobs: ConcurrentJob[], options: WaveOptio
               makeError: (m) => new Error(m),
               makeDate: (ms) => new Date(ms),
             });
-            next.exec.useRealClock(next.realNow);
+            next.chooseClock();
+            next.exec.compiled(compileMs(emu.source));
             const globals = Object.fromEntries(
               Object.entries(next.prepared.globals).map(([k, v]) => [k, next.handle(v)]),
             );

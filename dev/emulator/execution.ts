@@ -2,7 +2,7 @@
  * One execution of the bundle: its kind and time limit, the simulated clock it advances, and the
  * ledger of what it did. Every emulated service call is charged here: the real time that passed
  * since the last charge (the bundle's own work, and real HTTP) plus the modelled cost of the call.
- * Under a modelled clock (useModelledClock) the real time is the process's CPU time instead of
+ * Under a modelled clock (useModelledClock) the real time is CPU time (cpuTimeMs) instead of
  * wall time, and fetches cost what the model says, not what the requests took on this machine.
  * Past the limit the execution is dead: this call and every later one throws Google's message.
  * It also runs in one authorization mode (auth.ts), which decides what it may call at all.
@@ -44,23 +44,34 @@ export const COST = {
 /**
  * A load-independent charge (EmulatorOptions.modelledClock): the bundle's own work at the CPU time
  * it takes, and each request at `latencyMs` plus its bytes (sent and received) at `bytesPerMs`,
- * instead of the wall time that passed, which grows with whatever else the machine is doing.
+ * at most `fetchConcurrency` requests of one fetchAll in flight at once, instead of the wall time
+ * that passed, which grows with whatever else the machine is doing.
  */
 export interface ClockModel {
   /** Every request's round trip (ms): the latency the service is configured with. */
   latencyMs: number;
   /** Transfer rate, bytes a millisecond (default FETCH_BYTES_PER_MS). */
   bytesPerMs?: number;
+  /** Requests of one fetchAll in flight at once (default FETCH_CONCURRENCY, url-fetch.ts). */
+  fetchConcurrency?: number;
 }
 
 /**
- * This process's CPU time (ms), user and system. On Node 20 it counts every thread of the process:
- * the bundle and the emulated services on the main thread, V8's garbage-collection and compiler
- * helpers (work the bundle's own allocations and code cause, which Google spends too), and the
- * synchronous-fetch worker thread. That thread works only while a fetch is under way, and a fetch
- * under the model is charged its modelled cost in place of everything spent during it
- * (url-fetch.ts), so the worker's HTTP work is not counted twice. Other processes (the service,
+ * The CPU time (ms) an execution is charged for its own work under a clock model: this process's,
+ * user and system (getrusage, microseconds). It counts every thread of the process, which is what
+ * the emulator wants as long as one thread computes at a time, and it does: a sequential run
+ * computes on the main thread while the fetch thread waits (a fetch under the model is charged its
+ * modelled cost in place of everything spent during it, url-fetch.ts), and a concurrent wave lets
+ * one job compute at a time (concurrent.ts) while the main thread and the other jobs' threads wait.
+ * It also counts V8's helper threads (garbage collection, background compilation), work that the
+ * bundle's own allocations and code cause and Google spends too. Other processes (the service,
  * whatever else runs on the machine) are not counted at all.
+ *
+ * Why not one thread's own CPU time: Node 20 has none (process.cpuUsage is getrusage of the whole
+ * process, in a worker too; process.threadCpuUsage came in Node 23.9), and Linux's per-thread
+ * figures from /proc (…/task/<tid>/schedstat, …/stat) are brought up to date only at the
+ * scheduler's tick for a running thread: steps of about 4 ms (stat: 10 ms), too coarse for
+ * executions of a few milliseconds.
  */
 export function cpuTimeMs(): number {
   const used = process.cpuUsage();
@@ -221,6 +232,13 @@ export class Execution {
     } finally {
       this.lastReal = this.realNow();
     }
+  }
+
+  /** Charges the compilation of the script before its top-level code runs (compile.ts). */
+  compiled(ms: number): void {
+    this.syncReal();
+    this.clock.advance(ms);
+    this.check();
   }
 
   /** Adds real time spent since the last charge (the bundle's own computation, real I/O). */

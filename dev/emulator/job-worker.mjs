@@ -10,8 +10,20 @@ import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_thread
 
 const { realmSetup, wire, port } = workerData;
 const flag = new Int32Array(workerData.flag);
-/** Compiled scripts by source number: the main thread sends a source once per worker. */
+/** Compiled scripts by source number: the main thread sends a source once per worker (each job is charged its compilation there, compile.ts). */
 const scripts = new Map();
+
+/**
+ * CPU time (ms) of the process: one job computes at a time while the main thread and the other
+ * jobs wait, so it is this job's (execution.ts, cpuTimeMs, explains why not this thread's own).
+ */
+function cpuMs() {
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1000;
+}
+
+/** The time a job is charged for its computation: CPU time under a clock model, else wall time. */
+let computeNow = () => performance.now();
 
 /** The job running now: its realm, its proxies, its clock. */
 let job;
@@ -22,7 +34,7 @@ function isDate(v) {
 
 /** A synchronous call to the main thread; throws the service's error message in the script's realm. */
 function rpc(msg) {
-  const computeMs = performance.now() - job.resumedAt;
+  const computeMs = computeNow() - job.resumedAt;
   let posted;
   try {
     posted = { type: 'call', computeMs, ...msg, args: msg.args?.map(encode) };
@@ -39,9 +51,8 @@ function rpc(msg) {
     received = receiveMessageOnPort(port);
   }
   const reply = received.message;
-  job.resumedAt = performance.now();
+  job.resumedAt = computeNow();
   job.simBase = reply.now;
-  job.realBase = job.resumedAt;
   if (reply.error !== undefined) throw new job.realm.Error(reply.error);
   const v = reply.value;
   if (v && typeof v === 'object' && v[wire.method])
@@ -117,22 +128,22 @@ function exportValue(v) {
   return v;
 }
 
-function runJob({ sourceId, source, name, globals, args, now }) {
+function runJob({ sourceId, source, name, globals, args, now, cpuClock }) {
   if (source !== undefined) scripts.set(sourceId, new vm.Script(source, { filename: 'Code.js' }));
-  const script = scripts.get(sourceId);
+  computeNow = cpuClock ? cpuMs : () => performance.now();
   job = { simBase: now, proxies: new Map(), ids: new Map(), made: new WeakSet() };
   // An ordinary global object, as realm.ts's newContext makes (global lookups at V8's speed, not behind interceptors).
   const context = vm.createContext(vm.constants.DONT_CONTEXTIFY);
-  context.__simNow = () => job.simBase + (performance.now() - job.realBase);
+  context.__simNow = () => job.simBase + (computeNow() - job.resumedAt);
   job.realm = vm.runInContext(realmSetup, context);
   for (const [k, desc] of Object.entries(globals)) context[k] = proxyFor(desc);
   // As in a sequential run, the clock starts once the context is ready: top-level code onwards.
-  job.resumedAt = job.realBase = performance.now();
+  job.resumedAt = computeNow();
   let out;
   try {
     // Only a function the script defined runs (as runtime.ts): the global's own built-ins are none of its functions.
     const builtIn = context[name];
-    script.runInContext(context);
+    scripts.get(sourceId).runInContext(context);
     const fn = context[name];
     if (typeof fn !== 'function' || fn === builtIn) throw new Error(`Script function not found: ${name}`);
     out = { type: 'done', value: exportValue(fn(...decode(args))) };
@@ -142,7 +153,7 @@ function runJob({ sourceId, source, name, globals, args, now }) {
       error: e !== null && typeof e === 'object' && 'message' in e ? String(e.message) : String(e),
     };
   }
-  out.computeMs = performance.now() - job.resumedAt;
+  out.computeMs = computeNow() - job.resumedAt;
   try {
     parentPort.postMessage(out);
   } catch (e) {

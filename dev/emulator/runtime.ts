@@ -16,6 +16,7 @@ import { AUTH_MODE, AUTH_MODE_NAMES, type AuthModeName } from './auth';
 import { CacheStore, EmulatedCacheService } from './cache';
 import { type ConcurrentJob, type FormulaCell, runWave, type WaveHost, type WaveOptions } from './concurrent';
 import { type ClockModel, defaultAuthMode, errorMessage, Execution, type Ledger, SimClock } from './execution';
+import { compileMs } from './compile';
 import { guard } from './guard';
 import { EmulatedHtmlService } from './html';
 import { EmulatedLockService, type LockState } from './lock';
@@ -65,6 +66,11 @@ export interface EmulatorOptions {
    * Default: wall time, real requests charged what they took.
    */
   modelledClock?: ClockModel;
+  /**
+   * Told the URLs of every fetch and fetchAll batch as it is sent, with the execution's ledger:
+   * benchmarks replay an execution's requests with no add-in code (its floor).
+   */
+  onFetch?: (ledger: Ledger, urls: string[]) => void;
   fetchQuota?: number;
   /** Mail recipients a day per user (default 100, a consumer account's). */
   mailQuota?: number;
@@ -80,6 +86,7 @@ export interface EmulatorOptions {
 }
 
 const DEFAULT_DIST = join(__dirname, '../../dist');
+
 /** Services that need authorisation, which Google refuses to custom functions. */
 const DENIED_IN_CUSTOM_FUNCTIONS = new Set(['ScriptApp', 'HtmlService', 'MailApp']);
 
@@ -235,6 +242,7 @@ export class Emulator implements WaveHost {
     try {
       // Only a function the script defined runs: the global's own built-ins (eval, parseInt) are none of its functions.
       const builtIn = realm.context[name];
+      prepared.exec.compiled(compileMs(this.scriptSource));
       this.script.runInContext(realm.context);
       const fn = realm.context[name];
       if (typeof fn !== 'function' || fn === builtIn) throw new Error(`Script function not found: ${name}`);
@@ -299,6 +307,7 @@ export class Emulator implements WaveHost {
         this.options.maxResponseBytes ?? MAX_RESPONSE_BYTES,
         !this.options.allowRemoteHosts,
         this.fetchAllowlist,
+        this.options.onFetch,
       ),
       CacheService: new EmulatedCacheService(exec, (scope) => this.cache(scope)),
       PropertiesService: new EmulatedPropertiesService(exec, (scope) => this.store(scope)),

@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path';
 import { createSyncFn } from 'synckit';
-import type { ClockModel, Execution } from './execution';
+import type { ClockModel, Execution, Ledger } from './execution';
 import { Blob } from './utilities';
 
 type FetchApp = Pick<GoogleAppsScript.URL_Fetch.UrlFetchApp, 'fetch' | 'fetchAll'>;
@@ -65,13 +65,26 @@ function syncFetch(exec: Execution): FetchThread {
 export const FETCH_BYTES_PER_MS = 5_000;
 
 /**
- * What a batch of requests costs under a clock model: its slowest request, since Google sends the
- * requests of one fetchAll in parallel (a fetch is a batch of one). A request costs the latency
- * plus its bytes (payload sent, body received) at the rate; one abandoned at the timeout costs
- * the timeout. This is not kinder than Google: the latency is the service's round trip, which
- * every fetch from Google waits too, and the rate is below what Google's links carry, so no
- * request is charged less than it must take anywhere. (Google's own overhead per fetch, which it
- * does not publish, is left out, as the wall clock on this machine leaves it out.)
+ * How many requests of one fetchAll Google has in flight at once, under a clock model. Google does
+ * not document it ("fetchAll … makes multiple requests … asynchronously", no number). Measurements
+ * people publish show the requests overlap (tanaikech's benchmark of fetchAll, 2018: several
+ * slow requests end together), and reports put the number of fetches of one script in flight at
+ * about 10 to 20 (magesheet.com, "The hidden cost of UrlFetchApp": "concurrent UrlFetch calls per
+ * script: not officially documented, observed around 10–20"). We take the low end, so that no
+ * batch is charged less than it may take at Google; ClockModel.fetchConcurrency changes it.
+ */
+export const FETCH_CONCURRENCY = 10;
+
+/**
+ * What a batch of requests costs under a clock model: Google sends the requests of one fetchAll
+ * in parallel, at most `fetchConcurrency` in flight (FETCH_CONCURRENCY), each next one as soon as
+ * one ends, in the batch's order; the batch ends when its last request does (a fetch is a batch of
+ * one). A request costs the latency plus its bytes (payload sent, body received) at the rate; one
+ * abandoned at the timeout costs the timeout. This is not kinder than Google: the latency is the
+ * service's round trip, which every fetch from Google waits too, and the rate is below what
+ * Google's links carry, so no request is charged less than it must take anywhere. (Google's own
+ * overhead per fetch, which it does not publish, is left out, as the wall clock on this machine
+ * leaves it out.)
  */
 export function modelledFetchMs(
   model: ClockModel,
@@ -80,6 +93,7 @@ export function modelledFetchMs(
   timeoutMs: number,
 ): number {
   const rate = model.bytesPerMs ?? FETCH_BYTES_PER_MS;
+  const lanes = Math.max(1, Math.floor(model.fetchConcurrency ?? FETCH_CONCURRENCY));
   const costs = results.map((res, i) => {
     if (res.timedOut) return timeoutMs;
     const sent = Buffer.byteLength(requests[i]?.payload ?? '', 'utf8');
@@ -87,7 +101,14 @@ export function modelledFetchMs(
       res.text !== undefined ? Buffer.byteLength(res.text, 'utf8') : Buffer.byteLength(res.body ?? '', 'base64');
     return model.latencyMs + (sent + received) / rate;
   });
-  return Math.max(0, ...costs);
+  // Each request starts on the lane that frees first.
+  const freeAt = new Array<number>(Math.min(lanes, costs.length)).fill(0);
+  for (const cost of costs) {
+    let lane = 0;
+    for (let k = 1; k < freeAt.length; k++) if (freeAt[k] < freeAt[lane]) lane = k;
+    freeAt[lane] += cost;
+  }
+  return Math.max(0, ...freeAt);
 }
 
 /** Whether a URL points at this machine (127.0.0.0/8, localhost, [::1]). */
@@ -169,6 +190,7 @@ export class EmulatedUrlFetchApp implements FetchApp {
     private readonly maxBytes = MAX_RESPONSE_BYTES,
     private readonly loopbackOnly = true,
     private readonly allowlist: readonly string[] | null = null,
+    private readonly onFetch?: (ledger: Ledger, urls: string[]) => void,
   ) {}
 
   fetch(url: string, params: Params = {}): GoogleAppsScript.URL_Fetch.HTTPResponse {
@@ -206,6 +228,10 @@ export class EmulatedUrlFetchApp implements FetchApp {
       throw err('Exception: Service invoked too many times for one day: urlfetch.');
     this.quota.used += requests.length;
     this.exec.ledger.fetches += requests.length;
+    this.onFetch?.(
+      this.exec.ledger,
+      requests.map((r) => r.url),
+    );
     const fetchAll = syncFetch(this.exec);
     const wire: WireRequest[] = requests.map((r) => ({
       url: r.url,

@@ -11,6 +11,8 @@ test('npm run bench --quick: every benchmark and baseline runs and reports its f
     scaling: Array<{ status: string; activePartners: number; executions: number }>;
     refresh: Array<{ name: string; formulas: number; lost: number; timedOut: boolean; setFormulaCalls: number }>;
     rateLimited: Array<{ status: string; rows: number; activePartners: number; steps: number; rateLimited: number }>;
+    floors: Array<{ name: string; ms: number; floorMs: number; ratio: number; fetches: number; error?: string }>;
+    bigImport: Array<{ name: string; ms: number; floorMs: number; fetches: number; error?: string }>;
   };
   expect(r.bundleKb).toBeGreaterThan(10);
   // 40 ids over a 300-partner service: reading the list (3 pages) beats 40 requests.
@@ -52,4 +54,16 @@ test('npm run bench --quick: every benchmark and baseline runs and reports its f
   expect(limited).toMatchObject({ status: 'done', rows: clean.activePartners });
   expect(limited.rateLimited).toBeGreaterThan(0);
   expect(limited.steps).toBeGreaterThanOrEqual(clean.steps);
-}, 120_000);
+  // Each case beside its floor: the floor sends the same requests (none when warm) and costs less.
+  expect(r.floors.every((f) => f.error === undefined)).toBe(true);
+  for (const f of r.floors) {
+    if (f.fetches === 0) expect(f.floorMs).toBe(0);
+    else expect(f.floorMs).toBeGreaterThan(0);
+    expect(f.ms).toBeGreaterThanOrEqual(f.floorMs);
+  }
+  expect(r.floors.filter((f) => /warm/.test(f.name)).map((f) => f.fetches)).toEqual([0, 0]);
+  expect(r.bigImport).toHaveLength(1);
+  expect(r.bigImport[0].error).toBeUndefined();
+  expect(r.bigImport[0].floorMs).toBeGreaterThan(0);
+  // The whole harness at small sizes, every execution compiling the bundle: minutes on a loaded machine.
+}, 600_000);

@@ -5,6 +5,8 @@
  * rate; a fetchAll its slowest request; a request abandoned at the timeout, the timeout) instead of
  * the real time the request took. The default clock still charges the real wait.
  */
+import { FETCH_CONCURRENCY } from '../../../dev/emulator/url-fetch';
+import { partnerId } from '../../../dev/service/generate';
 import { probe } from '../../helpers/probe';
 import { DEMO_KEY, type RunningService, startService } from '../../helpers/service';
 
@@ -12,7 +14,16 @@ const PROBES = `
 function get(url) { return UrlFetchApp.fetch(url).getContentText(); }
 function all(urls) { return UrlFetchApp.fetchAll(urls).map(function (r) { return r.getContentText(); }); }
 function idle(ms) { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms); return ms; }
+function nothing() { return 1; }
 `;
+
+/** A script of `n` functions: compiling it takes V8 a measurable time. */
+const bigScript = (n: number) =>
+  PROBES +
+  Array.from(
+    { length: n },
+    (_, i) => `function f${i}(a, b) { var x = a * ${i} + b; return [x, String(x), { k: x }]; }`,
+  ).join('\n');
 /** The service answers every request after this long (real time). */
 const SERVICE_LATENCY_MS = 400;
 /** What the charge may hold beyond the modelled cost: the CPU time of a probe's few calls. */
@@ -79,5 +90,43 @@ describe('emulator: the modelled clock', () => {
       CPU_SLACK_MS,
     );
     expect(charged(probe(PROBES), 'idle', [offCpuMs]).ms).toBeGreaterThanOrEqual(offCpuMs);
+  });
+
+  test('a fetchAll has at most fetchConcurrency requests in flight: more are charged in rounds', () => {
+    const model = { latencyMs: 200, bytesPerMs: 1e9, fetchConcurrency: 2 };
+    const emu = probe(PROBES, { modelledClock: model });
+    const four = charged<string[]>(emu, 'all', [
+      [byId('lp_0000a'), byId('lp_0000b'), byId('lp_0000c'), byId('lp_0000d')],
+    ]);
+    expect(four.ms).toBeGreaterThanOrEqual(2 * model.latencyMs);
+    expect(four.ms).toBeLessThan(2 * model.latencyMs + CPU_SLACK_MS);
+    const three = charged<string[]>(emu, 'all', [[byId(partnerId(100)), byId(partnerId(101)), byId(partnerId(102))]]);
+    expect(three.ms).toBeGreaterThanOrEqual(2 * model.latencyMs);
+
+    // The default: FETCH_CONCURRENCY at once, one more waits for a lane.
+    const byDefault = probe(PROBES, { modelledClock: { latencyMs: 200, bytesPerMs: 1e9 } });
+    const urls = (n: number) => Array.from({ length: n }, (_, i) => byId(partnerId(100 + i)));
+    expect(charged(byDefault, 'all', [urls(FETCH_CONCURRENCY)]).ms).toBeLessThan(200 + CPU_SLACK_MS);
+    expect(charged(byDefault, 'all', [urls(FETCH_CONCURRENCY + 1)]).ms).toBeGreaterThanOrEqual(400);
+  });
+
+  test('every execution is charged the compilation of the script, not only the first', () => {
+    const model = { latencyMs: 30 };
+    const small = probe(PROBES, { modelledClock: model });
+    const big = probe(bigScript(20_000), { modelledClock: model });
+    for (const emu of [small, big]) charged(emu, 'nothing', []);
+    const again = (emu: ReturnType<typeof probe>) =>
+      Math.min(...Array.from({ length: 3 }, () => charged(emu, 'nothing', []).ms));
+    // 20,000 functions take V8 tens of milliseconds to compile; the probe alone well under one.
+    expect(again(big)).toBeGreaterThan(again(small) + 5);
+  });
+
+  test('a wave of concurrent executions is charged CPU time: a job off the CPU is not charged; on the default clock it is', async () => {
+    const offCpuMs = 600;
+    const jobs = [0, 1, 2].map(() => ({ name: 'idle', args: [offCpuMs] }));
+    const modelledRuns = await probe(PROBES, { modelledClock: { latencyMs: 30 } }).runConcurrently(jobs);
+    for (const run of modelledRuns) expect(run.ledger.endedAt - run.ledger.startedAt).toBeLessThan(CPU_SLACK_MS);
+    const wallRuns = await probe(PROBES).runConcurrently(jobs);
+    for (const run of wallRuns) expect(run.ledger.endedAt - run.ledger.startedAt).toBeGreaterThanOrEqual(offCpuMs);
   });
 });

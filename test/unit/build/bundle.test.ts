@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import vm from 'node:vm';
 import { CUSTOM_FUNCTION_NAMES } from '../../../src/table/names';
-import { exportNamesFromIndex, isCustomFunctionName } from '../../../scripts/build-lib';
+import { SourceMap } from 'node:module';
+import { exportNamesFromIndex, isCustomFunctionName, mapFile } from '../../../scripts/build-lib';
+import { mapText } from '../../../scripts/where';
 
 const root = join(__dirname, '../../..');
 const code = readFileSync(join(root, 'dist/Code.js'), 'utf8');
@@ -45,5 +47,30 @@ describe('dist/Code.js', () => {
     const sidebar = readFileSync(join(root, 'dist/Sidebar.html'), 'utf8');
     expect(sidebar).toMatch(/<script>[\s\S]+<\/script>/);
     expect(sidebar).not.toMatch(/<script[^>]+src=|<link[^>]+stylesheet/);
+  });
+
+  test('is at most 150 KB: Apps Script compiles the whole file in every execution', () => {
+    expect(code.length).toBeLessThanOrEqual(150 * 1024);
+  });
+
+  test("a place in a stack trace of the minified bundle maps back to its line in src/ (the build's source map)", () => {
+    const context = vm.createContext({});
+    vm.runInContext(code, context, { filename: 'Code' });
+    let stack = '';
+    try {
+      // No SpreadsheetApp in a bare context: the menu's first call to it throws.
+      vm.runInContext('onOpen({})', context);
+    } catch (e) {
+      stack = String((e as Error).stack);
+    }
+    const map = new SourceMap(JSON.parse(readFileSync(mapFile(join(root, 'dist')), 'utf8')));
+    const mapped = mapText(map, stack);
+    const uiLine =
+      readFileSync(join(root, 'src/gas/ui.ts'), 'utf8')
+        .split('\n')
+        .findIndex((l) => l.includes('SpreadsheetApp.getUi()')) + 1;
+    expect(mapped).toContain(`(src/gas/ui.ts:${uiLine}:`);
+    // The wrapper Sheets calls is not minified: its place is its own.
+    expect(mapped).toMatch(/at onOpen \(Code:\d+:\d+\)/);
   });
 });
