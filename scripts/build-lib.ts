@@ -129,6 +129,8 @@ export async function buildCode(rootDir: string, srcDir = join(rootDir, 'src')):
     // function cell), and compile time grows with its size. The wrappers below stay readable
     // (Sheets shows their JSDoc); a place in the bundle is mapped back to src/ with the map.
     minify: true,
+    // Apps Script keeps a file as UTF-8: text such as … stays one character, not a \u escape.
+    charset: 'utf8',
     sourcemap: 'external',
     sourcesContent: false,
     // The map's sources are relative to the project (the folder of this nominal output file).
