@@ -132,6 +132,8 @@ const GROUP_HELP: Record<Group, string> = {
   scaling: 'import scaling (--scale sizes)',
   service: 'the reference service alone',
   rateLimited: 'imports against a rate-limited service (--seeds)',
+  floors: 'each formula and import case beside its floor (the same requests, no add-in code)',
+  bigImport: 'the largest list: about 160,000 active partners, two fields',
 };
 
 export const USAGE = `npm run bench -- [options]

@@ -4,6 +4,7 @@
  * `--help` lists the options and exits 0.
  */
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { numberOption, portOption, UsageError } from '../../../dev/cli-args';
 
@@ -49,8 +50,13 @@ test('npm run bench: --help lists every group and option; an unknown option or g
     'scaling',
     'service',
     'rateLimited',
-  ])
+    'floors',
+    'bigImport',
+  ]) {
     expect(help.stdout).toMatch(new RegExp(`^  ${group} `, 'm'));
+    // README's table of commands names every group too.
+    expect(readFileSync(join(ROOT, 'README.md'), 'utf8')).toContain(`\`${group}\``);
+  }
   const unknown = run('bench/run.ts', ['--onyl', 'match']);
   expect([unknown.status, unknown.stderr.trim()]).toEqual([
     2,
