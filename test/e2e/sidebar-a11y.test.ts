@@ -7,45 +7,33 @@
  * and each task done by pressing keys, asserting where focus is (role and accessible name, as a
  * screen reader says it) and what the status regions announced.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { addin } from '../helpers/addin';
-import { launch, shot } from '../helpers/browser';
+import { shot } from '../helpers/browser';
 import { call, saveImport } from '../helpers/imports';
 import { DEMO_KEY, type RunningService, servicesForThisFile, startService } from '../helpers/service';
 import {
   announced,
   clearAnnounced,
   focused,
-  openSidebar,
   press,
   type SidebarPage,
   tabTo,
   violations,
+  sidebarsForThisFile,
 } from '../helpers/sidebar-page';
 
 const services = servicesForThisFile(1, ['--partners', '240']);
 let svc: RunningService;
 let host: string;
-let browser: Browser;
-const opened: SidebarPage[] = [];
 
-beforeAll(async () => {
+const openFor = sidebarsForThisFile();
+beforeAll(() => {
   [svc] = services;
   host = svc.url.replace('http://', '');
-  browser = await launch();
-}, 60_000);
-afterAll(async () => {
-  for (const s of opened) await s.close();
-  await browser?.close();
 });
 
-async function sidebarFor(a: ReturnType<typeof addin>): Promise<SidebarPage> {
-  const s = await openSidebar(browser, a.emu);
-  opened.push(s);
-  await s.page.locator('#fetch-count:has-text("Fetches today")').waitFor();
-  await s.page.locator('#no-imports, #imports').first().waitFor({ state: 'attached' });
-  return s;
-}
+const sidebarFor = (a: ReturnType<typeof addin>): Promise<SidebarPage> => openFor(a.emu);
 
 /** At this text size in 300 px: what scrolls sideways, and every visible target smaller than 24 × 24 px. */
 async function reflowProblems(page: Page, textSize: '100%' | '200%'): Promise<string[]> {

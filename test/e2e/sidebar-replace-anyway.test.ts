@@ -6,27 +6,21 @@
  * Real dist/Sidebar.html in Chromium, google.script.run backed by the bundle in an emulator of
  * this process; the analyst's edits are made on the emulated sheet, as typed in Sheets.
  */
-import type { Browser, Locator } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { RUN_LOG_HEADER } from '../../src/import/end';
 import { addin } from '../helpers/addin';
-import { launch, shot } from '../helpers/browser';
+import { shot } from '../helpers/browser';
 import { call, runImport, saveImport, sheet } from '../helpers/imports';
 import { type RunningService, servicesForThisFile } from '../helpers/service';
-import { focused, openSidebar, press, type SidebarPage, tabTo, violations } from '../helpers/sidebar-page';
+import { focused, press, type SidebarPage, tabTo, violations, sidebarsForThisFile } from '../helpers/sidebar-page';
 
 const HOUR = 3_600_000;
 const services = servicesForThisFile(1, ['--partners', '40']);
 let svc: RunningService;
-let browser: Browser;
-const opened: SidebarPage[] = [];
 
-beforeAll(async () => {
+const openFor = sidebarsForThisFile();
+beforeAll(() => {
   [svc] = services;
-  browser = await launch();
-}, 60_000);
-afterAll(async () => {
-  for (const s of opened) await s.close();
-  await browser?.close();
 });
 
 const col = (name: string) => RUN_LOG_HEADER.indexOf(name);
@@ -48,8 +42,7 @@ function editedImport(): { a: ReturnType<typeof addin>; id: string; edit: () => 
 
 /** Opens the sidebar and presses Run now on the import: the replace stops, and its item offers the choices. */
 async function refusedInSidebar(a: ReturnType<typeof addin>): Promise<{ s: SidebarPage; item: Locator }> {
-  const s = await openSidebar(browser, a.emu);
-  opened.push(s);
+  const s = await openFor(a.emu);
   const item = s.page.getByRole('list', { name: 'Saved imports' }).getByRole('listitem');
   await item.getByRole('button', { name: 'Run now: import into Partners' }).click();
   await s.page.locator('#import-message.error:has-text("Replace stopped")').waitFor({ timeout: 60_000 });

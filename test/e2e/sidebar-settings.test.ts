@@ -9,12 +9,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Locator } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { addin } from '../helpers/addin';
-import { launch, shot } from '../helpers/browser';
+import { shot } from '../helpers/browser';
 import { call, saveImport, sheet } from '../helpers/imports';
 import { DEMO_KEY, type RunningService, servicesForThisFile } from '../helpers/service';
-import { focused, openSidebar, press, type SidebarPage, tabTo, violations } from '../helpers/sidebar-page';
+import { focused, press, type SidebarPage, tabTo, violations, sidebarsForThisFile } from '../helpers/sidebar-page';
 import { RUN_LOG_HEADER } from '../../src/import/end';
 
 const EDITOR = 'editor@example.com';
@@ -22,25 +22,13 @@ const EDITOR_KEY = 'editor-key-9876543210';
 const HOUR = 3_600_000;
 const services = servicesForThisFile(1, ['--partners', '120', '--keys', `${DEMO_KEY},${EDITOR_KEY}`]);
 let svc: RunningService;
-let browser: Browser;
-const opened: SidebarPage[] = [];
 
-beforeAll(async () => {
+const openFor = sidebarsForThisFile();
+beforeAll(() => {
   [svc] = services;
-  browser = await launch();
-}, 60_000);
-afterAll(async () => {
-  for (const s of opened) await s.close();
-  await browser?.close();
 });
 
-async function sidebarFor(a: ReturnType<typeof addin>): Promise<SidebarPage> {
-  const s = await openSidebar(browser, a.emu);
-  opened.push(s);
-  await s.page.locator('#fetch-count:has-text("Fetches today")').waitFor();
-  await s.page.locator('#no-imports, #imports').first().waitFor({ state: 'attached' });
-  return s;
-}
+const sidebarFor = (a: ReturnType<typeof addin>): Promise<SidebarPage> => openFor(a.emu);
 
 const itemOf = (s: SidebarPage, sheetName: string): Locator =>
   s.page

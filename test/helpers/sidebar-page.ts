@@ -15,6 +15,7 @@ import type { Browser, Page } from 'playwright-core';
 import { ScriptRunHost } from '../../dev/emulator/hosts';
 import type { Emulator } from '../../dev/emulator/runtime';
 import { scriptRunShim, TOKEN_HEADER } from '../../dev/workbench/server';
+import { launch } from './browser';
 
 export interface SidebarCall {
   name: string;
@@ -181,4 +182,28 @@ export async function tabTo(page: Page, name: string | RegExp, backward = false)
     await page.keyboard.press(backward ? 'Shift+Tab' : 'Tab');
   }
   throw new Error(`no control named ${name} reached by Tab`);
+}
+
+/**
+ * One browser for a test file, and the sidebars its tests open (all closed after the file). `open`
+ * waits until the sidebar has drawn its fetch count and its list of saved imports.
+ */
+export function sidebarsForThisFile(): (emu: Emulator) => Promise<SidebarPage> {
+  let browser: Browser | undefined;
+  const opened: SidebarPage[] = [];
+  beforeAll(async () => {
+    browser = await launch();
+  }, 60_000);
+  afterAll(async () => {
+    for (const s of opened) await s.close();
+    await browser?.close();
+  });
+  return async (emu) => {
+    if (!browser) throw new Error('the browser is launched before the first test of the file');
+    const s = await openSidebar(browser, emu);
+    opened.push(s);
+    await s.page.locator('#fetch-count:has-text("Fetches today")').waitFor();
+    await s.page.locator('#no-imports, #imports').first().waitFor({ state: 'attached' });
+    return s;
+  };
 }
