@@ -11,6 +11,7 @@
  */
 import { ServiceError } from './errors';
 import { fnv1a } from './hash';
+import { grouped, plural } from './numbers';
 import type { Outcome } from './client';
 import { firstOfEachId, type Page, recordId, type ServiceRecord } from './records';
 
@@ -104,8 +105,6 @@ function signature(items: readonly ServiceRecord[]): string {
   return `${items.length}|${key(items[0])}|${key(items[items.length - 1])}`;
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-
 /** Takes in page `page` (pages must be accepted in order). */
 export function acceptPage(c: ListCursor, page: number, value: Page<ServiceRecord>): void {
   if (cursorDone(c) || page !== c.nextPage) return;
@@ -124,7 +123,7 @@ export function acceptPage(c: ListCursor, page: number, value: Page<ServiceRecor
       return;
     }
     if (n > reported.totalItems) {
-      c.problem = `page 1 holds ${n} items although the service reports ${reported.totalItems} in all`;
+      c.problem = `page 1 holds ${plural(n, 'item')} although the service reports ${grouped(reported.totalItems)} in all`;
       return;
     }
     c.received = n;
@@ -152,17 +151,17 @@ export function acceptPage(c: ListCursor, page: number, value: Page<ServiceRecor
     // The page after the last: empty, or the server repeating its last page (clamping), ends the list.
     if (n === 0 || sig === c.lastSignature) c.endConfirmed = true;
     else
-      c.problem = `the service reports ${plural(c.totalItems, 'item')} but page ${page}, past the end, holds ${n} more`;
+      c.problem = `the service reports ${plural(c.totalItems, 'item')} but page ${page}, past the end, holds ${grouped(n)} more`;
     return;
   }
   if (sig === c.lastSignature) {
-    c.problem = `page ${page} repeats page ${page - 1}`;
+    c.problem = `page ${grouped(page)} repeats page ${grouped(page - 1)}`;
     return;
   }
   c.lastSignature = sig;
   const expected = page < c.lastPage ? c.size : c.totalItems - (c.lastPage - 1) * c.size;
   if (n !== expected) {
-    c.problem = `page ${page} holds ${n} items where ${expected} were expected (the service reports ${plural(c.totalItems, 'item')}, ${c.size} a page)`;
+    c.problem = `page ${grouped(page)} holds ${plural(n, 'item')} where ${grouped(expected)} were expected (the service reports ${plural(c.totalItems, 'item')}, ${grouped(c.size)} a page)`;
     return;
   }
   c.received += n;
@@ -197,7 +196,7 @@ export function listVerdict(c: ListCursor, distinct?: number): ListVerdict {
   if (c.problem !== undefined) return { complete: false, reason: c.problem, changed: false };
   if (c.changed) {
     const reason = c.gone
-      ? `page ${c.gone} of ${c.lastPage} was gone by the time it was asked for (the list shrank while it was read)`
+      ? `page ${grouped(c.gone)} of ${grouped(c.lastPage)} was gone by the time it was asked for (the list shrank while it was read)`
       : 'the list changed while it was read';
     return { complete: false, reason, changed: true };
   }
@@ -205,7 +204,7 @@ export function listVerdict(c: ListCursor, distinct?: number): ListVerdict {
   if (c.received !== c.totalItems) {
     return {
       complete: false,
-      reason: `${plural(c.received, 'item')} arrived where the service reports ${c.totalItems}`,
+      reason: `${plural(c.received, 'item')} arrived where the service reports ${grouped(c.totalItems)}`,
       changed: false,
     };
   }

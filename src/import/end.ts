@@ -5,7 +5,7 @@
  * watched replace) and its alert. A failed or cancelled run leaves the sheet as it was. Either way the run is saved
  * and gets its row in the run log. The step that reads the list is ./machine.ts.
  */
-import { grouped } from '../api/numbers';
+import { grouped, plural } from '../api/numbers';
 import { firstOfEachId, idProblem } from '../api/records';
 import type { Cell } from '../table/cells';
 import { type Change, headerName, mergeTables, type OutCell, tableLayout } from './merge';
@@ -52,7 +52,7 @@ export function keyedRows(rows: readonly Cell[][], idCol: number): { keyed: Cell
     return !problem;
   });
   const skipped = rows.length - keyed.length;
-  const why = [...reasons].map(([reason, n]) => `${n} ${reason}`).join(', ');
+  const why = [...reasons].map(([reason, n]) => `${grouped(n)} ${reason}`).join(', ');
   return {
     keyed,
     skipped,
@@ -154,8 +154,10 @@ function mergeNote(changes: readonly Change[]): string {
   return [
     ` ${grouped(count('new partner'))} new, ${grouped(count('no longer active'))} no longer active,`,
     unmatched ? ` ${grouped(unmatched)} no longer matching,` : '',
-    ` ${grouped(count('changed'))} field changes.`,
-    repeated ? ` ${grouped(repeated)} rows with a repeated id kept as they were.` : '',
+    ` ${plural(count('changed'), 'field change')}.`,
+    repeated
+      ? ` ${plural(repeated, 'row')} with a repeated id kept as ${repeated === 1 ? 'it was' : 'they were'}.`
+      : '',
   ].join('');
 }
 
@@ -207,10 +209,10 @@ export function writeTarget(
   run.read = rows.length;
   const watched = afterWrite(spec, run, rows, ports);
   const which = spec.fit
-    ? `${grouped(rows.length)} of ${grouped(read)} active limited partners (the best fits to fund ${spec.fit.fund}${spec.filters?.length ? ' matching the filters' : ''})`
+    ? `${grouped(rows.length)} of ${plural(read, 'active limited partner')} (the best fits to fund ${spec.fit.fund}${spec.filters?.length ? ' matching the filters' : ''})`
     : spec.filters?.length
-      ? `${grouped(rows.length)} of ${grouped(read)} active limited partners (those matching the filters)`
-      : `${grouped(rows.length)} active limited partners`;
+      ? `${grouped(rows.length)} of ${plural(read, 'active limited partner')} (those matching the filters)`
+      : plural(rows.length, 'active limited partner');
   run.message = `Imported ${which} into "${spec.sheetName}".${note}${skippedNote}${watched}`;
   return logRun(spec, run, ports, 'done', rows.length, read);
 }

@@ -15,7 +15,7 @@
  * A failed, cancelled or killed run never touches the target table.
  */
 import { ServiceError } from '../api/errors';
-import { grouped } from '../api/numbers';
+import { grouped, plural } from '../api/numbers';
 import { DEADLINE_MARGIN_MS } from '../api/client';
 import {
   acceptPage,
@@ -295,7 +295,7 @@ class Step {
       if (run.list.received > before) this.takeRows(page, h.rows);
     }
     run.read = run.staged + this.taken.length;
-    run.message = `Page ${pagesRead(run)} of ${run.list.lastPage}`;
+    run.message = `Page ${grouped(pagesRead(run))} of ${grouped(run.list.lastPage)}`;
   }
 
   /** Page 1 is in: a list whose table could not fit in a spreadsheet fails the run before more is read. */
@@ -420,7 +420,7 @@ class Step {
     // page refused so in the next read too, while that read goes on, is no list that shrank but a page the service
     // refuses: the run fails.
     if (page === this.run.gone && c.started && !cursorDone(c) && page <= c.lastPage && noSuchPage(error)) {
-      const why = `The data service refused page ${page} of the ${c.lastPage} its list reports, in two reads in a row`;
+      const why = `The data service refused page ${grouped(page)} of the ${grouped(c.lastPage)} its list reports, in two reads in a row`;
       this.failure = new ServiceError(error.code, `${why}: ${error.message}`);
       return undefined;
     }
@@ -451,9 +451,9 @@ class Step {
       return failRun(spec, run, ports, failure.message);
     }
     // The service is failing for now (rate limit, outage): keep what is in, carry on in the next step.
-    const inARow = ` (${run.stalls} steps in a row without a page; the run fails after ${MAX_STALLS + 1})`;
+    const inARow = ` (${plural(run.stalls, 'step')} in a row without a page; the run fails after ${plural(MAX_STALLS + 1, 'step')})`;
     const tries = run.stalls > 1 && !told ? inARow : '';
-    run.message = `${failure.message} Continuing at page ${run.list.nextPage} in the next step${tries}.`;
+    run.message = `${failure.message} Continuing at page ${grouped(run.list.nextPage)} in the next step${tries}.`;
     return undefined;
   }
 
@@ -526,7 +526,7 @@ function finish(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPo
   const pagesRead = (run.readBefore ?? 0) + Math.max(1, Math.min(run.list.nextPage - 1, run.list.lastPage));
   if ((verdict.changed ? pagesRead / Math.max(1, run.list.lastPage) : run.pass) >= passes) {
     const why = verdict.changed ? `it kept changing during the import (last read: ${verdict.reason})` : verdict.reason;
-    return failRun(spec, run, ports, `Incomplete after ${run.pass} reads of the list: ${why}.`);
+    return failRun(spec, run, ports, `Incomplete after ${plural(run.pass, 'read')} of the list: ${why}.`);
   }
   ports.staging.remove(spec.id);
   // The pages the service asked to wait for still wait in the next read: a Retry-After is the run's, not the read's.

@@ -256,7 +256,7 @@ describe('merge never drops analyst data silently (issue 12, items 4 and 5)', ()
     expect(runImport(a.emu, id).pop()?.status).toBe('failed');
     expect(call(a.emu, 'adoptTable', [id]).ok).toBe(true);
     const done = runImport(a.emu, id).pop();
-    expect(done?.message).toContain('1 rows with a repeated id kept as they were.');
+    expect(done?.message).toContain('1 row with a repeated id kept as it was.');
     const notes = sheet(a.emu, 'Mine').map((r) => r[2]);
     expect(notes).toEqual(expect.arrayContaining(['first', 'second']));
   });

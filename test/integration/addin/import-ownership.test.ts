@@ -214,7 +214,7 @@ describe('merge by id keeps every analyst cell where it belongs', () => {
       await svc.mutate({ deactivate: [gone], reactivate: [joining], touch: [touched], reorder: 'reverse' });
       const last = runImport(emu, id).pop();
       expect(last?.status).toBe('done');
-      expect(last?.message).toMatch(/ 1 new, 1 no longer active, 1 field changes\.$/);
+      expect(last?.message).toMatch(/ 1 new, 1 no longer active, 1 field change\.$/);
       const after = sheet(emu, 'Partners');
       // Every row holds the partner it held, in the analyst's order; the partner who joined is below them.
       expect(after.map((r) => r[0])).toEqual([...before.map((r) => r[0]), joining]);

@@ -88,7 +88,7 @@ describe("the run's message", () => {
       ['p1', 'Twice'],
     ]);
     expect(drive(w).pop()?.message).toBe(
-      'Imported 3 active limited partners into "Partners". 2 new, 0 no longer active, 0 field changes. 1 rows with a repeated id kept as they were.',
+      'Imported 3 active limited partners into "Partners". 2 new, 0 no longer active, 0 field changes. 1 row with a repeated id kept as it was.',
     );
   });
 });

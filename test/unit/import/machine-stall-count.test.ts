@@ -14,7 +14,8 @@ import { limited } from '../../helpers/import-drive';
 
 const spec: ImportSpec = { id: 'imp1', sheetName: 'Partners', fields: ['id', 'fullName'], mode: 'replace' };
 const outage = () => new ServiceError('SERVER', 'The data service failed (HTTP 503).');
-const inARow = (n: number) => `(${n} steps in a row without a page; the run fails after ${MAX_STALLS + 1})`;
+const inARow = (n: number) =>
+  `(${n} ${n === 1 ? 'step' : 'steps'} in a row without a page; the run fails after ${MAX_STALLS + 1} steps)`;
 
 /** A long list read in steps of 15 s, failing every request while `refusing()` says so. */
 function setup(refusing: () => ServiceError | undefined): { w: World; next: (budget?: number) => RunSummary } {

@@ -88,7 +88,7 @@ describe('import state machine: the happy paths', () => {
     ]);
     expect(drive(w)[0]).toMatchObject({
       status: 'done',
-      message: 'Imported 3 active limited partners into "Partners". 2 new, 1 no longer active, 1 field changes.',
+      message: 'Imported 3 active limited partners into "Partners". 2 new, 1 no longer active, 1 field change.',
     });
     expect(table(w)).toEqual([
       ['id', 'fullName', 'Notes'],
@@ -126,7 +126,7 @@ describe('import state machine: failures', () => {
       'Rate limited by the data service, retry in 30 s. Continuing at page 1 in the next step.',
     );
     expect(steps[1].message).toBe(
-      `Rate limited by the data service, retry in 30 s. Continuing at page 1 in the next step (2 steps in a row without a page; the run fails after ${MAX_STALLS + 1}).`,
+      `Rate limited by the data service, retry in 30 s. Continuing at page 1 in the next step (2 steps in a row without a page; the run fails after ${MAX_STALLS + 1} steps).`,
     );
     expect(steps[MAX_STALLS].message).toBe(
       'Rate limited by the data service, retry in 30 s. The sheet "Partners" keeps its previous data.',
