@@ -317,9 +317,7 @@ function importItem(v: ImportView, index: number): HTMLLIElement {
   fact('Status', v.last?.message ? `${status}: ${v.last.message}` : status, `status-${v.last?.status ?? ''}`);
   fact(
     'Schedule',
-    v.schedule
-      ? `${describe(v.schedule)}, by ${v.scheduledBy}, with ${v.scheduledBy === 'you' ? 'your' : 'their'} key`
-      : describe(v.schedule),
+    v.schedule ? `${describe(v.schedule)}, by ${v.scheduledBy}, with ${v.runsWith}` : describe(v.schedule),
   );
   if (v.shaped) fact('Rows kept', v.shaped);
   fact(

@@ -10,7 +10,7 @@
  * also shows the day's URL fetches beside the daily limit, re-read after a connection test and
  * whenever the imports list is refreshed (a run spends fetches). Interaction rules: sidebar/ui.ts.
  */
-import { setAlertsOff, startImports } from './imports';
+import { refresh as refreshImports, setAlertsOff, startImports } from './imports';
 import { type Answer, call, type SettingsChange, type SidebarOpened, type SidebarState as State } from './rpc';
 import { $, ask, busy, clearFieldErrors, fieldError, focusFirstError, type Question, say, showFailure } from './ui';
 
@@ -148,6 +148,7 @@ async function saveKey(): Promise<void> {
   show(r);
   say('key-message', r.note, r.check === 'accepted' ? 'ok' : 'warning');
   if (r.addressConfirmed) await recover();
+  await refreshImports();
 }
 
 async function confirmAddress(): Promise<void> {
@@ -157,6 +158,7 @@ async function confirmAddress(): Promise<void> {
   show(r);
   say('key-message', `Your key is now sent to ${shownAddress(address)}.`, 'ok');
   await recover();
+  await refreshImports();
   // The question is gone: the next step is to test the connection.
   $('test-connection').focus();
 }
@@ -175,6 +177,8 @@ async function removeKey(): Promise<void> {
   if (!r.ok) return showFailure(r, 'key-message');
   show(r);
   say('key-message', 'Key removed.', 'ok');
+  // A schedule of yours names the key it runs with: its item says so at once.
+  void refreshImports();
 }
 
 async function testConnection(): Promise<void> {

@@ -82,6 +82,8 @@ export interface ImportView extends ImportSpec {
   historySheet: string;
   /** Who owns the schedule: "you", their address, or "another editor"; '' when not scheduled. */
   scheduledBy: string;
+  /** Whose key the schedule runs with: "your key", "their key", or why yours cannot serve; '' when not scheduled. */
+  runsWith: string;
 }
 
 /** A field the filter editor offers, with the operators that fit its type. */

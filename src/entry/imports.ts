@@ -50,7 +50,7 @@ import {
 import { checkFilters, commonValues, compileQuery, describeQuery, opsFor } from '../table/filter';
 import { FIT_FIELDS } from '../table/match';
 
-const view = (spec: ImportSpec, user: Person): ImportView => ({
+const view = (spec: ImportSpec, user: Person, keyReady = usableKey()): ImportView => ({
   ...spec,
   run: summarize(spec.id, loadRun(spec.id)),
   shaped: [
@@ -67,7 +67,20 @@ const view = (spec: ImportSpec, user: Person): ImportView => ({
       : spec.schedule.by.id === user.id
         ? 'no one (changed outside the sidebar: save the schedule again)'
         : spec.schedule.by.email || 'another editor',
+  runsWith: !spec.schedule
+    ? ''
+    : !ownsSchedule(spec, user)
+      ? 'their key'
+      : keyReady
+        ? 'your key'
+        : 'your key, which is not saved for this address: it cannot run until you save it (Settings)',
 });
+
+/** Whether the user has a key bound to this spreadsheet's service address: what a schedule of theirs runs with. */
+function usableKey(): boolean {
+  const s = readSettings();
+  return !!s.apiKey && !!s.baseUrl && s.keyAddress === s.baseUrl;
+}
 /** The fields a filter can name, with their operators (a field no operator fits is left out). */
 const FILTER_FIELDS: FilterField[] = LP_FIELD_SPECS.map((f) => ({ name: f.name, ops: [...opsFor(f.name)] })).filter(
   (f) => f.ops.length > 0,
@@ -99,8 +112,9 @@ export function listImports(): Answer<{
   return answer(() => {
     const user = me();
     const imports = loadImports();
+    const keyReady = usableKey();
     return {
-      imports: imports.map((spec) => view(spec, user)),
+      imports: imports.map((spec) => view(spec, user, keyReady)),
       fields: [...LP_FIELDS, ...FIT_FIELDS],
       defaultFields: [...DEFAULT_IMPORT_FIELDS],
       filterFields: FILTER_FIELDS,

@@ -184,9 +184,12 @@ test('save key, import, schedule hourly, remove key, an hour passes: the run log
   await item.getByRole('combobox', { name: 'Every' }).selectOption('1');
   await item.getByRole('button', { name: 'Save schedule: import into Hourly' }).click();
   await p.locator('#import-message:has-text("Schedule saved")').waitFor();
+  expect(await factOf(item, 'Schedule').textContent()).toBe('every hour, by you, with your key');
   await p.getByRole('button', { name: 'Remove key' }).click();
   await p.getByRole('button', { name: 'Remove my key' }).click();
   await p.locator('#key-status:has-text("No API key saved yet.")').waitFor();
+  // The item no longer says the schedule runs with a key that is gone.
+  await factOf(item, 'Schedule').filter({ hasText: 'it cannot run until you save it (Settings)' }).waitFor();
   const before = sheet(a.emu, 'Investor Data log').length;
   const runs = a.emu.advance(HOUR + 60_000);
   expect(runs.map((r) => r.error)).toEqual([undefined]);

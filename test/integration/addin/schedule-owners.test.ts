@@ -68,11 +68,16 @@ describe.each(MODES)('in %s: whose schedule runs with whose key', (_where, addOn
     expect(call(a.emu, 'scheduleImport', [mine, { every: 'hours', hours: 1 }]).ok).toBe(true);
     const saved = call(a.emu, 'scheduleImport', [theirs, { every: 'hours', hours: 1 }], asEditor);
     expect(saved.ok && saved.import.scheduledBy).toBe('you');
+    expect(saved.ok && saved.import.runsWith).toBe('your key');
     expect(statusOf(a.emu, theirs)?.scheduledBy).toBe(EDITOR);
+    expect(statusOf(a.emu, theirs)?.runsWith).toBe('their key');
+    expect(statusOf(a.emu, mine)?.runsWith).toBe('your key');
     // One trigger each, in this document.
     expect(a.emu.triggers.triggers.map((t) => t.user).sort()).toEqual([EDITOR, a.emu.owner].sort());
     // The owner's key gone: the owner's schedule fails with a reason, the editor's still runs on the editor's key.
     removeKey(a.emu, a.emu.owner);
+    // Its item says the owner's schedule has no key to run with, and what to do.
+    expect(statusOf(a.emu, mine)?.runsWith).toMatch(/^your key, which is not saved for this address: it cannot run until you save it/);
     const runs = a.emu.advance(HOUR + 60_000);
     expect(ranAs(runs).sort()).toEqual([EDITOR, a.emu.owner].sort());
     expect(runs.every((r) => r.error === undefined)).toBe(true);
