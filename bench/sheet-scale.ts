@@ -1,5 +1,5 @@
 /**
- * Formulas at sheet scale (issue 13), at 10,000 active partners, each beside its baseline from
+ * Formulas at sheet scale at 10,000 active partners, each beside its baseline from
  * the same run:
  * - 1,000 single-id formulas filled down a column (`=LP_GET(A2,"fullName")`, one execution per
  *   cell as Sheets runs them), cold one after another, cold 10 at once (the emulator's concurrent

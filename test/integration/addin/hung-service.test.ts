@@ -1,5 +1,5 @@
 /**
- * A hung service (issue 12 item 7). UrlFetchApp has no per-request timeout, so the first formula
+ * A hung service. UrlFetchApp has no per-request timeout, so the first formula
  * that meets a hung service is killed at its 30 s limit (modelled here by killing it once the
  * slow answer comes back). What matters is every formula after it: they must not wait to be
  * killed too, but show their last good value (marked stale) or a short message at once, and

@@ -206,7 +206,7 @@ describe('scheduled refresh', () => {
   });
 });
 
-describe('merge never drops analyst data silently (issue 12, items 4 and 5)', () => {
+describe('merge never drops analyst data silently', () => {
   test('a header "ID" below a title row is found; the title, the analyst column and the headers as the analyst named them stay', () => {
     const a = addin(svc.url);
     const id = saveImport(a.emu, { sheetName: 'Titled', fields: ['id', 'fullName'], mode: 'merge' });

@@ -1,5 +1,5 @@
 /**
- * Against a reference service that lies about its pages (issue 11): (a) no pagination object,
+ * Against a reference service that lies about its pages: (a) no pagination object,
  * (b) an under-reported total, (c) a repeated page, (d) a false pageSize, (e) 400 pages claimed
  * for a short list. LP_ACTIVE never returns a short or duplicated list without saying so; an
  * import never ends "done" with a wrong set of ids: it completes correctly, or it fails and the

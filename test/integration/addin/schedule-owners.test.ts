@@ -77,7 +77,9 @@ describe.each(MODES)('in %s: whose schedule runs with whose key', (_where, addOn
     // The owner's key gone: the owner's schedule fails with a reason, the editor's still runs on the editor's key.
     removeKey(a.emu, a.emu.owner);
     // Its item says the owner's schedule has no key to run with, and what to do.
-    expect(statusOf(a.emu, mine)?.runsWith).toMatch(/^your key, which is not saved for this address: it cannot run until you save it/);
+    expect(statusOf(a.emu, mine)?.runsWith).toMatch(
+      /^your key, which is not saved for this address: it cannot run until you save it/,
+    );
     const runs = a.emu.advance(HOUR + 60_000);
     expect(ranAs(runs).sort()).toEqual([EDITOR, a.emu.owner].sort());
     expect(runs.every((r) => r.error === undefined)).toBe(true);

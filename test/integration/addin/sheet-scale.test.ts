@@ -1,7 +1,7 @@
 /**
- * Custom functions at sheet scale (issue 13): thousands of ids through the shared partner
+ * Custom functions at sheet scale: thousands of ids through the shared partner
  * snapshot, a formula filled down a column (each cell its own execution, seeing its calling
- * cell), ranges that must not evict each other, and a hung service (issue 12 item 7). Figures are
+ * cell), ranges that must not evict each other, and a hung service. Figures are
  * asserted against the service's own counts, at 10,000 active partners.
  */
 import { partnerId } from '../../../dev/service/generate';

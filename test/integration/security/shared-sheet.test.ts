@@ -1,5 +1,5 @@
 /**
- * A shared spreadsheet, tried as a careless or hostile editor would (issue 12, item 1): the
+ * A shared spreadsheet, tried as a careless or hostile editor would: the
  * editor points the document at their own server and sets the cache lifetime to 0. The owner's
  * key must never reach that server (formulas and scheduled runs use the owner's key), the owner
  * is told what changed, and the owner's cache lifetime is the owner's alone.
