@@ -14,12 +14,12 @@ export const COUNT_FORMAT = '#,##0';
 /** Fields whose values are sums of money. */
 export const MONEY_FIELDS: readonly string[] = ['ticketSize', 'firstChequeMinimum', 'firstChequeMaximum'];
 
-const formats = new Map<string, string>();
-for (const f of [...LP_FIELD_SPECS, ...FUND_FIELD_SPECS]) {
-  if (f.type === 'datetime') formats.set(f.name, DATE_FORMAT);
-  else if (MONEY_FIELDS.includes(f.name)) formats.set(f.name, MONEY_FORMAT);
-  else if (f.type === 'integer') formats.set(f.name, COUNT_FORMAT);
-}
+const TYPES = new Map<string, string>([...LP_FIELD_SPECS, ...FUND_FIELD_SPECS].map((f) => [f.name, f.type]));
 
 /** The number format of a field's column ('' when it has none, and for a column of no field). */
-export const numberFormatOf = (field: string | undefined): string => (field && formats.get(field)) || '';
+export function numberFormatOf(field: string | undefined): string {
+  const type = TYPES.get(field ?? '');
+  if (type === 'datetime') return DATE_FORMAT;
+  if (MONEY_FIELDS.includes(field ?? '')) return MONEY_FORMAT;
+  return type === 'integer' ? COUNT_FORMAT : '';
+}

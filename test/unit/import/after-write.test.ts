@@ -171,6 +171,15 @@ describe('history', () => {
     expect(h.appended).toEqual([]);
   });
 
+  test('when exactly one run of this size fits, the note says so in the singular', () => {
+    // A new sheet of 26 columns: header and 10 rows take 286 cells; room for one run and not two.
+    const h = historySheet({ grid: { others: MAX_SPREADSHEET_CELLS - 286 - 100, rows: 0, cols: 26 } });
+    const { note } = historyRun(5, h.port, ids(10));
+    expect(note).toBe(
+      ' History not kept: 5 runs of 10 rows would take the spreadsheet past its 10,000,000 cells; 1 run of this size fits beside its other sheets. Keep at most 1 run.',
+    );
+  });
+
   test('a run of no rows needs no room, adds nothing and keeps the runs there', () => {
     const h = historySheet(twoRuns(10, { rows: 21, cols: 3, others: MAX_SPREADSHEET_CELLS }));
     const { note, run } = historyRun(3, h.port, []);
@@ -384,6 +393,16 @@ describe('alert', () => {
     expect(note).toBe(' Alert: 1 change emailed to me@example.com.');
     expect(mail.sent[0].body.split('\n')[1]).toBe('lp_1\tfirm\tAcme\tAcme & Co');
     expect(told.known).toEqual([{ id: 'lp_1', name: '', values: ['Acme & Co'] }]);
+  });
+
+  test('a partner the record names keeps that name in the email when this run has none for it', () => {
+    const mail = mailbox();
+    const told = record([{ id: 'lp_1', name: 'Eve', values: ['Acme'] }]);
+    alertRun(watchedSpec(onFirm(alert(5)), ['id', 'firm']), [['lp_1', 'Acme & Co']], {
+      mail: mail.port,
+      listed: told.port,
+    });
+    expect(mail.sent[0].body.split('\n')[1]).toBe('Eve (lp_1)\tfirm\tAcme\tAcme & Co');
   });
 
   test('an alert on every field records the values of every field the import writes', () => {

@@ -6,7 +6,14 @@
  * both times, added and removed with empty cells) and a run of no rows fitting any spreadsheet.
  */
 import type { Change } from '../../../src/import/merge';
-import { alertChanges, alertMail, MAX_ALERT_ROWS, MAX_SPREADSHEET_CELLS, runsThatFit } from '../../../src/import/watch';
+import {
+  alertChanges,
+  alertMail,
+  knownOf,
+  MAX_ALERT_ROWS,
+  MAX_SPREADSHEET_CELLS,
+  runsThatFit,
+} from '../../../src/import/watch';
 import type { Cell } from '../../../src/table/cells';
 
 const links = {
@@ -188,4 +195,28 @@ test('counts past a thousand are grouped, one change is singular, and text that 
   );
   expect(one.subject).toBe('1 change to partners in "LPs" (0 added, 0 removed, 1 changed)');
   expect(one.body.split('\n')[1]).toBe('lp_1\tfirm\t2026-01-02T03:04:05.000Z\tB');
+});
+
+test('a before or after that is a date shows as a time with its zone, whatever the field', () => {
+  const mail = alertMail(
+    { sheetName: 'LPs' },
+    [change('lp_1', 'changed', 'firm', new Date(Date.UTC(2026, 0, 2, 3, 4, 5)), 'B')],
+    links,
+    new Map(),
+    [],
+    AT,
+  );
+  expect(mail.body.split('\n')[1]).toBe('lp_1\tfirm\t2026-01-02 03:04 UTC\tB');
+});
+
+test("the alert's record keeps each partner's id, name and watched values; without a name column the name is empty", () => {
+  const rows = [
+    ['lp_1', 'Eve', 'Acme'],
+    ['lp_2', 'Bo', 'Beta'],
+  ];
+  expect(knownOf(rows, 0, [2])).toEqual([
+    { id: 'lp_1', name: '', values: ['Acme'] },
+    { id: 'lp_2', name: '', values: ['Beta'] },
+  ]);
+  expect(knownOf(rows, 0, [2], 1).map((k) => k.name)).toEqual(['Eve', 'Bo']);
 });
