@@ -11,7 +11,7 @@
  * or to "Add condition". Everything from the server is shown as text.
  */
 import { call, type FilterCondition, type FilterField, type FilterOp, type SortKey } from './rpc';
-import { $, button, el, say } from './ui';
+import { $, button, el, grouped, say } from './ui';
 
 const OP_WORDS: Record<FilterOp, string> = {
   is: 'is',
@@ -41,7 +41,6 @@ const suggestions = new Map<string, Promise<string[]>>();
 let countTimer: ReturnType<typeof setTimeout> | undefined;
 let asked = 0;
 
-const grouped = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 const takesValue = (op: FilterOp): boolean => op !== 'isEmpty' && op !== 'isNotEmpty';
 const opsOf = (field: string): FilterOp[] => fields.find((f) => f.name === field)?.ops ?? [];
 

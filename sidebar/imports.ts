@@ -13,7 +13,7 @@
  */
 import { type Answer, call, type ImportInput, type ImportView, type RunSummary as Summary, type Schedule } from './rpc';
 import { currentFilters, currentFit, currentSort, showShape, startFilters } from './filters';
-import { $, ask, busy, button, clearFieldErrors, el, fieldError, say as sayIn } from './ui';
+import { $, ask, busy, button, clearFieldErrors, el, fieldError, grouped, say as sayIn } from './ui';
 
 const KINDS: Array<[string, string]> = [
   ['none', 'Not scheduled'],
@@ -40,7 +40,6 @@ let stamp = '';
 const POLL_MS = 10_000;
 
 const say = (text: string, tone: Parameters<typeof sayIn>[2] = ''): void => sayIn('import-message', text, tone);
-const grouped = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 /** Times as the schedules are: UTC. */
 const utc = (ms: number): string => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
@@ -86,6 +85,9 @@ function labelled(text: string, control: HTMLSelectElement, id: string): HTMLEle
   return wrap;
 }
 
+/** Schedule picks not yet saved, by import id: a redraw (the poll's included) shows them again. */
+const drafts = new Map<string, { kind: string; n: string; day: string }>();
+
 /** The schedule picked in the controls (not yet saved). */
 function picked(kind: string, n: string, day: string): Schedule | null {
   if (kind === 'none') return null;
@@ -103,43 +105,52 @@ function scheduleControls(v: ImportView, index: number): HTMLElement {
   const n = keyed(el('select'), `n:${v.id}`);
   const day = keyed(el('select'), `day:${v.id}`);
   const s = v.schedule;
-  options(kind, KINDS, s?.every ?? 'none');
+  options(kind, KINDS, drafts.get(v.id)?.kind ?? s?.every ?? 'none');
   const kindBox = labelled('Repeat', kind, `schedule-kind-${index}`);
   const nBox = labelled('', n, `schedule-n-${index}`);
   const nLabel = nBox.querySelector('label') as HTMLLabelElement;
   const dayBox = labelled('On', day, `schedule-day-${index}`);
   const fill = () => {
+    // A draft's hour and day stand while its kind is the one shown.
+    const draft = drafts.get(v.id)?.kind === kind.value ? drafts.get(v.id) : undefined;
     if (kind.value === 'hours') {
       nLabel.textContent = 'Every';
       options(
         n,
         EVERY_HOURS.map((h) => [String(h), h === 1 ? '1 hour' : `${h} hours`]),
-        String(s?.hours ?? 6),
+        draft?.n ?? String(s?.hours ?? 6),
       );
     } else {
       nLabel.textContent = 'At (UTC)';
       options(
         n,
         Array.from({ length: 24 }, (_, h) => [String(h), `${String(h).padStart(2, '0')}:00`]),
-        String(s?.atHour ?? 6),
+        draft?.n ?? String(s?.atHour ?? 6),
       );
     }
     options(
       day,
       DAYS.map((d, i) => [String(i), d]),
-      String(s?.weekday ?? 1),
+      draft?.day ?? String(s?.weekday ?? 1),
     );
     nBox.hidden = kind.value === 'none';
     dayBox.hidden = kind.value !== 'week';
   };
   fill();
-  // Choosing only changes what is shown: arrow keys through the options save nothing.
-  kind.onchange = fill;
+  // Choosing only changes what is shown, and is kept as a draft: arrow keys through the options save nothing.
+  const remember = () => drafts.set(v.id, { kind: kind.value, n: n.value, day: day.value });
+  kind.onchange = () => {
+    fill();
+    remember();
+  };
+  n.onchange = remember;
+  day.onchange = remember;
   const save = keyed(button('Save schedule'), `save-schedule:${v.id}`);
   save.setAttribute('aria-label', `Save schedule: import into ${v.sheetName}`);
   save.onclick = () =>
     void busy(save, async () => {
       const r = await call('scheduleImport', v.id, picked(kind.value, n.value, day.value));
+      if (r.ok) drafts.delete(v.id);
       // Announced once the list is redrawn and focus is back, so the message marks the end of the action.
       await refresh();
       say(
@@ -368,9 +379,28 @@ function importItem(v: ImportView, index: number): HTMLLIElement {
   edit.onclick = () => editImport(v);
   const actions = el('div');
   actions.className = 'row';
-  actions.append(run, edit, del, ...ownershipChoices(v));
+  actions.append(run, edit, del, ...ownershipChoices(v), ...(v.replaceAnyway ? [stopReplacing(v)] : []));
   item.append(title, facts, actions, scheduleControls(v, index));
   return item;
+}
+
+/** Turns Replace anyway on every run off: a later run that finds cells not as the import left them stops again. */
+function stopReplacing(v: ImportView): HTMLButtonElement {
+  const b = keyed(button('Stop replacing anyway'), `stop-force:${v.id}`);
+  b.setAttribute('aria-label', `Stop replacing anyway: import into ${v.sheetName}`);
+  b.onclick = () =>
+    void busy(b, async () => {
+      const r = await call('saveImport', { id: v.id, replaceAnyway: null });
+      await refresh();
+      if (r.ok) refocus(`run:${v.id}`);
+      say(
+        r.ok
+          ? `Replace anyway is off for "${v.sheetName}": a run that finds cells not as the import left them stops and names them.`
+          : r.message,
+        r.ok ? 'ok' : 'error',
+      );
+    });
+  return b;
 }
 
 /**

@@ -12,12 +12,21 @@
  */
 import { refresh as refreshImports, setAlertsOff, startImports } from './imports';
 import { type Answer, call, type SettingsChange, type SidebarOpened, type SidebarState as State } from './rpc';
-import { $, ask, busy, clearFieldErrors, fieldError, focusFirstError, type Question, say, showFailure } from './ui';
+import {
+  $,
+  ask,
+  busy,
+  clearFieldErrors,
+  fieldError,
+  focusFirstError,
+  grouped,
+  type Question,
+  say,
+  showFailure,
+} from './ui';
 
 /** A service address as the consent question names it: host, port and path, so a changed path is a changed question. */
 const shownAddress = (address: string): string => address.replace(/^https?:\/\//, '').replace(/\/+$/, '');
-
-const grouped = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
 /** The longest cache lifetime (the server says the same: src/api/memo.ts). */
 const MAX_TTL = 21600;

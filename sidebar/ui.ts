@@ -9,6 +9,9 @@
  */
 import type { Answer, SettingField } from './rpc';
 
+/** A count with its thousands grouped by commas (`10,045`), as the add-in's messages write it. */
+export const grouped = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
 export const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 
 export function el<K extends keyof HTMLElementTagNameMap>(tag: K, text = ''): HTMLElementTagNameMap[K] {

@@ -120,6 +120,8 @@ export interface ImportInput {
   history?: { keep: number } | null;
   /** Email the user saving it after a run that found these changes (of these fields only, when given). Absent: as saved; null: none. Only its owner may change it. */
   alert?: { on: AlertOn[]; fields?: string[] } | null;
+  /** Null (or false) stops Replace anyway on every run; absent: as saved. Only Replace anyway on a refused run turns it on. */
+  replaceAnyway?: false | null;
 }
 
 export type CheckStatus = 'OK' | 'WARN' | 'FAIL' | 'SKIP' | 'INFO';

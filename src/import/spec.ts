@@ -329,6 +329,18 @@ function checkSheets(
   return history;
 }
 
+/**
+ * Replace anyway on every run, as saved (left out), or off (null or false). It is turned on only by
+ * Replace anyway on a refused run, where the analyst has seen what it overwrites.
+ */
+function checkReplaceAnyway(input: unknown, before: boolean | undefined): boolean | undefined {
+  if (input === undefined) return before;
+  if (input === null || input === false) return undefined;
+  throw badInput(
+    'Replace anyway is turned on by pressing Replace anyway on a refused run; a save can only turn it off (null).',
+  );
+}
+
 /** The columns chosen (left out: as saved, or the defaults), unknown ones refused, `id` always among them. */
 function checkFields(input: unknown, before: readonly string[] | undefined): string[] {
   const fields =
@@ -350,8 +362,8 @@ function checkFields(input: unknown, before: readonly string[] | undefined): str
  * ones refused, filters and sort checked (refused with a message naming the problem). One rule
  * for every setting of a saved import: left out (undefined), it stays as saved (a new import
  * takes the defaults: every active partner, the default columns, replace); null removes the
- * filters, sort, sort by fit, history or alert. A change that would narrow what another user's
- * alert watches is refused (checkCoverage).
+ * filters, sort, sort by fit, history, alert or Replace anyway on every run. A change that would
+ * narrow what another user's alert watches is refused (checkCoverage).
  */
 export function checkSpec(
   input: unknown,
@@ -387,6 +399,9 @@ export function checkSpec(
     last: before?.last,
     ...(history ? { history } : {}),
     ...(alert ? { alert } : {}),
-    replaceAnyway: before && sameSheetName(before.sheetName, sheetName) ? before.replaceAnyway : undefined,
+    replaceAnyway: checkReplaceAnyway(
+      i.replaceAnyway,
+      before && sameSheetName(before.sheetName, sheetName) ? before.replaceAnyway : undefined,
+    ),
   };
 }

@@ -2,7 +2,8 @@
  * Replace anyway, pressed where a person presses it: a replace that stopped because its sheet is
  * not as the import left it offers Replace anyway and an "on every run" box on the import's item.
  * Pressed once with the box unticked, that run overwrites and the next scheduled run stops again;
- * with the box ticked, every later run overwrites, scheduled ones included, and the item says so.
+ * with the box ticked, every later run overwrites, scheduled ones included, and the item says so,
+ * until Stop replacing anyway on the item turns it off.
  * Real dist/Sidebar.html in Chromium, google.script.run backed by the bundle in an emulator of
  * this process; the analyst's edits are made on the emulated sheet, as typed in Sheets.
  */
@@ -97,4 +98,16 @@ test('Replace anyway pressed with the box ticked: every later run overwrites, sc
   expect(a.emu.workbook.byName('Partners')?.get(2, 2)).not.toBe('My own note');
   await item.locator('dt:text-is("Status") + dd:has-text("Replaced anyway")').waitFor({ timeout: 30_000 });
   await p.screenshot({ path: shot('sidebar-replace-anyway-always'), fullPage: true });
+  // Turned off from the item: the next scheduled run that finds an edit stops again.
+  await tabTo(p, 'Stop replacing anyway: import into Partners');
+  await press(p, 'Enter');
+  await p.locator('#import-message.ok:has-text("Replace anyway is off")').waitFor();
+  expect(s.calls.filter((c) => c.name === 'saveImport').map((c) => c.args)).toEqual([[{ id, replaceAnyway: null }]]);
+  expect(await item.locator('dt:text-is("Replace anyway")').count()).toBe(0);
+  expect(await focused(p)).toEqual({ role: 'button', name: 'Run now: import into Partners' });
+  edit();
+  const later = sheet(a.emu, 'Investor Data log').length;
+  a.emu.advance(HOUR + 60_000);
+  expect(outcomes(a, later)).toEqual(['schedule:failed']);
+  expect(a.emu.workbook.byName('Partners')?.get(2, 2)).toBe('My own note');
 });

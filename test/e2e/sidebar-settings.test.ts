@@ -156,7 +156,7 @@ test("an alert on another editor's schedule is refused under the alert's control
   expect(viewOf(a, id)?.alert).toBeUndefined();
 });
 
-test('a save made elsewhere shows in the open sidebar at once, without reopening it', async () => {
+test('a save made elsewhere shows in the open sidebar at once, without reopening it; a schedule being picked stays picked', async () => {
   const a = addin(svc.url);
   const id = saveImport(a.emu, {
     sheetName: 'Shaped',
@@ -166,10 +166,20 @@ test('a save made elsewhere shows in the open sidebar at once, without reopening
   const s = await sidebarFor(a);
   const item = itemOf(s, 'Shaped');
   const kept = await factOf(item, 'Rows kept').textContent();
+  // The analyst is choosing a schedule, not saved yet, when the save elsewhere redraws the list.
+  await item.getByLabel('Repeat').selectOption('week');
+  await item.getByLabel('At (UTC)').selectOption('9');
+  await item.getByLabel('On', { exact: true }).selectOption('5');
   // As typed in the browser's console, naming only what changes.
   expect(call(a.emu, 'saveImport', [{ id, history: { keep: 3 } }]).ok).toBe(true);
   await factOf(item, 'History').filter({ hasText: 'last 3 runs' }).waitFor({ timeout: 30_000 });
   expect(await factOf(item, 'Rows kept').textContent()).toBe(kept);
+  const picks = [item.getByLabel('Repeat'), item.getByLabel('At (UTC)'), item.getByLabel('On', { exact: true })];
+  expect(await Promise.all(picks.map((p) => p.inputValue()))).toEqual(['week', '9', '5']);
+  expect(viewOf(a, id)?.schedule).toBeUndefined();
+  await item.getByRole('button', { name: 'Save schedule: import into Shaped' }).click();
+  await factOf(item, 'Schedule').filter({ hasText: 'Friday' }).waitFor();
+  expect(viewOf(a, id)?.schedule).toMatchObject({ every: 'week', weekday: 5, atHour: 9 });
 });
 
 test('save key, import, schedule hourly, remove key, an hour passes: the run log has the failure and the item its status, with what to do', async () => {

@@ -54,3 +54,19 @@ test('filters and sort left out stay; null removes them', () => {
   const removed = checkSpec({ id: 'imp0', filters: null, sort: null } as never, [saved], newId);
   expect([removed.filters, removed.sort, removed.mode]).toEqual([undefined, undefined, 'merge']);
 });
+
+test('Replace anyway on every run left out stays; null or false turns it off; a save cannot turn it on', () => {
+  const forced: ImportSpec = { ...saved, mode: 'replace', replaceAnyway: true };
+  expect(checkSpec({ id: 'imp0', sort: null }, [forced], newId).replaceAnyway).toBe(true);
+  expect(checkSpec({ id: 'imp0', replaceAnyway: null }, [forced], newId)).toEqual({
+    ...forced,
+    schedule: undefined,
+    nextDueAt: undefined,
+    last: undefined,
+    replaceAnyway: undefined,
+  });
+  expect(checkSpec({ id: 'imp0', replaceAnyway: false }, [forced], newId).replaceAnyway).toBeUndefined();
+  expect(() => checkSpec({ id: 'imp0', replaceAnyway: true }, [saved], newId)).toThrow(
+    'Replace anyway is turned on by pressing Replace anyway on a refused run',
+  );
+});
