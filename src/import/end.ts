@@ -1,12 +1,9 @@
 /**
- * How an import run ends. A complete read is written to its sheet in one write, with the import's
- * record (./replace.ts: the record of what is about to be written, as pending, then the table, its
- * columns' fields and protection, then the record made current), the changes it made (merge, or a
- * watched replace) and its alert. A failed or cancelled run leaves the sheet as it was. Either way
- * the run is saved and gets its row in the run log (./run-log.ts). The step that reads the list is
- * ./machine.ts.
+ * How an import run ends: a complete read is written to its sheet in one write, with the import's
+ * record (./replace.ts), the changes it made (merge, or a watched replace) and its alert, and the run
+ * gets its row in the run log (./run-log.ts). The step that reads the list is ./machine.ts.
  */
-import { gridOf, headerName, mergeTables, type OutCell, tableLayout } from './merge';
+import { type Fields, gridOf, MergeRefused, headerName, mergeTables, type OutCell, tableLayout } from './merge';
 import type { ImportPorts } from './ports';
 import { joined, recordOf, replaceRefusal } from './replace';
 import { doneRun, failRun, logChanges, mergeNote } from './run-log';
@@ -31,7 +28,7 @@ export const replaceRefused = (spec: ImportSpec, run: RunState, ports: ImportPor
 export function writeOwned(
   spec: ImportSpec,
   grid: OutCell[][],
-  columns: Array<string | undefined>,
+  columns: Fields,
   ports: ImportPorts,
   owns: (r: number, c: number) => boolean,
 ): void {
@@ -57,7 +54,7 @@ export function writeTarget(
   const existing = ports.target.read(spec.sheetName);
   let note = '';
   let grid: OutCell[][];
-  let columns: Array<string | undefined> = [...spec.fields];
+  let columns: Fields = spec.fields;
   let owns = (r: number, _c: number) => r > 0;
   if (spec.mode === 'merge') {
     const merged = mergeTables(existing, spec.fields, rows, spec.sheetName, kept.unmatched);
@@ -74,14 +71,17 @@ export function writeTarget(
     note = refusal?.overwrote ?? '';
     // Its header, on the first row, keeps the names the analyst gave there, as a merge does (./merge.ts headerName).
     const at = existing && tableLayout(existing.values.slice(0, 1), existing.fields).h === 0 ? existing : null;
-    const header = spec.fields.map((f) => {
-      const c = at?.fields.indexOf(f) ?? -1;
-      return at && c >= 0 && !at.formulas[0][c] ? headerName(at.values[0], at.fields, c) : f;
-    });
-    grid = [header, ...rows];
-    // A watched replace logs its changes too, so the alert's link to the change log shows them.
+    const header = (f: string, c: number) =>
+      at && c >= 0 && !at.formulas[0][c] ? headerName(at.values[0], at.fields, c) : f;
+    grid = [spec.fields.map((f) => header(f, at?.fields.indexOf(f) ?? -1)), ...rows];
+    // A watched replace logs its changes too, so the alert's link to the change log shows them: none over a table it
+    // cannot match by id (one a merge refuses, such as a table the import did not write, replaced anyway).
     if (spec.alert?.baselineAt !== undefined)
-      logChanges(spec, ports, mergeTables(existing, spec.fields, rows, spec.sheetName, kept.unmatched).changes);
+      try {
+        logChanges(spec, ports, mergeTables(existing, spec.fields, rows, spec.sheetName, kept.unmatched).changes);
+      } catch (e) {
+        if (!(e instanceof MergeRefused)) throw e;
+      }
   }
   writeOwned(spec, grid, columns, ports, owns);
   ports.staging.remove(spec.id);

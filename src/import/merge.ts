@@ -18,6 +18,8 @@ export interface FormulaCell {
   formula: string;
 }
 export type OutCell = Cell | FormulaCell;
+/** The field each column's record names: the import's columns; undefined for the analyst's. */
+export type Fields = ReadonlyArray<string | undefined>;
 
 export interface Change {
   id: string;
@@ -30,7 +32,7 @@ export interface Change {
 /** What a merge writes, with the change log's entries for it. */
 export interface MergeResult {
   grid: OutCell[][];
-  /** The field each column of `grid` holds for the import; undefined for the analyst's columns. */
+  /** The field each column of `grid` holds (Fields). */
   columns: Array<string | undefined>;
   changes: Change[];
   /** Rows kept whole: partners no longer listed, rows without an id, further rows of a repeated id. */
@@ -73,16 +75,16 @@ export const gridOf = (t: { values: Cell[][]; formulas: string[][] }): OutCell[]
  * id field's own first (columns swapped by cut and paste move their cells, not their records); and each id's first
  * row below the header: the only row of that partner the import writes.
  */
-export function tableLayout(values: ReadonlyArray<readonly Cell[]>, fields: ReadonlyArray<string | undefined>) {
+export function tableLayout(values: ReadonlyArray<readonly Cell[]>, fields: Fields) {
   const own = fields.indexOf('id');
   const isId = (row: readonly Cell[], c: number) => !!fields[c] && norm(row[c]) === 'id';
   const h = values.slice(0, HEADER_SEARCH_ROWS).findIndex((row) => row.some((_, c) => isId(row, c)));
   const idCol = h < 0 || isId(values[h], own) ? own : values[h].findIndex((_, c) => isId(values[h], c));
   const first = new Map<string, number>();
-  values.forEach((row, r) => {
-    const id = String(row[idCol] ?? '');
-    if (r > h && id && !first.has(id)) first.set(id, r);
-  });
+  for (let r = values.length - 1; r > h; r--) {
+    const id = String(values[r][idCol] ?? '');
+    if (id) first.set(id, r);
+  }
   return { h, idCol, first };
 }
 
@@ -90,11 +92,7 @@ export function tableLayout(values: ReadonlyArray<readonly Cell[]>, fields: Read
  * The field whose exact name the header of the import's column `c` reads while that field's own column (by `fields`,
  * the columns' records) reads otherwise, within the row: cut and paste moved that field's cells there without their record.
  */
-export function movedField(
-  row: readonly Cell[],
-  fields: ReadonlyArray<string | undefined>,
-  c: number,
-): string | undefined {
+export function movedField(row: readonly Cell[], fields: Fields, c: number): string | undefined {
   return fields.find((f, k) => f !== undefined && row[c] === f && k !== c && row[k] !== undefined && row[k] !== f);
 }
 
@@ -103,12 +101,12 @@ export function movedField(
  * `row`. Its name is the analyst's to choose and is kept; a blank one, or one moved there (movedField), gets the
  * column's own field's name.
  */
-export const headerName = (row: readonly Cell[], fields: ReadonlyArray<string | undefined>, c: number): Cell =>
+export const headerName = (row: readonly Cell[], fields: Fields, c: number): Cell =>
   norm(row[c]) === '' || movedField(row, fields, c) ? (fields[c] as string) : row[c];
 
 /** `unmatched`: ids in the list that the import's filters leave out; their rows stay as a partner no longer active does. */
 export function mergeTables(
-  existing: { values: Cell[][]; formulas: string[][]; fields: ReadonlyArray<string | undefined> } | null,
+  existing: { values: Cell[][]; formulas: string[][]; fields: Fields } | null,
   fields: readonly string[],
   incoming: readonly Cell[][],
   sheetName: string,

@@ -8,7 +8,7 @@
 import type { Outcome } from '../api/client';
 import type { Page, ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
-import type { OutCell } from './merge';
+import type { Fields, OutCell } from './merge';
 import type { RunState } from './run-state';
 import type { ImportSpec } from './spec';
 
@@ -38,7 +38,7 @@ export interface SheetTag {
 export interface OwnedTable {
   values: Cell[][];
   formulas: string[][];
-  fields: ReadonlyArray<string | undefined>;
+  fields: Fields;
   tag: SheetTag | null;
   /** The record's rows (`hash.hash…|id`): the current record's and, after an execution ended mid-write, the pending one's. */
   written: readonly string[];
@@ -60,7 +60,7 @@ export interface TargetPort {
    * never written), then names each column's field, formats the import's columns by field (clearing a format it set for another field)
    * and protects them with a warning-only protection naming `importId`.
    */
-  write(sheetName: string, grid: OutCell[][], columns: ReadonlyArray<string | undefined>, importId: string): void;
+  write(sheetName: string, grid: OutCell[][], columns: Fields, importId: string): void;
 }
 
 export interface RunStore {

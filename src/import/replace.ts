@@ -14,6 +14,7 @@ import { grouped } from '../api/numbers';
 import {
   blankCell,
   cellKey,
+  type Fields,
   gridOf,
   HEADER_SEARCH_ROWS,
   headerName,
@@ -34,7 +35,7 @@ const cellHash = (field: string, v: OutCell): string => fnv1a(`${field}\u0001${c
 /** The record of `grid`: for each row `owns` names, its id and the hashes of its cells in the import's `columns` that `owns` names. */
 export function recordOf(
   grid: readonly OutCell[][],
-  columns: ReadonlyArray<string | undefined>,
+  columns: Fields,
   owns: (r: number, c: number) => boolean,
 ): string[] {
   const idCol = columns.indexOf('id');
