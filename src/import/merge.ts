@@ -50,19 +50,16 @@ export class MergeRefused extends Error {}
 
 /** A header cell as headers are compared: trimmed, any case. */
 export const norm = (h: Cell | undefined): string => `${h ?? ''}`.trim().toLowerCase();
-export const blankCell = (v: OutCell | undefined): boolean => v === '' || v === undefined || v === null;
-export const isFormula = (c: OutCell | undefined): c is FormulaCell =>
-  typeof c === 'object' && c !== null && !isDate(c) && 'formula' in c;
+export const blankCell = (v: OutCell | undefined): boolean => v === '' || v === undefined;
+export const isFormula = (c: OutCell | undefined): c is FormulaCell => typeof c === 'object' && 'formula' in c;
 
-/** A cell as Sheets gives it back, as cells are compared: a date to the second, a number to 15 digits, never its text. */
-export const cellKey = (v: OutCell): string =>
-  isFormula(v)
-    ? `=${v.formula}`
-    : isDate(v)
-      ? `d${Math.round(v.getTime() / 1000)}`
-      : typeof v === 'number'
-        ? `n${Number(v.toPrecision(15))}`
-        : `${typeof v}${String(v ?? '')}`;
+/** A value as Sheets gives it back, as values are compared: a date to the second, a number to 15 digits, never its text. */
+export const cellKey = (v: Cell): string =>
+  isDate(v)
+    ? `d${Math.round(v.getTime() / 1000)}`
+    : typeof v === 'number'
+      ? `n${Number(v.toPrecision(15))}`
+      : `${typeof v}${v}`;
 export const sameCell = (a: Cell, b: Cell): boolean => cellKey(a) === cellKey(b);
 
 /** A sheet's cells as one grid, formulas as formula cells. */
@@ -93,7 +90,7 @@ export function tableLayout(values: ReadonlyArray<readonly Cell[]>, fields: Fiel
  * the columns' records) reads otherwise, within the row: cut and paste moved that field's cells there without their record.
  */
 export function movedField(row: readonly Cell[], fields: Fields, c: number): string | undefined {
-  return fields.find((f, k) => f !== undefined && row[c] === f && k !== c && row[k] !== undefined && row[k] !== f);
+  return fields.find((f, k) => row[c] === f && row[k] !== undefined && row[k] !== f);
 }
 
 /**

@@ -11,6 +11,7 @@
  */
 import { fnv1a } from '../api/hash';
 import { grouped } from '../api/numbers';
+import type { Cell } from '../table/cells';
 import {
   blankCell,
   cellKey,
@@ -29,8 +30,8 @@ import type { OwnedTable } from './ports';
 /** The version of the record an import keeps; a sheet tagged with another is adopted anew. */
 export const RECORD_VERSION = 2;
 
-/** A cell's short hash with its field, as Sheets gives the cell back (./merge.ts cellKey). */
-const cellHash = (field: string, v: OutCell): string => fnv1a(`${field}\u0001${cellKey(v)}`).toString(36);
+/** A value's short hash with its field, as Sheets gives the value back (./merge.ts cellKey). */
+const cellHash = (field: string, v: Cell): string => fnv1a(`${field}\u0001${cellKey(v)}`).toString(36);
 
 /** The record of `grid`: for each row `owns` names, its id and the hashes of its cells in the import's `columns` that `owns` names. */
 export function recordOf(
@@ -64,9 +65,8 @@ export function joined(table: OwnedTable, importId: string) {
   // A column's cells are its record's field's, or the field whose cells were moved there by cut and paste.
   const fieldOf = table.fields.map((f, c) => (h >= 0 ? movedField(table.values[h], table.fields, c) : undefined) ?? f);
   const ours = (r: number, c: number): boolean => {
-    const id = String(table.values[r]?.[idCol] ?? '');
-    const f = fieldOf[c];
-    return !!f && first.get(id) === r && wrote.has(`${cellHash(f, grid[r][c])}|${id}`);
+    const [id, f, v] = [String(table.values[r]?.[idCol] ?? ''), fieldOf[c], grid[r][c]];
+    return !!f && !isFormula(v) && first.get(id) === r && wrote.has(`${cellHash(f, v)}|${id}`);
   };
   return { h, idCol, grid, ours, tagged };
 }
@@ -117,7 +117,7 @@ export function replaceRefusal(
       // kept on the first row (as a merge keeps it), but for a field it no longer writes.
       const header = r === h && kind === 1 && tagged;
       const kept = h === 0 && importing.fields.includes(f as string);
-      if (header ? kept || headerName(table.values[h], table.fields, c) === f : tagged && kind && ours(r, c)) return;
+      if (header ? kept || headerName(table.values[h], table.fields, c) === f : kind && ours(r, c)) return;
       named[kind].push(a1(r, c) + [' (a formula)', ' (edited)', ''][kind]);
     });
   });

@@ -8,7 +8,8 @@
  * and names the partners read that do not match, which a merge reports as such. An import sorted
  * by fit to a fund stages each partner's fit columns (src/table/match.ts, the ranking LP_MATCH
  * uses), whether it matches (the filters, and some fit), its score and its id; `keep` orders them
- * best first, ties by id, keeps the best `top`, and numbers their rank.
+ * best first, ties by id, keeps the best `top`, and numbers their rank. Before that, only rows
+ * with a usable id are written, each id once (keyedRows, dedupe).
  */
 import { grouped } from '../api/numbers';
 import { type FieldSpec, firstOfEachId, idProblem, LP_FIELD_SPECS, recordId, type ServiceRecord } from '../api/records';

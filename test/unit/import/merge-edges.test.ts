@@ -348,6 +348,18 @@ describe('a record whose rows are shorter than the table', () => {
     expect(r.kept).toBe(1);
   });
 
+  test("a short row reads blank in the analyst's cells it lacks too", () => {
+    const existing: Existing = {
+      values: [['id', 'x', 'Notes'], ['a']],
+      formulas: [['', '', ''], ['']],
+      fields: ['id', 'x', undefined],
+    };
+    expect(mergeTables(existing, ['id', 'x'], [['a', 'X']], 'S').grid).toEqual([
+      ['id', 'x', 'Notes'],
+      ['a', 'X', ''],
+    ]);
+  });
+
   test('a short row reads blank in the cells it lacks', () => {
     const existing: Existing = {
       values: [['id', 'x', 'y'], ['a']],
