@@ -132,7 +132,7 @@ export function mergeTables(
     fields.includes(f as string) ? f : undefined,
   );
   for (const f of fields) if (!columns.includes(f)) columns.push(f);
-  const idOf = (r: number) => String(values[r]?.[idCol] ?? '');
+  const idOf = (r: number) => String(values[r][idCol] ?? '');
   const idOfRow = (row: readonly Cell[]) => String(row[fields.indexOf('id')]);
   const listed = new Map(firstOfEachId(incoming, idOfRow).map((row) => [idOfRow(row), row] as const));
   const wrote = (r: number) => r >= values.length || (firstRow.get(idOf(r)) === r && listed.has(idOf(r)));

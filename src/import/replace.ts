@@ -41,7 +41,7 @@ export function recordOf(
 ): string[] {
   const idCol = columns.indexOf('id');
   return grid.flatMap((row, r) => {
-    if (idCol < 0 || blankCell(row[idCol]) || !owns(r, idCol)) return [];
+    if (blankCell(row[idCol]) || !owns(r, idCol)) return [];
     const hashes = columns.flatMap((f, c) =>
       f && !blankCell(row[c]) && !isFormula(row[c]) && owns(r, c) ? [cellHash(f, row[c])] : [],
     );
@@ -65,7 +65,7 @@ export function joined(table: OwnedTable, importId: string) {
   // A column's cells are its record's field's, or the field whose cells were moved there by cut and paste.
   const fieldOf = table.fields.map((f, c) => (h >= 0 ? movedField(table.values[h], table.fields, c) : undefined) ?? f);
   const ours = (r: number, c: number): boolean => {
-    const [id, f, v] = [String(table.values[r]?.[idCol] ?? ''), fieldOf[c], grid[r][c]];
+    const [id, f, v] = [String(table.values[r][idCol] ?? ''), fieldOf[c], grid[r][c]];
     return !!f && !isFormula(v) && first.get(id) === r && wrote.has(`${cellHash(f, v)}|${id}`);
   };
   return { h, idCol, grid, ours, tagged };
@@ -112,7 +112,7 @@ export function replaceRefusal(
     row.forEach((v, c) => {
       if (blankCell(v)) return;
       const f = table.fields[c];
-      const kind = isFormula(v) ? 0 : f && (r === 0 || r === h || !blankCell(row[idCol])) ? 1 : 2;
+      const kind = isFormula(v) ? 0 : f && (r === 0 || !blankCell(row[idCol])) ? 1 : 2;
       // A header of the import's columns reading its field's name is the replace's to write; one the analyst named is
       // kept on the first row (as a merge keeps it), but for a field it no longer writes.
       const header = r === h && kind === 1 && tagged;

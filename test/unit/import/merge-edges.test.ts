@@ -156,6 +156,20 @@ describe('the header row', () => {
     );
   });
 
+  test('the id column swapped with another by cut and paste (cells moved, records not): the merge is refused', () => {
+    const existing = ownedTable(
+      [
+        ['x', 'id'],
+        [1, 'a'],
+      ],
+      {},
+      ['id', 'x'],
+    );
+    expect(() => mergeTables(existing, ['id', 'x'], [['a', 2]], 'S')).toThrow(
+      'Merge by id needs the header "id" on the import\'s id column of "S"',
+    );
+  });
+
   test(`the header is looked for in the first ${HEADER_SEARCH_ROWS} rows only`, () => {
     const notes = (n: number): Cell[][] => Array.from({ length: n }, (_, i) => [`note ${i}`, '']);
     const below = (n: number) => ownedTable([...notes(n), ['id', 'x'], ['a', 1]], {}, ['id', 'x']);

@@ -97,6 +97,33 @@ describe('what the import wrote reads back as written', () => {
 });
 
 describe("cells that are not this import's", () => {
+  test('a row the analyst copied below an imported one, the same partner and values, is theirs: each cell named', () => {
+    const written: Cell[][] = [
+      ['id', 'x'],
+      ['a', 'A'],
+    ];
+    const now = ownedTable([...written, ['a', 'A']], {}, fields, recordFor(written, fields));
+    expect(replaceRefusal(now, { id: 'imp1', fields }, 'S')?.all).toBe('A3 (edited), B3 (edited)');
+  });
+
+  test('a header renamed below a title row the analyst inserted is named: the replace writes its header on the first row', () => {
+    const written: Cell[][] = [
+      ['id', 'x'],
+      ['a', 'A'],
+    ];
+    const now = ownedTable(
+      [
+        ['My list', ''],
+        ['id', 'Amount'],
+        ['a', 'A'],
+      ],
+      {},
+      fields,
+      recordFor(written, fields),
+    );
+    expect(replaceRefusal(now, { id: 'imp1', fields }, 'S')?.all).toBe('A1 (edited), B2 (edited)');
+  });
+
   test("another import's table, its own cells only, is not this import's to rewrite", () => {
     const theirs = ownedTable(
       [
