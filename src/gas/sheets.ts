@@ -11,7 +11,8 @@
  */
 import { numberFormatOf } from '../table/formats';
 import type { OutCell } from '../import/merge';
-import { type OwnedTable, RECORD_VERSION, type SheetTag } from '../import/replace';
+import type { OwnedTable, SheetTag } from '../import/ports';
+import { RECORD_VERSION } from '../import/replace';
 import { type Cell, safeText } from '../table/cells';
 import { logLayout } from '../table/log-layout';
 

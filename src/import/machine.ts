@@ -31,11 +31,12 @@ import { CHUNK_RECORDS } from '../api/snapshot';
 import { type Page, recordId, type ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
 import { expectedRows, gonePages, type Held, heldSpan, keepable, noteHeld, noteWaits, restoreHeld } from './held';
-import { dedupe, failRun, keyedRows, replaceRefused, writeOwned, writeTarget } from './end';
+import { replaceRefused, writeOwned, writeTarget } from './end';
 import type { ImportPorts } from './ports';
 import { adoption } from './replace';
 import { pagesRead, RUN_VERSION, type RunSource, type RunState, type RunSummary, summarize } from './run-state';
-import { type RowShape, rowShape } from './shape';
+import { failRun } from './run-log';
+import { dedupe, keyedRows, type RowShape, rowShape } from './shape';
 import { MAX_SPREADSHEET_CELLS } from './watch';
 import type { ImportSpec } from './spec';
 

@@ -1,21 +1,15 @@
 /**
- * Merge by id: the new rows of an import laid over the table already in the sheet, by the
- * import's record of its columns. Each column the import wrote carries metadata naming its field
- * (src/gas/sheets.ts), so merge knows its own columns wherever the analyst moved them; every other
- * column is the analyst's and stays where it is, and a field newly added gets a new column at the
- * right, never an analyst's column of the same name. The header row is the one whose cell in the
- * import's columns reads "id" (rows above it, a title for instance, stay as they are), whose names
- * are the analyst's to choose (headerName, the rule replace keeps too). A sheet
- * with data but no column the import wrote is refused (MergeRefused) until the analyst lets the
- * import own its table. Rows are matched by id, and no row ever moves: a partner still listed
- * takes the new values in its own row, in the import's columns only (an analyst's formula there is
- * kept, not overwritten); a partner no longer in the list, a row without an id and a further row of
- * a repeated id keep their row and every cell; new partners are added below the table's last row,
- * in the import's order. So the analyst's sort stays, and every formula, on this sheet or another,
- * still points at the partner it pointed at, with nothing rewritten. Every difference becomes a
- * change-log entry: new partner, no longer active (or, for a partner still listed that the
- * import's filters now leave out, no longer matches), repeated id (kept), or a field's old and new
- * value.
+ * Merge by id: the new rows of an import laid over the table already in the sheet. The import's
+ * columns are those whose metadata names a field (src/gas/sheets.ts), wherever the analyst moved
+ * them; every other column is the analyst's and stays where it is, and a field newly added gets a
+ * new column at the right. The header row is the one whose cell in the import's id column reads
+ * "id"; rows above it stay as they are, and its names are the analyst's (headerName). A sheet with
+ * data but no column the import wrote is refused (MergeRefused) until the analyst lets the import
+ * own its table. Rows are matched by id, and no row ever moves: a partner still listed takes the
+ * new values in its own first row, in the import's columns (an analyst's formula there stays); any
+ * other row keeps every cell; new partners go below the last row, in the import's order. So the
+ * analyst's sort stays and every formula still points at the partner it pointed at. Each
+ * difference becomes a change-log entry (Change).
  */
 import { firstOfEachId } from '../api/records';
 import { type Cell, isDate } from '../table/cells';
@@ -24,6 +18,8 @@ export interface FormulaCell {
   formula: string;
 }
 export type OutCell = Cell | FormulaCell;
+/** The field each column's record names: the import's columns; undefined for the analyst's. */
+export type Fields = ReadonlyArray<string | undefined>;
 
 export interface Change {
   id: string;
@@ -33,9 +29,10 @@ export interface Change {
   after: Cell;
 }
 
+/** What a merge writes, with the change log's entries for it. */
 export interface MergeResult {
   grid: OutCell[][];
-  /** The field each column of `grid` holds for the import; undefined for the analyst's columns. */
+  /** The field each column of `grid` holds (Fields). */
   columns: Array<string | undefined>;
   changes: Change[];
   /** Rows kept whole: partners no longer listed, rows without an id, further rows of a repeated id. */
@@ -52,17 +49,22 @@ export const HEADER_SEARCH_ROWS = 10;
 export class MergeRefused extends Error {}
 
 /** A header cell as headers are compared: trimmed, any case. */
-export const norm = (h: Cell | undefined): string =>
-  String(h ?? '')
-    .trim()
-    .toLowerCase();
-export const blankCell = (v: OutCell | undefined): boolean => v === '' || v === undefined || v === null;
-const blank = (row: readonly Cell[]) => row.every(blankCell);
+export const norm = (h: Cell | undefined): string => `${h ?? ''}`.trim().toLowerCase();
+export const blankCell = (v: OutCell | undefined): boolean => v === '' || v === undefined;
+export const isFormula = (c: OutCell | undefined): c is FormulaCell => typeof c === 'object' && 'formula' in c;
 
-export const sameCell = (a: Cell, b: Cell): boolean => {
-  const norm = (v: Cell) => (isDate(v) ? `d${v.getTime()}` : typeof v === 'number' ? `n${v}` : `s${String(v)}`);
-  return norm(a) === norm(b);
-};
+/** A value as Sheets gives it back, as values are compared: a date to the second, a number to 15 digits, never its text. */
+export const cellKey = (v: Cell): string =>
+  isDate(v)
+    ? `d${Math.round(v.getTime() / 1000)}`
+    : typeof v === 'number'
+      ? `n${Number(v.toPrecision(15))}`
+      : `${typeof v}${v}`;
+export const sameCell = (a: Cell, b: Cell): boolean => cellKey(a) === cellKey(b);
+
+/** A sheet's cells as one grid, formulas as formula cells. */
+export const gridOf = (t: { values: Cell[][]; formulas: string[][] }): OutCell[][] =>
+  t.values.map((row, r) => row.map((v, c) => (t.formulas[r]?.[c] ? { formula: t.formulas[r][c] } : v)));
 
 /**
  * Where the import's table is in a sheet: its header row `h`, the first of the top rows where one of the import's
@@ -70,16 +72,16 @@ export const sameCell = (a: Cell, b: Cell): boolean => {
  * id field's own first (columns swapped by cut and paste move their cells, not their records); and each id's first
  * row below the header: the only row of that partner the import writes.
  */
-export function tableLayout(values: ReadonlyArray<readonly Cell[]>, fields: ReadonlyArray<string | undefined>) {
+export function tableLayout(values: ReadonlyArray<readonly Cell[]>, fields: Fields) {
   const own = fields.indexOf('id');
   const isId = (row: readonly Cell[], c: number) => !!fields[c] && norm(row[c]) === 'id';
   const h = values.slice(0, HEADER_SEARCH_ROWS).findIndex((row) => row.some((_, c) => isId(row, c)));
   const idCol = h < 0 || isId(values[h], own) ? own : values[h].findIndex((_, c) => isId(values[h], c));
   const first = new Map<string, number>();
-  values.forEach((row, r) => {
-    const id = String(row[idCol] ?? '');
-    if (r > h && id && !first.has(id)) first.set(id, r);
-  });
+  for (let r = values.length - 1; r > h; r--) {
+    const id = String(values[r][idCol] ?? '');
+    if (id) first.set(id, r);
+  }
   return { h, idCol, first };
 }
 
@@ -87,12 +89,8 @@ export function tableLayout(values: ReadonlyArray<readonly Cell[]>, fields: Read
  * The field whose exact name the header of the import's column `c` reads while that field's own column (by `fields`,
  * the columns' records) reads otherwise, within the row: cut and paste moved that field's cells there without their record.
  */
-export function movedField(
-  row: readonly Cell[],
-  fields: ReadonlyArray<string | undefined>,
-  c: number,
-): string | undefined {
-  return fields.find((f, k) => f !== undefined && row[c] === f && k !== c && row[k] !== undefined && row[k] !== f);
+export function movedField(row: readonly Cell[], fields: Fields, c: number): string | undefined {
+  return fields.find((f, k) => row[c] === f && row[k] !== undefined && row[k] !== f);
 }
 
 /**
@@ -100,20 +98,19 @@ export function movedField(
  * `row`. Its name is the analyst's to choose and is kept; a blank one, or one moved there (movedField), gets the
  * column's own field's name.
  */
-export const headerName = (row: readonly Cell[], fields: ReadonlyArray<string | undefined>, c: number): Cell =>
+export const headerName = (row: readonly Cell[], fields: Fields, c: number): Cell =>
   norm(row[c]) === '' || movedField(row, fields, c) ? (fields[c] as string) : row[c];
 
 /** `unmatched`: ids in the list that the import's filters leave out; their rows stay as a partner no longer active does. */
 export function mergeTables(
-  existing: { values: Cell[][]; formulas: string[][]; fields: ReadonlyArray<string | undefined> } | null,
+  existing: { values: Cell[][]; formulas: string[][]; fields: Fields } | null,
   fields: readonly string[],
   incoming: readonly Cell[][],
   sheetName: string,
   unmatched: ReadonlySet<string> = new Set(),
 ): MergeResult {
-  const values = existing?.values ?? [];
-  const formula = (r: number, c: number) => existing?.formulas[r]?.[c] ?? '';
-  if (!existing || (values.every(blank) && existing.formulas.every((row) => row.every((f) => !f))))
+  const old = existing ? gridOf(existing) : [];
+  if (!existing || old.every((row) => row.every(blankCell)))
     return { grid: [[...fields], ...incoming], columns: [...fields], changes: [], kept: 0, owns: (r) => r > 0 };
   if (!existing.fields.includes('id'))
     throw new MergeRefused(
@@ -121,6 +118,7 @@ export function mergeTables(
         ? `The id column the import wrote in "${sheetName}" is gone, so its rows cannot be matched; nothing was changed. Undo the deletion, or import into another sheet.`
         : `"${sheetName}" holds a table the import did not write; nothing was changed. Let the import own this table (its columns named like fields become the import's), or import into another sheet.`,
     );
+  const values = existing.values;
   const { h, idCol, first: firstRow } = tableLayout(values, existing.fields);
   // Rows are matched by the id column's own record: cells moved from it (a column inserted or pasted) are not its.
   if (h < 0 || idCol !== existing.fields.indexOf('id'))
@@ -128,15 +126,13 @@ export function mergeTables(
       `Merge by id needs the header "id" on the import's id column of "${sheetName}", in its first ${Math.min(HEADER_SEARCH_ROWS, values.length)} rows; nothing was changed. Name that column "id" again.`,
     );
   // A loop, not a spread: one argument per row overflows the stack past about 125,000 rows.
-  const width = [...values, ...existing.formulas].reduce((w, r) => Math.max(w, r.length), 0);
+  const width = old.reduce((w, r) => Math.max(w, r.length), 0);
   // The import's columns where they are now (a field it no longer writes leaves its column to the analyst), new fields at the right.
   const columns = Array.from({ length: width }, (_, c) => existing.fields[c]).map((f) =>
     fields.includes(f as string) ? f : undefined,
   );
   for (const f of fields) if (!columns.includes(f)) columns.push(f);
-  const cellOf = (r: number, c: number): OutCell =>
-    formula(r, c) ? { formula: formula(r, c) } : (values[r]?.[c] ?? '');
-  const idOf = (r: number) => String(values[r]?.[idCol] ?? '');
+  const idOf = (r: number) => String(values[r][idCol] ?? '');
   const idOfRow = (row: readonly Cell[]) => String(row[fields.indexOf('id')]);
   const listed = new Map(firstOfEachId(incoming, idOfRow).map((row) => [idOfRow(row), row] as const));
   const wrote = (r: number) => r >= values.length || (firstRow.get(idOf(r)) === r && listed.has(idOf(r)));
@@ -145,33 +141,32 @@ export function mergeTables(
     if (changes.length < MAX_CHANGES) changes.push({ id, change, field, before, after });
   };
   // Every row stays where it is: a listed partner's first row takes the new values in the import's columns (an analyst's formula there stays).
-  const grid: OutCell[][] = values.map((_, r) =>
+  const grid: OutCell[][] = old.map((_, r) =>
     columns.map((f, c) => {
-      if (!f || formula(r, c)) return cellOf(r, c);
+      if (!f || isFormula(old[r][c])) return old[r][c] ?? '';
       if (r === h) return c < width ? headerName(values[h], existing.fields, c) : f;
-      return wrote(r) ? (listed.get(idOf(r)) as Cell[])[fields.indexOf(f)] : cellOf(r, c);
+      return wrote(r) ? (listed.get(idOf(r)) as Cell[])[fields.indexOf(f)] : (old[r][c] ?? '');
     }),
   );
   for (const [id, row] of listed) {
-    const old = firstRow.get(id);
+    const at = firstRow.get(id);
     // New partners go below the table's last row, in the import's order.
-    if (old === undefined) grid.push(columns.map((f) => (f ? row[fields.indexOf(f)] : '')));
-    if (old === undefined) log(id, 'new partner');
+    if (at === undefined) grid.push(columns.map((f) => (f ? row[fields.indexOf(f)] : '')));
+    if (at === undefined) log(id, 'new partner');
     else
       fields.forEach((f, k) => {
         const c = columns.indexOf(f);
-        if (c < width && !formula(old, c) && !sameCell(values[old][c] ?? '', row[k]))
-          log(id, 'changed', f, values[old][c] ?? '', row[k]);
+        const was = values[at][c] ?? '';
+        if (c < width && !isFormula(old[at][c]) && !sameCell(was, row[k])) log(id, 'changed', f, was, row[k]);
       });
   }
-  let kept = 0;
-  values.forEach((old, r) => {
+  // A partner no longer listed, a row without an id, or a further row of a repeated id: kept whole, in its place.
+  const kept = old.filter((row, r) => {
     const id = idOf(r);
-    if (r <= h || wrote(r) || (!id && blank(old) && !existing.formulas[r]?.some(Boolean))) return;
-    // A partner no longer listed, a row without an id, or a further row of a repeated id: kept whole, in its place.
+    if (r <= h || wrote(r) || (!id && row.every(blankCell))) return false;
     const first = firstRow.get(id) === r;
     if (id) log(id, !first ? 'repeated id (kept)' : unmatched.has(id) ? 'no longer matches' : 'no longer active');
-    kept++;
-  });
+    return true;
+  }).length;
   return { grid, columns, changes, kept, owns: wrote };
 }

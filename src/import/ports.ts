@@ -8,8 +8,7 @@
 import type { Outcome } from '../api/client';
 import type { Page, ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
-import type { OutCell } from './merge';
-import type { OwnedTable } from './replace';
+import type { Fields, OutCell } from './merge';
 import type { RunState } from './run-state';
 import type { ImportSpec } from './spec';
 
@@ -29,6 +28,22 @@ export interface StagingPort {
   remove(importId: string): void;
 }
 
+/** The import's tag on a sheet it wrote. */
+export interface SheetTag {
+  import: string;
+  version: number;
+}
+
+/** A sheet as ownership sees it (./replace.ts): its cells, the field each column's metadata names, its tag and record rows. */
+export interface OwnedTable {
+  values: Cell[][];
+  formulas: string[][];
+  fields: Fields;
+  tag: SheetTag | null;
+  /** The record's rows (`hash.hash…|id`): the current record's and, after an execution ended mid-write, the pending one's. */
+  written: readonly string[];
+}
+
 export interface TargetPort {
   /** The sheet's cells, the field each column's metadata names, the import's tag and record; null when there is no such sheet. */
   read(sheetName: string): OwnedTable | null;
@@ -45,7 +60,7 @@ export interface TargetPort {
    * never written), then names each column's field, formats the import's columns by field (clearing a format it set for another field)
    * and protects them with a warning-only protection naming `importId`.
    */
-  write(sheetName: string, grid: OutCell[][], columns: ReadonlyArray<string | undefined>, importId: string): void;
+  write(sheetName: string, grid: OutCell[][], columns: Fields, importId: string): void;
 }
 
 export interface RunStore {

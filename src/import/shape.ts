@@ -8,9 +8,11 @@
  * and names the partners read that do not match, which a merge reports as such. An import sorted
  * by fit to a fund stages each partner's fit columns (src/table/match.ts, the ranking LP_MATCH
  * uses), whether it matches (the filters, and some fit), its score and its id; `keep` orders them
- * best first, ties by id, keeps the best `top`, and numbers their rank.
+ * best first, ties by id, keeps the best `top`, and numbers their rank. Before that, only rows
+ * with a usable id are written, each id once (keyedRows, dedupe).
  */
-import { type FieldSpec, idProblem, LP_FIELD_SPECS, recordId, type ServiceRecord } from '../api/records';
+import { grouped } from '../api/numbers';
+import { type FieldSpec, firstOfEachId, idProblem, LP_FIELD_SPECS, recordId, type ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
 import { type CompiledQuery, compileQuery, orderBy, type SortCell } from '../table/filter';
 import {
@@ -134,3 +136,27 @@ function fitShape(
     },
   };
 }
+
+/**
+ * The rows whose id is usable (src/api/records.ts idProblem), and a note counting the others by
+ * reason: those are never written, so no later run meets a row of its own it cannot key.
+ */
+export function keyedRows(rows: readonly Cell[][], idCol: number): { keyed: Cell[][]; skipped: number; note: string } {
+  const reasons = new Map<string, number>();
+  const keyed = rows.filter((row) => {
+    const problem = idProblem(row[idCol]);
+    if (problem) reasons.set(problem, (reasons.get(problem) ?? 0) + 1);
+    return !problem;
+  });
+  const skipped = rows.length - keyed.length;
+  const why = [...reasons].map(([reason, n]) => `${grouped(n)} ${reason}`).join(', ');
+  return {
+    keyed,
+    skipped,
+    note: skipped ? ` Skipped ${grouped(skipped)} listed record${skipped === 1 ? '' : 's'}: ${why}.` : '',
+  };
+}
+
+/** Unique rows by id, each id's first listing (src/api/records.ts firstOfEachId, the one rule). */
+export const dedupe = (rows: readonly Cell[][], idCol: number): Cell[][] =>
+  firstOfEachId(rows, (row) => String(row[idCol]));

@@ -9,12 +9,12 @@
  */
 import { unsent } from '../../src/api/errors';
 import type { PageFetcher } from '../../src/api/pages';
-import type { ImportPorts } from '../../src/import/ports';
 import type { RunState } from '../../src/import/run-state';
 import type { ImportSpec } from '../../src/import/spec';
 import type { OutCell } from '../../src/import/merge';
 import { LP_FIELDS } from '../../src/api/records';
-import { type OwnedTable, RECORD_VERSION, recordOf, type SheetTag } from '../../src/import/replace';
+import type { ImportPorts, OwnedTable, SheetTag } from '../../src/import/ports';
+import { RECORD_VERSION, recordOf } from '../../src/import/replace';
 import type { Cell } from '../../src/table/cells';
 
 export class Killed extends Error {}

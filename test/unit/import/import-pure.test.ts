@@ -1,5 +1,6 @@
 import { MergeRefused, mergeTables } from '../../../src/import/merge';
-import { a1, adoption, type OwnedTable, recordOf, replaceRefusal } from '../../../src/import/replace';
+import type { OwnedTable } from '../../../src/import/ports';
+import { a1, adoption, recordOf, replaceRefusal } from '../../../src/import/replace';
 import type { Cell } from '../../../src/table/cells';
 import { checkSchedule, checkSheetName, checkSpec, nextDue } from '../../../src/import/spec';
 import { ownedTable, recordFor } from '../../helpers/fake-ports';

@@ -6,7 +6,7 @@
  */
 import { ServiceError } from '../../../src/api/errors';
 import { adoptTable, beginRun } from '../../../src/import/machine';
-import { RUN_LOG_HEADER } from '../../../src/import/end';
+import { RUN_LOG_HEADER } from '../../../src/import/run-log';
 import type { OutCell } from '../../../src/import/merge';
 import type { RunSummary } from '../../../src/import/run-state';
 import type { ImportSpec } from '../../../src/import/spec';

@@ -4,7 +4,7 @@
  * partners read that the run log keeps when records were skipped. Driven over the in-memory ports.
  */
 import { beginRun, LIVE_LIST_PAGES, MAX_LIVE_PASSES } from '../../../src/import/machine';
-import { RUN_LOG_HEADER } from '../../../src/import/end';
+import { RUN_LOG_HEADER } from '../../../src/import/run-log';
 import type { ImportSpec } from '../../../src/import/spec';
 import { fakeList, records } from '../../helpers/fake-list';
 import { Killed, world } from '../../helpers/fake-ports';

@@ -5,7 +5,7 @@
  * part and a part per cell that grows with rows times width.
  */
 import { WRITE_MARGIN, beginRun, continueRun, writeMargin } from '../../../src/import/machine';
-import { RUN_LOG_HEADER } from '../../../src/import/end';
+import { RUN_LOG_HEADER } from '../../../src/import/run-log';
 import type { ImportPorts } from '../../../src/import/ports';
 import type { ImportSpec } from '../../../src/import/spec';
 import { fakeList, records } from '../../helpers/fake-list';

@@ -12,7 +12,7 @@ import {
   MAX_STALLS,
   MAX_WAIT_WITHOUT_PAGE_MS,
 } from '../../../src/import/machine';
-import { RUN_LOG_HEADER } from '../../../src/import/end';
+import { RUN_LOG_HEADER } from '../../../src/import/run-log';
 import type { RunSummary } from '../../../src/import/run-state';
 import type { ImportSpec } from '../../../src/import/spec';
 import type { OutCell } from '../../../src/import/merge';

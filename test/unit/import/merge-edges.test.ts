@@ -156,6 +156,20 @@ describe('the header row', () => {
     );
   });
 
+  test('the id column swapped with another by cut and paste (cells moved, records not): the merge is refused', () => {
+    const existing = ownedTable(
+      [
+        ['x', 'id'],
+        [1, 'a'],
+      ],
+      {},
+      ['id', 'x'],
+    );
+    expect(() => mergeTables(existing, ['id', 'x'], [['a', 2]], 'S')).toThrow(
+      'Merge by id needs the header "id" on the import\'s id column of "S"',
+    );
+  });
+
   test(`the header is looked for in the first ${HEADER_SEARCH_ROWS} rows only`, () => {
     const notes = (n: number): Cell[][] => Array.from({ length: n }, (_, i) => [`note ${i}`, '']);
     const below = (n: number) => ownedTable([...notes(n), ['id', 'x'], ['a', 1]], {}, ['id', 'x']);
@@ -346,6 +360,18 @@ describe('a record whose rows are shorter than the table', () => {
     ]);
     expect(r.changes.map((c) => `${c.id}:${c.change}`)).toEqual(['a:changed', 'b:no longer active']);
     expect(r.kept).toBe(1);
+  });
+
+  test("a short row reads blank in the analyst's cells it lacks too", () => {
+    const existing: Existing = {
+      values: [['id', 'x', 'Notes'], ['a']],
+      formulas: [['', '', ''], ['']],
+      fields: ['id', 'x', undefined],
+    };
+    expect(mergeTables(existing, ['id', 'x'], [['a', 'X']], 'S').grid).toEqual([
+      ['id', 'x', 'Notes'],
+      ['a', 'X', ''],
+    ]);
   });
 
   test('a short row reads blank in the cells it lacks', () => {

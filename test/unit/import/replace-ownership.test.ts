@@ -76,9 +76,54 @@ describe('what the import wrote reads back as written', () => {
     const all = () => true;
     expect(recordOf(sheet, ['id', 'x', undefined], all)).toEqual(recordOf(own, ['id', 'x', undefined], all));
   });
+
+  test('the record holds a line for each row the import owns with an id, and a hash for each value it wrote there', () => {
+    const sheet = [
+      ['id', 'x', 'Notes'],
+      ['a', 'A', 'call'],
+      ['b', '', ''],
+      ['c', { formula: '=2*2' }, ''],
+      ['', 'no id', ''],
+      ['d', 'D', ''],
+    ];
+    const owns = (r: number) => r > 0 && r !== 5;
+    const lines = recordOf(sheet, ['id', 'x', undefined], owns).map((line) => line.split('|'));
+    expect(lines.map(([hashes, id]) => [id, hashes.split('.').length])).toEqual([
+      ['a', 2],
+      ['b', 1],
+      ['c', 1],
+    ]);
+  });
 });
 
 describe("cells that are not this import's", () => {
+  test('a row the analyst copied below an imported one, the same partner and values, is theirs: each cell named', () => {
+    const written: Cell[][] = [
+      ['id', 'x'],
+      ['a', 'A'],
+    ];
+    const now = ownedTable([...written, ['a', 'A']], {}, fields, recordFor(written, fields));
+    expect(replaceRefusal(now, { id: 'imp1', fields }, 'S')?.all).toBe('A3 (edited), B3 (edited)');
+  });
+
+  test('a header renamed below a title row the analyst inserted is named: the replace writes its header on the first row', () => {
+    const written: Cell[][] = [
+      ['id', 'x'],
+      ['a', 'A'],
+    ];
+    const now = ownedTable(
+      [
+        ['My list', ''],
+        ['id', 'Amount'],
+        ['a', 'A'],
+      ],
+      {},
+      fields,
+      recordFor(written, fields),
+    );
+    expect(replaceRefusal(now, { id: 'imp1', fields }, 'S')?.all).toBe('A1 (edited), B2 (edited)');
+  });
+
   test("another import's table, its own cells only, is not this import's to rewrite", () => {
     const theirs = ownedTable(
       [
@@ -106,6 +151,22 @@ describe("cells that are not this import's", () => {
     expect(replaceRefusal(t, { id: 'imp1', fields }, 'S', 9)?.message).toMatch(
       /\(A1 \(edited\), B1 \(edited\), A2, B2\)/,
     );
+  });
+
+  test("another import's record, or one of another version, makes no cell this import's: each is named", () => {
+    const written: Cell[][] = [
+      ['id', 'x'],
+      ['a', 'A'],
+    ];
+    for (const tag of [
+      { import: 'imp2', version: RECORD_VERSION },
+      { import: 'imp1', version: RECORD_VERSION - 1 },
+    ]) {
+      const t = ownedTable(written, {}, fields, { ...recordFor(written, fields), tag });
+      expect(replaceRefusal(t, { id: 'imp1', fields }, 'S')?.all).toBe(
+        'A1 (edited), B1 (edited), A2 (edited), B2 (edited)',
+      );
+    }
   });
 
   test('a record of another version is not read: the sheet is a table the import did not write', () => {
@@ -187,6 +248,16 @@ describe('adoption: the header row the columns are read from', () => {
   test('an "id" cell past the rows a header is looked for in: the first row', () => {
     const t = ownedTable([['x', 'Notes'], ...Array.from({ length: 11 }, (): Cell[] => ['', '']), ['id', 'x']]);
     expect(adoption(t, fields).columns).toEqual(['x', undefined]);
+  });
+
+  test("the rows below the header row are the import's; the header and a title above it are not", () => {
+    const t = ownedTable([
+      ['', 'Fund list', ''],
+      ['Notes', 'ID', 'x'],
+      ['n', 'a', 'A'],
+    ]);
+    const { grid, columns, owns } = adoption(t, fields);
+    expect(recordOf(grid, columns, owns).map((line) => line.split('|')[1])).toEqual(['a']);
   });
 
   test("a field headed twice: only the first column is the import's", () => {
