@@ -404,12 +404,11 @@ function stopReplacing(v: ImportView): HTMLButtonElement {
 }
 
 /**
- * The explicit choices a refused replace offers (src/import/replace.ts): let the import own a
- * table it did not write, or Replace anyway, for this run or (ticked) for every run of the import.
+ * The explicit choices a refused run offers, as the run recorded them (LastRun.offers): let the
+ * import own a table it did not write, or Replace anyway, for this run or (ticked) for every run.
  */
 function ownershipChoices(v: ImportView): HTMLElement[] {
-  const why = v.last?.status === 'failed' ? v.last.message : '';
-  if (!/Replace stopped|holds a table the import did not write/.test(why)) return [];
+  const offers = v.last?.status === 'failed' ? (v.last.offers ?? []) : [];
   const choice = (label: string, key: string, act: () => Promise<Answer<Summary>>) => {
     const b = keyed(button(label), `${key}:${v.id}`);
     b.setAttribute('aria-label', `${label}: import into ${v.sheetName}`);
@@ -421,14 +420,14 @@ function ownershipChoices(v: ImportView): HTMLElement[] {
     return b;
   };
   const out: HTMLElement[] = [];
-  if (/did not write/.test(why))
+  if (offers.includes('adopt'))
     out.push(
       choice('Let the import own this table', 'adopt', async () => {
         const adopted = await call('adoptTable', v.id);
         return adopted.ok ? call('startImport', v.id, 1) : adopted;
       }),
     );
-  if (v.mode === 'replace') {
+  if (offers.includes('force')) {
     const keep = keyed(el('input'), `force-always:${v.id}`);
     keep.type = 'checkbox';
     keep.setAttribute('aria-label', `Replace anyway on every run: import into ${v.sheetName}`);

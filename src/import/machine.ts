@@ -32,6 +32,7 @@ import { type Page, recordId, type ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
 import { expectedRows, gonePages, type Held, heldSpan, keepable, noteHeld, noteWaits, restoreHeld } from './held';
 import { replaceRefused, writeOwned, writeTarget } from './end';
+import { MergeRefused } from './merge';
 import type { ImportPorts } from './ports';
 import { adoption } from './replace';
 import { pagesRead, RUN_VERSION, type RunSource, type RunState, type RunSummary, summarize } from './run-state';
@@ -262,7 +263,7 @@ class Step {
       const failed = this.failure ? this.judgeFailure(this.failure) : undefined;
       return failed ?? this.save();
     } catch (e) {
-      return failRun(spec, run, ports, e instanceof Error ? e.message : String(e));
+      return failRun(spec, run, ports, e instanceof MergeRefused ? e : e instanceof Error ? e.message : String(e));
     }
   }
 

@@ -13,6 +13,7 @@
  */
 import { firstOfEachId } from '../api/records';
 import { type Cell, isDate } from '../table/cells';
+import type { Offer } from './spec';
 
 export interface FormulaCell {
   formula: string;
@@ -46,7 +47,15 @@ export const MAX_CHANGES = 10000;
 export const HEADER_SEARCH_ROWS = 10;
 
 /** Merge by id cannot be done without changing analyst data: the run fails and the sheet stays as it is. */
-export class MergeRefused extends Error {}
+export class MergeRefused extends Error {
+  /** The choices the message names (a table the import did not write may be let own). */
+  constructor(
+    message: string,
+    readonly offers: Offer[] = [],
+  ) {
+    super(message);
+  }
+}
 
 /** A header cell as headers are compared: trimmed, any case. */
 export const norm = (h: Cell | undefined): string => `${h ?? ''}`.trim().toLowerCase();
@@ -113,11 +122,14 @@ export function mergeTables(
   if (!existing || old.every((row) => row.every(blankCell)))
     return { grid: [[...fields], ...incoming], columns: [...fields], changes: [], kept: 0, owns: (r) => r > 0 };
   if (!existing.fields.includes('id'))
-    throw new MergeRefused(
-      existing.fields.some(Boolean)
-        ? `The id column the import wrote in "${sheetName}" is gone, so its rows cannot be matched; nothing was changed. Undo the deletion, or import into another sheet.`
-        : `"${sheetName}" holds a table the import did not write; nothing was changed. Let the import own this table (its columns named like fields become the import's), or import into another sheet.`,
-    );
+    throw existing.fields.some(Boolean)
+      ? new MergeRefused(
+          `The id column the import wrote in "${sheetName}" is gone, so its rows cannot be matched; nothing was changed. Undo the deletion, or import into another sheet.`,
+        )
+      : new MergeRefused(
+          `"${sheetName}" holds a table the import did not write; nothing was changed. Let the import own this table (its columns named like fields become the import's), or import into another sheet.`,
+          ['adopt'],
+        );
   const values = existing.values;
   const { h, idCol, first: firstRow } = tableLayout(values, existing.fields);
   // Rows are matched by the id column's own record: cells moved from it (a column inserted or pasted) are not its.

@@ -26,6 +26,7 @@ import {
   tableLayout,
 } from './merge';
 import type { OwnedTable } from './ports';
+import type { Offer } from './spec';
 
 /** The version of the record an import keeps; a sheet tagged with another is adopted anew. */
 export const RECORD_VERSION = 2;
@@ -104,7 +105,7 @@ export function replaceRefusal(
   importing: { id: string; fields: readonly string[] },
   sheetName: string,
   limit = 3,
-): { message: string; overwrote: string; all: string } | undefined {
+): { message: string; overwrote: string; all: string; offers: Offer[] } | undefined {
   if (!table) return undefined;
   const { h, idCol, grid, ours, tagged } = joined(table, importing.id);
   const named: string[][] = [[], [], []];
@@ -130,5 +131,6 @@ export function replaceRefusal(
       : `Replace stopped: "${sheetName}" holds cells the import did not write ${what}. Let the import own this table, import into another sheet, or choose Replace anyway.`,
     overwrote: ` Replaced anyway: overwrote cells ${tagged ? 'not as the import left them' : 'the import did not write'} ${what}.`,
     all: all.join(', '),
+    offers: tagged ? ['force'] : ['adopt', 'force'],
   };
 }

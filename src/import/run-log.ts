@@ -7,7 +7,7 @@ import { grouped, plural } from '../api/numbers';
 import type { Change } from './merge';
 import type { ImportPorts } from './ports';
 import { pagesRead, type RunState, type RunStatus, type RunSummary, summarize } from './run-state';
-import type { ImportSpec } from './spec';
+import type { ImportSpec, Offer } from './spec';
 
 export const RUN_LOG = 'Investor Data log';
 export const CHANGE_LOG = 'Investor Data changes';
@@ -29,6 +29,7 @@ export function logRun(
   rows: number,
   read = rows,
   detail = '',
+  offers?: Offer[],
 ): RunSummary {
   const now = ports.now();
   run.status = status;
@@ -38,7 +39,13 @@ export function logRun(
   const mine = specs.find((i) => i.id === spec.id);
   if (mine) {
     // The saved import's rows are those its sheet holds: a run that wrote nothing keeps the count of the last that did.
-    mine.last = { at: now, status, rows: status === 'done' ? rows : (mine.last?.rows ?? 0), message: run.message };
+    mine.last = {
+      at: now,
+      status,
+      rows: status === 'done' ? rows : (mine.last?.rows ?? 0),
+      message: run.message,
+      ...(offers?.length ? { offers } : {}),
+    };
     ports.store.saveSpecs(specs);
   }
   ports.logs.run([
@@ -71,13 +78,13 @@ export function failRun(
   spec: ImportSpec,
   run: RunState,
   ports: ImportPorts,
-  reason: string | { message: string; all: string },
+  reason: string | { message: string; all?: string; offers?: Offer[] },
   status: 'failed' | 'cancelled' = 'failed',
 ): RunSummary {
   ports.staging.remove(spec.id);
-  const [why, all] = typeof reason === 'string' ? [reason, ''] : [reason.message, ` Every cell: ${reason.all}.`];
-  run.message = `${why ? `${why} ` : ''}The sheet "${spec.sheetName}" keeps its previous data.`;
-  return logRun(spec, run, ports, status, 0, 0, all);
+  const r = typeof reason === 'string' ? { message: reason } : reason;
+  run.message = `${r.message ? `${r.message} ` : ''}The sheet "${spec.sheetName}" keeps its previous data.`;
+  return logRun(spec, run, ports, status, 0, 0, r.all ? ` Every cell: ${r.all}.` : '', r.offers);
 }
 
 /** Writes `changes` to the change log, each with the time and the import's sheet. */

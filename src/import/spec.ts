@@ -48,11 +48,16 @@ export const NOBODY: Person = { id: '', email: '' };
 export const scheduleSubject = (importId: string, s: Schedule): string =>
   `${importId}|${s.every}|${s.hours ?? ''}|${s.atHour ?? ''}|${s.weekday ?? ''}`;
 
+/** What a refused run lets the analyst choose: let the import own the table, or Replace anyway. */
+export type Offer = 'adopt' | 'force';
+
 export interface LastRun {
   at: number;
   status: 'done' | 'failed' | 'cancelled';
   rows: number;
   message: string;
+  /** Recorded where the run was refused: the choices its message names. */
+  offers?: Offer[];
 }
 
 /** What an alert watches: partners added, removed (no longer listed or matching), fields changed. */

@@ -31,6 +31,12 @@ function data(emu: Emulator, name: string): SheetData {
   return s;
 }
 
+/** The choices the import's last run recorded for the sidebar to offer (Let the import own this table, Replace anyway). */
+function offersOf(emu: Emulator, id: string): string[] | undefined {
+  const list = call(emu, 'listImports', []);
+  return list.ok ? list.imports.find((i) => i.id === id)?.last?.offers : undefined;
+}
+
 /** An import run once into `name`. */
 function imported(fields: string[], mode: 'replace' | 'merge' = 'replace', name = 'Partners') {
   const a = addin(svc.url);
@@ -68,8 +74,10 @@ describe('replace never overwrites the analyst silently', () => {
     expect(refused?.status).toBe('failed');
     expect(refused?.message).toContain('"Partners" is not as the import left it (C5 (edited))');
     expect(sheet(emu, 'Partners')).toEqual(before);
+    expect(offersOf(emu, id)).toEqual(['force']);
     s.set(4, 2, firm);
     expect(runImport(emu, id).pop()?.status).toBe('done');
+    expect(offersOf(emu, id)).toBeUndefined();
   });
 
   test('an id the analyst typed over an imported one is kept and named', () => {
@@ -99,6 +107,7 @@ describe('replace never overwrites the analyst silently', () => {
       '"Typed" holds cells the import did not write (A1, B1, C1 and 9 more). Let the import own this table',
     );
     expect(s.get(1, 1)).toBe('Ann');
+    expect(offersOf(a.emu, id)).toEqual(['adopt', 'force']);
     expect(call(a.emu, 'adoptTable', [id]).ok).toBe(true);
     expect(runImport(a.emu, id).pop()?.status).toBe('done');
     expect(sheet(a.emu, 'Typed').map((r) => r[0])).not.toContain('x1');
@@ -172,6 +181,16 @@ describe('replace never overwrites the analyst silently', () => {
 });
 
 describe('merge by id keeps every analyst cell where it belongs', () => {
+  test('a merge into a table typed by hand offers only to let the import own it', () => {
+    const a = addin(svc.url);
+    const typed = a.emu.workbook.addSheet('Typed');
+    ['id', 'firm'].forEach((v, c) => typed.set(0, c, v));
+    typed.set(1, 0, 'x1');
+    const id = saveImport(a.emu, { sheetName: 'Typed', fields: ['id', 'firm'], mode: 'merge' });
+    expect(runImport(a.emu, id).pop()?.message).toContain('holds a table the import did not write');
+    expect(offersOf(a.emu, id)).toEqual(['adopt']);
+  });
+
   test('a TOTAL row without an id keeps its formula', () => {
     const { emu, id, s } = imported(['id', 'fullName', 'ticketSize'], 'merge');
     const last = s.lastRow();

@@ -102,6 +102,18 @@ describe('merge', () => {
     expect(() => mergeTables(ownedTable([['x'], [1]], {}, [undefined, 'x']), ['id', 'x'], [['a', 1]], 'S')).toThrow(
       'The id column the import wrote in "S" is gone',
     );
+    // What each refusal lets the analyst choose, recorded with it: only a table the import did not write may be let own.
+    const offers = (merge: () => unknown) => {
+      try {
+        merge();
+      } catch (e) {
+        return (e as MergeRefused).offers;
+      }
+    };
+    expect(offers(() => mergeTables(typed, ['id', 'x'], [['a', 1]], 'S'))).toEqual(['adopt']);
+    expect(
+      offers(() => mergeTables(ownedTable([['x'], [1]], {}, [undefined, 'x']), ['id', 'x'], [['a', 1]], 'S')),
+    ).toEqual([]);
   });
 
   test('a further row with a repeated id keeps its place and its cells, and is logged; only the first row is updated', () => {
