@@ -52,7 +52,7 @@ test.each([[undefined], [null], ['']])(
     const w = world(list.fetch, [spec], { msPerFetch: 10 });
     let last = beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t + 20_000);
     expect(last.status).toBe('running');
-    expect(w.runs.get('imp1')?.held).toMatchObject({ from: 2, marks: 'whhhh' });
+    expect(w.runs.get('imp1')?.list).toMatchObject({ next: 2, slots: 'wiiix' });
     for (let k = 0; k < 20 && last.status === 'running'; k++)
       last = continueRun('imp1', w.nextExecution(), w.clock.t + 20_000);
     expect(last.status).toBe('done');

@@ -329,8 +329,8 @@ describe('import state machine: rate limits do not stall the read', () => {
       page: 2,
       message: 'Rate limited by the data service, retry in 15 s. Continuing at page 3 in the next step.',
     });
-    // Pages 4 to 25 and the empty page after the last are held; page 3 waits.
-    expect(notes[0]).toMatchObject({ from: 3, marks: `w${'h'.repeat(23)}` });
+    // Pages 4 to 25 are in, the page after the last absent (empty); page 3 waits.
+    expect(notes[0]).toMatchObject({ next: 3, slots: `w${'i'.repeat(22)}x` });
     expect(steps[steps.length - 1].status).toBe('done');
     expect(tableIds(w)).toEqual(expected(2500));
     // Every page once, page 3 twice, and page 3 again no sooner than 15 s after it was refused.
