@@ -48,8 +48,6 @@ export interface ListRecord {
   over?: 'done' | 'changed' | 'problem';
   /** Why, when it changed or has a problem. */
   reason?: string;
-  /** The page within the list the service said it does not have (the list shrank under the read). */
-  gone?: number;
 }
 
 /**
@@ -249,7 +247,6 @@ export function takeRefusal(r: ListRecord, page: number, error: ServiceError, no
   if (!noSuchPage(error) || page === 1) return error;
   if (page > r.last) mark(r, page, 'x');
   else {
-    r.gone = page;
     stop(
       r,
       'changed',

@@ -6,11 +6,11 @@
  * their place. When the read is over, the run finishes: a complete read (end confirmed, every page
  * as long as its place, distinct ids plus the records without a usable id, which are skipped and
  * counted in the run's message, equal to the total) replaces or merges into the target table in
- * one write (./end.ts); an incomplete one is read again (a live list moves), up to MAX_PASSES
- * reads, and then fails with the reason. Failures follow the one rule on the error type: a
- * transient one ends the step and keeps what is in; the run fails only after MAX_STALLS steps in a
- * row that read nothing (or, when the service said when to come back, after
- * MAX_WAIT_WITHOUT_PAGE_MS without a page), or at once on a final error (key refused…).
+ * one write (./end.ts); an incomplete one is read again (a live list moves). Failures follow the
+ * one rule on the error type: a transient one ends the step and keeps what is in, a final one
+ * (key refused…) fails the run at once. Every refusal and every read done again spends from one
+ * budget per run (GIVE_UP); once it is spent, or too long passed without a page, the run fails and
+ * says what it spent.
  * A failed, cancelled or killed run never touches the target table.
  */
 import { ServiceError } from '../api/errors';
@@ -54,18 +54,12 @@ export const WRITE_MARGIN = { fixedMs: 1000, perCellMs: 0.025 };
 /** How long one step may run: short from the sidebar (its progress bar moves), long from triggers. */
 export const STEP_BUDGET_MS: Readonly<Record<RunSource, number>> = { sidebar: 20_000, schedule: 300_000 };
 export const LOCK_WAIT_MS = 30_000;
-/** Steps in a row that may end on a transient failure without reading a page before the run fails. */
-export const MAX_STALLS = 3;
-/** How long a run waits without a page for a service that keeps asking (Retry-After) to come back later. */
-export const MAX_WAIT_WITHOUT_PAGE_MS = 10 * 60_000;
-/** Full reads of the list an import makes at most before it gives up on one it cannot trust. */
-export const MAX_PASSES = 3;
 /**
- * A list that only moved under a read (a live service) is read again more often when it is
- * short, where a read is cheap: up to MAX_LIVE_PASSES reads for lists of at most LIVE_LIST_PAGES pages.
+ * What a run may spend before it gives up, whatever the cause: requests that brought no page in (each
+ * refusal, and each page of a read done again) up to `requests` and `perPage` more for each page of the
+ * list, and time without a page.
  */
-export const MAX_LIVE_PASSES = 10;
-export const LIVE_LIST_PAGES = 50;
+export const GIVE_UP = { requests: 100, perPage: 3, withoutPageMs: 10 * 60_000 };
 
 export const LOCKED_MESSAGE = 'Another import is writing to this spreadsheet; waiting for it to finish.';
 
@@ -89,7 +83,7 @@ export function newRun(
     staged: 0,
     read: 0,
     pass: 1,
-    stalls: 0,
+    spent: { refused: 0, reread: 0 },
     fetches: 0,
     retries: 0,
     executions: 0,
@@ -281,14 +275,11 @@ class Step {
         if (now > until) return undefined;
         // The client waits inside a call only briefly: a longer wait is the machine's, which goes on with other pages.
         const outcomes = ports.pages.fetch(ready, limit, Math.min(until, now + CALL_WAIT_MS));
-        // A page within the list refused as no such page in the read before too, while this read goes on, is no
-        // list that shrank but a page the service refuses: the run fails.
         ready.forEach((page, k) => {
           const o = outcomes[k];
-          if (o.ok || page !== run.gone || !noSuchPage(o.error) || page > r.last || page < r.next || r.next === 1)
-            return;
-          const why = `The data service refused page ${grouped(page)} of the ${grouped(r.last)} its list reports, in two reads in a row`;
-          this.failure ??= new ServiceError(o.error.code, `${why}: ${o.error.message}`);
+          // A refusal spends from the run's budget (not the page after the last saying there is no such page).
+          if (!o.ok && o.error.code !== 'UNSENT' && !(noSuchPage(o.error) && page > r.last && r.next > 1))
+            run.spent.refused++;
         });
         ready.forEach((page, k) => outcomes[k].ok && this.answered.add(page));
         this.pagesIn += outcomes.filter((o) => o.ok).length;
@@ -355,22 +346,13 @@ class Step {
     return this.deadline - DEADLINE_MARGIN_MS - writeMargin((last - first + 1) * (r.size || r.limit), this.width);
   }
 
-  /** The run after a failure: failed for good, or carried on in the next step (undefined). */
+  /** The run after a failure: failed for good (a final error, or the budget spent), or carried on in the next step (undefined). */
   private judgeFailure(failure: ServiceError): RunSummary | undefined {
     const { spec, run, ports } = this;
-    if (!failure.transient) return failRun(spec, run, ports, failure.message);
-    run.stalls = this.pagesIn > 0 ? 0 : run.stalls + 1;
-    // A service that says when to ask again is waited for (a step may then hold one attempt only),
-    // up to MAX_WAIT_WITHOUT_PAGE_MS without a page; one that does not say fails the run after MAX_STALLS steps.
-    const told = failure.retryAfterMs !== undefined;
-    const waited = ports.now() - (run.progressAt ?? run.startedAt);
-    if (run.stalls > MAX_STALLS && (!told || waited > MAX_WAIT_WITHOUT_PAGE_MS)) {
-      return failRun(spec, run, ports, failure.message);
-    }
+    const spent = failure.transient ? givenUp(run, ports.now()) : '';
+    if (spent !== undefined) return failRun(spec, run, ports, `${failure.message}${spent}`);
     // The service is failing for now (rate limit, outage): keep what is in, carry on in the next step.
-    const inARow = ` (${plural(run.stalls, 'step')} in a row without a page; the run fails after ${plural(MAX_STALLS + 1, 'step')})`;
-    const tries = run.stalls > 1 && !told ? inARow : '';
-    run.message = `${failure.message} Continuing at page ${grouped(run.list.next)} in the next step${tries}.`;
+    run.message = `${failure.message} Continuing at page ${grouped(run.list.next)} in the next step.`;
     return undefined;
   }
 
@@ -383,7 +365,6 @@ class Step {
   private save(): RunSummary {
     const { spec, run, ports, width } = this;
     const r = run.list;
-    if (!this.failure && this.pagesIn > 0) run.stalls = 0;
     // A read that ended too late to write the table in this step leaves the writing to the next one.
     const late = !this.startedOver && ports.now() + writeMargin(r.total, width) > this.deadline;
     const over = !!r.over && !late;
@@ -447,20 +428,15 @@ function finish(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPo
       : '';
     return writeTarget(spec, run, rowShape(spec).keep(unique), unique.length + skipped, ports, note + twice);
   }
-  const last = run.list.last;
-  const passes = judged.changed && last <= LIVE_LIST_PAGES ? MAX_LIVE_PASSES : MAX_PASSES;
-  // A read the list changed under ends there: such reads count by the share of the list they read, so a burst of
-  // changes does not use them up, and a list that keeps changing fails after as many pages as that many whole reads.
-  const through = run.list.next - (run.list.over === 'changed' && run.list.gone === undefined ? 0 : 1);
-  const pagesRead = (run.readBefore ?? 0) + Math.max(1, Math.min(through, last));
-  if ((judged.changed ? pagesRead / Math.max(1, last) : run.pass) >= passes) {
+  // A read done again spends the pages this one took in.
+  run.spent.reread += Math.max(1, pagesRead(run) + (run.list.slots.match(/i/g)?.length ?? 0));
+  const spent = givenUp(run, ports.now());
+  if (spent !== undefined) {
     const why = judged.changed ? `it kept changing during the import (last read: ${judged.reason})` : judged.reason;
-    return failRun(spec, run, ports, `Incomplete after ${plural(run.pass, 'read')} of the list: ${why}.`);
+    return failRun(spec, run, ports, `Incomplete after ${plural(run.pass, 'read')} of the list: ${why}.${spent}`);
   }
   ports.staging.remove(spec.id);
-  run.gone = run.list.gone;
   run.digest = digest;
-  run.readBefore = pagesRead;
   run.pass++;
   run.list = readAgain(run.list, FIRST_PAGE_LIMIT);
   run.staged = 0;
@@ -470,6 +446,19 @@ function finish(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPo
     : `The list did not add up (${judged.reason}); reading it again.`;
   ports.store.save(run);
   return step(spec, run, ports, deadline);
+}
+
+/**
+ * What the run has spent when that is more than its budget allows (GIVE_UP), as a sentence that
+ * says so; undefined while it may go on.
+ */
+function givenUp(run: RunState, now: number): string | undefined {
+  const { refused, reread } = run.spent;
+  const allowed = GIVE_UP.requests + GIVE_UP.perPage * run.list.last;
+  const without = now - (run.progressAt ?? run.startedAt);
+  if (refused + reread <= allowed && without <= GIVE_UP.withoutPageMs) return undefined;
+  const since = without < 60_000 ? `${Math.round(without / 1000)} s` : plural(Math.round(without / 60_000), 'minute');
+  return ` The import gave up after ${plural(refused, 'request')} refused and ${plural(reread, 'page')} read again (it may spend ${grouped(allowed)} on a list of ${plural(run.list.last, 'page')}), ${since} since the last page.`;
 }
 
 /** The analyst lets the import own the table in its sheet, which it did not write (typed by hand, or from before imports kept a record). */

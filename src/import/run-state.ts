@@ -33,20 +33,16 @@ export interface RunState {
   read: number;
   /** Which full read of the list this is (1, then 2… when the previous read could not be trusted). */
   pass: number;
-  /** Pages the earlier reads of this run went through (a read the list changed under ends where it saw the change). */
-  readBefore?: number;
   /** The idsDigest of the previous read's ids (src/api/pages.ts steadyRepeats): the same ids twice in a row are the list. */
   digest?: number;
-  /** The page within the list the previous read found gone (the list shrank, or the service refuses that page). */
-  gone?: number;
   /** The snapshot this read is writing: its generation, chunks written, and whether every page's records went in (a page restored from staging has only rows). */
   snap?: { gen: string; chunks: number; whole: boolean };
   /** Replace anyway: this run rewrites its sheet even where it is not as the import left it (the analyst chose so). */
   force?: boolean;
   /** When the last page came in (clock ms). */
   progressAt?: number;
-  /** Steps in a row that ended on a transient failure without reading a page. */
-  stalls: number;
+  /** What the run spent of its give-up budget (src/import/machine.ts GIVE_UP): requests refused, pages of reads done again. */
+  spent: { refused: number; reread: number };
   fetches: number;
   retries: number;
   executions: number;

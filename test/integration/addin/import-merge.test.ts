@@ -189,7 +189,7 @@ describe('scheduled refresh', () => {
     call(a.emu, 'scheduleImport', [id, { every: 'hours', hours: 1 }]);
     await svc.config({ faults: { error502: 1 } });
     try {
-      // Begun at the first hourly run, carried on at the next two: three steps in a row without a page.
+      // Begun at the first hourly run, carried on at the next: an hour without a page is past the give-up budget.
       a.emu.advance(4 * 3_600_000);
     } finally {
       await svc.config({ faults: { error502: 0 } });

@@ -3,7 +3,7 @@
  * else is asked for meanwhile (page 1 places every other page), and the run fails once the longest
  * wait without a page has passed since it began. Driven step by step over the in-memory ports.
  */
-import { MAX_WAIT_WITHOUT_PAGE_MS } from '../../../src/import/machine';
+import { GIVE_UP } from '../../../src/import/machine';
 import type { ImportSpec } from '../../../src/import/spec';
 import { world } from '../../helpers/fake-ports';
 import { limited, timedDrive } from '../../helpers/import-drive';
@@ -27,6 +27,6 @@ test('a page 1 that never comes: no other page is asked for, and the run fails o
   ends.shift();
   expect(new Set(list.asked.map((a) => a.page))).toEqual(new Set([1]));
   expect(steps.map((s) => s.status).pop()).toBe('failed');
-  const due = ends.findIndex((t) => t - start > MAX_WAIT_WITHOUT_PAGE_MS);
+  const due = ends.findIndex((t) => t - start > GIVE_UP.withoutPageMs);
   expect(steps.length - 1).toBe(due);
 });

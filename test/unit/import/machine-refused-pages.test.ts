@@ -1,11 +1,12 @@
 /**
  * A page the service refuses (src/import/machine.ts): the page after the last refused as no such
  * page (404 or 400) ends the list, one within the list refused so means the list shrank (the read
- * ends and is done again; the same page refused so in the next read fails the run), one refused for now waits its turn and is asked again in the same step,
+ * ends and is done again, each read spending from the run's budget), one refused for now waits its turn and is asked again in the same step,
  * a final refusal stops the read at once, and the run's message names the failure of the page the
  * read waits for. Driven over the in-memory ports.
  */
 import { ServiceError } from '../../../src/api/errors';
+import { GIVE_UP } from '../../../src/import/machine';
 import type { ImportSpec } from '../../../src/import/spec';
 import { fakeList, records } from '../../helpers/fake-list';
 import { world } from '../../helpers/fake-ports';
@@ -48,17 +49,21 @@ test('a final refusal stops the read at once: nothing is asked after the round i
   expect(list.asked.map((a) => a.page)).toEqual(Array.from({ length: 21 }, (_, k) => k + 1));
 });
 
-test('the last page refused as no such page ends the read at once, though a page before it waits; refused again in the next read, it fails the run', () => {
+test('the last page refused as no such page ends the read at once, though a page before it waits; refused at every read, it spends the budget and fails the run', () => {
   const list = refusingList(300, (page) =>
     page === 2 ? limited(100) : page === 3 ? new ServiceError('NOT_FOUND', 'Not found (HTTP 404).') : undefined,
   );
   const w = world(list.fetch, [spec]);
   const steps = timedDrive(w, 15_000).steps;
-  expect(steps.map((s) => s.status)).toEqual(['failed']);
-  expect(steps[0].message).toBe(
-    'The data service refused page 3 of the 3 its list reports, in two reads in a row: Not found (HTTP 404). The sheet "Partners" keeps its previous data.',
+  expect(steps.map((s) => s.status).pop()).toBe('failed');
+  const reads = list.asked.filter((a) => a.page === 1).length;
+  // Each read: page 1 in (read again) and page 3 refused, two requests of the budget; and page 2's wait, once.
+  expect(reads).toBe(Math.floor((GIVE_UP.requests + 3 * GIVE_UP.perPage) / 2) + 1);
+  expect(steps[steps.length - 1].message).toMatch(
+    new RegExp(
+      `^Incomplete after ${reads} reads of the list: it kept changing during the import \\(last read: page 3 of 3 was gone by the time it was asked for \\(the list shrank while it was read\\)\\)\\. The import gave up after ${reads + 1} requests refused and ${reads} pages read again`,
+    ),
   );
-  expect(list.asked.filter((a) => a.page === 1)).toHaveLength(2);
 });
 
 test('a list that shrank under the import, its last page gone (404), is read again and imported as it is now', () => {
@@ -101,7 +106,7 @@ describe("the step's message names the failure of the page the read waits for", 
   const w = (list: ReturnType<typeof fakeList>) => world(list.fetch, [spec]);
 });
 
-test('a page within the list refused as no such page in two reads in a row is one the service refuses: the run fails with its refusal', () => {
+test('a page within the list the service refuses as no such page at every read: the run fails once the budget is spent, naming the page', () => {
   // A service that refuses pages past 2 (a cap on the page number) for a list of 5 pages.
   const list = refusingList(500, (page) =>
     page > 2 ? new ServiceError('BAD_INPUT', 'Bad request: page must be at most 2 (HTTP 400).') : undefined,
@@ -110,9 +115,9 @@ test('a page within the list refused as no such page in two reads in a row is on
   const steps = timedDrive(w, 15_000).steps;
   expect(steps.map((s) => s.status).pop()).toBe('failed');
   expect(steps[steps.length - 1].message).toContain(
-    'refused page 3 of the 5 its list reports, in two reads in a row: Bad request: page must be at most 2 (HTTP 400).',
+    '(last read: page 3 of 5 was gone by the time it was asked for (the list shrank while it was read)). The import gave up after',
   );
-  expect(list.asked.filter((a) => a.page === 1)).toHaveLength(2);
+  expect(w.tables.get('Partners')).toBeUndefined();
 });
 
 test('a page refused in two reads in a row, in a round whose earlier page already showed the list shrank again, is a list still moving: it is read once more', () => {
