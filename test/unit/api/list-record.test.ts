@@ -5,7 +5,7 @@
  * the verdict, and the size of the record an import saves between executions.
  */
 import { ServiceError } from '../../../src/api/errors';
-import { newStep, plan, startRead, takePage, takeRefusal, verdict } from '../../../src/api/pages';
+import { MAX_AHEAD, newStep, pageIn, plan, startRead, takePage, takeRefusal, verdict } from '../../../src/api/pages';
 import type { Page, ServiceRecord } from '../../../src/api/records';
 import { readUpTo, servedPage } from '../../helpers/cursor-pages';
 import { records } from '../../helpers/fake-list';
@@ -213,6 +213,22 @@ describe('the verdict, and what an import saves', () => {
         reason: 'the end of the list was not reached',
         changed: false,
       });
+  });
+
+  test('a read that holds every page it may ask for ahead of a missing one stays small enough for one document property', () => {
+    const items = records(100_000); // 1,000 pages of 100
+    const r = readUpTo(items, 1);
+    // Page 2 never comes; every other page planned comes in.
+    for (
+      let ask = asks(r, 1000).filter((p) => p !== 2);
+      ask.length;
+      ask = asks(r, 1000).filter((p) => p !== 2 && !pageIn(r, p))
+    )
+      for (const p of ask) takePage(r, p, servedPage(items, p, r.limit));
+    expect(r.slots).toBe(`.${'i'.repeat(MAX_AHEAD)}`);
+    expect(asks(r, 1000)).toEqual([2]);
+    // A property holds 9 KB, and the run keeps more than its read.
+    expect(JSON.stringify(r).length).toBeLessThan(5000);
   });
 
   test('the record stays small whatever the records hold (long records without ids)', () => {
