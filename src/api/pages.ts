@@ -19,7 +19,7 @@ import { firstOfEachId, type Page, recordId, type ServiceRecord } from './record
 export type PageFetcher = (pages: number[], limit: number) => Outcome<Page<ServiceRecord>>[];
 
 /** Pages after the first one not checked in order that a read asks for at most (the record stays small). */
-export const MAX_AHEAD = 250;
+export const MAX_AHEAD = 500;
 
 /**
  * A read of a list. Plain data (JSON-safe), saved with an import's run. `slots` has one mark per page
@@ -147,7 +147,7 @@ function signature(items: readonly ServiceRecord[]): string {
   const key = (r: ServiceRecord) =>
     recordId(r) !== undefined || typeof r.id === 'number' ? `#${r.id}` : JSON.stringify(r).slice(0, 120);
   const n = items.length;
-  return n ? `${n}:${fnv1a(`${key(items[0])}|${key(items[n - 1])}`).toString(36)}` : '';
+  return n ? fnv1a(`${n}|${key(items[0])}|${key(items[n - 1])}`).toString(36) : '';
 }
 
 function stop(r: ListRecord, over: 'changed' | 'problem', reason: string): false {
@@ -186,7 +186,7 @@ function settle(r: ListRecord): void {
     const sig = m === 'i' ? value(r, p, r.sigs) : '';
     if (p > r.last) {
       // The page after the last: empty or refused, or the server repeating its last page (clamping), ends the list.
-      if (m === 'x' || sig === r.sig) r.over = 'done';
+      if (m === 'x' || sig.split(':')[1] === r.sig) r.over = 'done';
       else
         stop(
           r,
@@ -218,7 +218,8 @@ export function takePage(r: ListRecord, page: number, value: Page<ServiceRecord>
       `page ${grouped(page)} holds ${plural(n, 'item')} where ${grouped(expected)} were expected (the service reports ${plural(r.total, 'item')}, ${grouped(r.size)} a page)`,
     );
   if (n === 0) mark(r, page, 'x');
-  else mark(r, page, 'i', signature(value.items));
+  // The page after the last keeps its length with its signature, for the message when it holds more.
+  else mark(r, page, 'i', page > r.last ? `${n}:${signature(value.items)}` : signature(value.items));
   settle(r);
   return page <= r.last;
 }
