@@ -1,13 +1,14 @@
 /**
- * The one page reader of the add-in. A paginated list (active partners, a fund's industries) is
- * read through a small pure cursor that trusts only what it can check: it learns the real page
- * size from the first page (a first page that is not the whole list is full), plans pages from
- * `totalItems` and that size (never from `totalPages` or `pageSize`, which it only cross-checks),
- * checks every page's length and total, spots a page that repeats the one before, and confirms
- * the end (a short last page, or the page after the last being empty or refused). A page whose
- * total moved ends the read at once: the list changed, and is read again. It ends with a verdict:
- * complete, or incomplete with the reason. `readList` drives the cursor to the end in
- * one execution (custom functions); the import drives the same cursor across executions.
+ * The one page reader of the add-in. A read of a paginated list (active partners, a fund's
+ * industries) is one record (ListRecord): the list's shape, learnt from page 1 (page 1 comes
+ * first, alone: a first page that is not the whole list is full, so every page's place and length
+ * are known once it answers), and one slot per page after those checked in order: due, waiting
+ * until a time, failed (due again in the next step), in (with its signature) or absent (no such
+ * page). What to ask next (`plan`) and the verdict (`verdict`) are pure functions of the record.
+ * A page is checked against its place when it answers (its total, its length), and against the
+ * page before it once both are in (a page that repeats it). `drive` is the one loop over a record:
+ * `readList` runs it to the end in one execution (custom functions); the import runs it step by
+ * step, the record saved between executions (src/import/machine.ts).
  */
 import { ServiceError } from './errors';
 import { fnv1a } from './hash';
@@ -17,34 +18,36 @@ import { firstOfEachId, type Page, recordId, type ServiceRecord } from './record
 
 export type PageFetcher = (pages: number[], limit: number) => Outcome<Page<ServiceRecord>>[];
 
-/** Where a read of a list stands. Plain data (JSON-safe), so an import can save it between executions. */
-export interface ListCursor {
-  /** The `limit` to send: what was asked for until the first page, then the page size the server used. */
+/** Pages after the first one not checked in order that a read asks for at most (the record stays small). */
+export const MAX_AHEAD = 500;
+
+/**
+ * A read of a list. Plain data (JSON-safe), saved with an import's run. `slots` has one mark per page
+ * from `next` on (a page beyond it is due): `.` due, `w` waiting until its time in `at`, `f` failed (due
+ * in the next step), `i` in (its signature in `sigs`), `x` absent (the service has no such page).
+ */
+export interface ListRecord {
+  /** The `limit` to send: what was asked for until page 1, then the page size the server used. */
   limit: number;
-  /** Whether page 1 is in. */
-  started: boolean;
+  /** `totalItems` as page 1 reported it. */
+  total: number;
   /** Items per page, as observed (0 until page 1 is in). */
   size: number;
-  /** `totalItems` as page 1 reported it. */
-  totalItems: number;
-  /** The last page that should hold items: ceil(totalItems / size). */
-  lastPage: number;
-  /** Next page to ask for (1-based). */
-  nextPage: number;
+  /** The last page that should hold items: ceil(total / size). */
+  last: number;
   /** Whether the end must be confirmed by asking for the page after the last one. */
   probe: boolean;
-  /** Items received so far, in pages that passed the checks (the pages taken in). */
-  received: number;
-  /** Whether the end of the list is confirmed. */
-  endConfirmed: boolean;
-  /** Whether the list changed under the read (`totalItems` moved, or a page within it was gone): the read ends, to be redone. */
-  changed: boolean;
-  /** A page within the list the service then said it does not have (the list shrank under the read). */
-  gone?: number;
-  /** Why the read cannot be trusted, when it cannot. */
-  problem?: string;
-  /** A short signature of the last page read, to spot a page that repeats it. */
-  lastSignature: string;
+  /** The first page not yet checked in order (the pages before it are in). */
+  next: number;
+  /** The signature of page next − 1. */
+  sig: string;
+  slots: string;
+  at: number[];
+  sigs: string[];
+  /** Set once the read is over: the end confirmed, the list changed under the read, or a problem found. */
+  over?: 'done' | 'changed' | 'problem';
+  /** Why, when it changed or has a problem. */
+  reason?: string;
 }
 
 /**
@@ -66,106 +69,159 @@ export function steadyRepeats(verdict: ListVerdict, digest: number, before: numb
   return !verdict.complete && verdict.repeated !== undefined && digest === before;
 }
 
-export function startCursor(limit: number): ListCursor {
-  return {
-    limit,
-    started: false,
-    size: 0,
-    totalItems: 0,
-    lastPage: 0,
-    nextPage: 1,
-    probe: false,
-    received: 0,
-    endConfirmed: false,
-    changed: false,
-    lastSignature: '',
-  };
+export function startRead(limit: number): ListRecord {
+  return { limit, total: 0, size: 0, last: 0, probe: false, next: 1, sig: '', slots: '', at: [], sigs: [] };
 }
 
-/** Whether the read is over (complete or not): the end is confirmed, the list changed, or a problem was found. */
-export function cursorDone(c: ListCursor): boolean {
-  return c.endConfirmed || c.changed || c.problem !== undefined;
+/** The rows page `page` holds once page 1 is in: full pages, then the rest, then none (the page after the last). */
+export function rowsOf(r: Pick<ListRecord, 'size' | 'total' | 'last'>, page: number): number {
+  if (page < r.last) return r.size;
+  return page === r.last ? r.total - (r.last - 1) * r.size : 0;
 }
 
-/** The pages to ask for next, at most `max` of them, in order; the first call asks for page 1 alone. */
-export function nextPages(c: ListCursor, max: number): number[] {
-  if (cursorDone(c)) return [];
-  if (!c.started) return [1];
-  const last = c.lastPage + (c.probe ? 1 : 0);
-  const out: number[] = [];
-  for (let p = c.nextPage; p <= last && out.length < Math.max(1, max); p++) out.push(p);
-  return out;
+/** Rows of the pages before `page`. */
+export const rowsBefore = (r: ListRecord, page: number): number => Math.min(r.total, (page - 1) * r.size);
+
+const slot = (r: ListRecord, page: number): string => r.slots[page - r.next] ?? '.';
+
+/** Whether page `page` is in. */
+export const pageIn = (r: ListRecord, page: number): boolean => page < r.next || slot(r, page) === 'i';
+
+/** The mark's value (`at` or `sigs`) of page `page`, a `w` or `i` slot. */
+function value<T>(r: ListRecord, page: number, list: T[]): T {
+  const mark = slot(r, page);
+  return list[[...r.slots.slice(0, page - r.next)].filter((m) => m === mark).length];
+}
+
+/** Sets page `page`'s slot to `mark`, with its time or signature. */
+function mark(r: ListRecord, page: number, m: '.' | 'w' | 'f' | 'i' | 'x', v?: number | string): void {
+  const k = page - r.next;
+  const marks = [...r.slots.padEnd(k + 1, '.')];
+  const at = r.at.slice();
+  const sigs = r.sigs.slice();
+  const index = (x: string) => marks.slice(0, k).filter((c) => c === x).length;
+  if (marks[k] === 'w') at.splice(index('w'), 1);
+  if (marks[k] === 'i') sigs.splice(index('i'), 1);
+  marks[k] = m;
+  if (m === 'w') at.splice(index('w'), 0, v as number);
+  if (m === 'i') sigs.splice(index('i'), 0, v as string);
+  Object.assign(r, { slots: marks.join('').replace(/\.+$/, ''), at, sigs });
+}
+
+/** The page after the last holding items, when the read must ask for it (else the last). */
+const end = (r: ListRecord): number => (r.next === 1 ? 1 : r.last + (r.probe ? 1 : 0));
+
+/**
+ * What to ask next at `now`: up to `max` due pages in order (page 1 alone until it is in), and
+ * when none is due, the time the first waiting page is due (`wake`).
+ */
+export function plan(r: ListRecord, now: number, max: number): { ask: number[]; wake?: number; page?: number } {
+  const ask: number[] = [];
+  let wake: { wake: number; page: number } | undefined;
+  if (r.over) return { ask };
+  for (let p = r.next; p <= Math.min(end(r), r.next + MAX_AHEAD) && ask.length < Math.max(1, max); p++) {
+    const m = slot(r, p);
+    const at = m === 'w' ? value(r, p, r.at) : 0;
+    if (m === '.' || (m === 'w' && at <= now)) ask.push(p);
+    else if (m === 'w' && at < (wake?.wake ?? Number.POSITIVE_INFINITY)) wake = { wake: at, page: p };
+  }
+  return ask.length ? { ask } : { ask, ...wake };
+}
+
+/** A new read of the same list: the pages that wait for a time still wait (a Retry-After is the service's, not the read's). */
+export function readAgain(r: ListRecord, limit: number): ListRecord {
+  const again = startRead(limit);
+  [...r.slots].forEach((m, k) => {
+    if (m === 'w') mark(again, r.next + k, 'w', value(r, r.next + k, r.at));
+  });
+  return again;
+}
+
+/** A new step: the pages that failed in the last one are due again. */
+export function newStep(r: ListRecord): void {
+  r.slots = r.slots.replace(/f/g, '.');
 }
 
 function signature(items: readonly ServiceRecord[]): string {
-  if (items.length === 0) return '';
   // A record is known by its id when it has a usable one (or a number, in a list not keyed by id), else by its fields.
   const key = (r: ServiceRecord) =>
     recordId(r) !== undefined || typeof r.id === 'number' ? `#${r.id}` : JSON.stringify(r).slice(0, 120);
-  return `${items.length}|${key(items[0])}|${key(items[items.length - 1])}`;
+  const n = items.length;
+  return n ? fnv1a(`${n}|${key(items[0])}|${key(items[n - 1])}`).toString(36) : '';
 }
 
-/** Takes in page `page` (pages must be accepted in order). */
-export function acceptPage(c: ListCursor, page: number, value: Page<ServiceRecord>): void {
-  if (cursorDone(c) || page !== c.nextPage) return;
+function stop(r: ListRecord, over: 'changed' | 'problem', reason: string): false {
+  r.over = over;
+  r.reason = reason;
+  return false;
+}
+
+/** Page 1: the list's shape. */
+function takeFirst(r: ListRecord, value: Page<ServiceRecord>): boolean {
   const n = value.items.length;
-  const reported = value.pagination;
-  const sig = signature(value.items);
-  c.nextPage = page + 1;
-  if (!c.started) {
-    c.started = true;
-    c.totalItems = reported.totalItems;
-    c.lastSignature = sig;
-    if (n === 0) {
-      if (reported.totalItems > 0)
-        c.problem = `page 1 is empty although the service reports ${plural(reported.totalItems, 'item')}`;
-      else c.endConfirmed = true;
-      return;
-    }
-    if (n > reported.totalItems) {
-      c.problem = `page 1 holds ${plural(n, 'item')} although the service reports ${grouped(reported.totalItems)} in all`;
-      return;
-    }
-    c.received = n;
-    if (n === reported.totalItems) {
-      // The whole list came in one page. Unless the page is visibly short of the page size, a
-      // longer list could hide behind an under-reported total: ask for page 2 to be sure.
-      c.size = n;
-      c.lastPage = 1;
-      c.probe = n >= c.limit || n >= reported.pageSize;
-      c.endConfirmed = !c.probe;
-      return;
-    }
-    // A first page that is not the whole list is full: its length is the real page size.
-    c.size = n;
-    c.limit = n;
-    c.lastPage = Math.ceil(reported.totalItems / n);
-    c.probe = reported.totalItems % n === 0;
-    return;
+  const total = value.pagination.totalItems;
+  Object.assign(r, { total, next: 2, sig: signature(value.items), slots: r.slots.slice(1) });
+  if (n === 0 && total > 0)
+    return stop(r, 'problem', `page 1 is empty although the service reports ${plural(total, 'item')}`);
+  if (n > total)
+    return stop(
+      r,
+      'problem',
+      `page 1 holds ${plural(n, 'item')} although the service reports ${grouped(total)} in all`,
+    );
+  r.size = n;
+  r.last = n ? Math.ceil(total / n) : 0;
+  // The whole list in one page: unless it is visibly short of the page size, a longer list could hide behind an
+  // under-reported total (ask for page 2 to be sure). A first page that is not the whole list is full: its length is the page size.
+  r.probe = n === total ? n > 0 && (n >= r.limit || n >= value.pagination.pageSize) : total % n === 0;
+  if (n < total) r.limit = n;
+  if (r.last <= 1 && !r.probe) r.over = 'done';
+  return n > 0;
+}
+
+/** Checks the pages in, in order, from `next` on: a page that repeats the one before, the end confirmed. */
+function settle(r: ListRecord): void {
+  for (let m = slot(r, r.next); !r.over && (m === 'i' || m === 'x'); m = slot(r, r.next)) {
+    const p = r.next;
+    const sig = m === 'i' ? value(r, p, r.sigs) : '';
+    if (p > r.last) {
+      // The page after the last: empty or refused, or the server repeating its last page (clamping), ends the list.
+      if (m === 'x' || sig.split(':')[1] === r.sig) r.over = 'done';
+      else
+        stop(
+          r,
+          'problem',
+          `the service reports ${plural(r.total, 'item')} but page ${p}, past the end, holds ${grouped(Number(sig.split(':')[0]))} more`,
+        );
+    } else if (sig === r.sig) stop(r, 'problem', `page ${grouped(p)} repeats page ${grouped(p - 1)}`);
+    Object.assign(r, { next: p + 1, sig, slots: r.slots.slice(1), sigs: m === 'i' ? r.sigs.slice(1) : r.sigs });
+    if (!r.over && r.next > r.last && !r.probe) r.over = 'done';
   }
-  if (reported.totalItems !== c.totalItems) {
-    c.changed = true;
-    return;
+}
+
+/** Takes in page `page`; true when its items are the list's (within it, checked against their place). */
+export function takePage(r: ListRecord, page: number, value: Page<ServiceRecord>): boolean {
+  if (r.over || page < r.next || page > end(r)) return false;
+  if (page === 1) {
+    mark(r, 1, '.');
+    const taken = takeFirst(r, value);
+    settle(r);
+    return taken;
   }
-  if (page > c.lastPage) {
-    // The page after the last: empty, or the server repeating its last page (clamping), ends the list.
-    if (n === 0 || sig === c.lastSignature) c.endConfirmed = true;
-    else
-      c.problem = `the service reports ${plural(c.totalItems, 'item')} but page ${page}, past the end, holds ${grouped(n)} more`;
-    return;
-  }
-  if (sig === c.lastSignature) {
-    c.problem = `page ${grouped(page)} repeats page ${grouped(page - 1)}`;
-    return;
-  }
-  c.lastSignature = sig;
-  const expected = page < c.lastPage ? c.size : c.totalItems - (c.lastPage - 1) * c.size;
-  if (n !== expected) {
-    c.problem = `page ${grouped(page)} holds ${plural(n, 'item')} where ${grouped(expected)} were expected (the service reports ${plural(c.totalItems, 'item')}, ${grouped(c.size)} a page)`;
-    return;
-  }
-  c.received += n;
-  if (page === c.lastPage && !c.probe) c.endConfirmed = true;
+  const n = value.items.length;
+  if (value.pagination.totalItems !== r.total) return stop(r, 'changed', 'the list changed while it was read');
+  const expected = rowsOf(r, page);
+  if (page <= r.last && n !== expected)
+    return stop(
+      r,
+      'problem',
+      `page ${grouped(page)} holds ${plural(n, 'item')} where ${grouped(expected)} were expected (the service reports ${plural(r.total, 'item')}, ${grouped(r.size)} a page)`,
+    );
+  if (n === 0) mark(r, page, 'x');
+  // The page after the last keeps its length with its signature, for the message when it holds more.
+  else mark(r, page, 'i', page > r.last ? `${n}:${signature(value.items)}` : signature(value.items));
+  settle(r);
+  return page <= r.last;
 }
 
 /** Whether a page's refusal says the service has no such page (404 or 400). */
@@ -174,50 +230,104 @@ export function noSuchPage(error: ServiceError): boolean {
 }
 
 /**
- * Takes in a page refused as no such page (404 or 400). The page after the last, in its turn, ends
- * the list. A page within the list page 1 reported, not taken in yet, in any order, means the list
- * shrank under the read (or the service contradicts itself): the read ends, changed, to be done
- * again. False for any other refusal, and the cursor is left as it was.
+ * Takes in a refusal of page `page` at `now`. A refusal for now (transient) makes the page wait for
+ * the time the service gave, or fail until the next step; one that never went out leaves it due.
+ * No such page: the page after the last ends the list; a page within the list page 1 reported
+ * means the list shrank under the read (or the service contradicts itself): the read is over,
+ * changed. Returns the error when it is final for the read (page 1 refused, a key refused…).
  */
-export function acceptRefusal(c: ListCursor, page: number, error: ServiceError): boolean {
-  if (!c.started || cursorDone(c) || page < c.nextPage || !noSuchPage(error)) return false;
-  if (page <= c.lastPage) {
-    c.changed = true;
-    c.gone = page;
-  } else if (page === c.nextPage && c.probe) {
-    c.nextPage = page + 1;
-    c.endConfirmed = true;
-  } else return false;
-  return true;
+export function takeRefusal(r: ListRecord, page: number, error: ServiceError, now: number): ServiceError | undefined {
+  if (page < r.next) return undefined;
+  if (error.transient) {
+    // A wait is the service's, not the read's: kept for the next read when this one is over.
+    if (error.retryAfterMs !== undefined) mark(r, page, 'w', error.retryAt ?? now + error.retryAfterMs);
+    else if (error.code !== 'UNSENT') mark(r, page, 'f');
+    return undefined;
+  }
+  if (r.over) return undefined;
+  if (!noSuchPage(error) || page === 1) return error;
+  if (page > r.last) mark(r, page, 'x');
+  else {
+    stop(
+      r,
+      'changed',
+      `page ${grouped(page)} of ${grouped(r.last)} was gone by the time it was asked for (the list shrank while it was read)`,
+    );
+  }
+  settle(r);
+  return undefined;
 }
 
-/** The verdict on a finished read, given how many distinct ids it held plus the records skipped for having none (when keyed by id). */
-export function listVerdict(c: ListCursor, distinct?: number): ListVerdict {
-  if (c.problem !== undefined) return { complete: false, reason: c.problem, changed: false };
-  if (c.changed) {
-    const reason = c.gone
-      ? `page ${grouped(c.gone)} of ${grouped(c.lastPage)} was gone by the time it was asked for (the list shrank while it was read)`
-      : 'the list changed while it was read';
-    return { complete: false, reason, changed: true };
-  }
-  if (!c.endConfirmed) return { complete: false, reason: 'the end of the list was not reached', changed: false };
-  if (c.received !== c.totalItems) {
-    return {
-      complete: false,
-      reason: `${plural(c.received, 'item')} arrived where the service reports ${grouped(c.totalItems)}`,
-      changed: false,
-    };
-  }
-  if (distinct !== undefined && distinct !== c.totalItems) {
+/** The verdict on a read, given how many distinct ids it held plus the records skipped for having none (when keyed by id). */
+export function verdict(r: ListRecord, distinct?: number): ListVerdict {
+  if (r.over === 'problem' || r.over === 'changed')
+    return { complete: false, reason: r.reason as string, changed: r.over === 'changed' };
+  if (!r.over) return { complete: false, reason: 'the end of the list was not reached', changed: false };
+  if (distinct !== undefined && distinct !== r.total) {
     // Consistent pages but repeated ids: the order moved between pages (a live list), so read again.
+    const repeated = r.total - distinct;
     return {
       complete: false,
-      reason: `${plural(c.totalItems - distinct, 'item')} came twice, so others were missed`,
-      repeated: c.totalItems - distinct,
+      reason: `${plural(repeated, 'item')} came twice, so others were missed`,
+      repeated,
       changed: true,
     };
   }
   return { complete: true };
+}
+
+/** How `drive` asks for pages and waits: the one loop over a record, for a formula and for an import's step. */
+export interface Driver {
+  now(): number;
+  /** The pages to ask for of those due (a leading part of them; none to stop), and their outcomes, in order. */
+  fetch(pages: number[], limit: number): { pages: number[]; outcomes: Outcome<Page<ServiceRecord>>[] } | undefined;
+  /** Waits until `wake`, when page `page` is due (or less, when time runs short); false to stop instead. */
+  wait(wake: number, page: number): boolean;
+  /** Page `page` is taken in: its items are the list's. */
+  took(page: number, value: Page<ServiceRecord>): void;
+  /** Pages asked for together, at most. */
+  batch(): number;
+}
+
+type Drove = { final?: ServiceError; transient?: ServiceError };
+
+/** Takes in one call's outcomes at `now`, in order: pages in, refusals in their slots, the errors met in `out`. */
+function takeAll(
+  r: ListRecord,
+  d: Driver,
+  pages: number[],
+  outcomes: Outcome<Page<ServiceRecord>>[],
+  out: Drove,
+): void {
+  const now = d.now();
+  for (let k = 0; k < pages.length && !out.final; k++) {
+    const [page, o] = [pages[k], outcomes[k]];
+    if (o.ok) {
+      if (takePage(r, page, o.value)) d.took(page, o.value);
+      continue;
+    }
+    out.final = takeRefusal(r, page, o.error, now);
+    if (o.error.transient && o.error.code !== 'UNSENT' && (!out.transient || page === r.next)) out.transient = o.error;
+  }
+}
+
+/**
+ * Drives a read until it is over, nothing is due, or the driver stops. Returns a final error (the
+ * read cannot go on), else the first refusal for now that a due page met (a step ends on it).
+ */
+export function drive(r: ListRecord, d: Driver): Drove {
+  const out: Drove = {};
+  for (let next = plan(r, d.now(), d.batch()); !r.over && !out.final; next = plan(r, d.now(), d.batch())) {
+    if (!next.ask.length) {
+      if (next.wake === undefined || !d.wait(next.wake, next.page as number)) break;
+      continue;
+    }
+    const got = d.fetch(next.ask, r.limit);
+    if (!got?.pages.length) break;
+    takeAll(r, d, got.pages, got.outcomes, out);
+    if (got.outcomes.every((o) => !o.ok && o.error.code === 'UNSENT')) break;
+  }
+  return out.final ? { final: out.final } : r.over ? {} : { transient: out.transient };
 }
 
 export interface ListRead {
@@ -246,42 +356,41 @@ export interface ReadOptions {
   keyed?: boolean;
 }
 
-/** The records of the pages a read has taken in, in list order, repeats included. */
-type Taken = ServiceRecord[];
-
-/**
- * Takes in one page's outcome; a failure other than the refused page after the last is thrown.
- * Once the read is over (a page of the batch showed the list cannot be trusted), the later pages
- * of the batch are not looked at: their failures are not the list's.
- */
-function takeOutcome(c: ListCursor, page: number, outcome: Outcome<Page<ServiceRecord>>, got: Taken, o: ReadOptions) {
-  if (cursorDone(c)) return;
-  if (!outcome.ok) {
-    if (acceptRefusal(c, page, outcome.error)) return;
-    throw outcome.error;
-  }
-  const before = c.received;
-  acceptPage(c, page, outcome.value);
-  if (c.received > before) got.push(...outcome.value.items);
-  // The list's size is page 1's: a list refused is refused at page 1, before any other page is asked for.
-  const why = o.refuse?.(c.totalItems, c.lastPage);
-  if (why) throw new ServiceError('BAD_INPUT', why);
-}
-
 function readOnce(fetch: PageFetcher, o: ReadOptions): ListRead {
-  const keyed = o.keyed ?? true;
-  const c = startCursor(o.limit);
-  const got: Taken = [];
-  for (let pages = nextPages(c, o.batch); pages.length; pages = nextPages(c, o.batch)) {
-    const outcomes = fetch(pages, c.limit);
-    pages.forEach((page, k) => takeOutcome(c, page, outcomes[k], got, o));
-  }
-  if (!keyed) return { records: got, verdict: listVerdict(c), totalItems: c.totalItems, digest: idsDigest([]) };
+  const r = startRead(o.limit);
+  const pages = new Map<number, ServiceRecord[]>();
+  let failed = false;
+  const { final, transient } = drive(r, {
+    now: () => 0,
+    batch: () => o.batch,
+    wait: () => false,
+    // A formula does not wait: the first page refused for now ends the read (the client has retried it).
+    fetch: (asked, limit) => {
+      if (failed) return undefined;
+      const outcomes = fetch(asked, limit);
+      const k = outcomes.findIndex((x) => !x.ok && x.error.transient);
+      failed = k >= 0;
+      return failed ? { pages: asked.slice(0, k + 1), outcomes: outcomes.slice(0, k + 1) } : { pages: asked, outcomes };
+    },
+    took: (page, value) => {
+      pages.set(page, value.items);
+      // The list's size is page 1's: a list refused is refused at page 1, before any other page is asked for.
+      const why = o.refuse?.(r.total, r.last);
+      if (why) throw new ServiceError('BAD_INPUT', why);
+    },
+  });
+  if (final ?? transient) throw final ?? transient;
+  const got = [...pages.keys()].sort((a, b) => a - b).flatMap((p) => pages.get(p) as ServiceRecord[]);
+  if (!(o.keyed ?? true)) return { records: got, verdict: verdict(r), totalItems: r.total, digest: idsDigest([]) };
   // Keyed by id: a record without a usable id is skipped (and counted), each usable id kept once (firstOfEachId).
-  const ids = got.flatMap((r) => recordId(r) ?? []);
-  const records = firstOfEachId(got.filter((r) => recordId(r) !== undefined));
-  const verdict = listVerdict(c, records.length + got.length - ids.length);
-  return { records, verdict, totalItems: c.totalItems, digest: idsDigest(ids) };
+  const ids = got.flatMap((x) => recordId(x) ?? []);
+  const records = firstOfEachId(got.filter((x) => recordId(x) !== undefined));
+  return {
+    records,
+    verdict: verdict(r, records.length + got.length - ids.length),
+    totalItems: r.total,
+    digest: idsDigest(ids),
+  };
 }
 
 /** Reads a whole list; a read that the list moved under is done again, up to `passes` reads (see steadyRepeats). */

@@ -1,36 +1,37 @@
 /**
- * The import as a pure state machine over ports (./ports.ts). A run is a saved RunState; each
- * step reads pages of the active-partners list through the one page reader's cursor
- * (src/api/pages.ts) until its time budget ends (less the time to write what it read), keeps rows
- * in memory or in the staging area, and saves the cursor. Page 1 comes first, alone; then pages are
- * asked for together, and one the service refuses for now waits alone (its Retry-After, in this step
- * or the next) while the pages after it are held (./held.ts). When the cursor's read is over, the run finishes: a complete read (end
- * confirmed, every page as long as it should be, distinct ids plus the records without a usable
- * id, which are skipped and counted in the run's message, equal to the total) replaces or merges
- * into the target table in one write (./end.ts); an incomplete one is read again (a live list moves),
- * up to MAX_PASSES reads, and then fails with the reason. Failures follow the one rule on the
- * error type: a transient one ends the step and keeps what is in; the run fails only after
- * MAX_STALLS steps in a row that read nothing (or, when the service said when to come back, after
- * MAX_WAIT_WITHOUT_PAGE_MS without a page), or at once on a final error (key refused…).
+ * The import as a pure state machine over ports (./ports.ts). A run is a saved RunState; its read
+ * of the active-partners list is one record (src/api/pages.ts: the list's shape and one slot per
+ * page), driven by the same loop as a formula's read. Each step drives it until its time budget
+ * ends (less the time to write what it read) and writes the pages it read to the staging area at
+ * their place. When the read is over, the run finishes: a complete read (end confirmed, every page
+ * as long as its place, distinct ids plus the records without a usable id, which are skipped and
+ * counted in the run's message, equal to the total) replaces or merges into the target table in
+ * one write (./end.ts); an incomplete one is read again (a live list moves). Failures follow the
+ * one rule on the error type: a transient one ends the step and keeps what is in, a final one
+ * (key refused…) fails the run at once. Every refusal and every read done again spends from one
+ * budget per run (GIVE_UP); once it is spent, or too long passed without a page, the run fails and
+ * says what it spent.
  * A failed, cancelled or killed run never touches the target table.
  */
 import { ServiceError } from '../api/errors';
 import { grouped, plural } from '../api/numbers';
 import { DEADLINE_MARGIN_MS } from '../api/client';
 import {
-  acceptPage,
-  acceptRefusal,
-  cursorDone,
+  drive,
   idsDigest,
-  listVerdict,
+  newStep,
   noSuchPage,
-  startCursor,
+  pageIn,
+  readAgain,
+  rowsBefore,
+  rowsOf,
+  startRead,
   steadyRepeats,
+  verdict,
 } from '../api/pages';
 import { CHUNK_RECORDS } from '../api/snapshot';
 import { type Page, recordId, type ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
-import { expectedRows, gonePages, type Held, heldSpan, keepable, noteHeld, noteWaits, restoreHeld } from './held';
 import { replaceRefused, writeOwned, writeTarget } from './end';
 import { MergeRefused } from './merge';
 import type { ImportPorts } from './ports';
@@ -55,18 +56,12 @@ export const WRITE_MARGIN = { fixedMs: 1000, perCellMs: 0.025 };
 /** How long one step may run: short from the sidebar (its progress bar moves), long from triggers. */
 export const STEP_BUDGET_MS: Readonly<Record<RunSource, number>> = { sidebar: 20_000, schedule: 300_000 };
 export const LOCK_WAIT_MS = 30_000;
-/** Steps in a row that may end on a transient failure without reading a page before the run fails. */
-export const MAX_STALLS = 3;
-/** How long a run waits without a page for a service that keeps asking (Retry-After) to come back later. */
-export const MAX_WAIT_WITHOUT_PAGE_MS = 10 * 60_000;
-/** Full reads of the list an import makes at most before it gives up on one it cannot trust. */
-export const MAX_PASSES = 3;
 /**
- * A list that only moved under a read (a live service) is read again more often when it is
- * short, where a read is cheap: up to MAX_LIVE_PASSES reads for lists of at most LIVE_LIST_PAGES pages.
+ * What a run may spend before it gives up, whatever the cause: requests that brought no page in (each
+ * refusal, and each page of a read done again) up to `requests` and `perPage` more for each page of the
+ * list, and time without a page.
  */
-export const MAX_LIVE_PASSES = 10;
-export const LIVE_LIST_PAGES = 50;
+export const GIVE_UP = { requests: 100, perPage: 3, withoutPageMs: 10 * 60_000 };
 
 export const LOCKED_MESSAGE = 'Another import is writing to this spreadsheet; waiting for it to finish.';
 
@@ -86,11 +81,11 @@ export function newRun(
     status: 'running',
     startedAt: now,
     updatedAt: now,
-    list: startCursor(FIRST_PAGE_LIMIT),
+    list: startRead(FIRST_PAGE_LIMIT),
     staged: 0,
     read: 0,
     pass: 1,
-    stalls: 0,
+    spent: { refused: 0, reread: 0 },
     fetches: 0,
     retries: 0,
     executions: 0,
@@ -199,39 +194,32 @@ export function writeMargin(rows: number, width: number): number {
 }
 
 /**
- * One step: pages until the budget (less the time to write what was read) ends, the read is over,
- * or the service fails for now. Page 1 comes first, alone: it tells the page size and the total,
- * and so the place of every other page. Then pages are asked for together; one that must wait
- * (Retry-After, however long) waits alone while the ones after it are held, and is asked for again
- * when its time comes, in this step or the next (which carries on where this one stopped); a page
- * that failed without a Retry-After, its retries spent, waits for the next step. At the end of the
- * step the pages it read are written to staging at their place, in one write, and the held ones
- * are noted, so no page answered in a run is asked for again.
+ * One step: drives the run's read (src/api/pages.ts `drive`) until the budget (less the time to
+ * write what was read) ends, the read is over, or the service fails for now. Page 1 comes first,
+ * alone: it tells the page size and the total, and so the place of every other page. Then pages
+ * are asked for together; one that must wait (Retry-After, however long) waits in its slot while
+ * the others come, and is asked for again when its time comes, in this step or the next; a page
+ * that failed without a Retry-After waits for the next step. At the end of the step the pages it
+ * read are written to staging at their place, in one write: the record's slots say which are in,
+ * so no page answered in a run is asked for again.
  */
 class Step {
   private readonly width: number;
   /** What a partner's staged row holds (the import's columns, then what its filters and sort need). */
   private readonly rows: RowShape;
-  /** Rows taken into the cursor in this step, in list order. */
-  private readonly taken: Cell[][] = [];
-  private readonly startedEmpty: boolean;
   private readonly startedOver: boolean;
   private readonly counted: { fetches: number; retries: number };
-  private held = new Map<number, Held>();
-  /** Not-before times (clock ms) of the pages the service asked to wait for. */
-  private waits = new Map<number, number>();
-  /** Pages that failed without a time to come back: left to the next step. */
-  private readonly tried = new Set<number>();
-  /** Rows of every page this step has in hand (read here, or read back from staging), by page. */
+  /** The pages the service answered in this step (the page after the last included). */
+  private readonly answered = new Set<number>();
+  /** Rows of the pages this step took in, by page. */
   private readonly known = new Map<number, Cell[][]>();
-  /** Pages read in this step (the others in hand came back from staging, where they already are). */
-  private readonly readHere = new Set<number>();
-  /** Records of the pages this step fetched, by page, and those taken in list order, for the shared snapshot. */
-  private readonly rawHere = new Map<number, ServiceRecord[]>();
+  /** Records of the pages this step read (for the shared snapshot, in list order as the read's checks pass them). */
+  private readonly raw = new Map<number, ServiceRecord[]>();
   private readonly snapRecords: ServiceRecord[] = [];
   private failure?: ServiceError;
-  private transient?: ServiceError;
   private pagesIn = 0;
+  /** The first page not yet passed to the snapshot. */
+  private passed: number;
 
   constructor(
     private readonly spec: ImportSpec,
@@ -243,20 +231,19 @@ class Step {
   ) {
     this.rows = rowShape(spec, ports.fund?.bind(ports));
     this.width = this.rows.width;
-    this.startedEmpty = run.staged === 0;
-    this.startedOver = cursorDone(run.list);
+    this.startedOver = !!run.list.over;
     this.counted = ports.pages.counters();
     if (!run.snap?.gen.endsWith(`.${run.pass}`)) run.snap = { gen: `${run.runId}.${run.pass}`, chunks: 0, whole: true };
+    newStep(run.list);
+    this.passed = run.list.next;
     run.executions++;
   }
 
   perform(): RunSummary {
     const { spec, run, ports } = this;
     try {
-      this.restore();
-      this.take();
-      while (!cursorDone(run.list) && !this.failure && this.pagesIn < this.pages && this.round());
-      if (!this.failure && this.transient && !cursorDone(run.list)) this.failure = this.transient;
+      const { final, transient } = this.read();
+      this.failure ??= final ?? transient;
       this.flushSnapshot(true);
       count(run, ports, this.counted);
       if (this.pagesIn > 0) run.progressAt = ports.now();
@@ -267,58 +254,75 @@ class Step {
     }
   }
 
-  /** The held pages and waits the previous step left (see held.ts), held pages read back from staging. */
-  private restore(): void {
-    const { spec, run } = this;
-    const note = run.held;
-    run.held = undefined;
-    if (!note) return;
-    this.waits = noteWaits(note);
-    const span = heldSpan(run.list, note);
-    const rows = span > 0 ? this.ports.staging.read(spec.id, span, this.width, run.staged) : [];
-    this.held = restoreHeld(run.list, note, rows, spec.fields.indexOf('id'));
-    for (const [p, h] of this.held) if ('rows' in h) this.known.set(p, h.rows);
+  private read(): ReturnType<typeof drive> {
+    const { run, ports } = this;
+    const r = run.list;
+    return drive(r, {
+      now: () => ports.now(),
+      batch: () => Math.min(PAGES_PER_FETCH, this.pages - this.pagesIn),
+      wait: (wake, page) => {
+        // Everything missing waits for the service's Retry-After: sleep until the first is due, keeping the time
+        // to write it, or to the end of the budget (the next step carries on; one that ended at once would only
+        // be called again).
+        ports.sleep(Math.max(0, Math.min(wake, this.roundEnd([page])) - ports.now()));
+        return ports.now() >= wake;
+      },
+      fetch: (due, limit) => {
+        if (this.failure || this.pagesIn >= this.pages) return undefined;
+        const now = ports.now();
+        // As many of the due pages as the time left can write (wide rows, long pages), one at least.
+        let ready = due;
+        while (ready.length > 1 && now > this.roundEnd(ready)) ready = ready.slice(0, -1);
+        const until = this.roundEnd(ready);
+        if (now > until) return undefined;
+        // The client waits inside a call only briefly: a longer wait is the machine's, which goes on with other pages.
+        const outcomes = ports.pages.fetch(ready, limit, Math.min(until, now + CALL_WAIT_MS));
+        ready.forEach((page, k) => {
+          const o = outcomes[k];
+          // A refusal spends from the run's budget (not the page after the last saying there is no such page).
+          if (!o.ok && o.error.code !== 'UNSENT' && !(noSuchPage(o.error) && page > r.last && r.next > 1))
+            run.spent.refused++;
+        });
+        ready.forEach((page, k) => outcomes[k].ok && this.answered.add(page));
+        this.pagesIn += outcomes.filter((o) => o.ok).length;
+        return { pages: ready, outcomes };
+      },
+      took: (page, value) => this.took(page, value),
+    });
   }
 
-  /** Takes the held pages that are next in the cursor's order. */
-  private take(): void {
+  /** A page is in: its rows kept, and the records of the pages the read's checks have passed in order go to the snapshot. */
+  private took(page: number, value: Page<ServiceRecord>): void {
     const { run } = this;
-    const next = () => (cursorDone(run.list) || this.failure ? undefined : this.held.get(run.list.nextPage));
-    for (let h = next(); h; h = next()) {
-      const page = run.list.nextPage;
-      this.held.delete(page);
-      if ('refused' in h) {
-        if (!acceptRefusal(run.list, page, h.refused)) this.failure = h.refused;
-        continue;
-      }
-      const before = run.list.received;
-      acceptPage(run.list, page, h.page);
-      if (page === 1) this.checkSize();
-      if (run.list.received > before) this.takeRows(page, h.rows);
+    this.known.set(page, value.items.map(this.rows.row));
+    // The snapshot keys records by id: one without a usable id has no place in it (nor in the table).
+    if (this.ports.snapshot && run.snap?.whole)
+      this.raw.set(
+        page,
+        value.items.filter((r) => recordId(r) !== undefined),
+      );
+    if (page === 1) this.checkSize();
+    const snap = run.snap as NonNullable<RunState['snap']>;
+    for (; this.passed < Math.min(run.list.next, run.list.last + 1); this.passed++) {
+      const records = this.raw.get(this.passed);
+      this.raw.delete(this.passed);
+      if (records) this.snapRecords.push(...records);
+      else snap.whole = false;
     }
-    run.read = run.staged + this.taken.length;
-    run.message = `Page ${grouped(pagesRead(run))} of ${grouped(run.list.lastPage)}`;
+    this.flushSnapshot(false);
+    run.read = rowsBefore(run.list, run.list.next);
+    run.message = `Page ${grouped(pagesRead(run))} of ${grouped(run.list.last)}`;
   }
 
   /** Page 1 is in: a list whose table could not fit in a spreadsheet fails the run before more is read. */
   private checkSize(): void {
     const { spec, run } = this;
-    const cells = (run.list.totalItems + 1) * spec.fields.length;
+    const cells = (run.list.total + 1) * spec.fields.length;
     if (cells <= MAX_SPREADSHEET_CELLS) return;
     this.failure = new ServiceError(
       'BAD_RESPONSE',
-      `The service reports ${grouped(run.list.totalItems)} active partners: a table of that many rows and ${spec.fields.length} columns would not fit in a spreadsheet (${grouped(MAX_SPREADSHEET_CELLS)} cells at most).`,
+      `The service reports ${grouped(run.list.total)} active partners: a table of that many rows and ${spec.fields.length} columns would not fit in a spreadsheet (${grouped(MAX_SPREADSHEET_CELLS)} cells at most).`,
     );
-  }
-
-  private takeRows(page: number, rows: Cell[][]): void {
-    const snap = this.run.snap as NonNullable<RunState['snap']>;
-    this.taken.push(...rows);
-    const raw = this.rawHere.get(page);
-    this.rawHere.delete(page);
-    if (raw) this.snapRecords.push(...raw);
-    else snap.whole = false;
-    this.flushSnapshot(false);
   }
 
   /** Whole chunks go to the cache as they fill, so a long step never holds every record it read; `all` at the end. */
@@ -330,164 +334,68 @@ class Step {
     snap.chunks += this.ports.snapshot.write(snap.gen, snap.chunks, this.snapRecords.splice(0, n));
   }
 
-  /**
-   * The pages missing from the cursor's next page on, in order (page 1 alone until it is in): the first
-   * PAGES_PER_FETCH due at `now`, and those among them that wait for their time.
-   */
-  private missingPages(now: number): { due: number[]; waiting: number[] } {
-    const c = this.run.list;
-    const due: number[] = [];
-    const waiting: number[] = [];
-    // No need to list more (and a total the service over-reports must not make a list of billions).
-    const most = Math.min(PAGES_PER_FETCH, this.pages - this.pagesIn);
-    for (let p = c.nextPage; p <= (c.started ? c.lastPage + (c.probe ? 1 : 0) : 1) && due.length < most; p++)
-      if (!this.held.has(p) && !this.tried.has(p)) ((this.waits.get(p) ?? 0) > now ? waiting : due).push(p);
-    return { due, waiting };
-  }
-
-  /** The pages a write of `pages` covers: from the first to the last. */
-  private region(pages: readonly number[]): [number, number] | undefined {
-    return pages.length ? [Math.min(...pages), Math.max(...pages)] : undefined;
+  /** The pages a write covers: from the first read in this step to the last. */
+  private region(pages: Iterable<number>): [number, number] | undefined {
+    const all = [...pages];
+    return all.length ? [Math.min(...all), Math.max(...all)] : undefined;
   }
 
   /** The time by which this round's requests must end, keeping time to write what is in hand and what they bring. */
   private roundEnd(asking: readonly number[]): number {
-    const { run } = this;
-    const size = run.list.size || run.list.limit;
-    // The write save() makes: the pages at their place, from the first read in this step to the last (a round
-    // asks for one page at least).
-    const [first, last] = this.region([...this.readHere, ...asking]) as [number, number];
-    return this.deadline - DEADLINE_MARGIN_MS - writeMargin((last - first + 1) * size, this.width);
+    const r = this.run.list;
+    // The write save() makes: the pages at their place, from the first read in this step to the last (a round asks for one page at least).
+    const [first, last] = [Math.min(...this.known.keys(), ...asking), Math.max(...this.known.keys(), ...asking)];
+    return this.deadline - DEADLINE_MARGIN_MS - writeMargin((last - first + 1) * (r.size || r.limit), this.width);
   }
 
-  /** One round of requests, or a wait for the first page due; false when the step should end. */
-  private round(): boolean {
-    const { run, ports } = this;
-    const now = ports.now();
-    const { due, waiting } = this.missingPages(now);
-    // As many of the due pages as the time left can write (wide rows, long pages), one at least.
-    let ready = due;
-    while (ready.length > 1 && now > this.roundEnd(ready)) ready = ready.slice(0, -1);
-    if (!ready.length && waiting.length) {
-      // Everything missing waits for the service's Retry-After: sleep until the first is due, keeping the time
-      // to write it, or to the end of the budget (the next step carries on; one that ended at once would only
-      // be called again).
-      const [first] = waiting.sort((a, b) => (this.waits.get(a) as number) - (this.waits.get(b) as number));
-      const next = this.waits.get(first) as number;
-      ports.sleep(Math.max(0, Math.min(next, this.roundEnd([first])) - now));
-      return ports.now() >= next;
-    }
-    if (!ready.length) return false;
-    const until = this.roundEnd(ready);
-    if (now > until) return false;
-    // The client waits inside a call only briefly: a longer wait is the machine's, which goes on with other pages.
-    const outcomes = ports.pages.fetch(ready, run.list.limit, Math.min(until, now + CALL_WAIT_MS));
-    const end = ports.now();
-    let final: ServiceError | undefined;
-    ready.forEach((page, k) => {
-      const o = outcomes[k];
-      const error = o.ok ? this.hold(page, o.value) : this.refused(page, o.error, end);
-      final ??= error;
-    });
-    this.take();
-    if (final && !cursorDone(run.list)) this.failure = final;
-    // Nothing went out (the client had no time left to send any of them): the step ends, the next one carries on.
-    return outcomes.some((o) => o.ok || o.error.code !== 'UNSENT');
-  }
-
-  private hold(page: number, value: Page<ServiceRecord>): undefined {
-    // Only the ids stay with the rows (enough for the cursor's checks, and far less to keep in memory), and the
-    // few records without a usable one whole: the page's signature knows them by their fields.
-    const items = value.items.map((r): ServiceRecord => (recordId(r) !== undefined ? { id: r.id } : r));
-    const rows = value.items.map(this.rows.row);
-    this.held.set(page, { page: { items, pagination: value.pagination }, rows });
-    this.known.set(page, rows);
-    this.readHere.add(page);
-    // The snapshot keys records by id: one without a usable id has no place in it (nor in the table).
-    if (this.ports.snapshot && this.run.snap?.whole) {
-      this.rawHere.set(
-        page,
-        value.items.filter((r) => recordId(r) !== undefined),
-      );
-    }
-    this.waits.delete(page);
-    this.pagesIn++;
-    return undefined;
-  }
-
-  /** A page refused: held (past the end), waited for, left to the next step, or the run's final error (returned). */
-  private refused(page: number, error: ServiceError, end: number): ServiceError | undefined {
-    const c = this.run.list;
-    // A page within the list refused as no such page: the list shrank, this read is over (and done again). The same
-    // page refused so in the next read too, while that read goes on, is no list that shrank but a page the service
-    // refuses: the run fails.
-    if (page === this.run.gone && c.started && !cursorDone(c) && page <= c.lastPage && noSuchPage(error)) {
-      const why = `The data service refused page ${grouped(page)} of the ${grouped(c.lastPage)} its list reports, in two reads in a row`;
-      this.failure = new ServiceError(error.code, `${why}: ${error.message}`);
-      return undefined;
-    }
-    if (acceptRefusal(c, page, error)) return undefined;
-    // Any other page refused as no such page (past the end, or page 1): the cursor judges it when it gets there.
-    if (noSuchPage(error)) this.held.set(page, { refused: error });
-    else if (!error.transient) return error;
-    else if (error.code !== 'UNSENT') {
-      // A page the service said when to ask again for waits for that time (in this step or the next);
-      // one without (the client's own retries are spent) waits for the next step.
-      if (error.retryAfterMs !== undefined) this.waits.set(page, error.retryAt ?? end + error.retryAfterMs);
-      else this.tried.add(page);
-      if (!this.transient || page === c.nextPage) this.transient = error;
-    }
-    return undefined;
-  }
-
-  /** The run after a failure: failed for good, or carried on in the next step (undefined). */
+  /** The run after a failure: failed for good (a final error, or the budget spent), or carried on in the next step (undefined). */
   private judgeFailure(failure: ServiceError): RunSummary | undefined {
     const { spec, run, ports } = this;
-    if (!failure.transient) return failRun(spec, run, ports, failure.message);
-    run.stalls = this.pagesIn > 0 ? 0 : run.stalls + 1;
-    // A service that says when to ask again is waited for (a step may then hold one attempt only),
-    // up to MAX_WAIT_WITHOUT_PAGE_MS without a page; one that does not say fails the run after MAX_STALLS steps.
-    const told = failure.retryAfterMs !== undefined;
-    const waited = ports.now() - (run.progressAt ?? run.startedAt);
-    if (run.stalls > MAX_STALLS && (!told || waited > MAX_WAIT_WITHOUT_PAGE_MS)) {
-      return failRun(spec, run, ports, failure.message);
-    }
+    const spent = failure.transient ? givenUp(run, ports.now()) : '';
+    if (spent !== undefined) return failRun(spec, run, ports, `${failure.message}${spent}`);
     // The service is failing for now (rate limit, outage): keep what is in, carry on in the next step.
-    const inARow = ` (${plural(run.stalls, 'step')} in a row without a page; the run fails after ${plural(MAX_STALLS + 1, 'step')})`;
-    const tries = run.stalls > 1 && !told ? inARow : '';
-    run.message = `${failure.message} Continuing at page ${grouped(run.list.nextPage)} in the next step${tries}.`;
+    run.message = `${failure.message} Continuing at page ${grouped(run.list.next)} in the next step.`;
     return undefined;
   }
 
   /**
    * Writes what the step read to staging, or the table when the read is over, and saves the run.
    * The pages read in this step go to their place in one write, from the first of them to the last
-   * (the pages between hold their rows, or blank rows while they are not in).
+   * (the pages between hold their rows, read back from staging when an earlier step wrote them, or
+   * blank rows while they are not in).
    */
   private save(): RunSummary {
     const { spec, run, ports, width } = this;
-    if (!this.failure && this.pagesIn > 0) run.stalls = 0;
+    const r = run.list;
     // A read that ended too late to write the table in this step leaves the writing to the next one.
-    const late = !this.startedOver && ports.now() + writeMargin(run.staged + this.taken.length, width) > this.deadline;
-    const over = cursorDone(run.list) && !this.failure && !late;
-    const kept = cursorDone(run.list) ? [] : keepable(run.list, this.held);
-    run.held = noteHeld(run.list, kept, this.waits, gonePages(this.held));
-    if (over && this.startedEmpty) return finish(spec, run, this.taken, ports, this.deadline);
-    const span = this.region([...this.readHere].filter((p) => p < run.list.nextPage || kept.includes(p)));
-    if (span) ports.staging.write(spec.id, spec.fields, (span[0] - 1) * run.list.size, this.placed(span));
-    run.staged += this.taken.length;
+    const late = !this.startedOver && ports.now() + writeMargin(r.total, width) > this.deadline;
+    const over = !!r.over && !late;
+    if (over && run.staged === 0) return finish(spec, run, this.placed([1, Math.max(1, r.last)]), ports, this.deadline);
+    const span = r.over === 'changed' ? undefined : this.region(this.answered);
+    if (span) {
+      ports.staging.write(spec.id, spec.fields, rowsBefore(r, span[0]), this.placed(span));
+      run.staged = Math.max(run.staged, rowsBefore(r, span[1] + 1));
+    }
     if (over) return finish(spec, run, ports.staging.read(spec.id, run.staged, width), ports, this.deadline);
     run.updatedAt = ports.now();
     ports.store.save(run);
     return summarize(spec.id, run);
   }
 
-  /** The staging rows of pages `span`: a page in hand as long as its place its rows, any other blank rows as long. */
+  /** The rows of pages `span` at their place: those in hand, those an earlier step staged (read back), blank rows for the others. */
   private placed([first, last]: [number, number]): Cell[][] {
+    const r = this.run.list;
+    const staged = (p: number) => !this.known.has(p) && pageIn(r, p) && rowsBefore(r, p) < this.run.staged;
+    const back = [...Array(last - first + 1).keys()].some((k) => staged(first + k));
+    const from = rowsBefore(r, first);
+    const to = Math.min(rowsBefore(r, last + 1), this.run.staged);
+    const before = back ? this.ports.staging.read(this.spec.id, to - from, this.width, from) : [];
     const rows: Cell[][] = [];
     for (let p = first; p <= last; p++) {
-      const n = expectedRows(this.run.list, p);
-      const mine = this.known.get(p);
+      const n = rowsOf(r, p);
+      const mine =
+        this.known.get(p) ??
+        (staged(p) ? before.slice(rowsBefore(r, p) - from, rowsBefore(r, p) - from + n) : undefined);
       if (mine?.length === n) rows.push(...mine);
       else for (let k = 0; k < n; k++) rows.push(new Array<Cell>(this.width).fill(''));
     }
@@ -512,40 +420,47 @@ function finish(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPo
   const idCol = spec.fields.indexOf('id');
   const { keyed, skipped, note } = keyedRows(rows, idCol);
   const unique = dedupe(keyed, idCol);
-  const verdict = listVerdict(run.list, unique.length + skipped);
+  const judged = verdict(run.list, unique.length + skipped);
   const digest = idsDigest(keyed.map((row) => String(row[idCol])));
-  const repeats = steadyRepeats(verdict, digest, run.digest) ? keyed.length - unique.length : 0;
-  if (verdict.complete || repeats) {
+  const repeats = steadyRepeats(judged, digest, run.digest) ? keyed.length - unique.length : 0;
+  if (judged.complete || repeats) {
     if (ports.snapshot && run.snap?.whole && run.snap.chunks > 0) ports.snapshot.publish(run.snap.gen, run.snap.chunks);
     const twice = repeats
       ? ` Left out ${grouped(repeats)} repeated listing${repeats === 1 ? '' : 's'} (ids the service listed more than once, alike in two reads): each partner is kept as first listed.`
       : '';
     return writeTarget(spec, run, rowShape(spec).keep(unique), unique.length + skipped, ports, note + twice);
   }
-  const passes = verdict.changed && run.list.lastPage <= LIVE_LIST_PAGES ? MAX_LIVE_PASSES : MAX_PASSES;
-  // A read the list changed under ends there: such reads count by the share of the list they read, so a burst of
-  // changes does not use them up, and a list that keeps changing fails after as many pages as that many whole reads.
-  const pagesRead = (run.readBefore ?? 0) + Math.max(1, Math.min(run.list.nextPage - 1, run.list.lastPage));
-  if ((verdict.changed ? pagesRead / Math.max(1, run.list.lastPage) : run.pass) >= passes) {
-    const why = verdict.changed ? `it kept changing during the import (last read: ${verdict.reason})` : verdict.reason;
-    return failRun(spec, run, ports, `Incomplete after ${plural(run.pass, 'read')} of the list: ${why}.`);
+  // A read done again spends the pages this one took in.
+  run.spent.reread += Math.max(1, pagesRead(run) + (run.list.slots.match(/i/g)?.length ?? 0));
+  const spent = givenUp(run, ports.now());
+  if (spent !== undefined) {
+    const why = judged.changed ? `it kept changing during the import (last read: ${judged.reason})` : judged.reason;
+    return failRun(spec, run, ports, `Incomplete after ${plural(run.pass, 'read')} of the list: ${why}.${spent}`);
   }
   ports.staging.remove(spec.id);
-  // The pages the service asked to wait for still wait in the next read: a Retry-After is the run's, not the read's.
-  const waits = run.held ? noteWaits(run.held) : new Map<number, number>();
-  run.gone = run.list.gone;
   run.digest = digest;
-  run.readBefore = pagesRead;
   run.pass++;
-  run.list = startCursor(FIRST_PAGE_LIMIT);
-  run.held = noteHeld(run.list, [], waits);
+  run.list = readAgain(run.list, FIRST_PAGE_LIMIT);
   run.staged = 0;
   run.read = 0;
-  run.message = verdict.changed
+  run.message = judged.changed
     ? 'The list changed during the import; reading it again.'
-    : `The list did not add up (${verdict.reason}); reading it again.`;
+    : `The list did not add up (${judged.reason}); reading it again.`;
   ports.store.save(run);
   return step(spec, run, ports, deadline);
+}
+
+/**
+ * What the run has spent when that is more than its budget allows (GIVE_UP), as a sentence that
+ * says so; undefined while it may go on.
+ */
+function givenUp(run: RunState, now: number): string | undefined {
+  const { refused, reread } = run.spent;
+  const allowed = GIVE_UP.requests + GIVE_UP.perPage * run.list.last;
+  const without = now - (run.progressAt ?? run.startedAt);
+  if (refused + reread <= allowed && without <= GIVE_UP.withoutPageMs) return undefined;
+  const since = without < 60_000 ? `${Math.round(without / 1000)} s` : plural(Math.round(without / 60_000), 'minute');
+  return ` The import gave up after ${plural(refused, 'request')} refused and ${plural(reread, 'page')} read again (it may spend ${grouped(allowed)} on a list of ${plural(run.list.last, 'page')}), ${since} since the last page.`;
 }
 
 /** The analyst lets the import own the table in its sheet, which it did not write (typed by hand, or from before imports kept a record). */

@@ -3,8 +3,7 @@
  * (time limit, closed sidebar, failure) and carry on in a later execution. Plain JSON: the run
  * store keeps it in one document property.
  */
-import type { ListCursor } from '../api/pages';
-import type { HeldNote } from './held';
+import type { ListRecord } from '../api/pages';
 
 export type RunStatus = 'running' | 'done' | 'failed' | 'cancelled';
 export type RunSource = 'sidebar' | 'schedule';
@@ -13,7 +12,7 @@ export type RunSource = 'sidebar' | 'schedule';
  * The shape of RunState this code reads and writes. A saved run of another version is not read:
  * a running one starts over (src/import/machine.ts), any other shows as no run.
  */
-export const RUN_VERSION = 1;
+export const RUN_VERSION = 2;
 
 export interface RunState {
   /** RUN_VERSION when it was saved. */
@@ -26,30 +25,24 @@ export interface RunState {
   status: RunStatus;
   startedAt: number;
   updatedAt: number;
-  /** Where the read of the list stands (page size learnt, pages in, end confirmed, problems). */
-  list: ListCursor;
-  /** Rows saved in the staging area so far (data rows, without the header). */
+  /** The read of the list: its shape and one slot per page (src/api/pages.ts). */
+  list: ListRecord;
+  /** Rows the staging area holds, from its first (data rows, without the header; blank where a page is not in). */
   staged: number;
   /** Rows read so far in this run (staged or held in memory), or written at the end. */
   read: number;
   /** Which full read of the list this is (1, then 2… when the previous read could not be trusted). */
   pass: number;
-  /** Pages the earlier reads of this run went through (a read the list changed under ends where it saw the change). */
-  readBefore?: number;
   /** The idsDigest of the previous read's ids (src/api/pages.ts steadyRepeats): the same ids twice in a row are the list. */
   digest?: number;
-  /** The page within the list the previous read found gone (the list shrank, or the service refuses that page). */
-  gone?: number;
-  /** Pages that came ahead of their turn (kept in staging at their place) and pages waiting for a Retry-After. */
-  held?: HeldNote;
   /** The snapshot this read is writing: its generation, chunks written, and whether every page's records went in (a page restored from staging has only rows). */
   snap?: { gen: string; chunks: number; whole: boolean };
   /** Replace anyway: this run rewrites its sheet even where it is not as the import left it (the analyst chose so). */
   force?: boolean;
   /** When the last page came in (clock ms). */
   progressAt?: number;
-  /** Steps in a row that ended on a transient failure without reading a page. */
-  stalls: number;
+  /** What the run spent of its give-up budget (src/import/machine.ts GIVE_UP): requests refused, pages of reads done again. */
+  spent: { refused: number; reread: number };
   fetches: number;
   retries: number;
   executions: number;
@@ -78,7 +71,7 @@ export const listedName = (importId: string): string => `__listed_${importId}`;
 
 /** Pages of the list read so far in this pass (the probe past the end is not counted). */
 export function pagesRead(run: RunState): number {
-  return Math.max(0, Math.min(run.list.nextPage - 1, run.list.lastPage));
+  return Math.max(0, Math.min(run.list.next - 1, run.list.last));
 }
 
 export function summarize(importId: string, run: RunState | null): RunSummary {
@@ -88,9 +81,9 @@ export function summarize(importId: string, run: RunState | null): RunSummary {
     importId,
     status: run.status,
     page: pagesRead(run),
-    totalPages: run.list.lastPage,
+    totalPages: run.list.last,
     rows: run.read,
-    totalItems: run.list.totalItems,
+    totalItems: run.list.total,
     message: run.message,
   };
 }

@@ -1,9 +1,9 @@
 /**
- * Pages of a fake list (./fake-list.ts) handed to the list cursor (src/api/pages.ts) one at a
- * time, the way the import hands it the pages it holds: a page as the fake service serves it, and
- * a cursor with the first pages of a list already in.
+ * Pages of a fake list (./fake-list.ts) handed to the record of a read (src/api/pages.ts) one at a
+ * time, the way the import hands it the pages it gets: a page as the fake service serves it, and
+ * a record with the first pages of a list already in.
  */
-import { acceptPage, type ListCursor, startCursor } from '../../src/api/pages';
+import { type ListRecord, startRead, takePage } from '../../src/api/pages';
 import type { Page, ServiceRecord } from '../../src/api/records';
 import { fakeList } from './fake-list';
 
@@ -14,9 +14,9 @@ export function servedPage(items: ServiceRecord[], page: number, limit: number):
   return o.value;
 }
 
-/** A cursor with pages 1..`upTo` of `items` in, read 100 a page. */
-export function readUpTo(items: ServiceRecord[], upTo: number): ListCursor {
-  const c = startCursor(1000);
-  for (let p = 1; p <= upTo; p++) acceptPage(c, p, servedPage(items, p, c.limit));
-  return c;
+/** A record with pages 1..`upTo` of `items` in, read 100 a page. */
+export function readUpTo(items: ServiceRecord[], upTo: number): ListRecord {
+  const r = startRead(1000);
+  for (let p = 1; p <= upTo; p++) takePage(r, p, servedPage(items, p, r.limit));
+  return r;
 }

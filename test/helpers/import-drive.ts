@@ -14,7 +14,7 @@ export const limited = (seconds: number): ServiceError =>
     retryAfterMs: seconds * 1000,
   });
 
-/** Drives sidebar steps of `budget` ms of import `imp1`; returns each step's summary, length and held note. */
+/** Drives sidebar steps of `budget` ms of import `imp1`; returns each step's summary, length and record of the read. */
 export function timedDrive(
   w: World,
   budget: number,
@@ -30,7 +30,7 @@ export function timedDrive(
       steps.length ? continueRun('imp1', ports, start + budget) : beginRun('imp1', 'sidebar', ports, start + budget),
     );
     lengths.push(w.clock.t - start);
-    notes.push(w.runs.get('imp1')?.held);
+    notes.push(w.runs.get('imp1')?.list);
   } while (steps[steps.length - 1].status === 'running' && steps.length < maxSteps);
   return { steps, lengths, notes };
 }

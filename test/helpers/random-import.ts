@@ -6,7 +6,7 @@
  * killed mid-fetch, or a shared snapshot port. Each draw depends on the seed, the page (or the request's number) and how often
  * that page was asked, not on the order requests happen to be sent, so a seed always gives the
  * same import. Returns what the import's promises need checked. Used by
- * test/unit/import/machine-random-refusals.test.ts (a few seeds) and the seed sweeps (many).
+ * test/unit/import/refusals-and-waits.test.ts (a few seeds) and the seed sweeps (many).
  */
 import type { ServiceError } from '../../src/api/errors';
 import type { ImportSpec } from '../../src/import/spec';

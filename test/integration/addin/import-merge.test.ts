@@ -128,7 +128,9 @@ describe('a service that is rate limiting for a while', () => {
     expect(failing.slice(0, -1).every((s) => s.status === 'running')).toBe(true);
     expect(failing[failing.length - 1]).toMatchObject({
       status: 'failed',
-      message: 'Rate limited by the data service, retry in 30 s. The sheet "Patient" keeps its previous data.',
+      message: expect.stringMatching(
+        /^Rate limited by the data service, retry in 30 s\. The import gave up after \d+ requests refused and 0 pages read again \(it may spend 100 on a list of 0 pages\), 10 minutes since the last page\. The sheet "Patient" keeps its previous data\.$/,
+      ),
     });
     // Steps of at most 20 s, waiting 30 s between attempts, over 10 minutes (and not much more).
     expect(Math.max(...steps2.map((l) => l.endedAt - l.startedAt))).toBeLessThanOrEqual(20_000);
@@ -189,7 +191,7 @@ describe('scheduled refresh', () => {
     call(a.emu, 'scheduleImport', [id, { every: 'hours', hours: 1 }]);
     await svc.config({ faults: { error502: 1 } });
     try {
-      // Begun at the first hourly run, carried on at the next two: three steps in a row without a page.
+      // Begun at the first hourly run, carried on at the next: an hour without a page is past the give-up budget.
       a.emu.advance(4 * 3_600_000);
     } finally {
       await svc.config({ faults: { error502: 0 } });

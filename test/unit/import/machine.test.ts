@@ -1,17 +1,7 @@
 import { Client } from '../../../src/api/client';
 import { ServiceError } from '../../../src/api/errors';
 import { type HttpRequest, type HttpResponse, perRequest, type Transport } from '../../../src/api/transport';
-import {
-  beginRun,
-  cancelRun,
-  continueRun,
-  LIVE_LIST_PAGES,
-  LOCKED_MESSAGE,
-  MAX_LIVE_PASSES,
-  MAX_PASSES,
-  MAX_STALLS,
-  MAX_WAIT_WITHOUT_PAGE_MS,
-} from '../../../src/import/machine';
+import { beginRun, cancelRun, continueRun, LOCKED_MESSAGE, GIVE_UP } from '../../../src/import/machine';
 import { RUN_LOG_HEADER } from '../../../src/import/run-log';
 import type { RunSummary } from '../../../src/import/run-state';
 import type { ImportSpec } from '../../../src/import/spec';
@@ -112,7 +102,7 @@ describe('import state machine: failures', () => {
     ['old', 'Old'],
   ];
 
-  test('stall: a step that reads nothing because the service fails for now keeps the run; after MAX_STALLS such steps it fails, target untouched', () => {
+  test('stall: a step that reads nothing because the service fails for now keeps the run; once the refusals spend the budget of the run it fails, saying so, target untouched', () => {
     const w = world(
       fakeList(records(250), {
         fail: () => new ServiceError('RATE_LIMITED', 'Rate limited by the data service, retry in 30 s.'),
@@ -120,22 +110,21 @@ describe('import state machine: failures', () => {
       [spec()],
     );
     w.own('Partners', before);
-    const steps = drive(w);
-    expect(steps.map((s) => s.status)).toEqual([...Array(MAX_STALLS).fill('running'), 'failed']);
-    expect(steps[0].message).toBe(
+    const steps = drive(w, 60_000, 500);
+    expect(steps.map((s) => s.status)).toEqual([...Array(GIVE_UP.requests).fill('running'), 'failed']);
+    expect(steps[1].message).toBe(
       'Rate limited by the data service, retry in 30 s. Continuing at page 1 in the next step.',
     );
-    expect(steps[1].message).toBe(
-      `Rate limited by the data service, retry in 30 s. Continuing at page 1 in the next step (2 steps in a row without a page; the run fails after ${MAX_STALLS + 1} steps).`,
-    );
-    expect(steps[MAX_STALLS].message).toBe(
-      'Rate limited by the data service, retry in 30 s. The sheet "Partners" keeps its previous data.',
+    expect(steps[GIVE_UP.requests].message).toMatch(
+      new RegExp(
+        `^Rate limited by the data service, retry in 30 s\\. The import gave up after ${GIVE_UP.requests + 1} requests refused and 0 pages read again \\(it may spend ${GIVE_UP.requests} on a list of 0 pages\\), \\d+ (s|minutes?) since the last page\\. The sheet "Partners" keeps its previous data\\.$`,
+      ),
     );
     expect(table(w)).toEqual(before);
     expect(w.staging.size).toBe(0);
   });
 
-  test('a step that reads some pages before a transient failure resets the stall count and keeps the pages', () => {
+  test('a step that reads some pages before a transient failure keeps the pages, and the refusal is spent from the budget', () => {
     let failing = true;
     const list = fakeList(records(2500), {
       fail: (page) =>
@@ -149,7 +138,7 @@ describe('import state machine: failures', () => {
       rows: 2100,
       message: 'The data service failed (HTTP 503). Continuing at page 22 in the next step.',
     });
-    expect(w.runs.get('imp1')?.stalls).toBe(0);
+    expect(w.runs.get('imp1')?.spent).toEqual({ refused: 1, reread: 0 });
     failing = false;
     expect(continueRun('imp1', w.nextExecution(), w.clock.t + 60_000).status).toBe('done');
     expect(tableIds(w)).toEqual(expected(2500));
@@ -183,7 +172,7 @@ describe('import state machine: failures', () => {
     expect(tableIds(w)).toEqual(expected(299));
   });
 
-  test(`a short live list is read again while it keeps moving (up to ${MAX_LIVE_PASSES} whole reads' pages); a long one ${MAX_PASSES}`, () => {
+  test('a live list is read again while it keeps moving; one that never stops fails once the pages read again spend the budget', () => {
     const moving = (n: number, moves: number) => {
       const list = fakeList(records(n));
       let moved = 0;
@@ -198,45 +187,52 @@ describe('import state machine: failures', () => {
         [spec()],
       );
     };
-    const short = moving(300, MAX_LIVE_PASSES - 1);
+    const short = moving(300, 9);
     expect(drive(short).pop()?.status).toBe('done');
-    expect(short.runs.get('imp1')?.pass).toBe(MAX_LIVE_PASSES);
-    expect(tableIds(short)).toEqual(expected(300).slice(MAX_LIVE_PASSES - 1));
-    // Each read ends on page 2, which shows the change: 2 pages of the list's 3 (or 51), so the reads that
-    // fail the run are as many as read the pages of MAX_LIVE_PASSES (or MAX_PASSES) whole reads.
-    const never = moving(300, 1000);
-    expect(drive(never).pop()).toMatchObject({
+    expect(short.runs.get('imp1')?.pass).toBe(10);
+    expect(tableIds(short)).toEqual(expected(300).slice(9));
+    // A list whose total moves at every request for page 2: each read ends there, its page 1 read again.
+    const list = fakeList(records(300));
+    let flip = false;
+    const never = world(
+      (pages, limit) => {
+        if (pages.includes(2)) {
+          flip = !flip;
+          list.items = records(flip ? 299 : 300);
+        }
+        return list.fetch(pages, limit);
+      },
+      [spec()],
+    );
+    const allowed = GIVE_UP.requests + GIVE_UP.perPage * 3;
+    expect(drive(never, 60_000, 500).pop()).toMatchObject({
       status: 'failed',
-      message: expect.stringContaining(
-        `Incomplete after ${Math.ceil((MAX_LIVE_PASSES * 3) / 2)} reads of the list: it kept changing during the import (last read: the list changed while it was read).`,
-      ),
-    });
-    const long = moving(100 * (LIVE_LIST_PAGES + 1), 1000);
-    expect(drive(long, 600_000).pop()).toMatchObject({
-      status: 'failed',
-      message: expect.stringContaining(`Incomplete after ${Math.ceil((MAX_PASSES * (LIVE_LIST_PAGES + 1)) / 2)} reads`),
+      message: `Incomplete after ${allowed + 1} reads of the list: it kept changing during the import (last read: the list changed while it was read). The import gave up after 0 requests refused and ${allowed + 1} pages read again (it may spend ${allowed} on a list of 3 pages), 0 s since the last page. The sheet "Partners" keeps its previous data.`,
     });
   });
 
-  test(`a list that never adds up fails after ${MAX_PASSES} reads with the reason; the target is untouched`, () => {
+  test('a list that never adds up is read again until the budget is spent, then fails with the reason; the target is untouched', () => {
     const list = fakeList(records(350), { repeatPage: 3 });
     const w = world(list.fetch, [spec()]);
     w.own('Partners', before);
-    const steps = drive(w);
+    const steps = drive(w, 60_000, 500);
+    const allowed = GIVE_UP.requests + GIVE_UP.perPage * 4;
+    // Each read takes in pages 1 and 2 (page 3 repeats page 2; page 4, read with it, is in too): 3 pages read again.
+    const reads = Math.floor(allowed / 3) + 1;
     expect(steps[steps.length - 1]).toMatchObject({
       status: 'failed',
-      message: `Incomplete after ${MAX_PASSES} reads of the list: page 3 repeats page 2. The sheet "Partners" keeps its previous data.`,
+      message: `Incomplete after ${reads} reads of the list: page 3 repeats page 2. The import gave up after 0 requests refused and ${reads * 3} pages read again (it may spend ${allowed} on a list of 4 pages), 0 s since the last page. The sheet "Partners" keeps its previous data.`,
     });
-    expect(w.runs.get('imp1')?.pass).toBe(MAX_PASSES);
+    expect(w.runs.get('imp1')?.pass).toBe(reads);
     expect(table(w)).toEqual(before);
     expect(w.staging.size).toBe(0);
   });
 
-  test('a list page without pagination (malformed, transient) never ends "done": the run fails after the stalls', () => {
+  test('a list page without pagination (malformed, transient) never ends "done": the run fails once its budget is spent', () => {
     const w = world(fakeList(records(350), { dropPagination: true }).fetch, [spec()]);
     w.own('Partners', before);
-    const steps = drive(w);
-    expect(steps.map((s) => s.status)).toEqual([...Array(MAX_STALLS).fill('running'), 'failed']);
+    const steps = drive(w, 60_000, 500);
+    expect(steps.map((s) => s.status)).toEqual([...Array(GIVE_UP.requests).fill('running'), 'failed']);
     expect(table(w)).toEqual(before);
   });
 
@@ -329,8 +325,8 @@ describe('import state machine: rate limits do not stall the read', () => {
       page: 2,
       message: 'Rate limited by the data service, retry in 15 s. Continuing at page 3 in the next step.',
     });
-    // Pages 4 to 25 and the empty page after the last are held; page 3 waits.
-    expect(notes[0]).toMatchObject({ from: 3, marks: `w${'h'.repeat(23)}` });
+    // Pages 4 to 25 are in, the page after the last absent (empty); page 3 waits.
+    expect(notes[0]).toMatchObject({ next: 3, slots: `w${'i'.repeat(22)}x` });
     expect(steps[steps.length - 1].status).toBe('done');
     expect(tableIds(w)).toEqual(expected(2500));
     // Every page once, page 3 twice, and page 3 again no sooner than 15 s after it was refused.
@@ -453,17 +449,17 @@ describe('import state machine: a service that says when to come back', () => {
     retryAfterMs: 15_000,
   });
 
-  test('the last page refused 8 times in a row (one attempt a step) is waited for, not given up after the stall count', () => {
+  test('the last page refused 8 times in a row (one attempt a step) is waited for, not given up', () => {
     let refusals = 0;
     const list = fakeList(records(250), { fail: (page) => (page === 3 && refusals++ < 8 ? limited : undefined) });
     const w = world(list.fetch, [spec()]);
     const steps = drive(w, 14_000);
-    expect(steps.length).toBeGreaterThan(MAX_STALLS + 1);
+    expect(steps.length).toBeGreaterThan(4);
     expect(steps[steps.length - 1].status).toBe('done');
     expect(tableIds(w)).toEqual(expected(250));
   });
 
-  test(`a service that never stops refusing fails the run once ${MAX_WAIT_WITHOUT_PAGE_MS / 60_000} minutes pass without a page, target untouched`, () => {
+  test(`a service that never stops refusing fails the run once ${GIVE_UP.withoutPageMs / 60_000} minutes pass without a page, target untouched`, () => {
     const w = world(fakeList(records(250), { fail: (page) => (page === 2 ? limited : undefined) }).fetch, [spec()]);
     w.own('Partners', [
       ['id', 'fullName'],
@@ -473,10 +469,12 @@ describe('import state machine: a service that says when to come back', () => {
     const last = steps[steps.length - 1];
     expect(last).toMatchObject({
       status: 'failed',
-      message: 'Rate limited by the data service, retry in 15 s. The sheet "Partners" keeps its previous data.',
+      message: expect.stringMatching(
+        /^Rate limited by the data service, retry in 15 s\. The import gave up after \d+ requests refused and 0 pages read again \(it may spend 109 on a list of 3 pages\), 10 minutes since the last page\. The sheet "Partners" keeps its previous data\.$/,
+      ),
     });
-    expect(w.clock.t - 1_000_000).toBeGreaterThan(MAX_WAIT_WITHOUT_PAGE_MS);
-    expect(w.clock.t - 1_000_000).toBeLessThan(MAX_WAIT_WITHOUT_PAGE_MS + 60_000);
+    expect(w.clock.t - 1_000_000).toBeGreaterThan(GIVE_UP.withoutPageMs);
+    expect(w.clock.t - 1_000_000).toBeLessThan(GIVE_UP.withoutPageMs + 60_000);
     expect(table(w)).toEqual([
       ['id', 'fullName'],
       ['old', 'Old'],
@@ -540,7 +538,7 @@ describe('import state machine: over the real client', () => {
     const seen = scheduledOverClient(w, transport);
     const last = seen[seen.length - 1];
     expect(last.status).toBe('failed');
-    expect(seen.length).toBeLessThanOrEqual(MAX_STALLS + 3);
+    expect(seen.length).toBeLessThanOrEqual(6);
     expect(last.message).toMatch(/did not answer in time/);
     expect(counted.sends).toBeLessThan(400);
   });
@@ -550,7 +548,7 @@ describe('import state machine: over the real client', () => {
     const { transport, counted } = failingAfterPage1(w, 1000, 'Exception: Address unavailable: http://127.0.0.1/x');
     const seen = scheduledOverClient(w, transport);
     expect(seen[seen.length - 1].status).toBe('failed');
-    expect(seen.length).toBeLessThanOrEqual(MAX_STALLS + 3);
+    expect(seen.length).toBeLessThanOrEqual(6);
     // 49 pages, each sent in its batch, then alone, then retried: a few hundred requests, not thousands.
     expect(counted.sends).toBeLessThan(500);
   });

@@ -191,7 +191,7 @@ describe('the run summary', () => {
       status: 'running',
       read: 120,
       message: 'Page 2',
-      list: { nextPage: 3, lastPage: 5, totalItems: 480 },
+      list: { next: 3, last: 5, total: 480 },
     } as never;
     expect(summarize('imp1', run)).toEqual({
       importId: 'imp1',
@@ -202,8 +202,8 @@ describe('the run summary', () => {
       totalItems: 480,
       message: 'Page 2',
     });
-    expect(pagesRead({ list: { nextPage: 9, lastPage: 5 } } as never)).toBe(5);
-    expect(pagesRead({ list: { nextPage: 0, lastPage: 5 } } as never)).toBe(0);
+    expect(pagesRead({ list: { next: 9, last: 5 } } as never)).toBe(5);
+    expect(pagesRead({ list: { next: 0, last: 5 } } as never)).toBe(0);
     expect(stagingName('imp1')).toBe('__staging_imp1');
   });
 });
