@@ -253,7 +253,7 @@ const GROUPS: Record<string, { title: string; text: string }> = {
   },
   floors: {
     title: 'The add-in beside its floor',
-    text: "Each case beside its floor: the very requests the add-in sent, batch by batch, replayed with no add-in code (a script that only sends them and reads their text), execution by execution; the fill-down's floor is the ideal wave of *Fill-down and thousands of ids*. `ratio` is the add-in's time over its floor's (`execRatio`: its executions' time summed, for the wave), what is left above 1 being the add-in's own work: compiling the bundle, which every execution pays, parsing answers, building and reading the snapshot, the cache and the sheet. `target` is where the case should be. The list holds about 10,000 active partners (the imports: 10,045 and 50,205), pages of 100.",
+    text: "Each case beside its floor: the very requests the add-in sent, batch by batch, replayed with no add-in code (a script that only sends them and reads their text), execution by execution; the fill-down's floor is the ideal wave of *Fill-down and thousands of ids*. `ratio` is the add-in's time over its floor's (`execRatio`: its executions' time summed, for the wave), what is left above 1 being the add-in's own work: compiling the bundle, which every execution pays, parsing answers, building and reading the snapshot, the cache and the sheet. `target` is where the case should be. Each formula case and the fill-down is the fastest of three runs, each import of two: what is left above the modelled requests is CPU time, which only grows with what else the machine runs. The list holds about 10,000 active partners (the imports: 10,045 and 50,205), pages of 100.",
   },
   bigImport: {
     title: 'The largest import',
