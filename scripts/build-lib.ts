@@ -1,6 +1,6 @@
 /**
  * The build: src/index.ts into dist/Code.js (one classic script, the bundle as an IIFE under the
- * global `LP` (GLOBAL_NAME), then one top-level wrapper function per exposed global carrying the
+ * global `LP` (GLOBAL_NAME, wrapModule), then one top-level wrapper function per exposed global carrying the
  * source's JSDoc), the sidebar into one self-contained dist/Sidebar.html, and the manifest.
  * It fails loudly when an exposed function has no wrapper or a custom function (a name in
  * capitals) has no @customfunction doc, because Sheets would then silently not offer it.
@@ -81,10 +81,12 @@ export function checkDocs(fns: readonly ExposedFunction[]): void {
 
 export function wrapper(fn: ExposedFunction): string {
   const args = fn.params.join(', ');
-  const call = `return ${GLOBAL_NAME}.${fn.name}(${args});`;
-  // Sheets shows a custom function's JSDoc; the other wrappers are one line each.
-  if (!fn.custom) return `function ${fn.name}(${args}) { ${call} }\n`;
-  return `${fn.doc ? `${fn.doc}\n` : ''}function ${fn.name}(${args}) {\n  ${call}\n}\n`;
+  // Sheets shows a custom function's JSDoc; the other wrappers are one line each, without spaces.
+  if (!fn.custom) {
+    const list = fn.params.join(',');
+    return `function ${fn.name}(${list}){return ${GLOBAL_NAME}.${fn.name}(${list})}\n`;
+  }
+  return `${fn.doc ? `${fn.doc}\n` : ''}function ${fn.name}(${args}) {\n  return ${GLOBAL_NAME}.${fn.name}(${args});\n}\n`;
 }
 
 /** Checks a built Code.js: classic script, loads in a bare context, every global a top-level function. */
@@ -111,15 +113,33 @@ export interface CodeBuild {
   exposed: ExposedFunction[];
 }
 
-/** The line of Code.js the bundle starts on: after the header line. */
-const BUNDLE_FIRST_LINE = 2;
+/** The line of Code.js the bundle starts on: after the header line and the line opening its function. */
+const BUNDLE_FIRST_LINE = 3;
+
+/**
+ * The bundle (esbuild's module output) as one classic script: its body inside a function that
+ * returns the exports as a plain object under GLOBAL_NAME. esbuild's own IIFE format defines each
+ * export as a getter on a namespace object (and copies them once more), work every execution
+ * would pay before it runs anything; here an export is a plain property. The body keeps its lines,
+ * so the map of the module output only moves down (shiftMap).
+ */
+export function wrapModule(moduleCode: string): string {
+  const body = moduleCode.replace(/\n\/\/# sourceMappingURL=.*\n?$/, '\n').trimEnd();
+  const last = /export\s*\{([^}]*)\};?$/.exec(body);
+  if (!last) throw new BuildError('The bundle does not end with its export list.');
+  const exports = last[1].split(',').map((part) => {
+    const [local, exported = local] = part.trim().split(/\s+as\s+/);
+    return `${exported}:${local}`;
+  });
+  return `var ${GLOBAL_NAME}=(()=>{"use strict";\n${body.slice(0, last.index)}\nreturn{${exports.join(',')}}})();`;
+}
 
 export async function buildCode(rootDir: string, srcDir = join(rootDir, 'src')): Promise<CodeBuild> {
   const result = await build({
     entryPoints: [join(srcDir, 'index.ts')],
     bundle: true,
-    format: 'iife',
-    globalName: GLOBAL_NAME,
+    // Module output, wrapped by wrapModule into one classic script.
+    format: 'esm',
     platform: 'neutral',
     target: 'es2020',
     write: false,
@@ -142,7 +162,7 @@ export async function buildCode(rootDir: string, srcDir = join(rootDir, 'src')):
   const bundle = result.outputFiles.find((f) => f.path.endsWith('.js'))?.text ?? '';
   const rawMap = result.outputFiles.find((f) => f.path.endsWith('.map'))?.text ?? '{}';
   const header = '// Built from src/; npm run where -- Code:LINE:COL\n';
-  const code = `${header}${bundle.replace(/\n\/\/# sourceMappingURL=.*\n?$/, '\n').trimEnd()}\n\n${exposed.map(wrapper).join('')}`;
+  const code = `${header}${wrapModule(bundle)}\n\n${exposed.map(wrapper).join('')}`;
   verifyBundle(code, exposed);
   return { code, map: shiftMap(rawMap, BUNDLE_FIRST_LINE - 1), exposed };
 }

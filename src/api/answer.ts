@@ -18,6 +18,7 @@
  * body (`pagination`) is bounded the same way, as one more record. The parsed body is checked and
  * redacted in place (JSON.parse made it, nothing else holds it); only records are rebuilt.
  */
+import { grouped } from './numbers';
 import { FUND_FIELDS, type JsonValue, LP_FIELDS, type ServiceRecord } from './records';
 import { keyRedactor } from './redact';
 
@@ -27,7 +28,7 @@ export const MAX_DEPTH = 64;
 export const MAX_RECORD_CHARS = 500_000;
 
 export const TOO_DEEP = `Error: the data service sent this field nested more than ${MAX_DEPTH} levels deep; it is not shown.`;
-export const TOO_LARGE = `Error: the data service sent a record of more than ${MAX_RECORD_CHARS.toLocaleString('en-US')} characters; this field is not shown.`;
+export const TOO_LARGE = `Error: the data service sent a record of more than ${grouped(MAX_RECORD_CHARS)} characters; this field is not shown.`;
 
 type Body = { [key: string]: JsonValue };
 

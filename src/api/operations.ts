@@ -30,6 +30,17 @@ export interface Operation {
 
 const LP = '/api/limited-partners-data';
 const VF = '/api/venture-funds-data';
+const PARTNER = { idParam: 'limitedPartnerId', subject: 'limited partner' } as const;
+const FUND = { idParam: 'ventureFundId', subject: 'venture fund' } as const;
+
+/** A per-id operation: at its one path, named after it, under its service's folder. */
+const byId = (
+  name: OperationName,
+  folder: string,
+  id: typeof PARTNER | typeof FUND,
+  tag: string,
+  paginated = false,
+): Operation => ({ name, paths: [`${folder}/${name}`], ...id, paginated, tag });
 
 export const OPERATIONS: Readonly<Record<OperationName, Operation>> = {
   getAllActiveLimitedPartners: {
@@ -38,54 +49,12 @@ export const OPERATIONS: Readonly<Record<OperationName, Operation>> = {
     paginated: true,
     tag: 'act',
   },
-  getLimitedPartnerById: {
-    name: 'getLimitedPartnerById',
-    paths: [`${LP}/getLimitedPartnerById`],
-    idParam: 'limitedPartnerId',
-    subject: 'limited partner',
-    paginated: false,
-    tag: 'lp',
-  },
-  getLimitedPartnersAndTheirFirms: {
-    name: 'getLimitedPartnersAndTheirFirms',
-    paths: [`${LP}/getLimitedPartnersAndTheirFirms`],
-    idParam: 'limitedPartnerId',
-    subject: 'limited partner',
-    paginated: false,
-    tag: 'lpf',
-  },
-  getLabelsByLimitedPartnerId: {
-    name: 'getLabelsByLimitedPartnerId',
-    paths: [`${LP}/getLabelsByLimitedPartnerId`],
-    idParam: 'limitedPartnerId',
-    subject: 'limited partner',
-    paginated: false,
-    tag: 'lpl',
-  },
-  getVentureFundById: {
-    name: 'getVentureFundById',
-    paths: [`${VF}/getVentureFundById`],
-    idParam: 'ventureFundId',
-    subject: 'venture fund',
-    paginated: false,
-    tag: 'vf',
-  },
-  getIndustriesByVentureFundId: {
-    name: 'getIndustriesByVentureFundId',
-    paths: [`${VF}/getIndustriesByVentureFundId`],
-    idParam: 'ventureFundId',
-    subject: 'venture fund',
-    paginated: true,
-    tag: 'vfi',
-  },
-  getLastFundSizeByVentureFundId: {
-    name: 'getLastFundSizeByVentureFundId',
-    paths: [`${VF}/getLastFundSizeByVentureFundId`],
-    idParam: 'ventureFundId',
-    subject: 'venture fund',
-    paginated: false,
-    tag: 'vfs',
-  },
+  getLimitedPartnerById: byId('getLimitedPartnerById', LP, PARTNER, 'lp'),
+  getLimitedPartnersAndTheirFirms: byId('getLimitedPartnersAndTheirFirms', LP, PARTNER, 'lpf'),
+  getLabelsByLimitedPartnerId: byId('getLabelsByLimitedPartnerId', LP, PARTNER, 'lpl'),
+  getVentureFundById: byId('getVentureFundById', VF, FUND, 'vf'),
+  getIndustriesByVentureFundId: byId('getIndustriesByVentureFundId', VF, FUND, 'vfi', true),
+  getLastFundSizeByVentureFundId: byId('getLastFundSizeByVentureFundId', VF, FUND, 'vfs'),
 };
 
 function isObject(v: unknown): v is ServiceRecord {
