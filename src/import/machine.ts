@@ -460,7 +460,10 @@ function givenUp(run: RunState, now: number): string | undefined {
   const without = now - (run.progressAt ?? run.startedAt);
   if (refused + reread <= allowed && without <= GIVE_UP.withoutPageMs) return undefined;
   const since = without < 60_000 ? `${Math.round(without / 1000)} s` : plural(Math.round(without / 60_000), 'minute');
-  return ` The import gave up after ${plural(refused, 'request')} refused and ${plural(reread, 'page')} read again (it may spend ${grouped(allowed)} on a list of ${plural(run.list.last, 'page')}), ${since} since the last page.`;
+  const [on, from] = run.list.last
+    ? [`on a list of ${plural(run.list.last, 'page')}`, 'the last page']
+    : ["before the list's first page", 'the run began'];
+  return ` The import gave up after ${plural(refused, 'request')} refused and ${plural(reread, 'page')} read again (it may spend ${grouped(allowed)} ${on}), ${since} since ${from}.`;
 }
 
 /** The analyst lets the import own the table in its sheet, which it did not write (typed by hand, or from before imports kept a record). */

@@ -129,7 +129,7 @@ describe('a service that is rate limiting for a while', () => {
     expect(failing[failing.length - 1]).toMatchObject({
       status: 'failed',
       message: expect.stringMatching(
-        /^Rate limited by the data service, retry in 30 s\. The import gave up after \d+ requests refused and 0 pages read again \(it may spend 100 on a list of 0 pages\), 10 minutes since the last page\. The sheet "Patient" keeps its previous data\.$/,
+        /^Rate limited by the data service, retry in 30 s\. The import gave up after \d+ requests refused and 0 pages read again \(it may spend 100 before the list's first page\), 10 minutes since the run began\. The sheet "Patient" keeps its previous data\.$/,
       ),
     });
     // Steps of at most 20 s, waiting 30 s between attempts, over 10 minutes (and not much more).

@@ -74,7 +74,7 @@ test('refusals beyond what the budget allows for the list fail the run, which sa
   expect(steps).toHaveLength(GIVE_UP.requests + 1);
   expect(steps[steps.length - 1].message).toMatch(
     new RegExp(
-      `^The data service failed \\(HTTP 503\\)\\. The import gave up after ${GIVE_UP.requests + 1} requests refused and 0 pages read again \\(it may spend ${GIVE_UP.requests} on a list of 0 pages\\), \\d+ (s|minutes?) since the last page\\.`,
+      `^The data service failed \\(HTTP 503\\)\\. The import gave up after ${GIVE_UP.requests + 1} requests refused and 0 pages read again \\(it may spend ${GIVE_UP.requests} before the list's first page\\), \\d+ (s|minutes?) since the run began\\.`,
     ),
   );
   expect(w.tables.get('Partners')).toBeUndefined();

@@ -117,7 +117,7 @@ describe('import state machine: failures', () => {
     );
     expect(steps[GIVE_UP.requests].message).toMatch(
       new RegExp(
-        `^Rate limited by the data service, retry in 30 s\\. The import gave up after ${GIVE_UP.requests + 1} requests refused and 0 pages read again \\(it may spend ${GIVE_UP.requests} on a list of 0 pages\\), \\d+ (s|minutes?) since the last page\\. The sheet "Partners" keeps its previous data\\.$`,
+        `^Rate limited by the data service, retry in 30 s\\. The import gave up after ${GIVE_UP.requests + 1} requests refused and 0 pages read again \\(it may spend ${GIVE_UP.requests} before the list's first page\\), \\d+ (s|minutes?) since the run began\\. The sheet "Partners" keeps its previous data\\.$`,
       ),
     );
     expect(table(w)).toEqual(before);
