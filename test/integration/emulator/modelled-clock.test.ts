@@ -124,8 +124,14 @@ describe('emulator: the modelled clock', () => {
   test('a wave of concurrent executions is charged CPU time: a job off the CPU is not charged; on the default clock it is', async () => {
     const offCpuMs = 600;
     const jobs = [0, 1, 2].map(() => ({ name: 'idle', args: [offCpuMs] }));
-    const modelledRuns = await probe(PROBES, { modelledClock: { latencyMs: 30 } }).runConcurrently(jobs);
-    for (const run of modelledRuns) expect(run.ledger.endedAt - run.ledger.startedAt).toBeLessThan(CPU_SLACK_MS);
+    // CPU time is the process's (execution.ts, cpuTimeMs): other threads' work in the window, such as the collector
+    // freeing an earlier test's big script, is charged too. It only adds, so the least of three waves is the charge.
+    const waves: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const runs = await probe(PROBES, { modelledClock: { latencyMs: 30 } }).runConcurrently(jobs);
+      waves.push(Math.max(...runs.map((run) => run.ledger.endedAt - run.ledger.startedAt)));
+    }
+    expect(Math.min(...waves)).toBeLessThan(CPU_SLACK_MS);
     const wallRuns = await probe(PROBES).runConcurrently(jobs);
     for (const run of wallRuns) expect(run.ledger.endedAt - run.ledger.startedAt).toBeGreaterThanOrEqual(offCpuMs);
   });
