@@ -1,14 +1,11 @@
 /**
- * The one page reader of the add-in. A read of a paginated list (active partners, a fund's
- * industries) is one record (ListRecord): the list's shape, learnt from page 1 (page 1 comes
- * first, alone: a first page that is not the whole list is full, so every page's place and length
- * are known once it answers), and one slot per page after those checked in order: due, waiting
- * until a time, failed (due again in the next step), in (with its signature) or absent (no such
- * page). What to ask next (`plan`) and the verdict (`verdict`) are pure functions of the record.
- * A page is checked against its place when it answers (its total, its length), and against the
- * page before it once both are in (a page that repeats it). `drive` is the one loop over a record:
- * `readList` runs it to the end in one execution (custom functions); the import runs it step by
- * step, the record saved between executions (src/import/machine.ts).
+ * The one page reader of the add-in (docs/architecture.md, "An import, step by step"). A read of a
+ * paginated list is one record: the list's shape, learnt from page 1 (asked for first and alone; a
+ * first page that is not the whole list is full, so every page's place and length are known once it
+ * answers), and one slot per page after those checked in order. What to ask next (`plan`) and where
+ * the read stands (`verdict`, `judge`) are pure functions of it. `drive` is the one loop over a
+ * record: `readList` runs it to the end in one execution (formulas), the import step by step, the
+ * record saved between executions (src/import/machine.ts).
  */
 import { ServiceError } from './errors';
 import { fnv1a } from './hash';
@@ -22,55 +19,40 @@ export type PageFetcher = (pages: number[], limit: number) => Outcome<Page<Servi
 export const MAX_AHEAD = 500;
 
 /**
- * A read of a list. Plain data (JSON-safe), saved with an import's run. `slots` has one mark per page
- * from `next` on (a page beyond it is due): `.` due, `w` waiting until its time in `at`, `f` failed (due
- * in the next step), `i` in (its signature in `sigs`), `x` absent (the service has no such page).
+ * A read of a list, plain data. `slots` has a mark for each page from `next` on (a page beyond is due):
+ * `.` due, `w` waiting until a time, `f` failed (due in the next step), `i` in, `x` absent (no such
+ * page); `vals` holds beside each mark the waiting page's time or the page in's signature.
  */
 export interface ListRecord {
-  /** The `limit` to send: what was asked for until page 1, then the page size the server used. */
+  /** The `limit` to send: the one asked for until page 1 is in, then the page size the server used. */
   limit: number;
-  /** `totalItems` as page 1 reported it. */
+  /** Page 1's `totalItems`, its length (the page size; 0 until it is in), and the last page that holds items. */
   total: number;
-  /** Items per page, as observed (0 until page 1 is in). */
   size: number;
-  /** The last page that should hold items: ceil(total / size). */
   last: number;
   /** Whether the end must be confirmed by asking for the page after the last one. */
   probe: boolean;
-  /** The first page not yet checked in order (the pages before it are in). */
+  /** The first page not yet checked in order, and the signature of the one before it. */
   next: number;
-  /** The signature of page next − 1. */
   sig: string;
   slots: string;
-  at: number[];
-  sigs: string[];
-  /** Set once the read is over: the end confirmed, the list changed under the read, or a problem found. */
+  vals: (number | string | null)[];
+  /** Set once the read is over (the end confirmed, the list changed under the read, or a problem found), and why. */
   over?: 'done' | 'changed' | 'problem';
-  /** Why, when it changed or has a problem. */
   reason?: string;
 }
 
 /**
  * A finished read: complete, or why not, whether reading it again may help (`changed`), and when
- * the only fault is ids listed more than once, how many repeats (`repeated`; see steadyRepeats).
+ * the only fault is ids listed more than once, how many repeats (`repeated`; see judge).
  */
 export type ListVerdict = { complete: true } | { complete: false; reason: string; changed: boolean; repeated?: number };
 
 /** The ids of a read in list order, repeats included, as one number: two reads that agree id for id give the same. */
 export const idsDigest = (ids: readonly string[]): number => fnv1a(`${ids.length}\u0000${ids.join('\u0000')}`);
 
-/**
- * Whether a read whose only fault is ids listed more than once (`digest`: its idsDigest) found the
- * same ids in the same order as the read before it (`before`): then the list does hold those
- * repeats, not a list that moved between pages (which would have missed others): the read is
- * complete, each id kept once. One odd record never fails every list.
- */
-export function steadyRepeats(verdict: ListVerdict, digest: number, before: number | undefined): boolean {
-  return !verdict.complete && verdict.repeated !== undefined && digest === before;
-}
-
 export function startRead(limit: number): ListRecord {
-  return { limit, total: 0, size: 0, last: 0, probe: false, next: 1, sig: '', slots: '', at: [], sigs: [] };
+  return { limit, total: 0, size: 0, last: 0, probe: false, next: 1, sig: '', slots: '', vals: [] };
 }
 
 /** The rows page `page` holds once page 1 is in: full pages, then the rest, then none (the page after the last). */
@@ -87,25 +69,13 @@ const slot = (r: ListRecord, page: number): string => r.slots[page - r.next] ?? 
 /** Whether page `page` is in. */
 export const pageIn = (r: ListRecord, page: number): boolean => page < r.next || slot(r, page) === 'i';
 
-/** The mark's value (`at` or `sigs`) of page `page`, a `w` or `i` slot. */
-function value<T>(r: ListRecord, page: number, list: T[]): T {
-  const mark = slot(r, page);
-  return list[[...r.slots.slice(0, page - r.next)].filter((m) => m === mark).length];
-}
-
-/** Sets page `page`'s slot to `mark`, with its time or signature. */
-function mark(r: ListRecord, page: number, m: '.' | 'w' | 'f' | 'i' | 'x', v?: number | string): void {
+/** Sets page `page`'s slot to `m`, with its time or signature. */
+function mark(r: ListRecord, page: number, m: '.' | 'w' | 'f' | 'i' | 'x', value: number | string | null = null): void {
   const k = page - r.next;
   const marks = [...r.slots.padEnd(k + 1, '.')];
-  const at = r.at.slice();
-  const sigs = r.sigs.slice();
-  const index = (x: string) => marks.slice(0, k).filter((c) => c === x).length;
-  if (marks[k] === 'w') at.splice(index('w'), 1);
-  if (marks[k] === 'i') sigs.splice(index('i'), 1);
   marks[k] = m;
-  if (m === 'w') at.splice(index('w'), 0, v as number);
-  if (m === 'i') sigs.splice(index('i'), 0, v as string);
-  Object.assign(r, { slots: marks.join('').replace(/\.+$/, ''), at, sigs });
+  r.slots = marks.join('').replace(/\.+$/, '');
+  r.vals = Array.from(r.slots, (_, i) => (i === k ? value : (r.vals[i] ?? null)));
 }
 
 /** The page after the last holding items, when the read must ask for it (else the last). */
@@ -121,7 +91,7 @@ export function plan(r: ListRecord, now: number, max: number): { ask: number[]; 
   if (r.over) return { ask };
   for (let p = r.next; p <= Math.min(end(r), r.next + MAX_AHEAD) && ask.length < Math.max(1, max); p++) {
     const m = slot(r, p);
-    const at = m === 'w' ? value(r, p, r.at) : 0;
+    const at = m === 'w' ? (r.vals[p - r.next] as number) : 0;
     if (m === '.' || (m === 'w' && at <= now)) ask.push(p);
     else if (m === 'w' && at < (wake?.wake ?? Number.POSITIVE_INFINITY)) wake = { wake: at, page: p };
   }
@@ -131,9 +101,7 @@ export function plan(r: ListRecord, now: number, max: number): { ask: number[]; 
 /** A new read of the same list: the pages that wait for a time still wait (a Retry-After is the service's, not the read's). */
 export function readAgain(r: ListRecord, limit: number): ListRecord {
   const again = startRead(limit);
-  [...r.slots].forEach((m, k) => {
-    if (m === 'w') mark(again, r.next + k, 'w', value(r, r.next + k, r.at));
-  });
+  [...r.slots].forEach((m, k) => m === 'w' && mark(again, r.next + k, 'w', r.vals[k]));
   return again;
 }
 
@@ -141,6 +109,10 @@ export function readAgain(r: ListRecord, limit: number): ListRecord {
 export function newStep(r: ListRecord): void {
   r.slots = r.slots.replace(/f/g, '.');
 }
+
+/** Pages in: those checked in order and those in their slots (the page after the last is not counted). */
+export const pagesIn = (r: ListRecord): number =>
+  Math.max(0, Math.min(r.next - 1, r.last)) + (r.slots.match(/i/g)?.length ?? 0);
 
 function signature(items: readonly ServiceRecord[]): string {
   // A record is known by its id when it has a usable one (or a number, in a list not keyed by id), else by its fields.
@@ -160,7 +132,7 @@ function stop(r: ListRecord, over: 'changed' | 'problem', reason: string): false
 function takeFirst(r: ListRecord, value: Page<ServiceRecord>): boolean {
   const n = value.items.length;
   const total = value.pagination.totalItems;
-  Object.assign(r, { total, next: 2, sig: signature(value.items), slots: r.slots.slice(1) });
+  Object.assign(r, { total, next: 2, sig: signature(value.items), slots: r.slots.slice(1), vals: r.vals.slice(1) });
   if (n === 0 && total > 0)
     return stop(r, 'problem', `page 1 is empty although the service reports ${plural(total, 'item')}`);
   if (n > total)
@@ -183,7 +155,7 @@ function takeFirst(r: ListRecord, value: Page<ServiceRecord>): boolean {
 function settle(r: ListRecord): void {
   for (let m = slot(r, r.next); !r.over && (m === 'i' || m === 'x'); m = slot(r, r.next)) {
     const p = r.next;
-    const sig = m === 'i' ? value(r, p, r.sigs) : '';
+    const sig = m === 'i' ? (r.vals[0] as string) : '';
     if (p > r.last) {
       // The page after the last: empty or refused, or the server repeating its last page (clamping), ends the list.
       if (m === 'x' || sig.split(':')[1] === r.sig) r.over = 'done';
@@ -194,7 +166,7 @@ function settle(r: ListRecord): void {
           `the service reports ${plural(r.total, 'item')} but page ${p}, past the end, holds ${grouped(Number(sig.split(':')[0]))} more`,
         );
     } else if (sig === r.sig) stop(r, 'problem', `page ${grouped(p)} repeats page ${grouped(p - 1)}`);
-    Object.assign(r, { next: p + 1, sig, slots: r.slots.slice(1), sigs: m === 'i' ? r.sigs.slice(1) : r.sigs });
+    Object.assign(r, { next: p + 1, sig, slots: r.slots.slice(1), vals: r.vals.slice(1) });
     if (!r.over && r.next > r.last && !r.probe) r.over = 'done';
   }
 }
@@ -276,11 +248,31 @@ export function verdict(r: ListRecord, distinct?: number): ListVerdict {
   return { complete: true };
 }
 
+/**
+ * Where a read of a list keyed by id stands, given its usable ids in list order, the records it skipped
+ * for having none, and the idsDigest of the read before it. Ids listed more than once make a read
+ * incomplete (the order moved between pages), unless the read before listed the same ids in the same
+ * order: the list does hold those repeats, and each id is kept once, as first listed (firstOfEachId);
+ * `repeats` counts the listings left out then. One odd record never fails every list.
+ */
+export function judge(
+  r: ListRecord,
+  ids: readonly string[],
+  skipped: number,
+  before?: number,
+): { verdict: ListVerdict; digest: number; repeats: number } {
+  const repeats = ids.length - new Set(ids).size;
+  const digest = idsDigest(ids);
+  const judged = verdict(r, ids.length - repeats + skipped);
+  const steady = !judged.complete && judged.repeated !== undefined && digest === before;
+  return steady ? { verdict: { complete: true }, digest, repeats } : { verdict: judged, digest, repeats: 0 };
+}
+
 /** How `drive` asks for pages and waits: the one loop over a record, for a formula and for an import's step. */
 export interface Driver {
   now(): number;
-  /** The pages to ask for of those due (a leading part of them; none to stop), and their outcomes, in order. */
-  fetch(pages: number[], limit: number): { pages: number[]; outcomes: Outcome<Page<ServiceRecord>>[] } | undefined;
+  /** The outcomes of a leading part of the due `pages`, in order (none, or undefined, to stop). */
+  fetch(pages: number[], limit: number): Outcome<Page<ServiceRecord>>[] | undefined;
   /** Waits until `wake`, when page `page` is due (or less, when time runs short); false to stop instead. */
   wait(wake: number, page: number): boolean;
   /** Page `page` is taken in: its items are the list's. */
@@ -289,45 +281,45 @@ export interface Driver {
   batch(): number;
 }
 
-type Drove = { final?: ServiceError; transient?: ServiceError };
-
-/** Takes in one call's outcomes at `now`, in order: pages in, refusals in their slots, the errors met in `out`. */
-function takeAll(
-  r: ListRecord,
-  d: Driver,
-  pages: number[],
-  outcomes: Outcome<Page<ServiceRecord>>[],
-  out: Drove,
-): void {
-  const now = d.now();
-  for (let k = 0; k < pages.length && !out.final; k++) {
-    const [page, o] = [pages[k], outcomes[k]];
-    if (o.ok) {
-      if (takePage(r, page, o.value)) d.took(page, o.value);
-      continue;
-    }
-    out.final = takeRefusal(r, page, o.error, now);
-    if (o.error.transient && o.error.code !== 'UNSENT' && (!out.transient || page === r.next)) out.transient = o.error;
-  }
+/**
+ * What a drive met: a final error (the read cannot go on), else the first refusal for now that a
+ * due page met (a step ends on it); and the refusals that spend from a run's give-up budget (every
+ * request refused, but the page after the last saying there is no such page).
+ */
+export interface Drove {
+  final?: ServiceError;
+  transient?: ServiceError;
+  refused: number;
 }
 
-/**
- * Drives a read until it is over, nothing is due, or the driver stops. Returns a final error (the
- * read cannot go on), else the first refusal for now that a due page met (a step ends on it).
- */
+/** Takes in the outcome for page `page` at `now`: the page in, or the refusal in its slot and in `out`. */
+function takeOutcome(r: ListRecord, d: Driver, page: number, o: Outcome<Page<ServiceRecord>>, now: number, out: Drove) {
+  if (o.ok) {
+    if (takePage(r, page, o.value)) d.took(page, o.value);
+    return;
+  }
+  const { error } = o;
+  if (error.code !== 'UNSENT' && !(noSuchPage(error) && page > r.last && r.next > 1)) out.refused++;
+  out.final = takeRefusal(r, page, error, now);
+  if (error.transient && error.code !== 'UNSENT' && (!out.transient || page === r.next)) out.transient = error;
+}
+
+/** Drives a read until it is over, nothing is due, or the driver stops. */
 export function drive(r: ListRecord, d: Driver): Drove {
-  const out: Drove = {};
+  const out: Drove = { refused: 0 };
   for (let next = plan(r, d.now(), d.batch()); !r.over && !out.final; next = plan(r, d.now(), d.batch())) {
     if (!next.ask.length) {
       if (next.wake === undefined || !d.wait(next.wake, next.page as number)) break;
       continue;
     }
-    const got = d.fetch(next.ask, r.limit);
-    if (!got?.pages.length) break;
-    takeAll(r, d, got.pages, got.outcomes, out);
-    if (got.outcomes.every((o) => !o.ok && o.error.code === 'UNSENT')) break;
+    const outcomes = d.fetch(next.ask, r.limit) ?? [];
+    if (!outcomes.length) break;
+    const now = d.now();
+    for (const [k, o] of outcomes.entries()) if (!out.final) takeOutcome(r, d, next.ask[k], o, now, out);
+    if (outcomes.every((o) => !o.ok && o.error.code === 'UNSENT')) break;
   }
-  return out.final ? { final: out.final } : r.over ? {} : { transient: out.transient };
+  if (out.final || r.over) out.transient = undefined;
+  return out;
 }
 
 export interface ListRead {
@@ -356,9 +348,10 @@ export interface ReadOptions {
   keyed?: boolean;
 }
 
-function readOnce(fetch: PageFetcher, o: ReadOptions): ListRead {
+/** One read of a list in one execution; `before`: the idsDigest of the read before it. */
+function readOnce(fetch: PageFetcher, o: ReadOptions, before?: number): ListRead {
   const r = startRead(o.limit);
-  const pages = new Map<number, ServiceRecord[]>();
+  const pages: ServiceRecord[][] = [];
   let failed = false;
   const { final, transient } = drive(r, {
     now: () => 0,
@@ -370,37 +363,30 @@ function readOnce(fetch: PageFetcher, o: ReadOptions): ListRead {
       const outcomes = fetch(asked, limit);
       const k = outcomes.findIndex((x) => !x.ok && x.error.transient);
       failed = k >= 0;
-      return failed ? { pages: asked.slice(0, k + 1), outcomes: outcomes.slice(0, k + 1) } : { pages: asked, outcomes };
+      return failed ? outcomes.slice(0, k + 1) : outcomes;
     },
     took: (page, value) => {
-      pages.set(page, value.items);
+      pages[page] = value.items;
       // The list's size is page 1's: a list refused is refused at page 1, before any other page is asked for.
       const why = o.refuse?.(r.total, r.last);
       if (why) throw new ServiceError('BAD_INPUT', why);
     },
   });
   if (final ?? transient) throw final ?? transient;
-  const got = [...pages.keys()].sort((a, b) => a - b).flatMap((p) => pages.get(p) as ServiceRecord[]);
+  const got = pages.flat();
   if (!(o.keyed ?? true)) return { records: got, verdict: verdict(r), totalItems: r.total, digest: idsDigest([]) };
-  // Keyed by id: a record without a usable id is skipped (and counted), each usable id kept once (firstOfEachId).
+  // Keyed by id: a record without a usable id is skipped (and counted), each usable id kept once.
   const ids = got.flatMap((x) => recordId(x) ?? []);
+  const judged = judge(r, ids, got.length - ids.length, before);
   const records = firstOfEachId(got.filter((x) => recordId(x) !== undefined));
-  return {
-    records,
-    verdict: verdict(r, records.length + got.length - ids.length),
-    totalItems: r.total,
-    digest: idsDigest(ids),
-  };
+  return { records, verdict: judged.verdict, totalItems: r.total, digest: judged.digest };
 }
 
-/** Reads a whole list; a read that the list moved under is done again, up to `passes` reads (see steadyRepeats). */
+/** Reads a whole list; a read that the list moved under is done again, up to `passes` reads (see judge). */
 export function readList(fetch: PageFetcher, o: ReadOptions): ListRead {
   let read = readOnce(fetch, o);
-  for (let pass = 1; pass < (o.passes ?? 2) && !read.verdict.complete && read.verdict.changed; pass++) {
-    const before = read.digest;
-    read = readOnce(fetch, o);
-    if (steadyRepeats(read.verdict, read.digest, before)) read = { ...read, verdict: { complete: true } };
-  }
+  for (let pass = 1; pass < (o.passes ?? 2) && !read.verdict.complete && read.verdict.changed; pass++)
+    read = readOnce(fetch, o, read.digest);
   return read;
 }
 

@@ -18,19 +18,18 @@ import { grouped, plural } from '../api/numbers';
 import { DEADLINE_MARGIN_MS } from '../api/client';
 import {
   drive,
-  idsDigest,
+  judge,
+  type ListRecord,
   newStep,
-  noSuchPage,
   pageIn,
+  pagesIn,
   readAgain,
   rowsBefore,
   rowsOf,
   startRead,
-  steadyRepeats,
-  verdict,
 } from '../api/pages';
 import { CHUNK_RECORDS } from '../api/snapshot';
-import { type Page, recordId, type ServiceRecord } from '../api/records';
+import { recordId, type ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
 import { replaceRefused, writeOwned, writeTarget } from './end';
 import { MergeRefused } from './merge';
@@ -38,7 +37,7 @@ import type { ImportPorts } from './ports';
 import { adoption } from './replace';
 import { pagesRead, RUN_VERSION, type RunSource, type RunState, type RunSummary, summarize } from './run-state';
 import { failRun } from './run-log';
-import { dedupe, keyedRows, type RowShape, rowShape } from './shape';
+import { dedupe, keyedRows, rowShape } from './shape';
 import { MAX_SPREADSHEET_CELLS } from './watch';
 import type { ImportSpec } from './spec';
 
@@ -182,227 +181,65 @@ export function cancelRun(importId: string, ports: ImportPorts): RunSummary {
   });
 }
 
-function count(run: RunState, ports: ImportPorts, from: { fetches: number; retries: number }): void {
-  const now = ports.pages.counters();
-  run.fetches += now.fetches - from.fetches;
-  run.retries += now.retries - from.retries;
-}
-
 /** Time to keep at the end of a step for writing `rows` rows of `width` cells. */
 export function writeMargin(rows: number, width: number): number {
   return WRITE_MARGIN.fixedMs + Math.ceil(rows * width * WRITE_MARGIN.perCellMs);
 }
 
 /**
- * One step: drives the run's read (src/api/pages.ts `drive`) until the budget (less the time to
- * write what was read) ends, the read is over, or the service fails for now. Page 1 comes first,
- * alone: it tells the page size and the total, and so the place of every other page. Then pages
- * are asked for together; one that must wait (Retry-After, however long) waits in its slot while
- * the others come, and is asked for again when its time comes, in this step or the next; a page
- * that failed without a Retry-After waits for the next step. At the end of the step the pages it
- * read are written to staging at their place, in one write: the record's slots say which are in,
- * so no page answered in a run is asked for again.
+ * The shared partner snapshot a run's read leaves: the records of the pages the read's checks have
+ * passed, in list order, written in whole chunks as they fill (a long step never holds every record
+ * it read), the rest at the end of the step.
  */
-class Step {
-  private readonly width: number;
-  /** What a partner's staged row holds (the import's columns, then what its filters and sort need). */
-  private readonly rows: RowShape;
-  private readonly startedOver: boolean;
-  private readonly counted: { fetches: number; retries: number };
-  /** The pages the service answered in this step (the page after the last included). */
-  private readonly answered = new Set<number>();
-  /** Rows of the pages this step took in, by page. */
-  private readonly known = new Map<number, Cell[][]>();
-  /** Records of the pages this step read (for the shared snapshot, in list order as the read's checks pass them). */
-  private readonly raw = new Map<number, ServiceRecord[]>();
-  private readonly snapRecords: ServiceRecord[] = [];
-  private failure?: ServiceError;
-  private pagesIn = 0;
+function snapshotFeed(run: RunState, ports: ImportPorts) {
+  if (!run.snap?.gen.endsWith(`.${run.pass}`)) run.snap = { gen: `${run.runId}.${run.pass}`, chunks: 0, whole: true };
+  const snap = run.snap;
+  const raw = new Map<number, ServiceRecord[]>();
+  const records: ServiceRecord[] = [];
   /** The first page not yet passed to the snapshot. */
-  private passed: number;
-
-  constructor(
-    private readonly spec: ImportSpec,
-    private readonly run: RunState,
-    private readonly ports: ImportPorts,
-    private readonly deadline: number,
-    /** The most pages this step reads. */
-    private readonly pages: number,
-  ) {
-    this.rows = rowShape(spec, ports.fund?.bind(ports));
-    this.width = this.rows.width;
-    this.startedOver = !!run.list.over;
-    this.counted = ports.pages.counters();
-    if (!run.snap?.gen.endsWith(`.${run.pass}`)) run.snap = { gen: `${run.runId}.${run.pass}`, chunks: 0, whole: true };
-    newStep(run.list);
-    this.passed = run.list.next;
-    run.executions++;
-  }
-
-  perform(): RunSummary {
-    const { spec, run, ports } = this;
-    try {
-      const { final, transient } = this.read();
-      this.failure ??= final ?? transient;
-      this.flushSnapshot(true);
-      count(run, ports, this.counted);
-      if (this.pagesIn > 0) run.progressAt = ports.now();
-      const failed = this.failure ? this.judgeFailure(this.failure) : undefined;
-      return failed ?? this.save();
-    } catch (e) {
-      return failRun(spec, run, ports, e instanceof MergeRefused ? e : e instanceof Error ? e.message : String(e));
-    }
-  }
-
-  private read(): ReturnType<typeof drive> {
-    const { run, ports } = this;
-    const r = run.list;
-    return drive(r, {
-      now: () => ports.now(),
-      batch: () => Math.min(PAGES_PER_FETCH, this.pages - this.pagesIn),
-      wait: (wake, page) => {
-        // Everything missing waits for the service's Retry-After: sleep until the first is due, keeping the time
-        // to write it, or to the end of the budget (the next step carries on; one that ended at once would only
-        // be called again).
-        ports.sleep(Math.max(0, Math.min(wake, this.roundEnd([page])) - ports.now()));
-        return ports.now() >= wake;
-      },
-      fetch: (due, limit) => {
-        if (this.failure || this.pagesIn >= this.pages) return undefined;
-        const now = ports.now();
-        // As many of the due pages as the time left can write (wide rows, long pages), one at least.
-        let ready = due;
-        while (ready.length > 1 && now > this.roundEnd(ready)) ready = ready.slice(0, -1);
-        const until = this.roundEnd(ready);
-        if (now > until) return undefined;
-        // The client waits inside a call only briefly: a longer wait is the machine's, which goes on with other pages.
-        const outcomes = ports.pages.fetch(ready, limit, Math.min(until, now + CALL_WAIT_MS));
-        ready.forEach((page, k) => {
-          const o = outcomes[k];
-          // A refusal spends from the run's budget (not the page after the last saying there is no such page).
-          if (!o.ok && o.error.code !== 'UNSENT' && !(noSuchPage(o.error) && page > r.last && r.next > 1))
-            run.spent.refused++;
-        });
-        ready.forEach((page, k) => outcomes[k].ok && this.answered.add(page));
-        this.pagesIn += outcomes.filter((o) => o.ok).length;
-        return { pages: ready, outcomes };
-      },
-      took: (page, value) => this.took(page, value),
-    });
-  }
-
-  /** A page is in: its rows kept, and the records of the pages the read's checks have passed in order go to the snapshot. */
-  private took(page: number, value: Page<ServiceRecord>): void {
-    const { run } = this;
-    this.known.set(page, value.items.map(this.rows.row));
-    // The snapshot keys records by id: one without a usable id has no place in it (nor in the table).
-    if (this.ports.snapshot && run.snap?.whole)
-      this.raw.set(
-        page,
-        value.items.filter((r) => recordId(r) !== undefined),
-      );
-    if (page === 1) this.checkSize();
-    const snap = run.snap as NonNullable<RunState['snap']>;
-    for (; this.passed < Math.min(run.list.next, run.list.last + 1); this.passed++) {
-      const records = this.raw.get(this.passed);
-      this.raw.delete(this.passed);
-      if (records) this.snapRecords.push(...records);
-      else snap.whole = false;
-    }
-    this.flushSnapshot(false);
-    run.read = rowsBefore(run.list, run.list.next);
-    run.message = `Page ${grouped(pagesRead(run))} of ${grouped(run.list.last)}`;
-  }
-
-  /** Page 1 is in: a list whose table could not fit in a spreadsheet fails the run before more is read. */
-  private checkSize(): void {
-    const { spec, run } = this;
-    const cells = (run.list.total + 1) * spec.fields.length;
-    if (cells <= MAX_SPREADSHEET_CELLS) return;
-    this.failure = new ServiceError(
-      'BAD_RESPONSE',
-      `The service reports ${grouped(run.list.total)} active partners: a table of that many rows and ${spec.fields.length} columns would not fit in a spreadsheet (${grouped(MAX_SPREADSHEET_CELLS)} cells at most).`,
-    );
-  }
-
-  /** Whole chunks go to the cache as they fill, so a long step never holds every record it read; `all` at the end. */
-  private flushSnapshot(all: boolean): void {
-    const snap = this.run.snap as NonNullable<RunState['snap']>;
-    if (!this.ports.snapshot || !snap.whole || !this.snapRecords.length) return;
-    if (!all && this.snapRecords.length < 5 * CHUNK_RECORDS) return;
-    const n = all ? this.snapRecords.length : this.snapRecords.length - (this.snapRecords.length % CHUNK_RECORDS);
-    snap.chunks += this.ports.snapshot.write(snap.gen, snap.chunks, this.snapRecords.splice(0, n));
-  }
-
-  /** The pages a write covers: from the first read in this step to the last. */
-  private region(pages: Iterable<number>): [number, number] | undefined {
-    const all = [...pages];
-    return all.length ? [Math.min(...all), Math.max(...all)] : undefined;
-  }
-
-  /** The time by which this round's requests must end, keeping time to write what is in hand and what they bring. */
-  private roundEnd(asking: readonly number[]): number {
-    const r = this.run.list;
-    // The write save() makes: the pages at their place, from the first read in this step to the last (a round asks for one page at least).
-    const [first, last] = [Math.min(...this.known.keys(), ...asking), Math.max(...this.known.keys(), ...asking)];
-    return this.deadline - DEADLINE_MARGIN_MS - writeMargin((last - first + 1) * (r.size || r.limit), this.width);
-  }
-
-  /** The run after a failure: failed for good (a final error, or the budget spent), or carried on in the next step (undefined). */
-  private judgeFailure(failure: ServiceError): RunSummary | undefined {
-    const { spec, run, ports } = this;
-    const spent = failure.transient ? givenUp(run, ports.now()) : '';
-    if (spent !== undefined) return failRun(spec, run, ports, `${failure.message}${spent}`);
-    // The service is failing for now (rate limit, outage): keep what is in, carry on in the next step.
-    run.message = `${failure.message} Continuing at page ${grouped(run.list.next)} in the next step.`;
-    return undefined;
-  }
-
-  /**
-   * Writes what the step read to staging, or the table when the read is over, and saves the run.
-   * The pages read in this step go to their place in one write, from the first of them to the last
-   * (the pages between hold their rows, read back from staging when an earlier step wrote them, or
-   * blank rows while they are not in).
-   */
-  private save(): RunSummary {
-    const { spec, run, ports, width } = this;
-    const r = run.list;
-    // A read that ended too late to write the table in this step leaves the writing to the next one.
-    const late = !this.startedOver && ports.now() + writeMargin(r.total, width) > this.deadline;
-    const over = !!r.over && !late;
-    if (over && run.staged === 0) return finish(spec, run, this.placed([1, Math.max(1, r.last)]), ports, this.deadline);
-    const span = r.over === 'changed' ? undefined : this.region(this.answered);
-    if (span) {
-      ports.staging.write(spec.id, spec.fields, rowsBefore(r, span[0]), this.placed(span));
-      run.staged = Math.max(run.staged, rowsBefore(r, span[1] + 1));
-    }
-    if (over) return finish(spec, run, ports.staging.read(spec.id, run.staged, width), ports, this.deadline);
-    run.updatedAt = ports.now();
-    ports.store.save(run);
-    return summarize(spec.id, run);
-  }
-
-  /** The rows of pages `span` at their place: those in hand, those an earlier step staged (read back), blank rows for the others. */
-  private placed([first, last]: [number, number]): Cell[][] {
-    const r = this.run.list;
-    const staged = (p: number) => !this.known.has(p) && pageIn(r, p) && rowsBefore(r, p) < this.run.staged;
-    const back = [...Array(last - first + 1).keys()].some((k) => staged(first + k));
-    const from = rowsBefore(r, first);
-    const to = Math.min(rowsBefore(r, last + 1), this.run.staged);
-    const before = back ? this.ports.staging.read(this.spec.id, to - from, this.width, from) : [];
-    const rows: Cell[][] = [];
-    for (let p = first; p <= last; p++) {
-      const n = rowsOf(r, p);
-      const mine =
-        this.known.get(p) ??
-        (staged(p) ? before.slice(rowsBefore(r, p) - from, rowsBefore(r, p) - from + n) : undefined);
-      if (mine?.length === n) rows.push(...mine);
-      else for (let k = 0; k < n; k++) rows.push(new Array<Cell>(this.width).fill(''));
-    }
-    return rows;
-  }
+  let passed = run.list.next;
+  const flush = (all: boolean) => {
+    if (!ports.snapshot || !snap.whole || !records.length) return;
+    if (!all && records.length < 5 * CHUNK_RECORDS) return;
+    const n = all ? records.length : records.length - (records.length % CHUNK_RECORDS);
+    snap.chunks += ports.snapshot.write(snap.gen, snap.chunks, records.splice(0, n));
+  };
+  return {
+    took(page: number, items: readonly ServiceRecord[]): void {
+      // The snapshot keys records by id: one without a usable id has no place in it (nor in the table).
+      if (ports.snapshot && snap.whole)
+        raw.set(
+          page,
+          items.filter((r) => recordId(r) !== undefined),
+        );
+      for (; passed < Math.min(run.list.next, run.list.last + 1); passed++) {
+        const got = raw.get(passed);
+        raw.delete(passed);
+        if (got) records.push(...got);
+        else snap.whole = false;
+      }
+      flush(false);
+    },
+    flush: () => flush(true),
+  };
 }
 
+/** Page 1 is in: a list whose table could not fit in a spreadsheet fails the run before more is read. */
+function checkSize(spec: ImportSpec, r: ListRecord): void {
+  if ((r.total + 1) * spec.fields.length <= MAX_SPREADSHEET_CELLS) return;
+  throw new ServiceError(
+    'BAD_RESPONSE',
+    `The service reports ${grouped(r.total)} active partners: a table of that many rows and ${spec.fields.length} columns would not fit in a spreadsheet (${grouped(MAX_SPREADSHEET_CELLS)} cells at most).`,
+  );
+}
+
+/**
+ * One step: drives the run's read (src/api/pages.ts `drive`) until the budget, less the time to
+ * write what was read, ends, the read is over, or the service fails for now; at most `pages` pages.
+ * A page that must wait (Retry-After, however long) waits in its slot while the others come. At the
+ * end, the pages the step read go to staging at their place, in one write (or, when the read is
+ * over, the run finishes).
+ */
 export function step(
   spec: ImportSpec,
   run: RunState,
@@ -413,39 +250,143 @@ export function step(
   // A step that begins with its time spent (another import of the same execution used it) leaves the run as it
   // is, for a step with time: it would otherwise start a write it has no time for.
   if (ports.now() + DEADLINE_MARGIN_MS + WRITE_MARGIN.fixedMs > deadline) return summarize(spec.id, run);
-  return new Step(spec, run, ports, deadline, pages).perform();
+  const r = run.list;
+  const { row, width } = rowShape(spec, ports.fund?.bind(ports));
+  const startedOver = !!r.over;
+  const counted = ports.pages.counters();
+  const count = () => {
+    const now = ports.pages.counters();
+    run.fetches += now.fetches - counted.fetches;
+    run.retries += now.retries - counted.retries;
+    Object.assign(counted, now);
+  };
+  const snap = snapshotFeed(run, ports);
+  /** Rows of the pages this step took in, and the pages the service answered in it (the page after the last included). */
+  const known = new Map<number, Cell[][]>();
+  const answered = new Set<number>();
+  newStep(r);
+  run.executions++;
+
+  /** When a round's requests must end: in time to write the pages in hand and those asked for, from the first to the last. */
+  const roundEnd = (asking: readonly number[]): number => {
+    const span = [...known.keys(), ...asking];
+    const rows = (Math.max(...span) - Math.min(...span) + 1) * (r.size || r.limit);
+    return deadline - DEADLINE_MARGIN_MS - writeMargin(rows, width);
+  };
+
+  /** The rows of pages first..last at their place: those in hand, those an earlier step staged (read back), blank rows for the others. */
+  const placed = (first: number, last: number): Cell[][] => {
+    const from = rowsBefore(r, first);
+    const staged = (p: number) => !known.has(p) && pageIn(r, p) && rowsBefore(r, p) < run.staged;
+    const span = Array.from({ length: last - first + 1 }, (_, k) => first + k);
+    const back = span.some(staged)
+      ? ports.staging.read(spec.id, Math.min(rowsBefore(r, last + 1), run.staged) - from, width, from)
+      : [];
+    return span.flatMap((p) => {
+      const n = rowsOf(r, p);
+      const at = rowsBefore(r, p) - from;
+      const rows = known.get(p) ?? (staged(p) ? back.slice(at, at + n) : []);
+      return rows.length === n ? rows : Array.from({ length: n }, () => new Array<Cell>(width).fill(''));
+    });
+  };
+
+  try {
+    const drove = drive(r, {
+      now: () => ports.now(),
+      batch: () => Math.min(PAGES_PER_FETCH, pages - answered.size),
+      wait: (wake, page) => {
+        // Everything missing waits for the service's Retry-After: sleep until the first is due, keeping the time
+        // to write it, or to the end of the budget (the next step carries on; one that ended at once would only
+        // be called again).
+        ports.sleep(Math.max(0, Math.min(wake, roundEnd([page])) - ports.now()));
+        return ports.now() >= wake;
+      },
+      fetch: (due, limit) => {
+        if (answered.size >= pages) return undefined;
+        const now = ports.now();
+        // As many of the due pages as the time left can write (wide rows, long pages), one at least.
+        let ready = due;
+        while (ready.length > 1 && now > roundEnd(ready)) ready = ready.slice(0, -1);
+        const until = roundEnd(ready);
+        if (now > until) return undefined;
+        // The client waits inside a call only briefly: a longer wait is the step's, which goes on with other pages.
+        const outcomes = ports.pages.fetch(ready, limit, Math.min(until, now + CALL_WAIT_MS));
+        ready.forEach((page, k) => outcomes[k].ok && answered.add(page));
+        return outcomes;
+      },
+      took: (page, value) => {
+        known.set(page, value.items.map(row));
+        snap.took(page, value.items);
+        if (page === 1) checkSize(spec, r);
+        run.read = rowsBefore(r, r.next);
+        run.message = `Page ${grouped(pagesRead(run))} of ${grouped(r.last)}`;
+      },
+    });
+    run.spent.refused += drove.refused;
+    snap.flush();
+    count();
+    if (answered.size > 0) run.progressAt = ports.now();
+    const failure = drove.final ?? drove.transient;
+    if (failure) {
+      const spent = failure.transient ? givenUp(run, ports.now()) : '';
+      if (spent !== undefined) return failRun(spec, run, ports, `${failure.message}${spent}`);
+      // The service is failing for now (rate limit, outage): keep what is in, carry on in the next step.
+      run.message = `${failure.message} Continuing at page ${grouped(r.next)} in the next step.`;
+    }
+    // A read that ended too late to write the table in this step leaves the writing to the next one.
+    const over = !!r.over && (startedOver || ports.now() + writeMargin(r.total, width) <= deadline);
+    if (over && run.staged === 0) return finish(spec, run, placed(1, Math.max(1, r.last)), ports, deadline);
+    if (r.over !== 'changed' && answered.size) {
+      const [first, last] = [Math.min(...answered), Math.max(...answered)];
+      ports.staging.write(spec.id, spec.fields, rowsBefore(r, first), placed(first, last));
+      run.staged = Math.max(run.staged, rowsBefore(r, last + 1));
+    }
+    if (over) return finish(spec, run, ports.staging.read(spec.id, run.staged, width), ports, deadline);
+    run.updatedAt = ports.now();
+    ports.store.save(run);
+    return summarize(spec.id, run);
+  } catch (e) {
+    count();
+    return failRun(spec, run, ports, e instanceof MergeRefused ? e : e instanceof Error ? e.message : String(e));
+  }
 }
 
 function finish(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPorts, deadline: number): RunSummary {
   const idCol = spec.fields.indexOf('id');
   const { keyed, skipped, note } = keyedRows(rows, idCol);
-  const unique = dedupe(keyed, idCol);
-  const judged = verdict(run.list, unique.length + skipped);
-  const digest = idsDigest(keyed.map((row) => String(row[idCol])));
-  const repeats = steadyRepeats(judged, digest, run.digest) ? keyed.length - unique.length : 0;
-  if (judged.complete || repeats) {
+  const judged = judge(
+    run.list,
+    keyed.map((row) => String(row[idCol])),
+    skipped,
+    run.digest,
+  );
+  if (judged.verdict.complete) {
     if (ports.snapshot && run.snap?.whole && run.snap.chunks > 0) ports.snapshot.publish(run.snap.gen, run.snap.chunks);
-    const twice = repeats
-      ? ` Left out ${grouped(repeats)} repeated listing${repeats === 1 ? '' : 's'} (ids the service listed more than once, alike in two reads): each partner is kept as first listed.`
+    const unique = dedupe(keyed, idCol);
+    const twice = judged.repeats
+      ? ` Left out ${plural(judged.repeats, 'repeated listing')} (ids the service listed more than once, alike in two reads): each partner is kept as first listed.`
       : '';
     return writeTarget(spec, run, rowShape(spec).keep(unique), unique.length + skipped, ports, note + twice);
   }
+  const { reason, changed } = judged.verdict;
   // A read done again spends the pages this one took in.
-  run.spent.reread += Math.max(1, pagesRead(run) + (run.list.slots.match(/i/g)?.length ?? 0));
+  run.spent.reread += Math.max(1, pagesIn(run.list));
   const spent = givenUp(run, ports.now());
   if (spent !== undefined) {
-    const why = judged.changed ? `it kept changing during the import (last read: ${judged.reason})` : judged.reason;
+    const why = changed ? `it kept changing during the import (last read: ${reason})` : reason;
     return failRun(spec, run, ports, `Incomplete after ${plural(run.pass, 'read')} of the list: ${why}.${spent}`);
   }
   ports.staging.remove(spec.id);
-  run.digest = digest;
-  run.pass++;
-  run.list = readAgain(run.list, FIRST_PAGE_LIMIT);
-  run.staged = 0;
-  run.read = 0;
-  run.message = judged.changed
-    ? 'The list changed during the import; reading it again.'
-    : `The list did not add up (${judged.reason}); reading it again.`;
+  Object.assign(run, {
+    digest: judged.digest,
+    pass: run.pass + 1,
+    list: readAgain(run.list, FIRST_PAGE_LIMIT),
+    staged: 0,
+    read: 0,
+    message: changed
+      ? 'The list changed during the import; reading it again.'
+      : `The list did not add up (${reason}); reading it again.`,
+  });
   ports.store.save(run);
   return step(spec, run, ports, deadline);
 }

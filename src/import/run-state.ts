@@ -33,7 +33,7 @@ export interface RunState {
   read: number;
   /** Which full read of the list this is (1, then 2… when the previous read could not be trusted). */
   pass: number;
-  /** The idsDigest of the previous read's ids (src/api/pages.ts steadyRepeats): the same ids twice in a row are the list. */
+  /** The idsDigest of the previous read's ids (src/api/pages.ts judge): the same ids twice in a row are the list. */
   digest?: number;
   /** The snapshot this read is writing: its generation, chunks written, and whether every page's records went in (a page restored from staging has only rows). */
   snap?: { gen: string; chunks: number; whole: boolean };

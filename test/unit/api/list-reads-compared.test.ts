@@ -1,7 +1,7 @@
 /**
  * How `readList` (src/api/pages.ts) tells whether two reads of a list keyed by id found the same
  * ids: a read whose only fault is ids listed more than once is taken as the list when the read
- * before it found the same ids in the same order (see steadyRepeats). The comparison goes id for
+ * before it found the same ids in the same order (see judge). The comparison goes id for
  * id (two reads whose ids run together the same way but split differently are not alike), counts
  * the usable ids only (a record without one is skipped wherever it sits), and the digest a read
  * gives is `idsDigest` of exactly those ids, so a reader that keeps it can compare it with its own.
