@@ -1,11 +1,7 @@
 /**
- * The one page reader of the add-in (docs/architecture.md, "An import, step by step"). A read of a
- * paginated list is one record: the list's shape, learnt from page 1 (asked for first and alone; a
- * first page that is not the whole list is full, so every page's place and length are known once it
- * answers), and one slot per page after those checked in order. What to ask next (`plan`) and where
- * the read stands (`verdict`, `judge`) are pure functions of it. `drive` is the one loop over a
- * record: `readList` runs it to the end in one execution (formulas), the import step by step, the
- * record saved between executions (src/import/machine.ts).
+ * The one page reader of the add-in (docs/architecture.md, "An import, step by step"): a read is one
+ * record, the list's shape and one slot per page; `plan` and `verdict` are pure functions of it, and
+ * `drive` the one loop over it, run to the end by `readList` (formulas) or step by step (the import).
  */
 import { ServiceError } from './errors';
 import { fnv1a } from './hash';
@@ -19,33 +15,28 @@ export type PageFetcher = (pages: number[], limit: number) => Outcome<Page<Servi
 export const MAX_AHEAD = 500;
 
 /**
- * A read of a list, plain data. `slots` has a mark for each page from `next` on (a page beyond is due):
- * `.` due, `w` waiting until a time, `f` failed (due in the next step), `i` in, `x` absent (no such
- * page); `vals` holds beside each mark the waiting page's time or the page in's signature.
+ * A read of a list, plain data. `slots`: a mark for each page from `next` on (later pages are due): `.` due,
+ * `w` waiting, `f` failed (due in the next step), `i` in, `x` absent; `vals`: a waiting page's time, a page's signature.
  */
 export interface ListRecord {
   /** The `limit` to send: the one asked for until page 1 is in, then the page size the server used. */
   limit: number;
-  /** Page 1's `totalItems`, its length (the page size; 0 until it is in), and the last page that holds items. */
+  /** From page 1: the total, the page size (0 until then) and the last page holding items. */
   total: number;
   size: number;
   last: number;
-  /** Whether the end must be confirmed by asking for the page after the last one. */
+  /** Whether the end must be confirmed by the page after the last. */
   probe: boolean;
-  /** The first page not yet checked in order, and the signature of the one before it. */
+  /** The first page not checked in order, and the signature of the one before it. */
   next: number;
   sig: string;
   slots: string;
   vals: (number | string | null)[];
-  /** Set once the read is over (the end confirmed, the list changed under the read, or a problem found), and why. */
   over?: 'done' | 'changed' | 'problem';
   reason?: string;
 }
 
-/**
- * A finished read: complete, or why not, whether reading it again may help (`changed`), and when
- * the only fault is ids listed more than once, how many repeats (`repeated`; see judge).
- */
+/** Complete, or why not, whether reading again may help, and how many ids came twice when that is the only fault. */
 export type ListVerdict = { complete: true } | { complete: false; reason: string; changed: boolean; repeated?: number };
 
 /** The ids of a read in list order, repeats included, as one number: two reads that agree id for id give the same. */
@@ -81,10 +72,7 @@ function mark(r: ListRecord, page: number, m: '.' | 'w' | 'f' | 'i' | 'x', value
 /** The page after the last holding items, when the read must ask for it (else the last). */
 const end = (r: ListRecord): number => (r.next === 1 ? 1 : r.last + (r.probe ? 1 : 0));
 
-/**
- * What to ask next at `now`: up to `max` due pages in order (page 1 alone until it is in), and
- * when none is due, the time the first waiting page is due (`wake`).
- */
+/** What to ask next at `now`: up to `max` due pages in order (page 1 alone first), or when the first waiting one is due. */
 export function plan(r: ListRecord, now: number, max: number): { ask: number[]; wake?: number; page?: number } {
   const ask: number[] = [];
   let wake: { wake: number; page: number } | undefined;
@@ -202,11 +190,9 @@ export function noSuchPage(error: ServiceError): boolean {
 }
 
 /**
- * Takes in a refusal of page `page` at `now`. A refusal for now (transient) makes the page wait for
- * the time the service gave, or fail until the next step; one that never went out leaves it due.
- * No such page: the page after the last ends the list; a page within the list page 1 reported
- * means the list shrank under the read (or the service contradicts itself): the read is over,
- * changed. Returns the error when it is final for the read (page 1 refused, a key refused…).
+ * Takes in a refusal of page `page` at `now`: one for now waits for the service's time, or fails until the next
+ * step (one never sent stays due); no such page ends the list past its last page, and within it means the list
+ * shrank under the read. Returns the error when it is final for the read (page 1 refused, a key refused…).
  */
 export function takeRefusal(r: ListRecord, page: number, error: ServiceError, now: number): ServiceError | undefined {
   if (page < r.next) return undefined;
@@ -249,11 +235,9 @@ export function verdict(r: ListRecord, distinct?: number): ListVerdict {
 }
 
 /**
- * Where a read of a list keyed by id stands, given its usable ids in list order, the records it skipped
- * for having none, and the idsDigest of the read before it. Ids listed more than once make a read
- * incomplete (the order moved between pages), unless the read before listed the same ids in the same
- * order: the list does hold those repeats, and each id is kept once, as first listed (firstOfEachId);
- * `repeats` counts the listings left out then. One odd record never fails every list.
+ * The verdict on a read keyed by id, from its usable ids in list order, the records skipped for having none and
+ * the idsDigest of the read before: ids listed twice are a list that moved, unless the read before listed the
+ * same ids alike; then the list holds those repeats, each kept as first listed (`repeats`: the listings left out).
  */
 export function judge(
   r: ListRecord,
@@ -282,9 +266,8 @@ export interface Driver {
 }
 
 /**
- * What a drive met: a final error (the read cannot go on), else the first refusal for now that a
- * due page met (a step ends on it); and the refusals that spend from a run's give-up budget (every
- * request refused, but the page after the last saying there is no such page).
+ * What a drive met: a final error, else the first refusal for now (a step ends on it); and the refusals that
+ * spend from a run's give-up budget (all but the page after the last saying there is no such page).
  */
 export interface Drove {
   final?: ServiceError;
@@ -340,11 +323,7 @@ export interface ReadOptions {
   refuse?: (totalItems: number, pages: number) => string | undefined;
   /** Reads of the whole list before an incomplete one is given up (a live list may move under one read). */
   passes?: number;
-  /**
-   * The list's records are keyed by id (partners): a record without a usable id (idProblem) is
-   * skipped, and the read is complete when the distinct ids and the skipped records add up to the
-   * total. The default; a list that is not keyed (a fund's industries) is taken as it comes.
-   */
+  /** Keyed by id (the default; partners): a record without a usable id is skipped and counted (see judge). */
   keyed?: boolean;
 }
 

@@ -1,17 +1,9 @@
 /**
- * The import as a pure state machine over ports (./ports.ts). A run is a saved RunState; its read
- * of the active-partners list is one record (src/api/pages.ts: the list's shape and one slot per
- * page), driven by the same loop as a formula's read. Each step drives it until its time budget
- * ends (less the time to write what it read) and writes the pages it read to the staging area at
- * their place. When the read is over, the run finishes: a complete read (end confirmed, every page
- * as long as its place, distinct ids plus the records without a usable id, which are skipped and
- * counted in the run's message, equal to the total) replaces or merges into the target table in
- * one write (./end.ts); an incomplete one is read again (a live list moves). Failures follow the
- * one rule on the error type: a transient one ends the step and keeps what is in, a final one
- * (key refused…) fails the run at once. Every refusal and every read done again spends from one
- * budget per run (GIVE_UP); once it is spent, or too long passed without a page, the run fails and
- * says what it spent.
- * A failed, cancelled or killed run never touches the target table.
+ * The import as a pure state machine over ports (./ports.ts; docs/architecture.md, "An import, step by
+ * step"). A run is a saved RunState whose read of the list is one record (src/api/pages.ts), driven step
+ * by step; a complete read replaces or merges into the target table in one write (./end.ts), an
+ * incomplete one is read again, until the run's one give-up budget (GIVE_UP) is spent. A failed,
+ * cancelled or killed run never touches the target table.
  */
 import { ServiceError } from '../api/errors';
 import { grouped, plural } from '../api/numbers';
@@ -121,30 +113,38 @@ export function beginRun(
   force = false,
   pages = Number.POSITIVE_INFINITY,
 ): RunSummary {
-  return locked(importId, ports, () => {
-    const spec = specFor(importId, ports);
-    const current = ports.store.load(importId);
-    if (current?.status === 'running' && current.version === RUN_VERSION)
-      return step(spec, current, ports, deadline, pages);
-    return start(spec, source, ports, deadline, force, pages);
-  });
+  return carryOn(importId, ports, deadline, pages, { source, force });
 }
 
-function start(
-  spec: ImportSpec,
-  source: RunSource,
+export function continueRun(
+  importId: string,
   ports: ImportPorts,
   deadline: number,
-  force: boolean,
-  pages: number,
+  pages = Number.POSITIVE_INFINITY,
 ): RunSummary {
-  const run = newRun(spec, source, ports);
-  if (force || spec.replaceAnyway) run.force = true;
-  ports.store.save(run);
-  // Refused before any request when the sheet is not as the import left it (checked again before writing).
-  const refusal = replaceRefused(spec, run, ports);
-  if (refusal) return failRun(spec, run, ports, refusal);
-  return step(spec, run, ports, deadline, pages);
+  return carryOn(importId, ports, deadline, pages);
+}
+
+/** Steps the running run, under the lock; else starts one when asked to `begin`, or when the one running was saved in another shape (RUN_VERSION). */
+function carryOn(
+  importId: string,
+  ports: ImportPorts,
+  deadline: number,
+  pages: number,
+  begin?: { source: RunSource; force: boolean },
+): RunSummary {
+  return locked(importId, ports, () => {
+    const run = ports.store.load(importId);
+    if (!begin && run?.status !== 'running') return summarize(importId, run);
+    const spec = specFor(importId, ports);
+    if (run?.status === 'running' && run.version === RUN_VERSION) return step(spec, run, ports, deadline, pages);
+    const fresh = newRun(spec, begin?.source ?? (run as RunState).source, ports);
+    if (begin?.force || spec.replaceAnyway) fresh.force = true;
+    ports.store.save(fresh);
+    // Refused before any request when the sheet is not as the import left it (checked again before writing).
+    const refusal = replaceRefused(spec, fresh, ports);
+    return refusal ? failRun(spec, fresh, ports, refusal) : step(spec, fresh, ports, deadline, pages);
+  });
 }
 
 /**
@@ -155,21 +155,6 @@ function start(
 export function notStarted(importId: string, source: RunSource, ports: ImportPorts, reason: string): RunSummary {
   const spec = specFor(importId, ports);
   return failRun(spec, newRun(spec, source, ports), ports, reason);
-}
-
-export function continueRun(
-  importId: string,
-  ports: ImportPorts,
-  deadline: number,
-  pages = Number.POSITIVE_INFINITY,
-): RunSummary {
-  return locked(importId, ports, () => {
-    const run = ports.store.load(importId);
-    if (run?.status !== 'running') return summarize(importId, run);
-    // A run saved in another shape (RUN_VERSION) starts over.
-    if (run.version !== RUN_VERSION) return start(specFor(importId, ports), run.source, ports, deadline, false, pages);
-    return step(specFor(importId, ports), run, ports, deadline, pages);
-  });
 }
 
 export function cancelRun(importId: string, ports: ImportPorts): RunSummary {
@@ -234,11 +219,9 @@ function checkSize(spec: ImportSpec, r: ListRecord): void {
 }
 
 /**
- * One step: drives the run's read (src/api/pages.ts `drive`) until the budget, less the time to
- * write what was read, ends, the read is over, or the service fails for now; at most `pages` pages.
- * A page that must wait (Retry-After, however long) waits in its slot while the others come. At the
- * end, the pages the step read go to staging at their place, in one write (or, when the read is
- * over, the run finishes).
+ * One step: drives the run's read until the budget (less the time to write what was read) ends, the read
+ * is over or the service fails for now, at most `pages` pages; then writes the pages it read to staging at
+ * their place, in one write, or finishes the run.
  */
 export function step(
   spec: ImportSpec,
@@ -295,9 +278,7 @@ export function step(
       now: () => ports.now(),
       batch: () => Math.min(PAGES_PER_FETCH, pages - answered.size),
       wait: (wake, page) => {
-        // Everything missing waits for the service's Retry-After: sleep until the first is due, keeping the time
-        // to write it, or to the end of the budget (the next step carries on; one that ended at once would only
-        // be called again).
+        // Everything missing waits for its Retry-After: sleep until the first is due, or to the end of the budget.
         ports.sleep(Math.max(0, Math.min(wake, roundEnd([page])) - ports.now()));
         return ports.now() >= wake;
       },
@@ -391,10 +372,7 @@ function finish(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPo
   return step(spec, run, ports, deadline);
 }
 
-/**
- * What the run has spent when that is more than its budget allows (GIVE_UP), as a sentence that
- * says so; undefined while it may go on.
- */
+/** What the run has spent, as a sentence, once that is more than its budget (GIVE_UP) allows. */
 function givenUp(run: RunState, now: number): string | undefined {
   const { refused, reread } = run.spent;
   const allowed = GIVE_UP.requests + GIVE_UP.perPage * run.list.last;

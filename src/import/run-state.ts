@@ -1,17 +1,10 @@
-/**
- * The cursor of one import run, saved after every step so that a run can stop at any point
- * (time limit, closed sidebar, failure) and carry on in a later execution. Plain JSON: the run
- * store keeps it in one document property.
- */
+/** One import run, saved after every step so that it carries on in a later execution: plain JSON, one document property. */
 import type { ListRecord } from '../api/pages';
 
 export type RunStatus = 'running' | 'done' | 'failed' | 'cancelled';
 export type RunSource = 'sidebar' | 'schedule';
 
-/**
- * The shape of RunState this code reads and writes. A saved run of another version is not read:
- * a running one starts over (src/import/machine.ts), any other shows as no run.
- */
+/** The shape of RunState this code reads and writes: a running run of another version starts over, any other shows as none. */
 export const RUN_VERSION = 2;
 
 export interface RunState {
@@ -35,7 +28,7 @@ export interface RunState {
   pass: number;
   /** The idsDigest of the previous read's ids (src/api/pages.ts judge): the same ids twice in a row are the list. */
   digest?: number;
-  /** The snapshot this read is writing: its generation, chunks written, and whether every page's records went in (a page restored from staging has only rows). */
+  /** The snapshot this read is writing: its generation, chunks written, and whether every page's records went in. */
   snap?: { gen: string; chunks: number; whole: boolean };
   /** Replace anyway: this run rewrites its sheet even where it is not as the import left it (the analyst chose so). */
   force?: boolean;
