@@ -310,8 +310,6 @@ export interface ListRead {
   verdict: ListVerdict;
   /** The idsDigest of the records read (keyed lists). */
   digest: number;
-  /** The service's total, as page 1 reported it. */
-  totalItems: number;
 }
 
 export interface ReadOptions {
@@ -353,12 +351,12 @@ function readOnce(fetch: PageFetcher, o: ReadOptions, before?: number): ListRead
   });
   if (final ?? transient) throw final ?? transient;
   const got = pages.flat();
-  if (!(o.keyed ?? true)) return { records: got, verdict: verdict(r), totalItems: r.total, digest: idsDigest([]) };
+  if (!(o.keyed ?? true)) return { records: got, verdict: verdict(r), digest: idsDigest([]) };
   // Keyed by id: a record without a usable id is skipped (and counted), each usable id kept once.
   const ids = got.flatMap((x) => recordId(x) ?? []);
   const judged = judge(r, ids, got.length - ids.length, before);
   const records = firstOfEachId(got.filter((x) => recordId(x) !== undefined));
-  return { records, verdict: judged.verdict, totalItems: r.total, digest: judged.digest };
+  return { records, verdict: judged.verdict, digest: judged.digest };
 }
 
 /** Reads a whole list; a read that the list moved under is done again, up to `passes` reads (see judge). */
