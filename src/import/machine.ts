@@ -29,7 +29,6 @@ import {
   steadyRepeats,
   verdict,
 } from '../api/pages';
-import { CHUNK_RECORDS } from '../api/snapshot';
 import { type Page, recordId, type ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
 import { replaceRefused, writeOwned, writeTarget } from './end';
@@ -44,6 +43,8 @@ import type { ImportSpec } from './spec';
 
 /** What the first request asks for; the server's cap decides, and the reader learns it. */
 export const FIRST_PAGE_LIMIT = 1000;
+/** Records a step holds for the shared snapshot before it writes them as a part (a long step never holds every record it read). */
+export const PART_RECORDS = 10_000;
 /** Pages asked for in one call (one fetchAll; more costs memory); a page that must wait does so alone, the next call goes on. */
 export const PAGES_PER_FETCH = 20;
 /** The longest the client waits inside one call before a retry; a longer wait is left to the step, which goes on with other pages. */
@@ -213,13 +214,10 @@ class Step {
   private readonly answered = new Set<number>();
   /** Rows of the pages this step took in, by page. */
   private readonly known = new Map<number, Cell[][]>();
-  /** Records of the pages this step read (for the shared snapshot, in list order as the read's checks pass them). */
-  private readonly raw = new Map<number, ServiceRecord[]>();
-  private readonly snapRecords: ServiceRecord[] = [];
+  /** Records of the pages this step read not yet written to the shared snapshot, with their places in the list. */
+  private snapRecords: { records: ServiceRecord[]; places: number[] } = { records: [], places: [] };
   private failure?: ServiceError;
   private pagesIn = 0;
-  /** The first page not yet passed to the snapshot. */
-  private passed: number;
 
   constructor(
     private readonly spec: ImportSpec,
@@ -233,9 +231,9 @@ class Step {
     this.width = this.rows.width;
     this.startedOver = !!run.list.over;
     this.counted = ports.pages.counters();
-    if (!run.snap?.gen.endsWith(`.${run.pass}`)) run.snap = { gen: `${run.runId}.${run.pass}`, chunks: 0, whole: true };
+    if (!run.snap?.gen.endsWith(`.${run.pass}`))
+      run.snap = { gen: `${run.runId}.${run.pass}`, parts: [], records: 0, at: ports.now(), whole: true };
     newStep(run.list);
-    this.passed = run.list.next;
     run.executions++;
   }
 
@@ -291,24 +289,20 @@ class Step {
     });
   }
 
-  /** A page is in: its rows kept, and the records of the pages the read's checks have passed in order go to the snapshot. */
+  /** A page is in: its rows kept, and its records (at their places in the list) held for the snapshot. */
   private took(page: number, value: Page<ServiceRecord>): void {
     const { run } = this;
     this.known.set(page, value.items.map(this.rows.row));
     // The snapshot keys records by id: one without a usable id has no place in it (nor in the table).
-    if (this.ports.snapshot && run.snap?.whole)
-      this.raw.set(
-        page,
-        value.items.filter((r) => recordId(r) !== undefined),
-      );
+    const at = rowsBefore(run.list, page);
+    if (!this.ports.snapshot) (run.snap as NonNullable<RunState['snap']>).whole = false;
+    else
+      value.items.forEach((r, i) => {
+        if (recordId(r) === undefined) return;
+        this.snapRecords.records.push(r);
+        this.snapRecords.places.push(at + i);
+      });
     if (page === 1) this.checkSize();
-    const snap = run.snap as NonNullable<RunState['snap']>;
-    for (; this.passed < Math.min(run.list.next, run.list.last + 1); this.passed++) {
-      const records = this.raw.get(this.passed);
-      this.raw.delete(this.passed);
-      if (records) this.snapRecords.push(...records);
-      else snap.whole = false;
-    }
     this.flushSnapshot(false);
     run.read = rowsBefore(run.list, run.list.next);
     run.message = `Page ${grouped(pagesRead(run))} of ${grouped(run.list.last)}`;
@@ -325,13 +319,14 @@ class Step {
     );
   }
 
-  /** Whole chunks go to the cache as they fill, so a long step never holds every record it read; `all` at the end. */
+  /** The records held go to the snapshot as one part at the end of the step (`all`), or sooner once PART_RECORDS are held. */
   private flushSnapshot(all: boolean): void {
     const snap = this.run.snap as NonNullable<RunState['snap']>;
-    if (!this.ports.snapshot || !snap.whole || !this.snapRecords.length) return;
-    if (!all && this.snapRecords.length < 5 * CHUNK_RECORDS) return;
-    const n = all ? this.snapRecords.length : this.snapRecords.length - (this.snapRecords.length % CHUNK_RECORDS);
-    snap.chunks += this.ports.snapshot.write(snap.gen, snap.chunks, this.snapRecords.splice(0, n));
+    const { records, places } = this.snapRecords;
+    if (!this.ports.snapshot || !records.length || (!all && records.length < PART_RECORDS)) return;
+    snap.parts.push(this.ports.snapshot.write(snap.gen, snap.parts.length, records, places));
+    snap.records += records.length;
+    this.snapRecords = { records: [], places: [] };
   }
 
   /** The pages a write covers: from the first read in this step to the last. */
@@ -424,7 +419,9 @@ function finish(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPo
   const digest = idsDigest(keyed.map((row) => String(row[idCol])));
   const repeats = steadyRepeats(judged, digest, run.digest) ? keyed.length - unique.length : 0;
   if (judged.complete || repeats) {
-    if (ports.snapshot && run.snap?.whole && run.snap.chunks > 0) ports.snapshot.publish(run.snap.gen, run.snap.chunks);
+    const snap = run.snap;
+    if (ports.snapshot && snap?.whole && snap.parts.length)
+      ports.snapshot.publish(snap.gen, snap.records, snap.parts, snap.at);
     const twice = repeats
       ? ` Left out ${grouped(repeats)} repeated listing${repeats === 1 ? '' : 's'} (ids the service listed more than once, alike in two reads): each partner is kept as first listed.`
       : '';

@@ -12,7 +12,7 @@ export type RunSource = 'sidebar' | 'schedule';
  * The shape of RunState this code reads and writes. A saved run of another version is not read:
  * a running one starts over (src/import/machine.ts), any other shows as no run.
  */
-export const RUN_VERSION = 2;
+export const RUN_VERSION = 3;
 
 export interface RunState {
   /** RUN_VERSION when it was saved. */
@@ -35,8 +35,11 @@ export interface RunState {
   pass: number;
   /** The idsDigest of the previous read's ids (src/api/pages.ts steadyRepeats): the same ids twice in a row are the list. */
   digest?: number;
-  /** The snapshot this read is writing: its generation, chunks written, and whether every page's records went in (a page restored from staging has only rows). */
-  snap?: { gen: string; chunks: number; whole: boolean };
+  /**
+   * The snapshot this read is writing: its generation, each written part's bucket count, the records
+   * in them, when the read began, and whether every page's records went in (not when a step had no snapshot).
+   */
+  snap?: { gen: string; parts: number[]; records: number; at: number; whole: boolean };
   /** Replace anyway: this run rewrites its sheet even where it is not as the import left it (the analyst chose so). */
   force?: boolean;
   /** When the last page came in (clock ms). */
