@@ -1,8 +1,8 @@
 /**
  * A cell's own read of the active list (src/api/partners.ts): page by page, ending early enough
  * to write and answer; a read that is not complete or that the service refuses is never used
- * (LP_FIND shows why, a lookup asks for its ids instead); the snapshot is written only with
- * WRITE_RESERVE_MS left; the claim on the read is
+ * (LP_FIND shows why, a lookup asks for its ids instead); the column's answers are copied when
+ * time allows and the snapshot written only with WRITE_RESERVE_MS left; the claim on the read is
  * kept (renewed while writing, never let go for the execution that won it) and a claim the cache
  * lost is not taken for one this execution holds.
  */
@@ -95,8 +95,14 @@ function readThenAsk(pageMs: number) {
   };
 }
 
-test('with less than WRITE_RESERVE_MS (6 s) left after the read, the snapshot is not written: a later cell asks', () => {
+test("with 6 s left after the read, the column's answers are copied but the snapshot is not written", () => {
   const ask = readThenAsk(28_500 - 6_000);
+  expect(ask('lp_0120')).toBe(0);
+  expect(ask('lp_0250')).toBe(1);
+});
+
+test("with WRITE_RESERVE_MS / 2 (4 s) left or less, not even the column's answers are copied", () => {
+  const ask = readThenAsk(28_500 - 4_000);
   expect(ask('lp_0120')).toBe(1);
 });
 

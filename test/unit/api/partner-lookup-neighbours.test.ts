@@ -46,7 +46,8 @@ describe('with a fresh snapshot', () => {
 
   test('a lost bucket holding one of the missing ids is read again, next to an inactive id', () => {
     const { w, after } = published();
-    const wanted = [...w.evictBucketOf(w.ids[100]).slice(0, 50), gone[0]];
+    const lost = w.evictBucketOf(w.ids[100]).filter((id) => !w.ids.slice(0, 50).includes(id));
+    const wanted = [...lost.slice(0, 50), gone[0]];
     expect(answers(w.execution('mine').lookup(wanted))).toEqual(wanted);
     expect(after.listRequests()).toBe(4);
     expect(after.idRequests()).toEqual([gone[0]]);

@@ -1,7 +1,7 @@
 /**
  * A cell that finds another execution reading the active list (its claim in the cache) waits for
  * that read instead of reading the list a second time (src/api/partners.ts): it polls until the
- * snapshot is published, and gives up when the
+ * snapshot is published or its own answers are left in the run's buckets, and gives up when the
  * claim is let go, when the claim is abandoned (older than CLAIM_MS), after CLAIM_MS of waiting,
  * or when it has only the time it keeps for its own requests. Then it asks for its ids one by one.
  */
@@ -86,4 +86,31 @@ test('LP_FIND waits for the reader too, and gets the whole list once it is publi
   expect(all.staleSince).toBeUndefined();
   expect(world.clock.sleeps.length).toBe(3);
   expect(mine.listRequests()).toBe(0);
+});
+
+test("the reader leaves the column's answers before the snapshot: a waiting cell of the column stops at them", () => {
+  const world = partnerWorld();
+  world.claim('theirs', 'snapshot');
+  const mine = world.execution('mine', 120_000);
+  const column = world.ids.slice(0, 150);
+  world.hooks.onSleep = (polls) => {
+    if (polls !== 2) return;
+    // The reader's pages after the first take 22.5 s: 6 s are left, enough for the copies, not the snapshot.
+    world.hooks.onList = (page) => {
+      if (page === 2) world.clock.t += 22_500;
+      return undefined;
+    };
+    const theirs = world.execution('theirs');
+    const out = theirs.lookup([column[100]], () => ({ ids: column.slice(100, 110), column, group: 'S:2:100' }));
+    expect(answers(out)).toEqual([column[100]]);
+    world.hooks.onList = undefined;
+  };
+  expect(answers(mine.lookup(column.slice(0, 50)))).toEqual(column.slice(0, 50));
+  expect(world.clock.sleeps.length).toBe(2);
+  expect(mine.listRequests()).toBe(0);
+  expect(mine.idRequests()).toEqual([]);
+  // No snapshot was written: a partner outside the column is asked for.
+  const later = world.execution('later');
+  expect(answers(later.lookup([world.ids[250]]))).toEqual(world.ids.slice(250, 251));
+  expect(later.idRequests()).toEqual(world.ids.slice(250, 251));
 });

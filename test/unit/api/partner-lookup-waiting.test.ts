@@ -1,19 +1,22 @@
 /**
  * A cell that waits for another execution's read of the list (src/api/partners.ts): it takes
  * that execution's snapshot once published (asking one by one only for what the list lacks, its
- * own and its block's), and looks once more when the reader lets its claim go just after a look.
+ * own and its block's), or its copies of the column when the snapshot is gone; it stops waiting
+ * as soon as the copies hold every id it wants, and not before.
  */
+import { COPY_BUCKETS } from '../../../src/api/partners';
 import { answers, partnerWorld } from '../../helpers/partner-world';
 
 const gone = ['lp_gone_1', 'lp_gone_2', 'lp_gone_3'];
 
 /** Another execution ("theirs") holds the claim; at this cell's first wait it reads `column` (and the list). */
-function readerAtWork(column: (ids: readonly string[]) => readonly string[]) {
+function readerAtWork(column: (ids: readonly string[]) => readonly string[], evict = false) {
   const w = partnerWorld();
   w.claim('theirs');
   w.hooks.onSleep = (polls) => {
     if (polls !== 1) return;
     w.readRange(column(w.ids), 'theirs');
+    if (evict) w.evictSnapshot();
   };
   return w;
 }
@@ -34,12 +37,63 @@ test('a waiting inactive cell then asks for itself and the neighbours the publis
   expect(w.idRequests()).toEqual(gone);
 });
 
-test('the reader publishes and lets its claim go just after a look: the cell looks once more and asks nothing', () => {
+test('the snapshot lost, a waiting range is answered from the reader’s copies without a request', () => {
+  const w = readerAtWork((ids) => ids.slice(0, 50), true);
+  const range = w.ids.slice(0, 40);
+  expect(answers(w.execution('mine').lookup(range))).toEqual(range);
+  expect(w.idRequests()).toEqual([]);
+});
+
+test('the snapshot lost, the id the copies lack is asked for', () => {
+  const w = readerAtWork((ids) => ids.slice(0, 50), true);
+  const range = [...w.ids.slice(0, 40), gone[0]];
+  const out = w.execution('mine').lookup(range);
+  expect(answers(out)).toEqual(range);
+  expect(out[40].ok && out[40].value).toEqual({ id: gone[0], fullName: `Name ${gone[0]}`, activeStatus: 'ACTIVE' });
+  expect(w.idRequests()).toEqual([gone[0]]);
+});
+
+test('copies holding only part of the range do not end the wait: the snapshot published later answers the rest', () => {
+  const w = partnerWorld();
+  // The reader has left its copies of the column and not yet published the snapshot. The range is
+  // wider than the buckets a cell reads at first, so it finds the copies while it waits.
+  const copied = w.ids.slice(0, COPY_BUCKETS + 10);
+  w.readRange(copied, 'theirs');
+  const index = w.store.items.get(w.headKey);
+  w.evictSnapshot();
+  w.claim('theirs');
+  const after = w.log();
+  // At this cell's second poll the reader publishes the snapshot and lets its claim go.
+  w.hooks.onSleep = (polls) => {
+    if (polls !== 2) return;
+    w.store.items.set(w.headKey, index as { value: string; expiresAt: number });
+    w.release('snapshot');
+  };
+  const range = [...copied, w.ids[200]];
+  expect(answers(w.execution('mine').lookup(range))).toEqual(range);
+  expect(w.clock.sleeps.length).toBe(2);
+  expect(after.count()).toBe(0);
+});
+
+test('copies holding every id end the wait at once, while the reader still holds its claim', () => {
+  const w = partnerWorld();
+  const copied = w.ids.slice(0, COPY_BUCKETS + 10);
+  w.readRange(copied, 'theirs');
+  w.evictSnapshot();
+  w.claim('theirs');
+  const after = w.log();
+  expect(answers(w.execution('mine').lookup(copied))).toEqual(copied);
+  expect(w.clock.sleeps.length).toBe(1);
+  expect(after.count()).toBe(0);
+});
+
+test('the reader leaves its copies and lets its claim go just after a look: the cell looks once more and asks nothing', () => {
   const w = partnerWorld();
   const range = w.ids.slice(0, 50);
   w.readRange(range, 'theirs');
-  // What the reader leaves; until then, nothing.
+  // What the reader leaves, without the snapshot it had no time to publish; until then, nothing.
   const left = new Map(w.store.items);
+  left.delete(w.headKey);
   w.store.items.clear();
   w.claim('theirs');
   const claimKey = w.memo.key('claim', 'snapshot');
@@ -50,7 +104,7 @@ test('the reader publishes and lets its claim go just after a look: the cell loo
   const getAll = w.store.getAll.bind(w.store);
   w.store.getAll = (keys) => {
     const out = getAll(keys);
-    // The cell's look for the snapshot at its first poll found none; the reader now publishes it and lets go.
+    // The cell's look for its answers at its first poll found none; the reader now leaves them and lets go.
     if (polled && !keys.includes(claimKey)) {
       polled = false;
       for (const [key, item] of left) w.store.items.set(key, item);
