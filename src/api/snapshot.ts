@@ -107,9 +107,6 @@ function isColumns(v: unknown): v is Columns {
   );
 }
 
-/** The buckets a part of `count` records is spread over. */
-export const bucketsFor = (count: number) => Math.max(1, Math.ceil(count / BUCKET_RECORDS));
-
 export class Snapshot {
   constructor(private readonly memo: Memo) {}
 
@@ -201,7 +198,7 @@ export class Snapshot {
    * buckets by a hash of the id (one without a usable id kept with the others, never an answer). Returns the part's bucket count, for `publish`.
    */
   write(gen: string, part: number, records: readonly ServiceRecord[], places: readonly number[]): number {
-    const count = bucketsFor(records.length);
+    const count = Math.max(1, Math.ceil(records.length / BUCKET_RECORDS));
     const buckets = Array.from({ length: count }, () => ({ records: [] as ServiceRecord[], places: [] as number[] }));
     records.forEach((record, i) => {
       const b = buckets[fnv1a(recordId(record) ?? '') % count];
