@@ -119,11 +119,14 @@ export class Client {
     return ids.map((id) => (String(id ?? '').trim() ? this.cacheKey(this.idCall(op, id, () => null)) : undefined));
   }
 
-  /** Limited partners whose fresh answer is in the memo (nothing is fetched). */
-  peekPartners(ids: readonly string[], hits?: Map<string, Cached>): Map<string, ServiceRecord> {
+  /** Limited partners whose fresh answer is in the memo (nothing is fetched); `keys` as partnerKeys gave them, when known. */
+  peekPartners(
+    ids: readonly string[],
+    hits?: Map<string, Cached>,
+    keys = this.partnerKeys(ids),
+  ): Map<string, ServiceRecord> {
     const out = new Map<string, ServiceRecord>();
     if (!this.options.memo) return out;
-    const keys = this.partnerKeys(ids);
     const found = hits ?? this.options.memo.getMany([...new Set(keys.filter((k): k is string => !!k))]);
     ids.forEach((id, i) => {
       const hit = found.get(keys[i] as string);

@@ -101,6 +101,11 @@ export class Memo {
     return `${fnv1a(`${apiKey}\u0000${baseUrl}`).toString(36)}:${Memo.namespaceOf(codec, apiKey, baseUrl)}`;
   }
 
+  /** The time on the memo's clock (an answer stamped now is fetched at this time). */
+  now(): number {
+    return this.o.now();
+  }
+
   private invalidatedBefore(): number {
     const v = this.o.invalidatedBefore;
     return typeof v === 'function' ? v() : v;

@@ -17,7 +17,7 @@ import { ServiceError } from './errors';
 import { fnv1a, timeId } from './hash';
 import type { Cached, Memo } from './memo';
 import { incompleteError, type PageFetcher, readList } from './pages';
-import { type Page, recordId, type ServiceRecord } from './records';
+import type { Page, ServiceRecord } from './records';
 import { Snapshot, type SnapshotView } from './snapshot';
 import type { Clock } from './transport';
 
@@ -27,9 +27,17 @@ export const FILL_MIN_IDS = 30;
 export const MAX_FILL_PAGES = 300;
 /** The page size asked for (the service may cap it; the page reader uses what it gets). */
 export const FILL_PAGE_LIMIT = 1000;
-/** After reading the list for a filled-down column (or a range), this many of its ids' answers are also kept in small buckets (cheap to read). */
-export const MAX_RUN_COPIES = 4000;
-/** Buckets the run's answers are spread over (by a hash of the id): few cache items, each small enough to read without unzipping. */
+/**
+ * After reading the list for a filled-down column (or a range), this many of its ids' answers are
+ * also kept in small buckets, cheap to read: about 31 partners a bucket, some 75 KB, never gzipped
+ * (at 4,000 they were, and a cold range over 10,000 ids took 0.3 s more).
+ */
+export const MAX_RUN_COPIES = 2000;
+/**
+ * Buckets the run's answers are spread over (by a hash of the id): few cache items, each small
+ * enough to read without unzipping. A snapshot bucket holds about 200 partners, gzipped: a cell
+ * that read one instead took twice the time (33 ms against 16 per cell of a 1,000-cell fill-down).
+ */
 export const COPY_BUCKETS = 64;
 /**
  * A block of a filled-down column: its cells' ids are fetched one by one together, the cell's own
@@ -73,21 +81,14 @@ interface Meta {
 
 type Found = Map<string, Outcome<ServiceRecord>>;
 
-/** A fresh copy of the active list: the records this execution read (in list order), or a snapshot (which a cache eviction may have holed). */
-interface ListCopy {
-  find(ids: readonly string[]): Map<string, ServiceRecord>;
-  /** Whether the list holds the id (a holed snapshot still names it). */
-  lists(id: string): boolean;
-  all(): ServiceRecord[] | undefined;
-}
-
-/** A read of the list: its fresh copy, or why there is none (undefined when reading it was not worth it). */
+/** A read of the list: a fresh snapshot (this execution's, or another's), or why there is none (neither when reading it was not worth it). */
 interface Filled {
-  copy?: ListCopy;
+  view?: SnapshotView;
   error?: ServiceError;
 }
 
 const uniq = (xs: readonly string[]) => [...new Set(xs.filter((x) => String(x ?? '').trim() !== ''))];
+const all = (ids: readonly string[], found: Found) => ids.every((id) => found.has(id));
 
 /** A record another execution left in a run's bucket (fresh copies only). */
 function copied(hit: Cached | undefined, id: string): ServiceRecord | undefined {
@@ -171,68 +172,76 @@ export class PartnerLookup {
   lookup(ids: readonly string[], neighboursOf?: () => Neighbours | undefined): Outcome<ServiceRecord>[] {
     const found: Found = new Map();
     const own = uniq(ids);
-    // One cache read for this cell's own answers, alone or in a run's bucket (small, never unzipped).
-    if (!this.fromMemo(own, found, { own: true, copies: own.length <= COPY_BUCKETS })) {
-      this.fetchMisses(own, neighboursOf, found);
-    }
+    // One cache read for this cell's own answers, alone or in a run's bucket (small, never unzipped), and the snapshot's head.
+    const head = this.snapshot.headKey();
+    const hits = this.fromMemo(own, found, { own: true, copies: own.length <= COPY_BUCKETS }, [head]);
+    if (!all(own, found)) this.fetchMisses(own, neighboursOf, found, this.snapshot.viewOf(hits.get(head)));
     return ids.map((id) => found.get(id) ?? { ok: false, error: new ServiceError('BAD_INPUT', 'An id is empty.') });
   }
 
-  /** Answers from the memo in one cache read: the ids' own entries, the run's buckets, or both; true when all are in. */
-  private fromMemo(ids: readonly string[], found: Found, read: { own: boolean; copies: boolean }): boolean {
+  /** Answers from the memo in one cache read (with the keys `also`): the ids' own entries, the run's buckets, or both. */
+  private fromMemo(
+    ids: readonly string[],
+    found: Found,
+    read: { own: boolean; copies: boolean },
+    also: string[] = [],
+  ): Map<string, Cached> {
     const { client, memo } = this.context;
     const buckets = read.copies ? ids.map((id) => this.bucketKey(id)) : [];
-    const keys = read.own ? client.partnerKeys(ids).filter((k): k is string => !!k) : [];
-    const hits = memo.getMany([...new Set([...keys, ...buckets])]);
-    for (const [id, record] of client.peekPartners(ids, hits)) found.set(id, { ok: true, value: record });
+    const keys = read.own ? client.partnerKeys(ids) : [];
+    const hits = memo.getMany([...new Set([...keys.filter((k): k is string => !!k), ...buckets, ...also])]);
+    for (const [id, record] of client.peekPartners(ids, hits, keys)) found.set(id, { ok: true, value: record });
     buckets.forEach((key, i) => {
       const record = copied(hits.get(key), ids[i]);
       if (!found.has(ids[i]) && record) found.set(ids[i], { ok: true, value: record });
     });
-    return ids.every((id) => found.has(id));
+    return hits;
   }
 
   /** The snapshot, a read of the list when cheaper, then one request per id for what is still missing. */
-  private fetchMisses(own: readonly string[], neighboursOf: (() => Neighbours | undefined) | undefined, found: Found) {
-    const view = this.snapshot.view();
-    const fresh = view?.fresh ? this.snapshotCopy(view) : undefined;
-    let misses = this.answer(fresh, own, found);
+  private fetchMisses(
+    own: readonly string[],
+    neighboursOf: (() => Neighbours | undefined) | undefined,
+    found: Found,
+    view: SnapshotView | undefined,
+  ) {
+    const fresh = view?.fresh ? view : undefined;
+    const lost = this.answer(fresh, own, found);
+    let misses = own.filter((id) => !found.has(id));
     if (!misses.length) return;
-    // A fresh snapshot that names a chunk the cache has evicted since is holed: it may be read again.
-    const holed = misses.some((id) => fresh?.lists(id));
-    const whole = holed ? undefined : fresh;
+    // A miss whose bucket the cache has lost may be listed: the list may be read again.
+    const whole = fresh && !misses.some((id) => lost.has(id)) ? fresh : undefined;
     const neighbours = neighboursOf?.();
     const ownSet = new Set(own);
     let extra = this.missingNeighbours(neighbours?.ids, ownSet, whole);
-    const wanted = misses.length + (neighbours ? this.missingNeighbours(neighbours.column, ownSet, whole).length : 0);
-    if (!whole && wanted >= FILL_MIN_IDS) {
-      const { copy } = this.fill(wanted, view?.gen, neighbours?.column ?? own, { own: misses, found });
-      misses = this.answer(copy, misses, found);
-      extra = extra.filter((id) => !copy?.lists(id));
+    const wanted = whole ? 0 : misses.length + this.missingNeighbours(neighbours?.column, ownSet).length;
+    if (wanted >= FILL_MIN_IDS) {
+      const read = this.fill(wanted, view?.gen, neighbours?.column ?? own, { own: misses, found }).view;
+      this.answer(read, misses, found);
+      misses = misses.filter((id) => !found.has(id));
+      const listed = read && this.snapshot.find(read, extra).records;
+      extra = extra.filter((id) => !listed?.has(id));
     }
     if (misses.length) this.oneByOne(misses, extra, neighbours, found, view);
   }
 
-  /** Answers `ids` from a fresh copy of the list, when there is one; returns the ids still missing. */
-  private answer(copy: ListCopy | undefined, ids: readonly string[], found: Found): string[] {
-    if (copy)
-      for (const [id, record] of copy.find(ids.filter((id) => !found.has(id))))
-        found.set(id, { ok: true, value: record });
-    return ids.filter((id) => !found.has(id));
-  }
-
-  private snapshotCopy(view: SnapshotView): ListCopy {
-    return {
-      find: (ids) => new Map([...this.snapshot.lookup(view, ids)].map(([id, hit]) => [id, hit.record])),
-      lists: (id) => view.chunkOf(id) !== undefined,
-      all: () => this.snapshot.all(view),
-    };
+  /** Answers what it can of `ids` from a fresh snapshot; returns the ids whose bucket the cache has lost. */
+  private answer(view: SnapshotView | undefined, ids: readonly string[], found: Found): Set<string> {
+    if (!view) return new Set();
+    const got = this.snapshot.find(
+      view,
+      ids.filter((id) => !found.has(id)),
+    );
+    for (const [id, record] of got.records) found.set(id, { ok: true, value: record });
+    return got.lost;
   }
 
   /** Neighbours' ids that have no fresh answer anywhere (the snapshot's are left out when it is fresh and whole). */
-  private missingNeighbours(neighbours: readonly string[] | undefined, own: Set<string>, copy: ListCopy | undefined) {
+  private missingNeighbours(neighbours: readonly string[] | undefined, own: Set<string>, view?: SnapshotView) {
     if (!neighbours) return [];
-    const ids = uniq(neighbours).filter((id) => !own.has(id) && !copy?.lists(id));
+    let ids = uniq(neighbours).filter((id) => !own.has(id));
+    const listed = view && ids.length ? this.snapshot.find(view, ids).records : undefined;
+    if (listed) ids = ids.filter((id) => !listed.has(id));
     if (!ids.length) return [];
     const peek = this.context.client.peekPartners(ids);
     return ids.filter((id) => !peek.has(id));
@@ -247,7 +256,7 @@ export class PartnerLookup {
     const whole = view?.fresh ? this.snapshot.all(view) : undefined;
     if (whole) return { records: whole };
     const filled = this.fill(Number.POSITIVE_INFINITY, view?.gen);
-    const records = filled.copy?.all();
+    const records = filled.view && this.snapshot.all(filled.view);
     if (records) return { records };
     let error = filled.error;
     const known = this.meta();
@@ -264,9 +273,9 @@ export class PartnerLookup {
 
   /**
    * Leaves the run's answers in the memo one by one (for the freshness lifetime only), so the
-   * cells Sheets evaluates next each read one small entry instead of the snapshot's chunks.
+   * cells Sheets evaluates next each read one small entry instead of the snapshot's buckets.
    */
-  private copyColumn(records: Map<string, ServiceRecord>, column: readonly string[]): void {
+  private copyColumn(records: ReadonlyMap<string, ServiceRecord>, column: readonly string[]): void {
     const ids = uniq(column)
       .filter((id) => records.has(id))
       .slice(0, MAX_RUN_COPIES);
@@ -309,14 +318,17 @@ export class PartnerLookup {
     // A reader's snapshot is a fresh one other than the one the caller found (which may be holed, as the reader found it).
     const published = (): Filled => {
       const v = this.snapshot.view();
-      return v?.fresh && v.gen !== seen ? { copy: this.snapshotCopy(v) } : {};
+      return v?.fresh && v.gen !== seen ? { view: v } : {};
     };
     // The reader leaves the column's answers before it writes the snapshot: a waiting cell stops at the first of the two.
     const claim = new Claim(this.context, 'snapshot');
+    const copiesIn = () => {
+      if (!wait) return false;
+      this.fromMemo(wait.own, wait.found, { own: false, copies: true });
+      return all(wait.own, wait.found);
+    };
     const waitForReader = () => {
-      claim.waitFor(
-        () => (!!wait && this.fromMemo(wait.own, wait.found, { own: false, copies: true })) || !!published().copy,
-      );
+      claim.waitFor(() => copiesIn() || !!published().view);
       return published();
     };
     if (!claim.take()) return waitForReader();
@@ -324,7 +336,7 @@ export class PartnerLookup {
     try {
       // Another execution may have published a snapshot since this one looked (while it read its neighbours, say).
       const since = published();
-      if (since.copy) return since;
+      if (since.view) return since;
       const first = known ? undefined : this.learnSize(wanted);
       if (!known && !first) return {};
       // Another execution may have claimed at the same instant and kept it: then it reads the list, not this one.
@@ -367,19 +379,13 @@ export class PartnerLookup {
     };
     const read = readList(fetch, { limit: FILL_PAGE_LIMIT, batch: 100, passes: 2 });
     if (!read.verdict.complete) return { error: incompleteError('list of active partners', read.verdict) };
-    const records = new Map(read.records.map((r) => [recordId(r) as string, r]));
-    const copy: ListCopy = {
-      find: (ids) => new Map(ids.flatMap((id) => (records.has(id) ? [[id, records.get(id) as ServiceRecord]] : []))),
-      lists: (id) => records.has(id),
-      all: () => read.records,
-    };
     claim.renew();
+    const view = this.snapshot.hold(read.records, timeId(clock.now(), this.context.random));
     // The column's answers first: the cells waiting for this read (and the ones Sheets runs next) need only those.
-    if (column && client.timeLeft() > WRITE_RESERVE_MS / 2) this.copyColumn(records, column);
+    if (column && client.timeLeft() > WRITE_RESERVE_MS / 2) this.copyColumn(view.held?.byId ?? new Map(), column);
     // Writing the snapshot takes time (about 1 s per 10,000 partners): never at the cost of this cell's 30 s.
-    if (client.timeLeft() >= WRITE_RESERVE_MS)
-      this.snapshot.replace(read.records, timeId(clock.now(), this.context.random));
-    return { copy };
+    if (client.timeLeft() >= WRITE_RESERVE_MS) this.snapshot.publishHeld(view);
+    return { view };
   }
 
   /**
@@ -407,7 +413,10 @@ export class PartnerLookup {
         }
         return;
       }
-      claim.waitFor(() => this.fromMemo(todo, found, { own: true, copies: false }));
+      claim.waitFor(() => {
+        this.fromMemo(todo, found, { own: true, copies: false });
+        return all(todo, found);
+      });
       todo = todo.filter((id) => !found.has(id));
     }
     if (todo.length) this.fetchInto(todo, found, view);
@@ -418,10 +427,10 @@ export class PartnerLookup {
     const failedWithCopy = ids.filter(
       (_, i) => !outcomes[i].ok && (outcomes[i] as { error: ServiceError }).error.fallsBack,
     );
-    const stale = view && failedWithCopy.length ? this.snapshot.lookup(view, failedWithCopy) : new Map();
+    const stale = view && failedWithCopy.length ? this.snapshot.find(view, failedWithCopy).records : new Map();
     ids.forEach((id, i) => {
-      const hit = stale.get(id);
-      found.set(id, hit ? { ok: true, value: hit.record, staleSince: hit.fetchedAt } : outcomes[i]);
+      const record = stale.get(id);
+      found.set(id, record && view ? { ok: true, value: record, staleSince: view.fetchedAt } : outcomes[i]);
     });
   }
 }

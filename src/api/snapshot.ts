@@ -1,60 +1,54 @@
 /**
  * The shared partner snapshot: the whole active-partners list kept in the cache, so that a
- * lookup of thousands of ids costs a few cache reads instead of one request per id. Records are
- * stored column by column (which gzips a third smaller than records) in chunks of at most
- * CHUNK_RECORDS, each one cache value under 100 KB; an index lists the ids of every chunk, so a
- * lookup reads the index and only the chunks holding its ids. 100,000 partners take 504 values
- * (500 chunks and the index's parts) of CacheService's 1,000. It lives in the memo's namespace
- * (one per API key and service address) and follows the memo's rules: fresh inside the cache lifetime and after the last
- * "refresh all", then kept only as a last good copy. A new snapshot is written under a new
- * generation and published by its index last, so a reader never mixes two lists; the previous
- * generation's chunks are removed when the new one is published. The index is stamped with the
- * time of its oldest chunk, so a snapshot is as old as its oldest records, however long the
- * import that wrote them took to finish.
+ * lookup of thousands of ids costs a few cache reads instead of one request per id. It is stored
+ * by a hash of the id: a read of the list is written as one or more parts (a formula's read is
+ * one part; an import writes one part per step, as its records come in), each part spread over
+ * buckets of about BUCKET_RECORDS records by fnv1a(id), each bucket one cache value (column by
+ * column, which gzips a third smaller than records, with each record's place in the list). A
+ * small head names the generation, the total and each part's bucket count, and is written once
+ * the read is done: a reader never mixes two lists, a lookup reads only the buckets its ids hash
+ * to (no index of ids), and a bucket the cache has lost is a miss for the ids that hash to it
+ * (`lost`), nothing more. The snapshot lives in the memo's namespace (one per API key and service
+ * address) and has one freshness rule, the head's: fresh inside the cache lifetime from the time
+ * its oldest part was read, and after the last "refresh all"; past that a last good copy.
  */
+import { fnv1a } from './hash';
 import type { Cached, Memo } from './memo';
-import { firstOfEachId, recordId, type ServiceRecord } from './records';
+import { firstOfEachId, idProblem, recordId, type ServiceRecord } from './records';
 
-/** Records in one chunk: about 75 KB gzipped and base64-encoded for typical partners. */
-export const CHUNK_RECORDS = 200;
+/** Records of a bucket: about 75 KB gzipped and base64-encoded for typical partners. */
+export const BUCKET_RECORDS = 200;
 
-interface IndexEntry {
+interface Head {
   gen: string;
   total: number;
-  /** Ids of each chunk, in list order. */
-  chunks: string[][];
-}
-
-/** A chunk as read back: its records, and when it was written (the step that read them). */
-interface ChunkRead {
-  records: ServiceRecord[];
-  at: number;
+  /** Bucket count of each part. */
+  parts: number[];
 }
 
 interface Columns {
   k: string[];
   c: unknown[][];
+  /** Each record's place in the list. */
+  n: number[];
 }
 
 /** A published snapshot as one execution sees it. */
-export interface SnapshotView {
-  readonly gen: string;
-  readonly total: number;
+export interface SnapshotView extends Readonly<Head> {
   readonly fresh: boolean;
   readonly fetchedAt: number;
-  /** The chunk that holds an id, if the list holds it. */
-  chunkOf(id: string): number | undefined;
-  readonly chunkCount: number;
+  /** The list as this execution read it (each usable id once): answered from memory, written or not. */
+  readonly held?: { list: readonly ServiceRecord[]; byId: ReadonlyMap<string, ServiceRecord> };
 }
 
-export interface SnapshotHit {
-  record: ServiceRecord;
-  fresh: boolean;
-  fetchedAt: number;
+/** What a lookup found: the records of the ids the snapshot holds, and the ids whose bucket the cache has lost. */
+export interface SnapshotFind {
+  records: Map<string, ServiceRecord>;
+  lost: Set<string>;
 }
 
-/** Column layout of a chunk; a field a record lacks is written as null (the table shows both as blank). */
-export function toColumns(records: readonly ServiceRecord[]): Columns {
+/** Column layout of a bucket; a field a record lacks is written as null (the table shows both as blank). */
+export function toColumns(records: readonly ServiceRecord[]): Pick<Columns, 'k' | 'c'> {
   const keys: string[] = [];
   const seen = new Set<string>();
   for (const r of records) {
@@ -70,16 +64,14 @@ export function toColumns(records: readonly ServiceRecord[]): Columns {
 }
 
 /**
- * Records from their columns, in a plain loop (some four times faster than an entries array per
- * record, and a warm lookup of 10,000 ids builds every record). A field named `__proto__` (valid
- * JSON, and a field the service may send) is defined, not assigned: it is then one more field,
- * where an assignment would set the prototype of every record of the chunk.
+ * Records `rows` (all by default) of a bucket's columns, each in a plain loop (some four times
+ * faster than an entries array per record, and a warm lookup of 10,000 ids builds every record). A
+ * field named `__proto__` (valid JSON, and a field the service may send) is defined, not assigned:
+ * it is then one more field, where an assignment would set the prototype of every record built.
  */
-export function fromColumns(cols: Columns): ServiceRecord[] {
-  const n = cols.c.length ? cols.c[0].length : 0;
+export function fromColumns(cols: Pick<Columns, 'k' | 'c'>, rows?: readonly number[]): ServiceRecord[] {
   const { k: keys, c: columns } = cols;
-  const out: ServiceRecord[] = new Array(n);
-  for (let i = 0; i < n; i++) {
+  return (rows ?? (columns[0] ?? []).map((_, i) => i)).map((i) => {
     const record: Record<string, unknown> = {};
     for (let j = 0; j < keys.length; j++)
       if (keys[j] === '__proto__')
@@ -90,202 +82,165 @@ export function fromColumns(cols: Columns): ServiceRecord[] {
           configurable: true,
         });
       else record[keys[j]] = columns[j][i];
-    out[i] = record as ServiceRecord;
-  }
-  return out;
+    return record as ServiceRecord;
+  });
 }
 
-const isIdList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+const isCount = (v: unknown) => Number.isInteger(v) && (v as number) > 0;
 
-function isIndex(v: unknown): v is IndexEntry {
-  const e = v as IndexEntry;
+function isHead(v: unknown): v is Head {
+  const h = v as Head;
   return (
-    !!e &&
-    typeof e.gen === 'string' &&
-    typeof e.total === 'number' &&
-    Array.isArray(e.chunks) &&
-    e.chunks.every(Array.isArray)
+    !!h && typeof h.gen === 'string' && typeof h.total === 'number' && Array.isArray(h.parts) && h.parts.every(isCount)
   );
 }
 
 function isColumns(v: unknown): v is Columns {
   const c = v as Columns;
-  return !!c && Array.isArray(c.k) && Array.isArray(c.c) && c.k.length === c.c.length;
+  return (
+    !!c &&
+    Array.isArray(c.k) &&
+    Array.isArray(c.c) &&
+    Array.isArray(c.n) &&
+    c.k.length === c.c.length &&
+    c.c.every((x) => x.length === c.n.length)
+  );
 }
 
 export class Snapshot {
   constructor(private readonly memo: Memo) {}
 
-  private key(name: string): string {
-    return this.memo.key('snap', name);
+  /** The cache key of the head, for a caller that reads it with other keys in one call (`viewOf`). */
+  headKey(): string {
+    return this.memo.key('snap', 'head');
   }
 
-  private chunkKey(gen: string, n: number): string {
-    return this.key(`${gen}:${n}`);
+  private bucketKey(gen: string, part: number, bucket: number): string {
+    return this.memo.key('snap', `${gen}:${part}.${bucket}`);
   }
 
-  /** The cache key of the index, for a caller that reads it with other keys in one call (`viewOf`). */
-  indexKey(): string {
-    return this.key('index');
+  /** The bucket key of an id in each part. */
+  private keysOf(view: Head, id: string): string[] {
+    const h = fnv1a(id);
+    return view.parts.map((count, part) => this.bucketKey(view.gen, part, h % count));
+  }
+
+  private allKeys(head: Head): string[] {
+    return head.parts.flatMap((count, part) =>
+      Array.from({ length: count }, (_, b) => this.bucketKey(head.gen, part, b)),
+    );
   }
 
   /** The published snapshot, fresh or not; undefined when there is none (or it was evicted). */
   view(): SnapshotView | undefined {
-    return this.viewOf(this.memo.getMany([this.indexKey()]).get(this.indexKey()));
+    return this.viewOf(this.memo.getMany([this.headKey()]).get(this.headKey()));
   }
 
   viewOf(hit: Cached | undefined): SnapshotView | undefined {
-    if (!hit || !isIndex(hit.value)) return undefined;
-    const index = hit.value;
-    let byId: Map<string, number> | undefined;
-    return {
-      gen: index.gen,
-      total: index.total,
-      fresh: hit.fresh,
-      fetchedAt: hit.fetchedAt,
-      chunkCount: index.chunks.length,
-      chunkOf: (id) => {
-        if (!byId) {
-          const map = new Map<string, number>();
-          index.chunks.forEach((ids, n) => {
-            // An id listed twice is answered by its first listing, as the table keeps it.
-            for (const x of ids) if (!map.has(x)) map.set(x, n);
-          });
-          byId = map;
-        }
-        return byId.get(id);
-      },
-    };
+    if (!hit || !isHead(hit.value)) return undefined;
+    const { gen, total, parts } = hit.value;
+    return { gen, total, parts, fresh: hit.fresh, fetchedAt: hit.fetchedAt };
   }
 
-  /** The records of these ids that the snapshot holds (ids it does not hold, or whose chunk was evicted, are absent). */
-  lookup(view: SnapshotView, ids: readonly string[]): Map<string, SnapshotHit> {
-    const wanted = new Map<number, Set<string>>();
-    for (const id of ids) {
-      const n = view.chunkOf(id);
-      if (n === undefined) continue;
-      if (!wanted.has(n)) wanted.set(n, new Set());
-      wanted.get(n)?.add(id);
+  /** The records of these ids that the snapshot holds, each at its first place in the list, and the ids whose bucket is gone. */
+  find(view: SnapshotView, ids: readonly string[]): SnapshotFind {
+    // Only a usable id is an answer: a record listed with a blank id is not one for ''.
+    const wanted = new Set(ids.filter((id) => idProblem(id) === undefined));
+    const keys = new Set<string>();
+    for (const id of wanted) for (const key of this.keysOf(view, id)) keys.add(key);
+    const records = new Map<string, ServiceRecord>();
+    if (view.held) {
+      for (const id of wanted) if (view.held.byId.has(id)) records.set(id, view.held.byId.get(id) as ServiceRecord);
+      return { records, lost: new Set() };
     }
-    const out = new Map<string, SnapshotHit>();
-    for (const [n, { records }] of this.readChunks(view.gen, [...wanted.keys()])) {
-      const set = wanted.get(n) as Set<string>;
-      for (const record of records) {
-        const id = recordId(record);
-        if (id !== undefined && set.has(id) && !out.has(id))
-          out.set(id, { record, fresh: view.fresh, fetchedAt: view.fetchedAt });
-      }
+    const hits = this.memo.getMany([...keys]);
+    const place = new Map<string, number>();
+    for (const key of keys) {
+      const cols = hits.get(key)?.value;
+      if (!isColumns(cols)) continue;
+      const idColumn = cols.c[cols.k.indexOf('id')] ?? [];
+      const rows = idColumn.flatMap((id, i) => (typeof id === 'string' && wanted.has(id) ? [i] : []));
+      if (!rows.length) continue;
+      const built = fromColumns(cols, rows);
+      rows.forEach((i, j) => {
+        const id = idColumn[i] as string;
+        if ((place.get(id) ?? Number.POSITIVE_INFINITY) <= cols.n[i]) return;
+        place.set(id, cols.n[i]);
+        records.set(id, built[j]);
+      });
     }
-    return out;
+    const lost = new Set(
+      [...wanted].filter((id) => !records.has(id) && this.keysOf(view, id).some((k) => !isColumns(hits.get(k)?.value))),
+    );
+    return { records, lost };
   }
 
   /**
-   * Every record, in list order, each usable id once (a list that holds an id twice, alike in two reads, is
-   * published as the service listed it; its table keeps the first); undefined when a chunk is missing
-   * (evicted): the snapshot is then not whole.
+   * Every record, in list order, each usable id once (a list that holds an id twice, alike in two
+   * reads, is published as the service listed it; the table keeps the first); undefined when a
+   * bucket is gone: the snapshot is then not whole.
    */
   all(view: SnapshotView): ServiceRecord[] | undefined {
-    const chunks = this.readChunks(
-      view.gen,
-      Array.from({ length: view.chunkCount }, (_, n) => n),
-    );
-    if (chunks.size !== view.chunkCount) return undefined;
-    const out: ServiceRecord[] = [];
-    for (let n = 0; n < view.chunkCount; n++) out.push(...(chunks.get(n) as ChunkRead).records);
-    return firstOfEachId(out);
-  }
-
-  /** The chunks of generation `gen` that the cache still holds, with when each was written. */
-  private readChunks(gen: string, numbers: readonly number[]): Map<number, ChunkRead> {
-    const keys = numbers.map((n) => this.chunkKey(gen, n));
+    if (view.held) return [...view.held.list];
+    const keys = this.allKeys(view);
     const hits = this.memo.getMany(keys);
-    const out = new Map<number, ChunkRead>();
-    numbers.forEach((n, i) => {
-      const hit = hits.get(keys[i]);
-      if (hit && isColumns(hit.value)) out.set(n, { records: fromColumns(hit.value), at: hit.fetchedAt });
+    const placed: Array<[number, ServiceRecord]> = [];
+    for (const key of keys) {
+      const cols = hits.get(key)?.value;
+      if (!isColumns(cols)) return undefined;
+      fromColumns(cols).forEach((record, i) => placed.push([cols.n[i], record]));
+    }
+    return firstOfEachId(placed.sort((a, b) => a[0] - b[0]).map(([, record]) => record));
+  }
+
+  /**
+   * Writes part `part` of generation `gen`: records at their places in the list, spread over their
+   * buckets by a hash of the id (one without a usable id kept with the others, never an answer). Returns the part's bucket count, for `publish`.
+   */
+  write(gen: string, part: number, records: readonly ServiceRecord[], places: readonly number[]): number {
+    const count = Math.max(1, Math.ceil(records.length / BUCKET_RECORDS));
+    const buckets = Array.from({ length: count }, () => ({ records: [] as ServiceRecord[], places: [] as number[] }));
+    records.forEach((record, i) => {
+      const b = buckets[fnv1a(recordId(record) ?? '') % count];
+      b.records.push(record);
+      b.places.push(places[i]);
     });
-    return out;
-  }
-
-  /** Where an import's write of chunks `first`, … keeps their ids until the generation is published. */
-  private idsKey(gen: string, first: number): string {
-    return this.key(`${gen}:ids:${first}`);
+    this.memo.putMany(buckets.map((b, n) => [this.bucketKey(gen, part, n), { ...toColumns(b.records), n: b.places }]));
+    return count;
   }
 
   /**
-   * Writes records as chunks `first`, `first + 1`, … of generation `gen` and returns the ids of
-   * each chunk written (for `publish`). An import writes its chunks step by step, across
-   * executions: `keepIds` also leaves the ids of this write in one small value, so that
-   * `publishWritten` need not read every chunk back.
+   * Makes generation `gen` (its parts' bucket counts) the snapshot, as read at `readAt` (the time
+   * its oldest part was read; now when it was read in one go), and removes the previous generation's buckets.
    */
-  writeChunks(gen: string, first: number, records: readonly ServiceRecord[], keepIds = false): string[][] {
-    const entries: Array<[string, unknown]> = [];
-    const ids: string[][] = [];
-    for (let at = 0, n = first; at < records.length; at += CHUNK_RECORDS, n++) {
-      const part = records.slice(at, at + CHUNK_RECORDS);
-      entries.push([this.chunkKey(gen, n), toColumns(part)]);
-      ids.push(part.map((r) => recordId(r) ?? ''));
-    }
-    if (keepIds && ids.length) entries.push([this.idsKey(gen, first), ids]);
-    this.memo.putMany(entries);
-    return ids;
-  }
-
-  /**
-   * Makes generation `gen` the snapshot, as read at `readAt` (the time of its oldest chunk; now when
-   * it was read in one go), and removes the previous generation's chunks.
-   */
-  private publish(gen: string, total: number, chunks: string[][], readAt?: number): void {
+  publish(gen: string, total: number, parts: number[], readAt?: number): void {
     const before = this.view();
-    this.memo.putMany([[this.key('index'), { gen, total, chunks } satisfies IndexEntry]], false, readAt);
-    if (before && before.gen !== gen)
-      this.memo.remove(Array.from({ length: before.chunkCount }, (_, n) => this.chunkKey(before.gen, n)));
+    this.memo.putMany([[this.headKey(), { gen, total, parts } satisfies Head]], false, readAt);
+    if (before && before.gen !== gen) this.memo.remove(this.allKeys(before));
   }
 
-  /**
-   * Publishes generation `gen` from its chunks as written (an import's, step by step). Their ids
-   * come from the small values `writeChunks` kept, followed as a chain from chunk 0: each value
-   * covers the chunks of one write and the next write starts where it ends. A value left by an
-   * execution killed before it saved its progress lies off that chain (or was overwritten by the
-   * write that redid it) and is never used. From the first gap on, the chunks themselves are read
-   * for their ids. Returns false when a chunk read for its ids is missing. (A chunk whose ids were
-   * kept is not read: if the cache evicted it, lookups find the snapshot holed and read the list
-   * again, as after any later eviction.) The snapshot is as old as the oldest of these writes: a
-   * kept value is written with its chunks.
-   */
-  publishWritten(gen: string, chunkCount: number): boolean {
-    const firsts = Array.from({ length: chunkCount }, (_, n) => n);
-    const kept = this.memo.getMany(firsts.map((n) => this.idsKey(gen, n)));
-    const ids: string[][] = [];
-    let readAt: number | undefined;
-    while (ids.length < chunkCount) {
-      const hit = kept.get(this.idsKey(gen, ids.length));
-      if (!hit) break;
-      const v = hit.value;
-      if (!Array.isArray(v) || v.length === 0 || ids.length + v.length > chunkCount || !v.every(isIdList)) break;
-      ids.push(...v);
-      readAt = Math.min(readAt ?? hit.fetchedAt, hit.fetchedAt);
-    }
-    const rest = firsts.slice(ids.length);
-    const chunks = this.readChunks(gen, rest);
-    if (chunks.size !== rest.length) return false;
-    for (const n of rest) {
-      const { records, at } = chunks.get(n) as ChunkRead;
-      ids.push(records.map((r) => recordId(r) ?? ''));
-      readAt = Math.min(readAt ?? at, at);
-    }
-    this.publish(
-      gen,
-      ids.reduce((k, x) => k + x.length, 0),
-      ids,
-      readAt,
-    );
-    this.memo.remove(firsts.filter((n) => kept.has(this.idsKey(gen, n))).map((n) => this.idsKey(gen, n)));
-    return true;
+  /** A whole list read in one go (a formula's read), as a view that answers from the records in hand. */
+  hold(records: readonly ServiceRecord[], gen: string): SnapshotView {
+    const list = firstOfEachId(records);
+    const byId = new Map(list.flatMap((r) => (recordId(r) === undefined ? [] : [[recordId(r) as string, r] as const])));
+    return { gen, total: records.length, parts: [], fresh: true, fetchedAt: this.memo.now(), held: { list, byId } };
   }
 
-  /** Writes a whole list read in one go (a formula's fill) and publishes it. */
+  /** Writes the list a view holds as one part and publishes it, read now. */
+  publishHeld(view: SnapshotView): void {
+    const list = view.held?.list ?? [];
+    this.publish(view.gen, view.total, [
+      this.write(
+        view.gen,
+        0,
+        list,
+        list.map((_, i) => i),
+      ),
+    ]);
+  }
+
+  /** Writes a whole list read in one go and publishes it. */
   replace(records: readonly ServiceRecord[], gen: string): void {
-    this.publish(gen, records.length, this.writeChunks(gen, 0, records));
+    this.publishHeld(this.hold(records, gen));
   }
 }

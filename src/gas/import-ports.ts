@@ -73,10 +73,8 @@ export function importPorts(client?: Client): ImportPorts {
       return fund.value;
     },
     snapshot: {
-      write: (gen, first, records) => snap().writeChunks(gen, first, records, true).length,
-      publish: (gen, chunks) => {
-        snap().publishWritten(gen, chunks);
-      },
+      write: (gen, part, records, places) => snap().write(gen, part, records, places),
+      publish: (gen, total, parts, readAt) => snap().publish(gen, total, parts, readAt),
     },
     staging: {
       write: (importId, header, at, rows) => {

@@ -20,7 +20,6 @@ import {
   rowsOf,
   startRead,
 } from '../api/pages';
-import { CHUNK_RECORDS } from '../api/snapshot';
 import { recordId, type ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
 import { replaceRefused, writeOwned, writeTarget } from './end';
@@ -35,6 +34,8 @@ import type { ImportSpec } from './spec';
 
 /** What the first request asks for; the server's cap decides, and the reader learns it. */
 export const FIRST_PAGE_LIMIT = 1000;
+/** Records a step holds for the shared snapshot before it writes them as a part (a long step never holds every record it read). */
+export const PART_RECORDS = 10_000;
 /** Pages asked for in one call (one fetchAll; more costs memory); a page that must wait does so alone, the next call goes on. */
 export const PAGES_PER_FETCH = 20;
 /** The longest the client waits inside one call before a retry; a longer wait is left to the step, which goes on with other pages. */
@@ -172,37 +173,34 @@ export function writeMargin(rows: number, width: number): number {
 }
 
 /**
- * The shared partner snapshot a run's read leaves: the records of the pages the read's checks have
- * passed, in list order, written in whole chunks as they fill (a long step never holds every record
- * it read), the rest at the end of the step.
+ * The shared partner snapshot a run's read leaves: the records of the pages it reads, each with its
+ * place in the list, written as a part once PART_RECORDS are held (a long step never holds every
+ * record it read) and at the end of the step.
  */
 function snapshotFeed(run: RunState, ports: ImportPorts) {
-  if (!run.snap?.gen.endsWith(`.${run.pass}`)) run.snap = { gen: `${run.runId}.${run.pass}`, chunks: 0, whole: true };
+  if (!run.snap?.gen.endsWith(`.${run.pass}`))
+    run.snap = { gen: `${run.runId}.${run.pass}`, parts: [], records: 0, at: ports.now(), whole: true };
   const snap = run.snap;
-  const raw = new Map<number, ServiceRecord[]>();
-  const records: ServiceRecord[] = [];
-  /** The first page not yet passed to the snapshot. */
-  let passed = run.list.next;
+  let held: { records: ServiceRecord[]; places: number[] } = { records: [], places: [] };
   const flush = (all: boolean) => {
-    if (!ports.snapshot || !snap.whole || !records.length) return;
-    if (!all && records.length < 5 * CHUNK_RECORDS) return;
-    const n = all ? records.length : records.length - (records.length % CHUNK_RECORDS);
-    snap.chunks += ports.snapshot.write(snap.gen, snap.chunks, records.splice(0, n));
+    if (!ports.snapshot || !held.records.length || (!all && held.records.length < PART_RECORDS)) return;
+    snap.parts.push(ports.snapshot.write(snap.gen, snap.parts.length, held.records, held.places));
+    snap.records += held.records.length;
+    held = { records: [], places: [] };
   };
   return {
     took(page: number, items: readonly ServiceRecord[]): void {
-      // The snapshot keys records by id: one without a usable id has no place in it (nor in the table).
-      if (ports.snapshot && snap.whole)
-        raw.set(
-          page,
-          items.filter((r) => recordId(r) !== undefined),
-        );
-      for (; passed < Math.min(run.list.next, run.list.last + 1); passed++) {
-        const got = raw.get(passed);
-        raw.delete(passed);
-        if (got) records.push(...got);
-        else snap.whole = false;
+      if (!ports.snapshot) {
+        snap.whole = false;
+        return;
       }
+      const at = rowsBefore(run.list, page);
+      // The snapshot keys records by id: one without a usable id has no place in it (nor in the table).
+      items.forEach((r, i) => {
+        if (recordId(r) === undefined) return;
+        held.records.push(r);
+        held.places.push(at + i);
+      });
       flush(false);
     },
     flush: () => flush(true),
@@ -342,7 +340,9 @@ function finish(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPo
     run.digest,
   );
   if (judged.verdict.complete) {
-    if (ports.snapshot && run.snap?.whole && run.snap.chunks > 0) ports.snapshot.publish(run.snap.gen, run.snap.chunks);
+    const snap = run.snap;
+    if (ports.snapshot && snap?.whole && snap.parts.length)
+      ports.snapshot.publish(snap.gen, snap.records, snap.parts, snap.at);
     const unique = dedupe(keyed, idCol);
     const twice = judged.repeats
       ? ` Left out ${plural(judged.repeats, 'repeated listing')} (ids the service listed more than once, alike in two reads): each partner is kept as first listed.`

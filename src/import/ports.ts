@@ -82,10 +82,10 @@ export interface LockPort {
 
 /** The shared partner snapshot (src/api/snapshot.ts): every import that reads the whole list leaves a copy formulas can use. */
 export interface SnapshotPort {
-  /** Writes records as chunks `first`, `first + 1`, … of generation `gen`; returns how many chunks. */
-  write(gen: string, first: number, records: readonly ServiceRecord[]): number;
-  /** Publishes generation `gen` (its `chunks` chunks) as the snapshot. */
-  publish(gen: string, chunks: number): void;
+  /** Writes part `part` of generation `gen`: records at their places in the list; returns the part's bucket count. */
+  write(gen: string, part: number, records: readonly ServiceRecord[], places: readonly number[]): number;
+  /** Publishes generation `gen` (each part's bucket count) as the snapshot of `total` records, read from `readAt` on. */
+  publish(gen: string, total: number, parts: number[], readAt: number): void;
 }
 
 /** The sheet keeping an import's history (src/import/watch.ts): whole runs, each row marked by its run's time in column A (the run's record). */

@@ -5,7 +5,7 @@ export type RunStatus = 'running' | 'done' | 'failed' | 'cancelled';
 export type RunSource = 'sidebar' | 'schedule';
 
 /** The shape of RunState this code reads and writes: a running run of another version starts over, any other shows as none. */
-export const RUN_VERSION = 2;
+export const RUN_VERSION = 3;
 
 export interface RunState {
   /** RUN_VERSION when it was saved. */
@@ -28,8 +28,11 @@ export interface RunState {
   pass: number;
   /** The idsDigest of the previous read's ids (src/api/pages.ts judge): the same ids twice in a row are the list. */
   digest?: number;
-  /** The snapshot this read is writing: its generation, chunks written, and whether every page's records went in. */
-  snap?: { gen: string; chunks: number; whole: boolean };
+  /**
+   * The snapshot this read is writing: its generation, each written part's bucket count, the records
+   * in them, when the read began, and whether every page's records went in (not when a step had no snapshot).
+   */
+  snap?: { gen: string; parts: number[]; records: number; at: number; whole: boolean };
   /** Replace anyway: this run rewrites its sheet even where it is not as the import left it (the analyst chose so). */
   force?: boolean;
   /** When the last page came in (clock ms). */

@@ -8,6 +8,7 @@
  * written, and when a waiting cell polls.
  */
 import { Client } from '../../src/api/client';
+import { fnv1a } from '../../src/api/hash';
 import { Memo } from '../../src/api/memo';
 import { PartnerLookup } from '../../src/api/partners';
 import type { HttpRequest, HttpResponse, Transport } from '../../src/api/transport';
@@ -147,7 +148,7 @@ export function partnerWorld(o: WorldOptions = {}) {
       ...logOf(own, 0),
     };
   };
-  const indexKey = memo.key('snap', 'index');
+  const headKey = memo.key('snap', 'head');
   return {
     ids,
     clock,
@@ -163,14 +164,16 @@ export function partnerWorld(o: WorldOptions = {}) {
     claim: (token: string, name = 'snapshot') => memo.putMany([[memo.key('claim', name), token]]),
     /** The claim on `name` let go. */
     release: (name = 'snapshot') => memo.remove([memo.key('claim', name)]),
-    /** Where the published snapshot's index is kept. */
-    indexKey,
-    /** The cache loses the snapshot's index (eviction): no snapshot is published any more. */
-    evictSnapshot: () => memo.remove([indexKey]),
-    /** The cache loses chunk `n` of the published snapshot. */
-    evictChunk: (n: number) => {
-      const index = memo.getMany([indexKey]).get(indexKey)?.value as { gen: string };
-      memo.remove([memo.key('snap', `${index.gen}:${n}`)]);
+    /** Where the published snapshot's head is kept. */
+    headKey,
+    /** The cache loses the snapshot's head (eviction): no snapshot is published any more. */
+    evictSnapshot: () => memo.remove([headKey]),
+    /** The cache loses the bucket of the published snapshot that holds `id`; returns the world's ids it held, in list order. */
+    evictBucketOf: (id: string): string[] => {
+      const head = memo.getMany([headKey]).get(headKey)?.value as { gen: string; parts: number[] };
+      const bucket = (x: string) => head.parts.map((count) => fnv1a(x) % count).join();
+      memo.remove(head.parts.map((count, part) => memo.key('snap', `${head.gen}:${part}.${fnv1a(id) % count}`)));
+      return ids.filter((x) => bucket(x) === bucket(id));
     },
     /** An execution looks up `range` (which reads the list and publishes the snapshot); every id must be answered. */
     readRange: (range: readonly string[] = ids.slice(0, 50), token = 'reader') => {

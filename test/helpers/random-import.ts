@@ -13,7 +13,6 @@ import type { ImportSpec } from '../../src/import/spec';
 import { fakeList, records } from './fake-list';
 import { Killed, type World, world } from './fake-ports';
 import { limited } from './import-drive';
-import { CHUNK_RECORDS } from '../../src/api/snapshot';
 import { beginRun, continueRun } from '../../src/import/machine';
 
 const spec: ImportSpec = { id: 'imp1', sheetName: 'Partners', fields: ['id', 'fullName'], mode: 'replace' };
@@ -55,44 +54,38 @@ export interface RandomImport {
   snapshotWrong: boolean;
 }
 
-/** A snapshot port keeping each generation's chunks of ids, and the last generation published. */
+/** A snapshot port keeping each generation's parts (ids at their places), and the last generation published. */
 function snapshotStore(w: World) {
-  const chunks = new Map<string, Map<number, unknown[]>>();
+  const parts = new Map<string, Array<Array<[number, unknown]>>>();
   let published: { gen: string; count: number } | undefined;
   const next = w.nextExecution.bind(w);
   w.nextExecution = () => {
     const ports = next();
     ports.snapshot = {
-      write: (gen, first, recs) => {
+      write: (gen, part, recs, places) => {
         w.alive();
-        const gens = chunks.get(gen) ?? new Map<number, unknown[]>();
-        chunks.set(gen, gens);
-        const n = Math.ceil(recs.length / CHUNK_RECORDS);
-        for (let k = 0; k < n; k++)
-          gens.set(
-            first + k,
-            recs.slice(k * CHUNK_RECORDS, (k + 1) * CHUNK_RECORDS).map((r) => r.id),
-          );
-        return n;
+        const gens = parts.get(gen) ?? [];
+        parts.set(gen, gens);
+        gens[part] = recs.map((r, i) => [places[i], r.id]);
+        return 1;
       },
-      publish: (gen, count) => {
+      publish: (gen, _total, written) => {
         w.alive();
-        published = { gen, count };
+        published = { gen, count: written.length };
       },
     };
     return ports;
   };
-  /** The ids the last published generation holds, in order; undefined when none was, or a chunk is missing. */
+  /** The ids the last published generation holds, in list order; undefined when none was, or a part is missing. */
   return (): unknown[] | null | undefined => {
     if (!published) return null;
-    const gens = chunks.get(published.gen);
-    const out: unknown[] = [];
+    const gens = parts.get(published.gen) ?? [];
+    const out: Array<[number, unknown]> = [];
     for (let k = 0; k < published.count; k++) {
-      const chunk = gens?.get(k);
-      if (!chunk) return undefined;
-      out.push(...chunk);
+      if (!gens[k]) return undefined;
+      out.push(...gens[k]);
     }
-    return out;
+    return out.sort((a, b) => a[0] - b[0]).map(([, id]) => id);
   };
 }
 

@@ -60,9 +60,9 @@ describe.each(SEEDS)('seed %i', (seed) => {
     });
     const ids = records.map(recordId).filter((id): id is string => id !== undefined);
     const asked = [...ids, ...SHADOWS.filter((s) => !ids.includes(s))];
-    const hits = snap.lookup(view, asked);
+    const hits = snap.find(view, asked).records;
     expect([...hits.keys()].sort()).toEqual([...ids].sort());
-    for (const [id, hit] of hits) expect(hit.record.id).toBe(id);
+    for (const [id, record] of hits) expect(record.id).toBe(id);
   });
 
   test('a per-id answer and a pagination object of odd values give a record, whole numbers, or a ServiceError; nothing else', () => {
@@ -97,7 +97,7 @@ describe.each(SEEDS)('seed %i', (seed) => {
   });
 });
 
-test('a partner with a field named "__proto__" leaves the other records of its chunk, and its own other fields, as they were', () => {
+test('a partner with a field named "__proto__" leaves the other records of its bucket, and its own other fields, as they were', () => {
   const odd = JSON.parse('{"id":"odd","__proto__":{"fullName":"Not sent","id":"x"}}') as ServiceRecord;
   const plain: ServiceRecord = { id: 'plain', fullName: 'Ada' };
   const snap = snapshot();
@@ -108,7 +108,7 @@ test('a partner with a field named "__proto__" leaves the other records of its c
   expect(b.fullName).toBeNull();
   expect(Object.getOwnPropertyDescriptor(b, '__proto__')?.value).toEqual({ fullName: 'Not sent', id: 'x' });
   expect(c.fullName).toBeNull();
-  expect(snap.lookup(view, ['odd']).get('odd')?.record.fullName).toBeNull();
+  expect(snap.find(view, ['odd']).records.get('odd')?.fullName).toBeNull();
 });
 
 test('a per-id answer whose id is an object with a "toString" field is a wrong answer for that id, said as such', () => {

@@ -70,7 +70,7 @@ test('a page the service refuses ends the read: LP_FIND shows the refusal, a loo
 test("a failure that is not the service's (the cache refusing the snapshot) is not taken for one: it surfaces", () => {
   const world = partnerWorld();
   world.hooks.onPut = (keys) => {
-    if (keys.some((k) => /:snap:.+:0$/.test(k))) throw new Error('Argument too large: value');
+    if (keys.some((k) => /:snap:.+:0\.0$/.test(k))) throw new Error('Argument too large: value');
   };
   expect(() => world.execution('mine').lookup(world.ids.slice(0, 50))).toThrow('Argument too large');
 });
@@ -119,7 +119,7 @@ test('the claim is renewed after a long read: a cell asking while the snapshot i
   };
   let other: ReturnType<typeof world.execution> | undefined;
   world.hooks.onPut = (keys) => {
-    if (other || !keys.some((k) => /:snap:.+:0$/.test(k))) return;
+    if (other || !keys.some((k) => /:snap:.+:0\.0$/.test(k))) return;
     // Writing the snapshot takes 6 s: the claim taken before the read is now 26 s old.
     world.clock.t += 6_000;
     other = world.execution('other');

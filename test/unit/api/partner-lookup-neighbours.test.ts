@@ -1,7 +1,7 @@
 /**
  * How a missing cell decides what to fetch (src/api/partners.ts): with a fresh snapshot, ids it
  * does not hold (inactive partners) are asked for one by one, with only the block's neighbours
- * the snapshot does not hold either; a snapshot that lost a chunk holding a missing id is read
+ * the snapshot does not hold either; a snapshot that lost a bucket holding a missing id is read
  * again. Without one, the list is read once FILL_MIN_IDS ids are wanted (the cell's own, and the
  * column's that have no cached answer, each counted once); after that read, the cell asks only
  * for what the list lacks. A cell that read the list with too little time left to write the
@@ -44,10 +44,10 @@ describe('with a fresh snapshot', () => {
     expect(after.listRequests()).toBe(0);
   });
 
-  test('a lost chunk holding one of the missing ids is read again, next to an inactive id', () => {
+  test('a lost bucket holding one of the missing ids is read again, next to an inactive id', () => {
     const { w, after } = published();
-    w.evictChunk(0);
-    const wanted = [...w.ids.slice(100, 150), gone[0]];
+    const lost = w.evictBucketOf(w.ids[100]).filter((id) => !w.ids.slice(0, 50).includes(id));
+    const wanted = [...lost.slice(0, 50), gone[0]];
     expect(answers(w.execution('mine').lookup(wanted))).toEqual(wanted);
     expect(after.listRequests()).toBe(4);
     expect(after.idRequests()).toEqual([gone[0]]);
@@ -118,7 +118,7 @@ describe('without a snapshot', () => {
     };
     const range = w.ids.slice(0, 50);
     expect(answers(w.execution('mine', 14_000).lookup(range))).toEqual(range);
-    expect(w.memo.getMany([w.indexKey]).get(w.indexKey)).toBeUndefined();
+    expect(w.memo.getMany([w.headKey]).get(w.headKey)).toBeUndefined();
     expect(w.idRequests()).toEqual([]);
   });
 });

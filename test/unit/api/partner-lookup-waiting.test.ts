@@ -59,14 +59,14 @@ test('copies holding only part of the range do not end the wait: the snapshot pu
   // wider than the buckets a cell reads at first, so it finds the copies while it waits.
   const copied = w.ids.slice(0, COPY_BUCKETS + 10);
   w.readRange(copied, 'theirs');
-  const index = w.store.items.get(w.indexKey);
+  const index = w.store.items.get(w.headKey);
   w.evictSnapshot();
   w.claim('theirs');
   const after = w.log();
   // At this cell's second poll the reader publishes the snapshot and lets its claim go.
   w.hooks.onSleep = (polls) => {
     if (polls !== 2) return;
-    w.store.items.set(w.indexKey, index as { value: string; expiresAt: number });
+    w.store.items.set(w.headKey, index as { value: string; expiresAt: number });
     w.release('snapshot');
   };
   const range = [...copied, w.ids[200]];
@@ -93,7 +93,7 @@ test('the reader leaves its copies and lets its claim go just after a look: the 
   w.readRange(range, 'theirs');
   // What the reader leaves, without the snapshot it had no time to publish; until then, nothing.
   const left = new Map(w.store.items);
-  left.delete(w.indexKey);
+  left.delete(w.headKey);
   w.store.items.clear();
   w.claim('theirs');
   const claimKey = w.memo.key('claim', 'snapshot');

@@ -1,12 +1,14 @@
 /**
  * Reading the shared partner snapshot (src/api/snapshot.ts): a list written in one go is published
- * by its index, looked up by id (only the chunks holding the ids asked for are read; records
- * without a usable id are never an answer), read whole in list order, and not whole once a chunk
- * is gone; a new generation replaces the old one and removes its chunks; the column layout keeps
- * every field of every record. Also the id rule every list keyed by id shares.
+ * by its head, looked up by id (only the buckets its ids hash to are read; records without a
+ * usable id are never an answer; an id listed twice is answered by its first listing), read whole
+ * in list order, and not whole once a bucket is gone (whose ids are then `lost`, not unknown); a
+ * new generation replaces the old one and removes its buckets; it costs its buckets and its head,
+ * no other value; the column layout keeps every field of every record. Also the id rule every list
+ * keyed by id shares.
  */
 import { idProblem, recordId, type ServiceRecord } from '../../../src/api/records';
-import { CHUNK_RECORDS, fromColumns, Snapshot, toColumns } from '../../../src/api/snapshot';
+import { BUCKET_RECORDS, fromColumns, Snapshot, type SnapshotView, toColumns } from '../../../src/api/snapshot';
 import { header } from '../../../src/api/transport';
 import { fnv1a } from '../../../src/api/hash';
 import { memoFor } from '../../helpers/client-setup';
@@ -27,101 +29,127 @@ function setup(ttlMs = 60_000) {
   return { clock, store, memo, snapshot: new Snapshot(memo), asked };
 }
 
+const published = (snapshot: Snapshot): SnapshotView => {
+  const view = snapshot.view();
+  if (!view) throw new Error('expected a published snapshot');
+  return view;
+};
+
 describe('a snapshot written in one go', () => {
-  const records = Array.from({ length: 2 * CHUNK_RECORDS + 5 }, (_, i) => partner(i));
+  const records = Array.from({ length: 2 * BUCKET_RECORDS + 5 }, (_, i) => partner(i));
+  const bucketKey = (memo: ReturnType<typeof setup>['memo'], id: string) => memo.key('snap', `g1:0.${fnv1a(id) % 3}`);
 
   test('no snapshot before one is published', () => {
     const { snapshot } = setup();
     expect(snapshot.view()).toBeUndefined();
   });
 
-  test('published: its total, chunk count, freshness and time; each id in its chunk', () => {
+  test('published: its total, bucket count, freshness and time', () => {
     const { clock, snapshot } = setup(1000);
     snapshot.replace(records, 'g1');
-    const view = snapshot.view();
-    expect(view).toMatchObject({ gen: 'g1', total: records.length, chunkCount: 3, fresh: true, fetchedAt: 5_000_000 });
-    expect(view?.chunkOf('lp_0')).toBe(0);
-    expect(view?.chunkOf(`lp_${CHUNK_RECORDS - 1}`)).toBe(0);
-    expect(view?.chunkOf(`lp_${CHUNK_RECORDS}`)).toBe(1);
-    expect(view?.chunkOf(`lp_${2 * CHUNK_RECORDS + 4}`)).toBe(2);
-    expect(view?.chunkOf('lp_unknown')).toBeUndefined();
+    expect(snapshot.view()).toMatchObject({
+      gen: 'g1',
+      total: records.length,
+      parts: [3],
+      fresh: true,
+      fetchedAt: 5_000_000,
+    });
     clock.t += 1000;
     expect(snapshot.view()?.fresh).toBe(false);
   });
 
-  test('a lookup reads only the chunks that hold the ids asked for, and answers those ids alone', () => {
+  test('a lookup reads only the buckets its ids hash to, in one read, and answers those ids alone', () => {
     const { snapshot, memo, asked } = setup();
     snapshot.replace(records, 'g1');
-    const view = snapshot.view();
-    if (!view) throw new Error('no view');
+    const view = published(snapshot);
+    const wanted = ['lp_1', `lp_${BUCKET_RECORDS + 1}`, 'lp_nope', 'lp_1'];
     asked.length = 0;
-    const found = snapshot.lookup(view, ['lp_1', `lp_${CHUNK_RECORDS + 1}`, 'lp_nope', 'lp_1']);
-    expect(asked).toEqual([[memo.key('snap', 'g1:0'), memo.key('snap', 'g1:1')]]);
-    expect([...found.keys()].sort()).toEqual(['lp_1', `lp_${CHUNK_RECORDS + 1}`]);
-    expect(found.get('lp_1')).toEqual({
-      record: { id: 'lp_1', fullName: 'Name 1' },
-      fresh: true,
-      fetchedAt: 5_000_000,
-    });
-    asked.length = 0;
-    expect(snapshot.lookup(view, ['lp_nope']).size).toBe(0);
-    expect(asked).toEqual([[]]);
+    const found = snapshot.find(view, wanted);
+    expect(asked).toEqual([[...new Set(wanted.map((id) => bucketKey(memo, id)))]]);
+    expect([...found.records.keys()].sort()).toEqual(['lp_1', `lp_${BUCKET_RECORDS + 1}`]);
+    expect(found.records.get('lp_1')).toEqual({ id: 'lp_1', fullName: 'Name 1' });
+    expect(found.lost.size).toBe(0);
   });
 
-  test("read whole in list order; not whole once a chunk is gone, and that chunk's ids are not found", () => {
+  test("read whole in list order; not whole once a bucket is gone, and that bucket's ids are lost, not unknown", () => {
     const { snapshot, memo } = setup();
     snapshot.replace(records, 'g1');
-    const view = snapshot.view();
-    if (!view) throw new Error('no view');
+    const view = published(snapshot);
     expect(snapshot.all(view)?.map((r) => r.id)).toEqual(records.map((r) => r.id));
-    memo.remove([memo.key('snap', 'g1:1')]);
+    const gone = 'lp_0';
+    const kept = records.map((r) => String(r.id)).find((id) => bucketKey(memo, id) !== bucketKey(memo, gone)) as string;
+    memo.remove([bucketKey(memo, gone)]);
     expect(snapshot.all(view)).toBeUndefined();
-    expect([...snapshot.lookup(view, ['lp_0', `lp_${CHUNK_RECORDS}`]).keys()]).toEqual(['lp_0']);
+    const found = snapshot.find(view, [gone, kept, 'lp_nope']);
+    expect([...found.records.keys()]).toEqual([kept]);
+    expect([...found.lost]).toEqual(bucketKey(memo, 'lp_nope') === bucketKey(memo, gone) ? [gone, 'lp_nope'] : [gone]);
   });
 
-  test('a new generation replaces the old and removes its chunks; republishing the same generation keeps them', () => {
+  test('a new generation replaces the old and removes its buckets; republishing the same generation keeps them', () => {
     const { snapshot, memo } = setup();
+    const keys = (gen: string) => [0, 1, 2].map((n) => memo.key('snap', `${gen}:0.${n}`));
     snapshot.replace(records, 'g1');
     snapshot.replace(records, 'g1');
-    expect(memo.getMany([0, 1, 2].map((n) => memo.key('snap', `g1:${n}`))).size).toBe(3);
+    expect(memo.getMany(keys('g1')).size).toBe(3);
     snapshot.replace(records.slice(0, 3), 'g2');
-    expect(snapshot.view()).toMatchObject({ gen: 'g2', total: 3, chunkCount: 1 });
-    expect(memo.getMany([0, 1, 2].map((n) => memo.key('snap', `g1:${n}`))).size).toBe(0);
+    expect(snapshot.view()).toMatchObject({ gen: 'g2', total: 3, parts: [1] });
+    expect(memo.getMany(keys('g1')).size).toBe(0);
+  });
+
+  test('a list written in one go takes its buckets and the head, no other value', () => {
+    const { store, snapshot } = setup();
+    snapshot.replace(records, 'g1');
+    expect(store.items.size).toBe(3 + 1);
   });
 
   test('records without a usable id are kept in the list but are never an answer for an id', () => {
     const { snapshot } = setup();
     snapshot.replace([{ id: '' }, { id: 7 }, { fullName: 'no id' }, partner(1)] as ServiceRecord[], 'g1');
-    const view = snapshot.view();
-    if (!view) throw new Error('no view');
+    const view = published(snapshot);
     expect(view.total).toBe(4);
     expect(snapshot.all(view)).toHaveLength(4);
-    expect([...snapshot.lookup(view, ['', '7', 'lp_1']).keys()]).toEqual(['lp_1']);
+    expect([...snapshot.find(view, ['', '7', 'lp_1']).records.keys()]).toEqual(['lp_1']);
   });
 
-  test('a damaged index or chunk reads as none', () => {
+  test('an id listed twice is read whole once, at its first place, and looked up as first listed', () => {
+    const { snapshot } = setup();
+    const again = { ...records[7], fullName: 'again' };
+    snapshot.replace([...records.slice(0, 300), again, ...records.slice(300)], 'g1');
+    const view = published(snapshot);
+    expect(snapshot.all(view)).toEqual(records);
+    expect(snapshot.find(view, ['lp_7']).records.get('lp_7')).toEqual(records[7]);
+  });
+
+  test('a damaged head or bucket reads as none', () => {
     const { snapshot, memo } = setup();
     for (const bad of [
       null,
       'x',
-      { gen: 1, total: 1, chunks: [] },
-      { gen: 'g', total: '1', chunks: [] },
-      { gen: 'g', total: 1, chunks: 'x' },
-      { gen: 'g', total: 1, chunks: ['x'] },
+      { gen: 1, total: 1, parts: [1] },
+      { gen: 'g', total: '1', parts: [1] },
+      { gen: 'g', total: 1, parts: 'x' },
+      { gen: 'g', total: 1, parts: [0] },
+      { gen: 'g', total: 1, parts: [1.5] },
     ]) {
-      memo.putMany([[snapshot.indexKey(), bad]]);
+      memo.putMany([[snapshot.headKey(), bad]]);
       expect(snapshot.view()).toBeUndefined();
     }
-    // Chunks of one record each, damaged: no chunk, names or columns that are no list (of the same length), fewer
-    // columns than names.
-    for (const chunk of [null, { k: 'i', c: [['a']] }, { k: ['id'], c: 'a' }, { k: ['id'], c: [] }]) {
+    // Buckets of one record, damaged: no bucket, names, columns or places that are no list (of the same length).
+    for (const bucket of [
+      null,
+      { k: 'i', c: [['a']], n: [0] },
+      { k: ['id'], c: 'a', n: [0] },
+      { k: ['id'], c: [], n: [0] },
+      { k: ['id'], c: [['a']] },
+      { k: ['id'], c: [['a']], n: [] },
+    ]) {
       memo.putMany([
-        [snapshot.indexKey(), { gen: 'g', total: 1, chunks: [['a']] }],
-        [memo.key('snap', 'g:0'), chunk],
+        [snapshot.headKey(), { gen: 'g', total: 1, parts: [1] }],
+        [memo.key('snap', 'g:0.0'), bucket],
       ]);
-      const view = snapshot.view();
-      if (!view) throw new Error('no view');
+      const view = published(snapshot);
       expect(snapshot.all(view)).toBeUndefined();
+      expect(snapshot.find(view, ['a']).lost).toEqual(new Set(['a']));
     }
   });
 });

@@ -1,134 +1,154 @@
 /**
- * Publishing an import's snapshot (src/api/snapshot.ts): the import writes chunks step by step,
- * across executions, and keeps each write's ids in one small value, so publishing reads those
- * instead of unzipping every chunk; where one is gone, the chunks from there on are read back; where
- * a chunk read back is gone too, nothing is published. Ids kept by an execution killed before it
- * saved its progress are never used: the write that redoes it starts where the saved progress ends.
+ * An import's snapshot (src/api/snapshot.ts): the import writes the records it reads as parts,
+ * one a step, across executions, each record at its place in the list; publishing names the parts
+ * (their bucket counts) in one small head, with no read of what was written. A part written again
+ * (a step killed before it saved its progress is redone) replaces the first write wherever its
+ * buckets fall. The snapshot is as old as its oldest part: fresh for one lifetime from the time
+ * the read began, however long the import took to finish.
  */
-import { Memo } from '../../../src/api/memo';
 import type { ServiceRecord } from '../../../src/api/records';
-import { CHUNK_RECORDS, Snapshot } from '../../../src/api/snapshot';
-import { FakeClock, LimitedStore, nodeCodec } from '../../helpers/fakes';
+import { BUCKET_RECORDS, Snapshot, type SnapshotView } from '../../../src/api/snapshot';
+import { memoFor } from '../../helpers/client-setup';
+import { FakeClock, LimitedStore } from '../../helpers/fakes';
 
+const MINUTE = 60_000;
 const partner = (i: number): ServiceRecord => ({
   id: `lp_${String(i).padStart(5, '0')}`,
   fullName: `Name ${i}`,
   ticketSize: i * 1000,
 });
-const records = Array.from({ length: 7 * CHUNK_RECORDS + 37 }, (_, i) => partner(i));
+const records = Array.from({ length: 7 * BUCKET_RECORDS + 37 }, (_, i) => partner(i));
+const places = (from: number, n: number) => Array.from({ length: n }, (_, i) => from + i);
 
-function setup() {
+function setup(ttlMs = 3_600_000) {
   const clock = new FakeClock();
-  const memo = new Memo({
-    store: new LimitedStore(clock),
-    codec: nodeCodec,
-    apiKey: 'k_test_1234',
-    baseUrl: 'https://data.example.com',
-    ttlMs: 3_600_000,
-    invalidatedBefore: 0,
-    now: () => clock.now(),
-  });
+  const memo = memoFor(new LimitedStore(clock), clock, 'k_test_1234', ttlMs);
   const asked: string[] = [];
   const getMany = memo.getMany.bind(memo);
   memo.getMany = (keys) => {
     asked.push(...keys);
     return getMany(keys);
   };
-  return { memo, snapshot: new Snapshot(memo), asked };
+  return { clock, memo, snapshot: new Snapshot(memo), asked };
 }
 
-/** Writes the records as an import does: three writes of whole chunks, then the rest. */
-function writeInSteps(snapshot: Snapshot, gen: string, keepIds: boolean): number {
-  let chunks = 0;
-  for (const [from, to] of [
-    [0, 3],
-    [3, 5],
-    [5, 8],
-  ]) {
-    chunks += snapshot.writeChunks(
-      gen,
-      chunks,
-      records.slice(from * CHUNK_RECORDS, to * CHUNK_RECORDS),
-      keepIds,
-    ).length;
-  }
-  return chunks;
+const published = (snapshot: Snapshot): SnapshotView => {
+  const view = snapshot.view();
+  if (!view) throw new Error('expected a published snapshot');
+  return view;
+};
+
+/** Writes the records as an import does, in steps ending at these places, and returns each part's bucket count. */
+function writeInSteps(snapshot: Snapshot, gen: string, ends = [3, 5, 8].map((n) => n * BUCKET_RECORDS)): number[] {
+  let from = 0;
+  return ends.map((end, part) => {
+    const to = Math.min(end, records.length);
+    const count = snapshot.write(gen, part, records.slice(from, to), places(from, to - from));
+    from = to;
+    return count;
+  });
 }
 
-const chunkKeys = (memo: Memo, gen: string) => Array.from({ length: 8 }, (_, n) => memo.key('snap', `${gen}:${n}`));
-
-test('with the ids kept, publishing reads no chunk, and the snapshot answers for every id; the kept ids are removed', () => {
-  const { memo, snapshot, asked } = setup();
-  const chunks = writeInSteps(snapshot, 'g1', true);
-  expect(chunks).toBe(8);
+test('parts written step by step and published without reading them: every id answers, the list reads whole in order', () => {
+  const { snapshot, asked } = setup();
+  const parts = writeInSteps(snapshot, 'g1');
+  expect(parts).toEqual([3, 2, 3]);
   asked.length = 0;
-  expect(snapshot.publishWritten('g1', chunks)).toBe(true);
-  expect(asked.filter((k) => chunkKeys(memo, 'g1').includes(k))).toEqual([]);
-  const view = snapshot.view();
-  expect(view).toMatchObject({ gen: 'g1', total: records.length, chunkCount: 8, fresh: true });
-  expect(snapshot.all(view as NonNullable<typeof view>)).toEqual(records);
-  const some = [0, CHUNK_RECORDS * 4 + 3, records.length - 1].map((i) => String(records[i].id));
-  expect([...snapshot.lookup(view as NonNullable<typeof view>, some).keys()].sort()).toEqual([...some].sort());
-  const kept = [0, 3, 5].map((n) => memo.key('snap', `g1:ids:${n}`));
-  expect(memo.getMany(kept).size).toBe(0);
-});
-
-test('a write whose kept ids are gone: the chunks from there on are read back, and the snapshot is still whole', () => {
-  const { memo, snapshot, asked } = setup();
-  const chunks = writeInSteps(snapshot, 'g2', true);
-  memo.remove([memo.key('snap', 'g2:ids:3')]);
-  asked.length = 0;
-  expect(snapshot.publishWritten('g2', chunks)).toBe(true);
-  expect(asked.filter((k) => chunkKeys(memo, 'g2').includes(k))).toEqual(chunkKeys(memo, 'g2').slice(3));
-  const view = snapshot.view();
-  expect(snapshot.all(view as NonNullable<typeof view>)).toEqual(records);
-});
-
-test('without kept ids, a chunk that is gone makes publishing refuse: the previous snapshot stays', () => {
-  const { memo, snapshot } = setup();
-  snapshot.replace(records.slice(0, 10), 'old');
-  const chunks = writeInSteps(snapshot, 'g3', false);
-  memo.remove([chunkKeys(memo, 'g3')[6]]);
-  expect(snapshot.publishWritten('g3', chunks)).toBe(false);
-  expect(snapshot.view()).toMatchObject({ gen: 'old', total: 10 });
-});
-
-test('ids kept by a killed execution (its writes redone at other chunk boundaries) are not used: every id maps to its chunk', () => {
-  const { memo, snapshot } = setup();
-  const stale = (n: number): ServiceRecord[] =>
-    Array.from({ length: n }, (_, i) => ({ id: `stale_${i}`, fullName: 'killed' }));
-  // Saved progress: 3 chunks. The killed execution then wrote chunks 3-4 and 5-6 of other records and died before saving.
-  snapshot.writeChunks('g4', 0, records.slice(0, 3 * CHUNK_RECORDS), true);
-  snapshot.writeChunks('g4', 3, stale(2 * CHUNK_RECORDS), true);
-  snapshot.writeChunks('g4', 5, stale(2 * CHUNK_RECORDS), true);
-  // The redo writes from chunk 3 again, in writes of 3 chunks, then the rest.
-  let chunks = 3;
-  chunks += snapshot.writeChunks('g4', chunks, records.slice(3 * CHUNK_RECORDS, 6 * CHUNK_RECORDS), true).length;
-  chunks += snapshot.writeChunks('g4', chunks, records.slice(6 * CHUNK_RECORDS), true).length;
-  expect(chunks).toBe(8);
-  expect(snapshot.publishWritten('g4', chunks)).toBe(true);
-  const view = snapshot.view() as NonNullable<ReturnType<Snapshot['view']>>;
-  expect(view.total).toBe(records.length);
-  expect(view.chunkOf('stale_0')).toBeUndefined();
+  snapshot.publish('g1', records.length, parts);
+  expect(asked.filter((k) => k.includes(':snap:g1:'))).toEqual([]);
+  const view = published(snapshot);
+  expect(view).toMatchObject({ gen: 'g1', total: records.length, parts, fresh: true });
+  expect(snapshot.all(view)).toEqual(records);
   const all = records.map((r) => String(r.id));
-  expect(snapshot.lookup(view, all).size).toBe(records.length);
-  expect(memo.getMany([memo.key('snap', 'g4:ids:3'), memo.key('snap', 'g4:ids:6')]).size).toBe(0);
+  const found = snapshot.find(view, all);
+  expect(found.records.size).toBe(records.length);
+  expect(found.records.get(all[4 * BUCKET_RECORDS + 3])).toEqual(records[4 * BUCKET_RECORDS + 3]);
 });
 
-test('a list published with an id listed twice (alike in two reads) is read whole with each id once, at its first place', () => {
+test('a lookup of one id reads one bucket a part', () => {
+  const { snapshot, asked } = setup();
+  snapshot.publish('g1', records.length, writeInSteps(snapshot, 'g1'));
+  const view = published(snapshot);
+  asked.length = 0;
+  expect(snapshot.find(view, ['lp_00007']).records.get('lp_00007')).toEqual(records[7]);
+  expect(asked).toHaveLength(3);
+});
+
+test('parts redone by the next step (a killed step wrote them first, with other records) answer as redone', () => {
   const { snapshot } = setup();
-  // Listed again in a later chunk, and again in its own chunk, each time with other fields.
-  const again = (n: string) => ({ ...records[7], fullName: n });
-  const listed = [
-    ...records.slice(0, 9),
-    again('twice'),
-    ...records.slice(9, 300),
-    again('thrice'),
-    ...records.slice(300, 500),
-  ];
-  const chunks = snapshot.writeChunks('g5', 0, listed, true).length;
-  expect(snapshot.publishWritten('g5', chunks)).toBe(true);
-  const view = snapshot.view() as NonNullable<ReturnType<Snapshot['view']>>;
+  const stale = Array.from({ length: 6 * BUCKET_RECORDS }, (_, i) => ({ id: `stale_${i}`, fullName: 'killed' }));
+  snapshot.write('g4', 0, records.slice(0, 3 * BUCKET_RECORDS), places(0, 3 * BUCKET_RECORDS));
+  // The killed execution wrote part 1 of other records (more buckets than the redo), and died before saving.
+  snapshot.write('g4', 1, stale, places(3 * BUCKET_RECORDS, stale.length));
+  const redo = snapshot.write(
+    'g4',
+    1,
+    records.slice(3 * BUCKET_RECORDS),
+    places(3 * BUCKET_RECORDS, records.length - 3 * BUCKET_RECORDS),
+  );
+  snapshot.publish('g4', records.length, [3, redo]);
+  const view = published(snapshot);
+  expect(snapshot.find(view, ['stale_0', 'stale_1']).records.size).toBe(0);
+  expect(
+    snapshot.find(
+      view,
+      records.map((r) => String(r.id)),
+    ).records.size,
+  ).toBe(records.length);
+  expect(snapshot.all(view)).toEqual(records);
+});
+
+test('an id listed twice across parts is found as first listed, and read whole once, at its first place', () => {
+  const { snapshot } = setup();
+  const again = { ...records[7], fullName: 'again' };
+  const a = snapshot.write('g5', 0, records.slice(0, 300), places(0, 300));
+  const b = snapshot.write('g5', 1, [again, ...records.slice(300, 500)], places(300, 201));
+  snapshot.publish('g5', 501, [a, b]);
+  const view = published(snapshot);
   expect(snapshot.all(view)).toEqual(records.slice(0, 500));
-  expect(snapshot.lookup(view, [String(records[7].id)]).get(String(records[7].id))?.record).toEqual(records[7]);
+  expect(snapshot.find(view, ['lp_00007']).records.get('lp_00007')).toEqual(records[7]);
+});
+
+test('a new generation removes the buckets of every part of the previous one', () => {
+  const { snapshot, memo } = setup();
+  const parts = writeInSteps(snapshot, 'g1');
+  snapshot.publish('g1', records.length, parts);
+  snapshot.replace(records.slice(0, 3), 'g2');
+  const keys = parts.flatMap((count, part) =>
+    Array.from({ length: count }, (_, b) => memo.key('snap', `g1:${part}.${b}`)),
+  );
+  expect(memo.getMany(keys).size).toBe(0);
+});
+
+test('records written ten minutes before their snapshot is published, with a one-minute lifetime, are not fresh', () => {
+  const { clock, snapshot } = setup(MINUTE);
+  const readAt = clock.now();
+  // An import read the list and wrote its parts; a rate-limited service kept it going ten minutes more.
+  const parts = writeInSteps(snapshot, 'run1.1');
+  clock.t += 10 * MINUTE;
+  snapshot.publish('run1.1', records.length, parts, readAt);
+  const view = snapshot.view();
+  expect({ fresh: view?.fresh, readBy: (view?.fetchedAt ?? 0) <= readAt }).toEqual({ fresh: false, readBy: true });
+});
+
+test('parts written over several steps: the snapshot is fresh from when the read began, for one lifetime', () => {
+  const { clock, snapshot } = setup(MINUTE);
+  const firstAt = clock.now();
+  // Three steps, twenty seconds apart, each writing one part; published ten seconds after the last.
+  let from = 0;
+  const parts = [0, 1, 2].map((n) => {
+    clock.t = firstAt + n * 20_000;
+    const count = snapshot.write('run2.1', n, records.slice(from, from + BUCKET_RECORDS), places(from, BUCKET_RECORDS));
+    from += BUCKET_RECORDS;
+    return count;
+  });
+  clock.t = firstAt + 50_000;
+  snapshot.publish('run2.1', 3 * BUCKET_RECORDS, parts, firstAt);
+  const judged = (at: number) => {
+    clock.t = at;
+    const view = snapshot.view();
+    return { fresh: view?.fresh, fetchedAt: view?.fetchedAt, total: view?.total };
+  };
+  expect(judged(firstAt + MINUTE - 1)).toEqual({ fresh: true, fetchedAt: firstAt, total: 3 * BUCKET_RECORDS });
+  expect(judged(firstAt + MINUTE)).toEqual({ fresh: false, fetchedAt: firstAt, total: 3 * BUCKET_RECORDS });
 });
