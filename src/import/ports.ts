@@ -8,7 +8,7 @@
 import type { Outcome } from '../api/client';
 import type { Page, ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
-import type { Fields, OutCell } from './merge';
+import type { Fields, OutCell, OwnedTable } from './ownership';
 import type { RunState } from './run-state';
 import type { ImportSpec } from './spec';
 
@@ -26,22 +26,6 @@ export interface StagingPort {
   /** `count` data rows from data row `from` (0-based, default 0), `width` cells each. */
   read(importId: string, count: number, width: number, from?: number): Cell[][];
   remove(importId: string): void;
-}
-
-/** The import's tag on a sheet it wrote. */
-export interface SheetTag {
-  import: string;
-  version: number;
-}
-
-/** A sheet as ownership sees it (./replace.ts): its cells, the field each column's metadata names, its tag and record rows. */
-export interface OwnedTable {
-  values: Cell[][];
-  formulas: string[][];
-  fields: Fields;
-  tag: SheetTag | null;
-  /** The record's rows (`hash.hash…|id`): the current record's and, after an execution ended mid-write, the pending one's. */
-  written: readonly string[];
 }
 
 export interface TargetPort {

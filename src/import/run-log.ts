@@ -1,12 +1,12 @@
 /**
- * The run log and the change log: how an ended run is saved and noted on its saved import, its row
- * of the run log (one per run, done, failed or cancelled), and what a run's message says of a merge.
- * The sheets they are kept on are written by the target port (src/gas/import-ports.ts).
+ * How a run ends: saved, noted on its saved import, and given its row of the run log (one per run,
+ * done, failed or cancelled); and the change log. Their sheets are written by the target port
+ * (src/gas/import-ports.ts).
  */
 import { grouped, plural } from '../api/numbers';
-import type { Change } from './merge';
+import type { Change } from './ownership';
 import type { ImportPorts } from './ports';
-import { pagesRead, type RunState, type RunStatus, type RunSummary, summarize } from './run-state';
+import { pagesRead, type RunState, type RunSummary, summarize } from './run-state';
 import type { ImportSpec, Offer } from './spec';
 
 export const RUN_LOG = 'Investor Data log';
@@ -17,35 +17,26 @@ export const RUN_LOG_HEADER =
   );
 export const CHANGE_LOG_HEADER = ['When', 'Sheet', 'Partner id', 'Change', 'Field', 'Before', 'After'];
 
-/**
- * Saves the ended run, notes its outcome on the saved import, and writes its row of the run log:
- * `read` partners of the complete list, `rows` written, the message with `detail` after it.
- */
-export function logRun(
-  spec: ImportSpec,
-  run: RunState,
-  ports: ImportPorts,
-  status: Exclude<RunStatus, 'running'>,
-  rows: number,
-  read = rows,
-  detail = '',
-  offers?: Offer[],
-): RunSummary {
+/** How a run ended: its status, the partners of the complete list it read, what its run-log row adds to its message. */
+interface Ending {
+  status: 'done' | 'failed' | 'cancelled';
+  read: number;
+  detail?: string;
+  offers?: Offer[];
+}
+
+/** Saves the ended run, notes its outcome on the saved import, and writes its row of the run log. */
+function endRun(spec: ImportSpec, run: RunState, ports: ImportPorts, { status, read, detail, offers }: Ending) {
   const now = ports.now();
-  run.status = status;
-  run.updatedAt = now;
+  const rows = status === 'done' ? run.read : 0;
+  Object.assign(run, { status, updatedAt: now });
   ports.store.save(run);
   const specs = ports.store.specs();
   const mine = specs.find((i) => i.id === spec.id);
   if (mine) {
-    // The saved import's rows are those its sheet holds: a run that wrote nothing keeps the count of the last that did.
-    mine.last = {
-      at: now,
-      status,
-      rows: status === 'done' ? rows : (mine.last?.rows ?? 0),
-      message: run.message,
-      ...(offers?.length ? { offers } : {}),
-    };
+    // The rows its sheet holds: a run that wrote nothing keeps the count of the last that did.
+    const last = { at: now, status, rows: status === 'done' ? rows : (mine.last?.rows ?? 0), message: run.message };
+    mine.last = offers?.length ? { ...last, offers } : last;
     ports.store.saveSpecs(specs);
   }
   ports.logs.run([
@@ -54,14 +45,14 @@ export function logRun(
     spec.sheetName,
     spec.mode,
     run.source,
-    run.status,
+    status,
     read,
     rows,
     pagesRead(run),
     run.fetches,
     run.retries,
     run.executions,
-    run.message + detail,
+    run.message + (detail ?? ''),
     run.historyRows ?? '',
     run.alert ?? '',
   ]);
@@ -82,19 +73,25 @@ export function failRun(
   status: 'failed' | 'cancelled' = 'failed',
 ): RunSummary {
   ports.staging.remove(spec.id);
-  const r = typeof reason === 'string' ? { message: reason } : reason;
-  run.message = `${r.message ? `${r.message} ` : ''}The sheet "${spec.sheetName}" keeps its previous data.`;
-  return logRun(spec, run, ports, status, 0, 0, r.all ? ` Every cell: ${r.all}.` : '', r.offers);
+  const { message, all, offers } = typeof reason === 'string' ? { message: reason } : reason;
+  run.message = `${message ? `${message} ` : ''}The sheet "${spec.sheetName}" keeps its previous data.`;
+  return endRun(spec, run, ports, { status, read: 0, detail: all && ` Every cell: ${all}.`, offers });
 }
 
-/** Writes `changes` to the change log, each with the time and the import's sheet. */
-export function logChanges(spec: ImportSpec, ports: ImportPorts, changes: readonly Change[]): void {
+/** Ends a run that wrote its `run.read` rows of the `read` partners of the list: its message says which, then `notes`. */
+export function doneRun(spec: ImportSpec, run: RunState, ports: ImportPorts, read: number, notes: string): RunSummary {
+  const filtered = spec.filters?.length ? ' matching the filters' : '';
+  const which = spec.fit ? `the best fits to fund ${spec.fit.fund}${filtered}` : filtered && `those${filtered}`;
+  const partners = plural(read, 'active limited partner');
+  const rows = which ? `${grouped(run.read)} of ${partners} (${which})` : plural(run.read, 'active limited partner');
+  run.message = `Imported ${rows} into "${spec.sheetName}".${notes}`;
+  return endRun(spec, run, ports, { status: 'done', read });
+}
+
+/** Writes `changes` to the change log, each with the time and the import's sheet, and says what a merge did. */
+export function logChanges(spec: ImportSpec, ports: ImportPorts, changes: readonly Change[]): string {
   const when = new Date(ports.now());
   ports.logs.changes(changes.map((c) => [when, spec.sheetName, c.id, c.change, c.field, c.before, c.after]));
-}
-
-/** What a merge did, as its message says it. */
-export function mergeNote(changes: readonly Change[]): string {
   const count = (kind: Change['change']) => changes.filter((c) => c.change === kind).length;
   const [unmatched, repeated] = [count('no longer matches'), count('repeated id (kept)')];
   return [
@@ -105,16 +102,4 @@ export function mergeNote(changes: readonly Change[]): string {
       ? ` ${plural(repeated, 'row')} with a repeated id kept as ${repeated === 1 ? 'it was' : 'they were'}.`
       : '',
   ].join('');
-}
-
-/** Ends a run that wrote its `run.read` rows of the `read` partners of the list: its message says which, then `notes`. */
-export function doneRun(spec: ImportSpec, run: RunState, ports: ImportPorts, read: number, notes: string): RunSummary {
-  const rows = run.read;
-  const which = spec.fit
-    ? `${grouped(rows)} of ${plural(read, 'active limited partner')} (the best fits to fund ${spec.fit.fund}${spec.filters?.length ? ' matching the filters' : ''})`
-    : spec.filters?.length
-      ? `${grouped(rows)} of ${plural(read, 'active limited partner')} (those matching the filters)`
-      : plural(rows, 'active limited partner');
-  run.message = `Imported ${which} into "${spec.sheetName}".${notes}`;
-  return logRun(spec, run, ports, 'done', rows, read);
 }

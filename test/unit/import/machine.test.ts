@@ -5,7 +5,7 @@ import { beginRun, cancelRun, continueRun, LOCKED_MESSAGE, GIVE_UP } from '../..
 import { RUN_LOG_HEADER } from '../../../src/import/run-log';
 import type { RunSummary } from '../../../src/import/run-state';
 import type { ImportSpec } from '../../../src/import/spec';
-import type { OutCell } from '../../../src/import/merge';
+import type { OutCell } from '../../../src/import/ownership';
 import { fakeList, records } from '../../helpers/fake-list';
 import { json } from '../../helpers/fakes';
 import { Killed, type World, world } from '../../helpers/fake-ports';

@@ -22,7 +22,7 @@ import { refusingList } from '../../helpers/refusing-list';
 import { DEADLINE_MARGIN_MS } from '../../../src/api/client';
 import { RUN_LOG_HEADER } from '../../../src/import/run-log';
 import type { ImportPorts } from '../../../src/import/ports';
-import type { OutCell } from '../../../src/import/merge';
+import type { OutCell } from '../../../src/import/ownership';
 import type { RunSummary } from '../../../src/import/run-state';
 
 describe('staging', () => {
