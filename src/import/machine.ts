@@ -32,12 +32,11 @@ import {
 import { CHUNK_RECORDS } from '../api/snapshot';
 import { type Page, recordId, type ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
-import { replaceRefused, writeOwned, writeTarget } from './end';
+import { failRun, replaceRefused, writeOwned, writeTarget } from './end';
 import { MergeRefused, adoption } from './ownership';
 import type { ImportPorts } from './ports';
 import { pagesRead, RUN_VERSION, type RunSource, type RunState, type RunSummary, summarize } from './run-state';
-import { failRun } from './run-log';
-import { dedupe, keyedRows, type RowShape, rowShape } from './shape';
+import { keyedRows, type RowShape, rowShape } from './shape';
 import { MAX_SPREADSHEET_CELLS } from './watch';
 import type { ImportSpec } from './spec';
 
@@ -417,8 +416,7 @@ export function step(
 
 function finish(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPorts, deadline: number): RunSummary {
   const idCol = spec.fields.indexOf('id');
-  const { keyed, skipped, note } = keyedRows(rows, idCol);
-  const unique = dedupe(keyed, idCol);
+  const { keyed, unique, skipped, note } = keyedRows(rows, idCol);
   const judged = verdict(run.list, unique.length + skipped);
   const digest = idsDigest(keyed.map((row) => String(row[idCol])));
   const repeats = steadyRepeats(judged, digest, run.digest) ? keyed.length - unique.length : 0;
@@ -471,8 +469,7 @@ export function adoptTable(importId: string, ports: ImportPorts): RunSummary {
     const spec = specFor(importId, ports);
     const table = ports.target.read(spec.sheetName);
     if (table) {
-      const { grid, columns, owns } = adoption(table, spec.fields);
-      writeOwned(spec, grid, columns, ports, owns);
+      writeOwned(spec, ports, adoption(table, spec.fields));
     }
     return summarize(importId, ports.store.load(importId));
   });

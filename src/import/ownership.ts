@@ -1,21 +1,11 @@
 /**
  * What the import owns in a sheet, and what replace and merge by id may write there. The record
- * (src/gas/sheets.ts keeps it): the sheet's tag (the import's id, the record's version), the field
- * each of its columns holds (their metadata), and for each row it owns the partner's id and a short
- * hash of each cell it wrote there. A cell is the import's when it is in one of the import's
- * columns, on the first row of a recorded id below the header row, and hashes as one the import
- * wrote in that row (so a sort, moved columns or columns swapped by cut and paste keep it the
- * import's); every other cell with content is the analyst's, and each can be named, in any number.
- * The header row is the one whose cell in the import's id column reads "id"; its names are the
- * analyst's (headerName, the one header rule of both modes).
- *
- * Replace may rewrite a sheet if and only if it holds no cell of the analyst's: otherwise it changes
- * nothing and names them. Merge by id matches rows by id and never moves one: a partner still
- * listed takes the new values in its own first row, in the import's columns (an analyst's formula
- * there stays); any other row, and every column of the analyst's, keeps every cell; new partners go
- * below the last row, and a field newly added gets a new column at the right. So the analyst's sort
- * stays and every formula still points at the partner it pointed at. A sheet with data but no column
- * the import wrote is refused (MergeRefused) until the analyst lets the import own its table.
+ * (docs/architecture.md, kept by src/gas/sheets.ts): the sheet's tag, the field each of the
+ * import's columns holds, and for each row it owns the partner's id and a short hash of each cell it
+ * wrote there. A cell is the import's when it is on the first row of a recorded id below the header
+ * row and hashes as one the import wrote in that row for its column's field (so a sort, or columns
+ * moved or swapped, keep it the import's); every other cell with content is the analyst's, and
+ * each can be named, in any number. The header row's names are the analyst's (headerName).
  */
 import { fnv1a } from '../api/hash';
 import { grouped } from '../api/numbers';
@@ -36,39 +26,32 @@ export interface Change {
   after: Cell;
 }
 
-/** The import's tag on a sheet it wrote. */
-export interface SheetTag {
-  import: string;
-  version: number;
-}
-
-/** A sheet as ownership sees it: its cells, the field each column's metadata names, its tag and record rows. */
+/** A sheet as ownership sees it: its cells, each column's field, the import's tag and record. */
 export interface OwnedTable {
   values: Cell[][];
   formulas: string[][];
   fields: Fields;
-  tag: SheetTag | null;
+  tag: { import: string; version: number } | null;
   /** The record's rows (`hash.hash…|id`): the current record's and, after an execution ended mid-write, the pending one's. */
   written: readonly string[];
 }
+export type SheetTag = NonNullable<OwnedTable['tag']>;
 
-/** What a merge writes, with the change log's entries for it. */
+/** What a merge writes (`columns`: the field each column of `grid` holds), with the change log's entries for it. */
 export interface MergeResult {
   grid: OutCell[][];
-  /** The field each column of `grid` holds (Fields). */
-  columns: Array<string | undefined>;
+  columns: Fields;
   changes: Change[];
   /** Whether the import wrote row r of `grid`: a listed partner's row or a new partner's (its cells in the import's columns). */
-  owns: (r: number, c?: number) => boolean;
+  owns: (r: number, c: number) => boolean;
 }
 
 export const MAX_CHANGES = 10000;
 /** How far down the header row (the one with "id") may be, below a title or notes. */
 export const HEADER_SEARCH_ROWS = 10;
 
-/** Merge by id cannot be done without changing analyst data: the run fails and the sheet stays as it is. */
+/** Merge by id cannot be done without changing analyst data; `offers`: the choices its message names. */
 export class MergeRefused extends Error {
-  /** The choices the message names (a table the import did not write may be let own). */
   constructor(
     message: string,
     readonly offers: Offer[] = [],
@@ -96,10 +79,9 @@ export const gridOf = (t: { values: Cell[][]; formulas: string[][] }): OutCell[]
   t.values.map((row, r) => row.map((v, c) => (t.formulas[r]?.[c] ? { formula: t.formulas[r][c] } : v)));
 
 /**
- * Where the import's table is in a sheet: its header row `h`, the first of the top rows where one of the import's
- * columns (by `fields`, the columns' records) reads "id" (-1 when none); its id column, the one reading "id" there, the
- * id field's own first (columns swapped by cut and paste move their cells, not their records); and each id's first
- * row below the header: the only row of that partner the import writes.
+ * Where the import's table is: its header row `h`, the first of the top rows where one of the import's columns reads
+ * "id" (-1 when none); its id column, the one reading "id" there, the id field's own first (cut and paste moves cells,
+ * not their records); and each id's first row below the header, the only row of that partner the import writes.
  */
 export function tableLayout(values: ReadonlyArray<readonly Cell[]>, fields: Fields) {
   const own = fields.indexOf('id');
@@ -114,23 +96,21 @@ export function tableLayout(values: ReadonlyArray<readonly Cell[]>, fields: Fiel
   return { h, idCol, first };
 }
 
-/**
- * The field whose exact name the header of the import's column `c` reads while that field's own column (by `fields`,
- * the columns' records) reads otherwise, within the row: cut and paste moved that field's cells there without their record.
- */
+/** The field whose name the header of column `c` reads while its own column reads otherwise: cut and paste moved it. */
 export function movedField(row: readonly Cell[], fields: Fields, c: number): string | undefined {
   return fields.find((f, k) => row[c] === f && row[k] !== undefined && row[k] !== f);
 }
 
-/**
- * The one header rule, both modes': the header of the import's column `c` (its record `fields[c]`) on header row
- * `row`. Its name is the analyst's to choose and is kept; a blank one, or one moved there (movedField), gets the
- * column's own field's name.
- */
+/** The one header rule of both modes: the analyst's name for the import's column `c` is kept; a blank or moved one is its field's. */
 export const headerName = (row: readonly Cell[], fields: Fields, c: number): Cell =>
   norm(row[c]) === '' || movedField(row, fields, c) ? (fields[c] as string) : row[c];
 
-/** `unmatched`: ids in the list that the import's filters leave out; their rows stay as a partner no longer active does. */
+/**
+ * Merge by id: `incoming` laid over the table in the sheet, matched by id; no row moves. A listed partner's first row
+ * takes the new values in the import's columns (an analyst's formula there stays); any other row, and every column of
+ * the analyst's, keeps every cell; new partners go below, new fields at the right. `unmatched`: ids the filters leave
+ * out, kept as a partner no longer active is. A sheet with data but no column the import wrote is refused.
+ */
 export function mergeTables(
   existing: { values: Cell[][]; formulas: string[][]; fields: Fields } | null,
   fields: readonly string[],
@@ -160,9 +140,7 @@ export function mergeTables(
   // A loop, not a spread: one argument per row overflows the stack past about 125,000 rows.
   const width = old.reduce((w, r) => Math.max(w, r.length), 0);
   // The import's columns where they are now (a field it no longer writes leaves its column to the analyst), new fields at the right.
-  const columns = Array.from({ length: width }, (_, c) => existing.fields[c]).map((f) =>
-    fields.includes(f as string) ? f : undefined,
-  );
+  const columns = Array.from({ length: width }, (_, c) => fields.find((f) => f === existing.fields[c]));
   for (const f of fields) if (!columns.includes(f)) columns.push(f);
   const idOf = (r: number) => String(values[r][idCol] ?? '');
   const idOfRow = (row: readonly Cell[]) => String(row[fields.indexOf('id')]);
@@ -172,7 +150,6 @@ export function mergeTables(
   const log = (id: string, change: Change['change'], field = '', before: Cell = '', after: Cell = '') => {
     if (changes.length < MAX_CHANGES) changes.push({ id, change, field, before, after });
   };
-  // Every row stays where it is: a listed partner's first row takes the new values in the import's columns (an analyst's formula there stays).
   const grid: OutCell[][] = old.map((_, r) =>
     columns.map((f, c) => {
       if (!f || isFormula(old[r][c])) return old[r][c] ?? '';
@@ -182,7 +159,6 @@ export function mergeTables(
   );
   for (const [id, row] of listed) {
     const at = firstRow.get(id);
-    // New partners go below the table's last row, in the import's order.
     if (at === undefined) grid.push(columns.map((f) => (f ? row[fields.indexOf(f)] : '')));
     if (at === undefined) log(id, 'new partner');
     else
@@ -192,7 +168,7 @@ export function mergeTables(
         if (c < width && !isFormula(old[at][c]) && !sameCell(was, row[k])) log(id, 'changed', f, was, row[k]);
       });
   }
-  // A partner no longer listed, or a further row of a repeated id: kept whole, in its place (as a row without an id is).
+  // A partner no longer listed, or a further row of a repeated id, is kept whole and logged.
   const kept = (id: string, r: number) =>
     firstRow.get(id) !== r ? 'repeated id (kept)' : unmatched.has(id) ? 'no longer matches' : 'no longer active';
   for (let r = h + 1; r < values.length; r++) if (idOf(r) && !wrote(r)) log(idOf(r), kept(idOf(r), r));
@@ -202,15 +178,11 @@ export function mergeTables(
 /** The version of the record an import keeps; a sheet tagged with another is adopted anew. */
 export const RECORD_VERSION = 2;
 
-/** A value's short hash with its field, as Sheets gives the value back (cellKey). */
+/** A value's short hash with its field, the value as Sheets gives it back (cellKey). */
 const cellHash = (field: string, v: Cell): string => fnv1a(`${field}\u0001${cellKey(v)}`).toString(36);
 
-/** The record of `grid`: for each row `owns` names, its id and the hashes of its cells in the import's `columns` that `owns` names. */
-export function recordOf(
-  grid: readonly OutCell[][],
-  columns: Fields,
-  owns: (r: number, c: number) => boolean,
-): string[] {
+/** The record of `grid`: for each row `owns` names, its id and the hashes of the cells `owns` names in the import's columns. */
+export function recordOf(grid: readonly OutCell[][], columns: Fields, owns: (r: number, c: number) => boolean) {
   const idCol = columns.indexOf('id');
   return grid.flatMap((row, r) => {
     if (blankCell(row[idCol]) || !owns(r, idCol)) return [];
@@ -221,10 +193,7 @@ export function recordOf(
   });
 }
 
-/**
- * The join of a sheet with `importId`'s record: where its table is, and whether cell (r, c) is one the import wrote
- * as it is now (never, without this import's tag of this version).
- */
+/** The sheet joined with `importId`'s record: where its table is, and whether cell (r, c) is as the import wrote it. */
 export function joined(table: OwnedTable, importId: string) {
   const { h, idCol, first } = tableLayout(table.values, table.fields);
   // Each cell the record names, as `hash|id`.
@@ -234,9 +203,8 @@ export function joined(table: OwnedTable, importId: string) {
     for (const line of table.written)
       for (const hash of line.slice(0, line.indexOf('|')).split('.')) wrote.add(hash + line.slice(line.indexOf('|')));
   const grid = gridOf(table);
-  // A column's cells are its record's field's, or the field whose cells were moved there by cut and paste.
+  // A column's cells are its field's, or those of the field moved there; a formula never hashes as a recorded value.
   const fieldOf = table.fields.map((f, c) => (h >= 0 ? movedField(table.values[h], table.fields, c) : undefined) ?? f);
-  // A formula never hashes as a value the record names.
   const ours = (r: number, c: number): boolean => {
     const [id, f] = [String(table.values[r][idCol] ?? ''), fieldOf[c]];
     return !!f && first.get(id) === r && wrote.has(`${cellHash(f, grid[r][c] as Cell)}|${id}`);
@@ -245,9 +213,8 @@ export function joined(table: OwnedTable, importId: string) {
 }
 
 /**
- * The analyst lets the import own the table: the columns headed like its fields (on the header row, else the first
- * row) become its own, with the rows below it that have an id; a title above and a row without an id (a TOTAL row)
- * stay the analyst's.
+ * The analyst lets the import own the table: the columns headed like its fields on the first top row with an "id" (else
+ * the first row), and the rows below with an id; a title above, and a row without an id (a TOTAL row), stay theirs.
  */
 export function adoption(table: OwnedTable, fields: readonly string[]) {
   const headed = (row: readonly Cell[]) => row.some((v) => norm(v) === 'id');
@@ -256,7 +223,7 @@ export function adoption(table: OwnedTable, fields: readonly string[]) {
   const columns = header.map((name, c) =>
     fields.find((f) => norm(f) === norm(name) && header.findIndex((x) => norm(x) === norm(name)) === c),
   );
-  return { grid: gridOf(table), columns, owns: (r: number, _c?: number) => r > h };
+  return { grid: gridOf(table), columns, owns: (r: number) => r > h };
 }
 
 /** A1 name of a 0-based cell: its column's letters, then its row. */
@@ -265,9 +232,9 @@ const letters = (c: number): string =>
 export const a1 = (row: number, col: number): string => `${letters(col)}${row + 1}`;
 
 /**
- * Why replace may not rewrite the sheet (see the file's comment), or undefined when it may: every cell of the sheet the
- * import did not write as it is now, in order (formulas, imported cells edited, the rest). `message` names the first
- * `limit` ("(C2 (a formula), B3 (edited) and 2 more)") and `overwrote` says them for Replace anyway; `all` names each.
+ * Why replace may not rewrite the sheet, or undefined when it holds no cell of the analyst's: each one, in order
+ * (formulas, imported cells edited, the rest). `message` names the first `limit` ("(C2 (a formula), B3 (edited) and 2
+ * more)"), `overwrote` says them for Replace anyway, `all` names each.
  */
 export function replaceRefusal(
   table: OwnedTable | null,

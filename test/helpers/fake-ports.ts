@@ -290,5 +290,7 @@ export function stagingCalls(w: World): StagingCalls[] {
 }
 
 /** The rows a merge kept whole, below its header row: not the import's and not blank (a partner no longer listed, a row without an id, a further row of a repeated id). */
-export const keptWhole = (merged: { grid: OutCell[][]; owns: (r: number) => boolean }, headerRow = 0): number =>
-  merged.grid.filter((row, r) => r > headerRow && !merged.owns(r) && row.some((v) => v !== '')).length;
+export const keptWhole = (
+  merged: { grid: OutCell[][]; owns: (r: number, c: number) => boolean },
+  headerRow = 0,
+): number => merged.grid.filter((row, r) => r > headerRow && !merged.owns(r, 0) && row.some((v) => v !== '')).length;

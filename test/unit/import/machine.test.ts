@@ -2,7 +2,7 @@ import { Client } from '../../../src/api/client';
 import { ServiceError } from '../../../src/api/errors';
 import { type HttpRequest, type HttpResponse, perRequest, type Transport } from '../../../src/api/transport';
 import { beginRun, cancelRun, continueRun, LOCKED_MESSAGE, GIVE_UP } from '../../../src/import/machine';
-import { RUN_LOG_HEADER } from '../../../src/import/run-log';
+import { RUN_LOG_HEADER } from '../../../src/import/end';
 import type { RunSummary } from '../../../src/import/run-state';
 import type { ImportSpec } from '../../../src/import/spec';
 import type { OutCell } from '../../../src/import/ownership';

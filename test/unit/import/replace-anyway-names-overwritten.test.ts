@@ -4,7 +4,7 @@
  * is said in the run's message and in the run log, never dropped without a word; a sheet as the
  * import left it is replaced with the usual message.
  */
-import { RUN_LOG_HEADER } from '../../../src/import/run-log';
+import { RUN_LOG_HEADER } from '../../../src/import/end';
 import { beginRun } from '../../../src/import/machine';
 import type { OutCell } from '../../../src/import/ownership';
 import type { ImportSpec } from '../../../src/import/spec';
