@@ -169,9 +169,9 @@ export function mergeTables(
       });
   }
   // A partner no longer listed, or a further row of a repeated id, is kept whole and logged.
-  const kept = (id: string, r: number) =>
+  const whyKept = (id: string, r: number) =>
     firstRow.get(id) !== r ? 'repeated id (kept)' : unmatched.has(id) ? 'no longer matches' : 'no longer active';
-  for (let r = h + 1; r < values.length; r++) if (idOf(r) && !wrote(r)) log(idOf(r), kept(idOf(r), r));
+  for (let r = h + 1; r < values.length; r++) if (idOf(r) && !wrote(r)) log(idOf(r), whyKept(idOf(r), r));
   return { grid, columns, changes, owns: wrote };
 }
 
