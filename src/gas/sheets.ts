@@ -10,7 +10,8 @@
  * its columns are protected warning-only, so Sheets itself warns whoever edits them.
  */
 import { numberFormatOf } from '../table/formats';
-import { type OutCell, type OwnedTable, RECORD_VERSION, type SheetTag } from '../import/ownership';
+import { RECORD_VERSION } from '../import/ownership';
+import type { OutCell, OwnedTable, SheetTag } from '../import/ports';
 import { type Cell, safeText } from '../table/cells';
 import { logLayout } from '../table/log-layout';
 

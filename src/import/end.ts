@@ -5,17 +5,7 @@
  * The logs' sheets are written by the target port (src/gas/import-ports.ts).
  */
 import { grouped, plural } from '../api/numbers';
-import {
-  type Change,
-  gridOf,
-  joined,
-  MergeRefused,
-  type MergeResult,
-  mergeTables,
-  recordOf,
-  replaceHeader,
-  replaceRefusal,
-} from './ownership';
+import { type Change, joined, MergeRefused, mergeTables, replaceHeader, replaceRefusal, writeOwned } from './ownership';
 import type { ImportPorts } from './ports';
 import { pagesRead, type RunState, type RunSummary, summarize } from './run-state';
 import type { Kept } from './shape';
@@ -35,29 +25,6 @@ export const replaceRefused = (spec: ImportSpec, run: RunState, ports: ImportPor
   spec.mode === 'replace' && !run.force
     ? replaceRefusal(ports.target.read(spec.sheetName), spec, spec.sheetName)
     : undefined;
-
-/**
- * Writes a table with the import's record of the cells `owns` names: the record first, as pending
- * beside the current one, then the table, its columns' fields, formats and protection, then the
- * record made current, as the sheet holds it (read back: how Sheets stores a value is what the next
- * run compares). An execution killed at any point leaves the old table or the new one, each
- * matching a record the next run reads.
- */
-export function writeOwned(
-  spec: ImportSpec,
-  ports: ImportPorts,
-  table: Pick<MergeResult, 'grid' | 'columns' | 'owns'>,
-): void {
-  const { grid, columns } = table;
-  // Only rows it writes: one the analyst types below the table while it writes is theirs.
-  const owns = (r: number, c: number) => r < grid.length && table.owns(r, c);
-  const record = recordOf(grid, columns, owns);
-  ports.target.record(spec.sheetName, spec.id, record);
-  ports.target.write(spec.sheetName, grid, columns, spec.id);
-  const written = ports.target.read(spec.sheetName);
-  const stored = written ? recordOf(gridOf(written), columns, owns) : record;
-  ports.target.commit(spec.sheetName, spec.id, stored.join('\n') === record.join('\n') ? undefined : stored);
-}
 
 export function writeTarget(
   spec: ImportSpec,

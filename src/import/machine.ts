@@ -32,8 +32,8 @@ import {
 import { CHUNK_RECORDS } from '../api/snapshot';
 import { type Page, recordId, type ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
-import { failRun, replaceRefused, writeOwned, writeTarget } from './end';
-import { MergeRefused, adoption } from './ownership';
+import { failRun, replaceRefused, writeTarget } from './end';
+import { adoption, MergeRefused, writeOwned } from './ownership';
 import type { ImportPorts } from './ports';
 import { pagesRead, RUN_VERSION, type RunSource, type RunState, type RunSummary, summarize } from './run-state';
 import { keyedRows, type RowShape, rowShape } from './shape';

@@ -11,12 +11,8 @@ import { fnv1a } from '../api/hash';
 import { grouped } from '../api/numbers';
 import { firstOfEachId } from '../api/records';
 import { type Cell, isDate } from '../table/cells';
-import type { Offer } from './spec';
-
-/** A cell as the import writes it: a value, or a formula (an analyst's, kept). */
-export type OutCell = Cell | { formula: string };
-/** The field each column's record names: the import's columns; undefined for the analyst's. */
-export type Fields = ReadonlyArray<string | undefined>;
+import type { Fields, ImportPorts, OutCell, OwnedTable } from './ports';
+import type { ImportSpec, Offer } from './spec';
 
 export interface Change {
   id: string;
@@ -25,17 +21,6 @@ export interface Change {
   before: Cell;
   after: Cell;
 }
-
-/** A sheet as ownership sees it: its cells, each column's field, the import's tag and record. */
-export interface OwnedTable {
-  values: Cell[][];
-  formulas: string[][];
-  fields: Fields;
-  tag: { import: string; version: number } | null;
-  /** The record's rows (`hash.hash…|id`): the current record's and, after an execution ended mid-write, the pending one's. */
-  written: readonly string[];
-}
-export type SheetTag = NonNullable<OwnedTable['tag']>;
 
 /** What a merge writes (`columns`: the field each column of `grid` holds), with the change log's entries for it. */
 export interface MergeResult {
@@ -278,4 +263,27 @@ export function replaceHeader(table: OwnedTable | null, fields: readonly string[
     const c = at?.fields.indexOf(f) ?? -1;
     return at && c >= 0 && !at.formulas[0][c] ? headerName(at.values[0], at.fields, c) : f;
   });
+}
+
+/**
+ * Writes a table with the import's record of the cells `owns` names: the record first, as pending
+ * beside the current one, then the table, its columns' fields, formats and protection, then the
+ * record made current, as the sheet holds it (read back: how Sheets stores a value is what the next
+ * run compares). An execution killed at any point leaves the old table or the new one, each
+ * matching a record the next run reads.
+ */
+export function writeOwned(
+  spec: ImportSpec,
+  ports: ImportPorts,
+  table: Pick<MergeResult, 'grid' | 'columns' | 'owns'>,
+): void {
+  const { grid, columns } = table;
+  // Only rows it writes: one the analyst types below the table while it writes is theirs.
+  const owns = (r: number, c: number) => r < grid.length && table.owns(r, c);
+  const record = recordOf(grid, columns, owns);
+  ports.target.record(spec.sheetName, spec.id, record);
+  ports.target.write(spec.sheetName, grid, columns, spec.id);
+  const written = ports.target.read(spec.sheetName);
+  const stored = written ? recordOf(gridOf(written), columns, owns) : record;
+  ports.target.commit(spec.sheetName, spec.id, stored.join('\n') === record.join('\n') ? undefined : stored);
 }

@@ -11,9 +11,9 @@ import { unsent } from '../../src/api/errors';
 import type { PageFetcher } from '../../src/api/pages';
 import type { RunState } from '../../src/import/run-state';
 import type { ImportSpec } from '../../src/import/spec';
-import { type OutCell, type OwnedTable, RECORD_VERSION, recordOf, type SheetTag } from '../../src/import/ownership';
+import { RECORD_VERSION, recordOf } from '../../src/import/ownership';
 import { LP_FIELDS } from '../../src/api/records';
-import type { ImportPorts } from '../../src/import/ports';
+import type { ImportPorts, OutCell, OwnedTable, SheetTag } from '../../src/import/ports';
 import type { Cell } from '../../src/table/cells';
 
 export class Killed extends Error {}

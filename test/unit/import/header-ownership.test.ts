@@ -10,7 +10,8 @@
  */
 import { LP_FIELDS } from '../../../src/api/records';
 import { adoptTable, beginRun } from '../../../src/import/machine';
-import { type OutCell, tableLayout, RECORD_VERSION } from '../../../src/import/ownership';
+import { tableLayout, RECORD_VERSION } from '../../../src/import/ownership';
+import type { OutCell } from '../../../src/import/ports';
 import type { ImportSpec } from '../../../src/import/spec';
 import { fakeList, records } from '../../helpers/fake-list';
 import { type FakeTag, Killed, ownedTable, type World, world } from '../../helpers/fake-ports';

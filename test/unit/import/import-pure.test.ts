@@ -1,12 +1,5 @@
-import {
-  a1,
-  adoption,
-  MergeRefused,
-  mergeTables,
-  type OwnedTable,
-  recordOf,
-  replaceRefusal,
-} from '../../../src/import/ownership';
+import { a1, adoption, MergeRefused, mergeTables, recordOf, replaceRefusal } from '../../../src/import/ownership';
+import type { OwnedTable } from '../../../src/import/ports';
 import type { Cell } from '../../../src/table/cells';
 import { checkSchedule, checkSheetName, checkSpec, nextDue } from '../../../src/import/spec';
 import { keptWhole, ownedTable, recordFor } from '../../helpers/fake-ports';

@@ -5,7 +5,7 @@ import { beginRun, cancelRun, continueRun, LOCKED_MESSAGE, GIVE_UP } from '../..
 import { RUN_LOG_HEADER } from '../../../src/import/end';
 import type { RunSummary } from '../../../src/import/run-state';
 import type { ImportSpec } from '../../../src/import/spec';
-import type { OutCell } from '../../../src/import/ownership';
+import type { OutCell } from '../../../src/import/ports';
 import { fakeList, records } from '../../helpers/fake-list';
 import { json } from '../../helpers/fakes';
 import { Killed, type World, world } from '../../helpers/fake-ports';

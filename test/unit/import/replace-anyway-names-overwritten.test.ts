@@ -6,7 +6,7 @@
  */
 import { RUN_LOG_HEADER } from '../../../src/import/end';
 import { beginRun } from '../../../src/import/machine';
-import type { OutCell } from '../../../src/import/ownership';
+import type { OutCell } from '../../../src/import/ports';
 import type { ImportSpec } from '../../../src/import/spec';
 import { fakeList, records } from '../../helpers/fake-list';
 import { type World, world } from '../../helpers/fake-ports';

@@ -21,8 +21,7 @@ import {
 import { refusingList } from '../../helpers/refusing-list';
 import { DEADLINE_MARGIN_MS } from '../../../src/api/client';
 import { RUN_LOG_HEADER } from '../../../src/import/end';
-import type { ImportPorts } from '../../../src/import/ports';
-import type { OutCell } from '../../../src/import/ownership';
+import type { ImportPorts, OutCell } from '../../../src/import/ports';
 import type { RunSummary } from '../../../src/import/run-state';
 
 describe('staging', () => {
