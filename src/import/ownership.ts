@@ -258,7 +258,7 @@ export function replaceRefusal(
 
 /** The header a replace writes: on the first row, the names the analyst gave there are kept, as a merge keeps them (headerName). */
 export function replaceHeader(table: OwnedTable | null, fields: readonly string[]): Cell[] {
-  const at = table && tableLayout(table.values, table.fields).h === 0 ? table : null;
+  const at = table && tableLayout(table.values.slice(0, 1), table.fields).h === 0 ? table : null;
   return fields.map((f) => {
     const c = at?.fields.indexOf(f) ?? -1;
     return at && c >= 0 && !at.formulas[0][c] ? headerName(at.values[0], at.fields, c) : f;
