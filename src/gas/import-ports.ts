@@ -10,7 +10,7 @@ import { Snapshot } from '../api/snapshot';
 import { memoFor } from './context';
 import { readSettings } from './settings';
 import type { ImportPorts, LockPort, PagePort } from '../import/ports';
-import { CHANGE_LOG, CHANGE_LOG_HEADER, RUN_LOG, RUN_LOG_HEADER } from '../import/run-log';
+import { CHANGE_LOG, CHANGE_LOG_HEADER, RUN_LOG, RUN_LOG_HEADER } from '../import/end';
 import { listedName, stagingName } from '../import/run-state';
 import type { Cell } from '../table/cells';
 import { gasClock } from './clock';

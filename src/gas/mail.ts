@@ -4,7 +4,7 @@
  * text cleared of the user's key before it leaves.
  */
 import type { MailPort } from '../import/ports';
-import { CHANGE_LOG } from '../import/run-log';
+import { CHANGE_LOG } from '../import/end';
 import { granted, SCOPE } from './scopes';
 import { knownSecrets } from './settings';
 import { currentUser } from './user';

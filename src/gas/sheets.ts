@@ -2,7 +2,7 @@
  * Sheet writes and reads for imports and logs, always whole blocks (one setValues per block,
  * never cell by cell). Every text cell goes through the shared cell-safety rule, so nothing the
  * service sends can become a formula; only formulas the analyst wrote are written as formulas.
- * An import's record (src/import/replace.ts) is the sheet's tag (developer metadata: its import's
+ * An import's record (src/import/ownership.ts) is the sheet's tag (developer metadata: its import's
  * id, the record's version and which column of the record sheet holds the record, and which the
  * pending one), the field each whole column it writes holds (metadata on the column), and the
  * record's rows, one cell each, on a hidden sheet of two columns named by the sheet's id (a
@@ -10,9 +10,8 @@
  * its columns are protected warning-only, so Sheets itself warns whoever edits them.
  */
 import { numberFormatOf } from '../table/formats';
-import type { OutCell } from '../import/merge';
-import type { OwnedTable, SheetTag } from '../import/ports';
-import { RECORD_VERSION } from '../import/replace';
+import { RECORD_VERSION } from '../import/ownership';
+import type { OutCell, OwnedTable, SheetTag } from '../import/ports';
 import { type Cell, safeText } from '../table/cells';
 import { logLayout } from '../table/log-layout';
 

@@ -1,90 +1,156 @@
 /**
- * How an import run ends: a complete read is written to its sheet in one write, with the import's
- * record (./replace.ts), the changes it made (merge, or a watched replace) and its alert, and the run
- * gets its row in the run log (./run-log.ts). The step that reads the list is ./machine.ts.
+ * How an import run ends. A complete read is written to its sheet in one write, with the import's
+ * record (./ownership.ts), the changes it made (merge, or a watched replace) and its alert; every run,
+ * done, failed or cancelled, is saved, noted on its saved import and given its row of the run log.
+ * The logs' sheets are written by the target port (src/gas/import-ports.ts).
  */
-import { type Fields, gridOf, MergeRefused, headerName, mergeTables, type OutCell, tableLayout } from './merge';
+import { grouped, plural } from '../api/numbers';
+import { type Change, joined, MergeRefused, mergeTables, replaceHeader, replaceRefusal, writeOwned } from './ownership';
 import type { ImportPorts } from './ports';
-import { joined, recordOf, replaceRefusal } from './replace';
-import { doneRun, failRun, logChanges, mergeNote } from './run-log';
-import type { RunState, RunSummary } from './run-state';
+import { pagesRead, type RunState, type RunSummary, summarize } from './run-state';
 import type { Kept } from './shape';
-import type { ImportSpec } from './spec';
+import type { ImportSpec, Offer } from './spec';
 import { afterWrite } from './watch';
 
-/** Why this replace run may not rewrite its sheet (./replace.ts replaceRefusal), or undefined. */
+export const RUN_LOG = 'Investor Data log';
+export const CHANGE_LOG = 'Investor Data changes';
+export const RUN_LOG_HEADER =
+  'Started,Ended,Sheet,Mode,Source,Outcome,Read,Kept,Pages,Fetches,Retries,Executions,Message,History rows,Alert'.split(
+    ',',
+  );
+export const CHANGE_LOG_HEADER = ['When', 'Sheet', 'Partner id', 'Change', 'Field', 'Before', 'After'];
+
+/** Why this replace run may not rewrite its sheet (./ownership.ts replaceRefusal), or undefined. */
 export const replaceRefused = (spec: ImportSpec, run: RunState, ports: ImportPorts) =>
   spec.mode === 'replace' && !run.force
     ? replaceRefusal(ports.target.read(spec.sheetName), spec, spec.sheetName)
     : undefined;
 
-/**
- * Writes a table with the import's record (src/import/replace.ts) of the cells `owns` names: the
- * record first, as pending beside the current one, then the table, its columns' fields, formats and
- * protection, then the record made current, as the sheet holds it (read back: how Sheets stores a
- * value is what the next run compares). An execution killed at any point leaves the old table or
- * the new one, each matching a record the next run reads.
- */
-export function writeOwned(
-  spec: ImportSpec,
-  grid: OutCell[][],
-  columns: Fields,
-  ports: ImportPorts,
-  owns: (r: number, c: number) => boolean,
-): void {
-  // Only rows it writes: one the analyst types below the table while it writes is theirs.
-  const mine = (r: number, c: number) => r < grid.length && owns(r, c);
-  const record = recordOf(grid, columns, mine);
-  ports.target.record(spec.sheetName, spec.id, record);
-  ports.target.write(spec.sheetName, grid, columns, spec.id);
-  const written = ports.target.read(spec.sheetName);
-  const stored = written ? recordOf(gridOf(written), columns, mine) : record;
-  ports.target.commit(spec.sheetName, spec.id, stored.join('\n') === record.join('\n') ? undefined : stored);
-}
-
 export function writeTarget(
   spec: ImportSpec,
   run: RunState,
-  kept: Kept,
+  { rows, unmatched }: Kept,
   read: number,
   ports: ImportPorts,
   skippedNote: string,
 ): RunSummary {
-  const rows = kept.rows;
   const existing = ports.target.read(spec.sheetName);
-  let note = '';
-  let grid: OutCell[][];
-  let columns: Fields = spec.fields;
-  let owns = (r: number, _c: number) => r > 0;
+  let note: string;
   if (spec.mode === 'merge') {
-    const merged = mergeTables(existing, spec.fields, rows, spec.sheetName, kept.unmatched);
-    ({ grid, columns } = merged);
+    const merged = mergeTables(existing, spec.fields, rows, spec.sheetName, unmatched);
+    note = logChanges(spec, ports, merged.changes);
     // The import owns the rows it wrote and, in the rows it kept, the cells it had written that no one changed since.
     const before = existing ? joined(existing, spec.id).ours : () => false;
-    owns = (r, c) => merged.owns(r) || before(r, c);
-    logChanges(spec, ports, merged.changes);
-    note = mergeNote(merged.changes);
+    writeOwned(spec, ports, { ...merged, owns: (r, c) => merged.owns(r, c) || before(r, c) });
   } else {
     // Replace anyway: what it overwrites of the analyst's is said, never dropped without a word.
     const refusal = replaceRefusal(existing, spec, spec.sheetName);
     if (refusal && !run.force) return failRun(spec, run, ports, refusal);
     note = refusal?.overwrote ?? '';
-    // Its header, on the first row, keeps the names the analyst gave there, as a merge does (./merge.ts headerName).
-    const at = existing && tableLayout(existing.values.slice(0, 1), existing.fields).h === 0 ? existing : null;
-    const header = (f: string, c: number) =>
-      at && c >= 0 && !at.formulas[0][c] ? headerName(at.values[0], at.fields, c) : f;
-    grid = [spec.fields.map((f) => header(f, at?.fields.indexOf(f) ?? -1)), ...rows];
     // A watched replace logs its changes too, so the alert's link to the change log shows them: none over a table it
     // cannot match by id (one a merge refuses, such as a table the import did not write, replaced anyway).
-    if (spec.alert?.baselineAt !== undefined)
-      try {
-        logChanges(spec, ports, mergeTables(existing, spec.fields, rows, spec.sheetName, kept.unmatched).changes);
-      } catch (e) {
-        if (!(e instanceof MergeRefused)) throw e;
-      }
+    try {
+      if (spec.alert?.baselineAt !== undefined)
+        logChanges(spec, ports, mergeTables(existing, spec.fields, rows, spec.sheetName, unmatched).changes);
+    } catch (e) {
+      if (!(e instanceof MergeRefused)) throw e;
+    }
+    const grid = [replaceHeader(existing, spec.fields), ...rows];
+    writeOwned(spec, ports, { grid, columns: spec.fields, owns: (r) => r > 0 });
   }
-  writeOwned(spec, grid, columns, ports, owns);
   ports.staging.remove(spec.id);
   run.read = rows.length;
   return doneRun(spec, run, ports, read, note + skippedNote + afterWrite(spec, run, rows, ports));
+}
+
+/**
+ * Saves the ended run, notes its outcome on the saved import, and writes its row of the run log: `read` partners of
+ * the complete list, the rows it wrote (none but a done run's), its message with `detail` after it.
+ */
+function endRun(
+  spec: ImportSpec,
+  run: RunState,
+  ports: ImportPorts,
+  {
+    status,
+    read,
+    detail,
+    offers,
+  }: { status: 'done' | 'failed' | 'cancelled'; read: number; detail?: string; offers?: Offer[] },
+): RunSummary {
+  const now = ports.now();
+  const rows = status === 'done' ? run.read : 0;
+  Object.assign(run, { status, updatedAt: now });
+  ports.store.save(run);
+  const specs = ports.store.specs();
+  const mine = specs.find((i) => i.id === spec.id);
+  if (mine) {
+    // The rows its sheet holds: a run that wrote nothing keeps the count of the last that did.
+    const last = { at: now, status, rows: status === 'done' ? rows : (mine.last?.rows ?? 0), message: run.message };
+    mine.last = offers?.length ? { ...last, offers } : last;
+    ports.store.saveSpecs(specs);
+  }
+  ports.logs.run([
+    new Date(run.startedAt),
+    new Date(now),
+    spec.sheetName,
+    spec.mode,
+    run.source,
+    status,
+    read,
+    rows,
+    pagesRead(run),
+    run.fetches,
+    run.retries,
+    run.executions,
+    run.message + (detail ?? ''),
+    run.historyRows ?? '',
+    run.alert ?? '',
+  ]);
+  return summarize(spec.id, run);
+}
+
+/**
+ * Ends a run without touching the target table. Its message is the reason (none for a cancel) and
+ * what became of the sheet, never the outcome: the run's status says that, and every place that
+ * shows the message shows the status beside it (the sidebar, the run log's Outcome column). A
+ * refused replace's run-log row names every cell it would have overwritten.
+ */
+export function failRun(
+  spec: ImportSpec,
+  run: RunState,
+  ports: ImportPorts,
+  reason: string | { message: string; all?: string; offers?: Offer[] },
+  status: 'failed' | 'cancelled' = 'failed',
+): RunSummary {
+  ports.staging.remove(spec.id);
+  const { message, all, offers } = typeof reason === 'string' ? { message: reason } : reason;
+  run.message = `${message ? `${message} ` : ''}The sheet "${spec.sheetName}" keeps its previous data.`;
+  return endRun(spec, run, ports, { status, read: 0, detail: all && ` Every cell: ${all}.`, offers });
+}
+
+/** Ends a run that wrote its `run.read` rows of the `read` partners of the list: its message says which, then `notes`. */
+function doneRun(spec: ImportSpec, run: RunState, ports: ImportPorts, read: number, notes: string): RunSummary {
+  const filtered = spec.filters?.length ? ' matching the filters' : '';
+  const which = spec.fit ? `the best fits to fund ${spec.fit.fund}${filtered}` : filtered && `those${filtered}`;
+  const partners = plural(read, 'active limited partner');
+  const rows = which ? `${grouped(run.read)} of ${partners} (${which})` : plural(run.read, 'active limited partner');
+  run.message = `Imported ${rows} into "${spec.sheetName}".${notes}`;
+  return endRun(spec, run, ports, { status: 'done', read });
+}
+
+/** Writes `changes` to the change log, each with the time and the import's sheet, and says what a merge did. */
+function logChanges(spec: ImportSpec, ports: ImportPorts, changes: readonly Change[]): string {
+  const when = new Date(ports.now());
+  ports.logs.changes(changes.map((c) => [when, spec.sheetName, c.id, c.change, c.field, c.before, c.after]));
+  const count = (kind: Change['change']) => changes.filter((c) => c.change === kind).length;
+  const [unmatched, repeated] = [count('no longer matches'), count('repeated id (kept)')];
+  return [
+    ` ${grouped(count('new partner'))} new, ${grouped(count('no longer active'))} no longer active,`,
+    unmatched ? ` ${grouped(unmatched)} no longer matching,` : '',
+    ` ${plural(count('changed'), 'field change')}.`,
+    repeated
+      ? ` ${plural(repeated, 'row')} with a repeated id kept as ${repeated === 1 ? 'it was' : 'they were'}.`
+      : '',
+  ].join('');
 }

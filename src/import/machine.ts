@@ -22,13 +22,11 @@ import {
 } from '../api/pages';
 import { recordId, type ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
-import { replaceRefused, writeOwned, writeTarget } from './end';
-import { MergeRefused } from './merge';
+import { failRun, replaceRefused, writeTarget } from './end';
+import { adoption, MergeRefused, writeOwned } from './ownership';
 import type { ImportPorts } from './ports';
-import { adoption } from './replace';
 import { pagesRead, RUN_VERSION, type RunSource, type RunState, type RunSummary, summarize } from './run-state';
-import { failRun } from './run-log';
-import { dedupe, keyedRows, rowShape } from './shape';
+import { keyedRows, rowShape } from './shape';
 import { MAX_SPREADSHEET_CELLS } from './watch';
 import type { ImportSpec } from './spec';
 
@@ -332,7 +330,7 @@ export function step(
 
 function finish(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPorts, deadline: number): RunSummary {
   const idCol = spec.fields.indexOf('id');
-  const { keyed, skipped, note } = keyedRows(rows, idCol);
+  const { keyed, unique, skipped, note } = keyedRows(rows, idCol);
   const judged = judge(
     run.list,
     keyed.map((row) => String(row[idCol])),
@@ -343,7 +341,6 @@ function finish(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPo
     const snap = run.snap;
     if (ports.snapshot && snap?.whole && snap.parts.length)
       ports.snapshot.publish(snap.gen, snap.records, snap.parts, snap.at);
-    const unique = dedupe(keyed, idCol);
     const twice = judged.repeats
       ? ` Left out ${plural(judged.repeats, 'repeated listing')} (ids the service listed more than once, alike in two reads): each partner is kept as first listed.`
       : '';
@@ -391,8 +388,7 @@ export function adoptTable(importId: string, ports: ImportPorts): RunSummary {
     const spec = specFor(importId, ports);
     const table = ports.target.read(spec.sheetName);
     if (table) {
-      const { grid, columns, owns } = adoption(table, spec.fields);
-      writeOwned(spec, grid, columns, ports, owns);
+      writeOwned(spec, ports, adoption(table, spec.fields));
     }
     return summarize(importId, ports.store.load(importId));
   });

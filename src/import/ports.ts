@@ -8,9 +8,24 @@
 import type { Outcome } from '../api/client';
 import type { Page, ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
-import type { Fields, OutCell } from './merge';
 import type { RunState } from './run-state';
 import type { ImportSpec } from './spec';
+
+/** A cell as the import writes it: a value, or a formula (an analyst's, kept). */
+export type OutCell = Cell | { formula: string };
+/** The field each column's record names: the import's columns; undefined for the analyst's. */
+export type Fields = ReadonlyArray<string | undefined>;
+
+/** The target sheet as its port reads it: its cells, each column's field, the import's tag and record (./ownership.ts). */
+export interface OwnedTable {
+  values: Cell[][];
+  formulas: string[][];
+  fields: Fields;
+  tag: { import: string; version: number } | null;
+  /** The record's rows (`hash.hash…|id`): the current record's and, after an execution ended mid-write, the pending one's. */
+  written: readonly string[];
+}
+export type SheetTag = NonNullable<OwnedTable['tag']>;
 
 export interface PagePort {
   /** Pages of the active-partners list at `limit` a page, fetched together, in order, all answered by `until` (clock ms). */
@@ -26,22 +41,6 @@ export interface StagingPort {
   /** `count` data rows from data row `from` (0-based, default 0), `width` cells each. */
   read(importId: string, count: number, width: number, from?: number): Cell[][];
   remove(importId: string): void;
-}
-
-/** The import's tag on a sheet it wrote. */
-export interface SheetTag {
-  import: string;
-  version: number;
-}
-
-/** A sheet as ownership sees it (./replace.ts): its cells, the field each column's metadata names, its tag and record rows. */
-export interface OwnedTable {
-  values: Cell[][];
-  formulas: string[][];
-  fields: Fields;
-  tag: SheetTag | null;
-  /** The record's rows (`hash.hash…|id`): the current record's and, after an execution ended mid-write, the pending one's. */
-  written: readonly string[];
 }
 
 export interface TargetPort {

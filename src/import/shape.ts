@@ -11,7 +11,7 @@
  * best first, ties by id, keeps the best `top`, and numbers their rank. Before that, only rows
  * with a usable id are written, each id once (keyedRows, dedupe).
  */
-import { grouped } from '../api/numbers';
+import { grouped, plural } from '../api/numbers';
 import { type FieldSpec, firstOfEachId, idProblem, LP_FIELD_SPECS, recordId, type ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
 import { type CompiledQuery, compileQuery, orderBy, type SortCell } from '../table/filter';
@@ -138,10 +138,11 @@ function fitShape(
 }
 
 /**
- * The rows whose id is usable (src/api/records.ts idProblem), and a note counting the others by
- * reason: those are never written, so no later run meets a row of its own it cannot key.
+ * The rows whose id is usable (src/api/records.ts idProblem), `unique` each id's first listing
+ * (firstOfEachId, the one rule), and a note counting the others by reason: those are never
+ * written, so no later run meets a row of its own it cannot key.
  */
-export function keyedRows(rows: readonly Cell[][], idCol: number): { keyed: Cell[][]; skipped: number; note: string } {
+export function keyedRows(rows: readonly Cell[][], idCol: number) {
   const reasons = new Map<string, number>();
   const keyed = rows.filter((row) => {
     const problem = idProblem(row[idCol]);
@@ -150,13 +151,6 @@ export function keyedRows(rows: readonly Cell[][], idCol: number): { keyed: Cell
   });
   const skipped = rows.length - keyed.length;
   const why = [...reasons].map(([reason, n]) => `${grouped(n)} ${reason}`).join(', ');
-  return {
-    keyed,
-    skipped,
-    note: skipped ? ` Skipped ${grouped(skipped)} listed record${skipped === 1 ? '' : 's'}: ${why}.` : '',
-  };
+  const note = skipped ? ` Skipped ${plural(skipped, 'listed record')}: ${why}.` : '';
+  return { keyed, unique: firstOfEachId(keyed, (row) => String(row[idCol])), skipped, note };
 }
-
-/** Unique rows by id, each id's first listing (src/api/records.ts firstOfEachId, the one rule). */
-export const dedupe = (rows: readonly Cell[][], idCol: number): Cell[][] =>
-  firstOfEachId(rows, (row) => String(row[idCol]));

@@ -6,7 +6,7 @@
  * run's rows go in one write and the run's time marks them, so the sheet only ever holds whole
  * runs, and a run finished again after its execution was killed finds its rows there and does
  * not add them twice. An alert takes the run's changes (alertChanges: added and removed against
- * the ids the last run listed, field changes by the merge rule, src/import/merge.ts) to what it watches and, when any is left, sends one email to its owner: a
+ * the ids the last run listed, field changes by the merge rule, src/import/ownership.ts) to what it watches and, when any is left, sends one email to its owner: a
  * subject counting them, an HTML table of up to MAX_ALERT_ROWS, links to the spreadsheet and the
  * change log, every text escaped. The first completed run with an alert sets its baseline and
  * sends nothing; a spent mail quota is noted in the run's message and the run still completes.
@@ -16,7 +16,7 @@ import { grouped, plural } from '../api/numbers';
 import { LP_FIELD_SPECS } from '../api/records';
 import { redact } from '../api/redact';
 import { type Cell, isDate } from '../table/cells';
-import type { Change } from './merge';
+import type { Change } from './ownership';
 import type { ImportPorts, Known } from './ports';
 import type { RunState } from './run-state';
 import type { Alert, AlertOn, ImportSpec } from './spec';

@@ -8,7 +8,7 @@
  * this process; the analyst's edits are made on the emulated sheet, as typed in Sheets.
  */
 import type { Locator } from 'playwright-core';
-import { RUN_LOG_HEADER } from '../../src/import/run-log';
+import { RUN_LOG_HEADER } from '../../src/import/end';
 import { addin } from '../helpers/addin';
 import { shot } from '../helpers/browser';
 import { call, runImport, saveImport, sheet } from '../helpers/imports';

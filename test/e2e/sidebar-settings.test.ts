@@ -15,7 +15,7 @@ import { shot } from '../helpers/browser';
 import { call, saveImport, sheet } from '../helpers/imports';
 import { DEMO_KEY, type RunningService, servicesForThisFile } from '../helpers/service';
 import { focused, press, type SidebarPage, tabTo, violations, sidebarsForThisFile } from '../helpers/sidebar-page';
-import { RUN_LOG_HEADER } from '../../src/import/run-log';
+import { RUN_LOG_HEADER } from '../../src/import/end';
 
 const EDITOR = 'editor@example.com';
 const EDITOR_KEY = 'editor-key-9876543210';

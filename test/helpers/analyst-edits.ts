@@ -18,7 +18,8 @@
 import { mulberry32 } from '../../dev/service/rng';
 import type { ServiceRecord } from '../../src/api/records';
 import { adoptTable, beginRun, continueRun } from '../../src/import/machine';
-import { norm, type OutCell } from '../../src/import/merge';
+import { norm } from '../../src/import/ownership';
+import type { OutCell } from '../../src/import/ports';
 import type { ImportSpec } from '../../src/import/spec';
 import { fakeList } from './fake-list';
 import { type World, world } from './fake-ports';

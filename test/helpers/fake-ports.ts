@@ -11,10 +11,9 @@ import { unsent } from '../../src/api/errors';
 import type { PageFetcher } from '../../src/api/pages';
 import type { RunState } from '../../src/import/run-state';
 import type { ImportSpec } from '../../src/import/spec';
-import type { OutCell } from '../../src/import/merge';
+import { RECORD_VERSION, recordOf } from '../../src/import/ownership';
 import { LP_FIELDS } from '../../src/api/records';
-import type { ImportPorts, OwnedTable, SheetTag } from '../../src/import/ports';
-import { RECORD_VERSION, recordOf } from '../../src/import/replace';
+import type { ImportPorts, OutCell, OwnedTable, SheetTag } from '../../src/import/ports';
 import type { Cell } from '../../src/table/cells';
 
 export class Killed extends Error {}
@@ -289,3 +288,9 @@ export function stagingCalls(w: World): StagingCalls[] {
   };
   return calls;
 }
+
+/** The rows a merge kept whole, below its header row: not the import's and not blank (a partner no longer listed, a row without an id, a further row of a repeated id). */
+export const keptWhole = (
+  merged: { grid: OutCell[][]; owns: (r: number, c: number) => boolean },
+  headerRow = 0,
+): number => merged.grid.filter((row, r) => r > headerRow && !merged.owns(r, 0) && row.some((v) => v !== '')).length;

@@ -8,7 +8,7 @@
 import { ScriptProject } from '../../../dev/emulator/project';
 import type { Emulator } from '../../../dev/emulator/runtime';
 import type { SidebarOpened } from '../../../src/contract';
-import { RUN_LOG_HEADER } from '../../../src/import/run-log';
+import { RUN_LOG_HEADER } from '../../../src/import/end';
 import { addin } from '../../helpers/addin';
 import { call, saveImport, sheet } from '../../helpers/imports';
 import { DEMO_KEY, type RunningService, startService } from '../../helpers/service';

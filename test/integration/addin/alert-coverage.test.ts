@@ -6,7 +6,7 @@
  * run still emails the changes it found.
  */
 import type { Emulator } from '../../../dev/emulator/runtime';
-import { RUN_LOG_HEADER } from '../../../src/import/run-log';
+import { RUN_LOG_HEADER } from '../../../src/import/end';
 import type { ImportInput } from '../../../src/contract';
 import { addin } from '../../helpers/addin';
 import { call, saveImport, sheet } from '../../helpers/imports';

@@ -6,7 +6,7 @@
  * for the two scopes.
  */
 import type { Emulator } from '../../../dev/emulator/runtime';
-import { RUN_LOG_HEADER } from '../../../src/import/run-log';
+import { RUN_LOG_HEADER } from '../../../src/import/end';
 import { addin } from '../../helpers/addin';
 import { call, runImport, saveImport, sheet } from '../../helpers/imports';
 import { activeIds, DEMO_KEY, type RunningService, startService } from '../../helpers/service';

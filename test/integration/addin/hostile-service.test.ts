@@ -8,7 +8,7 @@
 import { addin } from '../../helpers/addin';
 import { runImport, saveImport, sheet } from '../../helpers/imports';
 import { activeIds, servicesForThisFile } from '../../helpers/service';
-import { RUN_LOG_HEADER } from '../../../src/import/run-log';
+import { RUN_LOG_HEADER } from '../../../src/import/end';
 
 /** The reference service of this file, with the hostile quirks each test switches on. */
 const services = servicesForThisFile(1, ['--partners', '60', '--max-page-size', '100']);

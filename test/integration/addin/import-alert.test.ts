@@ -6,7 +6,7 @@
  * the owner can neither change nor remove the alert, nor delete the import that holds it.
  */
 import type { Emulator } from '../../../dev/emulator/runtime';
-import { RUN_LOG_HEADER } from '../../../src/import/run-log';
+import { RUN_LOG_HEADER } from '../../../src/import/end';
 import { addin } from '../../helpers/addin';
 import { call, runImport, saveImport, sheet } from '../../helpers/imports';
 import { activeIds, DEMO_KEY, type RunningService, startService } from '../../helpers/service';

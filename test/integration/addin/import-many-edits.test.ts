@@ -7,7 +7,7 @@
  */
 import type { Emulator } from '../../../dev/emulator/runtime';
 import type { SheetData } from '../../../dev/emulator/workbook';
-import { RUN_LOG_HEADER } from '../../../src/import/run-log';
+import { RUN_LOG_HEADER } from '../../../src/import/end';
 import { addin } from '../../helpers/addin';
 import { runImport, saveImport, sheet } from '../../helpers/imports';
 import { type RunningService, servicesForThisFile } from '../../helpers/service';

@@ -1,5 +1,5 @@
 import type { Emulator } from '../../../dev/emulator/runtime';
-import { RUN_LOG_HEADER } from '../../../src/import/run-log';
+import { RUN_LOG_HEADER } from '../../../src/import/end';
 import { addin } from '../../helpers/addin';
 import { call, callUnchecked, formulasOf, runImport, saveImport, sheet } from '../../helpers/imports';
 import { type RunningService, startService } from '../../helpers/service';

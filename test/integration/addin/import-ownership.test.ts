@@ -14,7 +14,7 @@ import { COST, Execution } from '../../../dev/emulator/execution';
 import { shiftRecords } from '../../../dev/emulator/records';
 import type { SheetData } from '../../../dev/emulator/workbook';
 import type { Emulator } from '../../../dev/emulator/runtime';
-import { RUN_LOG_HEADER } from '../../../src/import/run-log';
+import { RUN_LOG_HEADER } from '../../../src/import/end';
 import { addin } from '../../helpers/addin';
 import { call, runImport, saveImport, sheet } from '../../helpers/imports';
 import { activeIds, type RunningService, startService } from '../../helpers/service';

@@ -7,7 +7,7 @@
  */
 import type { Emulator } from '../../../dev/emulator/runtime';
 import type { ImportInput } from '../../../src/contract';
-import { RUN_LOG_HEADER } from '../../../src/import/run-log';
+import { RUN_LOG_HEADER } from '../../../src/import/end';
 import { addin } from '../../helpers/addin';
 import { call, runImport, saveImport, sheet } from '../../helpers/imports';
 import { activeIds, type RunningService, servicesForThisFile, startService } from '../../helpers/service';

@@ -6,7 +6,7 @@
 import { addin } from '../../helpers/addin';
 import { runImport, saveImport, sheet } from '../../helpers/imports';
 import { servicesForThisFile } from '../../helpers/service';
-import { RUN_LOG, RUN_LOG_HEADER } from '../../../src/import/run-log';
+import { RUN_LOG, RUN_LOG_HEADER } from '../../../src/import/end';
 
 const services = servicesForThisFile(1, ['--partners', '30']);
 

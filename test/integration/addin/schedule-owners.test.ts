@@ -7,7 +7,7 @@
  * case runs in a bound script and in an Editor add-on.
  */
 import type { Emulator } from '../../../dev/emulator/runtime';
-import { RUN_LOG_HEADER } from '../../../src/import/run-log';
+import { RUN_LOG_HEADER } from '../../../src/import/end';
 import { addin } from '../../helpers/addin';
 import { call, runImport, saveImport, sheet } from '../../helpers/imports';
 import { type RunningService, startService } from '../../helpers/service';

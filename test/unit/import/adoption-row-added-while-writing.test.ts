@@ -5,7 +5,7 @@
  * names it instead of dropping it.
  */
 import { adoptTable, beginRun } from '../../../src/import/machine';
-import type { OutCell } from '../../../src/import/merge';
+import type { OutCell } from '../../../src/import/ports';
 import { fakeList, records } from '../../helpers/fake-list';
 import { world } from '../../helpers/fake-ports';
 

@@ -5,7 +5,7 @@
  * links. Also the changes an alert reports (alertChanges: only field changes of partners listed
  * both times, added and removed with empty cells) and a run of no rows fitting any spreadsheet.
  */
-import type { Change } from '../../../src/import/merge';
+import type { Change } from '../../../src/import/ownership';
 import {
   alertChanges,
   alertMail,

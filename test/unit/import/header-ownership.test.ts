@@ -10,8 +10,8 @@
  */
 import { LP_FIELDS } from '../../../src/api/records';
 import { adoptTable, beginRun } from '../../../src/import/machine';
-import { type OutCell, tableLayout } from '../../../src/import/merge';
-import { RECORD_VERSION } from '../../../src/import/replace';
+import { tableLayout, RECORD_VERSION } from '../../../src/import/ownership';
+import type { OutCell } from '../../../src/import/ports';
 import type { ImportSpec } from '../../../src/import/spec';
 import { fakeList, records } from '../../helpers/fake-list';
 import { type FakeTag, Killed, ownedTable, type World, world } from '../../helpers/fake-ports';

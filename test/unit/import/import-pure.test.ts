@@ -1,9 +1,8 @@
-import { MergeRefused, mergeTables } from '../../../src/import/merge';
+import { a1, adoption, MergeRefused, mergeTables, recordOf, replaceRefusal } from '../../../src/import/ownership';
 import type { OwnedTable } from '../../../src/import/ports';
-import { a1, adoption, recordOf, replaceRefusal } from '../../../src/import/replace';
 import type { Cell } from '../../../src/table/cells';
 import { checkSchedule, checkSheetName, checkSpec, nextDue } from '../../../src/import/spec';
-import { ownedTable, recordFor } from '../../helpers/fake-ports';
+import { keptWhole, ownedTable, recordFor } from '../../helpers/fake-ports';
 
 describe('merge', () => {
   test('first import: header and rows, each column the field it holds, no change log', () => {
@@ -15,7 +14,6 @@ describe('merge', () => {
       ],
       columns: ['id', 'x'],
       changes: [],
-      kept: 0,
       owns: expect.any(Function),
     });
     // The rows it wrote are its own; the header row is no partner's (its names are the analyst's to choose).
@@ -146,7 +144,7 @@ describe('merge', () => {
       { id: 'a', change: 'changed', field: 'x', before: 1, after: 5 },
       { id: 'a', change: 'repeated id (kept)', field: '', before: '', after: '' },
     ]);
-    expect(r.kept).toBe(1);
+    expect(keptWhole(r)).toBe(1);
   });
 
   test('a TOTAL row (its label in the id column) keeps its place and its formulas, in imported columns too', () => {
@@ -280,7 +278,7 @@ describe('merge by id never moves a row', () => {
       { id: 'd', change: 'new partner', field: '', before: '', after: '' },
       { id: 'b', change: 'no longer active', field: '', before: '', after: '' },
     ]);
-    expect(r.kept).toBe(1);
+    expect(keptWhole(r)).toBe(1);
   });
 
   test("new partners go below the table's last row in the import's order; blank rows, rows without an id and a partner the filters now leave out keep their place", () => {
@@ -320,7 +318,7 @@ describe('merge by id never moves a row', () => {
       'y:new partner',
       'b:no longer matches',
     ]);
-    expect(r.kept).toBe(2);
+    expect(keptWhole(r)).toBe(2);
   });
 });
 

@@ -6,9 +6,16 @@
  * field's, not an analyst's formula's; a number is not the text of it, dates by their time; the
  * log's cap), and a record whose rows are shorter than the table (cells it lacks read blank).
  */
-import { HEADER_SEARCH_ROWS, MAX_CHANGES, MergeRefused, mergeTables, norm, sameCell } from '../../../src/import/merge';
+import {
+  HEADER_SEARCH_ROWS,
+  MAX_CHANGES,
+  MergeRefused,
+  mergeTables,
+  norm,
+  sameCell,
+} from '../../../src/import/ownership';
 import type { Cell } from '../../../src/table/cells';
-import { ownedTable } from '../../helpers/fake-ports';
+import { keptWhole, ownedTable } from '../../helpers/fake-ports';
 
 type Existing = NonNullable<Parameters<typeof mergeTables>[0]>;
 
@@ -216,7 +223,7 @@ describe("which rows are a partner's", () => {
       ['lp-7', 2, 'n'],
     ]);
     expect(r.changes).toEqual([{ id: 'lp-7', change: 'changed', field: 'x', before: 1, after: 2 }]);
-    expect(r.kept).toBe(0);
+    expect(keptWhole(r, 1)).toBe(0);
   });
 
   test('a partner listed twice takes its first listing', () => {
@@ -259,7 +266,7 @@ describe('rows without an id', () => {
       ['', 'note'],
     ]);
     expect(r.changes).toEqual([{ id: 'a', change: 'changed', field: 'x', before: 1, after: 2 }]);
-    expect(r.kept).toBe(1);
+    expect(keptWhole(r)).toBe(1);
   });
 
   test('one whose only content is a formula showing blank is kept and counted', () => {
@@ -274,7 +281,7 @@ describe('rows without an id', () => {
     );
     const r = mergeTables(existing, ['id', 'x'], [['a', 1]], 'S');
     expect(r.grid[2]).toEqual(['', { formula: '=IF(FALSE,1,"")' }]);
-    expect(r.kept).toBe(1);
+    expect(keptWhole(r)).toBe(1);
   });
 
   test('a row too short to reach the id column has no id: kept and counted, unlogged', () => {
@@ -286,7 +293,7 @@ describe('rows without an id', () => {
       ['note', ''],
     ]);
     expect(r.changes).toEqual([]);
-    expect(r.kept).toBe(1);
+    expect(keptWhole(r)).toBe(1);
   });
 });
 
@@ -359,7 +366,7 @@ describe('a record whose rows are shorter than the table', () => {
       ['', ''],
     ]);
     expect(r.changes.map((c) => `${c.id}:${c.change}`)).toEqual(['a:changed', 'b:no longer active']);
-    expect(r.kept).toBe(1);
+    expect(keptWhole(r)).toBe(1);
   });
 
   test("a short row reads blank in the analyst's cells it lacks too", () => {

@@ -7,7 +7,7 @@
  * shows it: it replaces rows the import owns and stops on the others, naming them.
  */
 import { adoptTable, beginRun } from '../../../src/import/machine';
-import type { OutCell } from '../../../src/import/merge';
+import type { OutCell } from '../../../src/import/ports';
 import type { ImportSpec } from '../../../src/import/spec';
 import { fakeList, records } from '../../helpers/fake-list';
 import { Killed, type World, world } from '../../helpers/fake-ports';

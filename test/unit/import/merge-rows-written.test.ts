@@ -5,7 +5,7 @@
  * a further row of a repeated id are kept as the analyst has them, so they are never counted as
  * written, even when their id or their place looks like one of the import's rows.
  */
-import { mergeTables } from '../../../src/import/merge';
+import { mergeTables } from '../../../src/import/ownership';
 import { ownedTable } from '../../helpers/fake-ports';
 
 /** A table the import wrote, under a title typed above it, then edited by the analyst. */

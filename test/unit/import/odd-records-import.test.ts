@@ -9,7 +9,7 @@
  */
 import { LP_FIELD_SPECS, recordId, type ServiceRecord } from '../../../src/api/records';
 import { beginRun, continueRun } from '../../../src/import/machine';
-import type { OutCell } from '../../../src/import/merge';
+import type { OutCell } from '../../../src/import/ports';
 import type { RunSummary } from '../../../src/import/run-state';
 import { checkSpec, type ImportSpec } from '../../../src/import/spec';
 import { isDate, MAX_CELL_CHARS, toCell } from '../../../src/table/cells';

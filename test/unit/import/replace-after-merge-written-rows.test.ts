@@ -5,7 +5,7 @@
  * analyst switched its mode) rewrites the sheet without asking, as it would a table it wrote whole.
  */
 import { beginRun } from '../../../src/import/machine';
-import type { OutCell } from '../../../src/import/merge';
+import type { OutCell } from '../../../src/import/ports';
 import type { ImportSpec } from '../../../src/import/spec';
 import { type FakeList, fakeList, records } from '../../helpers/fake-list';
 import { type World, world } from '../../helpers/fake-ports';

@@ -8,7 +8,7 @@
  * changes no other cell's standing.
  */
 import { beginRun } from '../../../src/import/machine';
-import type { OutCell } from '../../../src/import/merge';
+import type { OutCell } from '../../../src/import/ports';
 import type { ImportSpec } from '../../../src/import/spec';
 import { fakeList, records } from '../../helpers/fake-list';
 import { type World, world } from '../../helpers/fake-ports';

@@ -4,9 +4,9 @@
  * is said in the run's message and in the run log, never dropped without a word; a sheet as the
  * import left it is replaced with the usual message.
  */
-import { RUN_LOG_HEADER } from '../../../src/import/run-log';
+import { RUN_LOG_HEADER } from '../../../src/import/end';
 import { beginRun } from '../../../src/import/machine';
-import type { OutCell } from '../../../src/import/merge';
+import type { OutCell } from '../../../src/import/ports';
 import type { ImportSpec } from '../../../src/import/spec';
 import { fakeList, records } from '../../helpers/fake-list';
 import { type World, world } from '../../helpers/fake-ports';

@@ -4,7 +4,7 @@
  * of what the import owns, another import's table, rows without an id, a record of another
  * version, many edits at once, and which header row an adopted table is read by.
  */
-import { adoption, RECORD_VERSION, recordOf, replaceRefusal } from '../../../src/import/replace';
+import { adoption, RECORD_VERSION, recordOf, replaceRefusal } from '../../../src/import/ownership';
 import type { Cell } from '../../../src/table/cells';
 import { ownedTable, recordFor } from '../../helpers/fake-ports';
 

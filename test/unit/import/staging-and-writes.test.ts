@@ -20,9 +20,8 @@ import {
 } from '../../../src/import/machine';
 import { refusingList } from '../../helpers/refusing-list';
 import { DEADLINE_MARGIN_MS } from '../../../src/api/client';
-import { RUN_LOG_HEADER } from '../../../src/import/run-log';
-import type { ImportPorts } from '../../../src/import/ports';
-import type { OutCell } from '../../../src/import/merge';
+import { RUN_LOG_HEADER } from '../../../src/import/end';
+import type { ImportPorts, OutCell } from '../../../src/import/ports';
 import type { RunSummary } from '../../../src/import/run-state';
 
 describe('staging', () => {

@@ -1,5 +1,5 @@
 /** The pure parts of alerts (src/import/watch.ts): which changes an alert reports, and the email it sends. */
-import type { Change } from '../../../src/import/merge';
+import type { Change } from '../../../src/import/ownership';
 import {
   alertChanges,
   alertMail,

@@ -5,7 +5,7 @@
  * still goes ahead, with nothing in the change log, as the unwatched replace does.
  */
 import { beginRun } from '../../../src/import/machine';
-import type { OutCell } from '../../../src/import/merge';
+import type { OutCell } from '../../../src/import/ports';
 import type { ImportSpec } from '../../../src/import/spec';
 import { fakeList, records } from '../../helpers/fake-list';
 import { type World, world } from '../../helpers/fake-ports';
