@@ -1,11 +1,10 @@
 /**
- * How an import run ends. A complete read is written to its sheet in one write, with the import's
- * record (./ownership.ts), the changes it made (merge, or a watched replace) and its alert; every run,
- * done, failed or cancelled, is saved, noted on its saved import and given its row of the run log.
- * The logs' sheets are written by the target port (src/gas/import-ports.ts).
+ * How an import run ends. A complete read is written to its sheet in one write, with the import's record
+ * (./ownership.ts), its changes (merge, or a watched replace) and its alert; every run is saved, noted on its
+ * saved import and given its row of the run log (written by the target port, src/gas/import-ports.ts).
  */
 import { grouped, plural } from '../api/numbers';
-import { type Change, joined, MergeRefused, mergeTables, replaceHeader, replaceRefusal, writeOwned } from './ownership';
+import { type Change, joined, MergeRefused, mergeTables, replaced, replaceRefusal, writeOwned } from './ownership';
 import type { ImportPorts } from './ports';
 import { pagesRead, type RunState, type RunSummary, summarize } from './run-state';
 import type { Kept } from './shape';
@@ -35,7 +34,10 @@ export function writeTarget(
   skippedNote: string,
 ): RunSummary {
   const existing = ports.target.read(spec.sheetName);
-  let note: string;
+  // Replace anyway: what it overwrites of the analyst's is said, never dropped without a word.
+  const refusal = spec.mode === 'replace' ? replaceRefusal(existing, spec, spec.sheetName) : undefined;
+  if (refusal && !run.force) return failRun(spec, run, ports, refusal);
+  let note = refusal?.overwrote ?? '';
   if (spec.mode === 'merge') {
     const merged = mergeTables(existing, spec.fields, rows, spec.sheetName, unmatched);
     note = logChanges(spec, ports, merged.changes);
@@ -43,10 +45,6 @@ export function writeTarget(
     const before = existing ? joined(existing, spec.id).ours : () => false;
     writeOwned(spec, ports, { ...merged, owns: (r, c) => merged.owns(r, c) || before(r, c) });
   } else {
-    // Replace anyway: what it overwrites of the analyst's is said, never dropped without a word.
-    const refusal = replaceRefusal(existing, spec, spec.sheetName);
-    if (refusal && !run.force) return failRun(spec, run, ports, refusal);
-    note = refusal?.overwrote ?? '';
     // A watched replace logs its changes too, so the alert's link to the change log shows them: none over a table it
     // cannot match by id (one a merge refuses, such as a table the import did not write, replaced anyway).
     try {
@@ -55,18 +53,20 @@ export function writeTarget(
     } catch (e) {
       if (!(e instanceof MergeRefused)) throw e;
     }
-    const grid = [replaceHeader(existing, spec.fields), ...rows];
-    writeOwned(spec, ports, { grid, columns: spec.fields, owns: (r) => r > 0 });
+    writeOwned(spec, ports, replaced(existing, spec.fields, rows));
   }
   ports.staging.remove(spec.id);
   run.read = rows.length;
-  return doneRun(spec, run, ports, read, note + skippedNote + afterWrite(spec, run, rows, ports));
+  const filtered = spec.filters?.length ? ' matching the filters' : '';
+  const which = spec.fit ? `the best fits to fund ${spec.fit.fund}${filtered}` : filtered && `those${filtered}`;
+  const partners = plural(read, 'active limited partner');
+  const wrote = which ? `${grouped(run.read)} of ${partners} (${which})` : plural(run.read, 'active limited partner');
+  const notes = note + skippedNote + afterWrite(spec, run, rows, ports);
+  run.message = `Imported ${wrote} into "${spec.sheetName}".${notes}`;
+  return endRun(spec, run, ports, { status: 'done', read });
 }
 
-/**
- * Saves the ended run, notes its outcome on the saved import, and writes its row of the run log: `read` partners of
- * the complete list, the rows it wrote (none but a done run's), its message with `detail` after it.
- */
+/** Saves the ended run, notes it on its saved import, and logs it: `read` partners listed, its message, then `detail`. */
 function endRun(
   spec: ImportSpec,
   run: RunState,
@@ -86,8 +86,8 @@ function endRun(
   const mine = specs.find((i) => i.id === spec.id);
   if (mine) {
     // The rows its sheet holds: a run that wrote nothing keeps the count of the last that did.
-    const last = { at: now, status, rows: status === 'done' ? rows : (mine.last?.rows ?? 0), message: run.message };
-    mine.last = offers?.length ? { ...last, offers } : last;
+    const kept = status === 'done' ? rows : (mine.last?.rows ?? 0);
+    mine.last = { at: now, status, rows: kept, message: run.message, ...(offers?.length ? { offers } : {}) };
     ports.store.saveSpecs(specs);
   }
   ports.logs.run([
@@ -111,10 +111,8 @@ function endRun(
 }
 
 /**
- * Ends a run without touching the target table. Its message is the reason (none for a cancel) and
- * what became of the sheet, never the outcome: the run's status says that, and every place that
- * shows the message shows the status beside it (the sidebar, the run log's Outcome column). A
- * refused replace's run-log row names every cell it would have overwritten.
+ * Ends a run without touching the target table. Its message is the reason (none for a cancel) and what became of the
+ * sheet, never the outcome: its status, shown beside it, says that. A refused replace's log row names every cell.
  */
 export function failRun(
   spec: ImportSpec,
@@ -127,16 +125,6 @@ export function failRun(
   const { message, all, offers } = typeof reason === 'string' ? { message: reason } : reason;
   run.message = `${message ? `${message} ` : ''}The sheet "${spec.sheetName}" keeps its previous data.`;
   return endRun(spec, run, ports, { status, read: 0, detail: all && ` Every cell: ${all}.`, offers });
-}
-
-/** Ends a run that wrote its `run.read` rows of the `read` partners of the list: its message says which, then `notes`. */
-function doneRun(spec: ImportSpec, run: RunState, ports: ImportPorts, read: number, notes: string): RunSummary {
-  const filtered = spec.filters?.length ? ' matching the filters' : '';
-  const which = spec.fit ? `the best fits to fund ${spec.fit.fund}${filtered}` : filtered && `those${filtered}`;
-  const partners = plural(read, 'active limited partner');
-  const rows = which ? `${grouped(run.read)} of ${partners} (${which})` : plural(run.read, 'active limited partner');
-  run.message = `Imported ${rows} into "${spec.sheetName}".${notes}`;
-  return endRun(spec, run, ports, { status: 'done', read });
 }
 
 /** Writes `changes` to the change log, each with the time and the import's sheet, and says what a merge did. */

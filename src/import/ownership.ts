@@ -22,18 +22,18 @@ export interface Change {
   after: Cell;
 }
 
-/** What a merge writes (`columns`: the field each column of `grid` holds), with the change log's entries for it. */
-export interface MergeResult {
+/** A table to write: `columns` the field of each column of `grid`, `owns` whether the import writes cell (r, c). */
+export interface Owned {
   grid: OutCell[][];
   columns: Fields;
-  changes: Change[];
-  /** Whether the import wrote row r of `grid`: a listed partner's row or a new partner's (its cells in the import's columns). */
   owns: (r: number, c: number) => boolean;
 }
 
 export const MAX_CHANGES = 10000;
 /** How far down the header row (the one with "id") may be, below a title or notes. */
 export const HEADER_SEARCH_ROWS = 10;
+/** The version of the record an import keeps; a sheet tagged with another is adopted anew. */
+export const RECORD_VERSION = 2;
 
 /** Merge by id cannot be done without changing analyst data; `offers`: the choices its message names. */
 export class MergeRefused extends Error {
@@ -57,16 +57,15 @@ export const cellKey = (v: Cell): string =>
     : typeof v === 'number'
       ? `n${Number(v.toPrecision(15))}`
       : `${typeof v}${v}`;
-export const sameCell = (a: Cell, b: Cell): boolean => cellKey(a) === cellKey(b);
 
 /** A sheet's cells as one grid, formulas as formula cells. */
 export const gridOf = (t: { values: Cell[][]; formulas: string[][] }): OutCell[][] =>
   t.values.map((row, r) => row.map((v, c) => (t.formulas[r]?.[c] ? { formula: t.formulas[r][c] } : v)));
 
 /**
- * Where the import's table is: its header row `h`, the first of the top rows where one of the import's columns reads
- * "id" (-1 when none); its id column, the one reading "id" there, the id field's own first (cut and paste moves cells,
- * not their records); and each id's first row below the header, the only row of that partner the import writes.
+ * Where the import's table is: its header row `h`, the first top row where one of the import's columns reads "id"
+ * (-1 when none); its id column there, the id field's own first (cut and paste moves cells, not their records); and
+ * each id's first row below the header, the only row of that partner the import writes.
  */
 export function tableLayout(values: ReadonlyArray<readonly Cell[]>, fields: Fields) {
   const own = fields.indexOf('id');
@@ -82,9 +81,8 @@ export function tableLayout(values: ReadonlyArray<readonly Cell[]>, fields: Fiel
 }
 
 /** The field whose name the header of column `c` reads while its own column reads otherwise: cut and paste moved it. */
-export function movedField(row: readonly Cell[], fields: Fields, c: number): string | undefined {
-  return fields.find((f, k) => row[c] === f && row[k] !== undefined && row[k] !== f);
-}
+const movedField = (row: readonly Cell[], fields: Fields, c: number): string | undefined =>
+  fields.find((f, k) => row[c] === f && row[k] !== undefined && row[k] !== f);
 
 /** The one header rule of both modes: the analyst's name for the import's column `c` is kept; a blank or moved one is its field's. */
 export const headerName = (row: readonly Cell[], fields: Fields, c: number): Cell =>
@@ -102,7 +100,7 @@ export function mergeTables(
   incoming: readonly Cell[][],
   sheetName: string,
   unmatched: ReadonlySet<string> = new Set(),
-): MergeResult {
+): Owned & { changes: Change[] } {
   const old = existing ? gridOf(existing) : [];
   if (!existing || old.every((row) => row.every(blankCell)))
     return { grid: [[...fields], ...incoming], columns: [...fields], changes: [], owns: (r) => r > 0 };
@@ -150,7 +148,7 @@ export function mergeTables(
       fields.forEach((f, k) => {
         const c = columns.indexOf(f);
         const was = values[at][c] ?? '';
-        if (c < width && !isFormula(old[at][c]) && !sameCell(was, row[k])) log(id, 'changed', f, was, row[k]);
+        if (c < width && !isFormula(old[at][c]) && cellKey(was) !== cellKey(row[k])) log(id, 'changed', f, was, row[k]);
       });
   }
   // A partner no longer listed, or a further row of a repeated id, is kept whole and logged.
@@ -160,14 +158,11 @@ export function mergeTables(
   return { grid, columns, changes, owns: wrote };
 }
 
-/** The version of the record an import keeps; a sheet tagged with another is adopted anew. */
-export const RECORD_VERSION = 2;
-
 /** A value's short hash with its field, the value as Sheets gives it back (cellKey). */
 const cellHash = (field: string, v: Cell): string => fnv1a(`${field}\u0001${cellKey(v)}`).toString(36);
 
-/** The record of `grid`: for each row `owns` names, its id and the hashes of the cells `owns` names in the import's columns. */
-export function recordOf(grid: readonly OutCell[][], columns: Fields, owns: (r: number, c: number) => boolean) {
+/** The record of a table: for each row it owns, the hashes of the cells it owns in the import's columns, then its id. */
+export function recordOf(grid: readonly OutCell[][], columns: Fields, owns: Owned['owns']): string[] {
   const idCol = columns.indexOf('id');
   return grid.flatMap((row, r) => {
     if (blankCell(row[idCol]) || !owns(r, idCol)) return [];
@@ -181,12 +176,14 @@ export function recordOf(grid: readonly OutCell[][], columns: Fields, owns: (r: 
 /** The sheet joined with `importId`'s record: where its table is, and whether cell (r, c) is as the import wrote it. */
 export function joined(table: OwnedTable, importId: string) {
   const { h, idCol, first } = tableLayout(table.values, table.fields);
-  // Each cell the record names, as `hash|id`.
-  const wrote = new Set<string>();
   const tagged = table.tag?.import === importId && table.tag.version === RECORD_VERSION;
-  if (tagged)
-    for (const line of table.written)
-      for (const hash of line.slice(0, line.indexOf('|')).split('.')) wrote.add(hash + line.slice(line.indexOf('|')));
+  // Each cell the record names, as `hash|id`.
+  const wrote = new Set(
+    (tagged ? table.written : []).flatMap((line) => {
+      const [hashes, id] = [line.slice(0, line.indexOf('|')), line.slice(line.indexOf('|'))];
+      return hashes.split('.').map((hash) => hash + id);
+    }),
+  );
   const grid = gridOf(table);
   // A column's cells are its field's, or those of the field moved there; a formula never hashes as a recorded value.
   const fieldOf = table.fields.map((f, c) => (h >= 0 ? movedField(table.values[h], table.fields, c) : undefined) ?? f);
@@ -201,9 +198,11 @@ export function joined(table: OwnedTable, importId: string) {
  * The analyst lets the import own the table: the columns headed like its fields on the first top row with an "id" (else
  * the first row), and the rows below with an id; a title above, and a row without an id (a TOTAL row), stay theirs.
  */
-export function adoption(table: OwnedTable, fields: readonly string[]) {
-  const headed = (row: readonly Cell[]) => row.some((v) => norm(v) === 'id');
-  const h = Math.max(0, table.values.slice(0, HEADER_SEARCH_ROWS).findIndex(headed));
+export function adoption(table: OwnedTable, fields: readonly string[]): Owned {
+  const h = Math.max(
+    0,
+    table.values.slice(0, HEADER_SEARCH_ROWS).findIndex((row) => row.some((v) => norm(v) === 'id')),
+  );
   const header = table.values[h] ?? [];
   const columns = header.map((name, c) =>
     fields.find((f) => norm(f) === norm(name) && header.findIndex((x) => norm(x) === norm(name)) === c),
@@ -256,34 +255,28 @@ export function replaceRefusal(
   };
 }
 
-/** The header a replace writes: on the first row, the names the analyst gave there are kept, as a merge keeps them (headerName). */
-export function replaceHeader(table: OwnedTable | null, fields: readonly string[]): Cell[] {
+/** The table a replace writes: its header keeps, on the first row, the names the analyst gave there (headerName). */
+export function replaced(table: OwnedTable | null, fields: readonly string[], rows: Cell[][]): Owned {
   const at = table && tableLayout(table.values.slice(0, 1), table.fields).h === 0 ? table : null;
-  return fields.map((f) => {
+  const header = fields.map((f) => {
     const c = at?.fields.indexOf(f) ?? -1;
     return at && c >= 0 && !at.formulas[0][c] ? headerName(at.values[0], at.fields, c) : f;
   });
+  return { grid: [header, ...rows], columns: fields, owns: (r) => r > 0 };
 }
 
 /**
- * Writes a table with the import's record of the cells `owns` names: the record first, as pending
- * beside the current one, then the table, its columns' fields, formats and protection, then the
- * record made current, as the sheet holds it (read back: how Sheets stores a value is what the next
- * run compares). An execution killed at any point leaves the old table or the new one, each
- * matching a record the next run reads.
+ * Writes a table and its record: the record as pending beside the current one, the table (its columns' fields, formats
+ * and protection), then the record made current as the sheet holds it (read back: how Sheets stores a value is what
+ * the next run compares). An execution killed at any point leaves the old table or the new one, each with its record.
  */
-export function writeOwned(
-  spec: ImportSpec,
-  ports: ImportPorts,
-  table: Pick<MergeResult, 'grid' | 'columns' | 'owns'>,
-): void {
-  const { grid, columns } = table;
+export function writeOwned(spec: ImportSpec, ports: ImportPorts, { grid, columns, owns }: Owned): void {
   // Only rows it writes: one the analyst types below the table while it writes is theirs.
-  const owns = (r: number, c: number) => r < grid.length && table.owns(r, c);
-  const record = recordOf(grid, columns, owns);
+  const mine = (r: number, c: number) => r < grid.length && owns(r, c);
+  const record = recordOf(grid, columns, mine);
   ports.target.record(spec.sheetName, spec.id, record);
   ports.target.write(spec.sheetName, grid, columns, spec.id);
   const written = ports.target.read(spec.sheetName);
-  const stored = written ? recordOf(gridOf(written), columns, owns) : record;
+  const stored = written ? recordOf(gridOf(written), columns, mine) : record;
   ports.target.commit(spec.sheetName, spec.id, stored.join('\n') === record.join('\n') ? undefined : stored);
 }
