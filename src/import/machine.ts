@@ -382,7 +382,7 @@ function givenUp(run: RunState, now: number): string | undefined {
   return ` The import gave up after ${plural(refused, 'request')} refused and ${plural(reread, 'page')} read again (it may spend ${grouped(allowed)} ${on}), ${since} since ${from}.`;
 }
 
-/** The analyst lets the import own the table in its sheet, which it did not write (typed by hand, or from before imports kept a record). */
+/** The analyst lets the import own the table in its sheet, which it did not write (typed by hand, or tagged by another import or record version). */
 export function adoptTable(importId: string, ports: ImportPorts): RunSummary {
   return locked(importId, ports, () => {
     const spec = specFor(importId, ports);

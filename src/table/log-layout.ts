@@ -1,8 +1,8 @@
 /**
- * Where a log row's values go on a log sheet whose header row may be older than the add-in: each
- * value goes under the column of its own name, whatever the order the sheet has; names the sheet
- * lacks are added at its right end. Nothing already on the sheet moves, so rows logged under an
- * earlier layout stay under their own headers, and columns the analyst added are kept.
+ * Where a log row's values go on a log sheet whose header row the analyst may have changed (columns
+ * moved, deleted or added): each value goes under the column of its own name, whatever the order the
+ * sheet has; names the sheet lacks are added at its right end. Nothing already on the sheet moves,
+ * so logged rows stay under their own headers, and columns the analyst added are kept.
  */
 import type { Cell } from './cells';
 

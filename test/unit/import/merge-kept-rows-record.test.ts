@@ -2,8 +2,8 @@
  * What a merge by id records as the import's in the rows it keeps without writing them (a partner
  * the list no longer has), read from the sheet's record before the merge: all of them when the
  * sheet is as a write that ended before its record was completed left it (a table the analyst let
- * the import own), none when the sheet has no record of this import (a sheet an earlier release
- * wrote), and, however many cells the analyst edited, each cell not edited. A replace that follows
+ * the import own), none when the sheet has no record of this import (its columns' fields
+ * without a tag: a record sheet deleted, or the table written by another import), and, however many cells the analyst edited, each cell not edited. A replace that follows
  * shows it: it replaces rows the import owns and stops on the others, naming them.
  */
 import { adoptTable, beginRun } from '../../../src/import/machine';
@@ -32,7 +32,7 @@ const sheet: OutCell[][] = [
 ];
 
 describe('a merge into a sheet without a record of this import', () => {
-  test("an earlier release's table (its columns' fields, no record): the kept row stays the analyst's", () => {
+  test("a table with its columns' fields but no record: the kept row stays the analyst's", () => {
     const w = world(fakeList(records(2)).fetch, [spec]);
     w.tables.set(
       'Partners',
