@@ -2,7 +2,7 @@
  * Reading a whole list with `readList` (src/api/pages.ts), beyond the honest and lying services
  * of pages.test.ts: a list not keyed by id (a fund's industries) taken as it comes, a page as
  * long as the limit asked for, refusals inside and after the list, a list that shrinks under a
- * read, the cap on a list's length, the reasons a read is not complete, and the error an analyst
+ * read, records without a usable id at the edges of pages, the cap on a list's length, the reasons a read is not complete, and the error an analyst
  * reads for it.
  */
 import type { Outcome } from '../../../src/api/client';
@@ -203,4 +203,24 @@ describe('the error for a list that could not be read completely', () => {
       incompleteError('list', { complete: false, reason: '', changed: false }).message,
     );
   });
+});
+
+describe('records without a usable id at the edges of pages', () => {
+  /**
+   * readList (LP_ACTIVE, LP_FIND's list, a filled-down column's read) skips and counts records
+   * without a usable id (missing, null, blank or spaces): two pages in a row whose first and last
+   * records have none are not taken for a repeat of each other (the cursor's page signature knows
+   * such a record by its fields, src/api/pages.ts).
+   */
+  const list = (missing: unknown): ServiceRecord[] =>
+    records(400).map((r, i) => ([100, 199, 200, 299].includes(i) ? { ...r, id: missing } : r) as ServiceRecord);
+
+  test.each([[undefined], [null], [''], ['  ']])(
+    'records whose id is %p at the edges of pages 2 and 3: the list reads complete, those 4 skipped',
+    (missing) => {
+      const read = readList(fakeList(list(missing)).fetch, { limit: 1000, batch: 20, passes: 2 });
+      expect(read.verdict).toEqual({ complete: true });
+      expect(read.records).toHaveLength(396);
+    },
+  );
 });

@@ -1,8 +1,9 @@
 /**
  * The import reads the list page by page, in order, as its record of the read says (src/api/pages.ts,
  * src/import/machine.ts): how many pages a round asks for and through which port calls, pages that
- * are wide or long, records without ids at a page's edges, a total too large for a spreadsheet, a
- * last page longer than its place, and a list that moves or repeats ids, read again. Each case was
+ * are wide or long, records without ids at a page's edges, a total too large for a spreadsheet (to the
+ * partner), a last page longer than its place, the page after the last repeating the last, and a list
+ * that moves or repeats ids, read again. Each case was
  * once a file of its own; driven over the in-memory ports (test/helpers).
  */
 import { ServiceError, unsent } from '../../../src/api/errors';
@@ -19,6 +20,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { RUN_LOG_HEADER } from '../../../src/import/end';
+import { MAX_SPREADSHEET_CELLS } from '../../../src/import/watch';
 
 describe('rounds', () => {
   /**
@@ -516,5 +518,72 @@ describe('repeats read again', () => {
       `Incomplete after ${reads} reads of the list: it kept changing during the import (last read: 1 item came twice, so others were missed). The import gave up after 0 requests refused and ${2 * reads} pages read again`,
     );
     expect(read).toBe(reads);
+  });
+});
+
+describe('the page after the last repeating the last', () => {
+  /**
+   * A service that answers the page after the last with its last page again (clamping), asked to
+   * confirm the end of a list whose total is a whole number of pages (src/import/machine.ts take):
+   * that answer ends the list and brings no rows, so a record on the last page is counted once,
+   * even one without a usable id, which is skipped and said so once.
+   */
+  const spec: ImportSpec = { id: 'imp1', sheetName: 'Partners', fields: ['id', 'fullName'], mode: 'replace' };
+
+  test('the last page repeated past the end adds no row: a record without an id on it is skipped once', () => {
+    // 200 partners in pages of 100; the one at 150 has no id.
+    const items: ServiceRecord[] = records(200).map((r, i) => (i === 150 ? { fullName: r.fullName } : r));
+    const list = fakeList(items, { pastEnd: 'clamp' });
+    const w = world(list.fetch, [spec]);
+    const { steps } = timedDrive(w, 20_000);
+    expect(list.asked.map((a) => a.page)).toContain(3);
+    const last = steps[steps.length - 1];
+    expect(last.status).toBe('done');
+    expect(last.message).toMatch(/ Skipped 1 listed record: /);
+    expect(w.runs.get('imp1')?.pass).toBe(1);
+    expect(idsBelowHeader(w.tables.get('Partners'))).toEqual(items.flatMap((r) => (r.id === undefined ? [] : [r.id])));
+  });
+});
+
+describe('the size check at page 1', () => {
+  /**
+   * The size check at page 1 (src/import/machine.ts): a list whose table, header row included, would
+   * hold more cells than a spreadsheet allows fails the run before more is read; one that fills the
+   * spreadsheet exactly is read. Two columns, so the limit falls between two totals one partner apart.
+   */
+  const spec: ImportSpec = { id: 'imp1', sheetName: 'Partners', fields: ['id', 'fullName'], mode: 'replace' };
+
+  /** Full pages of 100 partners, each page reporting `total` in all. */
+  const reporting =
+    (total: number): PageFetcher =>
+    (pages) =>
+      pages.map((page) => ({
+        ok: true,
+        value: {
+          items: Array.from({ length: 100 }, (_, i) => ({ id: `p${(page - 1) * 100 + i}`, fullName: 'x' })),
+          pagination: { totalItems: total, totalPages: Math.ceil(total / 100), currentPage: page, pageSize: 100 },
+        },
+      }));
+
+  /** The first sidebar step of an import over a list of `total` partners. */
+  function firstStep(total: number) {
+    const w = world(reporting(total), [spec]);
+    return { step: beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t + 20_000), w };
+  }
+
+  test('a table that fills the spreadsheet exactly, header row included, is read', () => {
+    const total = MAX_SPREADSHEET_CELLS / spec.fields.length - 1;
+    const { step, w } = firstStep(total);
+    expect(step.status).toBe('running');
+    expect(step.message).not.toMatch(/would not fit/);
+    expect(w.fetches).toBeGreaterThan(1);
+  });
+
+  test('one partner more, and the header row no longer fits: the run fails at page 1', () => {
+    const total = MAX_SPREADSHEET_CELLS / spec.fields.length;
+    const { step, w } = firstStep(total);
+    expect(step.status).toBe('failed');
+    expect(step.message).toMatch(/would not fit in a spreadsheet/);
+    expect({ requests: w.fetches, written: w.tables.has('Partners') }).toEqual({ requests: 1, written: false });
   });
 });

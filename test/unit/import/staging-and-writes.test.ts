@@ -1,11 +1,12 @@
 /**
  * What an import step writes and when (src/import/machine.ts): the pages it read go to staging at
- * their place in one write, a step keeps the time to write what it holds and never starts work it
- * has no time for, the read that ends writes the table once, and the run's counters. Each case was
- * once a file of its own; driven over the in-memory ports (test/helpers).
+ * their place in one write (each row as wide as the row's shape, every staging call counted), a
+ * step keeps the time to write what it holds and never starts work it has no time for, the read
+ * that ends writes the table once, and the run's counters. Each case was once a file of its own;
+ * driven over the in-memory ports (test/helpers).
  */
 import { ServiceError } from '../../../src/api/errors';
-import type { ImportSpec } from '../../../src/import/spec';
+import { type ImportSpec, checkSpec } from '../../../src/import/spec';
 import { fakeList, records } from '../../helpers/fake-list';
 import { idsBelowHeader, stagingCalls, type StagingCalls, type World, world } from '../../helpers/fake-ports';
 import { limited, timedDrive } from '../../helpers/import-drive';
@@ -23,6 +24,7 @@ import { DEADLINE_MARGIN_MS } from '../../../src/api/client';
 import { RUN_LOG_HEADER } from '../../../src/import/end';
 import type { ImportPorts, OutCell } from '../../../src/import/ports';
 import type { RunSummary } from '../../../src/import/run-state';
+import { rowShape } from '../../../src/import/shape';
 
 describe('staging', () => {
   /**
@@ -693,5 +695,135 @@ describe('finish', () => {
       expect(w.writes).toEqual([]);
       expect(w.tables.has('Partners')).toBe(false);
     });
+  });
+});
+
+describe('the calls to staging a step makes', () => {
+  /**
+   * The staging calls a step makes (src/import/machine.ts): each is a range write or read on a hidden
+   * sheet, time taken from the step's budget. A step writes the pages it read in one write, a step with
+   * nothing new to keep writes nothing, and a step whose held pages hold no rows reads nothing back.
+   * Driven over the in-memory ports, every staging write and read counted per step.
+   */
+  const spec: ImportSpec = { id: 'imp1', sheetName: 'Partners', fields: ['id', 'fullName'], mode: 'replace' };
+
+  /** Pages `waiting` are refused with a Retry-After of 60 s until the clock passes `until`. */
+  const waitingUntil =
+    (w: () => World, waiting: readonly number[], until: () => number) =>
+    (page: number): ServiceError | undefined =>
+      waiting.includes(page) && w().clock.t < until() ? limited(60) : undefined;
+
+  test('the pages a step read go to staging in one write, blank rows where pages still wait', () => {
+    // 400 partners, 100 a page: page 5 (asked to confirm the end) is empty; pages 2 and 4 wait past the first step.
+    let start = 0;
+    const list = fakeList(records(400), {
+      fail: waitingUntil(
+        () => w,
+        [2, 4],
+        () => start + 30_000,
+      ),
+    });
+    const w = world(list.fetch, [spec]);
+    start = w.clock.t;
+    const calls = stagingCalls(w);
+    const first = timedDrive(w, 20_000, 1).steps[0];
+    expect(first.status).toBe('running');
+    expect(list.asked.filter((a) => a.page === 5)).toHaveLength(1);
+    // Pages 1 to 5 from row 0: pages 2 and 4 blank, page 5 (the empty page after the last) no row.
+    expect(calls[0].writes).toEqual([{ at: 0, rows: 400 }]);
+    expect(
+      w.staging
+        .get('imp1')
+        ?.slice(1)
+        .map((r) => r[0] !== ''),
+    ).toEqual([true, false, true, false].flatMap((b) => new Array(100).fill(b)));
+    const next = w.nextExecution();
+    expect(continueRun('imp1', next, w.clock.t + 60_000).status).toBe('done');
+    expect(w.tables.get('Partners')?.length).toBe(401);
+  });
+
+  test('a step whose held pages hold no rows reads nothing back from staging', () => {
+    // 200 partners: page 3 (asked to confirm the end) is empty and kept; page 2 waits past the first two steps.
+    let start = 0;
+    const list = fakeList(records(200), {
+      fail: waitingUntil(
+        () => w,
+        [2],
+        () => start + 45_000,
+      ),
+    });
+    const w = world(list.fetch, [spec]);
+    start = w.clock.t;
+    const calls = stagingCalls(w);
+    const { steps, notes } = timedDrive(w, 20_000);
+    expect(steps[1].status).toBe('running');
+    expect(notes[0]).toMatchObject({ next: 2, slots: 'wx' });
+    expect(calls[1].reads).toEqual([]);
+    expect(steps.pop()?.status).toBe('done');
+    expect(w.tables.get('Partners')?.length).toBe(201);
+  });
+
+  test('a step that takes no page writes nothing to staging', () => {
+    // The list grows by one partner after page 2 (the pages after it show another total: the read is done again);
+    // page 3 waits past two steps.
+    let start = 0;
+    let grown = false;
+    const list = fakeList(records(1000), {
+      fail: waitingUntil(
+        () => w,
+        [3],
+        () => start + 45_000,
+      ),
+      before: (page) => {
+        if (page > 2 && !grown) {
+          grown = true;
+          list.items.push({ id: 'late', fullName: 'Late' });
+        }
+      },
+    });
+    const w = world(list.fetch, [spec]);
+    start = w.clock.t;
+    const calls = stagingCalls(w);
+    const asked: number[] = [];
+    const next = w.nextExecution.bind(w);
+    w.nextExecution = () => {
+      asked.push(list.asked.length);
+      return next();
+    };
+    const { steps } = timedDrive(w, 20_000);
+    expect(steps[1].status).toBe('running');
+    // The second step took no page: page 3 still waits.
+    expect(asked[2] - asked[1]).toBe(0);
+    expect(steps[1].rows).toBe(steps[0].rows);
+    expect(calls[1].writes).toEqual([]);
+    expect(steps.pop()?.status).toBe('done');
+    expect(w.tables.get('Partners')?.length).toBe(1002);
+  });
+});
+
+describe('the width of a staged row', () => {
+  /**
+   * The cells an import stages per partner: its own columns only when it has no filters or sort;
+   * with them, also whether the partner matches and one value per sort key. The staging sheet is
+   * sized by the shape's width, so every staged row is exactly that wide.
+   */
+  const spec = (input: Record<string, unknown>) =>
+    checkSpec({ sheetName: 'Partners', fields: ['id', 'fullName', 'firm'], ...input }, [], () => 'imp1');
+  const [record] = records(1);
+
+  test('without filters or sort, only the import’s own columns are staged', () => {
+    const shape = rowShape(spec({}));
+    expect(shape.width).toBe(3);
+    expect(shape.row(record)).toEqual(['p0', 'Name 0', '']);
+  });
+
+  test.each([
+    [{ filters: [{ field: 'region', op: 'is', value: 'europe' }] }, 4],
+    [{ sort: [{ field: 'firm' }] }, 5],
+    [{ sort: [{ field: 'firm' }, { field: 'ticketSize', descending: true }] }, 6],
+  ])('with %j, each staged row is as wide as the shape says (%i cells)', (options, width) => {
+    const shape = rowShape(spec(options));
+    expect(shape.width).toBe(width);
+    expect(shape.row(record)).toHaveLength(width);
   });
 });
