@@ -20,7 +20,7 @@
  */
 import { grouped } from './numbers';
 import { FUND_FIELDS, type JsonValue, LP_FIELDS, type ServiceRecord } from './records';
-import { keyRedactor } from './redact';
+import { encodedStart, keyRedactor } from './redact';
 
 /** Levels of nesting a field's value may have (a list of objects is 2). */
 export const MAX_DEPTH = 64;
@@ -40,13 +40,13 @@ function escapeRegExp(text: string): string {
 
 /**
  * A function that redacts a text only when it could hold a key: a run of 8 characters of one
- * (or the whole of a short one), or a percent-encoded byte (an encoded form). Everything else,
- * nearly every text of nearly every answer ("a 20% hurdle" too), is returned as it is, cheaply;
- * and when the whole `body` as sent holds no such run (nor a `\u` escape, which could spell
- * one), no text is tested at all.
+ * (or the whole of a short one), or the start of an encoded form of one (a key character's byte
+ * percent-encoded, or `%25`). Everything else, nearly every text of nearly every answer ("a 20%
+ * hurdle", "%20" in a link too), is returned as it is, cheaply; and when the whole `body` as sent
+ * holds no such run (nor a `\u` escape, which could spell one), no text is tested at all.
  */
 function redactor(secrets: readonly string[], body: string): (text: string) => string {
-  const parts = ['%[0-9A-Fa-f]{2}'];
+  const parts = [encodedStart(secrets)];
   for (const secret of secrets) {
     if (!secret || secret.length < 4) continue;
     if (secret.length <= 8) parts.push(escapeRegExp(secret));

@@ -23,16 +23,33 @@ function escapeRegExp(text: string): string {
 /** A hex digit in either case. */
 const hex = (d: string): string => (/[A-F]/.test(d) ? `[${d}${d.toLowerCase()}]` : d);
 
+/** The UTF-8 bytes of a character as hex pairs, as percent-encoding writes them (none for a lone surrogate: it has no encoded form). */
+function bytesOf(ch: string): string[] {
+  try {
+    const encoded = encodeURIComponent(ch).match(/%[0-9A-F]{2}/g);
+    return encoded ? encoded.map((b) => b.slice(1)) : [ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')];
+  } catch {
+    return [];
+  }
+}
+
+const bytePattern = (pair: string): string => `${hex(pair[0])}${hex(pair[1])}`;
+
 /** A pattern matching one character raw or percent-encoded (UTF-8 bytes, any hex case, `%` itself encoded up to twice). */
 function charPattern(ch: string): string {
-  let bytes: string[];
-  try {
-    bytes = encodeURIComponent(ch).match(/%[0-9A-F]{2}/g) ?? [];
-  } catch {
-    return escapeRegExp(ch); // a lone surrogate has no encoded form
-  }
-  if (bytes.length === 0) bytes = [`%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`];
-  return `(?:${escapeRegExp(ch)}|${bytes.map((b) => `%(?:25){0,2}${hex(b[1])}${hex(b[2])}`).join('')})`;
+  const bytes = bytesOf(ch);
+  if (!bytes.length) return escapeRegExp(ch);
+  return `(?:${escapeRegExp(ch)}|${bytes.map((b) => `%(?:25){0,2}${bytePattern(b)}`).join('')})`;
+}
+
+/**
+ * A pattern for where any percent-encoded form of a secret begins: `%` and a byte of one of its
+ * characters, or `%25` (`%` encoded). A text with none of them holds the secrets raw or not at all.
+ */
+export function encodedStart(secrets: readonly string[]): string {
+  const bytes = new Set(['25']);
+  for (const secret of secrets) for (const ch of secret) for (const b of bytesOf(ch)) bytes.add(b);
+  return `%(?:${[...bytes].map(bytePattern).join('|')})`;
 }
 
 /** Every character of a key, raw or encoded, in sequence. */

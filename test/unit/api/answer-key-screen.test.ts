@@ -42,3 +42,20 @@ test('a short key, of 4 to 8 characters, is redacted whole', () => {
     expect(website).toBe('https://svc/?apiKey=***');
   }
 });
+
+test('the key with one character encoded (any hex case, or `%` itself encoded) is redacted, beside unrelated encodings', () => {
+  // Every underscore encoded: no run of 8 raw characters of the key is left.
+  const forms = ['%5f', '%5F', '%255F', '%25255f'].map((encoded) => KEY.replace(/_/g, encoded));
+  for (const form of forms) {
+    const body = {
+      data: [
+        { id: 'a', website: 'https://svc/a%20b?q=%C3%A9' },
+        { id: 'b', website: `https://svc/?k=${form}` },
+      ],
+    };
+    const kept = keepAnswer(body, [KEY], JSON.stringify(body)).data as Array<Record<string, unknown>>;
+    expect(kept[0].website).toBe('https://svc/a%20b?q=%C3%A9');
+    expect(leaksIn(String(kept[1].website), [KEY])).toEqual([]);
+    expect(kept[1].website).not.toContain('SECRET');
+  }
+});
