@@ -54,17 +54,16 @@ export interface SnapshotFind {
   lost: Set<string>;
 }
 
+/** Every field of the records, in the order first seen. */
+function fieldsOf(records: readonly ServiceRecord[]): string[] {
+  const seen = new Set<string>();
+  for (const r of records) for (const k of Object.keys(r)) seen.add(k);
+  return [...seen];
+}
+
 /** Column layout of a bucket (or of the fields `only`); a field a record lacks is written as null (the table shows both as blank). */
 export function toColumns(records: readonly ServiceRecord[], only?: readonly string[]): Pick<Columns, 'k' | 'c'> {
-  const keys: string[] = only ? [...only] : [];
-  const seen = new Set<string>();
-  for (const r of only ? [] : records) {
-    for (const k of Object.keys(r)) {
-      if (seen.has(k)) continue;
-      seen.add(k);
-      keys.push(k);
-    }
-  }
+  const keys = only ? [...only] : fieldsOf(records);
   // Own fields only: a record without a `__proto__` field has none, whatever `r.__proto__` reads.
   const own = (r: ServiceRecord, k: string) => Object.getOwnPropertyDescriptor(r, k)?.value ?? null;
   return { k: keys, c: keys.map((k) => records.map((r) => own(r, k))) };
@@ -177,10 +176,8 @@ export class Snapshot {
     const buckets = view.parts.reduce((n, count) => n + count, 0);
     const list = fields && touched * 2 > buckets ? this.columns(view, fields) : undefined;
     if (list) {
-      for (const record of list) {
-        const id = recordId(record);
-        if (id !== undefined && wanted.has(id)) records.set(id, record);
-      }
+      // `wanted` holds usable ids only: a record whose id is not one is not in it.
+      for (const record of list) if (wanted.has(record.id as string)) records.set(record.id as string, record);
       return { records, lost: new Set() };
     }
     const keys = hashed.flatMap((set, part) => [...set].map((b) => this.bucketKey(view.gen, part, b)));
@@ -232,10 +229,9 @@ export class Snapshot {
     if (view.held) return [...view.held.list];
     const names = [...new Set(['id', ...fields])];
     const hits = this.memo.getMany(names.map((f) => this.columnKey(view.gen, f)));
+    // The copies of a generation are of one list: written together, each a whole column of it.
     const copies = names.map((f) => hits.get(this.columnKey(view.gen, f))?.value);
-    const size = Array.isArray(copies[0]) ? copies[0].length : -1;
-    if (copies.every((c) => Array.isArray(c) && c.length === size))
-      return fromColumns({ k: names, c: copies as unknown[][] });
+    if (copies.every((c) => Array.isArray(c))) return fromColumns({ k: names, c: copies as unknown[][] });
     const list = this.all(view);
     if (list) this.copyColumns(view, list, names);
     return list;

@@ -8,6 +8,7 @@
  * generation and live for the freshness lifetime only, the first values the cache drops.
  */
 import type { ServiceRecord } from '../../../src/api/records';
+import { fnv1a } from '../../../src/api/hash';
 import { BUCKET_RECORDS, Snapshot, type SnapshotView } from '../../../src/api/snapshot';
 import { memoFor } from '../../helpers/client-setup';
 import { FakeClock, LimitedStore } from '../../helpers/fakes';
@@ -160,4 +161,27 @@ test('a list read in one go and published with fields leaves their copies: the f
   expect(asked).toEqual([copyKey('g3', 'id'), copyKey('g3', 'firm')]);
   expect(asked.some(isBucket)).toBe(false);
   expect(found.records.get('lp_10')?.firm).toBe('Firm 3');
+});
+
+test('a list this execution holds answers a scan from memory: no copy or bucket is read', () => {
+  const { snapshot, asked } = setup();
+  const held = snapshot.hold(records, 'g4');
+  asked.length = 0;
+  expect(snapshot.columns(held, ['firm'])).toEqual(records);
+  expect(snapshot.find(held, ids, ['firm']).records.get('lp_8')).toEqual(records[8]);
+  expect(asked).toEqual([]);
+});
+
+test('a bucket lost in one part of two: an id it held is lost, though its bucket in the other part is there', () => {
+  const { snapshot, view, store, memo } = setup();
+  const a = snapshot.write('g6', 0, records.slice(0, 300), places(0, 300));
+  const b = snapshot.write('g6', 1, records.slice(300), places(300, records.length - 300));
+  snapshot.publish('g6', records.length, [a, b]);
+  const v = view();
+  const id = 'lp_400';
+  const inPart1 = v.parts.map((count, part) => memo.key('snap', `g6:${part}.${fnv1a(id) % count}`));
+  store.removeAll([inPart1[1]]);
+  const found = snapshot.find(v, [id]);
+  expect(found.records.has(id)).toBe(false);
+  expect([...found.lost]).toEqual([id]);
 });
