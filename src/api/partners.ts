@@ -63,6 +63,11 @@ export interface LookupContext {
   /** This execution, for claims. */
   token: string;
   random?: () => number;
+  /**
+   * The fields the formula shows (every field when absent): a scan of the snapshot then reads only
+   * their column copies, and a read of the list leaves them.
+   */
+  fields?: readonly string[];
 }
 
 export interface Neighbours {
@@ -231,6 +236,7 @@ export class PartnerLookup {
     const got = this.snapshot.find(
       view,
       ids.filter((id) => !found.has(id)),
+      this.context.fields,
     );
     for (const [id, record] of got.records) found.set(id, { ok: true, value: record });
     return got.lost;
@@ -253,10 +259,10 @@ export class PartnerLookup {
    */
   activeRecords(): { records: ServiceRecord[]; staleSince?: number } {
     const view = this.snapshot.view();
-    const whole = view?.fresh ? this.snapshot.all(view) : undefined;
+    const whole = view?.fresh ? this.wholeList(view) : undefined;
     if (whole) return { records: whole };
     const filled = this.fill(Number.POSITIVE_INFINITY, view?.gen);
-    const records = filled.view && this.snapshot.all(filled.view);
+    const records = filled.view && this.wholeList(filled.view);
     if (records) return { records };
     let error = filled.error;
     const known = this.meta();
@@ -269,6 +275,12 @@ export class PartnerLookup {
     const stale = view ? this.snapshot.all(view) : undefined;
     if (stale && (!error || error.fallsBack)) return { records: stale, staleSince: view?.fetchedAt };
     throw error ?? new ServiceError('SERVER', 'The list of active partners could not be read; try again in a minute.');
+  }
+
+  /** The whole list, with the formula's fields at least (their column copies when it names them). */
+  private wholeList(view: SnapshotView): ServiceRecord[] | undefined {
+    const { fields } = this.context;
+    return fields ? this.snapshot.columns(view, fields) : this.snapshot.all(view);
   }
 
   /**
@@ -384,7 +396,7 @@ export class PartnerLookup {
     // The column's answers first: the cells waiting for this read (and the ones Sheets runs next) need only those.
     if (column && client.timeLeft() > WRITE_RESERVE_MS / 2) this.copyColumn(view.held?.byId ?? new Map(), column);
     // Writing the snapshot takes time (about 1 s per 10,000 partners): never at the cost of this cell's 30 s.
-    if (client.timeLeft() >= WRITE_RESERVE_MS) this.snapshot.publishHeld(view);
+    if (client.timeLeft() >= WRITE_RESERVE_MS) this.snapshot.publishHeld(view, this.context.fields);
     return { view };
   }
 

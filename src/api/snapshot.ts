@@ -11,6 +11,13 @@
  * (`lost`), nothing more. The snapshot lives in the memo's namespace (one per API key and service
  * address) and has one freshness rule, the head's: fresh inside the cache lifetime from the time
  * its oldest part was read, and after the last "refresh all"; past that a last good copy.
+ *
+ * A scan (a formula over most of the list that shows a few fields: a range of thousands of ids,
+ * LP_FILTER) reads *column copies* instead of the buckets: one cache value per field of a
+ * generation, its values in list order, written by the first scan that needs it (or by the read of
+ * the list itself) and kept for the freshness lifetime only, so the cache drops them first. A
+ * bucket holds every field, and a scan of two fields read every bucket to use 2 % of its bytes; a
+ * copy is a copy of the buckets, so a lost one is read again from them, nothing more.
  */
 import { fnv1a } from './hash';
 import type { Cached, Memo } from './memo';
@@ -47,17 +54,16 @@ export interface SnapshotFind {
   lost: Set<string>;
 }
 
-/** Column layout of a bucket; a field a record lacks is written as null (the table shows both as blank). */
-export function toColumns(records: readonly ServiceRecord[]): Pick<Columns, 'k' | 'c'> {
-  const keys: string[] = [];
+/** Every field of the records, in the order first seen. */
+function fieldsOf(records: readonly ServiceRecord[]): string[] {
   const seen = new Set<string>();
-  for (const r of records) {
-    for (const k of Object.keys(r)) {
-      if (seen.has(k)) continue;
-      seen.add(k);
-      keys.push(k);
-    }
-  }
+  for (const r of records) for (const k of Object.keys(r)) seen.add(k);
+  return [...seen];
+}
+
+/** Column layout of a bucket (or of the fields `only`); a field a record lacks is written as null (the table shows both as blank). */
+export function toColumns(records: readonly ServiceRecord[], only?: readonly string[]): Pick<Columns, 'k' | 'c'> {
+  const keys = only ? [...only] : fieldsOf(records);
   // Own fields only: a record without a `__proto__` field has none, whatever `r.__proto__` reads.
   const own = (r: ServiceRecord, k: string) => Object.getOwnPropertyDescriptor(r, k)?.value ?? null;
   return { k: keys, c: keys.map((k) => records.map((r) => own(r, k))) };
@@ -125,6 +131,11 @@ export class Snapshot {
     return view.parts.map((count, part) => this.bucketKey(view.gen, part, h % count));
   }
 
+  /** The copy of one field's column of generation `gen`, in list order. */
+  private columnKey(gen: string, field: string): string {
+    return this.memo.key('snap', `${gen}:col:${field}`);
+  }
+
   private allKeys(head: Head): string[] {
     return head.parts.flatMap((count, part) =>
       Array.from({ length: count }, (_, b) => this.bucketKey(head.gen, part, b)),
@@ -142,18 +153,35 @@ export class Snapshot {
     return { gen, total, parts, fresh: hit.fresh, fetchedAt: hit.fetchedAt };
   }
 
-  /** The records of these ids that the snapshot holds, each at its first place in the list, and the ids whose bucket is gone. */
-  find(view: SnapshotView, ids: readonly string[]): SnapshotFind {
+  /**
+   * The records of these ids that the snapshot holds, each at its first place in the list, and the
+   * ids whose bucket is gone. With `fields`, a record may hold only those (and its id): a scan, whose
+   * ids fall in more than half the buckets, reads their column copies.
+   */
+  find(view: SnapshotView, ids: readonly string[], fields?: readonly string[]): SnapshotFind {
     // Only a usable id is an answer: a record listed with a blank id is not one for ''.
     const wanted = new Set(ids.filter((id) => idProblem(id) === undefined));
-    const keys = new Set<string>();
-    for (const id of wanted) for (const key of this.keysOf(view, id)) keys.add(key);
     const records = new Map<string, ServiceRecord>();
     if (view.held) {
       for (const id of wanted) if (view.held.byId.has(id)) records.set(id, view.held.byId.get(id) as ServiceRecord);
       return { records, lost: new Set() };
     }
-    const hits = this.memo.getMany([...keys]);
+    // The buckets of each part the ids hash to, by number (a key's text only for a bucket read).
+    const hashed = view.parts.map(() => new Set<number>());
+    for (const id of wanted) {
+      const h = fnv1a(id);
+      view.parts.forEach((count, part) => hashed[part].add(h % count));
+    }
+    const touched = hashed.reduce((n, buckets) => n + buckets.size, 0);
+    const buckets = view.parts.reduce((n, count) => n + count, 0);
+    const list = fields && touched * 2 > buckets ? this.columns(view, fields) : undefined;
+    if (list) {
+      // `wanted` holds usable ids only: a record whose id is not one is not in it.
+      for (const record of list) if (wanted.has(record.id as string)) records.set(record.id as string, record);
+      return { records, lost: new Set() };
+    }
+    const keys = hashed.flatMap((set, part) => [...set].map((b) => this.bucketKey(view.gen, part, b)));
+    const hits = this.memo.getMany(keys);
     const place = new Map<string, number>();
     for (const key of keys) {
       const cols = hits.get(key)?.value;
@@ -194,6 +222,37 @@ export class Snapshot {
   }
 
   /**
+   * Every record in list order as `all` gives it, holding `fields` and its id (at least): from their
+   * column copies, or else from the buckets, whose columns are then copied for the next scan.
+   */
+  columns(view: SnapshotView, fields: readonly string[]): ServiceRecord[] | undefined {
+    if (view.held) return [...view.held.list];
+    const names = [...new Set(['id', ...fields])];
+    const hits = this.memo.getMany(names.map((f) => this.columnKey(view.gen, f)));
+    // The copies of a generation are of one list: written together, each a whole column of it.
+    const copies = names.map((f) => hits.get(this.columnKey(view.gen, f))?.value);
+    if (copies.every((c) => Array.isArray(c))) return fromColumns({ k: names, c: copies as unknown[][] });
+    const list = this.all(view);
+    if (list) this.copyColumns(view, list, names);
+    return list;
+  }
+
+  /** Leaves the column copies of `fields` (and the id) of a generation's list, for the scans after this one. */
+  copyColumns(
+    view: Pick<SnapshotView, 'gen' | 'fetchedAt'>,
+    list: readonly ServiceRecord[],
+    fields: readonly string[],
+  ) {
+    const names = [...new Set(['id', ...fields])];
+    const { c } = toColumns(list, names);
+    this.memo.putMany(
+      names.map((f, i) => [this.columnKey(view.gen, f), c[i]] as const),
+      true,
+      view.fetchedAt,
+    );
+  }
+
+  /**
    * Writes part `part` of generation `gen`: records at their places in the list, spread over their
    * buckets by a hash of the id (one without a usable id kept with the others, never an answer). Returns the part's bucket count, for `publish`.
    */
@@ -226,8 +285,8 @@ export class Snapshot {
     return { gen, total: records.length, parts: [], fresh: true, fetchedAt: this.memo.now(), held: { list, byId } };
   }
 
-  /** Writes the list a view holds as one part and publishes it, read now. */
-  publishHeld(view: SnapshotView): void {
+  /** Writes the list a view holds as one part and publishes it, read now, with the column copies of `fields` when given. */
+  publishHeld(view: SnapshotView, fields?: readonly string[]): void {
     const list = view.held?.list ?? [];
     this.publish(view.gen, view.total, [
       this.write(
@@ -237,6 +296,7 @@ export class Snapshot {
         list.map((_, i) => i),
       ),
     ]);
+    if (fields) this.copyColumns(view, list, fields);
   }
 
   /** Writes a whole list read in one go and publishes it. */

@@ -100,13 +100,13 @@ function perIdTable(
   headersInput: unknown,
   specs: readonly FieldSpec[],
   what: string,
-  fetch: (ids: string[], single: boolean) => Outcome<ServiceRecord>[],
+  fetch: (ids: string[], single: boolean, fields: readonly FieldSpec[]) => Outcome<ServiceRecord>[],
 ): FormulaResult {
   const ids = readIds(idsInput);
   const fields = parseFields(fieldsInput, specs, what);
   const headers = readFlag(headersInput, 'headers', false);
   // Blank ids ask nothing of the service: a formula filled down ahead of its data stays blank.
-  const outcomes = ids.unique.length ? fetch(ids.unique, ids.single) : [];
+  const outcomes = ids.unique.length ? fetch(ids.unique, ids.single, fields) : [];
   const byId = new Map(ids.unique.map((id, i) => [id, outcomes[i]]));
   const failures = outcomes.filter((o): o is { ok: false; error: ServiceError } => !o.ok);
   if (failures.length && failures.length === outcomes.length) throw failures[0].error;
@@ -138,8 +138,13 @@ function transpose(table: Cell[][]): Cell[][] {
  */
 export function LP_GET(ids: unknown, fields?: unknown, headers?: unknown): FormulaResult {
   return guard(() =>
-    perIdTable(ids, fields, headers, LP_FIELD_SPECS, 'limited partner', (u, single) =>
-      lookupPartners(u, single ? () => neighboursOf('LP_GET') : undefined),
+    perIdTable(ids, fields, headers, LP_FIELD_SPECS, 'limited partner', (u, single, shown) =>
+      // Every field (the default) is what the snapshot's buckets hold: no column copies to ask for.
+      lookupPartners(
+        u,
+        single ? () => neighboursOf('LP_GET') : undefined,
+        shown.length < LP_FIELD_SPECS.length ? shown.map((f) => f.name) : undefined,
+      ),
     ),
   );
 }

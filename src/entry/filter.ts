@@ -46,7 +46,12 @@ export function LP_FILTER(
     const keys = readSortArg(sort);
     const n = readFilterLimit(limit);
     const withHeaders = readFlag(headers, 'headers', true);
-    const list = activePartners();
+    // The records need only the fields the conditions, the sort and the table read.
+    const list = activePartners([
+      ...filters.map((c) => c.field),
+      ...keys.map((k) => k.field),
+      ...chosen.map((f) => f.name),
+    ]);
     const found = applyQuery(list.records, { filters, sort: keys }).slice(0, n);
     const table = partnerListTable(found, chosen, list.staleSince, withHeaders);
     return table.length ? table : '';

@@ -83,14 +83,14 @@ export function clientFor(
 }
 
 /** A lookup whose address is confirmed after its first cache read (which brings the document's settings along). */
-function withPartnerLookup<T>(use: (lookup: PartnerLookup) => T): T {
+function withPartnerLookup<T>(use: (lookup: PartnerLookup) => T, fields?: readonly string[]): T {
   const settings = readSettings();
   const memo = memoFor(settings);
   const client = clientFor('formula', settings, memo, true);
   const token = timeId(EXECUTION_STARTED_AT);
   let out: T;
   try {
-    out = use(new PartnerLookup({ client, memo, clock: gasClock, token }));
+    out = use(new PartnerLookup({ client, memo, clock: gasClock, token, fields }));
   } catch (e) {
     confirmAddress(settings);
     throw e;
@@ -99,17 +99,24 @@ function withPartnerLookup<T>(use: (lookup: PartnerLookup) => T): T {
   return out;
 }
 
-/** Limited partners for a formula: per-id answers, the shared snapshot, neighbours fetched together (src/api/partners.ts). */
+/**
+ * Limited partners for a formula: per-id answers, the shared snapshot, neighbours fetched together
+ * (src/api/partners.ts); a record holds `fields` at least (every field when absent).
+ */
 export function lookupPartners(
   ids: readonly string[],
   neighbours?: () => Neighbours | undefined,
+  fields?: readonly string[],
 ): Outcome<ServiceRecord>[] {
-  return withPartnerLookup((lookup) => lookup.lookup(ids, neighbours));
+  return withPartnerLookup((lookup) => lookup.lookup(ids, neighbours), fields);
 }
 
-/** Every active partner for a formula, from the shared snapshot (read now when there is none fresh). */
-export function activePartners(): { records: ServiceRecord[]; staleSince?: number } {
-  return withPartnerLookup((lookup) => lookup.activeRecords());
+/**
+ * Every active partner for a formula, from the shared snapshot (read now when there is none
+ * fresh); a record holds `fields` at least (every field when absent).
+ */
+export function activePartners(fields?: readonly string[]): { records: ServiceRecord[]; staleSince?: number } {
+  return withPartnerLookup((lookup) => lookup.activeRecords(), fields);
 }
 
 /** A service address as messages name it: host, port and path, or a refused address with its unusual characters made visible (src/api/url.ts). */

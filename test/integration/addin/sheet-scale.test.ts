@@ -79,6 +79,24 @@ test('LP_GET over 10,000 distinct active ids: cold reads the list once (≤ 150 
   expect(keys.length).toBeLessThan(170);
 });
 
+test('a warm range and LP_FILTER decode only the column copies of the fields they read, and show what the cold read showed', () => {
+  const a = addin(svc.url);
+  const cold = a.cell('LP_GET', column(active), 'fullName,firm');
+  expect(cold.error).toBeUndefined();
+  const warm = a.cell('LP_GET', column(active), 'fullName,firm');
+  expect(warm.value).toEqual(cold.value);
+  // The id's copy and one a field, each one gzipped value: not the snapshot's 50-odd buckets.
+  expect(warm.run.ledger.calls['Utilities.ungzip'] ?? 0).toBeLessThanOrEqual(3);
+  const args = [[['region', 'is', 'Europe']], 'fullName,ticketSize', 'firm, ticketSize desc', 20000];
+  const first = a.cell('LP_FILTER', ...args);
+  expect(first.error).toBeUndefined();
+  expect((first.value as unknown[][]).length).toBeGreaterThan(100);
+  const again = a.cell('LP_FILTER', ...args);
+  expect(again.value).toEqual(first.value);
+  expect(again.run.ledger.calls['Utilities.ungzip'] ?? 0).toBeLessThanOrEqual(5);
+  expect(again.run.ledger.fetches).toBe(0);
+});
+
 test('two ranges of 5,000 ids do not evict each other; inactive and unknown ids still go one by one', () => {
   const a = addin(svc.url);
   const left = [...active.slice(0, 5000), ...inactive.slice(0, 10)];
