@@ -1,12 +1,12 @@
 /**
  * The build: src/index.ts into dist/Code.js (one classic script, the bundle as an IIFE under the
- * global `LP` (GLOBAL_NAME, wrapModule), then one top-level wrapper function per exposed global carrying the
+ * global `LP` (GLOBAL_NAME, linkParts), then one top-level wrapper function per exposed global carrying the
  * source's JSDoc), the sidebar into one self-contained dist/Sidebar.html, and the manifest.
  * It fails loudly when an exposed function has no wrapper or a custom function (a name in
  * capitals) has no @customfunction doc, because Sheets would then silently not offer it.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, posix, relative } from 'node:path';
 import vm from 'node:vm';
 import { build } from 'esbuild';
 
@@ -110,86 +110,346 @@ export interface CodeBuild {
   code: string;
   /** The source map of dist/Code.js (kept beside dist, never pushed): `npm run where -- Code:LINE:COL` reads it. */
   map: string;
+  /** The source map of each deferred part by the name its place carries in a stack trace (`lp-…js`). */
+  deferredMaps: Record<string, string>;
   exposed: ExposedFunction[];
+}
+
+/**
+ * The bundle's entry groups: the modules of src/entry whose globals load together. `functions`
+ * (the custom functions most cells run: LP_GET and friends) is plain code in dist/Code.js,
+ * compiled in every execution. Every other group is shipped as text (a comment, commentFunction)
+ * and compiled on its first use in an execution (`(0,eval)`), since V8 only skips a comment, many
+ * times faster than it compiles the same bytes as code (dev/emulator/compile.ts has the rates),
+ * and most executions are formulas that never need it: `formulas`, the rarer
+ * custom functions' own code; `addon` (every module not listed), the import, the sidebar's
+ * endpoints, the menu, diagnostics and triggers. esbuild splits the code the groups share into
+ * parts of their own, each compiled where it is first needed. Fewer groups, fewer parts: each
+ * part's import and export lists cost bytes.
+ */
+export const ENTRY_GROUPS: Readonly<Record<string, readonly string[]>> = {
+  functions: ['./entry/custom-functions'],
+  formulas: ['./entry/filter', './entry/find', './entry/match'],
+};
+/** The group every entry module not named in ENTRY_GROUPS joins. */
+const REST_GROUP = 'addon';
+/** The group whose code is plain. */
+export const PLAIN_GROUP = 'functions';
+
+/** Each exposed global's group, from src/index.ts's export lists. */
+function groupsOf(entries: ReadonlyMap<string, readonly string[]>): Map<string, Map<string, readonly string[]>> {
+  const groups = new Map<string, Map<string, readonly string[]>>();
+  for (const [module, names] of entries) {
+    const group = Object.keys(ENTRY_GROUPS).find((g) => ENTRY_GROUPS[g].includes(module)) ?? REST_GROUP;
+    const modules = groups.get(group) ?? new Map<string, readonly string[]>();
+    modules.set(module, names);
+    groups.set(group, modules);
+  }
+  return groups;
+}
+
+/** The name a deferred part's frames carry in a stack trace (its `//# sourceURL`), and its map's file name. */
+export const deferredName = (id: string): string => `lp-${id.replace(/\//g, '-')}.js`;
+
+/** One output file of the split build: an ES module whose imports name other parts. */
+interface Part {
+  id: string;
+  body: string;
+  map: SourceMapV3;
+  /** Parts it imports, with `local` names bound to each one's `exported` names. */
+  imports: Array<{ from: string; names: Array<{ exported: string; local: string }> }>;
+  exports: Array<{ exported: string; local: string }>;
+  plain: boolean;
+}
+
+interface SourceMapV3 {
+  version: number;
+  sources: string[];
+  names: string[];
+  mappings: string;
+}
+
+const IMPORT = /^import\s*(?:\{([^}]*)\}\s*from\s*)?"(\.{1,2}\/[^"]+)\.js";?/;
+const EXPORT = /export\s*\{([^}]*)\};?\s*$/;
+
+function bindings(list: string): Array<{ exported: string; local: string }> {
+  return list
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => {
+      const [first, second = first] = part.split(/\s+as\s+/);
+      return { exported: first, local: second };
+    });
+}
+
+/** The bundle's parts as esbuild split them: one per entry point, one per set of entry points sharing code. */
+function parts(
+  rootDir: string,
+  files: ReadonlyArray<{ path: string; text: string }>,
+  plainIds: ReadonlySet<string>,
+): Part[] {
+  const id = (path: string) => relative(rootDir, path).replace(/\.js(\.map)?$/, '');
+  const maps = new Map(files.filter((f) => f.path.endsWith('.map')).map((f) => [id(f.path), f.text]));
+  const out: Part[] = [];
+  for (const file of files.filter((f) => f.path.endsWith('.js'))) {
+    let body = file.text.replace(/\n\/\/# sourceMappingURL=.*\n?$/, '\n').trimEnd();
+    const imports: Part['imports'] = [];
+    let cut = 0;
+    for (let m = IMPORT.exec(body); m; m = IMPORT.exec(body.slice(cut))) {
+      const from = posix.join(posix.dirname(id(file.path)), m[2]);
+      imports.push({ from, names: m[1] === undefined ? [] : bindings(m[1]) });
+      cut += m[0].length;
+    }
+    if (/^import[\s{*"]/.test(body.slice(cut)))
+      throw new BuildError(`Part ${id(file.path)} has an import the build cannot link.`);
+    const last = EXPORT.exec(body);
+    // `export{a as b}` exports the local a as b.
+    const exports = last ? bindings(last[1]).map((b) => ({ exported: b.local, local: b.exported })) : [];
+    const map = JSON.parse(maps.get(id(file.path)) ?? '{}') as SourceMapV3;
+    // The imports leave the first line: its places move left by their length.
+    map.mappings = shiftFirstColumn(map.mappings, -cut);
+    body = body.slice(cut, last ? last.index : body.length);
+    if (/^\s*(import|export)\s*[{*"]/m.test(body))
+      throw new BuildError(`Part ${id(file.path)} has a module statement left.`);
+    out.push({ id: id(file.path), body, map, imports, exports, plain: false });
+  }
+  // A plain part's imports are plain too: what the plain entry points need is compiled up front.
+  const byId = new Map(out.map((p) => [p.id, p]));
+  const mark = (p: Part) => {
+    if (p.plain) return;
+    p.plain = true;
+    for (const i of p.imports) mark(byId.get(i.from) as Part);
+  };
+  for (const plainId of plainIds) {
+    const p = byId.get(plainId);
+    if (!p) throw new BuildError(`No part for the plain entry ${plainId}.`);
+    mark(p);
+  }
+  return out;
+}
+
+const VLQ = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** The mappings with the first line's first generated column (absolute; the rest of the line is relative to it) moved by `delta`. */
+function shiftFirstColumn(mappings: string, delta: number): string {
+  if (delta === 0 || mappings === '' || mappings.startsWith(';') || mappings.startsWith(',')) return mappings;
+  let value = 0;
+  let shift = 0;
+  let i = 0;
+  for (; ; i++) {
+    const digit = VLQ.indexOf(mappings[i]);
+    value += (digit & 31) << shift;
+    shift += 5;
+    if (!(digit & 32)) break;
+  }
+  const column = (value & 1 ? -(value >> 1) : value >> 1) + delta;
+  if (column < 0) throw new BuildError('A part maps a place inside its imports.');
+  let rest = column << 1;
+  let encoded = '';
+  do {
+    let digit = rest & 31;
+    rest >>= 5;
+    if (rest) digit |= 32;
+    encoded += VLQ[digit];
+  } while (rest);
+  return encoded + mappings.slice(i + 1);
+}
+
+/** The parameter through which a part reaches the loader: a name the minifier never gives (checked). */
+const LOADER = '__lp';
+
+/**
+ * A part as a function of the loader (LOADER, which returns a part's exports by its key): its
+ * imports bound from the loader on the first line, its body from the second line as esbuild wrote
+ * it, its exports returned. So its map only moves down a line. A deferred part runs as a script of
+ * its own, so it says "use strict" (ES modules are strict); a plain one is inside the bundle's.
+ */
+function partFunction(p: Part, key: ReadonlyMap<string, number>): string {
+  const load = (from: string) => `${LOADER}(${key.get(from)})`;
+  const pairs = (list: Array<{ exported: string; local: string }>) =>
+    list.map((n) => (n.exported === n.local ? n.local : `${n.exported}:${n.local}`)).join(',');
+  const imports = p.imports
+    .map((i) => (i.names.length ? `const{${pairs(i.names)}}=${load(i.from)};` : `${load(i.from)};`))
+    .join('');
+  if (new RegExp(`\\b${LOADER}\\b`).test(p.body))
+    throw new BuildError(`Part ${p.id} names ${LOADER}, the loader's parameter.`);
+  return `(function(${LOADER}){${p.plain ? '' : '"use strict";'}${imports}\n${p.body}\nreturn{${pairs(p.exports)}}})`;
+}
+
+/**
+ * A deferred part as the comment that is the whole body of a function: `String(fn)` gives its
+ * source text back (Function.prototype.toString returns a function's source as written). V8
+ * skips a comment at several times the rate it scans a string literal of the same bytes
+ * (dev/emulator/compile.ts), and a comment needs no escapes. A part holding the end of a comment cannot be
+ * one, and is refused.
+ */
+export function commentFunction(id: string, text: string): string {
+  if (text.includes('*/')) throw new BuildError(`Part ${id} holds "*/", so it cannot be shipped as a comment.`);
+  return `function(){/*${text}*/}`;
+}
+
+/** Parts in an order where each comes after the parts it imports; an import cycle is refused. */
+function ordered(all: readonly Part[]): Part[] {
+  const byId = new Map(all.map((p) => [p.id, p]));
+  const done = new Set<string>();
+  const out: Part[] = [];
+  const visit = (p: Part, path: readonly string[]) => {
+    if (done.has(p.id)) return;
+    if (path.includes(p.id))
+      throw new BuildError(`The bundle's parts import each other: ${[...path, p.id].join(' -> ')}.`);
+    for (const i of p.imports) visit(byId.get(i.from) as Part, [...path, p.id]);
+    done.add(p.id);
+    out.push(p);
+  };
+  for (const p of all) visit(p, []);
+  return out;
 }
 
 /** The line of Code.js the bundle starts on: after the header line and the line opening its function. */
 const BUNDLE_FIRST_LINE = 3;
 
 /**
- * The bundle (esbuild's module output) as one classic script: its body inside a function that
- * returns the exports as a plain object under GLOBAL_NAME. esbuild's own IIFE format defines each
- * export as a getter on a namespace object (and copies them once more), work every execution
- * would pay before it runs anything; here an export is a plain property. The body keeps its lines,
- * so the map of the module output only moves down (shiftMap).
+ * The split bundle as one classic script's body: the plain parts run at once, in import order;
+ * each deferred part is a comment (commentFunction), turned into its function by an indirect eval (global
+ * scope, as a script) the first time an execution needs it, once per execution. An exposed global
+ * of a deferred entry is a function that loads its part and calls it. Returns the body and the
+ * line (0-based, column 0) where each plain part's function starts, for the map.
  */
-export function wrapModule(moduleCode: string): string {
-  const body = moduleCode.replace(/\n\/\/# sourceMappingURL=.*\n?$/, '\n').trimEnd();
-  const last = /export\s*\{([^}]*)\};?$/.exec(body);
-  if (!last) throw new BuildError('The bundle does not end with its export list.');
-  const exports = last[1].split(',').map((part) => {
-    const [local, exported = local] = part.trim().split(/\s+as\s+/);
-    return `${exported}:${local}`;
-  });
-  return `var ${GLOBAL_NAME}=(()=>{"use strict";\n${body.slice(0, last.index)}\nreturn{${exports.join(',')}}})();`;
+function linkParts(
+  all: readonly Part[],
+  entryOf: ReadonlyMap<string, string>,
+): { text: string; starts: Array<{ line: number; part: Part }> } {
+  const list = ordered(all);
+  // A part's key in the loader: its place in the order (shorter than its name, which only its frames carry).
+  const key = new Map(list.map((p, i) => [p.id, i]));
+  const texts = list
+    .filter((p) => !p.plain)
+    .map(
+      (p) =>
+        `${key.get(p.id)}:${commentFunction(p.id, `${partFunction(p, key)}\n//# sourceURL=${deferredName(p.id)}`)}`,
+    );
+  // T: a deferred part's text, the comment inside its function's source; R: a part's exports, run once an execution.
+  const lines = [
+    `const D={${texts.join(',')}},M=[],T=f=>{const s=String(f);return s.slice(s.indexOf("/*")+2,s.lastIndexOf("*/"))},R=n=>M[n]||(M[n]=(0,eval)(T(D[n]))(R));`,
+  ];
+  const starts: Array<{ line: number; part: Part }> = [];
+  for (const p of list.filter((q) => q.plain)) {
+    // The lines so far: each entry of `lines` is one or more (a part's body keeps its own line breaks).
+    starts.push({ line: lines.join('\n').split('\n').length, part: p });
+    lines.push(`M[${key.get(p.id)}]=${partFunction(p, key)}(R);`);
+  }
+  // A plain entry's exports are its globals (its group module re-exports only them); a deferred one's load it first.
+  const byEntry = new Map<string, string[]>();
+  for (const [name, id] of entryOf) byEntry.set(id, [...(byEntry.get(id) ?? []), name]);
+  const entryParts = [...byEntry.keys()].map((id) => all.find((p) => p.id === id) as Part);
+  const loaders = entryParts
+    .filter((p) => !p.plain)
+    .map((p) => `...L(${key.get(p.id)},${JSON.stringify((byEntry.get(p.id) ?? []).join(','))})`);
+  const plain = entryParts.filter((p) => p.plain).map((p) => `M[${key.get(p.id)}]`);
+  lines.push(
+    `const L=(n,l)=>l.split(",").map(e=>[e,function(){return R(n)[e].apply(this,arguments)}]);`,
+    `return Object.assign(Object.fromEntries([${loaders.join(',')}]),${plain.join(',')})`,
+  );
+  return { text: lines.join('\n'), starts };
 }
 
 export async function buildCode(rootDir: string, srcDir = join(rootDir, 'src')): Promise<CodeBuild> {
+  const entries = exportsByModule(join(srcDir, 'index.ts'));
+  const groups = groupsOf(entries);
   const result = await build({
-    entryPoints: [join(srcDir, 'index.ts')],
+    // One entry point a group: a module re-exporting its globals.
+    entryPoints: [...groups.keys()].map((group) => ({ in: `lp-group:${group}`, out: group })),
+    plugins: [
+      {
+        name: 'entry-groups',
+        setup(b) {
+          b.onResolve({ filter: /^lp-group:/ }, (a) => ({
+            path: a.path.slice('lp-group:'.length),
+            namespace: 'lp-group',
+          }));
+          b.onLoad({ filter: /.*/, namespace: 'lp-group' }, (a) => ({
+            contents: [...(groups.get(a.path) ?? [])]
+              .map(([module, names]) => `export{${names.join(',')}}from${JSON.stringify(module)};`)
+              .join('\n'),
+            resolveDir: srcDir,
+            loader: 'ts',
+          }));
+        },
+      },
+    ],
     bundle: true,
-    // Module output, wrapped by wrapModule into one classic script.
+    // Module output, one part per entry point and per set of entry points sharing code (linkParts).
     format: 'esm',
+    splitting: true,
+    chunkNames: 'chunk-[hash]',
     platform: 'neutral',
     target: 'es2020',
     write: false,
     legalComments: 'none',
     logLevel: 'silent',
-    // Minified: Apps Script compiles and runs the whole file on every execution (every custom
-    // function cell), and compile time grows with its size. The wrappers below stay readable
-    // (Sheets shows their JSDoc); a place in the bundle is mapped back to src/ with the map.
+    // Minified: Apps Script compiles the whole file on every execution (every custom function
+    // cell), and compile time grows with its size. The wrappers below stay readable (Sheets shows
+    // their JSDoc); a place in the bundle is mapped back to src/ with the maps.
     minify: true,
     // Apps Script keeps a file as UTF-8: text such as … stays one character, not a \u escape.
     charset: 'utf8',
     sourcemap: 'external',
     sourcesContent: false,
-    // The map's sources are relative to the project (the folder of this nominal output file).
+    // The maps' sources are relative to the project (the nominal output folder).
     absWorkingDir: rootDir,
-    outfile: join(rootDir, 'Code.js'),
+    outdir: rootDir,
   });
-  const exposed = describeExports(srcDir, exportNamesFromIndex(join(srcDir, 'index.ts')));
+  const names = [...entries.values()].flat();
+  const exposed = describeExports(srcDir, names);
   checkDocs(exposed);
-  const bundle = result.outputFiles.find((f) => f.path.endsWith('.js'))?.text ?? '';
-  const rawMap = result.outputFiles.find((f) => f.path.endsWith('.map'))?.text ?? '{}';
-  const header = '// Built from src/; npm run where -- Code:LINE:COL\n';
-  const code = `${header}${wrapModule(bundle)}\n\n${exposed.map(wrapper).join('')}`;
+  const split = parts(
+    rootDir,
+    result.outputFiles.map((f) => ({ path: f.path, text: f.text })),
+    new Set([PLAIN_GROUP]),
+  );
+  const entryOf = new Map<string, string>();
+  for (const [group, modules] of groups)
+    for (const names of modules.values()) for (const n of names) entryOf.set(n, group);
+  const linked = linkParts(split, entryOf);
+  const header = '// Built from src/; npm run where -- Code:LINE:COL (or lp-NAME.js:LINE:COL)\n';
+  const code = `${header}var ${GLOBAL_NAME}=(()=>{"use strict";\n${linked.text}})();\n\n${exposed.map(wrapper).join('')}`;
   verifyBundle(code, exposed);
-  return { code, map: shiftMap(rawMap, BUNDLE_FIRST_LINE - 1), exposed };
+  const sections = linked.starts.map(({ line, part }) => ({
+    // The part's function opens on its line; its body (the part's own first line) on the next.
+    offset: { line: BUNDLE_FIRST_LINE - 1 + line + 1, column: 0 },
+    map: part.map,
+  }));
+  const deferredMaps: Record<string, string> = {};
+  for (const p of split.filter((q) => !q.plain)) {
+    deferredMaps[deferredName(p.id)] = JSON.stringify({ ...p.map, mappings: `;${p.map.mappings}` });
+  }
+  return { code, map: JSON.stringify({ version: 3, sections }), deferredMaps, exposed };
 }
 
-/** The map with `lines` empty lines put before its first (the header above the bundle). */
-function shiftMap(rawMap: string, lines: number): string {
-  const map = JSON.parse(rawMap) as { mappings: string; sources: string[] };
-  map.mappings = ';'.repeat(lines) + map.mappings;
-  return JSON.stringify(map);
-}
-
-/** The names src/index.ts exports (an IIFE's metafile does not list them). */
-export function exportNamesFromIndex(indexPath: string): string[] {
+/** The names src/index.ts exports, by the module it exports them from (`./entry/menu`). */
+export function exportsByModule(indexPath: string): Map<string, string[]> {
   const text = readFileSync(indexPath, 'utf8');
-  const names: string[] = [];
-  for (const m of text.matchAll(/export\s*\{([^}]*)\}/g)) {
+  const out = new Map<string, string[]>();
+  for (const m of text.matchAll(/export\s*\{([^}]*)\}\s*from\s*'([^']+)'/g)) {
+    const list = out.get(m[2]) ?? [];
     for (const part of m[1].split(',')) {
       const name = part
         .trim()
         .split(/\s+as\s+/)
         .pop()
         ?.trim();
-      if (name) names.push(name);
+      if (name) list.push(name);
     }
+    out.set(m[2], list);
   }
-  if (names.length === 0) throw new BuildError(`${indexPath} exports nothing.`);
-  return names;
+  if (out.size === 0) throw new BuildError(`${indexPath} exports nothing.`);
+  return out;
+}
+
+/** The names src/index.ts exports, in its order. */
+export function exportNamesFromIndex(indexPath: string): string[] {
+  return [...exportsByModule(indexPath).values()].flat();
 }
 
 export async function buildSidebar(rootDir: string): Promise<string> {

@@ -13,15 +13,17 @@ async function main(): Promise<void> {
   const root = resolve(__dirname, '..');
   const srcDir = process.argv[2] ? resolve(process.argv[2]) : join(root, 'src');
   const dist = join(root, process.env.BUILD_OUT_DIR ?? 'dist');
-  const { code, map, exposed } = await buildCode(root, srcDir);
+  const { code, map, deferredMaps, exposed } = await buildCode(root, srcDir);
   const sidebar = await buildSidebar(root);
   const manifest = buildManifest(JSON.parse(readFileSync(join(root, 'appsscript.json'), 'utf8')) as Manifest, code);
   rmSync(dist, { recursive: true, force: true });
   mkdirSync(dist, { recursive: true });
   writeFileSync(join(dist, 'Code.js'), code);
-  rmSync(mapFile(dist), { force: true });
+  rmSync(dirname(mapFile(dist)), { recursive: true, force: true });
   mkdirSync(dirname(mapFile(dist)), { recursive: true });
   writeFileSync(mapFile(dist), map);
+  for (const [name, text] of Object.entries(deferredMaps))
+    writeFileSync(join(dirname(mapFile(dist)), `${name}.map`), text);
   writeFileSync(join(dist, 'Sidebar.html'), sidebar);
   writeFileSync(join(dist, 'appsscript.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   const custom = exposed.filter((f) => f.custom).length;

@@ -22,7 +22,7 @@
  */
 import { join } from 'node:path';
 import { type MessagePort, MessageChannel, Worker } from 'node:worker_threads';
-import { compileMs } from './compile';
+import { compileMs, ScriptCompiler } from './compile';
 import { errorMessage, SimClock, cpuTimeMs } from './execution';
 import { arrayOf } from './utilities';
 import { Blocked } from './lock';
@@ -287,7 +287,14 @@ class PooledWorker {
     idleWorkers.push(this);
   }
 
-  start(run: JobRun, source: string, globals: Record<string, unknown>, args: unknown, onRunaway: () => void): void {
+  start(
+    run: JobRun,
+    source: string,
+    globals: Record<string, unknown>,
+    compiler: unknown,
+    args: unknown,
+    onRunaway: () => void,
+  ): void {
     this.run = run;
     let sourceId = sourceIds.get(source);
     if (sourceId === undefined) sourceIds.set(source, (sourceId = sourceIds.size + 1));
@@ -298,6 +305,7 @@ class PooledWorker {
       sourceId,
       source: first ? source : undefined,
       name: run.job.name,
+      compiler,
       globals,
       args,
       now: run.exec.clock.now(),
@@ -424,7 +432,7 @@ export function runWave(emu: WaveHost, jobs: ConcurrentJob[], options: WaveOptio
               makeDate: (ms) => new Date(ms),
             });
             next.chooseClock();
-            next.exec.compiled(compileMs(emu.source));
+            next.exec.compiled(next.exec.uncharged(() => compileMs(emu.source)));
             const globals = Object.fromEntries(
               Object.entries(next.prepared.globals).map(([k, v]) => [k, next.handle(v)]),
             );
@@ -432,7 +440,14 @@ export function runWave(emu: WaveHost, jobs: ConcurrentJob[], options: WaveOptio
             next.worker = worker;
             next.pending = undefined;
             computing = next;
-            worker.start(next, emu.source, globals, next.encode(next.prepared.args(next.job.args)), onRunaway(worker));
+            worker.start(
+              next,
+              emu.source,
+              globals,
+              next.handle(new ScriptCompiler(next.exec)),
+              next.encode(next.prepared.args(next.job.args)),
+              onRunaway(worker),
+            );
           } else if (p.event === 'call') {
             const reply = next.serve(p.msg);
             if (!reply) {

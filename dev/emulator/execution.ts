@@ -107,6 +107,8 @@ export interface Ledger {
   authMode: AuthModeName;
   /** Modal and modeless dialogs this execution showed (Ui.showModalDialog, showModelessDialog). */
   dialogs: Array<{ title: string; html: string; modal: boolean }>;
+  /** Each compilation this execution was charged (compile.ts): the script's ("Code.js"), then each text it compiled by `eval`. */
+  compiles: Array<{ name: string; ms: number }>;
 }
 
 /** The message of anything thrown (what a result's `error` holds). */
@@ -175,6 +177,7 @@ export class Execution {
       timedOut: false,
       authMode,
       dialogs: [],
+      compiles: [],
     };
   }
 
@@ -234,9 +237,10 @@ export class Execution {
     }
   }
 
-  /** Charges the compilation of the script before its top-level code runs (compile.ts). */
-  compiled(ms: number): void {
+  /** Charges a compilation (compile.ts): the script's before its top-level code runs, or a text it compiles by `eval`. */
+  compiled(ms: number, name = 'Code.js'): void {
     this.syncReal();
+    this.ledger.compiles.push({ name, ms });
     this.clock.advance(ms);
     this.check();
   }

@@ -16,7 +16,7 @@ import { AUTH_MODE, AUTH_MODE_NAMES, type AuthModeName } from './auth';
 import { CacheStore, EmulatedCacheService } from './cache';
 import { type ConcurrentJob, type FormulaCell, runWave, type WaveHost, type WaveOptions } from './concurrent';
 import { type ClockModel, defaultAuthMode, errorMessage, Execution, type Ledger, SimClock } from './execution';
-import { compileMs } from './compile';
+import { compileMs, ScriptCompiler } from './compile';
 import { guard } from './guard';
 import { EmulatedHtmlService } from './html';
 import { EmulatedLockService, type LockState } from './lock';
@@ -231,18 +231,27 @@ export class Emulator implements WaveHost {
 
   /** Runs one global of the bundle as one execution. */
   run<T = unknown>(name: string, args: unknown[] = [], options: RunOptions = {}): RunResult<T> {
-    const realm = createRealm(() => this.clock.now());
+    let compiler: ScriptCompiler | undefined;
+    const realm = createRealm(
+      () => this.clock.now(),
+      (text, compile) => {
+        const value = compiler ? prepared.exec.uncharged(compile) : compile();
+        compiler?.charge(text);
+        return value;
+      },
+    );
     const prepared = this.prepare(name, args, options, {
       clock: this.clock,
       makeError: realm.error,
       makeDate: realm.date,
     });
     Object.assign(realm.context, prepared.globals);
+    compiler = new ScriptCompiler(prepared.exec);
     let result: RunResult<T>;
     try {
       // Only a function the script defined runs: the global's own built-ins (eval, parseInt) are none of its functions.
       const builtIn = realm.context[name];
-      prepared.exec.compiled(compileMs(this.scriptSource));
+      prepared.exec.compiled(prepared.exec.uncharged(() => compileMs(this.scriptSource)));
       this.script.runInContext(realm.context);
       const fn = realm.context[name];
       if (typeof fn !== 'function' || fn === builtIn) throw new Error(`Script function not found: ${name}`);

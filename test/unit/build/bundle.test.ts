@@ -2,9 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import vm from 'node:vm';
 import { CUSTOM_FUNCTION_NAMES } from '../../../src/table/names';
-import { SourceMap } from 'node:module';
-import { exportNamesFromIndex, isCustomFunctionName, mapFile } from '../../../scripts/build-lib';
-import { mapText } from '../../../scripts/where';
+import { exportNamesFromIndex, isCustomFunctionName } from '../../../scripts/build-lib';
+import { mapsOf, mapText } from '../../../scripts/where';
 
 const root = join(__dirname, '../../..');
 const code = readFileSync(join(root, 'dist/Code.js'), 'utf8');
@@ -55,24 +54,30 @@ describe('dist/Code.js', () => {
     expect(Buffer.byteLength(code)).toBeLessThanOrEqual(150 * 1024);
   });
 
-  test("a place in a stack trace of the minified bundle maps back to its line in src/ (the build's source map)", () => {
+  test("a place in a stack trace of the minified bundle maps back to its line in src/ (the build's source maps)", () => {
     const context = vm.createContext({});
     vm.runInContext(code, context, { filename: 'Code' });
-    let stack = '';
-    try {
-      // No SpreadsheetApp in a bare context: the menu's first call to it throws.
-      vm.runInContext('onOpen({})', context);
-    } catch (e) {
-      stack = String((e as Error).stack);
-    }
-    const map = new SourceMap(JSON.parse(readFileSync(mapFile(join(root, 'dist')), 'utf8')));
-    const mapped = mapText(map, stack);
-    const uiLine =
-      readFileSync(join(root, 'src/gas/ui.ts'), 'utf8')
+    const stackOf = (call: string) => {
+      try {
+        vm.runInContext(call, context);
+      } catch (e) {
+        return String((e as Error).stack);
+      }
+      throw new Error(`${call} did not throw`);
+    };
+    const maps = mapsOf(join(root, 'dist'));
+    const lineOf = (file: string, text: string) =>
+      readFileSync(join(root, file), 'utf8')
         .split('\n')
-        .findIndex((l) => l.includes('SpreadsheetApp.getUi()')) + 1;
-    expect(mapped).toContain(`(src/gas/ui.ts:${uiLine}:`);
+        .findIndex((l) => l.includes(text)) + 1;
+    // The menu is compiled on its first use (lp-addon.js); no SpreadsheetApp in a bare context: its first call throws.
+    const menu = mapText(maps, stackOf('onOpen({})'));
+    expect(menu).toMatch(/at \w+ \(lp-[\w-]+\.js:\d+:\d+ \(src\/gas\/ui\.ts:\d+:\d+\)\)/);
+    expect(menu).toContain(`(src/gas/ui.ts:${lineOf('src/gas/ui.ts', 'SpreadsheetApp.getUi()')}:`);
     // The wrapper Sheets calls is not minified: its place is its own.
-    expect(mapped).toMatch(/at onOpen \(Code:\d+:\d+\)/);
+    expect(menu).toMatch(/at onOpen \(Code:\d+:\d+\)$/m);
+    // A custom function's code is plain in Code.js: its place maps through Code.js's map.
+    const formula = mapText(maps, stackOf('LP_GET("x")'));
+    expect(formula).toMatch(/at \w+ \(Code:\d+:\d+ \(src\/gas\/formula-guard\.ts:\d+:\d+\)\)/);
   });
 });

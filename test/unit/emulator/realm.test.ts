@@ -9,7 +9,10 @@ import { createRealm } from '../../../dev/emulator/realm';
 
 describe("the bundle's realm", () => {
   test('its global object is the context itself, where globals set by the host are seen by the script', () => {
-    const realm = createRealm(() => 0);
+    const realm = createRealm(
+      () => 0,
+      (_, run) => run(),
+    );
     expect(vm.runInContext('globalThis', realm.context)).toBe(realm.context);
     realm.context.UrlFetchApp = { name: 'service' };
     expect(vm.runInContext('UrlFetchApp.name', realm.context)).toBe('service');
@@ -18,7 +21,10 @@ describe("the bundle's realm", () => {
   });
 
   test('Date reads the simulated clock, and the clock hook is gone from the global', () => {
-    const realm = createRealm(() => Date.UTC(2026, 0, 2));
+    const realm = createRealm(
+      () => Date.UTC(2026, 0, 2),
+      (_, run) => run(),
+    );
     expect(vm.runInContext('new Date().toISOString()', realm.context)).toBe('2026-01-02T00:00:00.000Z');
     expect(vm.runInContext('typeof __simNow', realm.context)).toBe('undefined');
   });

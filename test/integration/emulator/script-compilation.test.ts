@@ -1,0 +1,96 @@
+/**
+ * What an execution is charged for compiling (dev/emulator/compile.ts): the script in every
+ * execution, at the model's rates (code bytes, and the cheaper string-literal bytes), and a text
+ * the script compiles itself (an indirect `eval`) in the execution that compiles it, at the same
+ * model instead of the real time it took, in a sequential run and in a concurrent wave alike. The
+ * bundle compiles only the custom functions' code up front: a formula's execution pays that, an
+ * import step also the parts it loads, each once.
+ */
+import { compileMs, scannedBytes } from '../../../dev/emulator/compile';
+import { probe } from '../../helpers/probe';
+import { addin } from '../../helpers/addin';
+import { call, saveImport } from '../../helpers/imports';
+import { type RunningService, startService } from '../../helpers/service';
+
+/** A text the probe compiles on demand: 2,000 functions, named like a deferred part of the bundle. */
+const DEFERRED = `(function(){${Array.from({ length: 2000 }, (_, i) => `function f${i}(a){return a*${i}+1}`).join('')}return f7(1)})
+//# sourceURL=lp-probe.js`;
+const PROBE = `
+var D = ${JSON.stringify(DEFERRED)};
+function light() { return 1; }
+function heavy() { return (0, eval)(D)() + (0, eval)(D)(); }
+`;
+/** What the charge may hold beyond the modelled compilations: the CPU time of the probe's own few calls. */
+const CPU_SLACK_MS = 150;
+
+const spent = (run: { ledger: { startedAt: number; endedAt: number } }) => run.ledger.endedAt - run.ledger.startedAt;
+
+describe('emulator: the compilation an execution is charged', () => {
+  test('string literals are charged at a cheaper rate than the same bytes of code, comments at a cheaper one still', () => {
+    const code = `function f(){${'return 1;'.repeat(10_000)}}`;
+    const literal = `var s=${JSON.stringify('x'.repeat(code.length - 9))};`;
+    const comment = `function g(){/*${'x'.repeat(code.length - 18)}*/}`;
+    for (const text of [literal, comment]) expect(Buffer.byteLength(text)).toBe(Buffer.byteLength(code));
+    expect(scannedBytes(code)).toEqual({ literal: 0, comment: 0 });
+    expect(scannedBytes(literal)).toEqual({ literal: code.length - 7, comment: 0 });
+    expect(scannedBytes(comment)).toEqual({ literal: 0, comment: code.length - 14 });
+    expect(compileMs(literal)).toBeLessThan(compileMs(code) / 2);
+    expect(compileMs(comment)).toBeLessThan(compileMs(literal));
+  });
+
+  test("every execution is charged its script's compilation; one that compiles a text by eval, that text's too, each time", () => {
+    const emu = probe(PROBE, { modelledClock: { latencyMs: 30 } });
+    const light = emu.run('light');
+    expect(light.ledger.compiles).toEqual([{ name: 'Code.js', ms: compileMs(PROBE) }]);
+    const heavy = emu.run('heavy');
+    expect(heavy.error).toBeUndefined();
+    expect(heavy.value).toBe(16);
+    const deferred = { name: 'lp-probe.js', ms: compileMs(DEFERRED) };
+    expect(heavy.ledger.compiles).toEqual([{ name: 'Code.js', ms: compileMs(PROBE) }, deferred, deferred]);
+    expect(spent(heavy)).toBeGreaterThanOrEqual(compileMs(PROBE) + 2 * deferred.ms);
+    // The real compilation is left out: the model's charge, not the time V8 took on this machine.
+    expect(spent(heavy)).toBeLessThan(compileMs(PROBE) + 2 * deferred.ms + CPU_SLACK_MS);
+  });
+
+  test('a concurrent execution is charged a text it compiles by eval as a sequential one is', async () => {
+    const emu = probe(PROBE, { modelledClock: { latencyMs: 30 } });
+    const [light, heavy] = await emu.runConcurrently([
+      { name: 'light', args: [] },
+      { name: 'heavy', args: [] },
+    ]);
+    expect(light.ledger.compiles.map((c) => c.name)).toEqual(['Code.js']);
+    expect(heavy.value).toBe(16);
+    expect(heavy.ledger.compiles).toEqual([
+      { name: 'Code.js', ms: compileMs(PROBE) },
+      { name: 'lp-probe.js', ms: compileMs(DEFERRED) },
+      { name: 'lp-probe.js', ms: compileMs(DEFERRED) },
+    ]);
+    expect(spent(heavy)).toBeGreaterThanOrEqual(compileMs(PROBE) + 2 * compileMs(DEFERRED));
+  });
+});
+
+describe('the bundle: what each execution compiles', () => {
+  let svc: RunningService;
+  beforeAll(async () => {
+    svc = await startService(['--partners', '120']);
+  });
+  afterAll(() => svc.stop());
+
+  test("a formula's execution compiles the script only; an import step also the parts it loads, each once", () => {
+    const a = addin(svc.url, undefined, { modelledClock: { latencyMs: 10 } });
+    const script = compileMs(a.emu.source);
+    const formula = a.cell('LP_GET', 'lp_0000a', 'firm');
+    expect(formula.run.ledger.compiles).toEqual([{ name: 'Code.js', ms: script }]);
+
+    const id = saveImport(a.emu, { sheetName: 'Partners', fields: ['id', 'fullName'] });
+    const step = a.emu.run('startImport', [id], { kind: 'sidebar' });
+    expect(step.error).toBeUndefined();
+    const compiles = step.ledger.compiles;
+    expect(compiles[0]).toEqual({ name: 'Code.js', ms: script });
+    const parts = compiles.slice(1).map((c) => c.name);
+    expect(parts).toContain('lp-addon.js');
+    expect(new Set(parts).size).toBe(parts.length);
+    for (const c of compiles.slice(1)) expect(c.ms).toBeGreaterThan(0);
+    expect(call(a.emu, 'importStatus', [id])).toMatchObject({ ok: true });
+  });
+});
