@@ -19,8 +19,8 @@
  * redacted in place (JSON.parse made it, nothing else holds it); only records are rebuilt.
  */
 import { grouped } from './numbers';
-import { FUND_FIELDS, type JsonValue, LP_FIELDS, type ServiceRecord } from './records';
-import { encodedStart, keyRedactor } from './redact';
+import { FUND_FIELDS, isObject, type JsonValue, LP_FIELDS, type ServiceRecord } from './records';
+import { screenedRedactor } from './redact';
 
 /** Levels of nesting a field's value may have (a list of objects is 2). */
 export const MAX_DEPTH = 64;
@@ -31,32 +31,6 @@ export const TOO_DEEP = `Error: the data service sent this field nested more tha
 export const TOO_LARGE = `Error: the data service sent a record of more than ${grouped(MAX_RECORD_CHARS)} characters; this field is not shown.`;
 
 type Body = { [key: string]: JsonValue };
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/**
- * A function that redacts a text only when it could hold a key: a run of 8 characters of one
- * (or the whole of a short one), or the start of an encoded form of one (a key character's byte
- * percent-encoded, or `%25`). Everything else, nearly every text of nearly every answer ("a 20%
- * hurdle", "%20" in a link too), is returned as it is, cheaply; and when the whole `body` as sent
- * holds no such run (nor a `\u` escape, which could spell one), no text is tested at all.
- */
-function redactor(secrets: readonly string[], body: string): (text: string) => string {
-  const parts = [encodedStart(secrets)];
-  for (const secret of secrets) {
-    if (!secret || secret.length < 4) continue;
-    if (secret.length <= 8) parts.push(escapeRegExp(secret));
-    else for (let i = 0; i + 8 <= secret.length; i++) parts.push(escapeRegExp(secret.slice(i, i + 8)));
-  }
-  const suspect = new RegExp(parts.join('|'));
-  if (!suspect.test(body) && !body.includes('\\u')) return (text) => text;
-  const redact = keyRedactor(secrets);
-  return (text) => (suspect.test(text) ? redact(text) : text);
-}
 
 /** Sets `key` as an own property, even `__proto__` (an assignment would set the prototype). */
 function put(target: JsonValue[] | Body, key: string | number, value: JsonValue): void {
@@ -179,7 +153,7 @@ function keepValue(value: unknown, clean: (text: string) => string): JsonValue {
  * hide one), no string is looked at one by one.
  */
 export function keepAnswer(body: Record<string, unknown>, secrets: readonly string[], text: string): Body {
-  const clean = redactor(secrets, text);
+  const clean = screenedRedactor(secrets, text);
   const { data, ...rest } = body;
   const out: Body = keepRecord(rest, clean) as Body;
   if (!('data' in body)) return out;

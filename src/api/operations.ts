@@ -4,7 +4,7 @@
  * as object or one-element list, two paths for the active-partners list).
  */
 import { ServiceError } from './errors';
-import type { JsonValue, Pagination, ServiceRecord } from './records';
+import { isObject, type JsonValue, type Pagination, type ServiceRecord } from './records';
 
 export type OperationName =
   | 'getAllActiveLimitedPartners'
@@ -56,10 +56,6 @@ export const OPERATIONS: Readonly<Record<OperationName, Operation>> = {
   getIndustriesByVentureFundId: byId('getIndustriesByVentureFundId', VF, FUND, 'vfi', true),
   getLastFundSizeByVentureFundId: byId('getLastFundSizeByVentureFundId', VF, FUND, 'vfs'),
 };
-
-function isObject(v: unknown): v is ServiceRecord {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /**
  * `data` that should be one record: an object, or a list holding it. A 200 whose `data` is null or

@@ -63,6 +63,9 @@ export const LP_LABELS_FIELD_SPECS: readonly FieldSpec[] = [...PARTNER_SUMMARY, 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type ServiceRecord = { [field: string]: JsonValue | undefined };
 
+/** A JSON object: neither null nor a list. */
+export const isObject = (v: unknown): v is ServiceRecord => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 export interface Pagination {
   totalItems: number;
   totalPages: number;

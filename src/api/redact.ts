@@ -16,7 +16,7 @@ export const REDACTED = '***';
 
 const API_KEY_PARAM = /((?:[?&]|%26|%3F)apiKey(?:=|%3D))[^&#\s"<>]*/gi;
 
-function escapeRegExp(text: string): string {
+export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
@@ -40,16 +40,6 @@ function charPattern(ch: string): string {
   const bytes = bytesOf(ch);
   if (!bytes.length) return escapeRegExp(ch);
   return `(?:${escapeRegExp(ch)}|${bytes.map((b) => `%(?:25){0,2}${bytePattern(b)}`).join('')})`;
-}
-
-/**
- * A pattern for where any percent-encoded form of a secret begins: `%` and a byte of one of its
- * characters, or `%25` (`%` encoded). A text with none of them holds the secrets raw or not at all.
- */
-export function encodedStart(secrets: readonly string[]): string {
-  const bytes = new Set(['25']);
-  for (const secret of secrets) for (const ch of secret) for (const b of bytesOf(ch)) bytes.add(b);
-  return `%(?:${[...bytes].map(bytePattern).join('|')})`;
 }
 
 /** Every character of a key, raw or encoded, in sequence. */
@@ -104,6 +94,25 @@ export function keyRedactor(secrets: readonly string[]): (text: string) => strin
     }
     return out;
   };
+}
+
+/**
+ * keyRedactor for the many texts of one answer, applied only to a text that could hold a key: a run
+ * of KEY_SLICE characters of one (or the whole of a shorter one), or where an encoded form of one
+ * begins (`%` and a byte of one of its characters, or `%25`). Everything else, nearly every text of
+ * nearly every answer ("a 20% hurdle", "%20" in a link too), is returned as it is, cheaply; and when
+ * the whole `body` as sent holds no such run (nor a `\\u` escape, which could spell one), no text is
+ * tested at all.
+ */
+export function screenedRedactor(secrets: readonly string[], body: string): (text: string) => string {
+  const keys = secrets.filter((secret) => secret && secret.length >= 4);
+  const bytes = new Set(['25']);
+  for (const secret of keys) for (const ch of secret) for (const b of bytesOf(ch)) bytes.add(b);
+  const runs = keys.flatMap((secret) => (secret.length <= KEY_SLICE ? [secret] : [...slicesOf(secret)]));
+  const suspect = new RegExp([`%(?:${[...bytes].map(bytePattern).join('|')})`, ...runs.map(escapeRegExp)].join('|'));
+  if (!suspect.test(body) && !body.includes('\\u')) return (text) => text;
+  const redact = keyRedactor(secrets);
+  return (text) => (suspect.test(text) ? redact(text) : text);
 }
 
 /** Redacts the known keys, then any value of an `apiKey` parameter (messages, URLs, logs). */

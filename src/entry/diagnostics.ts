@@ -13,7 +13,7 @@ import { toServiceError } from '../api/errors';
 import { grouped, plural } from '../api/numbers';
 import { OPERATIONS } from '../api/operations';
 import { DEFAULT_QUOTA_POLICY } from '../api/quota';
-import type { JsonValue } from '../api/records';
+import { isObject, type JsonValue } from '../api/records';
 import { keyHint, redact } from '../api/redact';
 import { interpret } from '../api/response';
 import type { HttpResponse } from '../api/transport';
@@ -41,10 +41,6 @@ const PAGINATION_FIELDS = ['totalItems', 'totalPages', 'currentPage', 'pageSize'
 
 function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
-}
-
-function isObject(v: unknown): v is Record<string, JsonValue> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** What the spec requires of one page of a list: `data` a list of records, `pagination` with four whole numbers. */

@@ -14,6 +14,7 @@ import { RECORD_VERSION } from '../import/ownership';
 import type { OutCell, OwnedTable, SheetTag } from '../import/ports';
 import { type Cell, safeText } from '../table/cells';
 import { logLayout } from '../table/log-layout';
+import { columnName } from '../table/names';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
@@ -231,8 +232,7 @@ export function writeOwned(
     if (columns[col] !== before[col]) m.remove();
   }
   columns.forEach((f, c) => {
-    if (f && f !== before[c])
-      sheet.getRange(`${columnLetters(c + 1)}:${columnLetters(c + 1)}`).addDeveloperMetadata(FIELD_KEY, f);
+    if (f && f !== before[c]) sheet.getRange(`${columnName(c)}:${columnName(c)}`).addDeveloperMetadata(FIELD_KEY, f);
   });
   // The analyst's columns within the table (no field now, none before) are theirs: never written.
   const width = widest(grid);
@@ -268,15 +268,9 @@ export function releaseSheet(sheet: Sheet): void {
   unprotect(sheet);
 }
 
-function columnLetters(col: number): string {
-  let s = '';
-  for (let n = col; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
-  return s;
-}
-
 /**
  * Appends rows to a log sheet, creating it (with the header) when absent. A sheet whose header row
- * is of an earlier layout keeps it: each value goes under its own column name (../table/log-layout.ts).
+ * the analyst changed keeps it: each value goes under its own column name (../table/log-layout.ts).
  */
 export function appendLog(name: string, header: readonly string[], rows: readonly Cell[][]): void {
   if (rows.length === 0) return;

@@ -11,6 +11,7 @@ import { fnv1a } from '../api/hash';
 import { grouped } from '../api/numbers';
 import { firstOfEachId } from '../api/records';
 import { type Cell, isDate } from '../table/cells';
+import { columnName } from '../table/names';
 import type { Fields, ImportPorts, OutCell, OwnedTable } from './ports';
 import type { ImportSpec, Offer } from './spec';
 
@@ -211,9 +212,7 @@ export function adoption(table: OwnedTable, fields: readonly string[]): Owned {
 }
 
 /** A1 name of a 0-based cell: its column's letters, then its row. */
-const letters = (c: number): string =>
-  (c < 26 ? '' : letters(Math.floor(c / 26) - 1)) + String.fromCharCode(65 + (c % 26));
-export const a1 = (row: number, col: number): string => `${letters(col)}${row + 1}`;
+export const a1 = (row: number, col: number): string => `${columnName(col)}${row + 1}`;
 
 /**
  * Why replace may not rewrite the sheet, or undefined when it holds no cell of the analyst's: each one, in order

@@ -13,3 +13,7 @@ export const CUSTOM_FUNCTION_NAMES: readonly string[] = [
   'LP_FILTER',
   'LP_MATCH',
 ];
+
+/** The letters of a 0-based column, as A1 notation writes them (A, …, Z, AA, …). */
+export const columnName = (c: number): string =>
+  (c < 26 ? '' : columnName(Math.floor(c / 26) - 1)) + String.fromCharCode(65 + (c % 26));

@@ -4,6 +4,7 @@
  * function, and for each the cell (or text) its first argument names. Pure: the sheet access is
  * in src/gas/neighbours.ts.
  */
+import { escapeRegExp } from '../api/redact';
 
 /** What a formula's first argument names: a single cell (on its own sheet or another) or a text. */
 export type FirstArgument = { kind: 'cell'; sheet?: string; row: number; col: number } | { kind: 'text'; text: string };
@@ -14,11 +15,9 @@ function columnNumber(letters: string): number {
   return n;
 }
 
-const escapeName = (name: string) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /** The first argument of a call to `fn` at the top of `formula`, when it is a single cell or a text; else undefined. */
 export function firstArgument(formula: string, fn: string): FirstArgument | undefined {
-  const head = new RegExp(`^=\\s*${escapeName(fn)}\\s*\\(\\s*`, 'i').exec(formula);
+  const head = new RegExp(`^=\\s*${escapeRegExp(fn)}\\s*\\(\\s*`, 'i').exec(formula);
   if (!head) return undefined;
   const rest = formula.slice(head[0].length);
   const text = /^"((?:[^"]|"")*)"\s*[,)]/.exec(rest);
