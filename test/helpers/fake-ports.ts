@@ -233,6 +233,16 @@ export function world(fetch: PageFetcher, specs: ImportSpec[], options: { msPerF
   return w;
 }
 
+/** Hands `each` the ports of every execution of `w` from now on, before the execution uses them: to count executions or wrap their calls. */
+export function eachExecution(w: World, each: (ports: ImportPorts) => void): void {
+  const next = w.nextExecution.bind(w);
+  w.nextExecution = () => {
+    const ports = next();
+    each(ports);
+    return ports;
+  };
+}
+
 /** The record of import `importId` having written `grid` (every row below its first, as a replace writes it), in columns `fields`. */
 export const recordFor = (
   grid: ReadonlyArray<ReadonlyArray<OutCell>>,
@@ -270,9 +280,7 @@ export interface StagingCalls {
 /** Records the staging writes and reads of each execution of `w` from now on: one entry per execution. */
 export function stagingCalls(w: World): StagingCalls[] {
   const calls: StagingCalls[] = [];
-  const next = w.nextExecution.bind(w);
-  w.nextExecution = () => {
-    const ports = next();
+  eachExecution(w, (ports) => {
     const mine: StagingCalls = { writes: [], reads: [] };
     calls.push(mine);
     const { write, read } = ports.staging;
@@ -284,8 +292,7 @@ export function stagingCalls(w: World): StagingCalls[] {
       mine.reads.push(count);
       return read(id, count, width, from);
     };
-    return ports;
-  };
+  });
   return calls;
 }
 

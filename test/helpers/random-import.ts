@@ -11,7 +11,7 @@
 import type { ServiceError } from '../../src/api/errors';
 import type { ImportSpec } from '../../src/import/spec';
 import { fakeList, records } from './fake-list';
-import { Killed, type World, world } from './fake-ports';
+import { eachExecution, Killed, type World, world } from './fake-ports';
 import { limited } from './import-drive';
 import { beginRun, continueRun } from '../../src/import/machine';
 
@@ -58,9 +58,7 @@ export interface RandomImport {
 function snapshotStore(w: World) {
   const parts = new Map<string, Array<Array<[number, unknown]>>>();
   let published: { gen: string; count: number } | undefined;
-  const next = w.nextExecution.bind(w);
-  w.nextExecution = () => {
-    const ports = next();
+  eachExecution(w, (ports) => {
     ports.snapshot = {
       write: (gen, part, recs, places) => {
         w.alive();
@@ -74,8 +72,7 @@ function snapshotStore(w: World) {
         published = { gen, count: written.length };
       },
     };
-    return ports;
-  };
+  });
   /** The ids the last published generation holds, in list order; undefined when none was, or a part is missing. */
   return (): unknown[] | null | undefined => {
     if (!published) return null;

@@ -11,7 +11,7 @@ import type { PageFetcher } from '../../../src/api/pages';
 import { beginRun, continueRun, GIVE_UP, PAGES_PER_FETCH } from '../../../src/import/machine';
 import type { ImportSpec } from '../../../src/import/spec';
 import { type FakeList, fakeList, records } from '../../helpers/fake-list';
-import { idsBelowHeader, Killed, world, type World } from '../../helpers/fake-ports';
+import { eachExecution, idsBelowHeader, Killed, world, type World } from '../../helpers/fake-ports';
 import { limited, timedDrive } from '../../helpers/import-drive';
 import { refusingList } from '../../helpers/refusing-list';
 import { LP_FIELDS, type ServiceRecord } from '../../../src/api/records';
@@ -91,16 +91,13 @@ describe('rounds', () => {
   test('a list read in one step goes to its sheet without staging', () => {
     const w = world(fakeList(records(250)).fetch, [spec]);
     let staged = 0;
-    const next = w.nextExecution.bind(w);
-    w.nextExecution = () => {
-      const ports = next();
+    eachExecution(w, (ports) => {
       const write = ports.staging.write;
       ports.staging.write = (...args) => {
         staged++;
         write(...args);
       };
-      return ports;
-    };
+    });
     expect(timedDrive(w, 60_000).steps.map((s) => s.status)).toEqual(['done']);
     expect(staged).toBe(0);
   });
@@ -133,16 +130,13 @@ describe('page port calls', () => {
   /** Records every call to the page port of each execution of `w` from now on. */
   function recordCalls(w: World): Call[] {
     const calls: Call[] = [];
-    const next = w.nextExecution.bind(w);
-    w.nextExecution = () => {
-      const ports = next();
+    eachExecution(w, (ports) => {
       const fetch = ports.pages.fetch;
       ports.pages.fetch = (pages, limit, until) => {
         calls.push({ pages: pages.length, at: w.clock.t, until });
         return fetch(pages, limit, until);
       };
-      return ports;
-    };
+    });
     return calls;
   }
 

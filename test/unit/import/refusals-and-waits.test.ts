@@ -9,7 +9,7 @@ import { ServiceError } from '../../../src/api/errors';
 import { beginRun, continueRun, GIVE_UP, writeMargin } from '../../../src/import/machine';
 import type { ImportSpec } from '../../../src/import/spec';
 import { fakeList, type FakeListOptions, records } from '../../helpers/fake-list';
-import { world, idsBelowHeader } from '../../helpers/fake-ports';
+import { eachExecution, world, idsBelowHeader } from '../../helpers/fake-ports';
 import { limited, timedDrive } from '../../helpers/import-drive';
 import { refusingList } from '../../helpers/refusing-list';
 import { LP_FIELDS } from '../../../src/api/records';
@@ -250,11 +250,9 @@ describe('page one never comes', () => {
     const w = world(list.fetch, [spec]);
     const start = w.clock.t;
     const ends: number[] = [];
-    const next = w.nextExecution.bind(w);
-    w.nextExecution = () => {
+    eachExecution(w, () => {
       ends.push(w.clock.t);
-      return next();
-    };
+    });
     const { steps } = timedDrive(w, 20_000);
     ends.push(w.clock.t);
     ends.shift();

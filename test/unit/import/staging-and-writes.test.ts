@@ -8,7 +8,14 @@
 import { ServiceError } from '../../../src/api/errors';
 import { type ImportSpec, checkSpec } from '../../../src/import/spec';
 import { fakeList, records } from '../../helpers/fake-list';
-import { idsBelowHeader, stagingCalls, type StagingCalls, type World, world } from '../../helpers/fake-ports';
+import {
+  eachExecution,
+  idsBelowHeader,
+  stagingCalls,
+  type StagingCalls,
+  type World,
+  world,
+} from '../../helpers/fake-ports';
 import { limited, timedDrive } from '../../helpers/import-drive';
 import {
   adoptTable,
@@ -128,11 +135,9 @@ describe('staging ahead', () => {
       },
     });
     const w = world(list.fetch, [spec], { msPerFetch: 200 });
-    const next = w.nextExecution.bind(w);
-    w.nextExecution = () => {
+    eachExecution(w, () => {
       executions++;
-      return next();
-    };
+    });
     const { steps } = timedDrive(w, 20_000);
     expect(steps.map((s) => s.status).pop()).toBe('done');
     expect(firstOfSecond).toBeGreaterThan(1);
@@ -785,11 +790,9 @@ describe('the calls to staging a step makes', () => {
     start = w.clock.t;
     const calls = stagingCalls(w);
     const asked: number[] = [];
-    const next = w.nextExecution.bind(w);
-    w.nextExecution = () => {
+    eachExecution(w, () => {
       asked.push(list.asked.length);
-      return next();
-    };
+    });
     const { steps } = timedDrive(w, 20_000);
     expect(steps[1].status).toBe('running');
     // The second step took no page: page 3 still waits.
