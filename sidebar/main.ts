@@ -166,10 +166,10 @@ async function confirmAddress(): Promise<void> {
   if (!r.ok) return failed(r);
   show(r);
   say('key-message', `Your key is now sent to ${shownAddress(address)}.`, 'ok');
+  // The question is gone with the button that had focus: the next step is to test the connection.
+  $('test-connection').focus();
   await recover();
   await refreshImports();
-  // The question is gone: the next step is to test the connection.
-  $('test-connection').focus();
 }
 
 async function removeKey(): Promise<void> {
