@@ -19,12 +19,6 @@ export const RUN_LOG_HEADER =
   );
 export const CHANGE_LOG_HEADER = ['When', 'Sheet', 'Partner id', 'Change', 'Field', 'Before', 'After'];
 
-/** Why this replace run may not rewrite its sheet (./ownership.ts replaceRefusal), or undefined. */
-export const replaceRefused = (spec: ImportSpec, run: RunState, ports: ImportPorts) =>
-  spec.mode === 'replace' && !run.force
-    ? replaceRefusal(ports.target.read(spec.sheetName), spec, spec.sheetName)
-    : undefined;
-
 export function writeTarget(
   spec: ImportSpec,
   run: RunState,
@@ -35,7 +29,7 @@ export function writeTarget(
 ): RunSummary {
   const existing = ports.target.read(spec.sheetName);
   // Replace anyway: what it overwrites of the analyst's is said, never dropped without a word.
-  const refusal = spec.mode === 'replace' ? replaceRefusal(existing, spec, spec.sheetName) : undefined;
+  const refusal = replaceRefusal(existing, spec, spec.sheetName);
   if (refusal && !run.force) return failRun(spec, run, ports, refusal);
   let note = refusal?.overwrote ?? '';
   if (spec.mode === 'merge') {
@@ -66,18 +60,11 @@ export function writeTarget(
   return endRun(spec, run, ports, { status: 'done', read });
 }
 
+type RunEnd = { status: 'done' | 'failed' | 'cancelled'; read: number; detail?: string; offers?: Offer[] };
+
 /** Saves the ended run, notes it on its saved import, and logs it: `read` partners listed, its message, then `detail`. */
-function endRun(
-  spec: ImportSpec,
-  run: RunState,
-  ports: ImportPorts,
-  {
-    status,
-    read,
-    detail,
-    offers,
-  }: { status: 'done' | 'failed' | 'cancelled'; read: number; detail?: string; offers?: Offer[] },
-): RunSummary {
+function endRun(spec: ImportSpec, run: RunState, ports: ImportPorts, end: RunEnd): RunSummary {
+  const { status, read, offers } = end;
   const now = ports.now();
   const rows = status === 'done' ? run.read : 0;
   Object.assign(run, { status, updatedAt: now });
@@ -103,7 +90,7 @@ function endRun(
     run.fetches,
     run.retries,
     run.executions,
-    run.message + (detail ?? ''),
+    run.message + (end.detail ?? ''),
     run.historyRows ?? '',
     run.alert ?? '',
   ]);

@@ -22,8 +22,8 @@ import {
 } from '../api/pages';
 import { recordId, type ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
-import { failRun, replaceRefused, writeTarget } from './end';
-import { adoption, MergeRefused, writeOwned } from './ownership';
+import { failRun, writeTarget } from './end';
+import { adoption, MergeRefused, replaceRefusal, writeOwned } from './ownership';
 import type { ImportPorts } from './ports';
 import { pagesRead, RUN_VERSION, type RunSource, type RunState, type RunSummary, summarize } from './run-state';
 import { keyedRows, rowShape } from './shape';
@@ -141,7 +141,7 @@ function carryOn(
     if (begin?.force || spec.replaceAnyway) fresh.force = true;
     ports.store.save(fresh);
     // Refused before any request when the sheet is not as the import left it (checked again before writing).
-    const refusal = replaceRefused(spec, fresh, ports);
+    const refusal = !fresh.force && replaceRefusal(ports.target.read(spec.sheetName), spec, spec.sheetName);
     return refusal ? failRun(spec, fresh, ports, refusal) : step(spec, fresh, ports, deadline, pages);
   });
 }

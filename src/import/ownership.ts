@@ -215,17 +215,17 @@ export function adoption(table: OwnedTable, fields: readonly string[]): Owned {
 export const a1 = (row: number, col: number): string => `${columnName(col)}${row + 1}`;
 
 /**
- * Why replace may not rewrite the sheet, or undefined when it holds no cell of the analyst's: each one, in order
- * (formulas, imported cells edited, the rest). `message` names the first `limit` ("(C2 (a formula), B3 (edited) and 2
+ * Why a replace may not rewrite the sheet, or undefined when it holds no cell of the analyst's (or the import merges):
+ * each one, in order (formulas, imported cells edited, the rest). `message` names the first `limit` ("(C2 (a formula), B3 (edited) and 2
  * more)"), `overwrote` says them for Replace anyway, `all` names each.
  */
 export function replaceRefusal(
   table: OwnedTable | null,
-  importing: { id: string; fields: readonly string[] },
+  importing: { id: string; fields: readonly string[]; mode?: ImportSpec['mode'] },
   sheetName: string,
   limit = 3,
 ): { message: string; overwrote: string; all: string; offers: Offer[] } | undefined {
-  if (!table) return undefined;
+  if (!table || importing.mode === 'merge') return undefined;
   const { h, idCol, grid, ours, tagged } = joined(table, importing.id);
   const named: string[][] = [[], [], []];
   grid.forEach((row, r) => {
