@@ -16,7 +16,8 @@
  *
  * A "record" is each object in `data` (or `data` itself when it is one object); the rest of the
  * body (`pagination`) is bounded the same way, as one more record. The parsed body is checked and
- * redacted in place (JSON.parse made it, nothing else holds it); only records are rebuilt.
+ * redacted in place (JSON.parse made it, nothing else holds it); a record is rebuilt only when a
+ * field does not fit its budget or a field name must be redacted.
  */
 import { grouped } from './numbers';
 import { FUND_FIELDS, isObject, type JsonValue, LP_FIELDS, type ServiceRecord } from './records';
@@ -116,27 +117,59 @@ function checkField(value: unknown, budget: number, clean: (text: string) => str
 const SHOWN = new Set(['id', ...LP_FIELDS, ...FUND_FIELDS]);
 
 /**
+ * What is left of `left` characters once field `raw` of a record, kept as `name`, is kept (its
+ * texts redacted in place, so the field then holds what is kept), or the problem that keeps it out.
+ */
+function afterField(
+  record: Body,
+  raw: string,
+  name: string,
+  left: number,
+  clean: (text: string) => string,
+): number | string {
+  const budget = left - name.length;
+  const checked = budget > 0 ? checkField(record[raw], budget, clean) : undefined;
+  if (!checked?.ok) return checked?.problem ?? TOO_LARGE;
+  if (checked.value !== record[raw]) put(record, raw, checked.value);
+  return budget - checked.chars;
+}
+
+/**
+ * Whether a record is kept as JSON.parse made it, its texts redacted in place: when every field
+ * fits and no field name must be redacted (nearly every record of nearly every answer), every field
+ * is kept as it is whatever the order the budget is spent in, so nothing is copied.
+ */
+function keptAsParsed(record: Body, clean: (text: string) => string): boolean {
+  let left: number | string = MAX_RECORD_CHARS;
+  for (const raw of Object.keys(record)) {
+    if (clean(raw) !== raw) return false;
+    left = afterField(record, raw, raw, left, clean);
+    if (typeof left === 'string') return false;
+  }
+  return true;
+}
+
+/**
  * One record, field by field: `id` first, then the fields the add-in shows, then the others (kept
  * while the budget lasts, and left out, since nothing shows them, once it is spent: a record of a
  * million fields costs no more than one of a few). A shown field that does not fit gets the
  * error text; an `id` that does not fit is no id (null).
  */
-function keepRecord(record: Record<string, unknown>, clean: (text: string) => string): ServiceRecord {
+function keepRecord(record: Body, clean: (text: string) => string): ServiceRecord {
+  if (keptAsParsed(record, clean)) return record;
   const out: Body = {};
   let left = MAX_RECORD_CHARS;
   const names = Object.keys(record);
-  const order = [
-    ...names.filter((n) => n === 'id'),
-    ...names.filter((n) => n !== 'id' && SHOWN.has(n)),
-    ...names.filter((n) => !SHOWN.has(n)),
-  ];
+  const rank = (n: string) => (n === 'id' ? 0 : SHOWN.has(n) ? 1 : 2);
+  // A stable sort: each rank keeps the order the service sent.
+  const order = names.sort((a, b) => rank(a) - rank(b));
   for (const raw of order) {
     const name = clean(raw);
-    const checked = left > name.length ? checkField(record[raw], left - name.length, clean) : undefined;
-    if (checked?.ok) {
-      put(out, name, checked.value);
-      left -= name.length + checked.chars;
-    } else if (SHOWN.has(raw)) put(out, name, raw === 'id' ? null : (checked?.problem ?? TOO_LARGE));
+    const after = afterField(record, raw, name, left, clean);
+    if (typeof after === 'number') {
+      put(out, name, record[raw]);
+      left = after;
+    } else if (SHOWN.has(raw)) put(out, name, raw === 'id' ? null : after);
   }
   return out;
 }
@@ -155,9 +188,9 @@ function keepValue(value: unknown, clean: (text: string) => string): JsonValue {
 export function keepAnswer(body: Record<string, unknown>, secrets: readonly string[], text: string): Body {
   const clean = screenedRedactor(secrets, text);
   const { data, ...rest } = body;
-  const out: Body = keepRecord(rest, clean) as Body;
+  const out: Body = keepRecord(rest as Body, clean) as Body;
   if (!('data' in body)) return out;
-  const one = (v: unknown): JsonValue => (isObject(v) ? (keepRecord(v, clean) as Body) : keepValue(v, clean));
+  const one = (v: unknown): JsonValue => (isObject(v) ? (keepRecord(v as Body, clean) as Body) : keepValue(v, clean));
   put(out, 'data', Array.isArray(data) ? data.map(one) : one(data));
   return out;
 }

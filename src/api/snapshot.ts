@@ -65,8 +65,8 @@ function fieldsOf(records: readonly ServiceRecord[]): string[] {
 export function toColumns(records: readonly ServiceRecord[], only?: readonly string[]): Pick<Columns, 'k' | 'c'> {
   const keys = only ? [...only] : fieldsOf(records);
   // Own fields only: a record without a `__proto__` field has none, whatever `r.__proto__` reads.
-  const own = (r: ServiceRecord, k: string) => Object.getOwnPropertyDescriptor(r, k)?.value ?? null;
-  return { k: keys, c: keys.map((k) => records.map((r) => own(r, k))) };
+  const has = Object.prototype.hasOwnProperty;
+  return { k: keys, c: keys.map((k) => records.map((r) => (has.call(r, k) ? (r[k] ?? null) : null))) };
 }
 
 /**

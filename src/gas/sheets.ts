@@ -74,17 +74,30 @@ function widest(grid: readonly (readonly unknown[])[], atLeast = 0): number {
   return width;
 }
 
+/**
+ * Writes `rows` rows of columns from..from+width-1 of `grid` at (row, col) in one call, growing the
+ * grid first if needed: each cell made safe in the one copy setValues takes, blank past a row's end.
+ */
+function writeColumns(
+  sheet: Sheet,
+  row: number,
+  col: number,
+  grid: readonly (readonly OutCell[] | undefined)[],
+  rows: number,
+  from: number,
+  width: number,
+): void {
+  ensureSize(sheet, row + rows - 1, col + width - 1);
+  const values = Array.from({ length: rows }, (_, r) =>
+    Array.from({ length: width }, (_, k) => toSheetCell(grid[r]?.[from + k] ?? '')),
+  );
+  sheet.getRange(row, col, rows, width).setValues(values);
+}
+
 /** Writes a block at (row, col) in one call, growing the grid first if needed. */
 export function writeBlock(sheet: Sheet, row: number, grid: readonly OutCell[][], col = 1): void {
   if (grid.length === 0) return;
-  const width = widest(grid);
-  ensureSize(sheet, row + grid.length - 1, col + width - 1);
-  const values = grid.map((r) => {
-    const out = r.map(toSheetCell);
-    while (out.length < width) out.push('');
-    return out;
-  });
-  sheet.getRange(row, col, values.length, width).setValues(values);
+  writeColumns(sheet, row, col, grid, grid.length, 0, widest(grid));
 }
 
 /**
@@ -108,10 +121,7 @@ export function replaceTable(
     }
     let end = c;
     while (end + 1 < cols && !untouched(end + 1)) end++;
-    const block = Array.from({ length: rows }, (_, r) =>
-      Array.from({ length: end - c + 1 }, (_, k): OutCell => grid[r]?.[c + k] ?? ''),
-    );
-    writeBlock(sheet, 1, block, c + 1);
+    writeColumns(sheet, 1, c + 1, grid, rows, c, end - c + 1);
     c = end + 1;
   }
   sheet.setFrozenRows(1);

@@ -312,13 +312,13 @@ export function step(
     }
     // A read that ended too late to write the table in this step leaves the writing to the next one.
     const over = !!r.over && (startedOver || ports.now() + writeMargin(r.total, width) <= deadline);
-    if (over && run.staged === 0) return finish(spec, run, placed(1, Math.max(1, r.last)), ports, deadline);
+    // The step that writes the table takes the pages in hand as they are and reads back only what earlier steps staged.
+    if (over) return finish(spec, run, placed(1, Math.max(1, r.last)), ports, deadline);
     if (r.over !== 'changed' && answered.size) {
       const [first, last] = [Math.min(...answered), Math.max(...answered)];
       ports.staging.write(spec.id, spec.fields, rowsBefore(r, first), placed(first, last));
       run.staged = Math.max(run.staged, rowsBefore(r, last + 1));
     }
-    if (over) return finish(spec, run, ports.staging.read(spec.id, run.staged, width), ports, deadline);
     run.updatedAt = ports.now();
     ports.store.save(run);
     return summarize(spec.id, run);

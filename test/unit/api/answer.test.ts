@@ -33,6 +33,19 @@ describe('what is kept of an answer: no key', () => {
     expect(Object.keys(r)).toContain('***');
   });
 
+  test('a record every field name of which holds the key has each one redacted', () => {
+    const kept = keep({ data: [{ [KEY]: 'a', [`x${KEY}`]: 'b' }] });
+    expect(leaksIn(JSON.stringify(kept), [KEY])).toEqual([]);
+    expect(kept.data).toEqual([{ '***': 'a', 'x***': 'b' }]);
+  });
+
+  test('a record within its budget whose field names hold no key is kept as parsed, not copied, its texts redacted in place', () => {
+    const record = { id: 'p1', website: `https://svc/?apiKey=${KEY}`, region: ['europe', KEY] };
+    const kept = keep({ data: [record] });
+    expect((kept.data as unknown[])[0]).toBe(record);
+    expect(record).toEqual({ id: 'p1', website: 'https://svc/?apiKey=***', region: ['europe', '***'] });
+  });
+
   test('a key spelled with JSON escapes is redacted too', () => {
     const escaped = Array.from(KEY, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
     const res = ok200(`{"data":{"id":"a","website":"https://svc/?apiKey=${escaped}"}}`);

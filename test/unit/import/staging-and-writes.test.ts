@@ -232,9 +232,9 @@ describe('staging write rule', () => {
   /**
    * A list of `read` full pages of 100 and a last one of 50, page 2 refused for 60 s at its first
    * request: the first step (20 s) reads page 1, then every other page, and waits for page 2 to its end.
-   * Returns that step's staging writes, after checking the run then imports the whole list.
+   * Returns each step's staging calls, after checking the run then imports the whole list.
    */
-  function firstStepWrites(read: number): StagingCalls['writes'] {
+  function stepCalls(read: number): StagingCalls[] {
     const total = read * 100 + 50;
     const w = world(refusingList(total, (page, call) => (page === 2 && call === 0 ? limited(60) : undefined)).fetch, [
       spec,
@@ -244,17 +244,22 @@ describe('staging write rule', () => {
     expect(steps[0].status).toBe('running');
     expect(steps[steps.length - 1].status).toBe('done');
     expect(ids(w)).toEqual(records(total).map((r) => r.id));
-    return calls[0].writes;
+    return calls;
   }
 
   describe('pages read around a page that waits', () => {
     test('a few pages: one write from page 1, the missing page blank', () => {
-      expect(firstStepWrites(4)).toEqual([{ at: 0, rows: 450 }]);
+      expect(stepCalls(4)[0].writes).toEqual([{ at: 0, rows: 450 }]);
     });
 
     test('many pages: still one write', () => {
-      expect(firstStepWrites(30)).toEqual([{ at: 0, rows: 3050 }]);
+      expect(stepCalls(30)[0].writes).toEqual([{ at: 0, rows: 3050 }]);
     });
+  });
+
+  test('the step that ends the read writes the table from its own pages and what earlier steps staged: it stages nothing', () => {
+    const calls = stepCalls(30);
+    expect(calls[calls.length - 1]).toEqual({ writes: [], reads: [3050] });
   });
 
   test('a page read ahead that shows another total than page 1 is not kept: it is asked for again', () => {
