@@ -10,7 +10,7 @@ import { compileMs, scannedBytes } from '../../../dev/emulator/compile';
 import { probe } from '../../helpers/probe';
 import { addin } from '../../helpers/addin';
 import { call, saveImport } from '../../helpers/imports';
-import { type RunningService, startService } from '../../helpers/service';
+import { activeIds, type RunningService, startService } from '../../helpers/service';
 
 /** A text the probe compiles on demand: 2,000 functions, named like a deferred part of the bundle. */
 const DEFERRED = `(function(){${Array.from({ length: 2000 }, (_, i) => `function f${i}(a){return a*${i}+1}`).join('')}return f7(1)})
@@ -92,5 +92,19 @@ describe('the bundle: what each execution compiles', () => {
     expect(new Set(parts).size).toBe(parts.length);
     for (const c of compiles.slice(1)) expect(c.ms).toBeGreaterThan(0);
     expect(call(a.emu, 'importStatus', [id])).toMatchObject({ ok: true });
+  });
+
+  test('a formula that reads the whole list compiles the page reader on its first use, once; a list formula also its own part', async () => {
+    const a = addin(svc.url, undefined, { modelledClock: { latencyMs: 10 } });
+    const ids = (await activeIds(svc)).slice(0, 60).map((id) => [id]);
+    const range = a.cell('LP_GET', ids, 'firm');
+    expect(range.error).toBeUndefined();
+    expect(range.run.ledger.fetchAllCalls).toBeGreaterThan(0);
+    expect(range.run.ledger.compiles.map((c) => c.name)).toEqual(['Code.js', 'lp-list-reader.js']);
+    // The snapshot it filled answers the next range from the cache: no list read, nothing more compiled.
+    expect(a.cell('LP_GET', ids, 'firm').run.ledger.compiles.map((c) => c.name)).toEqual(['Code.js']);
+    const list = a.cell('LP_ACTIVE', '', 50, 'id');
+    expect(list.error).toBeUndefined();
+    expect(list.run.ledger.compiles.map((c) => c.name)).toEqual(['Code.js', 'lp-lists.js', 'lp-list-reader.js']);
   });
 });

@@ -36,7 +36,7 @@ describe('build checks', () => {
   test('a custom function doc missing a @param line fails the build', async () => {
     const dir = copyOfSrc();
     try {
-      const file = join(dir, 'entry', 'custom-functions.ts');
+      const file = join(dir, 'entry', 'lists.ts');
       writeFileSync(
         file,
         readFileSync(file, 'utf8').replace(
