@@ -109,6 +109,8 @@ export interface Ledger {
   dialogs: Array<{ title: string; html: string; modal: boolean }>;
   /** Each compilation this execution was charged (compile.ts): the script's ("Code.js"), then each text it compiled by `eval`. */
   compiles: Array<{ name: string; ms: number }>;
+  /** Under a clock model, the running of the script's top-level code it was charged (compile.ts, evaluateMs); else 0 (its real time is in its work's). */
+  evaluatedMs: number;
 }
 
 /** The message of anything thrown (what a result's `error` holds). */
@@ -178,6 +180,7 @@ export class Execution {
       authMode,
       dialogs: [],
       compiles: [],
+      evaluatedMs: 0,
     };
   }
 
@@ -241,6 +244,14 @@ export class Execution {
   compiled(ms: number, name = 'Code.js'): void {
     this.syncReal();
     this.ledger.compiles.push({ name, ms });
+    this.clock.advance(ms);
+    this.check();
+  }
+
+  /** Charges the running of the script's top-level code at a figure of its own (compile.ts, evaluateMs) instead of its real time. */
+  evaluated(ms: number): void {
+    this.syncReal();
+    this.ledger.evaluatedMs += ms;
     this.clock.advance(ms);
     this.check();
   }

@@ -6,7 +6,7 @@
  * bundle compiles only the custom functions' code up front: a formula's execution pays that, an
  * import step also the parts it loads, each once.
  */
-import { compileMs, scannedBytes } from '../../../dev/emulator/compile';
+import { compileMs, evaluateMs, scannedBytes } from '../../../dev/emulator/compile';
 import { probe } from '../../helpers/probe';
 import { addin } from '../../helpers/addin';
 import { call, saveImport } from '../../helpers/imports';
@@ -66,6 +66,33 @@ describe('emulator: the compilation an execution is charged', () => {
       { name: 'lp-probe.js', ms: compileMs(DEFERRED) },
     ]);
     expect(spent(heavy)).toBeGreaterThanOrEqual(compileMs(PROBE) + 2 * compileMs(DEFERRED));
+  });
+});
+
+/** A script whose top level works: a table of 200,000 squares built at load. */
+const BUSY_TOP = `
+var SQUARES = [];
+for (var i = 0; i < 200000; i++) SQUARES.push(i * i);
+function last() { return SQUARES[SQUARES.length - 1]; }
+`;
+
+describe('emulator: the running of the top level an execution is charged', () => {
+  test('under a clock model, every execution is charged the fastest fresh load of its top level, sequential or concurrent alike', async () => {
+    const emu = probe(BUSY_TOP, { modelledClock: { latencyMs: 30 } });
+    const top = evaluateMs(BUSY_TOP);
+    expect(top).toBeGreaterThan(0);
+    const runs = [emu.run('last'), emu.run('last'), ...(await emu.runConcurrently([{ name: 'last', args: [] }]))];
+    for (const run of runs) {
+      expect(run.value).toBe(199999 * 199999);
+      expect(run.ledger.evaluatedMs).toBe(top);
+      expect(spent(run)).toBeGreaterThanOrEqual(compileMs(BUSY_TOP) + top);
+    }
+  });
+
+  test('on the wall clock the top level is charged the time it takes, as the rest of the work', () => {
+    const run = probe(BUSY_TOP).run('last');
+    expect(run.value).toBe(199999 * 199999);
+    expect(run.ledger.evaluatedMs).toBe(0);
   });
 });
 
