@@ -13,7 +13,7 @@ import { readOptions, runMain, UsageError } from '../dev/cli-args';
 import { compileMs, evaluateMs, measureLoad } from '../dev/emulator/compile';
 import { Emulator } from '../dev/emulator/runtime';
 import { DEMO_KEY, startService } from '../dev/service/spawn';
-import { setBenchClock } from './clock';
+import { rerunSingleThreaded, setBenchClock, singleThreaded } from './clock';
 import { benchFloorImport, benchFloors } from './floors';
 import { benchFormulas } from './formulas';
 import { benchMatch } from './match';
@@ -155,6 +155,7 @@ export const USAGE = `npm run bench -- [options]
 Groups:
 ${GROUPS.map((g) => `  ${g.padEnd(18)}  ${GROUP_HELP[g]}`).join('\n')}`;
 
+if (require.main === module && !singleThreaded()) process.exit(rerunSingleThreaded());
 if (require.main === module) {
   runMain(async () => {
     const values = readOptions(

@@ -123,7 +123,7 @@ export function measureLoad(
 }
 
 /** Fresh loads evaluateMs measures a script by. */
-const EVALUATE_SAMPLES = 9;
+const EVALUATE_SAMPLES = 25;
 /** evaluateMs by source: measured once a process. */
 const evaluations = new Map<string, number>();
 

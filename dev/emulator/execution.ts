@@ -63,8 +63,10 @@ export interface ClockModel {
  * computes on the main thread while the fetch thread waits (a fetch under the model is charged its
  * modelled cost in place of everything spent during it, url-fetch.ts), and a concurrent wave lets
  * one job compute at a time (concurrent.ts) while the main thread and the other jobs' threads wait.
- * It also counts V8's helper threads (garbage collection, background compilation), work that the
- * bundle's own allocations and code cause and Google spends too. Other processes (the service,
+ * It would also count V8's helper threads (garbage collection, background compilation) of every
+ * isolate, whenever they happen to run, charged to whichever execution computes then: the
+ * benchmarks run without them (SINGLE_THREADED in bench/clock.ts), so that each isolate does that
+ * work itself, when its own code needs it. Other processes (the service,
  * whatever else runs on the machine) are not counted at all.
  *
  * Why not one thread's own CPU time: Node 20 has none (process.cpuUsage is getrusage of the whole

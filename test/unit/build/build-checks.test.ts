@@ -63,6 +63,20 @@ describe('build checks', () => {
     expect(() => verifyBundle(noDoc, exposed)).toThrow('wrapper FUND_GET lost its @customfunction doc');
   });
 
+  test('an import of anything but a function from a module compiled on first use fails the build', async () => {
+    const dir = copyOfSrc();
+    try {
+      const file = join(dir, 'api', 'partners.ts');
+      writeFileSync(
+        file,
+        `${readFileSync(file, 'utf8')}\nimport { MAX_AHEAD } from './pages';\nexport const AHEAD = MAX_AHEAD;\n`,
+      );
+      await expect(buildCode(root, dir)).rejects.toThrow(/MAX_AHEAD/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('an exported global that is not a declared function is refused', () => {
     expect(() => describeExports(join(root, 'src'), ['NOT_THERE'])).toThrow(BuildError);
     expect(exportNamesFromIndex(join(root, 'src/index.ts'))).toContain('LP_GET');
