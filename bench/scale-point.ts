@@ -4,14 +4,14 @@
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { setBenchClock } from './clock';
+import { SINGLE_THREADED, setBenchClock } from './clock';
 import { benchScale, type ScalePoint } from './imports';
 
 /** Runs a scale point in a child process and reads its result. */
 export function scalePointInChild(active: number, latencyMs: number): ScalePoint {
   const out = execFileSync(
     process.execPath,
-    ['--import', 'tsx', join(__dirname, 'scale-point.ts'), String(active), String(latencyMs)],
+    [SINGLE_THREADED, '--import', 'tsx', join(__dirname, 'scale-point.ts'), String(active), String(latencyMs)],
     { encoding: 'utf8', maxBuffer: 1 << 20, timeout: 1_200_000 },
   );
   const line = out

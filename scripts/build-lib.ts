@@ -6,9 +6,11 @@
  * capitals) has no @customfunction doc, because Sheets would then silently not offer it.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { join, posix, relative } from 'node:path';
+import { join, posix, relative, resolve } from 'node:path';
 import vm from 'node:vm';
-import { build } from 'esbuild';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { parse } from 'acorn';
+import { build, transform } from 'esbuild';
 
 /** The bundle's one global; short, since every wrapper names it. */
 export const GLOBAL_NAME = 'LP';
@@ -121,20 +123,70 @@ export interface CodeBuild {
  * compiled in every execution. Every other group is shipped as text (a comment, commentFunction)
  * and compiled on its first use in an execution (`(0,eval)`), since V8 only skips a comment, many
  * times faster than it compiles the same bytes as code (dev/emulator/compile.ts has the rates),
- * and most executions are formulas that never need it: `formulas`, the rarer
- * custom functions' own code; `addon` (every module not listed), the import, the sidebar's
+ * and most executions are formulas that never need it: `lists`, the custom functions that
+ * answer with a table of their own (a list, the field lists: a few a sheet, not a column);
+ * `formulas`, the rarer custom functions' own code; `addon` (every module not listed), the import, the sidebar's
  * endpoints, the menu, diagnostics and triggers. esbuild splits the code the groups share into
  * parts of their own, each compiled where it is first needed. Fewer groups, fewer parts: each
  * part's import and export lists cost bytes.
  */
 export const ENTRY_GROUPS: Readonly<Record<string, readonly string[]>> = {
   functions: ['./entry/custom-functions'],
+  lists: ['./entry/lists'],
   formulas: ['./entry/filter', './entry/find', './entry/match'],
 };
 /** The group every entry module not named in ENTRY_GROUPS joins. */
 const REST_GROUP = 'addon';
 /** The group whose code is plain. */
 export const PLAIN_GROUP = 'functions';
+
+/**
+ * Modules the plain code calls only on a rarer path, each shipped as a deferred part of its own
+ * (named by its key) and compiled on the first call of one of its functions in an execution:
+ * `list-reader`, the page reader, which only a read of a whole list needs (a range formula that
+ * fills the snapshot, a list formula, an import step), not a formula that finds its ids in the
+ * cache or asks for them one by one. Every importer gets a stand-in module instead (standIn),
+ * whose functions load the part and call the real ones, so no source changes; only a function
+ * can stand in, so an import of any other export of such a module fails the build (esbuild: "No
+ * matching export").
+ */
+export const DEFERRED_MODULES: Readonly<Record<string, string>> = { 'list-reader': './api/pages' };
+
+/** The name through which a stand-in reaches its deferred module's part: a global the minifier leaves as it is, bound in each part that names it (partFunction). */
+const MODULE_LOADER = '__lpModule';
+
+/** The functions a module exports (`export function f`, `export const f = (…) =>`), read in its compiled text (esbuild lists a module's exports at its end). */
+async function functionExports(file: string): Promise<string[]> {
+  const js = (await transform(readFileSync(file, 'utf8'), { loader: 'ts', format: 'esm' })).code;
+  const body = (parse(js, { ecmaVersion: 'latest', sourceType: 'module' }) as unknown as { body: AcornNode[] }).body;
+  const functions = new Set<string>();
+  for (const node of body) {
+    if (node.type === 'FunctionDeclaration' && node.id) functions.add(node.id.name);
+    if (node.type === 'VariableDeclaration')
+      for (const d of node.declarations ?? [])
+        if (d.init?.type === 'ArrowFunctionExpression' || d.init?.type === 'FunctionExpression')
+          functions.add(d.id.name);
+  }
+  return body
+    .flatMap((node) => (node.type === 'ExportNamedDeclaration' ? (node.specifiers ?? []) : []))
+    .filter((spec) => functions.has(spec.local.name))
+    .map((spec) => spec.exported.name);
+}
+
+/** The few fields of acorn's nodes functionExports reads. */
+interface AcornNode {
+  type: string;
+  id?: { name: string };
+  declarations?: Array<{ id: { name: string }; init?: { type: string } }>;
+  specifiers?: Array<{ local: { name: string }; exported: { name: string } }>;
+}
+
+/** A deferred module's stand-in: each of its functions, loading the module's part (once an execution) and calling the real one. */
+function standIn(key: string, functions: readonly string[]): string {
+  if (!functions.length) throw new BuildError(`The deferred module ${key} exports no function to stand in for.`);
+  const load = `${MODULE_LOADER}(${JSON.stringify(key)})`;
+  return functions.map((f) => `export function ${f}(...a){return ${load}.${f}(...a)}`).join('\n');
+}
 
 /** Each exposed global's group, from src/index.ts's export lists. */
 function groupsOf(entries: ReadonlyMap<string, readonly string[]>): Map<string, Map<string, readonly string[]>> {
@@ -267,6 +319,11 @@ const LOADER = '__lp';
  */
 function partFunction(p: Part, key: ReadonlyMap<string, number>): string {
   const load = (from: string) => `${LOADER}(${key.get(from)})`;
+  // A stand-in of a deferred module (standIn) loads the module's part by its key.
+  const modules = Object.fromEntries(Object.keys(DEFERRED_MODULES).map((m) => [m, key.get(m)]));
+  const moduleLoader = p.body.includes(MODULE_LOADER)
+    ? `const ${MODULE_LOADER}=m=>${LOADER}(${JSON.stringify(modules)}[m]);`
+    : '';
   const pairs = (list: Array<{ exported: string; local: string }>) =>
     list.map((n) => (n.exported === n.local ? n.local : `${n.exported}:${n.local}`)).join(',');
   const imports = p.imports
@@ -274,19 +331,32 @@ function partFunction(p: Part, key: ReadonlyMap<string, number>): string {
     .join('');
   if (new RegExp(`\\b${LOADER}\\b`).test(p.body))
     throw new BuildError(`Part ${p.id} names ${LOADER}, the loader's parameter.`);
-  return `(function(${LOADER}){${p.plain ? '' : '"use strict";'}${imports}\n${p.body}\nreturn{${pairs(p.exports)}}})`;
+  return `(function(${LOADER}){${p.plain ? '' : '"use strict";'}${moduleLoader}${imports}\n${p.body}\nreturn{${pairs(p.exports)}}})`;
 }
 
 /**
  * A deferred part as the comment that is the whole body of a function: `String(fn)` gives its
  * source text back (Function.prototype.toString returns a function's source as written). V8
  * skips a comment at several times the rate it scans a string literal of the same bytes
- * (dev/emulator/compile.ts), and a comment needs no escapes. A part holding the end of a comment cannot be
- * one, and is refused.
+ * (dev/emulator/compile.ts). The comment holds the part gzipped, in base64 (the bundle's loader,
+ * PART_TEXT, gives the text back with Utilities.base64Decode and Utilities.ungzip): every
+ * execution scans the whole file, and the parts take about half the bytes that way (minified
+ * code gzips to about 40 %), while only an execution that needs a part decodes it. Base64 never
+ * holds the end of a comment.
  */
-export function commentFunction(id: string, text: string): string {
-  if (text.includes('*/')) throw new BuildError(`Part ${id} holds "*/", so it cannot be shipped as a comment.`);
-  return `function(){/*${text}*/}`;
+export function commentFunction(text: string): string {
+  return `function(){/*${gzipSync(text, { level: 9 }).toString('base64')}*/}`;
+}
+
+/** The text of a deferred part back from its commentFunction (`f`), in the bundle: the comment's base64, gunzipped. */
+const PART_TEXT =
+  'f=>{const s=String(f);return Utilities.ungzip(Utilities.newBlob(Utilities.base64Decode(s.slice(s.indexOf("/*")+2,s.lastIndexOf("*/"))))).getDataAsString()}';
+
+/** Code.js with each deferred part's text in place of its comment: everything the bundle can run, as text (the manifest's scope check reads it). */
+export function unpackedText(code: string): string {
+  return code.replace(/function\(\)\{\/\*([A-Za-z0-9+/=]+)\*\/\}/g, (_, packed: string) =>
+    gunzipSync(Buffer.from(packed, 'base64')).toString('utf8'),
+  );
 }
 
 /** Parts in an order where each comes after the parts it imports; an import cycle is refused. */
@@ -325,14 +395,9 @@ function linkParts(
   const key = new Map(list.map((p, i) => [p.id, i]));
   const texts = list
     .filter((p) => !p.plain)
-    .map(
-      (p) =>
-        `${key.get(p.id)}:${commentFunction(p.id, `${partFunction(p, key)}\n//# sourceURL=${deferredName(p.id)}`)}`,
-    );
+    .map((p) => `${key.get(p.id)}:${commentFunction(`${partFunction(p, key)}\n//# sourceURL=${deferredName(p.id)}`)}`);
   // T: a deferred part's text, the comment inside its function's source; R: a part's exports, run once an execution.
-  const lines = [
-    `const D={${texts.join(',')}},M=[],T=f=>{const s=String(f);return s.slice(s.indexOf("/*")+2,s.lastIndexOf("*/"))},R=n=>M[n]||(M[n]=(0,eval)(T(D[n]))(R));`,
-  ];
+  const lines = [`const D={${texts.join(',')}},M=[],T=${PART_TEXT},R=n=>M[n]||(M[n]=(0,eval)(T(D[n]))(R));`];
   const starts: Array<{ line: number; part: Part }> = [];
   for (const p of list.filter((q) => q.plain)) {
     // The lines so far: each entry of `lines` is one or more (a part's body keeps its own line breaks).
@@ -357,9 +422,15 @@ function linkParts(
 export async function buildCode(rootDir: string, srcDir = join(rootDir, 'src')): Promise<CodeBuild> {
   const entries = exportsByModule(join(srcDir, 'index.ts'));
   const groups = groupsOf(entries);
+  const deferredByFile = new Map(
+    Object.entries(DEFERRED_MODULES).map(([key, module]) => [join(srcDir, `${module}.ts`), key]),
+  );
   const result = await build({
     // One entry point a group: a module re-exporting its globals.
-    entryPoints: [...groups.keys()].map((group) => ({ in: `lp-group:${group}`, out: group })),
+    entryPoints: [...groups.keys(), ...Object.keys(DEFERRED_MODULES)].map((group) => ({
+      in: `lp-group:${group}`,
+      out: group,
+    })),
     plugins: [
       {
         name: 'entry-groups',
@@ -369,11 +440,24 @@ export async function buildCode(rootDir: string, srcDir = join(rootDir, 'src')):
             namespace: 'lp-group',
           }));
           b.onLoad({ filter: /.*/, namespace: 'lp-group' }, (a) => ({
-            contents: [...(groups.get(a.path) ?? [])]
-              .map(([module, names]) => `export{${names.join(',')}}from${JSON.stringify(module)};`)
-              .join('\n'),
+            contents:
+              a.path in DEFERRED_MODULES
+                ? `export*from${JSON.stringify(DEFERRED_MODULES[a.path])};`
+                : [...(groups.get(a.path) ?? [])]
+                    .map(([module, names]) => `export{${names.join(',')}}from${JSON.stringify(module)};`)
+                    .join('\n'),
             resolveDir: srcDir,
             loader: 'ts',
+          }));
+          // Every import of a deferred module but its own entry's gets the module's stand-in.
+          b.onResolve({ filter: /^\./ }, (a) => {
+            const key = deferredByFile.get(resolve(a.resolveDir, `${a.path}.ts`));
+            if (key === undefined || (a.namespace === 'lp-group' && a.importer === key)) return undefined;
+            return { path: key, namespace: 'lp-stand-in' };
+          });
+          b.onLoad({ filter: /.*/, namespace: 'lp-stand-in' }, async (a) => ({
+            contents: standIn(a.path, await functionExports(join(srcDir, `${DEFERRED_MODULES[a.path]}.ts`))),
+            loader: 'js',
           }));
         },
       },

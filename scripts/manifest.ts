@@ -6,7 +6,7 @@
  * versioned deployment (what an Editor add-on is published from) and then enforces on every
  * fetch; each prefix must follow Google's rules (https, a full domain, a non-empty path).
  */
-import { BuildError } from './build-lib';
+import { BuildError, unpackedText } from './build-lib';
 
 export interface Manifest {
   timeZone?: string;
@@ -60,8 +60,10 @@ export function checkScopes(manifest: Manifest, code: string): void {
   const broad = declared.filter((s) => TOO_BROAD.includes(s));
   if (broad.length)
     throw new BuildError(`appsscript.json asks for broader scopes than the add-in needs: ${broad.join(', ')}.`);
+  // The deferred parts are gzipped in Code.js (commentFunction): the calls are read in their text.
+  const text = unpackedText(code);
   for (const { scope, use, why } of SCOPE_USES) {
-    const used = use.test(code);
+    const used = use.test(text);
     if (used && !declared.includes(scope)) throw new BuildError(`appsscript.json lacks ${scope}, which ${why} need.`);
     if (!used && declared.includes(scope))
       throw new BuildError(`appsscript.json asks for ${scope} (${why}) but dist/Code.js never needs it.`);

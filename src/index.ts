@@ -6,17 +6,8 @@
 import type { Endpoints } from './contract';
 import type * as globals from './index';
 
-export {
-  FUND_FIELDS,
-  FUND_GET,
-  FUND_INDUSTRIES,
-  FUND_LASTSIZE,
-  LP_ACTIVE,
-  LP_FIELDS,
-  LP_FIRMS,
-  LP_GET,
-  LP_LABELS,
-} from './entry/custom-functions';
+export { FUND_GET, FUND_LASTSIZE, LP_FIRMS, LP_GET, LP_LABELS } from './entry/custom-functions';
+export { FUND_FIELDS, FUND_INDUSTRIES, LP_ACTIVE, LP_FIELDS } from './entry/lists';
 export { LP_FILTER } from './entry/filter';
 export { LP_FIND } from './entry/find';
 export { LP_MATCH } from './entry/match';

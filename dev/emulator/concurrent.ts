@@ -22,7 +22,7 @@
  */
 import { join } from 'node:path';
 import { type MessagePort, MessageChannel, Worker } from 'node:worker_threads';
-import { compileMs, ScriptCompiler } from './compile';
+import { compileMs, evaluateMs, ScriptCompiler } from './compile';
 import { errorMessage, SimClock, cpuTimeMs } from './execution';
 import { arrayOf } from './utilities';
 import { Blocked } from './lock';
@@ -433,6 +433,8 @@ export function runWave(emu: WaveHost, jobs: ConcurrentJob[], options: WaveOptio
             });
             next.chooseClock();
             next.exec.compiled(next.exec.uncharged(() => compileMs(emu.source)));
+            // As a sequential run (runtime.ts): the worker leaves the top level's own run out of the job's time.
+            if (next.cpuClock) next.exec.evaluated(next.exec.uncharged(() => evaluateMs(emu.source)));
             const globals = Object.fromEntries(
               Object.entries(next.prepared.globals).map(([k, v]) => [k, next.handle(v)]),
             );

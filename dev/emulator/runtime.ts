@@ -16,7 +16,7 @@ import { AUTH_MODE, AUTH_MODE_NAMES, type AuthModeName } from './auth';
 import { CacheStore, EmulatedCacheService } from './cache';
 import { type ConcurrentJob, type FormulaCell, runWave, type WaveHost, type WaveOptions } from './concurrent';
 import { type ClockModel, defaultAuthMode, errorMessage, Execution, type Ledger, SimClock } from './execution';
-import { compileMs, ScriptCompiler } from './compile';
+import { compileMs, evaluateMs, ScriptCompiler } from './compile';
 import { guard } from './guard';
 import { EmulatedHtmlService } from './html';
 import { EmulatedLockService, type LockState } from './lock';
@@ -251,8 +251,13 @@ export class Emulator implements WaveHost {
     try {
       // Only a function the script defined runs: the global's own built-ins (eval, parseInt) are none of its functions.
       const builtIn = realm.context[name];
-      prepared.exec.compiled(prepared.exec.uncharged(() => compileMs(this.scriptSource)));
-      this.script.runInContext(realm.context);
+      const exec = prepared.exec;
+      exec.compiled(exec.uncharged(() => compileMs(this.scriptSource)));
+      // Under a clock model the top level is charged its fresh load's figure, not the run of a script compiled before (compile.ts).
+      if (exec.fetchModel) {
+        exec.evaluated(exec.uncharged(() => evaluateMs(this.scriptSource)));
+        exec.uncharged(() => this.script.runInContext(realm.context));
+      } else this.script.runInContext(realm.context);
       const fn = realm.context[name];
       if (typeof fn !== 'function' || fn === builtIn) throw new Error(`Script function not found: ${name}`);
       const value = fn(...prepared.args(realm.import(args)));

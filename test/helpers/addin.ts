@@ -4,6 +4,7 @@
  */
 import type { WaveOptions } from '../../dev/emulator/concurrent';
 import { callCustomFunction, type CellResult, recalculateCells } from '../../dev/emulator/hosts';
+import type { Ledger } from '../../dev/emulator/execution';
 import { Emulator, type EmulatorOptions } from '../../dev/emulator/runtime';
 import { columnLetters } from '../../dev/emulator/workbook';
 import { DEMO_KEY } from './service';
@@ -11,6 +12,20 @@ import { DEMO_KEY } from './service';
 export interface Addin {
   emu: Emulator;
   cell(name: string, ...args: unknown[]): CellResult;
+}
+
+/** The calls the bundle's loader makes to decode each part it compiles on first use (scripts/build-lib.ts, commentFunction): one of each a part. */
+const PART_DECODE_CALLS = ['Utilities.base64Decode', 'Utilities.newBlob', 'Utilities.ungzip'];
+
+/** An execution's calls without its loader's part decodes: what the add-in's own code called. */
+export function ownCalls(ledger: Ledger): Record<string, number> {
+  const parts = ledger.compiles.length - 1;
+  const out = { ...ledger.calls };
+  for (const call of PART_DECODE_CALLS) {
+    out[call] = (out[call] ?? 0) - parts;
+    if (!out[call]) delete out[call];
+  }
+  return out;
 }
 
 /** Every emulator the tests of this file created, for the secret scan after them (test/helpers/scan-secrets.ts). */

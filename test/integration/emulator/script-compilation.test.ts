@@ -6,11 +6,11 @@
  * bundle compiles only the custom functions' code up front: a formula's execution pays that, an
  * import step also the parts it loads, each once.
  */
-import { compileMs, scannedBytes } from '../../../dev/emulator/compile';
+import { compileMs, evaluateMs, scannedBytes } from '../../../dev/emulator/compile';
 import { probe } from '../../helpers/probe';
 import { addin } from '../../helpers/addin';
 import { call, saveImport } from '../../helpers/imports';
-import { type RunningService, startService } from '../../helpers/service';
+import { activeIds, type RunningService, startService } from '../../helpers/service';
 
 /** A text the probe compiles on demand: 2,000 functions, named like a deferred part of the bundle. */
 const DEFERRED = `(function(){${Array.from({ length: 2000 }, (_, i) => `function f${i}(a){return a*${i}+1}`).join('')}return f7(1)})
@@ -69,6 +69,33 @@ describe('emulator: the compilation an execution is charged', () => {
   });
 });
 
+/** A script whose top level works: a table of 200,000 squares built at load. */
+const BUSY_TOP = `
+var SQUARES = [];
+for (var i = 0; i < 200000; i++) SQUARES.push(i * i);
+function last() { return SQUARES[SQUARES.length - 1]; }
+`;
+
+describe('emulator: the running of the top level an execution is charged', () => {
+  test('under a clock model, every execution is charged the fastest fresh load of its top level, sequential or concurrent alike', async () => {
+    const emu = probe(BUSY_TOP, { modelledClock: { latencyMs: 30 } });
+    const top = evaluateMs(BUSY_TOP);
+    expect(top).toBeGreaterThan(0);
+    const runs = [emu.run('last'), emu.run('last'), ...(await emu.runConcurrently([{ name: 'last', args: [] }]))];
+    for (const run of runs) {
+      expect(run.value).toBe(199999 * 199999);
+      expect(run.ledger.evaluatedMs).toBe(top);
+      expect(spent(run)).toBeGreaterThanOrEqual(compileMs(BUSY_TOP) + top);
+    }
+  });
+
+  test('on the wall clock the top level is charged the time it takes, as the rest of the work', () => {
+    const run = probe(BUSY_TOP).run('last');
+    expect(run.value).toBe(199999 * 199999);
+    expect(run.ledger.evaluatedMs).toBe(0);
+  });
+});
+
 describe('the bundle: what each execution compiles', () => {
   let svc: RunningService;
   beforeAll(async () => {
@@ -92,5 +119,19 @@ describe('the bundle: what each execution compiles', () => {
     expect(new Set(parts).size).toBe(parts.length);
     for (const c of compiles.slice(1)) expect(c.ms).toBeGreaterThan(0);
     expect(call(a.emu, 'importStatus', [id])).toMatchObject({ ok: true });
+  });
+
+  test('a formula that reads the whole list compiles the page reader on its first use, once; a list formula also its own part', async () => {
+    const a = addin(svc.url, undefined, { modelledClock: { latencyMs: 10 } });
+    const ids = (await activeIds(svc)).slice(0, 60).map((id) => [id]);
+    const range = a.cell('LP_GET', ids, 'firm');
+    expect(range.error).toBeUndefined();
+    expect(range.run.ledger.fetchAllCalls).toBeGreaterThan(0);
+    expect(range.run.ledger.compiles.map((c) => c.name)).toEqual(['Code.js', 'lp-list-reader.js']);
+    // The snapshot it filled answers the next range from the cache: no list read, nothing more compiled.
+    expect(a.cell('LP_GET', ids, 'firm').run.ledger.compiles.map((c) => c.name)).toEqual(['Code.js']);
+    const list = a.cell('LP_ACTIVE', '', 50, 'id');
+    expect(list.error).toBeUndefined();
+    expect(list.run.ledger.compiles.map((c) => c.name)).toEqual(['Code.js', 'lp-lists.js', 'lp-list-reader.js']);
   });
 });

@@ -7,7 +7,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import vm from 'node:vm';
-import { BuildError, commentFunction, mapFile } from '../../../scripts/build-lib';
+import { gunzipSync } from 'node:zlib';
+import { commentFunction, mapFile, unpackedText } from '../../../scripts/build-lib';
+import { bareContext } from '../../helpers/bare-bundle';
 
 const root = join(__dirname, '../../..');
 const code = readFileSync(join(root, 'dist/Code.js'), 'utf8');
@@ -15,7 +17,7 @@ const code = readFileSync(join(root, 'dist/Code.js'), 'utf8');
 /** The bundle in a bare context whose `eval` records the name of every text it compiles. */
 function loaded(): { context: vm.Context; compiled: string[] } {
   const compiled: string[] = [];
-  const context = vm.createContext({});
+  const context = bareContext();
   context.record = (text: string) => compiled.push(/\/\/# sourceURL=(\S+)\s*$/.exec(text)?.[1] ?? 'eval');
   vm.runInContext(
     'const realEval = eval, rec = record; globalThis.eval = (t) => (rec(t), realEval(t)); delete globalThis.record;',
@@ -55,15 +57,34 @@ describe('dist/Code.js in parts', () => {
     expect(compiled).toContain('lp-formulas.js');
   });
 
+  test("a list or field-list function compiles its own part, not the per-id functions' neighbours", () => {
+    const { context, compiled } = loaded();
+    run(context, 'LP_FIELDS()');
+    expect(compiled).toEqual(['lp-lists.js']);
+    expect(vm.runInContext('LP_FIELDS(true)', context)).toEqual(expect.arrayContaining([['ticketSize', 'float']]));
+    run(context, 'LP_ACTIVE()');
+    expect(compiled).toEqual(['lp-lists.js']);
+  });
+
   test('every part compiled on first use has its source map beside dist, under the name its frames carry', () => {
-    const names = [...code.matchAll(/\/\/# sourceURL=(lp-[\w.-]+?\.js)/g)].map((m) => m[1]);
+    const names = [...unpackedText(code).matchAll(/\/\/# sourceURL=(lp-[\w.-]+?\.js)/g)].map((m) => m[1]);
     expect(names).toEqual(expect.arrayContaining(['lp-addon.js', 'lp-formulas.js']));
     const dir = join(mapFile(join(root, 'dist')), '..');
     for (const name of names) expect(existsSync(join(dir, `${name}.map`))).toBe(true);
   });
 
-  test('a part that holds the end of a comment is refused, not shipped broken', () => {
-    expect(commentFunction('p', 'let a=1')).toBe('function(){/*let a=1*/}');
-    expect(() => commentFunction('p', 'let a=/x*/.test(b)')).toThrow(BuildError);
+  test('a part is shipped gzipped in a comment and comes back whole, even one that holds the end of a comment', () => {
+    const text = 'let a=/x*/.test(b) // …';
+    const shipped = commentFunction(text);
+    expect(shipped).toMatch(/^function\(\)\{\/\*[A-Za-z0-9+/=]+\*\/\}$/);
+    const packed = /\/\*(.*)\*\//.exec(shipped)?.[1] as string;
+    expect(gunzipSync(Buffer.from(packed, 'base64')).toString('utf8')).toBe(text);
+    expect(unpackedText(`var D={1:${shipped}};`)).toBe(`var D={1:${text}};`);
+  });
+
+  test('its deferred parts take fewer bytes gzipped than their text would', () => {
+    const unpacked = unpackedText(code);
+    expect(unpacked).toContain('//# sourceURL=lp-addon.js');
+    expect(Buffer.byteLength(code)).toBeLessThan(0.8 * Buffer.byteLength(unpacked));
   });
 });

@@ -1,7 +1,7 @@
 /** The manifest checks of the build: least-privilege scopes that match the bundle's calls, and the add-on URL allowlist. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildCode } from '../../../scripts/build-lib';
+import { buildCode, unpackedText } from '../../../scripts/build-lib';
 import { buildManifest, checkAllowlistPrefix, type Manifest } from '../../../scripts/manifest';
 
 const root = join(__dirname, '../../..');
@@ -32,7 +32,11 @@ describe('manifest', () => {
       `appsscript.json lacks ${AUTH}script.external_request, which requests to the data service need.`,
     );
     expect(() =>
-      buildManifest(source, code.replace(/ScriptApp\.(newTrigger|getProjectTriggers|deleteTrigger)/g, 'X'), {}),
+      buildManifest(
+        source,
+        unpackedText(code).replace(/ScriptApp\.(newTrigger|getProjectTriggers|deleteTrigger)/g, 'X'),
+        {},
+      ),
     ).toThrow('but dist/Code.js never needs it');
     expect(() =>
       buildManifest({ ...source, oauthScopes: [...(source.oauthScopes ?? []), `${AUTH}spreadsheets`] }, code, {}),
