@@ -4,7 +4,7 @@
  * saved import and given its row of the run log (written by the target port, src/gas/import-ports.ts).
  */
 import { grouped, plural } from '../api/numbers';
-import { type Change, joined, MergeRefused, mergeTables, replaced, replaceRefusal, writeOwned } from './ownership';
+import { type Change, joined, mergeTables, type Refusal, refusal, replaced, writeOwned } from './ownership';
 import type { ImportPorts } from './ports';
 import { pagesRead, type RunState, type RunSummary, summarize } from './run-state';
 import type { Kept } from './shape';
@@ -29,11 +29,11 @@ export function writeTarget(
 ): RunSummary {
   const existing = ports.target.read(spec.sheetName);
   // Replace anyway: what it overwrites of the analyst's is said, never dropped without a word.
-  const refusal = replaceRefusal(existing, spec, spec.sheetName);
-  if (refusal && !run.force) return failRun(spec, run, ports, refusal);
-  let note = refusal?.overwrote ?? '';
+  const refused = refusal(existing, spec, spec.sheetName);
+  if (refused && !(run.force && refused.offers.includes('force'))) return failRun(spec, run, ports, refused);
+  let note = refused?.overwrote ?? '';
   if (spec.mode === 'merge') {
-    const merged = mergeTables(existing, spec.fields, rows, spec.sheetName, unmatched);
+    const merged = mergeTables(existing, spec.fields, rows, unmatched);
     note = logChanges(spec, ports, merged.changes);
     // The import owns the rows it wrote and, in the rows it kept, the cells it had written that no one changed since.
     const before = existing ? joined(existing, spec.id).ours : () => false;
@@ -41,22 +41,16 @@ export function writeTarget(
   } else {
     // A watched replace logs its changes too, so the alert's link to the change log shows them: none over a table it
     // cannot match by id (one a merge refuses, such as a table the import did not write, replaced anyway).
-    try {
-      if (spec.alert?.baselineAt !== undefined)
-        logChanges(spec, ports, mergeTables(existing, spec.fields, rows, spec.sheetName, unmatched).changes);
-    } catch (e) {
-      if (!(e instanceof MergeRefused)) throw e;
-    }
+    if (spec.alert?.baselineAt !== undefined && !refusal(existing, { ...spec, mode: 'merge' }, spec.sheetName))
+      logChanges(spec, ports, mergeTables(existing, spec.fields, rows, unmatched).changes);
     writeOwned(spec, ports, replaced(existing, spec.fields, rows));
   }
-  ports.staging.remove(spec.id);
   run.read = rows.length;
   const filtered = spec.filters?.length ? ' matching the filters' : '';
   const which = spec.fit ? `the best fits to fund ${spec.fit.fund}${filtered}` : filtered && `those${filtered}`;
   const partners = plural(read, 'active limited partner');
   const wrote = which ? `${grouped(run.read)} of ${partners} (${which})` : plural(run.read, 'active limited partner');
-  const notes = note + skippedNote + afterWrite(spec, run, rows, ports);
-  run.message = `Imported ${wrote} into "${spec.sheetName}".${notes}`;
+  run.message = `Imported ${wrote} into "${spec.sheetName}".${note}${skippedNote}${afterWrite(spec, run, rows, ports)}`;
   return endRun(spec, run, ports, { status: 'done', read });
 }
 
@@ -66,6 +60,7 @@ type RunEnd = { status: 'done' | 'failed' | 'cancelled'; read: number; detail?: 
 function endRun(spec: ImportSpec, run: RunState, ports: ImportPorts, end: RunEnd): RunSummary {
   const { status, read, offers } = end;
   const now = ports.now();
+  ports.staging.remove(spec.id);
   const rows = status === 'done' ? run.read : 0;
   Object.assign(run, { status, updatedAt: now });
   ports.store.save(run);
@@ -105,10 +100,9 @@ export function failRun(
   spec: ImportSpec,
   run: RunState,
   ports: ImportPorts,
-  reason: string | { message: string; all?: string; offers?: Offer[] },
+  reason: string | Refusal,
   status: 'failed' | 'cancelled' = 'failed',
 ): RunSummary {
-  ports.staging.remove(spec.id);
   const { message, all, offers } = typeof reason === 'string' ? { message: reason } : reason;
   run.message = `${message ? `${message} ` : ''}The sheet "${spec.sheetName}" keeps its previous data.`;
   return endRun(spec, run, ports, { status, read: 0, detail: all && ` Every cell: ${all}.`, offers });

@@ -23,7 +23,7 @@ import {
 import { recordId, type ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
 import { failRun, writeTarget } from './end';
-import { adoption, MergeRefused, replaceRefusal, writeOwned } from './ownership';
+import { adoption, refusal, writeOwned } from './ownership';
 import type { ImportPorts } from './ports';
 import { pagesRead, RUN_VERSION, type RunSource, type RunState, type RunSummary, summarize } from './run-state';
 import { keyedRows, rowShape } from './shape';
@@ -140,9 +140,9 @@ function carryOn(
     const fresh = newRun(spec, begin?.source ?? (run as RunState).source, ports);
     if (begin?.force || spec.replaceAnyway) fresh.force = true;
     ports.store.save(fresh);
-    // Refused before any request when the sheet is not as the import left it (checked again before writing).
-    const refusal = !fresh.force && replaceRefusal(ports.target.read(spec.sheetName), spec, spec.sheetName);
-    return refusal ? failRun(spec, fresh, ports, refusal) : step(spec, fresh, ports, deadline, pages);
+    // Refused before any request when the import may not write the sheet as it is (checked again before writing).
+    const refused = !fresh.force && refusal(ports.target.read(spec.sheetName), spec, spec.sheetName);
+    return refused ? failRun(spec, fresh, ports, refused) : step(spec, fresh, ports, deadline, pages);
   });
 }
 
@@ -324,7 +324,7 @@ export function step(
     return summarize(spec.id, run);
   } catch (e) {
     count();
-    return failRun(spec, run, ports, e instanceof MergeRefused ? e : e instanceof Error ? e.message : String(e));
+    return failRun(spec, run, ports, e instanceof Error ? e.message : String(e));
   }
 }
 

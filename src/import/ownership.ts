@@ -36,15 +36,8 @@ export const HEADER_SEARCH_ROWS = 10;
 /** The version of the record an import keeps; a sheet tagged with another is adopted anew. */
 export const RECORD_VERSION = 2;
 
-/** Merge by id cannot be done without changing analyst data; `offers`: the choices its message names. */
-export class MergeRefused extends Error {
-  constructor(
-    message: string,
-    readonly offers: Offer[] = [],
-  ) {
-    super(message);
-  }
-}
+/** Why an import may not write its sheet as set up: `offers`, the choices its message names; a replace's, each cell. */
+export type Refusal = { message: string; offers: Offer[]; overwrote?: string; all?: string };
 
 /** A header cell as headers are compared: trimmed, any case. */
 export const norm = (h: Cell | undefined): string => `${h ?? ''}`.trim().toLowerCase();
@@ -73,12 +66,10 @@ export function tableLayout(values: ReadonlyArray<readonly Cell[]>, fields: Fiel
   const isId = (row: readonly Cell[], c: number) => !!fields[c] && norm(row[c]) === 'id';
   const h = values.slice(0, HEADER_SEARCH_ROWS).findIndex((row) => row.some((_, c) => isId(row, c)));
   const idCol = h < 0 || isId(values[h], own) ? own : values[h].findIndex((_, c) => isId(values[h], c));
+  const idOf = (r: number) => String(values[r][idCol] ?? '');
   const first = new Map<string, number>();
-  for (let r = values.length - 1; r > h; r--) {
-    const id = String(values[r][idCol] ?? '');
-    if (id) first.set(id, r);
-  }
-  return { h, idCol, first };
+  for (let r = values.length - 1; r > h; r--) if (idOf(r)) first.set(idOf(r), r);
+  return { h, idCol, first, idOf };
 }
 
 /** The field whose name the header of column `c` reads while its own column reads otherwise: cut and paste moved it. */
@@ -89,51 +80,55 @@ const movedField = (row: readonly Cell[], fields: Fields, c: number): string | u
 export const headerName = (row: readonly Cell[], fields: Fields, c: number): Cell =>
   norm(row[c]) === '' || movedField(row, fields, c) ? (fields[c] as string) : row[c];
 
+/** Why a merge by id may not write over `table`: its rows cannot be matched by the id column the import wrote. */
+function mergeRefusal(table: OwnedTable, sheetName: string): Refusal | undefined {
+  const { h, idCol } = tableLayout(table.values, table.fields);
+  const id = table.fields.indexOf('id');
+  // Rows are matched by the id column's own record: cells moved from it (a column inserted or pasted) are not its.
+  if ((h >= 0 && id >= 0 && idCol === id) || gridOf(table).every((row) => row.every(blankCell))) return undefined;
+  if (!table.fields.some(Boolean))
+    return {
+      message: `"${sheetName}" holds a table the import did not write; nothing was changed. Let the import own this table (its columns named like fields become the import's), or import into another sheet.`,
+      offers: ['adopt'],
+    };
+  const rows = Math.min(HEADER_SEARCH_ROWS, table.values.length);
+  return {
+    message:
+      id < 0
+        ? `The id column the import wrote in "${sheetName}" is gone, so its rows cannot be matched; nothing was changed. Undo the deletion, or import into another sheet.`
+        : `Merge by id needs the header "id" on the import's id column of "${sheetName}", in its first ${rows} rows; nothing was changed. Name that column "id" again.`,
+    offers: [],
+  };
+}
+
 /**
- * Merge by id: `incoming` laid over the table in the sheet, matched by id; no row moves. A listed partner's first row
- * takes the new values in the import's columns (an analyst's formula there stays); any other row, and every column of
- * the analyst's, keeps every cell; new partners go below, new fields at the right. `unmatched`: ids the filters leave
- * out, kept as a partner no longer active is. A sheet with data but no column the import wrote is refused.
+ * Merge by id, over a table `refusal` lets it merge: `incoming` laid over the table in the sheet, matched by id; no row
+ * moves. A listed partner's first row takes the new values in the import's columns (an analyst's formula there stays);
+ * any other row, and every column of the analyst's, keeps every cell; new partners go below, new fields at the right.
+ * `unmatched`: ids the filters leave out, kept as a partner no longer active is.
  */
 export function mergeTables(
   existing: { values: Cell[][]; formulas: string[][]; fields: Fields } | null,
   fields: readonly string[],
   incoming: readonly Cell[][],
-  sheetName: string,
   unmatched: ReadonlySet<string> = new Set(),
 ): Owned & { changes: Change[] } {
   const old = existing ? gridOf(existing) : [];
   if (!existing || old.every((row) => row.every(blankCell)))
     return { grid: [[...fields], ...incoming], columns: [...fields], changes: [], owns: (r) => r > 0 };
-  if (!existing.fields.includes('id'))
-    throw existing.fields.some(Boolean)
-      ? new MergeRefused(
-          `The id column the import wrote in "${sheetName}" is gone, so its rows cannot be matched; nothing was changed. Undo the deletion, or import into another sheet.`,
-        )
-      : new MergeRefused(
-          `"${sheetName}" holds a table the import did not write; nothing was changed. Let the import own this table (its columns named like fields become the import's), or import into another sheet.`,
-          ['adopt'],
-        );
   const values = existing.values;
-  const { h, idCol, first: firstRow } = tableLayout(values, existing.fields);
-  // Rows are matched by the id column's own record: cells moved from it (a column inserted or pasted) are not its.
-  if (h < 0 || idCol !== existing.fields.indexOf('id'))
-    throw new MergeRefused(
-      `Merge by id needs the header "id" on the import's id column of "${sheetName}", in its first ${Math.min(HEADER_SEARCH_ROWS, values.length)} rows; nothing was changed. Name that column "id" again.`,
-    );
+  const { h, first: firstRow, idOf } = tableLayout(values, existing.fields);
   // A loop, not a spread: one argument per row overflows the stack past about 125,000 rows.
   const width = old.reduce((w, r) => Math.max(w, r.length), 0);
   // The import's columns where they are now (a field it no longer writes leaves its column to the analyst), new fields at the right.
   const columns = Array.from({ length: width }, (_, c) => fields.find((f) => f === existing.fields[c]));
   for (const f of fields) if (!columns.includes(f)) columns.push(f);
-  const idOf = (r: number) => String(values[r][idCol] ?? '');
   const idOfRow = (row: readonly Cell[]) => String(row[fields.indexOf('id')]);
   const listed = new Map(firstOfEachId(incoming, idOfRow).map((row) => [idOfRow(row), row] as const));
   const wrote = (r: number) => r >= values.length || (firstRow.get(idOf(r)) === r && listed.has(idOf(r)));
   const changes: Change[] = [];
-  const log = (id: string, change: Change['change'], field = '', before: Cell = '', after: Cell = '') => {
-    if (changes.length < MAX_CHANGES) changes.push({ id, change, field, before, after });
-  };
+  const log = (id: string, change: Change['change'], field = '', before: Cell = '', after: Cell = '') =>
+    changes.push({ id, change, field, before, after });
   const grid: OutCell[][] = old.map((_, r) =>
     columns.map((f, c) => {
       if (!f || isFormula(old[r][c])) return old[r][c] ?? '';
@@ -156,7 +151,7 @@ export function mergeTables(
   const whyKept = (id: string, r: number) =>
     firstRow.get(id) !== r ? 'repeated id (kept)' : unmatched.has(id) ? 'no longer matches' : 'no longer active';
   for (let r = h + 1; r < values.length; r++) if (idOf(r) && !wrote(r)) log(idOf(r), whyKept(idOf(r), r));
-  return { grid, columns, changes, owns: wrote };
+  return { grid, columns, changes: changes.slice(0, MAX_CHANGES), owns: wrote };
 }
 
 /** A value's short hash with its field, the value as Sheets gives it back (cellKey). */
@@ -176,7 +171,7 @@ export function recordOf(grid: readonly OutCell[][], columns: Fields, owns: Owne
 
 /** The sheet joined with `importId`'s record: where its table is, and whether cell (r, c) is as the import wrote it. */
 export function joined(table: OwnedTable, importId: string) {
-  const { h, idCol, first } = tableLayout(table.values, table.fields);
+  const { h, idCol, first, idOf } = tableLayout(table.values, table.fields);
   const tagged = table.tag?.import === importId && table.tag.version === RECORD_VERSION;
   // Each cell the record names, as `hash|id`.
   const wrote = new Set(
@@ -189,7 +184,7 @@ export function joined(table: OwnedTable, importId: string) {
   // A column's cells are its field's, or those of the field moved there; a formula never hashes as a recorded value.
   const fieldOf = table.fields.map((f, c) => (h >= 0 ? movedField(table.values[h], table.fields, c) : undefined) ?? f);
   const ours = (r: number, c: number): boolean => {
-    const [id, f] = [String(table.values[r][idCol] ?? ''), fieldOf[c]];
+    const [id, f] = [idOf(r), fieldOf[c]];
     return !!f && first.get(id) === r && wrote.has(`${cellHash(f, grid[r][c] as Cell)}|${id}`);
   };
   return { h, idCol, grid, ours, tagged };
@@ -211,21 +206,18 @@ export function adoption(table: OwnedTable, fields: readonly string[]): Owned {
   return { grid: gridOf(table), columns, owns: (r: number) => r > h };
 }
 
-/** A1 name of a 0-based cell: its column's letters, then its row. */
-export const a1 = (row: number, col: number): string => `${columnName(col)}${row + 1}`;
-
 /**
- * Why a replace may not rewrite the sheet, or undefined when it holds no cell of the analyst's (or the import merges):
- * each one, in order (formulas, imported cells edited, the rest). `message` names the first `limit` ("(C2 (a formula), B3 (edited) and 2
- * more)"), `overwrote` says them for Replace anyway, `all` names each.
+ * Why the import, as it is set up, may not write `table`, or undefined. A merge: mergeRefusal. A replace, when the sheet
+ * holds cells of the analyst's: each one, in order (formulas, imported cells edited, the rest). `message` names the first
+ * `limit` ("(C2 (a formula), B3 (edited) and 2 more)"), `overwrote` says them for Replace anyway, `all` names each.
  */
-export function replaceRefusal(
+export function refusal(
   table: OwnedTable | null,
   importing: { id: string; fields: readonly string[]; mode?: ImportSpec['mode'] },
   sheetName: string,
   limit = 3,
-): { message: string; overwrote: string; all: string; offers: Offer[] } | undefined {
-  if (!table || importing.mode === 'merge') return undefined;
+): Refusal | undefined {
+  if (!table || importing.mode === 'merge') return table ? mergeRefusal(table, sheetName) : undefined;
   const { h, idCol, grid, ours, tagged } = joined(table, importing.id);
   const named: string[][] = [[], [], []];
   grid.forEach((row, r) => {
@@ -238,7 +230,7 @@ export function replaceRefusal(
         header && ((h === 0 && importing.fields.includes(f)) || headerName(table.values[h], table.fields, c) === f);
       if (blankCell(v) || (header ? kept : ours(r, c))) return;
       const kind = isFormula(v) ? 0 : f && (r === 0 || !blankCell(row[idCol])) ? 1 : 2;
-      named[kind].push(a1(r, c) + [' (a formula)', ' (edited)', ''][kind]);
+      named[kind].push(`${columnName(c)}${r + 1}${[' (a formula)', ' (edited)', ''][kind]}`);
     });
   });
   const all = named.flat();

@@ -11,7 +11,7 @@ import { unsent } from '../../src/api/errors';
 import type { PageFetcher } from '../../src/api/pages';
 import type { RunState } from '../../src/import/run-state';
 import type { ImportSpec } from '../../src/import/spec';
-import { RECORD_VERSION, recordOf } from '../../src/import/ownership';
+import { RECORD_VERSION, recordOf, refusal } from '../../src/import/ownership';
 import { LP_FIELDS } from '../../src/api/records';
 import type { ImportPorts, OutCell, OwnedTable, SheetTag } from '../../src/import/ports';
 import type { Cell } from '../../src/table/cells';
@@ -266,6 +266,10 @@ export const ownedTable = (
   tag: record?.tag ?? null,
   written: record?.written ?? [],
 });
+
+/** Why a merge by id of fields id and x into sheet "S" may not write over `table` (undefined: it may). */
+export const mergeRefusalOf = (table: OwnedTable) =>
+  refusal(table, { id: 'imp1', fields: ['id', 'x'], mode: 'merge' }, 'S');
 
 /** The first cell of each row below the header of a target table or a staging sheet: its ids, none when there is no such sheet. */
 export const idsBelowHeader = (grid: ReadonlyArray<readonly OutCell[]> | undefined): OutCell[] =>

@@ -233,7 +233,7 @@ describe('merge never drops analyst data silently', () => {
     }
   });
 
-  test('a table the import did not write: the run fails with the reason and the sheet is untouched until the analyst lets the import own it; a repeated id keeps its row', () => {
+  test('a table the import did not write: the run fails with the reason before any request and the sheet is untouched until the analyst lets the import own it; a repeated id keeps its row', () => {
     const a = addin(svc.url);
     const id = saveImport(a.emu, { sheetName: 'Mine', fields: ['id', 'fullName'], mode: 'merge' });
     a.emu.workbook.addSheet('Mine');
@@ -244,11 +244,13 @@ describe('merge never drops analyst data silently', () => {
       ['Ann', 'keep me'],
     ].forEach((row, r) => row.forEach((v, c) => s.set(r, c, v)));
     const before = sheet(a.emu, 'Mine');
+    const from = a.emu.history.length;
     const failed = runImport(a.emu, id).pop();
     expect(failed).toMatchObject({
       status: 'failed',
       message: expect.stringContaining('"Mine" holds a table the import did not write; nothing was changed.'),
     });
+    expect(a.emu.history.slice(from).reduce((n, l) => n + l.fetches, 0)).toBe(0);
     expect(sheet(a.emu, 'Mine')).toEqual(before);
     [
       ['id', 'fullName', 'Notes'],

@@ -34,7 +34,6 @@ describe('the rows a merge writes', () => {
         ['c', 30],
         ['d', 4],
       ],
-      'S',
     );
     const rows = r.grid.map((row, k) => ({ id: row[0], wrote: r.owns(k, 0) && r.owns(k, 1) }));
     expect(rows).toEqual([

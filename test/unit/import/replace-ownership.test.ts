@@ -4,14 +4,14 @@
  * of what the import owns, another import's table, rows without an id, a record of another
  * version, many edits at once, and which header row an adopted table is read by.
  */
-import { adoption, RECORD_VERSION, recordOf, replaceRefusal } from '../../../src/import/ownership';
+import { adoption, RECORD_VERSION, recordOf, refusal } from '../../../src/import/ownership';
 import type { Cell } from '../../../src/table/cells';
 import { ownedTable, recordFor } from '../../helpers/fake-ports';
 
 const fields = ['id', 'x'];
 /** The verdict on the sheet `now` when the import recorded `written` there. */
 const verdict = (written: Cell[][], now: Cell[][]) =>
-  replaceRefusal(ownedTable(now, {}, fields, recordFor(written, fields)), { id: 'imp1', fields }, 'S')?.message;
+  refusal(ownedTable(now, {}, fields, recordFor(written, fields)), { id: 'imp1', fields }, 'S')?.message;
 
 describe('what the import wrote reads back as written', () => {
   test('a date read back to the second is as written; another date is an edit', () => {
@@ -59,7 +59,7 @@ describe('what the import wrote reads back as written', () => {
       ['a', 4],
     ];
     const now = ownedTable(written, { '1,1': '=2*2' }, fields, recordFor(written, fields));
-    expect(replaceRefusal(now, { id: 'imp1', fields }, 'S')?.message).toMatch(/\(B2 \(a formula\)\)/);
+    expect(refusal(now, { id: 'imp1', fields }, 'S')?.message).toMatch(/\(B2 \(a formula\)\)/);
   });
 
   test("what the import owns leaves out formulas and the analyst's columns", () => {
@@ -103,7 +103,7 @@ describe("cells that are not this import's", () => {
       ['a', 'A'],
     ];
     const now = ownedTable([...written, ['a', 'A']], {}, fields, recordFor(written, fields));
-    expect(replaceRefusal(now, { id: 'imp1', fields }, 'S')?.all).toBe('A3 (edited), B3 (edited)');
+    expect(refusal(now, { id: 'imp1', fields }, 'S')?.all).toBe('A3 (edited), B3 (edited)');
   });
 
   test('a header renamed below a title row the analyst inserted is named: the replace writes its header on the first row', () => {
@@ -121,7 +121,7 @@ describe("cells that are not this import's", () => {
       fields,
       recordFor(written, fields),
     );
-    expect(replaceRefusal(now, { id: 'imp1', fields }, 'S')?.all).toBe('A1 (edited), B2 (edited)');
+    expect(refusal(now, { id: 'imp1', fields }, 'S')?.all).toBe('A1 (edited), B2 (edited)');
   });
 
   test("another import's table, its own cells only, is not this import's to rewrite", () => {
@@ -134,7 +134,7 @@ describe("cells that are not this import's", () => {
       fields,
       { tag: { import: 'imp2', version: RECORD_VERSION }, written: [] },
     );
-    expect(replaceRefusal(theirs, { id: 'imp1', fields }, 'S')?.message).toBe(
+    expect(refusal(theirs, { id: 'imp1', fields }, 'S')?.message).toBe(
       'Replace stopped: "S" holds cells the import did not write (A1 (edited), B1 (edited), A2 (edited) and 1 more). Let the import own this table, import into another sheet, or choose Replace anyway.',
     );
   });
@@ -148,9 +148,7 @@ describe("cells that are not this import's", () => {
       {},
       ['name', 'x'],
     );
-    expect(replaceRefusal(t, { id: 'imp1', fields }, 'S', 9)?.message).toMatch(
-      /\(A1 \(edited\), B1 \(edited\), A2, B2\)/,
-    );
+    expect(refusal(t, { id: 'imp1', fields }, 'S', 9)?.message).toMatch(/\(A1 \(edited\), B1 \(edited\), A2, B2\)/);
   });
 
   test("another import's record, or one of another version, makes no cell this import's: each is named", () => {
@@ -163,9 +161,7 @@ describe("cells that are not this import's", () => {
       { import: 'imp1', version: RECORD_VERSION - 1 },
     ]) {
       const t = ownedTable(written, {}, fields, { ...recordFor(written, fields), tag });
-      expect(replaceRefusal(t, { id: 'imp1', fields }, 'S')?.all).toBe(
-        'A1 (edited), B1 (edited), A2 (edited), B2 (edited)',
-      );
+      expect(refusal(t, { id: 'imp1', fields }, 'S')?.all).toBe('A1 (edited), B1 (edited), A2 (edited), B2 (edited)');
     }
   });
 
@@ -176,7 +172,7 @@ describe("cells that are not this import's", () => {
     ];
     const record = recordFor(written, fields);
     const t = ownedTable(written, {}, fields, { ...record, tag: { import: 'imp1', version: RECORD_VERSION - 1 } });
-    expect(replaceRefusal(t, { id: 'imp1', fields }, 'S')?.message).toMatch(/holds cells the import did not write/);
+    expect(refusal(t, { id: 'imp1', fields }, 'S')?.message).toMatch(/holds cells the import did not write/);
   });
 
   test('one of two identical rows the import wrote deleted: nothing of the analyst is lost', () => {
@@ -224,7 +220,7 @@ describe("cells that are not this import's", () => {
     const now = written.map((row) => [...row]);
     for (const [r, c] of edits) now[r][c] = `edit20_${r}_${c}`;
     const t = ownedTable(now, {}, three, recordFor(written, three));
-    expect(replaceRefusal(t, { id: 'imp1', fields }, 'S', 99)?.message).toContain(
+    expect(refusal(t, { id: 'imp1', fields }, 'S', 99)?.message).toContain(
       '(B2 (edited), C2 (edited), C6 (edited), C8 (edited), C9 (edited), B13 (edited), C14 (edited), B16 (edited), B21 (edited))',
     );
   });
