@@ -7,6 +7,8 @@ import type { RunState } from '../import/run-state';
 import type { ImportSpec } from '../import/spec';
 
 const IMPORTS = 'INVESTOR_DATA_IMPORTS';
+/** The shape of the saved imports: saved in another, they are read as none (the next save replaces them). */
+export const IMPORTS_VERSION = 1;
 const RUN_PREFIX = 'INVESTOR_DATA_RUN_';
 /** A property holds 9 KB; leave room. */
 const MAX_PROPERTY_CHARS = 8500;
@@ -16,12 +18,15 @@ function props(): GoogleAppsScript.Properties.Properties {
 }
 
 export function loadImports(): ImportSpec[] {
-  const text = props().getProperty(IMPORTS);
-  return text ? (JSON.parse(text) as ImportSpec[]) : [];
+  const saved = JSON.parse(props().getProperty(IMPORTS) ?? 'null') as {
+    version?: number;
+    imports: ImportSpec[];
+  } | null;
+  return saved?.version === IMPORTS_VERSION ? saved.imports : [];
 }
 
 export function saveImports(imports: readonly ImportSpec[]): void {
-  const text = JSON.stringify(imports);
+  const text = JSON.stringify({ version: IMPORTS_VERSION, imports });
   if (text.length > MAX_PROPERTY_CHARS)
     throw new Error('Too many saved imports for one spreadsheet; delete some first.');
   props().setProperty(IMPORTS, text);

@@ -266,7 +266,21 @@ describe('merge never drops analyst data silently', () => {
   });
 });
 
-describe('a run saved in another shape (its RunState version differs)', () => {
+describe('state saved in another shape (its version differs)', () => {
+  test('saved imports of another version are read as none, and the next save keeps only what it saves', () => {
+    const a = addin(svc.url);
+    const id = saveImport(a.emu, { sheetName: 'Kept', fields: ['id'] });
+    const saved = JSON.parse(String(a.emu.store('document').get('INVESTOR_DATA_IMPORTS')));
+    expect(saved).toMatchObject({ version: 1, imports: [{ id, sheetName: 'Kept' }] });
+    a.emu.store('document').set('INVESTOR_DATA_IMPORTS', JSON.stringify(saved.imports));
+    expect(call(a.emu, 'listImports', [])).toMatchObject({ ok: true, imports: [] });
+    a.emu.store('document').set('INVESTOR_DATA_IMPORTS', JSON.stringify({ ...saved, version: 2 }));
+    expect(call(a.emu, 'listImports', [])).toMatchObject({ ok: true, imports: [] });
+    const fresh = saveImport(a.emu, { sheetName: 'Fresh', fields: ['id'] });
+    const listed = call(a.emu, 'listImports', []);
+    expect(listed.ok && listed.imports.map((i) => [i.id, i.sheetName])).toEqual([[fresh, 'Fresh']]);
+  });
+
   test('it shows as no run, and a new start reads afresh', () => {
     const a = addin(svc.url);
     const id = saveImport(a.emu, { sheetName: 'Legacy', fields: ['id'] });

@@ -37,9 +37,11 @@ const withEditorKey = (emu: Emulator, url: string) => {
 };
 /** An editor's hand edit of the saved imports (a document property every editor can write). */
 const editImports = (emu: Emulator, change: (imports: Array<Record<string, unknown>>) => void) => {
-  const imports = JSON.parse(String(doc(emu).get('INVESTOR_DATA_IMPORTS'))) as Array<Record<string, unknown>>;
-  change(imports);
-  doc(emu).set('INVESTOR_DATA_IMPORTS', JSON.stringify(imports));
+  const saved = JSON.parse(String(doc(emu).get('INVESTOR_DATA_IMPORTS'))) as {
+    imports: Array<Record<string, unknown>>;
+  };
+  change(saved.imports);
+  doc(emu).set('INVESTOR_DATA_IMPORTS', JSON.stringify(saved));
 };
 
 describe('a record an editor wrote by hand is no one’s', () => {
