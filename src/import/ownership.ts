@@ -33,8 +33,8 @@ export interface Owned {
 export const MAX_CHANGES = 10000;
 /** How far down the header row (the one with "id") may be, below a title or notes. */
 export const HEADER_SEARCH_ROWS = 10;
-/** The version of the record an import keeps; a sheet tagged with another is adopted anew. */
-export const RECORD_VERSION = 2;
+/** The version of the record an import keeps (its rows packed many a cell); a sheet tagged with another is adopted anew. */
+export const RECORD_VERSION = 3;
 
 /** Merge by id cannot be done without changing analyst data; `offers`: the choices its message names. */
 export class MergeRefused extends Error {
@@ -163,15 +163,24 @@ export function mergeTables(
 const cellHash = (field: string, v: Cell): string => fnv1a(`${field}\u0001${cellKey(v)}`).toString(36);
 
 /** The record of a table: for each row it owns, the hashes of the cells it owns in the import's columns, then its id. */
-export function recordOf(grid: readonly OutCell[][], columns: Fields, owns: Owned['owns']): string[] {
+export function recordOf(
+  grid: readonly OutCell[][],
+  columns: Fields,
+  owns: Owned['owns'],
+  hash: (field: string, v: Cell, r: number, c: number) => string = cellHash,
+): string[] {
   const idCol = columns.indexOf('id');
-  return grid.flatMap((row, r) => {
-    if (blankCell(row[idCol]) || !owns(r, idCol)) return [];
-    const hashes = columns.flatMap((f, c) =>
-      f && !blankCell(row[c]) && !isFormula(row[c]) && owns(r, c) ? [cellHash(f, row[c])] : [],
-    );
-    return [`${hashes.join('.')}|${String(row[idCol])}`];
+  const record: string[] = [];
+  grid.forEach((row, r) => {
+    if (blankCell(row[idCol]) || !owns(r, idCol)) return;
+    const hashes: string[] = [];
+    columns.forEach((f, c) => {
+      const v = row[c];
+      if (f && !blankCell(v) && !isFormula(v) && owns(r, c)) hashes.push(hash(f, v as Cell, r, c));
+    });
+    record.push(`${hashes.join('.')}|${String(row[idCol])}`);
   });
+  return record;
 }
 
 /** The sheet joined with `importId`'s record: where its table is, and whether cell (r, c) is as the import wrote it. */
@@ -264,18 +273,30 @@ export function replaced(table: OwnedTable | null, fields: readonly string[], ro
   return { grid: [header, ...rows], columns: fields, owns: (r) => r > 0 };
 }
 
+/** Whether Sheets gave back the very value written (a date as the same instant): its hash is the one already made. */
+const sameCell = (read: Cell, wrote: OutCell | undefined): boolean =>
+  read === wrote || (isDate(read) && isDate(wrote) && read.getTime() === wrote.getTime());
+
 /**
  * Writes a table and its record: the record as pending beside the current one, the table (its columns' fields, formats
  * and protection), then the record made current as the sheet holds it (read back: how Sheets stores a value is what
  * the next run compares). An execution killed at any point leaves the old table or the new one, each with its record.
+ * The read-back is of values only, each hashed again only when Sheets stored it otherwise than written: the import
+ * writes no formula but the analyst's, which the grid names, and a formula never hashes as a recorded value.
  */
 export function writeOwned(spec: ImportSpec, ports: ImportPorts, { grid, columns, owns }: Owned): void {
-  // Only rows it writes: one the analyst types below the table while it writes is theirs.
-  const mine = (r: number, c: number) => r < grid.length && owns(r, c);
-  const record = recordOf(grid, columns, mine);
+  // Only rows it writes, and no formula: one the analyst types below the table while it writes is theirs.
+  const mine = (r: number, c: number) => r < grid.length && !isFormula(grid[r][c]) && owns(r, c);
+  const hashes: string[][] = grid.map(() => []);
+  const record = recordOf(grid, columns, mine, (f, v, r, c) => {
+    hashes[r][c] = cellHash(f, v);
+    return hashes[r][c];
+  });
   ports.target.record(spec.sheetName, spec.id, record);
   ports.target.write(spec.sheetName, grid, columns, spec.id);
-  const written = ports.target.read(spec.sheetName);
-  const stored = written ? recordOf(gridOf(written), columns, mine) : record;
+  const values = ports.target.read(spec.sheetName)?.values;
+  const stored = values
+    ? recordOf(values, columns, mine, (f, v, r, c) => (sameCell(v, grid[r][c]) && hashes[r][c]) || cellHash(f, v))
+    : record;
   ports.target.commit(spec.sheetName, spec.id, stored.join('\n') === record.join('\n') ? undefined : stored);
 }
