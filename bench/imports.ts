@@ -196,7 +196,7 @@ export async function benchImport(partners: number, latencyMs: number, naive: bo
         last.rows,
         last.status === 'done' ? undefined : last.message,
       ),
-      // What the import's record (one cell a partner, twice: the record and the pending one) costs of the spreadsheet's cells.
+      // What the import's record (its rows packed many a cell, twice: the record and the pending one) costs of the spreadsheet's cells.
       recordCells: a.emu.workbook.sheets
         .filter((s) => s.name.startsWith('__record_'))
         .reduce((n, s) => n + s.maxRows * s.maxCols, 0),

@@ -21,7 +21,7 @@
  */
 import { grouped } from './numbers';
 import { FUND_FIELDS, isObject, type JsonValue, LP_FIELDS, type ServiceRecord } from './records';
-import { screenedRedactor } from './redact';
+import { screenedRedactor, unchanged } from './redact';
 
 /** Levels of nesting a field's value may have (a list of objects is 2). */
 export const MAX_DEPTH = 64;
@@ -180,14 +180,51 @@ function keepValue(value: unknown, clean: (text: string) => string): JsonValue {
   return checked.ok ? checked.value : checked.problem;
 }
 
+/** Where the string opened before `from` ends (its closing quote), or -1 when it does not. */
+function stringEnd(text: string, from: number): number {
+  let k = text.indexOf('"', from);
+  for (;;) {
+    if (k < 0) return k;
+    let slashes = 0;
+    while (text.charCodeAt(k - 1 - slashes) === 92) slashes++;
+    // A quote after an odd run of backslashes is escaped: the string goes on.
+    if (slashes % 2 === 0) return k;
+    k = text.indexOf('"', k + 1);
+  }
+}
+
+/**
+ * Whether the text of a JSON answer nests containers fewer than `limit` levels deep anywhere
+ * (brackets inside its strings are not counted): one pass, each string skipped by indexOf.
+ */
+export function nestsUnder(text: string, limit: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 34) {
+      i = stringEnd(text, i + 1);
+      if (i < 0) return false;
+    } else if (ch === 123 || ch === 91) {
+      if (++depth >= limit) return false;
+    } else if (ch === 125 || ch === 93) depth--;
+  }
+  return true;
+}
+
 /**
  * The body of a 200 answer as the add-in keeps it: redacted of `secrets`, bounded per record.
  * `text` is the body as sent: when nothing in it could be a key (nor a JSON escape that could
- * hide one), no string is looked at one by one.
+ * hide one), no string is looked at one by one; and when it is also shorter than one record's
+ * budget and nests less than MAX_DEPTH deep (so no field of it can pass either bound: every
+ * character counted is one of the text), it is kept as JSON.parse made it, with no record walked.
  */
 export function keepAnswer(body: Record<string, unknown>, secrets: readonly string[], text: string): Body {
   const clean = screenedRedactor(secrets, text);
   const { data, ...rest } = body;
+  if (clean === unchanged && text.length <= MAX_RECORD_CHARS && nestsUnder(text, MAX_DEPTH)) {
+    if ('data' in body) put(rest as Body, 'data', data as JsonValue);
+    return rest as Body;
+  }
   const out: Body = keepRecord(rest as Body, clean) as Body;
   if (!('data' in body)) return out;
   const one = (v: unknown): JsonValue => (isObject(v) ? (keepRecord(v as Body, clean) as Body) : keepValue(v, clean));

@@ -96,6 +96,9 @@ export function keyRedactor(secrets: readonly string[]): (text: string) => strin
   };
 }
 
+/** The redaction of a body that holds nothing that could be a key: every text as it is. */
+export const unchanged = (text: string): string => text;
+
 /**
  * keyRedactor for the many texts of one answer, applied only to a text that could hold a key: a run
  * of KEY_SLICE characters of one (or the whole of a shorter one), or where an encoded form of one
@@ -110,7 +113,7 @@ export function screenedRedactor(secrets: readonly string[], body: string): (tex
   for (const secret of keys) for (const ch of secret) for (const b of bytesOf(ch)) bytes.add(b);
   const runs = keys.flatMap((secret) => (secret.length <= KEY_SLICE ? [secret] : [...slicesOf(secret)]));
   const suspect = new RegExp([`%(?:${[...bytes].map(bytePattern).join('|')})`, ...runs.map(escapeRegExp)].join('|'));
-  if (!suspect.test(body) && !body.includes('\\u')) return (text) => text;
+  if (!suspect.test(body) && !body.includes('\\u')) return unchanged;
   const redact = keyRedactor(secrets);
   return (text) => (suspect.test(text) ? redact(text) : text);
 }

@@ -9,7 +9,7 @@ import { timeId } from '../api/hash';
 import { Snapshot } from '../api/snapshot';
 import { memoFor } from './context';
 import { readSettings } from './settings';
-import type { ImportPorts, LockPort, PagePort } from '../import/ports';
+import type { ImportPorts, LockPort, PagePort, SnapshotPort } from '../import/ports';
 import { CHANGE_LOG, CHANGE_LOG_HEADER, RUN_LOG, RUN_LOG_HEADER } from '../import/end';
 import { listedName, stagingName } from '../import/run-state';
 import type { Cell } from '../table/cells';
@@ -64,6 +64,12 @@ export function importPorts(client?: Client): ImportPorts {
   let snapshot: Snapshot | undefined;
   const snap = () => (snapshot ??= new Snapshot(memoFor(readSettings())));
   let user: string | undefined;
+  let kept: boolean | undefined;
+  const snapshotPort: SnapshotPort = {
+    kept: () => (kept ??= snap().view() !== undefined),
+    write: (gen, part, records, places) => snap().write(gen, part, records, places),
+    publish: (gen, total, parts, readAt) => snap().publish(gen, total, parts, readAt),
+  };
   return {
     pages: clientPages(client),
     fund: (id) => {
@@ -72,10 +78,7 @@ export function importPorts(client?: Client): ImportPorts {
       if (!fund.ok) throw fund.error;
       return fund.value;
     },
-    snapshot: {
-      write: (gen, part, records, places) => snap().write(gen, part, records, places),
-      publish: (gen, total, parts, readAt) => snap().publish(gen, total, parts, readAt),
-    },
+    snapshot: snapshotPort,
     staging: {
       write: (importId, header, at, rows) => {
         if (at === 0) removeSheet(stagingName(importId));

@@ -5,14 +5,14 @@
  * An import's record (src/import/ownership.ts) is the sheet's tag (developer metadata: its import's
  * id, the record's version and which column of the record sheet holds the record, and which the
  * pending one), the field each whole column it writes holds (metadata on the column), and the
- * record's rows, one cell each, on a hidden sheet of two columns named by the sheet's id (a
+ * record's rows, packed many a cell, on a hidden sheet of two columns named by the sheet's id (a
  * metadata value holds at most 30,000 characters a sheet, too few for a row's hashes at scale);
  * its columns are protected warning-only, so Sheets itself warns whoever edits them.
  */
 import { numberFormatOf } from '../table/formats';
 import { RECORD_VERSION } from '../import/ownership';
 import type { OutCell, OwnedTable, SheetTag } from '../import/ports';
-import { type Cell, safeText } from '../table/cells';
+import { type Cell, MAX_CELL_CHARS, safeText } from '../table/cells';
 import { logLayout } from '../table/log-layout';
 import { columnName } from '../table/names';
 
@@ -153,30 +153,64 @@ function keptTag(sheet: Sheet): KeptTag | null {
   return tag ? (JSON.parse(tag.getValue() ?? 'null') as KeptTag) : null;
 }
 
+/** The rows a cell of the record sheet holds: a JSON list of them; a cell that is not one holds none. */
+function rowsIn(cell: Cell | undefined): string[] {
+  if (!cell) return [];
+  try {
+    const rows: unknown = JSON.parse(String(cell));
+    return Array.isArray(rows) ? rows.map(String) : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * A record's rows packed into cells, as many a cell as fit in MAX_CELL_CHARS, each cell a JSON list
+ * (an id may hold any character, a line break too): 10,000 rows take a handful of cells, not 10,000.
+ */
+function packed(rows: readonly string[]): string[] {
+  const cells: string[] = [];
+  let cell: string[] = [];
+  let chars = 2;
+  for (const row of rows) {
+    const n = JSON.stringify(row).length + 1;
+    if (cell.length && chars + n > MAX_CELL_CHARS) {
+      cells.push(JSON.stringify(cell));
+      [cell, chars] = [[], 2];
+    }
+    cell.push(row);
+    chars += n;
+  }
+  if (cell.length) cells.push(JSON.stringify(cell));
+  return cells;
+}
+
 /** The rows of the sheet's record (current and pending) on its record sheet. */
 function recordRows(sheet: Sheet, tag: KeptTag | null): string[] {
   const records = findSheet(recordName(sheet));
   const last = records?.getLastRow() ?? 0;
   if (!records || !tag || last === 0) return [];
   const kept = records.getRange(1, 1, last, 2).getValues() as Cell[][];
-  return kept.flatMap((row) =>
-    [tag.slot, tag.pending].flatMap((k) => (k !== undefined && row[k] ? [String(row[k])] : [])),
-  );
+  return [tag.slot, tag.pending].flatMap((k) => (k === undefined ? [] : kept.flatMap((row) => rowsIn(row[k]))));
 }
 
 /**
  * The sheet's cells, the field each column's metadata names, the import's tag and its record's rows (current and
- * pending), read from the record sheet only when asked for (a write's read-back needs none).
+ * pending); its formulas and record read only when asked for (a write's read-back needs neither).
  */
 export function readTable(sheet: Sheet): OwnedTable {
   const fields: Array<string | undefined> = [];
   for (const { m, col } of fieldMetadata(sheet)) fields[col] = m.getValue() ?? undefined;
   const tag = keptTag(sheet);
   let written: string[] | undefined;
+  let formulas: string[][] | undefined;
   const range = sheet.getLastRow() === 0 ? null : sheet.getDataRange();
   return {
     values: range ? (range.getValues() as Cell[][]) : [],
-    formulas: range ? range.getFormulas() : [],
+    get formulas() {
+      formulas ??= range ? range.getFormulas() : [];
+      return formulas;
+    },
     fields,
     tag,
     get written() {
@@ -192,18 +226,19 @@ function writeTag(sheet: Sheet, tag: KeptTag): void {
   else sheet.addDeveloperMetadata(TAG_KEY, JSON.stringify(tag));
 }
 
-/** Writes `rows` into column `slot` of the sheet's record sheet (hidden, two columns), over whatever it held. */
+/** Writes `rows` into column `slot` of the sheet's record sheet (hidden, two columns), packed, over whatever it held. */
 function writeRecord(sheet: Sheet, slot: number, rows: readonly string[]): void {
   let records = findSheet(recordName(sheet));
   if (!records) {
     records = ensureSideSheet(recordName(sheet), true);
     records.deleteColumns(3, records.getMaxColumns() - 2);
   }
-  const height = Math.max(rows.length, records.getLastRow());
+  const cells = packed(rows);
+  const height = Math.max(cells.length, records.getLastRow());
   writeBlock(
     records,
     1,
-    Array.from({ length: height }, (_, r) => [rows[r] ?? '']),
+    Array.from({ length: height }, (_, r) => [cells[r] ?? '']),
     slot + 1,
   );
 }

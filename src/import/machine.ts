@@ -20,11 +20,12 @@ import {
   rowsOf,
   startRead,
 } from '../api/pages';
+import { MAX_FILL_PAGES } from '../api/partners';
 import { recordId, type ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
 import { failRun, writeTarget } from './end';
 import { adoption, refusal, writeOwned } from './ownership';
-import type { ImportPorts } from './ports';
+import type { ImportPorts, SnapshotPort } from './ports';
 import { pagesRead, RUN_VERSION, type RunSource, type RunState, type RunSummary, summarize } from './run-state';
 import { keyedRows, rowShape } from './shape';
 import { MAX_SPREADSHEET_CELLS } from './watch';
@@ -173,22 +174,29 @@ export function writeMargin(rows: number, width: number): number {
 /**
  * The shared partner snapshot a run's read leaves: the records of the pages it reads, each with its
  * place in the list, written as a part once PART_RECORDS are held (a long step never holds every
- * record it read) and at the end of the step.
+ * record it read) and at the end of the step. Written where it is read: where a snapshot is kept (a
+ * formula or the filter editor read the list into one, which the import then refreshes), or where
+ * the list is longer than a formula reads itself (MAX_FILL_PAGES), which only an import can fill.
+ * A read with a step that did not write its pages publishes none (it would not be whole).
  */
 function snapshotFeed(run: RunState, ports: ImportPorts) {
   if (!run.snap?.gen.endsWith(`.${run.pass}`))
     run.snap = { gen: `${run.runId}.${run.pass}`, parts: [], records: 0, at: ports.now(), whole: true };
   const snap = run.snap;
   let held: { records: ServiceRecord[]; places: number[] } = { records: [], places: [] };
+  let port: SnapshotPort | null | undefined;
+  const wanted = (): SnapshotPort | null =>
+    (port ??= ports.snapshot && (run.list.last > MAX_FILL_PAGES || ports.snapshot.kept()) ? ports.snapshot : null);
   const flush = (all: boolean) => {
-    if (!ports.snapshot || !held.records.length || (!all && held.records.length < PART_RECORDS)) return;
-    snap.parts.push(ports.snapshot.write(snap.gen, snap.parts.length, held.records, held.places));
+    const to = held.records.length && (all || held.records.length >= PART_RECORDS) ? wanted() : null;
+    if (!to) return;
+    snap.parts.push(to.write(snap.gen, snap.parts.length, held.records, held.places));
     snap.records += held.records.length;
     held = { records: [], places: [] };
   };
   return {
     took(page: number, items: readonly ServiceRecord[]): void {
-      if (!ports.snapshot) {
+      if (!wanted()) {
         snap.whole = false;
         return;
       }

@@ -33,8 +33,8 @@ export interface Owned {
 export const MAX_CHANGES = 10000;
 /** How far down the header row (the one with "id") may be, below a title or notes. */
 export const HEADER_SEARCH_ROWS = 10;
-/** The version of the record an import keeps; a sheet tagged with another is adopted anew. */
-export const RECORD_VERSION = 2;
+/** The version of the record an import keeps (its rows packed many a cell); a sheet tagged with another is adopted anew. */
+export const RECORD_VERSION = 3;
 
 /** Why an import may not write its sheet as set up: `offers`, the choices its message names; a replace's, each cell. */
 export type Refusal = { message: string; offers: Offer[]; overwrote?: string; all?: string };
@@ -256,18 +256,20 @@ export function replaced(table: OwnedTable | null, fields: readonly string[], ro
   return { grid: [header, ...rows], columns: fields, owns: (r) => r > 0 };
 }
 
+/** Whether Sheets gave back the very value written (a date as the same instant): its hash is the one already made. */
 /**
  * Writes a table and its record: the record as pending beside the current one, the table (its columns' fields, formats
- * and protection), then the record made current as the sheet holds it (read back: how Sheets stores a value is what
- * the next run compares). An execution killed at any point leaves the old table or the new one, each with its record.
+ * and protection), then the record made current as the sheet holds it (read back, and hashed again if Sheets stored a
+ * cell otherwise than written). An execution killed at any point leaves the old table or the new one, with its record.
  */
 export function writeOwned(spec: ImportSpec, ports: ImportPorts, { grid, columns, owns }: Owned): void {
-  // Only rows it writes: one the analyst types below the table while it writes is theirs.
-  const mine = (r: number, c: number) => r < grid.length && owns(r, c);
+  // Only rows it writes, and no formula (the analyst's): one the analyst types below the table while it writes is theirs.
+  const mine = (r: number, c: number) => r < grid.length && !isFormula(grid[r][c]) && owns(r, c);
   const record = recordOf(grid, columns, mine);
   ports.target.record(spec.sheetName, spec.id, record);
   ports.target.write(spec.sheetName, grid, columns, spec.id);
-  const written = ports.target.read(spec.sheetName);
-  const stored = written ? recordOf(gridOf(written), columns, mine) : record;
-  ports.target.commit(spec.sheetName, spec.id, stored.join('\n') === record.join('\n') ? undefined : stored);
+  const values = ports.target.read(spec.sheetName)?.values;
+  const as = (read: Cell | undefined, v: OutCell) => read === v || (isDate(read) && isDate(v) && +read === +v);
+  const same = !values || grid.every((row, r) => row.every((v, c) => isFormula(v) || as(values[r]?.[c], v)));
+  ports.target.commit(spec.sheetName, spec.id, same ? undefined : recordOf(values, columns, mine));
 }

@@ -81,6 +81,8 @@ export interface LockPort {
 
 /** The shared partner snapshot (src/api/snapshot.ts): every import that reads the whole list leaves a copy formulas can use. */
 export interface SnapshotPort {
+  /** Whether a snapshot is kept (one the cache holds, fresh or not: a formula or the filter editor read the list into it). */
+  kept(): boolean;
   /** Writes part `part` of generation `gen`: records at their places in the list; returns the part's bucket count. */
   write(gen: string, part: number, records: readonly ServiceRecord[], places: readonly number[]): number;
   /** Publishes generation `gen` (each part's bucket count) as the snapshot of `total` records, read from `readAt` on. */

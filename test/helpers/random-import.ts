@@ -60,6 +60,7 @@ function snapshotStore(w: World) {
   let published: { gen: string; count: number } | undefined;
   eachExecution(w, (ports) => {
     ports.snapshot = {
+      kept: () => true,
       write: (gen, part, recs, places) => {
         w.alive();
         const gens = parts.get(gen) ?? [];

@@ -91,9 +91,10 @@ test('listed partners without a usable id are skipped and counted, in one read; 
         .map((r) => String(r[0])),
     ).toEqual(usable);
   }
-  // LP_FIND now searches the snapshot the import left: the same partners, none without an id.
+  // LP_FIND reads the list itself (its one page: the import started no snapshot, none being kept), and
+  // keeps the same partners, none without an id.
   const found = a.cell('LP_FIND', 'a', 'fullName', 5000, false);
-  expect(found.run.ledger.fetches).toBe(0);
+  expect(found.run.ledger.fetches).toBe(1);
   expect(column(found.value).every((id) => usable.includes(id as string))).toBe(true);
   const log = sheet(a.emu, 'Investor Data log');
   expect(log.slice(1).map((r) => r[RUN_LOG_HEADER.indexOf('Message')])).toEqual([

@@ -2,7 +2,7 @@
  * Imports with filters and sort through the bundle's sidebar endpoints, against the reference
  * service serving a seeded data file: the sheet holds exactly the matching active partners in
  * the requested order, row for row what =LP_FILTER shows for the same conditions (which then
- * answers from the snapshot the import left, with no request); bad filters and sorts are
+ * answers from the snapshot the import refreshed, with no request); bad filters and sorts are
  * refused when saved, before any request, with a message naming the problem; an import's
  * settings do not change while it runs.
  */
@@ -50,6 +50,8 @@ const SORT: ImportInput['sort'] = [
 describe('an import with filters and sort', () => {
   test('writes exactly the matching active partners in order, and agrees row for row with LP_FILTER on the same conditions', () => {
     const a = addin(svc.url);
+    // The analyst sets the filters up in the editor, whose live count reads the list into the snapshot.
+    expect(call(a.emu, 'countMatches', [CONDITIONS]).ok).toBe(true);
     const id = saveImport(a.emu, { sheetName: 'Europe', fields: FIELDS, filters: CONDITIONS, sort: SORT });
     const steps = runImport(a.emu, id);
     const last = steps[steps.length - 1];
@@ -77,7 +79,7 @@ describe('an import with filters and sort', () => {
     const firms = table.slice(1).map((r) => String(r[1]).normalize('NFD').replace(/\p{M}/gu, '').toLowerCase());
     expect(firms).toEqual([...firms].sort());
 
-    // The editor's live count and suggestions answer from the snapshot the import left: no request.
+    // The editor's live count and suggestions answer from the snapshot the import refreshed: no request.
     const count = call(a.emu, 'countMatches', [CONDITIONS]);
     expect(count).toEqual({ ok: true, matched: table.length - 1, total: active });
     expect(a.emu.history[a.emu.history.length - 1].fetches).toBe(0);

@@ -349,9 +349,11 @@ describe('replace keeps what the analyst added', () => {
     expect(saveImport(a.emu, { id, sheetName: 'Kept', fields: ['id', 'fullName'], mode: 'replace' })).toBe(id);
     const from = a.emu.history.length;
     expect(runImport(a.emu, id).pop()?.status).toBe('done');
-    // The sheet is read before the first request, again before writing (the analyst may have edited it
-    // meanwhile), and once written (the record is of what the sheet holds).
-    expect(a.emu.history.slice(from).reduce((n, l) => n + (l.calls['Range.getFormulas'] ?? 0), 0)).toBe(3);
+    // The sheet is read before the first request and again before writing (the analyst may have edited it
+    // meanwhile), formulas and all; once written, by its values alone (the record is of what the sheet holds).
+    const calls = (name: string) => a.emu.history.slice(from).reduce((n, l) => n + (l.calls[name] ?? 0), 0);
+    expect(calls('Range.getFormulas')).toBe(2);
+    expect(calls('Range.getValues')).toBeGreaterThanOrEqual(3);
     const s = a.emu.workbook.byName('Kept');
     if (!s) throw new Error('no sheet');
     expect(s.get(0, 2)).toBe('');

@@ -180,6 +180,38 @@ describe('replace never overwrites the analyst silently', () => {
   });
 });
 
+describe('the record of what the import wrote', () => {
+  /** The import's record sheet of `name` (hidden, two columns: the record and the pending one). */
+  const recordSheet = (emu: Emulator, name = 'Partners') =>
+    data(emu, `__record_${emu.workbook.byName(name)?.id ?? ''}`);
+
+  test('packs its rows many a cell: 60 partners take one cell, and the next replace accepts the sheet', async () => {
+    const { emu, id } = imported(['id', 'fullName', 'firm']);
+    const record = recordSheet(emu);
+    expect(record.lastRow()).toBe(1);
+    const rows = JSON.parse(String(record.values[0].find(Boolean))) as string[];
+    expect(rows.map((row) => row.slice(row.indexOf('|') + 1)).sort()).toEqual((await activeIds(svc)).sort());
+    expect(runImport(emu, id).pop()?.status).toBe('done');
+  });
+
+  test('a record cell that is not a list of rows holds none: the next replace stops and asks', () => {
+    const { emu, id } = imported(['id', 'fullName']);
+    const record = recordSheet(emu);
+    const slot = record.values[0].findIndex(Boolean);
+    record.set(0, slot, 'typed over');
+    const last = runImport(emu, id).pop();
+    expect(last?.status).toBe('failed');
+    expect(last?.message).toContain('"Partners" is not as the import left it');
+  });
+
+  test("the write reads the sheet back by its values alone (the grid it wrote names the analyst's formulas)", () => {
+    const { emu } = imported(['id', 'fullName', 'ticketSize']);
+    const ledger = emu.history.find((l) => l.name === 'startImport');
+    expect(ledger?.calls['Range.getValues']).toBeGreaterThan(0);
+    expect(ledger?.calls['Range.getFormulas'] ?? 0).toBe(0);
+  });
+});
+
 describe('merge by id keeps every analyst cell where it belongs', () => {
   test('a merge into a table typed by hand offers only to let the import own it', () => {
     const a = addin(svc.url);

@@ -163,11 +163,30 @@ test('a short fill-down fetches its neighbours in one batch: the next cells hit 
   expect(cells.map((c) => c.ledger.fetches)).toEqual([20, ...ids.slice(1).map(() => 0)]);
 });
 
-test('an import leaves the snapshot: afterwards LP_GET over 5,000 ids and LP_FIND make no list requests', () => {
+/** The calls of the import's executions (from history entry `from` on) that wrote the snapshot's buckets. */
+const snapshotWrites = (a: ReturnType<typeof addin>, from: number) =>
+  a.emu.history.slice(from).reduce((n, l) => n + (l.calls['Utilities.gzip'] ?? 0), 0);
+
+test('an import into a document where no snapshot is kept starts none: the first formula over the list reads it', () => {
   const a = addin(svc.url);
   const id = saveImport(a.emu, { sheetName: 'Partners', fields: ['id', 'fullName'], mode: 'replace' });
+  const from = a.emu.history.length;
   const steps = runImport(a.emu, id);
   expect(steps[steps.length - 1].status).toBe('done');
+  expect(snapshotWrites(a, from)).toBe(0);
+  const found = a.cell('LP_FIND', 'a', 'fullName', 5);
+  expect(found.error).toBeUndefined();
+  expect(found.run.ledger.fetches).toBeGreaterThanOrEqual(listPages() - 1);
+});
+
+test('where a formula keeps the snapshot, an import refreshes it: afterwards LP_GET over 5,000 ids and LP_FIND make no list requests', () => {
+  const a = addin(svc.url);
+  expect(a.cell('LP_FIND', 'b', 'fullName', 5).run.ledger.fetches).toBeGreaterThanOrEqual(listPages() - 1);
+  const id = saveImport(a.emu, { sheetName: 'Partners', fields: ['id', 'fullName'], mode: 'replace' });
+  const from = a.emu.history.length;
+  const steps = runImport(a.emu, id);
+  expect(steps[steps.length - 1].status).toBe('done');
+  expect(snapshotWrites(a, from)).toBeGreaterThan(0);
   const cell = a.cell('LP_GET', column(active.slice(2000, 7000)), 'id');
   expect(cell.error).toBeUndefined();
   expect((cell.value as unknown[][]).map((r) => r[0])).toEqual(active.slice(2000, 7000));

@@ -5,6 +5,7 @@
  * rate; a fetchAll its slowest request; a request abandoned at the timeout, the timeout) instead of
  * the real time the request took. The default clock still charges the real wait.
  */
+import { COST } from '../../../dev/emulator/execution';
 import { FETCH_CONCURRENCY } from '../../../dev/emulator/url-fetch';
 import { partnerId } from '../../../dev/service/generate';
 import { probe } from '../../helpers/probe';
@@ -15,6 +16,14 @@ function get(url) { return UrlFetchApp.fetch(url).getContentText(); }
 function all(urls) { return UrlFetchApp.fetchAll(urls).map(function (r) { return r.getContentText(); }); }
 function idle(ms) { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms); return ms; }
 function nothing() { return 1; }
+function typed(n) {
+  var grid = [];
+  for (var i = 0; i < n; i++) grid.push(['1/2/2023 13:45', '$1,234.50']);
+  var sheet = SpreadsheetApp.getActiveSpreadsheet().getSheets()[0];
+  sheet.insertRowsAfter(sheet.getMaxRows(), n);
+  sheet.getRange(1, 1, n, 2).setValues(grid);
+  return n;
+}
 `;
 
 /** A script of `n` functions: compiling it takes V8 a measurable time. */
@@ -108,6 +117,21 @@ describe('emulator: the modelled clock', () => {
     const urls = (n: number) => Array.from({ length: n }, (_, i) => byId(partnerId(100 + i)));
     expect(charged(byDefault, 'all', [urls(FETCH_CONCURRENCY)]).ms).toBeLessThan(200 + CPU_SLACK_MS);
     expect(charged(byDefault, 'all', [urls(FETCH_CONCURRENCY + 1)]).ms).toBeGreaterThanOrEqual(400);
+  });
+
+  test("a setValues is charged its modelled cost, not the emulator's own typing of each cell on top", () => {
+    const emu = probe(PROBES, { modelledClock: { latencyMs: 30 } });
+    const cells = 2 * 5000;
+    const run = emu.run<number>('typed', [cells / 2]);
+    expect(run.error).toBeUndefined();
+    expect(emu.workbook.sheets[0].values[0][0]).toBeInstanceOf(Date);
+    // The row insertion and the write; the few other calls fall within the slack.
+    const modelled = 2 * COST.sheetWrite + COST.sheetWritePerCell * cells;
+    const compiled = run.ledger.compiles.reduce((n, c) => n + c.ms, 0) + run.ledger.evaluatedMs;
+    const ms = run.ledger.endedAt - run.ledger.startedAt - compiled;
+    expect(ms).toBeGreaterThanOrEqual(modelled);
+    // Typing 10,000 dates and amounts takes the emulator well over the slack.
+    expect(ms).toBeLessThan(modelled + CPU_SLACK_MS);
   });
 
   test('every execution is charged the compilation of the script, not only the first', () => {

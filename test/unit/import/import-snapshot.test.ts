@@ -3,9 +3,12 @@
  * step writes the records of the pages it read (those with a usable id, each at its place in the
  * list) as one part, sooner once PART_RECORDS are held, so a long step never holds every record; a
  * complete read publishes its parts as one generation, from the time the read began. A read that
- * took pages fetched without a snapshot port publishes none (it would not be whole). Driven over
- * the in-memory ports (test/helpers) with a snapshot port that keeps what it is given.
+ * took pages fetched without a snapshot port publishes none (it would not be whole). It is written
+ * where it is read: where one is kept (the import refreshes it), or where the list is longer than a
+ * formula reads itself. Driven over the in-memory ports (test/helpers) with a snapshot port that
+ * keeps what it is given.
  */
+import { MAX_FILL_PAGES } from '../../../src/api/partners';
 import type { ServiceRecord } from '../../../src/api/records';
 import { beginRun, continueRun, PART_RECORDS } from '../../../src/import/machine';
 import type { ImportPorts } from '../../../src/import/ports';
@@ -26,7 +29,8 @@ interface Snap {
   port: NonNullable<ImportPorts['snapshot']>;
 }
 
-function snapshotPort(): Snap {
+/** A snapshot port; `kept`: whether the cache holds a snapshot (a formula read the list into one). */
+function snapshotPort(kept = true): Snap {
   const s: Snap = {
     writes: [],
     published: [],
@@ -37,6 +41,7 @@ function snapshotPort(): Snap {
       return placed.sort((a, b) => a[0] - b[0]).map(([, r]) => r);
     },
     port: {
+      kept: () => kept,
       write: (gen, part, recs, places) => {
         s.writes.push({ gen, part, records: [...recs], places: [...places] });
         return Math.ceil(recs.length / 200);
@@ -164,4 +169,30 @@ test('a list read again publishes the last read, under its own generation', () =
   expect(w.runs.get('imp1')?.pass).toBe(2);
   expect(publishedIds(snap)).toEqual(ids(records(300).slice(1)));
   expect(new Set(snap.writes.map((x) => x.gen)).size).toBe(2);
+});
+
+describe('where the snapshot is written', () => {
+  test('a list a formula could read, into a document where none is kept: the import writes and publishes none', () => {
+    const w = world(fakeList(records(250)).fetch, [spec]);
+    const snap = snapshotPort(false);
+    expect(drive(w, snap, 60_000).pop()?.status).toBe('done');
+    expect(snap.writes).toEqual([]);
+    expect(snap.published).toEqual([]);
+    expect(w.tables.get('Partners')).toHaveLength(251);
+  });
+
+  test('the same list where one is kept: the import refreshes it', () => {
+    const w = world(fakeList(records(250)).fetch, [spec]);
+    const snap = snapshotPort(true);
+    expect(drive(w, snap, 60_000).pop()?.status).toBe('done');
+    expect(publishedIds(snap)).toEqual(ids(records(250)));
+  });
+
+  test('a list longer than a formula reads itself (MAX_FILL_PAGES): the import writes it though none is kept', () => {
+    const total = (MAX_FILL_PAGES + 1) * 10;
+    const w = world(fakeList(records(total), { cap: 10 }).fetch, [spec]);
+    const snap = snapshotPort(false);
+    expect(drive(w, snap, 600_000).pop()?.status).toBe('done');
+    expect(publishedIds(snap)).toEqual(ids(records(total)));
+  });
 });
