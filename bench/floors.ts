@@ -96,10 +96,9 @@ function sequential(name: string, ledgers: Ledger[], recorder: Recorder, target:
 
 /**
  * The fastest of `runs` runs of a case. Its time is mostly CPU time (the requests are modelled),
- * and the CPU time the same work takes only grows with what else the machine runs (other
- * processes evicting its caches, taking its core between two reads of the clock): the fastest run
- * is the figure that repeats. Measured beside two CPU burners, one run of the warm LP_FILTER read
- * 1.08 s where a quiet one read 0.75 s.
+ * charged at the reference speed (dev/emulator/cpu-speed.ts), which takes out a load that lasts
+ * the whole run; what is left only adds (other processes evicting its caches, a calibration that
+ * read the machine slower than the work ran): the fastest run is the figure that repeats.
  */
 function fastest(runs: number, one: () => FloorFigure): FloorFigure {
   let best = one();

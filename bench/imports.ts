@@ -7,6 +7,7 @@
  * and a sidebar import with and without a rate-limiting service (steps, emulated time, longest step),
  * on the emulator's modelled clock so that its figures repeat on a busy machine.
  */
+import { referenceCpuMs } from '../dev/emulator/cpu-speed';
 import { Emulator } from '../dev/emulator/runtime';
 import type { Ledger } from '../dev/emulator/execution';
 import type { ImportInput } from '../src/contract';
@@ -82,7 +83,7 @@ export interface FilteredImportFigure {
   /** Medians over the runs, each in a fresh emulator. */
   wallMs: number;
   emulatedMs: number;
-  /** CPU time of this process (the emulator running the add-in, and its fetch worker; the service is another process). */
+  /** CPU time of this process at the reference speed (cpu-speed.ts: the emulator running the add-in, and its fetch worker; the service is another process). */
   cpuMs: number;
   /**
    * What the filter and sort add to the unfiltered import, in per cent: the median over rounds of
@@ -146,15 +147,15 @@ export async function benchFilteredImport(
         const a = addin(svc.url, DEMO_KEY, modelled());
         const id = saveImport(a.emu, { sheetName: 'Partners', fields: FIELDS, ...variants[v].input });
         const before = a.emu.history.length;
-        const cpu = process.cpuUsage();
+        const cpu = referenceCpuMs();
         const t = performance.now();
         const steps = runImport(a.emu, id);
         const wall = performance.now() - t;
-        const used = process.cpuUsage(cpu);
+        const used = referenceCpuMs() - cpu;
         const last = steps[steps.length - 1];
         if (last.status !== 'done') seen[v].status = `${last.status}: ${last.message}`;
         seen[v].wall.push(wall);
-        seen[v].cpu.push((used.user + used.system) / 1000);
+        seen[v].cpu.push(used);
         seen[v].emulated.push(a.emu.history.slice(before).reduce((n, l) => n + l.endedAt - l.startedAt, 0));
         seen[v].kept = (a.emu.workbook.byName('Partners')?.lastRow() ?? 1) - 1;
         seen[v].total = last.totalItems;

@@ -1,6 +1,7 @@
 import vm from 'node:vm';
 import { tokenizer, tokTypes } from 'acorn';
-import { cpuTimeMs, type Execution } from './execution';
+import { cpuTimeMs, referenceCpuMs } from './cpu-speed';
+import type { Execution } from './execution';
 
 /**
  * Bytes of code V8 compiles in a millisecond of CPU, bytes of string literal (or template text) it
@@ -94,32 +95,34 @@ let compiles = 0;
 /**
  * The CPU time (ms) V8 takes to compile this script afresh and to run its top-level code in a
  * fresh context (an ordinary global object, as realm.ts makes): the medians of `samples` tries,
- * and the fastest run of the top-level code; each try compiles a text new to V8 (V8 keeps a
+ * each try compiles a text new to V8 (V8 keeps a
  * compiled script for its text for the life of the process, so the same text would cost nothing
- * the second time). What the benchmarks report beside the bundle's size.
+ * the second time). What the benchmarks report beside the bundle's size, on `clock` (raw CPU
+ * time, cpu-speed.ts cpuTimeMs, unless told).
  */
 export function measureLoad(
   source: string,
   samples = 25,
-): { compileMs: number; evaluateMs: number; fastestEvaluateMs: number } {
+  clock: () => number = cpuTimeMs,
+): { compileMs: number; evaluateMs: number } {
   const compile: number[] = [];
   const evaluate: number[] = [];
   for (let i = 0; i < samples; i++) {
     const context = vm.createContext(vm.constants.DONT_CONTEXTIFY);
-    const start = cpuTimeMs();
+    const start = clock();
     compiles++;
     const script = new vm.Script(`${source}\n//# compilation ${compiles}`, { filename: 'Code.js' });
-    const compiled = cpuTimeMs();
+    const compiled = clock();
     try {
       script.runInContext(context);
     } catch {
       // A top level that calls a service stops there in a bare context: what it ran until then is its own code.
     }
-    evaluate.push(cpuTimeMs() - compiled);
+    evaluate.push(clock() - compiled);
     compile.push(compiled - start);
   }
   const median = (xs: number[]) => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)];
-  return { compileMs: median(compile), evaluateMs: median(evaluate), fastestEvaluateMs: Math.min(...evaluate) };
+  return { compileMs: median(compile), evaluateMs: median(evaluate) };
 }
 
 /** Fresh loads evaluateMs measures a script by. */
@@ -129,18 +132,19 @@ const evaluations = new Map<string, number>();
 
 /**
  * What running this script's top-level code costs each execution under a clock model (ms): the
- * fastest of EVALUATE_SAMPLES fresh loads (measureLoad), measured once a process. Apps Script
- * compiles and runs the file afresh in every execution; the emulator compiles it once and runs
- * the same compiled script in each execution's context, where V8 has already compiled the
- * functions the top level calls, so the time one execution's run takes here is less than a fresh
- * load (kinder than Google). And the work is the same in every execution, with nothing of its
- * own: load only adds to its CPU time (other processes evicting caches, taking the core between
- * two reads of the clock), so the fastest of a few fresh loads is the figure that repeats.
+ * median of EVALUATE_SAMPLES fresh loads (measureLoad) on the reference clock (cpu-speed.ts,
+ * referenceCpuMs), measured once a process. Apps Script compiles and runs the file afresh in every
+ * execution; the emulator compiles it once and runs the same compiled script in each execution's
+ * context, where V8 has already compiled the functions the top level calls, so the time one
+ * execution's run takes here is less than a fresh load (kinder than Google). The reference clock
+ * takes out a machine slowed throughout by its load. Not the fastest load: each is a stretch of
+ * about a millisecond, scaled by the calibration nearest it, and the fastest of 25 picks the one
+ * whose calibration read the machine slowest (measured: 0.08 ms, where the median was 0.64).
  */
 export function evaluateMs(source: string): number {
   let ms = evaluations.get(source);
   if (ms === undefined) {
-    ms = measureLoad(source, EVALUATE_SAMPLES).fastestEvaluateMs;
+    ms = measureLoad(source, EVALUATE_SAMPLES, referenceCpuMs).evaluateMs;
     if (evaluations.size >= 16) evaluations.delete(evaluations.keys().next().value as string);
     evaluations.set(source, ms);
   }

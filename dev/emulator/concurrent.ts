@@ -15,15 +15,18 @@
  * depend on thread timing. One job computes at a time, so each is charged its own compute time
  * (measured in its worker between calls) plus the time its calls take here, never the time it
  * waited for its turn: wall time, or under a clock model (EmulatorOptions.modelledClock) the CPU
- * time of the thread that did the work (execution.ts, cpuTimeMs), so a busy machine, which
- * takes threads off the CPU, charges the same. Every job is charged the script's compilation, as
+ * time of the thread that did the work at a reference speed (cpu-speed.ts: the worker reports raw
+ * CPU time, scaled here with referenceMs when the job hands back; its calls are served here on
+ * referenceCpuMs), so a busy machine, which takes threads off the CPU and slows them on it,
+ * charges the same. Every job is charged the script's compilation, as
  * every execution pays it in Apps Script (compile.ts). Each execution keeps its own limit
  * (30 s for custom functions).
  */
 import { join } from 'node:path';
 import { type MessagePort, MessageChannel, Worker } from 'node:worker_threads';
 import { compileMs, evaluateMs, ScriptCompiler } from './compile';
-import { errorMessage, SimClock, cpuTimeMs } from './execution';
+import { referenceCpuMs, referenceMs } from './cpu-speed';
+import { errorMessage, SimClock } from './execution';
 import { arrayOf } from './utilities';
 import { Blocked } from './lock';
 import { REALM_SETUP, isDate } from './realm';
@@ -106,7 +109,7 @@ class JobRun {
     return (this.prepared as PreparedExecution).exec;
   }
 
-  /** The clock of the time this job is served here: CPU time under a clock model (execution.ts, cpuTimeMs), else wall time. */
+  /** The clock of the time this job is served here: CPU time at the reference speed under a clock model (cpu-speed.ts), else wall time. */
   private now: () => number = () => performance.now();
 
   /** Under a clock model (the Execution's fetchModel), the job is charged CPU time, here and in its worker. */
@@ -116,15 +119,16 @@ class JobRun {
 
   /** Called once the job's Execution exists. */
   chooseClock(): void {
-    if (this.cpuClock) this.now = cpuTimeMs;
+    if (this.cpuClock) this.now = referenceCpuMs;
     this.exec.useRealClock(this.realNow);
   }
 
   /** The real-time source of this job's Execution: what it computed or was served, not what it waited. */
   realNow = (): number => this.charged + (this.serveStart === undefined ? 0 : this.now() - this.serveStart);
 
+  /** Charges what the worker computed: `ms` of wall time, or under a clock model of raw CPU time, scaled to the reference speed. */
   addCompute(ms: number): void {
-    this.charged += Math.max(0, ms);
+    this.charged += Math.max(0, this.cpuClock ? referenceMs(ms) : ms);
     this.exec.syncReal();
   }
 
@@ -396,7 +400,7 @@ export function runWave(emu: WaveHost, jobs: ConcurrentJob[], options: WaveOptio
       if (!run || computing !== run) return;
       // It computed past its limit without calling anything: Google stops it there.
       run.exec.ledger.timedOut = true;
-      run.addCompute(run.exec.limitMs - run.exec.elapsedMs + 1);
+      run.exec.clock.advance(run.exec.limitMs - run.exec.elapsedMs + 1);
       computing = undefined;
       worker.kill();
       end(run, { error: 'Exceeded maximum execution time' });

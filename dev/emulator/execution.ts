@@ -2,12 +2,13 @@
  * One execution of the bundle: its kind and time limit, the simulated clock it advances, and the
  * ledger of what it did. Every emulated service call is charged here: the real time that passed
  * since the last charge (the bundle's own work, and real HTTP) plus the modelled cost of the call.
- * Under a modelled clock (useModelledClock) the real time is CPU time (cpuTimeMs) instead of
- * wall time, and fetches cost what the model says, not what the requests took on this machine.
+ * Under a modelled clock (useModelledClock) the real time is CPU time at a reference speed
+ * (cpu-speed.ts, referenceCpuMs) instead of wall time, and fetches cost what the model says, not what the requests took on this machine.
  * Past the limit the execution is dead: this call and every later one throws Google's message.
  * It also runs in one authorization mode (auth.ts), which decides what it may call at all.
  */
 import { type AuthModeName, readsEmail, refusal } from './auth';
+import { referenceCpuMs } from './cpu-speed';
 
 /** A cell of the workbook, 1-based: the cell whose formula a custom-function execution evaluates. */
 export interface CellRef {
@@ -54,30 +55,6 @@ export interface ClockModel {
   bytesPerMs?: number;
   /** Requests of one fetchAll in flight at once (default FETCH_CONCURRENCY, url-fetch.ts). */
   fetchConcurrency?: number;
-}
-
-/**
- * The CPU time (ms) an execution is charged for its own work under a clock model: this process's,
- * user and system (getrusage, microseconds). It counts every thread of the process, which is what
- * the emulator wants as long as one thread computes at a time, and it does: a sequential run
- * computes on the main thread while the fetch thread waits (a fetch under the model is charged its
- * modelled cost in place of everything spent during it, url-fetch.ts), and a concurrent wave lets
- * one job compute at a time (concurrent.ts) while the main thread and the other jobs' threads wait.
- * It would also count V8's helper threads (garbage collection, background compilation) of every
- * isolate, whenever they happen to run, charged to whichever execution computes then: the
- * benchmarks run without them (SINGLE_THREADED in bench/clock.ts), so that each isolate does that
- * work itself, when its own code needs it. Other processes (the service,
- * whatever else runs on the machine) are not counted at all.
- *
- * Why not one thread's own CPU time: Node 20 has none (process.cpuUsage is getrusage of the whole
- * process, in a worker too; process.threadCpuUsage came in Node 23.9), and Linux's per-thread
- * figures from /proc (…/task/<tid>/schedstat, …/stat) are brought up to date only at the
- * scheduler's tick for a running thread: steps of about 4 ms (stat: 10 ms), too coarse for
- * executions of a few milliseconds.
- */
-export function cpuTimeMs(): number {
-  const used = process.cpuUsage();
-  return (used.user + used.system) / 1000;
 }
 
 export class SimClock {
@@ -220,13 +197,14 @@ export class Execution {
   }
 
   /**
-   * Charges CPU time (cpuTimeMs) instead of wall time from now on, and fetches at `model`'s cost.
+   * Charges CPU time at the reference speed (cpu-speed.ts, referenceCpuMs) instead of wall time
+   * from now on, and fetches at `model`'s cost.
    * A host with a clock of its own (useRealClock, after this) keeps it for the computation; the
    * fetches stay modelled.
    */
   useModelledClock(model: ClockModel): void {
     this.fetchModel = model;
-    this.useRealClock(cpuTimeMs);
+    this.useRealClock(referenceCpuMs);
   }
 
   /**

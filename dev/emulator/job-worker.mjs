@@ -15,7 +15,8 @@ const scripts = new Map();
 
 /**
  * CPU time (ms) of the process: one job computes at a time while the main thread and the other
- * jobs wait, so it is this job's (execution.ts, cpuTimeMs, explains why not this thread's own).
+ * jobs wait, so it is this job's (cpu-speed.ts, cpuTimeMs, explains why not this thread's own). Raw:
+ * the main thread scales it to the reference speed (cpu-speed.ts, referenceMs) when it is reported.
  */
 function cpuMs() {
   const used = process.cpuUsage();

@@ -148,7 +148,7 @@ describe('emulator: the modelled clock', () => {
   test('a wave of concurrent executions is charged CPU time: a job off the CPU is not charged; on the default clock it is', async () => {
     const offCpuMs = 600;
     const jobs = [0, 1, 2].map(() => ({ name: 'idle', args: [offCpuMs] }));
-    // CPU time is the process's (execution.ts, cpuTimeMs): other threads' work in the window, such as the collector
+    // CPU time is the process's (cpu-speed.ts, cpuTimeMs): other threads' work in the window, such as the collector
     // freeing an earlier test's big script, is charged too. It only adds, so the least of three waves is the charge.
     const waves: number[] = [];
     for (let i = 0; i < 3; i++) {

@@ -1,0 +1,82 @@
+/**
+ * The modelled clock charges an execution's own work at a reference speed (cpu-speed.ts), so that a
+ * CPU-bound job is charged the same whether the machine is quiet or busy: a core that shares its
+ * hardware with a busy neighbour runs the same work slower, and plain CPU time would charge that.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { availableParallelism } from 'node:os';
+import { probe } from '../../helpers/probe';
+
+/**
+ * Work of the add-in's kind: parse an answer of records, sort and project them, write them out
+ * again, in rounds with a service call between every third (1 ms each in the model) (the emulator measures the machine's
+ * speed between two calls of the script, as the add-in makes them while it works).
+ */
+const JOB = `
+function answer(n) {
+  var items = [];
+  for (var i = 0; i < n; i++)
+    items.push({ id: 'lp_' + (i * 7919).toString(16), fullName: 'Partner ' + i, firm: 'Firm ' + (i % 17), ticketSize: (i * 104729) % 50 * 250000 });
+  return JSON.stringify({ items: items });
+}
+function work(rounds) {
+  var text = answer(2000), total = 0;
+  for (var r = 0; r < rounds; r++) {
+    if (r % 3 === 0) total += Utilities.getUuid().length;
+    var items = JSON.parse(text).items;
+    items.sort(function (a, b) { return a.firm < b.firm ? -1 : a.firm > b.firm ? 1 : b.ticketSize - a.ticketSize; });
+    total += JSON.stringify(items.map(function (p) { return [p.id, p.fullName, p.ticketSize]; })).length;
+  }
+  return total;
+}`;
+/** Rounds of the job: about 0.1 s of CPU at the reference speed, and 20 calls. */
+const ROUNDS = 60;
+/** Runs of the job in each condition; the least charge of each is compared (what else runs only adds). */
+const RUNS = 3;
+/** How far the two charges may be apart: in plain CPU time the least of five runs were 29 % apart here (131 and 169 ms). */
+const BOUND = 0.1;
+
+function charge(): number {
+  const emu = probe(JOB, { modelledClock: { latencyMs: 30 } });
+  const charges: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const run = emu.run('work', [ROUNDS]);
+    expect(run.error).toBeUndefined();
+    charges.push(run.ledger.endedAt - run.ledger.startedAt);
+  }
+  return Math.min(...charges);
+}
+
+/** A process that spins on a core until it is killed. */
+async function burner(): Promise<ChildProcess> {
+  const child = spawn('sh', ['-c', 'while :; do :; done'], { stdio: 'ignore' });
+  await once(child, 'spawn');
+  return child;
+}
+
+async function stop(children: ChildProcess[]): Promise<void> {
+  await Promise.all(
+    children.map(async (child) => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGKILL');
+      await exited;
+    }),
+  );
+}
+
+describe('emulator: the modelled clock charges CPU work at a reference speed', () => {
+  test('a CPU-bound job is charged the same beside CPU burners as without them', async () => {
+    const quiet = charge();
+    // As many burners as cores (at most four): every core, and every hardware sibling of this one, busy.
+    const burners: ChildProcess[] = [];
+    try {
+      for (let i = 0; i < Math.min(4, availableParallelism()); i++) burners.push(await burner());
+      const busy = charge();
+      expect(Math.abs(busy / quiet - 1)).toBeLessThan(BOUND);
+    } finally {
+      await stop(burners);
+    }
+  }, 60_000);
+});
