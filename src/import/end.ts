@@ -30,7 +30,7 @@ export function writeTarget(
   const existing = ports.target.read(spec.sheetName);
   // Replace anyway: what it overwrites of the analyst's is said, never dropped without a word.
   const refused = refusal(existing, spec, spec.sheetName);
-  if (refused && !(run.force && refused.offers.includes('force'))) return failRun(spec, run, ports, refused);
+  if (refused && !run.force) return failRun(spec, run, ports, refused);
   let note = refused?.overwrote ?? '';
   if (spec.mode === 'merge') {
     const merged = mergeTables(existing, spec.fields, rows, unmatched);

@@ -139,7 +139,8 @@ function carryOn(
     const spec = specFor(importId, ports);
     if (run?.status === 'running' && run.version === RUN_VERSION) return step(spec, run, ports, deadline, pages);
     const fresh = newRun(spec, begin?.source ?? (run as RunState).source, ports);
-    if (begin?.force || spec.replaceAnyway) fresh.force = true;
+    // Replace anyway is a replace's: a merge is never forced, whatever its saved import once said.
+    if (spec.mode !== 'merge' && (begin?.force || spec.replaceAnyway)) fresh.force = true;
     ports.store.save(fresh);
     // Refused before any request when the import may not write the sheet as it is (checked again before writing).
     const refused = !fresh.force && refusal(ports.target.read(spec.sheetName), spec, spec.sheetName);
@@ -184,9 +185,8 @@ function snapshotFeed(run: RunState, ports: ImportPorts) {
     run.snap = { gen: `${run.runId}.${run.pass}`, parts: [], records: 0, at: ports.now(), whole: true };
   const snap = run.snap;
   let held: { records: ServiceRecord[]; places: number[] } = { records: [], places: [] };
-  let port: SnapshotPort | null | undefined;
   const wanted = (): SnapshotPort | null =>
-    (port ??= ports.snapshot && (run.list.last > MAX_FILL_PAGES || ports.snapshot.kept()) ? ports.snapshot : null);
+    ports.snapshot && (run.list.last > MAX_FILL_PAGES || ports.snapshot.kept()) ? ports.snapshot : null;
   const flush = (all: boolean) => {
     const to = held.records.length && (all || held.records.length >= PART_RECORDS) ? wanted() : null;
     if (!to) return;

@@ -79,7 +79,7 @@ export interface LockPort {
   release(): void;
 }
 
-/** The shared partner snapshot (src/api/snapshot.ts): every import that reads the whole list leaves a copy formulas can use. */
+/** The shared partner snapshot (src/api/snapshot.ts): an import refreshes one that is kept, or fills one for a list longer than formulas read. */
 export interface SnapshotPort {
   /** Whether a snapshot is kept (one the cache holds, fresh or not: a formula or the filter editor read the list into it). */
   kept(): boolean;

@@ -252,6 +252,14 @@ describe('merge never drops analyst data silently', () => {
     });
     expect(a.emu.history.slice(from).reduce((n, l) => n + l.fetches, 0)).toBe(0);
     expect(sheet(a.emu, 'Mine')).toEqual(before);
+    // Replace anyway, saved while the import replaced, lifts no merge's refusal.
+    const saved = JSON.parse(String(a.emu.store('document').get('INVESTOR_DATA_IMPORTS')));
+    saved.imports[0].replaceAnyway = true;
+    a.emu.store('document').set('INVESTOR_DATA_IMPORTS', JSON.stringify(saved));
+    const again = a.emu.history.length;
+    expect(runImport(a.emu, id).pop()?.message).toContain('"Mine" holds a table the import did not write');
+    expect(a.emu.history.slice(again).reduce((n, l) => n + l.fetches, 0)).toBe(0);
+    expect(sheet(a.emu, 'Mine')).toEqual(before);
     [
       ['id', 'fullName', 'Notes'],
       ['lp_0000a', 'x', 'first'],
