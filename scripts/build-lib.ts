@@ -145,12 +145,16 @@ export const PLAIN_GROUP = 'functions';
  * (named by its key) and compiled on the first call of one of its functions in an execution:
  * `list-reader`, the page reader, which only a read of a whole list needs (a range formula that
  * fills the snapshot, a list formula, an import step), not a formula that finds its ids in the
- * cache or asks for them one by one. Every importer gets a stand-in module instead (standIn),
+ * cache or asks for them one by one; `shared-read`, the read of the list shared with the executions
+ * waiting for it, which only a cell that reads the list, or waits for another to, needs. Every importer gets a stand-in module instead (standIn),
  * whose functions load the part and call the real ones, so no source changes; only a function
  * can stand in, so an import of any other export of such a module fails the build (esbuild: "No
  * matching export").
  */
-export const DEFERRED_MODULES: Readonly<Record<string, string>> = { 'list-reader': './api/pages' };
+export const DEFERRED_MODULES: Readonly<Record<string, string>> = {
+  'list-reader': './api/pages',
+  'shared-read': './api/shares',
+};
 
 /** The name through which a stand-in reaches its deferred module's part: a global the minifier leaves as it is, bound in each part that names it (partFunction). */
 const MODULE_LOADER = '__lpModule';

@@ -70,7 +70,7 @@ function mark(r: ListRecord, page: number, m: '.' | 'w' | 'f' | 'i' | 'x', value
 }
 
 /** The page after the last holding items, when the read must ask for it (else the last). */
-const end = (r: ListRecord): number => (r.next === 1 ? 1 : r.last + (r.probe ? 1 : 0));
+export const end = (r: ListRecord): number => (r.next === 1 ? 1 : r.last + (r.probe ? 1 : 0));
 
 /** What to ask next at `now`: up to `max` due pages in order (page 1 alone first), or when the first waiting one is due. */
 export function plan(r: ListRecord, now: number, max: number): { ask: number[]; wake?: number; page?: number } {
@@ -116,11 +116,25 @@ function stop(r: ListRecord, over: 'changed' | 'problem', reason: string): false
   return false;
 }
 
+/** What a read keeps of a page: its length, the total and page size it reports, and its signature. */
+export interface PageFacts {
+  n: number;
+  total: number;
+  pageSize: number;
+  sig: string;
+}
+
+export const factsOf = (value: Page<ServiceRecord>): PageFacts => ({
+  n: value.items.length,
+  total: value.pagination.totalItems,
+  pageSize: value.pagination.pageSize,
+  sig: signature(value.items),
+});
+
 /** Page 1: the list's shape. */
-function takeFirst(r: ListRecord, value: Page<ServiceRecord>): boolean {
-  const n = value.items.length;
-  const total = value.pagination.totalItems;
-  Object.assign(r, { total, next: 2, sig: signature(value.items), slots: r.slots.slice(1), vals: r.vals.slice(1) });
+function takeFirst(r: ListRecord, f: PageFacts): boolean {
+  const { n, total } = f;
+  Object.assign(r, { total, next: 2, sig: f.sig, slots: r.slots.slice(1), vals: r.vals.slice(1) });
   if (n === 0 && total > 0)
     return stop(r, 'problem', `page 1 is empty although the service reports ${plural(total, 'item')}`);
   if (n > total)
@@ -133,7 +147,7 @@ function takeFirst(r: ListRecord, value: Page<ServiceRecord>): boolean {
   r.last = n ? Math.ceil(total / n) : 0;
   // The whole list in one page: unless it is visibly short of the page size, a longer list could hide behind an
   // under-reported total (ask for page 2 to be sure). A first page that is not the whole list is full: its length is the page size.
-  r.probe = n === total ? n > 0 && (n >= r.limit || n >= value.pagination.pageSize) : total % n === 0;
+  r.probe = n === total ? n > 0 && (n >= r.limit || n >= f.pageSize) : total % n === 0;
   if (n < total) r.limit = n;
   if (r.last <= 1 && !r.probe) r.over = 'done';
   return n > 0;
@@ -159,17 +173,17 @@ function settle(r: ListRecord): void {
   }
 }
 
-/** Takes in page `page`; true when its items are the list's (within it, checked against their place). */
-export function takePage(r: ListRecord, page: number, value: Page<ServiceRecord>): boolean {
+/** Takes in page `page` (its facts); true when its items are the list's (within it, checked against their place). */
+export function takePage(r: ListRecord, page: number, f: PageFacts): boolean {
   if (r.over || page < r.next || page > end(r)) return false;
   if (page === 1) {
     mark(r, 1, '.');
-    const taken = takeFirst(r, value);
+    const taken = takeFirst(r, f);
     settle(r);
     return taken;
   }
-  const n = value.items.length;
-  if (value.pagination.totalItems !== r.total) return stop(r, 'changed', 'the list changed while it was read');
+  const { n } = f;
+  if (f.total !== r.total) return stop(r, 'changed', 'the list changed while it was read');
   const expected = rowsOf(r, page);
   if (page <= r.last && n !== expected)
     return stop(
@@ -179,7 +193,7 @@ export function takePage(r: ListRecord, page: number, value: Page<ServiceRecord>
     );
   if (n === 0) mark(r, page, 'x');
   // The page after the last keeps its length with its signature, for the message when it holds more.
-  else mark(r, page, 'i', page > r.last ? `${n}:${signature(value.items)}` : signature(value.items));
+  else mark(r, page, 'i', page > r.last ? `${n}:${f.sig}` : f.sig);
   settle(r);
   return page <= r.last;
 }
@@ -278,7 +292,7 @@ export interface Drove {
 /** Takes in the outcome for page `page` at `now`: the page in, or the refusal in its slot and in `out`. */
 function takeOutcome(r: ListRecord, d: Driver, page: number, o: Outcome<Page<ServiceRecord>>, now: number, out: Drove) {
   if (o.ok) {
-    if (takePage(r, page, o.value)) d.took(page, o.value);
+    if (takePage(r, page, factsOf(o.value))) d.took(page, o.value);
     return;
   }
   const { error } = o;
@@ -323,6 +337,8 @@ export interface ReadOptions {
   passes?: number;
   /** Keyed by id (the default; partners): a record without a usable id is skipped and counted (see judge). */
   keyed?: boolean;
+  /** The idsDigest of a read of the same list just before this one (see judge). */
+  before?: number;
 }
 
 /** One read of a list in one execution; `before`: the idsDigest of the read before it. */
@@ -361,7 +377,7 @@ function readOnce(fetch: PageFetcher, o: ReadOptions, before?: number): ListRead
 
 /** Reads a whole list; a read that the list moved under is done again, up to `passes` reads (see judge). */
 export function readList(fetch: PageFetcher, o: ReadOptions): ListRead {
-  let read = readOnce(fetch, o);
+  let read = readOnce(fetch, o, o.before);
   for (let pass = 1; pass < (o.passes ?? 2) && !read.verdict.complete && read.verdict.changed; pass++)
     read = readOnce(fetch, o, read.digest);
   return read;

@@ -10,7 +10,8 @@
  * so the first cold cell fetches for its neighbours and leaves their answers in the cache. A
  * range that reads the list leaves its ids' answers the same way, for single-id formulas after it.
  * Sheets runs many of those cells at once: a short claim in the cache lets one execution fetch
- * for a group while the others wait briefly for its answers instead of fetching the same ids.
+ * for a group while the others wait briefly for its answers instead of fetching the same ids, and
+ * the cells waiting for a read of the list each read a share of its pages (src/api/shares.ts).
  */
 import type { Client, Outcome } from './client';
 import { ServiceError } from './errors';
@@ -18,6 +19,7 @@ import { fnv1a, timeId } from './hash';
 import type { Cached, Memo } from './memo';
 import { incompleteError, type PageFetcher, readList } from './pages';
 import type { Page, ServiceRecord } from './records';
+import { type Plan, type SharedRead, sharedRead } from './shares';
 import { Snapshot, type SnapshotView } from './snapshot';
 import type { Clock } from './transport';
 
@@ -47,8 +49,8 @@ export const COPY_BUCKETS = 64;
 export const MAX_NEIGHBOURS = 100;
 /** A claim older than this is abandoned (its execution was killed or is slow). */
 export const CLAIM_MS = 25_000;
-/** How often a waiting execution looks for the answers it waits for. */
-export const POLL_MS = 300;
+/** How often a waiting execution looks for the answers it waits for (and for a share of the list's read to take). */
+export const POLL_MS = 50;
 /** Time that must be left to write a snapshot just read (else it is used in memory only). */
 const WRITE_RESERVE_MS = 8_000;
 /** Time a read of the list keeps beyond that, for answering the cell once the snapshot is written. */
@@ -121,6 +123,12 @@ class Claim {
 
   private held(): Cached | undefined {
     return this.context.memo.getMany([this.key]).get(this.key);
+  }
+
+  /** The execution holding the claim, while it is live. */
+  holder(): string | undefined {
+    const held = this.held();
+    return this.live(held) ? String(held.value) : undefined;
   }
 
   private live(held: Cached | undefined): held is Cached {
@@ -224,7 +232,8 @@ export class PartnerLookup {
       const read = this.fill(wanted, view?.gen, neighbours?.column ?? own, { own: misses, found }).view;
       this.answer(read, misses, found);
       misses = misses.filter((id) => !found.has(id));
-      const listed = read && this.snapshot.find(read, extra).records;
+      // The block's other ids matter only to a cell that still asks for its own.
+      const listed = read && misses.length ? this.snapshot.find(read, extra).records : undefined;
       extra = extra.filter((id) => !listed?.has(id));
     }
     if (misses.length) this.oneByOne(misses, extra, neighbours, found, view);
@@ -339,8 +348,15 @@ export class PartnerLookup {
       this.fromMemo(wait.own, wait.found, { own: false, copies: true });
       return all(wait.own, wait.found);
     };
+    const shared = this.sharedRead(column);
+    // A waiting execution offers to read a share of the reader's pages, and reads the one the reader gives it.
     const waitForReader = () => {
-      claim.waitFor(() => copiesIn() || !!published().view);
+      shared.help(claim.holder());
+      claim.waitFor(() => {
+        shared.help(claim.holder());
+        return copiesIn() || !!published().view;
+      });
+      shared.withdraw();
       return published();
     };
     if (!claim.take()) return waitForReader();
@@ -349,11 +365,17 @@ export class PartnerLookup {
       // Another execution may have published a snapshot since this one looked (while it read its neighbours, say).
       const since = published();
       if (since.view) return since;
-      const first = known ? undefined : this.learnSize(wanted);
-      if (!known && !first) return {};
-      // Another execution may have claimed at the same instant and kept it: then it reads the list, not this one.
+      // Another execution may have claimed at the same instant and kept it: then it reads the list, not this one
+      // (looked at before page 1 and again after it, so that two executions seldom both ask for page 1).
       lost = !claim.mine();
-      return lost ? waitForReader() : this.readAndPublish(claim, first, column);
+      const first = known || lost ? undefined : this.learnSize(wanted);
+      if (!lost && !known && !first) return {};
+      lost ||= !claim.mine();
+      if (lost) return waitForReader();
+      const filled = this.readAndPublish(claim, shared, first, column);
+      // A read shared with others leaves this execution its own answers in the run's buckets, as theirs.
+      if (filled.view && !filled.view.held) copiesIn();
+      return filled;
     } catch (e) {
       if (!(e instanceof ServiceError)) throw e;
       return { error: e };
@@ -374,29 +396,82 @@ export class PartnerLookup {
     return worthReading(wanted, meta) ? first : undefined;
   }
 
+  /** A read of the list shared with the executions waiting for it (src/api/shares.ts). */
+  private sharedRead(column?: readonly string[]): SharedRead {
+    const { client, clock, memo, token, random } = this.context;
+    const until = () => clock.now() + client.timeLeft() - WRITE_RESERVE_MS - ANSWER_RESERVE_MS;
+    return sharedRead(
+      {
+        memo,
+        clock,
+        token,
+        random,
+        until,
+        pages: (pages, limit, end) => client.activePartnerPages(pages, limit, { until: end }),
+        canWrite: () => client.timeLeft() >= WRITE_RESERVE_MS,
+      },
+      this.snapshot,
+      new Set(column ?? []),
+      (records) => client.timeLeft() > WRITE_RESERVE_MS / 2 && this.copyColumn(records, column ?? []),
+    );
+  }
+
   /**
-   * Reads the list (page 1 already in when `first` is given) into this execution's copy, and leaves
-   * `column`'s answers and a new snapshot.
+   * Reads the list (page 1 already in when `first` is given): shared with the executions waiting for it when it
+   * has pages left after page 1, else (or when the list moved under the shared read) by this execution alone;
+   * leaves `column`'s answers and a new snapshot.
    */
-  private readAndPublish(claim: Claim, first: Outcome<Page<ServiceRecord>> | undefined, column?: readonly string[]) {
-    const { client, clock } = this.context;
+  private readAndPublish(
+    claim: Claim,
+    shared: SharedRead,
+    first: Outcome<Page<ServiceRecord>> | undefined,
+    column?: readonly string[],
+  ): Filled {
+    const { client, clock, fields } = this.context;
     // The read ends early enough to leave time for writing it and answering the cell.
     const until = clock.now() + client.timeLeft() - WRITE_RESERVE_MS - ANSWER_RESERVE_MS;
+    let opening = first ?? client.activePartnerPages([1], FILL_PAGE_LIMIT, { until })[0];
+    const plan = opening.ok ? shared.post(opening.value, FILL_PAGE_LIMIT) : undefined;
+    let before: number | undefined;
+    if (plan && opening.ok) {
+      const got = this.readShared(claim, shared, plan, opening.value, until);
+      if (typeof got !== 'number') return got;
+      // The list moved under the shared read: read again here, from page 1, and judged against it.
+      before = got;
+      opening = client.activePartnerPages([1], FILL_PAGE_LIMIT, { until })[0];
+    }
     // Page 1 as learnt is the first read's only: a read done again because the list moved asks for it again.
-    let learnt = first;
+    let learnt: Outcome<Page<ServiceRecord>> | undefined = opening;
     const fetch: PageFetcher = (pages, limit) => {
       const page1 = learnt && pages.length === 1 && pages[0] === 1 ? learnt : undefined;
       learnt = undefined;
       return page1 ? [page1] : client.activePartnerPages(pages, limit, { until });
     };
-    const read = readList(fetch, { limit: FILL_PAGE_LIMIT, batch: 100, passes: 2 });
+    const read = readList(fetch, { limit: FILL_PAGE_LIMIT, batch: 100, passes: plan ? 1 : 2, before });
     if (!read.verdict.complete) return { error: incompleteError('list of active partners', read.verdict) };
     claim.renew();
     const view = this.snapshot.hold(read.records, timeId(clock.now(), this.context.random));
     // The column's answers first: the cells waiting for this read (and the ones Sheets runs next) need only those.
     if (column && client.timeLeft() > WRITE_RESERVE_MS / 2) this.copyColumn(view.held?.byId ?? new Map(), column);
     // Writing the snapshot takes time (about 1 s per 10,000 partners): never at the cost of this cell's 30 s.
-    if (client.timeLeft() >= WRITE_RESERVE_MS) this.snapshot.publishHeld(view, this.context.fields);
+    if (client.timeLeft() >= WRITE_RESERVE_MS) this.snapshot.publishHeld(view, fields);
+    return { view };
+  }
+
+  /** Drives a shared read to its end: published, or failed, or (its digest) to be read again. */
+  private readShared(claim: Claim, shared: SharedRead, plan: Plan, first: Page<ServiceRecord>, until: number) {
+    const { client, clock, fields } = this.context;
+    const ended = shared.drive(plan, first, () => {
+      if (clock.now() >= until) return false;
+      claim.renew();
+      clock.sleep(POLL_MS);
+      return true;
+    });
+    if (!ended.published) return ended.digest ?? { error: ended.error };
+    const whole = shared.whole(plan);
+    if (!whole) return { view: this.snapshot.view() };
+    const view = this.snapshot.hold(whole, plan.gen);
+    if (fields && client.timeLeft() >= WRITE_RESERVE_MS) this.snapshot.copyColumns(view, whole, fields);
     return { view };
   }
 

@@ -3,7 +3,7 @@
  * time, the way the import hands it the pages it gets: a page as the fake service serves it, and
  * a record with the first pages of a list already in.
  */
-import { type ListRecord, startRead, takePage } from '../../src/api/pages';
+import { type ListRecord, startRead, takePage, factsOf } from '../../src/api/pages';
 import type { Page, ServiceRecord } from '../../src/api/records';
 import { fakeList } from './fake-list';
 
@@ -17,6 +17,6 @@ export function servedPage(items: ServiceRecord[], page: number, limit: number):
 /** A record with pages 1..`upTo` of `items` in, read 100 a page. */
 export function readUpTo(items: ServiceRecord[], upTo: number): ListRecord {
   const r = startRead(1000);
-  for (let p = 1; p <= upTo; p++) takePage(r, p, servedPage(items, p, r.limit));
+  for (let p = 1; p <= upTo; p++) takePage(r, p, factsOf(servedPage(items, p, r.limit)));
   return r;
 }

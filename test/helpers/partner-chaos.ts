@@ -356,6 +356,7 @@ export function runScenario(seed: number): ScenarioResult {
   };
   hooks.onPut = () => act();
   hooks.onSleep = () => act();
+  hooks.onInnerSleep = () => act();
 
   const claimsOf = (token: string): string[] => {
     const keys = [...store.items.keys()].filter((k) => k.includes(':claim:'));
@@ -426,10 +427,9 @@ export function runScenario(seed: number): ScenarioResult {
     if (claimsLost !== lostBefore) return;
     const pages = me.requests.flatMap((r, i) => ('page' in r ? [{ ...r, i }] : []));
     if (!pages.length || pages.some((p) => !p.answered)) return;
-    let start = 0;
-    pages.forEach((p, k) => {
-      if (k > 0 && p.page <= pages[k - 1].page) start = k;
-    });
+    // The last read begins at the last page 1 asked for (an execution that read only a share of another's read asked none).
+    const start = pages.map((p) => p.page).lastIndexOf(1);
+    if (start < 0) return;
     const pass = pages.slice(start);
     const version = pass[0].version;
     const members = service.membersAt.get(version) as Set<string>;
@@ -455,11 +455,15 @@ export function runScenario(seed: number): ScenarioResult {
     if (claimsLost !== lostBefore) return;
     const pages = me.requests.flatMap((r, i) => ('page' in r ? [{ ...r, i }] : []));
     if (!pages.length || pages.some((p) => !p.answered)) return;
-    const restarts = pages.filter((p, k) => k > 0 && p.page <= pages[k - 1].page);
-    // A read done again is a whole read: its page 1 is asked for again (the first one may be of another list).
-    for (const p of restarts.filter((r) => r.page !== 1))
-      violations.push(`${me.name}: read the list again from page ${p.page}, with a page 1 from the read before`);
-    if (restarts.length) return;
+    // A read done again is a whole read: its page 1 is asked for again (the first one may be of another list), so a
+    // page asked for twice has a page 1 asked for between the two (pages of a shared read come in any order).
+    pages.forEach((p, k) => {
+      const before = pages.slice(0, k).map((q) => q.page);
+      if (p.page !== 1 && before.includes(p.page) && !before.slice(before.lastIndexOf(p.page)).includes(1))
+        violations.push(`${me.name}: read the list again from page ${p.page}, with a page 1 from the read before`);
+    });
+    // An execution that asked for page 1 once read the list (or its part of a read shared with others) once.
+    if (pages.filter((p) => p.page === 1).length !== 1) return;
     const first = pages[0];
     const last = pages[pages.length - 1];
     if (first.version === last.version) return;

@@ -40,6 +40,8 @@ export interface Hooks {
   onPut?: (keys: string[]) => void;
   /** After each sleep of the clock (a waiting cell's poll), with the number of sleeps so far. */
   onSleep?: (polls: number) => void;
+  /** After each sleep of an execution run inside a hook. */
+  onInnerSleep?: () => void;
 }
 
 /** What the service was asked, from some moment on. */
@@ -86,9 +88,22 @@ export function partnerWorld(o: WorldOptions = {}) {
   const hooks: Hooks = {};
   const clock = new FakeClock();
   const sleep = clock.sleep.bind(clock);
+  // `clock.sleeps` are the polls of the execution the test runs; an execution run inside a hook (another cell Sheets
+  // runs meanwhile) sleeps too, and its sleeps pass the time without counting as the outer one's polls.
+  let nested = 0;
   clock.sleep = (ms: number) => {
     sleep(ms);
-    hooks.onSleep?.(clock.sleeps.length);
+    if (nested) {
+      clock.sleeps.pop();
+      hooks.onInnerSleep?.();
+      return;
+    }
+    nested++;
+    try {
+      hooks.onSleep?.(clock.sleeps.length);
+    } finally {
+      nested--;
+    }
   };
   const store = new LimitedStore(clock);
   const putAll = store.putAll.bind(store);

@@ -121,13 +121,13 @@ describe('the bundle: what each execution compiles', () => {
     expect(call(a.emu, 'importStatus', [id])).toMatchObject({ ok: true });
   });
 
-  test('a formula that reads the whole list compiles the page reader on its first use, once; a list formula also its own part', async () => {
+  test('a formula that reads the whole list compiles the shared read and the page reader on their first use, once; a list formula also its own part', async () => {
     const a = addin(svc.url, undefined, { modelledClock: { latencyMs: 10 } });
     const ids = (await activeIds(svc)).slice(0, 60).map((id) => [id]);
     const range = a.cell('LP_GET', ids, 'firm');
     expect(range.error).toBeUndefined();
     expect(range.run.ledger.fetchAllCalls).toBeGreaterThan(0);
-    expect(range.run.ledger.compiles.map((c) => c.name)).toEqual(['Code.js', 'lp-list-reader.js']);
+    expect(range.run.ledger.compiles.map((c) => c.name)).toEqual(['Code.js', 'lp-shared-read.js', 'lp-list-reader.js']);
     // The snapshot it filled answers the next range from the cache: no list read, nothing more compiled.
     expect(a.cell('LP_GET', ids, 'firm').run.ledger.compiles.map((c) => c.name)).toEqual(['Code.js']);
     const list = a.cell('LP_ACTIVE', '', 50, 'id');

@@ -5,7 +5,17 @@
  * the verdict, and the size of the record an import saves between executions.
  */
 import { ServiceError } from '../../../src/api/errors';
-import { MAX_AHEAD, newStep, pageIn, plan, startRead, takePage, takeRefusal, verdict } from '../../../src/api/pages';
+import {
+  MAX_AHEAD,
+  newStep,
+  pageIn,
+  plan,
+  startRead,
+  takePage,
+  takeRefusal,
+  verdict,
+  factsOf,
+} from '../../../src/api/pages';
 import type { Page, ServiceRecord } from '../../../src/api/records';
 import { readUpTo, servedPage } from '../../helpers/cursor-pages';
 import { records } from '../../helpers/fake-list';
@@ -36,7 +46,7 @@ describe('what to ask next', () => {
     expect(takeRefusal(r, 2, limited, 1000)).toBeUndefined();
     expect(takeRefusal(r, 3, new ServiceError('SERVER', 'Server error.'), 1000)).toBeUndefined();
     expect(plan(r, 1000, 5)).toEqual({ ask: [4] });
-    takePage(r, 4, servedPage(records(300), 4, r.limit));
+    takePage(r, 4, factsOf(servedPage(records(300), 4, r.limit)));
     expect(plan(r, 1000, 5)).toEqual({ ask: [], wake: 31_000, page: 2 });
     expect(asks(r, 5, 31_000)).toEqual([2]);
     newStep(r);
@@ -46,10 +56,10 @@ describe('what to ask next', () => {
   test('a page ahead of its turn is kept in its slot: the pages before it are still asked for, and it is not asked again', () => {
     const items = records(300);
     const r = readUpTo(items, 1);
-    expect(takePage(r, 3, servedPage(items, 3, r.limit))).toBe(true);
+    expect(takePage(r, 3, factsOf(servedPage(items, 3, r.limit)))).toBe(true);
     expect(asks(r, 5)).toEqual([2, 4]);
-    takePage(r, 2, servedPage(items, 2, r.limit));
-    takePage(r, 4, servedPage(items, 4, r.limit));
+    takePage(r, 2, factsOf(servedPage(items, 2, r.limit)));
+    takePage(r, 4, factsOf(servedPage(items, 4, r.limit)));
     expect(verdict(r, 300)).toEqual({ complete: true });
   });
 });
@@ -62,7 +72,7 @@ describe('a list that changes under the read', () => {
       [250, 251],
     ]) {
       const r = readUpTo(records(total), 2);
-      takePage(r, 3, servedPage(records(grown), 3, r.limit));
+      takePage(r, 3, factsOf(servedPage(records(grown), 3, r.limit)));
       expect(r.over).toBe('changed');
       expect(asks(r, 50)).toEqual([]);
       expect(verdict(r, 200)).toEqual({ complete: false, reason: 'the list changed while it was read', changed: true });
@@ -72,7 +82,7 @@ describe('a list that changes under the read', () => {
   test('a list that shrinks under the read, served by a server that repeats its last page past the end, changed: it is no repeat', () => {
     const r = readUpTo(records(300), 2);
     // Page 3 asked after the list shrank to 200: the server answers with its last page, page 2, again.
-    takePage(r, 3, servedPage(records(200), 2, r.limit));
+    takePage(r, 3, factsOf(servedPage(records(200), 2, r.limit)));
     expect(verdict(r, 200)).toEqual({ complete: false, reason: 'the list changed while it was read', changed: true });
   });
 });
@@ -101,15 +111,15 @@ describe('a refused page', () => {
     takeRefusal(r, 4, notFound(), 0);
     expect(r.over).toBeUndefined();
     expect(asks(r, 5)).toEqual([2, 3]);
-    takePage(r, 2, servedPage(records(300), 2, r.limit));
-    takePage(r, 3, servedPage(records(300), 3, r.limit));
+    takePage(r, 2, factsOf(servedPage(records(300), 2, r.limit)));
+    takePage(r, 3, factsOf(servedPage(records(300), 3, r.limit)));
     expect(verdict(r, 300)).toEqual({ complete: true });
   });
 
   test('the page after the last refused as not found or as a bad request ends the read exactly as an empty page does', () => {
     const items = records(300);
     const empty = readUpTo(items, 3);
-    takePage(empty, 4, servedPage(items, 4, empty.limit));
+    takePage(empty, 4, factsOf(servedPage(items, 4, empty.limit)));
     expect(empty.over).toBe('done');
     for (const error of [notFound(), badRequest()]) {
       const refused = readUpTo(items, 3);
@@ -141,8 +151,8 @@ describe('a refused page', () => {
       expect(r).toEqual(before);
     }
     expect(asks(r, 5)).toEqual([3, 4]);
-    takePage(r, 3, servedPage(items, 3, r.limit));
-    takePage(r, 4, servedPage(items, 4, r.limit));
+    takePage(r, 3, factsOf(servedPage(items, 3, r.limit)));
+    takePage(r, 4, factsOf(servedPage(items, 4, r.limit)));
     expect(verdict(r, 300)).toEqual({ complete: true });
   });
 });
@@ -151,7 +161,7 @@ describe('a page is known by its ids', () => {
   test('a page that brings back the first and last text ids of the page before is a repeat, even with other fields changed', () => {
     const items = records(250);
     const r = readUpTo(items, 1);
-    takePage(r, 2, renamed(servedPage(items, 1, r.limit)));
+    takePage(r, 2, factsOf(renamed(servedPage(items, 1, r.limit))));
     expect(r.over).toBe('problem');
     expect(verdict(r, 100)).toEqual({ complete: false, reason: 'page 2 repeats page 1', changed: false });
   });
@@ -160,7 +170,7 @@ describe('a page is known by its ids', () => {
     for (const ids of ['text', 'numbers'] as const) {
       const items = records(300).map((r, i) => (ids === 'text' ? r : { ...r, id: i + 1 }));
       const r = readUpTo(items, 3);
-      takePage(r, 4, renamed(servedPage(items, 3, r.limit)));
+      takePage(r, 4, factsOf(renamed(servedPage(items, 3, r.limit))));
       expect(verdict(r, 300)).toEqual({ complete: true });
     }
   });
@@ -181,10 +191,10 @@ describe('a page is taken once, and only while the read goes on', () => {
     const items = records(300);
     const r = readUpTo(items, 2);
     const before = structuredClone(r);
-    expect(takePage(r, 2, servedPage(items, 2, r.limit))).toBe(false);
+    expect(takePage(r, 2, factsOf(servedPage(items, 2, r.limit)))).toBe(false);
     expect(r).toEqual(before);
-    takePage(r, 3, servedPage(items, 3, r.limit));
-    takePage(r, 4, servedPage(items, 4, r.limit));
+    takePage(r, 3, factsOf(servedPage(items, 3, r.limit)));
+    takePage(r, 4, factsOf(servedPage(items, 4, r.limit)));
     expect(verdict(r, 300)).toEqual({ complete: true });
   });
 
@@ -192,13 +202,13 @@ describe('a page is taken once, and only while the read goes on', () => {
     const items = records(300);
     const ended = readUpTo(items, 4); // page 4, past the end, is empty: the list is complete
     const afterProblem = readUpTo(items, 1);
-    takePage(afterProblem, 2, servedPage(items, 1, afterProblem.limit)); // page 2 repeats page 1
+    takePage(afterProblem, 2, factsOf(servedPage(items, 1, afterProblem.limit))); // page 2 repeats page 1
     for (const r of [ended, afterProblem]) {
       expect(r.over).toBeDefined();
       const before = structuredClone(r);
       const more = servedPage(records(301), 3, r.limit); // another total, and items past the end
-      takePage(r, r.next, more);
-      takePage(r, r.next, { ...more, items: [] });
+      takePage(r, r.next, factsOf(more));
+      takePage(r, r.next, factsOf({ ...more, items: [] }));
       expect(r).toEqual(before);
     }
     expect(verdict(ended, 300)).toEqual({ complete: true });
@@ -224,7 +234,7 @@ describe('the verdict, and what an import saves', () => {
       ask.length;
       ask = asks(r, 1000).filter((p) => p !== 2 && !pageIn(r, p))
     )
-      for (const p of ask) takePage(r, p, servedPage(items, p, r.limit));
+      for (const p of ask) takePage(r, p, factsOf(servedPage(items, p, r.limit)));
     expect(r.slots).toBe(`.${'i'.repeat(MAX_AHEAD)}`);
     expect(asks(r, 1000)).toEqual([2]);
     // A property holds 9 KB, and the run keeps more than its read.
@@ -235,8 +245,8 @@ describe('the verdict, and what an import saves', () => {
     const long = (i: number): ServiceRecord => ({ name: `Industry ${i} ${'x'.repeat(5000)}` });
     const items = Array.from({ length: 250 }, (_, i) => long(i));
     const r = startRead(1000);
-    takePage(r, 1, servedPage(items, 1, r.limit));
-    takePage(r, 3, servedPage(items, 3, r.limit));
+    takePage(r, 1, factsOf(servedPage(items, 1, r.limit)));
+    takePage(r, 3, factsOf(servedPage(items, 3, r.limit)));
     expect(r.over).toBeUndefined();
     expect(JSON.stringify(r).length).toBeLessThan(600);
   });

@@ -1,0 +1,315 @@
+/**
+ * A read of the active list shared by the executions Sheets runs at once (the first cells of a
+ * filled-down column): the same requests as one execution's read, in a fraction of the time.
+ * Apps Script sends one fetchAll's requests only some at a time, so one execution spends a round
+ * trip per handful of pages, and ten executions that each ask a tenth of the pages are done in
+ * about a tenth of the time.
+ *
+ * The read is a record in the cache. An execution waiting for the reader offers to help: its
+ * token in one of SLOTS slots (another slot when a second waiter wrote over it). Once page 1 is
+ * in, the reader writes the plan: page 1's read record (src/api/pages.ts), the generation, and who
+ * reads each share, itself first (share k holds the pages p with (p − 1) mod shares = k). Only
+ * the reader writes the plan, so no share has two readers. A helper marks its share started,
+ * reads it in one call, writes its records as a part of the snapshot and, for the share, each
+ * page's facts (or refusal) and usable ids, and marks it done. A share not started within
+ * GIVEN_MS of the plan (its helper left) or started longer ago than STARTED_MS (its helper was
+ * killed) is read by the reader. Once every share is done, the reader judges the read with the
+ * page reader's own rules, replayed from the shares in page order: complete, it publishes the
+ * parts as the snapshot and copies the column's answers; else it reads the list again itself.
+ */
+import type { Outcome } from './client';
+import { type ErrorCode, ServiceError } from './errors';
+import { fnv1a, timeId } from './hash';
+import type { Memo } from './memo';
+import {
+  end,
+  factsOf,
+  incompleteError,
+  judge,
+  type ListRecord,
+  type PageFacts,
+  rowsBefore,
+  startRead,
+  takePage,
+  takeRefusal,
+} from './pages';
+import { firstOfEachId, type Page, recordId, type ServiceRecord } from './records';
+import type { Snapshot } from './snapshot';
+import type { Clock } from './transport';
+
+/** Shares a read is split into at most: about as many executions as Sheets runs at once. */
+export const SHARES = 10;
+/** Slots for the tokens of executions offering to read a share (more than SHARES: fewer land on the same). */
+export const SLOTS = 64;
+/** A share whose helper has not started it this long after the plan is the reader's. */
+export const GIVEN_MS = 1_000;
+/** A share started longer ago than this is abandoned: its execution was killed or is slow (CLAIM_MS in ./partners.ts). */
+export const STARTED_MS = 25_000;
+
+export interface Plan {
+  /** The reader: the execution holding the snapshot claim. */
+  token: string;
+  gen: string;
+  at: number;
+  /** The read's record once page 1 is in. */
+  list: ListRecord;
+  /** Who reads each share. */
+  by: string[];
+}
+
+/** A page of a share as read: its facts and usable ids (and how many records had none), or its refusal. */
+interface PageRead {
+  p: number;
+  f?: PageFacts;
+  ids?: string[];
+  skipped?: number;
+  e?: { code: ErrorCode; message: string };
+}
+
+/** How a shared read ended: published, or failed, or (`digest`) to be read again because the list moved under it. */
+export type Ended = { published: true } | { published: false; error: ServiceError; digest?: number };
+
+export interface ShareContext {
+  memo: Memo;
+  clock: Clock;
+  token: string;
+  random?: () => number;
+  /** Outcomes of active-list pages, fetched together, ended by `until`. */
+  pages(pages: readonly number[], limit: number, until: number): Outcome<Page<ServiceRecord>>[];
+  /** When this execution's requests must end. */
+  until(): number;
+  /** Whether this execution has the time to write a part of the snapshot (else the read publishes none). */
+  canWrite(): boolean;
+}
+
+/** The pages of share `k`. */
+export function sharePages(plan: Plan, k: number): number[] {
+  const out: number[] = [];
+  for (let p = k + 1; p <= end(plan.list); p += plan.by.length) out.push(p);
+  return out;
+}
+
+export class SharedRead {
+  /** Records of the shares this execution read, with their places in the list. */
+  private readonly held: Array<[number, ServiceRecord]> = [];
+  private readonly mine = new Set<number>();
+  /** The slot this execution offered itself in, if any. */
+  private slot?: number;
+  /** The partners a read judged complete holds. */
+  private total = 0;
+
+  constructor(
+    private readonly context: ShareContext,
+    private readonly snapshot: Snapshot,
+    /** Ids whose answers the read leaves in the run's buckets (`copy`). */
+    private readonly column: ReadonlySet<string>,
+    private readonly copy: (records: ReadonlyMap<string, ServiceRecord>) => void,
+  ) {}
+
+  private key(name: string): string {
+    return this.context.memo.key('snap', name);
+  }
+
+  private slotKey(slot: number): string {
+    return this.key(`offer:${slot}`);
+  }
+
+  /** Offers this execution to read a share: in the slot its token hashes to, or the next when another took it. */
+  private offer(): void {
+    const { memo, token } = this.context;
+    this.slot = this.slot === undefined ? fnv1a(token) % SLOTS : (this.slot + 1) % SLOTS;
+    memo.putMany([[this.slotKey(this.slot), token]], true);
+  }
+
+  /** Withdraws the offer (this execution stops waiting). */
+  withdraw(): void {
+    if (this.slot !== undefined) this.context.memo.remove([this.slotKey(this.slot)]);
+    this.slot = undefined;
+  }
+
+  /**
+   * A waiting execution's look at the read of `reader` (the claim's holder): reads its share when the plan
+   * gives it one, else offers to (or keeps its offer).
+   */
+  help(reader: string | undefined): void {
+    const { memo, clock, token } = this.context;
+    const plan = this.key('plan');
+    const slot = this.slot === undefined ? undefined : this.slotKey(this.slot);
+    const hits = memo.getMany(slot ? [plan, slot] : [plan]);
+    const p = hits.get(plan)?.value as Plan | undefined;
+    if (!p || p.token !== reader || !Array.isArray(p.by)) {
+      if (!slot || hits.get(slot)?.value !== token) this.offer();
+      return;
+    }
+    const k = p.by.indexOf(token);
+    // Started late (or with no time left for its requests), a share would keep the reader waiting: it is left to the reader.
+    const now = clock.now();
+    if (k > 0 && !this.mine.has(k) && now - p.at < GIVEN_MS / 2 && now < this.context.until()) this.read(p, [k]);
+  }
+
+  /**
+   * Page 1 (asked for with `limit`) is in: the plan, giving the other shares to the executions that offered,
+   * when the list has pages left to share; else undefined (page 1 is the read, or says what is wrong with it).
+   */
+  post(first: Page<ServiceRecord>, limit: number): Plan | undefined {
+    const list = startRead(limit);
+    if (!takePage(list, 1, factsOf(first)) || list.over) return undefined;
+    const { memo, clock, token, random } = this.context;
+    const slots = Array.from({ length: SLOTS }, (_, s) => this.slotKey(s));
+    const offers = memo.getMany(slots);
+    const helpers = [...new Set(slots.map((s) => offers.get(s)?.value))].filter(
+      (t): t is string => typeof t === 'string' && t !== token,
+    );
+    const by = [token, ...helpers.slice(0, Math.min(SHARES, end(list)) - 1)];
+    // No execution offered to help: the reader reads the list alone, as one read.
+    if (by.length < 2) return undefined;
+    const plan: Plan = { token, gen: timeId(clock.now(), random), at: clock.now(), list, by };
+    memo.putMany([[this.key('plan'), plan]], true);
+    if (by.length > 1) memo.remove(slots.filter((s) => by.includes(offers.get(s)?.value as string)));
+    return plan;
+  }
+
+  /**
+   * The reader's part: its share (page 1 as given), then the shares no helper started in time, until every share
+   * is done; then the verdict. `wait` sleeps between looks; false when the time is up.
+   */
+  drive(plan: Plan, first: Page<ServiceRecord>, wait: () => boolean): Ended {
+    const { memo, clock } = this.context;
+    const ks = plan.by.map((_, k) => k);
+    const keys = (k: number) => ['started', 'done', 'part'].map((what) => this.key(`${plan.gen}:${what}:${k}`));
+    this.read(plan, [0], first);
+    let judged: Ended | undefined;
+    for (;;) {
+      const hits = memo.getMany(ks.flatMap(keys));
+      const [started, done, part] = [0, 1, 2].map((i) => (k: number) => hits.get(keys(k)[i]));
+      // Judged complete (the column's answers copied): the snapshot is published once every part is written.
+      const parts = ks.map((k) => part(k)?.value);
+      if (judged && parts.every((n) => typeof n === 'number')) {
+        // A part a share's reader had no time to write (0) leaves the snapshot as it was.
+        if (parts.every((n) => (n as number) > 0)) this.snapshot.publish(plan.gen, this.total, parts as number[]);
+        return judged;
+      }
+      const left = ks.filter((k) => typeof done(k)?.value !== 'number');
+      if (!judged && !left.length) {
+        judged = this.judge(plan);
+        if (!judged.published) return judged;
+        continue;
+      }
+      const now = clock.now();
+      const mine = left.filter((k) => {
+        const s = started(k);
+        return s ? now - s.fetchedAt >= STARTED_MS : now - plan.at >= GIVEN_MS;
+      });
+      if (mine.length) this.read(plan, mine);
+      else if (!wait())
+        return {
+          published: false,
+          error: new ServiceError('TIMEOUT', 'The list of active partners took too long to read; try again.'),
+        };
+    }
+  }
+
+  /** Reads shares `ks` (page 1 as given) in one call, and leaves each one's part, answers and pages, then marks them done. */
+  private read(plan: Plan, ks: number[], first?: Page<ServiceRecord>): void {
+    const { memo } = this.context;
+    memo.putMany(
+      ks.map((k) => [this.key(`${plan.gen}:started:${k}`), this.context.token] as const),
+      true,
+    );
+    const wanted = ks.flatMap((k) => sharePages(plan, k)).filter((p) => p !== 1 || !first);
+    const outcomes = wanted.length ? this.context.pages(wanted, plan.list.limit, this.context.until()) : [];
+    const byPage = new Map<number, Outcome<Page<ServiceRecord>>>(wanted.map((p, i) => [p, outcomes[i]]));
+    if (first) byPage.set(1, { ok: true, value: first });
+    const puts: Array<readonly [string, unknown]> = [];
+    const parts: Array<[number, ServiceRecord[], number[]]> = [];
+    for (const k of ks) {
+      const records: ServiceRecord[] = [];
+      const places: number[] = [];
+      const found: Array<[number, ServiceRecord]> = [];
+      const pages = sharePages(plan, k).map((p): PageRead => {
+        const o = byPage.get(p) as Outcome<Page<ServiceRecord>>;
+        if (!o.ok) return { p, e: { code: o.error.code, message: o.error.message } };
+        const ids: string[] = [];
+        const at = rowsBefore(plan.list, p);
+        // The page after the last is only looked at: its records, if any, are not the list's.
+        const listed = p <= plan.list.last ? o.value.items : [];
+        listed.forEach((r, i) => {
+          const id = recordId(r);
+          if (id === undefined) return;
+          ids.push(id);
+          records.push(r);
+          places.push(at + i);
+          this.held.push([at + i, r]);
+          if (this.column.has(id)) found.push([at + i, r]);
+        });
+        return { p, f: factsOf(o.value), ids, skipped: listed.length - ids.length };
+      });
+      puts.push(
+        [this.key(`${plan.gen}:found:${k}`), found],
+        [this.key(`${plan.gen}:pages:${k}`), pages],
+        [this.key(`${plan.gen}:done:${k}`), records.length],
+      );
+      parts.push([k, records, places]);
+      this.mine.add(k);
+    }
+    // Done first: the reader judges the read (and the cells waiting get their answers) while the parts are written.
+    memo.putMany(puts, true);
+    memo.putMany(
+      parts.map(([k, records, places]) => [
+        this.key(`${plan.gen}:part:${k}`),
+        this.context.canWrite() ? this.snapshot.write(plan.gen, k, records, places) : 0,
+      ]),
+      true,
+    );
+  }
+
+  /** The verdict on a read whose every share is done: complete (the column's answers copied), or why not. */
+  private judge(plan: Plan): Ended {
+    const ks = plan.by.map((_, k) => k);
+    const keys = ks.flatMap((k) => ['pages', 'found'].map((what) => this.key(`${plan.gen}:${what}:${k}`)));
+    const hits = this.context.memo.getMany(keys);
+    const part = (k: number, what: number) => hits.get(keys[2 * k + what])?.value;
+    const r: ListRecord = JSON.parse(JSON.stringify(plan.list));
+    const ids: string[] = [];
+    let skipped = 0;
+    const pages = ks.flatMap((k) => (part(k, 0) as PageRead[] | undefined) ?? []).sort((a, b) => a.p - b.p);
+    for (const page of pages) {
+      if (page.f) {
+        if (page.p === 1 || takePage(r, page.p, page.f)) {
+          ids.push(...(page.ids ?? []));
+          skipped += page.skipped ?? 0;
+        }
+        continue;
+      }
+      const e = new ServiceError(page.e?.code ?? 'SERVER', page.e?.message ?? '');
+      const error = takeRefusal(r, page.p, e, this.context.clock.now()) ?? (e.transient ? e : undefined);
+      if (error) return { published: false, error };
+    }
+    const { verdict, digest } = judge(r, ids, skipped);
+    if (!verdict.complete) {
+      const error = incompleteError('list of active partners', verdict);
+      return verdict.changed ? { published: false, error, digest } : { published: false, error };
+    }
+    this.total = ids.length;
+    const found = ks.flatMap((k) => (part(k, 1) as Array<[number, ServiceRecord]> | undefined) ?? []);
+    const records = firstOfEachId(found.sort((a, b) => a[0] - b[0]).map(([, record]) => record));
+    this.copy(new Map(records.map((record) => [recordId(record) as string, record])));
+    return { published: true };
+  }
+
+  /** Every record of the list, in order, when this execution read every share itself. */
+  whole(plan: Plan): ServiceRecord[] | undefined {
+    if (this.mine.size < plan.by.length) return undefined;
+    return firstOfEachId(this.held.sort((a, b) => a[0] - b[0]).map(([, r]) => r));
+  }
+}
+
+/** A shared read (a function, so that the bundle can load this module only in an execution that reads the list). */
+export function sharedRead(
+  context: ShareContext,
+  snapshot: Snapshot,
+  column: ReadonlySet<string>,
+  copy: (records: ReadonlyMap<string, ServiceRecord>) => void,
+): SharedRead {
+  return new SharedRead(context, snapshot, column, copy);
+}

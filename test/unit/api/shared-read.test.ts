@@ -1,0 +1,190 @@
+/**
+ * A read of the active list shared by the executions waiting for it (src/api/shares.ts): the
+ * reader gives a share of the pages to each execution that offered, each page is asked for once
+ * in all, and the read is judged by the page reader's rules from what the shares left; a share
+ * whose helper never starts is read by the reader; a list that moves under the shared read is
+ * reported for reading again, and a refused page fails the read.
+ */
+import type { Page, ServiceRecord } from '../../../src/api/records';
+import type { HttpResponse } from '../../../src/api/transport';
+import { GIVEN_MS, type Plan, type SharedRead, sharedRead, sharePages } from '../../../src/api/shares';
+import { mulberry32 } from '../../../dev/service/rng';
+import { Snapshot } from '../../../src/api/snapshot';
+import { json } from '../../helpers/fakes';
+import { partnerWorld } from '../../helpers/partner-world';
+
+const LIMIT = 1000;
+
+function setup(total = 1000) {
+  const world = partnerWorld({ total });
+  const snapshot = new Snapshot(world.memo);
+  const column = new Set(world.ids.filter((_, i) => i % 7 === 0));
+  const copied: string[] = [];
+  const make = (token: string) => {
+    const execution = world.execution(token);
+    const read = sharedRead(
+      {
+        memo: world.memo,
+        clock: world.clock,
+        token,
+        until: () => world.clock.now() + 20_000,
+        canWrite: () => true,
+        pages: (pages, limit, until) => execution.client.activePartnerPages(pages, limit, { until }),
+      },
+      snapshot,
+      column,
+      (records) => copied.push(...records.keys()),
+    );
+    return { token, execution, read };
+  };
+  const reader = make('reader');
+  const first = () => {
+    const o = reader.execution.client.activePartnerPages([1], LIMIT)[0];
+    if (!o.ok) throw o.error;
+    return o.value as Page<ServiceRecord>;
+  };
+  return { world, snapshot, column, copied, make, reader, first };
+}
+
+/** Executions `tokens` offer to help; page 1 is read and the reader plans the read. */
+function planned(s: ReturnType<typeof setup>, tokens: string[]) {
+  const helpers = tokens.map(s.make);
+  for (const h of helpers) h.read.help('reader');
+  const page1 = s.first();
+  return { helpers, page1, plan: s.reader.read.post(page1, LIMIT) as Plan };
+}
+
+/** The read planned with one helper, the helper's first page answered by `answer`; how it ended. */
+function helperPageAnswered(s: ReturnType<typeof setup>, answer: (page: number) => HttpResponse) {
+  const { helpers, page1, plan } = planned(s, ['a']);
+  s.world.hooks.onList = (page) => (page === sharePages(plan, 1)[0] ? answer(page) : undefined);
+  return s.reader.read.drive(
+    plan,
+    page1,
+    waiting(
+      s,
+      helpers.map((h) => h.read),
+    ),
+  );
+}
+
+/** The reader's waits: each lets `helpers` look once (as they would while it sleeps) and passes 50 ms. */
+const waiting = (s: ReturnType<typeof setup>, helpers: SharedRead[]) => () => {
+  for (const h of helpers) h.help('reader');
+  s.world.clock.t += 50;
+  return true;
+};
+
+test('three helpers that offered each read their share; every page is asked for once, and the read is published whole', () => {
+  const s = setup();
+  const { helpers, page1, plan } = planned(s, ['a', 'b', 'c']);
+  expect(plan.by[0]).toBe('reader');
+  expect([...plan.by].sort()).toEqual(['a', 'b', 'c', 'reader']);
+  const ended = s.reader.read.drive(
+    plan,
+    page1,
+    waiting(
+      s,
+      helpers.map((h) => h.read),
+    ),
+  );
+  expect(ended).toEqual({ published: true });
+  // Pages of 100: 10 pages and the page after the last (1,000 is a whole number of pages), each asked for once.
+  expect(s.world.pages().sort((a, b) => a - b)).toEqual([1, ...Array.from({ length: 10 }, (_, i) => i + 2)]);
+  for (const h of helpers) expect(h.execution.pages()).toEqual(sharePages(plan, plan.by.indexOf(h.token)));
+  const view = s.snapshot.view();
+  expect(view?.gen).toBe(plan.gen);
+  expect(view && s.snapshot.all(view)?.map((r) => r.id)).toEqual(s.world.ids);
+  expect(new Set(s.copied)).toEqual(s.column);
+  // No helper read every share: the reader holds only its own.
+  expect(s.reader.read.whole(plan)).toBeUndefined();
+});
+
+test('a helper that never starts its share: the reader reads it after GIVEN_MS, and the read is still whole', () => {
+  const s = setup();
+  const {
+    helpers: [gone],
+    page1,
+    plan,
+  } = planned(s, ['gone']);
+  const start = s.world.clock.now();
+  expect(s.reader.read.drive(plan, page1, waiting(s, []))).toEqual({ published: true });
+  expect(s.world.clock.now() - start).toBeGreaterThanOrEqual(GIVEN_MS);
+  expect(gone.execution.pages()).toEqual([]);
+  expect(s.reader.read.whole(plan)?.map((r) => r.id)).toEqual(s.world.ids);
+  // Too late to start it: the helper leaves the share to the reader.
+  gone.read.help('reader');
+  expect(gone.execution.pages()).toEqual([]);
+});
+
+test('with no execution offering, there is no plan: the reader reads the list alone', () => {
+  const s = setup();
+  expect(s.reader.read.post(s.first(), LIMIT)).toBeUndefined();
+});
+
+test("a helper's page that moved (another total) makes the read one to do again, with the ids' digest", () => {
+  const s = setup();
+  const ended = helperPageAnswered(s, (page) =>
+    json(200, {
+      data: s.world.ids.slice((page - 1) * 100, page * 100).map((id) => ({ id, fullName: id })),
+      pagination: { totalItems: 1001, totalPages: 11, currentPage: page, pageSize: 100 },
+    }),
+  );
+  expect(ended.published).toBe(false);
+  expect(!ended.published && ended.error.message).toMatch(/changed/);
+  expect(!ended.published && typeof ended.digest).toBe('number');
+  expect(s.snapshot.view()).toBeUndefined();
+});
+
+test("a page a helper's request was refused for fails the read with that refusal; nothing is published", () => {
+  const s = setup();
+  const ended = helperPageAnswered(s, () => json(401, { message: 'Invalid API key' }));
+  expect(ended.published).toBe(false);
+  expect(!ended.published && ended.error.code).toBe('AUTH');
+  expect(s.snapshot.view()).toBeUndefined();
+});
+
+test('an execution that offered and stops waiting withdraws: the next plan gives it no share', () => {
+  const s = setup();
+  const helper = s.make('a');
+  helper.read.help('reader');
+  helper.read.withdraw();
+  expect(s.reader.read.post(s.first(), LIMIT)).toBeUndefined();
+});
+
+test('seeds 1-150: helpers that look at random moments, may never start, and pages refused at random; each page is asked for once, and the read is published whole or not at all', () => {
+  const broken: string[] = [];
+  for (let seed = 1; seed <= 150; seed++) {
+    const draw = mulberry32(seed);
+    const s = setup(100 + Math.floor(draw() * 1400));
+    const helpers = Array.from({ length: 1 + Math.floor(draw() * 12) }, (_, i) => s.make(`h${i}`));
+    // Some never look again after offering (their cells ended); the others look now and then.
+    const active = helpers.filter(() => draw() < 0.8);
+    const failing = draw() < 0.3 ? 2 + Math.floor(draw() * 8) : 0;
+    s.world.hooks.onList = (page) =>
+      page === failing ? json(draw() < 0.5 ? 500 : 401, { message: 'refused' }) : undefined;
+    for (const h of helpers) h.read.help('reader');
+    const page1 = s.first();
+    const plan = s.reader.read.post(page1, LIMIT);
+    if (!plan) continue;
+    const ended = s.reader.read.drive(plan, page1, () => {
+      for (const h of active) if (draw() < 0.5) h.read.help('reader');
+      s.world.clock.t += 50;
+      return true;
+    });
+    const asked = s.world.pages();
+    const view = s.snapshot.view();
+    const problems = [
+      // The client asks a page refused for now again itself: only the refused page may come more than once.
+      new Set(asked).size !== asked.filter((p, i) => p !== failing || asked.indexOf(p) === i).length &&
+        `pages asked twice: ${asked.sort((a, b) => a - b)}`,
+      ended.published !== !asked.includes(failing) && `ended ${JSON.stringify(ended)}`,
+      ended.published &&
+        JSON.stringify(view && s.snapshot.all(view)?.map((r) => r.id)) !== JSON.stringify(s.world.ids) &&
+        'published another list',
+      !ended.published && view && 'published a read that failed',
+    ].filter(Boolean);
+    if (problems.length) broken.push(`seed ${seed}: ${problems.join('; ')}`);
+  }
+  expect(broken).toEqual([]);
+});
