@@ -7,7 +7,16 @@
  */
 import type { Page, ServiceRecord } from '../../../src/api/records';
 import type { HttpResponse } from '../../../src/api/transport';
-import { GIVEN_MS, type Plan, type SharedRead, sharedRead, sharePages } from '../../../src/api/shares';
+import { fnv1a } from '../../../src/api/hash';
+import {
+  GIVEN_MS,
+  type Plan,
+  SLOTS,
+  STARTED_MS,
+  type SharedRead,
+  sharedRead,
+  sharePages,
+} from '../../../src/api/shares';
 import { mulberry32 } from '../../../dev/service/rng';
 import { Snapshot } from '../../../src/api/snapshot';
 import { json } from '../../helpers/fakes';
@@ -15,20 +24,20 @@ import { partnerWorld } from '../../helpers/partner-world';
 
 const LIMIT = 1000;
 
-function setup(total = 1000) {
+function setup(total = 1000, writes = true) {
   const world = partnerWorld({ total });
   const snapshot = new Snapshot(world.memo);
   const column = new Set(world.ids.filter((_, i) => i % 7 === 0));
   const copied: string[] = [];
-  const make = (token: string) => {
+  const make = (token: string, o: { until?: () => number; canWrite?: boolean } = {}) => {
     const execution = world.execution(token);
     const read = sharedRead(
       {
         memo: world.memo,
         clock: world.clock,
         token,
-        until: () => world.clock.now() + 20_000,
-        canWrite: () => true,
+        until: o.until ?? (() => world.clock.now() + 20_000),
+        canWrite: () => o.canWrite ?? true,
         pages: (pages, limit, until) => execution.client.activePartnerPages(pages, limit, { until }),
       },
       snapshot,
@@ -37,7 +46,7 @@ function setup(total = 1000) {
     );
     return { token, execution, read };
   };
-  const reader = make('reader');
+  const reader = make('reader', { canWrite: writes });
   const first = () => {
     const o = reader.execution.client.activePartnerPages([1], LIMIT)[0];
     if (!o.ok) throw o.error;
@@ -48,7 +57,7 @@ function setup(total = 1000) {
 
 /** Executions `tokens` offer to help; page 1 is read and the reader plans the read. */
 function planned(s: ReturnType<typeof setup>, tokens: string[]) {
-  const helpers = tokens.map(s.make);
+  const helpers = tokens.map((t) => s.make(t));
   for (const h of helpers) h.read.help('reader');
   const page1 = s.first();
   return { helpers, page1, plan: s.reader.read.post(page1, LIMIT) as Plan };
@@ -187,4 +196,67 @@ test('seeds 1-150: helpers that look at random moments, may never start, and pag
     if (problems.length) broken.push(`seed ${seed}: ${problems.join('; ')}`);
   }
   expect(broken).toEqual([]);
+});
+
+test('a helper with no time left for its requests leaves its share to the reader', () => {
+  const s = setup();
+  const late = s.make('late', { until: () => s.world.clock.now() - 1 });
+  late.read.help('reader');
+  const page1 = s.first();
+  const plan = s.reader.read.post(page1, LIMIT) as Plan;
+  expect(plan.by).toEqual(['reader', 'late']);
+  expect(s.reader.read.drive(plan, page1, waiting(s, [late.read]))).toEqual({ published: true });
+  expect(late.execution.pages()).toEqual([]);
+  expect(s.reader.read.whole(plan)?.map((r) => r.id)).toEqual(s.world.ids);
+});
+
+test(`a share started by a helper that was then killed is read by the reader once STARTED_MS have passed`, () => {
+  const s = setup();
+  const { page1, plan } = planned(s, ['killed']);
+  s.world.memo.putMany([[s.world.memo.key('snap', `${plan.gen}:started:1`), 'killed']], true);
+  const start = s.world.clock.now();
+  expect(s.reader.read.drive(plan, page1, waiting(s, []))).toEqual({ published: true });
+  expect(s.world.clock.now() - start).toBeGreaterThanOrEqual(STARTED_MS);
+  expect(s.world.clock.now() - start).toBeLessThan(STARTED_MS + 1_000);
+  expect(s.reader.read.whole(plan)?.map((r) => r.id)).toEqual(s.world.ids);
+});
+
+test("a reader with no time to write its part: the column's answers are copied, the snapshot is not published", () => {
+  const s = setup(1000, false);
+  const { helpers, page1, plan } = planned(s, ['a']);
+  expect(
+    s.reader.read.drive(
+      plan,
+      page1,
+      waiting(
+        s,
+        helpers.map((h) => h.read),
+      ),
+    ),
+  ).toEqual({ published: true });
+  expect(new Set(s.copied)).toEqual(s.column);
+  expect(s.snapshot.view()).toBeUndefined();
+});
+
+test('two waiters whose tokens land in one slot: the one written over offers again in the next slot, and both get a share', () => {
+  const slot = (t: string) => fnv1a(t) % SLOTS;
+  const tokens = Array.from({ length: 200 }, (_, i) => `w${i}`);
+  const x = tokens.find((t) => tokens.some((u) => u !== t && slot(u) === slot(t))) as string;
+  const y = tokens.find((u) => u !== x && slot(u) === slot(x)) as string;
+  const s = setup();
+  const [hx, hy] = [x, y].map((t) => s.make(t));
+  hx.read.help('reader');
+  hy.read.help('reader');
+  hx.read.help('reader');
+  const page1 = s.first();
+  const plan = s.reader.read.post(page1, LIMIT) as Plan;
+  expect([...plan.by].sort()).toEqual(['reader', x, y].sort());
+});
+
+test("a plan another execution wrote (not the claim's holder) gives no share: the waiter only offers", () => {
+  const s = setup();
+  const { helpers, plan } = planned(s, ['a']);
+  helpers[0].read.help('someone else');
+  expect(helpers[0].execution.pages()).toEqual([]);
+  expect(plan.by).toContain('a');
 });
