@@ -351,12 +351,15 @@ export class PartnerLookup {
     const shared = this.sharedRead(column);
     // A waiting execution offers to read a share of the reader's pages, and reads the one the reader gives it.
     const waitForReader = () => {
-      shared.help(claim.holder());
-      claim.waitFor(() => {
+      try {
         shared.help(claim.holder());
-        return copiesIn() || !!published().view;
-      });
-      shared.withdraw();
+        claim.waitFor(() => {
+          shared.help(claim.holder());
+          return copiesIn() || !!published().view;
+        });
+      } finally {
+        shared.withdraw();
+      }
       return published();
     };
     if (!claim.take()) return waitForReader();
@@ -374,7 +377,7 @@ export class PartnerLookup {
       if (lost) return waitForReader();
       const filled = this.readAndPublish(claim, shared, first, column);
       // A read shared with others leaves this execution its own answers in the run's buckets, as theirs.
-      if (filled.view && !filled.view.held) copiesIn();
+      if (!filled.view?.held) copiesIn();
       return filled;
     } catch (e) {
       if (!(e instanceof ServiceError)) throw e;
@@ -431,10 +434,11 @@ export class PartnerLookup {
     // The read ends early enough to leave time for writing it and answering the cell.
     const until = clock.now() + client.timeLeft() - WRITE_RESERVE_MS - ANSWER_RESERVE_MS;
     let opening = first ?? client.activePartnerPages([1], FILL_PAGE_LIMIT, { until })[0];
-    const plan = opening.ok ? shared.post(opening.value, FILL_PAGE_LIMIT) : undefined;
+    const firstPage = opening.ok ? opening.value : undefined;
+    const plan = firstPage && shared.post(firstPage, FILL_PAGE_LIMIT);
     let before: number | undefined;
-    if (plan && opening.ok) {
-      const got = this.readShared(claim, shared, plan, opening.value, until);
+    if (firstPage && plan) {
+      const got = this.readShared(claim, shared, plan, firstPage, until);
       if (typeof got !== 'number') return got;
       // The list moved under the shared read: read again here, from page 1, and judged against it.
       before = got;
@@ -467,9 +471,13 @@ export class PartnerLookup {
       clock.sleep(POLL_MS);
       return true;
     });
-    if (!ended.published) return ended.digest ?? { error: ended.error };
+    if (!ended.complete) return ended.digest ?? { error: ended.error };
     const whole = shared.whole(plan);
-    if (!whole) return { view: this.snapshot.view() };
+    if (!whole) {
+      // Published, the snapshot is this read; else the column's answers are all there is of it (no view).
+      const view = ended.published ? this.snapshot.view() : undefined;
+      return view?.gen === plan.gen ? { view } : {};
+    }
     const view = this.snapshot.hold(whole, plan.gen);
     if (fields && client.timeLeft() >= WRITE_RESERVE_MS) this.snapshot.copyColumns(view, whole, fields);
     return { view };

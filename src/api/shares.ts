@@ -43,14 +43,14 @@ export const SHARES = 10;
 export const SLOTS = 64;
 /** A share whose helper has not started it this long after the plan is the reader's. */
 export const GIVEN_MS = 1_000;
-/** A share started longer ago than this is abandoned: its execution was killed or is slow (CLAIM_MS in ./partners.ts). */
-export const STARTED_MS = 25_000;
 
 export interface Plan {
   /** The reader: the execution holding the snapshot claim. */
   token: string;
   gen: string;
   at: number;
+  /** When the helpers' requests end. */
+  end: number;
   /** The read's record once page 1 is in. */
   list: ListRecord;
   /** Who reads each share. */
@@ -66,8 +66,11 @@ interface PageRead {
   e?: { code: ErrorCode; message: string };
 }
 
-/** How a shared read ended: published, or failed, or (`digest`) to be read again because the list moved under it. */
-export type Ended = { published: true } | { published: false; error: ServiceError; digest?: number };
+/**
+ * How a shared read ended: complete (its column's answers copied; `published` when every part was written, so the
+ * snapshot is this read), or failed, or (`digest`) to be read again because the list moved under it.
+ */
+export type Ended = { complete: true; published: boolean } | { complete: false; error: ServiceError; digest?: number };
 
 export interface ShareContext {
   memo: Memo;
@@ -101,7 +104,7 @@ export class SharedRead {
   constructor(
     private readonly context: ShareContext,
     private readonly snapshot: Snapshot,
-    /** Ids whose answers the read leaves in the run's buckets (`copy`). */
+    /** Ids whose answers the read leaves in the run's buckets (`copy`), when this execution is the reader. */
     private readonly column: ReadonlySet<string>,
     private readonly copy: (records: ReadonlyMap<string, ServiceRecord>) => void,
   ) {}
@@ -142,14 +145,19 @@ export class SharedRead {
       return;
     }
     const k = p.by.indexOf(token);
-    // Started late (or with no time left for its requests), a share would keep the reader waiting: it is left to the reader.
     const now = clock.now();
-    if (k > 0 && !this.mine.has(k) && now - p.at < GIVEN_MS / 2 && now < this.context.until()) this.read(p, [k]);
+    // A share is read soon after the plan, by its end, with the time to write it; else it is left to the reader.
+    const able = now - p.at < GIVEN_MS / 2 && this.context.until() >= p.end && this.context.canWrite();
+    if (k < 1 || this.mine.has(k) || !able) return;
+    const column = memo.getMany([this.key(`${p.gen}:column`)]).get(this.key(`${p.gen}:column`))?.value;
+    this.read(p, [k], p.end, new Set(Array.isArray(column) ? (column as string[]) : []));
   }
 
   /**
    * Page 1 (asked for with `limit`) is in: the plan, giving the other shares to the executions that offered,
    * when the list has pages left to share; else undefined (page 1 is the read, or says what is wrong with it).
+   * The helpers' requests end by the plan's end, half-way to this execution's: the other half is the reader's,
+   * to read itself what a helper left.
    */
   post(first: Page<ServiceRecord>, limit: number): Plan | undefined {
     const list = startRead(limit);
@@ -163,61 +171,99 @@ export class SharedRead {
     const by = [token, ...helpers.slice(0, Math.min(SHARES, end(list)) - 1)];
     // No execution offered to help: the reader reads the list alone, as one read.
     if (by.length < 2) return undefined;
-    const plan: Plan = { token, gen: timeId(clock.now(), random), at: clock.now(), list, by };
-    memo.putMany([[this.key('plan'), plan]], true);
-    if (by.length > 1) memo.remove(slots.filter((s) => by.includes(offers.get(s)?.value as string)));
+    const at = clock.now();
+    const plan: Plan = { token, gen: timeId(at, random), at, end: at + (this.context.until() - at) / 2, list, by };
+    memo.putMany(
+      [
+        [this.key('plan'), plan],
+        [this.key(`${plan.gen}:column`), [...this.column]],
+      ],
+      true,
+    );
+    memo.remove(slots.filter((s) => by.includes(offers.get(s)?.value as string)));
     return plan;
   }
 
   /**
-   * The reader's part: its share (page 1 as given), then the shares no helper started in time, until every share
-   * is done; then the verdict. `wait` sleeps between looks; false when the time is up.
+   * The reader's part: its share (page 1 as given), then the shares no helper started in time (or finished by the
+   * plan's end), until every share is done; then the verdict, and the snapshot once every part is written. `wait`
+   * sleeps between looks; false when the time is up. What the read left in the cache to coordinate goes at the end.
    */
   drive(plan: Plan, first: Page<ServiceRecord>, wait: () => boolean): Ended {
     const { memo, clock } = this.context;
     const ks = plan.by.map((_, k) => k);
     const keys = (k: number) => ['started', 'done', 'part'].map((what) => this.key(`${plan.gen}:${what}:${k}`));
-    this.read(plan, [0], first);
     let judged: Ended | undefined;
-    for (;;) {
-      const hits = memo.getMany(ks.flatMap(keys));
-      const [started, done, part] = [0, 1, 2].map((i) => (k: number) => hits.get(keys(k)[i]));
-      // Judged complete (the column's answers copied): the snapshot is published once every part is written.
-      const parts = ks.map((k) => part(k)?.value);
-      if (judged && parts.every((n) => typeof n === 'number')) {
-        // A part a share's reader had no time to write (0) leaves the snapshot as it was.
-        if (parts.every((n) => (n as number) > 0)) this.snapshot.publish(plan.gen, this.total, parts as number[]);
-        return judged;
+    try {
+      this.read(plan, [0], this.context.until(), this.column, first);
+      for (;;) {
+        const hits = memo.getMany(ks.flatMap(keys));
+        const [started, done, part] = [0, 1, 2].map((i) => (k: number) => hits.get(keys(k)[i]));
+        // What a helper has not done by the plan's end (and a second), it will not do: it was killed.
+        const late = clock.now() >= plan.end + GIVEN_MS;
+        if (judged) {
+          const parts = ks.map((k) => part(k)?.value);
+          const flagged = parts.every((n) => typeof n === 'number');
+          // A part a share's reader had no time to write (0), or never wrote, leaves the snapshot as it was.
+          const written = flagged && parts.every((n) => (n as number) > 0);
+          if (written) this.snapshot.publish(plan.gen, this.total, parts as number[]);
+          if (flagged || late) return (judged = { complete: true, published: written });
+        } else {
+          const left = ks.filter((k) => typeof done(k)?.value !== 'number');
+          if (!left.length) {
+            judged = this.judge(plan);
+            if (!judged.complete) return judged;
+            continue;
+          }
+          const mine = left.filter((k) => (started(k) ? late : clock.now() - plan.at >= GIVEN_MS));
+          if (mine.length) {
+            this.read(plan, mine, this.context.until(), this.column);
+            continue;
+          }
+        }
+        if (!wait())
+          return judged
+            ? { complete: true, published: false }
+            : {
+                complete: false,
+                error: new ServiceError('TIMEOUT', 'The list of active partners took too long to read; try again.'),
+              };
       }
-      const left = ks.filter((k) => typeof done(k)?.value !== 'number');
-      if (!judged && !left.length) {
-        judged = this.judge(plan);
-        if (!judged.published) return judged;
-        continue;
-      }
-      const now = clock.now();
-      const mine = left.filter((k) => {
-        const s = started(k);
-        return s ? now - s.fetchedAt >= STARTED_MS : now - plan.at >= GIVEN_MS;
-      });
-      if (mine.length) this.read(plan, mine);
-      else if (!wait())
-        return {
-          published: false,
-          error: new ServiceError('TIMEOUT', 'The list of active partners took too long to read; try again.'),
-        };
+    } finally {
+      this.clear(plan, judged?.complete === true && judged.published);
     }
   }
 
-  /** Reads shares `ks` (page 1 as given) in one call, and leaves each one's part, answers and pages, then marks them done. */
-  private read(plan: Plan, ks: number[], first?: Page<ServiceRecord>): void {
+  /** Removes what the read left to coordinate, and its parts when they were not published. */
+  private clear(plan: Plan, published: boolean): void {
+    const { memo } = this.context;
+    const per = (what: string) => plan.by.map((_, k) => this.key(`${plan.gen}:${what}:${k}`));
+    if (!published) {
+      const parts = memo.getMany(per('part'));
+      this.snapshot.discard(
+        plan.gen,
+        per('part').map((k) => Number(parts.get(k)?.value) || 0),
+      );
+    }
+    memo.remove([
+      this.key('plan'),
+      this.key(`${plan.gen}:column`),
+      ...['started', 'done', 'found', 'pages', 'part'].flatMap(per),
+    ]);
+  }
+
+  /**
+   * Reads shares `ks` (page 1 as given), its requests ended by `until`, and leaves each one's answers for
+   * `column`, pages and part; marks each done before it writes the part.
+   */
+  private read(plan: Plan, ks: number[], until: number, column: ReadonlySet<string>, first?: Page<ServiceRecord>) {
     const { memo } = this.context;
     memo.putMany(
       ks.map((k) => [this.key(`${plan.gen}:started:${k}`), this.context.token] as const),
       true,
     );
     const wanted = ks.flatMap((k) => sharePages(plan, k)).filter((p) => p !== 1 || !first);
-    const outcomes = wanted.length ? this.context.pages(wanted, plan.list.limit, this.context.until()) : [];
+    const outcomes = wanted.length ? this.context.pages(wanted, plan.list.limit, until) : [];
     const byPage = new Map<number, Outcome<Page<ServiceRecord>>>(wanted.map((p, i) => [p, outcomes[i]]));
     if (first) byPage.set(1, { ok: true, value: first });
     const puts: Array<readonly [string, unknown]> = [];
@@ -240,7 +286,7 @@ export class SharedRead {
           records.push(r);
           places.push(at + i);
           this.held.push([at + i, r]);
-          if (this.column.has(id)) found.push([at + i, r]);
+          if (column.has(id)) found.push([at + i, r]);
         });
         return { p, f: factsOf(o.value), ids, skipped: listed.length - ids.length };
       });
@@ -283,18 +329,18 @@ export class SharedRead {
       }
       const e = new ServiceError(page.e?.code ?? 'SERVER', page.e?.message ?? '');
       const error = takeRefusal(r, page.p, e, this.context.clock.now()) ?? (e.transient ? e : undefined);
-      if (error) return { published: false, error };
+      if (error) return { complete: false, error };
     }
     const { verdict, digest } = judge(r, ids, skipped);
     if (!verdict.complete) {
       const error = incompleteError('list of active partners', verdict);
-      return verdict.changed ? { published: false, error, digest } : { published: false, error };
+      return verdict.changed ? { complete: false, error, digest } : { complete: false, error };
     }
     this.total = ids.length;
     const found = ks.flatMap((k) => (part(k, 1) as Array<[number, ServiceRecord]> | undefined) ?? []);
     const records = firstOfEachId(found.sort((a, b) => a[0] - b[0]).map(([, record]) => record));
     this.copy(new Map(records.map((record) => [recordId(record) as string, record])));
-    return { published: true };
+    return { complete: true, published: false };
   }
 
   /** Every record of the list, in order, when this execution read every share itself. */

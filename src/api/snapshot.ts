@@ -278,6 +278,11 @@ export class Snapshot {
     if (before && before.gen !== gen) this.memo.remove(this.allKeys(before));
   }
 
+  /** Removes the buckets of a generation never published (its parts' bucket counts, 0 for a part not written). */
+  discard(gen: string, parts: readonly number[]): void {
+    this.memo.remove(this.allKeys({ gen, total: 0, parts: [...parts] }));
+  }
+
   /** A whole list read in one go (a formula's read), as a view that answers from the records in hand. */
   hold(records: readonly ServiceRecord[], gen: string): SnapshotView {
     const list = firstOfEachId(records);

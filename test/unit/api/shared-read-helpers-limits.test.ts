@@ -1,0 +1,154 @@
+/**
+ * A shared read of the active list (src/api/shares.ts) when a helper is short of time, is killed
+ * after it started its share, or has no time to write its part; and what a shared read leaves
+ * in the cache.
+ */
+import { type Plan, type SharedRead, sharePages } from '../../../src/api/shares';
+import { json } from '../../helpers/fakes';
+import { LIMIT, sharedReadWorld } from '../../helpers/shared-read-world';
+
+const setup = sharedReadWorld;
+
+/** Helpers offer, page 1 is read, the reader plans and drives the read until `readerUntilMs` from the plan. */
+function run(
+  s: ReturnType<typeof setup>,
+  helpers: Array<ReturnType<ReturnType<typeof setup>['make']>>,
+  onPlan?: (plan: Plan) => void,
+  readerUntilMs = 20_000,
+) {
+  for (const h of helpers) h.read.help('reader');
+  const page1 = s.first();
+  const plan = s.reader.read.post(page1, LIMIT) as Plan;
+  onPlan?.(plan);
+  const until = s.world.clock.now() + readerUntilMs;
+  const look = (h: SharedRead) => {
+    try {
+      h.help('reader');
+    } catch {
+      // the helper's execution ended
+    }
+  };
+  const ended = s.reader.read.drive(plan, page1, () => {
+    if (s.world.clock.now() >= until) return false;
+    for (const h of helpers) look(h.read);
+    s.world.clock.t += 50;
+    return true;
+  });
+  return { plan, ended };
+}
+
+test("a page refused once, which the reader's time would let the client ask again, fails no read for a helper's shorter time", () => {
+  const s = setup();
+  let refused = 0;
+  const { ended, plan } = run(s, [s.make('a'), s.make('late', { untilMs: 2_000 })], (p) => {
+    const page = sharePages(p, p.by.indexOf('late'))[0];
+    s.world.hooks.onList = (asked) =>
+      asked === page && refused++ === 0 ? json(503, { message: 'busy' }, { 'Retry-After': '3' }) : undefined;
+  });
+  expect(plan.by).toContain('late');
+  expect(refused).toBeGreaterThanOrEqual(1);
+  expect(ended).toEqual({ complete: true, published: true });
+});
+
+test('a helper killed after it started its share: the reader reads the share within its own time', () => {
+  const s = setup();
+  const { ended } = run(s, [s.make('a'), s.make('killed', { killed: true })]);
+  expect(ended).toEqual({ complete: true, published: true });
+});
+
+test("a helper killed between marking its share done and writing its part: the reader's answer does not wait out its time", () => {
+  const s = setup();
+  const start = s.world.clock.now();
+  const { ended } = run(s, [s.make('a'), s.make('cut', { killedBeforePart: true })]);
+  const waited = s.world.clock.now() - start;
+  // The column's answers are copied once every share is done; the part never written leaves the snapshot as it was,
+  // and the reader stops waiting for it a second after the plan's end, not at its own.
+  expect(ended).toEqual({ complete: true, published: false });
+  expect(waited).toBeLessThan(12_000);
+  expect(new Set(s.copied)).toEqual(s.column);
+});
+
+test('a read judged complete is published as a snapshot, even when a helper had no time to write its part', () => {
+  // A snapshot of the list read before, no longer fresh.
+  const s = setup(1000, (snapshot, world) => {
+    snapshot.publishHeld(
+      snapshot.hold(
+        world.ids.slice(0, 500).map((id) => ({ id })),
+        'old',
+      ),
+    );
+    world.clock.t += 2 * 3_600_000;
+  });
+  const { ended, plan } = run(s, [s.make('a', { canWrite: false })]);
+  expect(ended).toEqual({ complete: true, published: true });
+  // What PartnerLookup answers from once a shared read ends published (src/api/partners.ts readShared).
+  expect(s.snapshot.view()?.gen).toBe(plan.gen);
+});
+
+test('a shared read leaves in the cache only the snapshot it published: its plan, offers and shares are removed', () => {
+  const s = setup();
+  const before = new Set(s.world.store.items.keys());
+  const { ended, plan } = run(s, [s.make('a'), s.make('b'), s.make('c')]);
+  expect(ended).toEqual({ complete: true, published: true });
+  const left = [...s.world.store.items.keys()].filter((k) => !before.has(k));
+  const coordination = left.filter((k) => /:snap:(plan|offer:|[^:]+:(started|done|part|found|pages):)/.test(k));
+  expect({ gen: plan.gen, coordination }).toEqual({ gen: plan.gen, coordination: [] });
+});
+
+test('a shared read the list moved under leaves no part of its generation in the cache', () => {
+  const s = setup();
+  const a = s.make('a');
+  let moved = false;
+  s.world.hooks.onList = (page) => {
+    if (page !== 2 || moved) return undefined;
+    moved = true;
+    return json(200, {
+      data: s.world.ids.slice(100, 200).map((id) => ({ id })),
+      pagination: { totalItems: 1001, totalPages: 11, currentPage: 2, pageSize: 100 },
+    });
+  };
+  const { ended, plan } = run(s, [a]);
+  expect(ended.complete).toBe(false);
+  const parts = [...s.world.store.items.keys()].filter((k) => k.includes(`:snap:${plan.gen}:`));
+  expect(parts).toEqual([]);
+});
+
+test("the reader's column's answers are all copied when a helper waits for the read from another column", () => {
+  const s = setup();
+  const other = new Set(s.world.ids.filter((_, i) => i % 7 === 3));
+  const { ended } = run(s, [s.make('a', { column: other }), s.make('b', { column: other })]);
+  expect(ended).toEqual({ complete: true, published: true });
+  const missing = [...s.column].filter((id) => !s.copied.includes(id));
+  expect(missing.length).toBe(0);
+});
+
+test("a helper's refusal that echoes the API key leaves no part of it in the cache", () => {
+  const s = setup();
+  const { ended } = run(s, [s.make('a')], (p) => {
+    const page = sharePages(p, 1)[0];
+    s.world.hooks.onList = (asked) =>
+      asked === page ? json(401, { message: 'Invalid API key k_test_1234 for this account' }) : undefined;
+  });
+  expect(ended.complete).toBe(false);
+  expect(!ended.complete && ended.error.message).toMatch(/Invalid API key/);
+  expect(!ended.complete && ended.error.message).not.toMatch(/k_test_|test_1234/);
+  const values = [...s.world.store.items.values()].map((v) => v.value);
+  expect(values.filter((v) => /k_test_|test_1234/.test(v))).toEqual([]);
+});
+
+test("a helper's page that repeats page 1 (same total) fails the read as one execution's read does", () => {
+  const s = setup();
+  const { ended } = run(s, [s.make('a'), s.make('b')], (p) => {
+    const page = sharePages(p, 1)[0];
+    s.world.hooks.onList = (asked) =>
+      asked === page
+        ? json(200, {
+            data: s.world.ids.slice(0, 100).map((id) => ({ id })),
+            pagination: { totalItems: 1000, totalPages: 10, currentPage: asked, pageSize: 100 },
+          })
+        : undefined;
+  });
+  expect(ended.complete).toBe(false);
+  expect(!ended.complete && ended.error.message).toMatch(/page 2 repeats page 1/);
+  expect(s.snapshot.view()).toBeUndefined();
+});
