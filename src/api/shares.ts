@@ -202,12 +202,12 @@ export class SharedRead {
         // What a helper has not done by the plan's end (and a second), it will not do: it was killed.
         const late = clock.now() >= plan.end + GIVEN_MS;
         if (judged) {
-          const parts = ks.map((k) => part(k)?.value);
-          const flagged = parts.every((n) => typeof n === 'number');
-          // A part a share's reader had no time to write (0), or never wrote, leaves the snapshot as it was.
-          const written = flagged && parts.every((n) => (n as number) > 0);
-          if (written) this.snapshot.publish(plan.gen, this.total, parts as number[]);
-          if (flagged || late) return (judged = { complete: true, published: written });
+          const ended = this.publishParts(
+            plan,
+            ks.map((k) => part(k)?.value),
+            late,
+          );
+          if (ended) return (judged = ended);
         } else {
           const left = ks.filter((k) => typeof done(k)?.value !== 'number');
           if (!left.length) {
@@ -232,6 +232,18 @@ export class SharedRead {
     } finally {
       this.clear(plan, judged?.complete === true && judged.published);
     }
+  }
+
+  /**
+   * A read judged complete, with its parts' bucket counts as flagged: published once every part is written; a part
+   * its share's reader had no time to write (0), or has not written by the plan's end and a second (`late`), leaves
+   * the snapshot as it was. Undefined while a part may still come.
+   */
+  private publishParts(plan: Plan, parts: unknown[], late: boolean): Ended | undefined {
+    const flagged = parts.every((n) => typeof n === 'number');
+    const written = flagged && parts.every((n) => (n as number) > 0);
+    if (written) this.snapshot.publish(plan.gen, this.total, parts as number[]);
+    return flagged || late ? { complete: true, published: written } : undefined;
   }
 
   /** Removes what the read left to coordinate, and its parts when they were not published. */
