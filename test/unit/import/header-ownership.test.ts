@@ -5,8 +5,9 @@
  * Tried here through the import's entry points on the fake ports: a renamed header survives an execution that ends
  * between the write and its record, any number of renamed headers, columns swapped by cut and paste (the id column
  * too), a name like another field's in another case; a name given to a column whose field the import no longer
- * writes is named; another import's header-only sheet is refused; and a sheet tagged with a record of another
- * version is the analyst's until they let the import own it again.
+ * writes is named; another import's header-only sheet is refused; the header row is in no import's record (a copy
+ * of it pasted below the table is the analyst's); and a sheet tagged with a record of another version is the
+ * analyst's until they let the import own it again.
  */
 import { LP_FIELDS } from '../../../src/api/records';
 import { adoptTable, beginRun } from '../../../src/import/machine';
@@ -207,6 +208,19 @@ describe('a header the analyst named stays theirs, and changes nothing else', ()
     expect(run(again).status).toBe('done');
     again.specs[0] = { ...again.specs[0], fields: ['id', 'fullName'] };
     expect(run(again).status).toBe('done');
+  });
+
+  test('no import records its header row as its own: a copy of it pasted below the table is named by a replace', () => {
+    for (const mode of ['merge', 'replace'] as const) {
+      const w = world(fakeList(records(2)).fetch, [spec(['id', 'fullName'], mode)]);
+      expect(w.tables.has('Partners')).toBe(false);
+      expect(run(w).status).toBe('done');
+      table(w).push(['id', 'fullName']);
+      w.specs[0] = { ...w.specs[0], mode: 'replace' };
+      const refused = run(w);
+      expect([mode, refused.status]).toEqual([mode, 'failed']);
+      expect(refused.message).toContain('not as the import left it (A4 (edited), B4 (edited))');
+    }
   });
 
   test("another import's sheet holding only its header is not taken over without Replace anyway", () => {

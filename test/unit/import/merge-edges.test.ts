@@ -24,15 +24,13 @@ const partnerA = () =>
   );
 
 describe('a sheet counts as empty only when no cell holds a value or a formula', () => {
-  test('a sheet of blank cells gets a fresh table', () => {
-    const r = mergeTables(
-      ownedTable([
-        ['', ''],
-        ['', ''],
-      ]),
-      ['id', 'x'],
-      [['a', 1]],
-    );
+  test('a sheet of blank cells may be merged, and gets a fresh table', () => {
+    const blank = ownedTable([
+      ['', ''],
+      ['', ''],
+    ]);
+    expect(merging(blank)).toBeUndefined();
+    const r = mergeTables(blank, ['id', 'x'], [['a', 1]]);
     expect(r.grid).toEqual([
       ['id', 'x'],
       ['a', 1],

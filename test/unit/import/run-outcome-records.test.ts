@@ -1,8 +1,9 @@
 /**
  * What an ended run leaves on record beside its sheet (src/import/end.ts): its saved import's last
  * outcome (when, status, the rows its sheet holds, the message, and the choices a refusal offers),
- * the run log's row (a refused replace's names every cell it would have overwritten), and a merge's
- * message, which counts rows kept for a repeated id. Driven over the in-memory ports (test/helpers).
+ * the run log's row (a refused replace's names every cell it would have overwritten; a failed run,
+ * whatever pages it read, counts no partner read and no row kept), and a merge's message, which
+ * counts rows kept for a repeated id. Driven over the in-memory ports (test/helpers).
  */
 import { ServiceError } from '../../../src/api/errors';
 import { RUN_LOG_HEADER } from '../../../src/import/end';
@@ -71,6 +72,18 @@ describe("the run log's row", () => {
     );
     expect(run(w).status).toBe('failed');
     expect(String(logged(w, 'Message'))).toBe('The key was refused. The sheet "Partners" keeps its previous data.');
+  });
+
+  test('a run that fails after reading pages logs nothing read and no row kept: the sheet was not written', () => {
+    const list = fakeList(records(250), {
+      fail: (page) => (page > 1 ? new ServiceError('AUTH', 'The key was refused.') : undefined),
+    });
+    const w = world(list.fetch, [spec('replace')]);
+    expect(run(w).status).toBe('failed');
+    expect(list.asked.some((a) => a.page === 1)).toBe(true);
+    expect(w.runs.get('imp1')?.read).toBeGreaterThan(0);
+    expect([logged(w, 'Outcome'), logged(w, 'Read'), logged(w, 'Kept')]).toEqual(['failed', 0, 0]);
+    expect(w.tables.has('Partners')).toBe(false);
   });
 });
 

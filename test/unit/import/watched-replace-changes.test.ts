@@ -1,8 +1,9 @@
 /**
  * A watched replace (its alert has a baseline) logs what changed against the table it replaces,
- * matched by id, so the alert's link to the change log shows it. Where no table of the import's can
- * be matched by id (a table typed by hand, replaced anyway; the header row deleted), the replace
- * still goes ahead, with nothing in the change log, as the unwatched replace does.
+ * matched by id, so the alert's link to the change log shows it, even when it replaces anyway a
+ * table of its own the analyst edited. Where no table of the import's can be matched by id (a
+ * table typed by hand, replaced anyway; the header row deleted), the replace still goes ahead,
+ * with nothing in the change log, as the unwatched replace does.
  */
 import { beginRun } from '../../../src/import/machine';
 import type { OutCell } from '../../../src/import/ports';
@@ -32,6 +33,22 @@ describe('a watched replace', () => {
     expect(w.changeLog.map((c) => c.slice(2, 4))).toEqual([
       ['p0', 'changed'],
       ['p1', 'new partner'],
+    ]);
+  });
+
+  test('replacing anyway its own table after an edit still logs each change against it, by id', () => {
+    const w = world(fakeList(records(2)).fetch, [spec({ replaceAnyway: true })]);
+    w.own('Partners', [
+      ['id', 'fullName'],
+      ['p0', 'Old 0'],
+    ]);
+    table(w)[1][1] = 'Edited 0';
+    const done = run(w);
+    expect(done.status).toBe('done');
+    expect(done.message).toContain('Replaced anyway: overwrote cells not as the import left them (B2 (edited)).');
+    expect(w.changeLog.map((c) => c.slice(2, 7))).toEqual([
+      ['p0', 'changed', 'fullName', 'Edited 0', 'Name 0'],
+      ['p1', 'new partner', '', '', ''],
     ]);
   });
 
