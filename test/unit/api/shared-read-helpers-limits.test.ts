@@ -152,3 +152,62 @@ test("a helper's page that repeats page 1 (same total) fails the read as one exe
   expect(!ended.complete && ended.error.message).toMatch(/page 2 repeats page 1/);
   expect(s.snapshot.view()).toBeUndefined();
 });
+
+test('a list of one page is the read: with executions offering to help, no plan is written', () => {
+  const s = setup(80);
+  s.make('a').read.help('reader');
+  expect(s.reader.read.post(s.first(), LIMIT)).toBeUndefined();
+});
+
+test("records without a usable id in a helper's share are skipped and counted: the read is still complete", () => {
+  const s = setup();
+  const { ended } = run(s, [s.make('a')], (p) => {
+    const page = sharePages(p, 1)[0];
+    s.world.hooks.onList = (asked) =>
+      asked === page
+        ? json(200, {
+            data: s.world.ids
+              .slice((asked - 1) * 100, asked * 100)
+              .map((id, i) => (i < 3 ? { id: '', fullName: id } : { id, fullName: id })),
+            pagination: { totalItems: 1000, totalPages: 10, currentPage: asked, pageSize: 100 },
+          })
+        : undefined;
+  });
+  expect(ended).toEqual({ complete: true, published: true });
+  const view = s.snapshot.view();
+  expect(view && s.snapshot.all(view)?.length).toBe(997);
+});
+
+test("a read whose helper started its share and never finished fails when the reader's time is up, publishing nothing", () => {
+  const s = setup();
+  const { ended } = run(s, [s.make('hung', { killed: true })], undefined, 5_000);
+  expect(ended.complete).toBe(false);
+  expect(!ended.complete && ended.error.code).toBe('TIMEOUT');
+  expect(s.snapshot.view()).toBeUndefined();
+});
+
+test("the reader's time up while a part is still to be written: complete, the column's answers copied, nothing published", () => {
+  const s = setup();
+  const { ended } = run(s, [s.make('cut', { killedBeforePart: true })], undefined, 3_000);
+  expect(ended).toEqual({ complete: true, published: false });
+  expect(new Set(s.copied)).toEqual(s.column);
+  expect(s.snapshot.view()).toBeUndefined();
+});
+
+test('the page after the last, repeating the last page (a clamping service), ends the list: its records are not listed twice', () => {
+  const s = setup();
+  const { ended, plan } = run(s, [s.make('a'), s.make('b')], () => {
+    s.world.hooks.onList = (asked) =>
+      asked === 11
+        ? json(200, {
+            data: s.world.ids.slice(900, 1000).map((id) => ({ id, fullName: id })),
+            pagination: { totalItems: 1000, totalPages: 10, currentPage: 10, pageSize: 100 },
+          })
+        : undefined;
+  });
+  expect(plan.list.last).toBe(10);
+  expect(ended).toEqual({ complete: true, published: true });
+  const view = s.snapshot.view();
+  expect(view && s.snapshot.all(view)?.map((r) => r.id)).toEqual(s.world.ids);
+  expect(view?.total).toBe(1000);
+});
