@@ -161,15 +161,15 @@ export class SharedRead {
    */
   post(first: Page<ServiceRecord>, limit: number): Plan | undefined {
     const list = startRead(limit);
-    if (!takePage(list, 1, factsOf(first)) || list.over) return undefined;
+    if (!takePage(list, 1, factsOf(first))) return undefined;
     const { memo, clock, token, random } = this.context;
     const slots = Array.from({ length: SLOTS }, (_, s) => this.slotKey(s));
     const offers = memo.getMany(slots);
     const helpers = [...new Set(slots.map((s) => offers.get(s)?.value))].filter(
       (t): t is string => typeof t === 'string' && t !== token,
     );
+    // A list over after page 1 has no other page (end 1), so no helper; with none, the reader reads the list alone.
     const by = [token, ...helpers.slice(0, Math.min(SHARES, end(list)) - 1)];
-    // No execution offered to help: the reader reads the list alone, as one read.
     if (by.length < 2) return undefined;
     const at = clock.now();
     const plan: Plan = { token, gen: timeId(at, random), at, end: at + (this.context.until() - at) / 2, list, by };
