@@ -345,6 +345,7 @@ export class PartnerLookup {
     const claim = new Claim(this.context, 'snapshot');
     const copiesIn = () => {
       if (!wait) return false;
+      // A read of the list leaves answers in the run's buckets only: the ids' own entries are not read again.
       this.fromMemo(wait.own, wait.found, { own: false, copies: true });
       return all(wait.own, wait.found);
     };
@@ -456,7 +457,7 @@ export class PartnerLookup {
     claim.renew();
     const view = this.snapshot.hold(read.records, timeId(clock.now(), this.context.random));
     // The column's answers first: the cells waiting for this read (and the ones Sheets runs next) need only those.
-    if (column && client.timeLeft() > WRITE_RESERVE_MS / 2) this.copyColumn(view.held?.byId ?? new Map(), column);
+    if (column && client.timeLeft() > WRITE_RESERVE_MS / 2) this.copyColumn(view.held.byId, column);
     // Writing the snapshot takes time (about 1 s per 10,000 partners): never at the cost of this cell's 30 s.
     if (client.timeLeft() >= WRITE_RESERVE_MS) this.snapshot.publishHeld(view, fields);
     return { view };
@@ -509,6 +510,7 @@ export class PartnerLookup {
         return;
       }
       claim.waitFor(() => {
+        // Its block's fetcher leaves answers id by id: the run's buckets (up to 64 of some 75 KB) are not read.
         this.fromMemo(todo, found, { own: true, copies: false });
         return all(todo, found);
       });

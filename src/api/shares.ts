@@ -58,13 +58,9 @@ export interface Plan {
 }
 
 /** A page of a share as read: its facts and usable ids (and how many records had none), or its refusal. */
-interface PageRead {
-  p: number;
-  f?: PageFacts;
-  ids?: string[];
-  skipped?: number;
-  e?: { code: ErrorCode; message: string };
-}
+type PageRead =
+  | { p: number; f: PageFacts; ids: string[]; skipped: number }
+  | { p: number; f?: undefined; e: { code: ErrorCode; message: string } };
 
 /**
  * How a shared read ended: complete (its column's answers copied; `published` when every part was written, so the
@@ -283,7 +279,7 @@ export class SharedRead {
     for (const k of ks) {
       const records: ServiceRecord[] = [];
       const places: number[] = [];
-      const found: Array<[number, ServiceRecord]> = [];
+      const found: ServiceRecord[] = [];
       const pages = sharePages(plan, k).map((p): PageRead => {
         const o = byPage.get(p) as Outcome<Page<ServiceRecord>>;
         if (!o.ok) return { p, e: { code: o.error.code, message: o.error.message } };
@@ -298,7 +294,7 @@ export class SharedRead {
           records.push(r);
           places.push(at + i);
           this.held.push([at + i, r]);
-          if (column.has(id)) found.push([at + i, r]);
+          if (column.has(id)) found.push(r);
         });
         return { p, f: factsOf(o.value), ids, skipped: listed.length - ids.length };
       });
@@ -334,12 +330,12 @@ export class SharedRead {
     for (const page of pages) {
       if (page.f) {
         if (page.p === 1 || takePage(r, page.p, page.f)) {
-          ids.push(...(page.ids ?? []));
-          skipped += page.skipped ?? 0;
+          ids.push(...page.ids);
+          skipped += page.skipped;
         }
         continue;
       }
-      const e = new ServiceError(page.e?.code ?? 'SERVER', page.e?.message ?? '');
+      const e = new ServiceError(page.e.code, page.e.message);
       const error = takeRefusal(r, page.p, e, this.context.clock.now()) ?? (e.transient ? e : undefined);
       if (error) return { complete: false, error };
     }
@@ -349,9 +345,9 @@ export class SharedRead {
       return verdict.changed ? { complete: false, error, digest } : { complete: false, error };
     }
     this.total = ids.length;
-    const found = ks.flatMap((k) => (part(k, 1) as Array<[number, ServiceRecord]> | undefined) ?? []);
-    const records = firstOfEachId(found.sort((a, b) => a[0] - b[0]).map(([, record]) => record));
-    this.copy(new Map(records.map((record) => [recordId(record) as string, record])));
+    // A complete read lists each id once (its verdict counts them), so the shares' answers never disagree.
+    const found = ks.flatMap((k) => (part(k, 1) as ServiceRecord[] | undefined) ?? []);
+    this.copy(new Map(found.map((record) => [recordId(record) as string, record])));
     return { complete: true, published: false };
   }
 

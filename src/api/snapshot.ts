@@ -45,8 +45,17 @@ export interface SnapshotView extends Readonly<Head> {
   readonly fresh: boolean;
   readonly fetchedAt: number;
   /** The list as this execution read it (each usable id once): answered from memory, written or not. */
-  readonly held?: { list: readonly ServiceRecord[]; byId: ReadonlyMap<string, ServiceRecord> };
+  readonly held?: Held;
 }
+
+/** A list as one execution read it: each usable id once, in list order, and by id. */
+export interface Held {
+  list: readonly ServiceRecord[];
+  byId: ReadonlyMap<string, ServiceRecord>;
+}
+
+/** A view of a list this execution holds (Snapshot.hold). */
+export type HeldView = SnapshotView & { readonly held: Held };
 
 /** What a lookup found: the records of the ids the snapshot holds, and the ids whose bucket the cache has lost. */
 export interface SnapshotFind {
@@ -284,15 +293,15 @@ export class Snapshot {
   }
 
   /** A whole list read in one go (a formula's read), as a view that answers from the records in hand. */
-  hold(records: readonly ServiceRecord[], gen: string): SnapshotView {
+  hold(records: readonly ServiceRecord[], gen: string): HeldView {
     const list = firstOfEachId(records);
     const byId = new Map(list.flatMap((r) => (recordId(r) === undefined ? [] : [[recordId(r) as string, r] as const])));
     return { gen, total: records.length, parts: [], fresh: true, fetchedAt: this.memo.now(), held: { list, byId } };
   }
 
   /** Writes the list a view holds as one part and publishes it, read now, with the column copies of `fields` when given. */
-  publishHeld(view: SnapshotView, fields?: readonly string[]): void {
-    const list = view.held?.list ?? [];
+  publishHeld(view: HeldView, fields?: readonly string[]): void {
+    const { list } = view.held;
     this.publish(view.gen, view.total, [
       this.write(
         view.gen,

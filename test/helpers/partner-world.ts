@@ -106,6 +106,8 @@ export function partnerWorld(o: WorldOptions = {}) {
     }
   };
   const store = new LimitedStore(clock);
+  // When the analyst last ran "Refresh all formulas": answers stored before it are not fresh.
+  let refreshedAt = 0;
   const putAll = store.putAll.bind(store);
   store.putAll = (values, ttl) => {
     putAll(values, ttl);
@@ -117,7 +119,7 @@ export function partnerWorld(o: WorldOptions = {}) {
     apiKey: API_KEY,
     baseUrl: BASE,
     ttlMs: TTL_MS,
-    invalidatedBefore: 0,
+    invalidatedBefore: () => refreshedAt,
     now: () => clock.now(),
   });
   const answer = (url: URL): HttpResponse | Error => {
@@ -179,6 +181,10 @@ export function partnerWorld(o: WorldOptions = {}) {
     claim: (token: string, name = 'snapshot') => memo.putMany([[memo.key('claim', name), token]]),
     /** The claim on `name` let go. */
     release: (name = 'snapshot') => memo.remove([memo.key('claim', name)]),
+    /** "Refresh all formulas" now: every answer stored before is no longer fresh (it stays in the cache). */
+    refresh: () => {
+      refreshedAt = clock.now();
+    },
     /** Where the published snapshot's head is kept. */
     headKey,
     /** The cache loses the snapshot's head (eviction): no snapshot is published any more. */

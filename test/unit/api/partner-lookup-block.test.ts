@@ -52,6 +52,23 @@ test("a cell whose block another execution is fetching waits for that execution'
   expect(mine.idRequests()).toEqual([]);
 });
 
+test("a cell waiting for its block's answers looks only at its ids' own entries, never at the run's buckets", () => {
+  const world = partnerWorld();
+  const block = world.ids.slice(0, 10);
+  world.claim('theirs', 'ids:S:2:0');
+  const read = jest.spyOn(world.store, 'getAll');
+  let waitFrom = Number.POSITIVE_INFINITY;
+  world.hooks.onSleep = (polls) => {
+    waitFrom = Math.min(waitFrom, read.mock.calls.length);
+    if (polls === 2) world.execution('theirs').client.limitedPartners(block);
+  };
+  const mine = world.execution('mine');
+  expect(answers(mine.lookup([block[4]], blockOf(block)))).toEqual([block[4]]);
+  const looks = read.mock.calls.slice(waitFrom).map(([keys]) => keys);
+  expect(looks.length).toBeGreaterThanOrEqual(2);
+  expect(looks.flat().filter((k) => k.includes(':copy:'))).toEqual([]);
+});
+
 test("the other execution let the block go having answered only some of this cell's ids: it asks for the rest", () => {
   const world = partnerWorld();
   const block = world.ids.slice(0, 10);

@@ -80,3 +80,15 @@ test('a bucket entry that is not a record is ignored: the id is asked for', () =
   expect(out[0].ok && out[0].value).toEqual({ id, fullName: `Name ${id}`, activeStatus: 'ACTIVE' });
   expect(w.idRequests()).toEqual([id]);
 });
+
+test('after "Refresh all formulas", the copies a read left answer no cell: the id is asked for again', () => {
+  const w = partnerWorld();
+  const range = w.ids.slice(0, 50);
+  w.readRange(range);
+  w.evictSnapshot();
+  w.clock.t += 1;
+  w.refresh();
+  const after = w.log();
+  expect(answers(w.execution('next').lookup([range[17]]))).toEqual([range[17]]);
+  expect(after.count()).toBeGreaterThan(0);
+});

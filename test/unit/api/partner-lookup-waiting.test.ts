@@ -117,3 +117,26 @@ test('the reader leaves its copies and lets its claim go just after a look: the 
   expect(w.clock.sleeps.length).toBe(1);
   expect(after.count()).toBe(0);
 });
+
+test("a range waiting for the reader looks at the run's buckets only, not at its ids' own entries", () => {
+  const w = partnerWorld();
+  const range = w.ids.slice(0, 120);
+  w.claim('theirs');
+  // The keys of each cache read of this cell once it waits (the reader's own, in the hook, are not its).
+  const looks: string[][] = [];
+  let waiting = false;
+  const getAll = w.store.getAll.bind(w.store);
+  w.store.getAll = (keys) => {
+    if (waiting) looks.push(keys);
+    return getAll(keys);
+  };
+  w.hooks.onSleep = (polls) => {
+    waiting = false;
+    if (polls === 2) w.readRange(range, 'theirs');
+    waiting = true;
+  };
+  expect(answers(w.execution('mine').lookup(range))).toEqual(range);
+  expect(looks.length).toBeGreaterThanOrEqual(2);
+  // The run's buckets are at most COPY_BUCKETS keys, however many ids the range holds.
+  expect(Math.max(...looks.map((keys) => keys.length))).toBeLessThanOrEqual(COPY_BUCKETS);
+});

@@ -7,6 +7,7 @@
  */
 import { mulberry32 } from '../../../dev/service/rng';
 import { fnv1a } from '../../../src/api/hash';
+import { idsDigest } from '../../../src/api/pages';
 import { GIVEN_MS, type Plan, SLOTS, type SharedRead, sharePages } from '../../../src/api/shares';
 import type { HttpResponse } from '../../../src/api/transport';
 import { json } from '../../helpers/fakes';
@@ -26,14 +27,7 @@ function planned(s: ReturnType<typeof setup>, tokens: string[]) {
 function helperPageAnswered(s: ReturnType<typeof setup>, answer: (page: number) => HttpResponse) {
   const { helpers, page1, plan } = planned(s, ['a']);
   s.world.hooks.onList = (page) => (page === sharePages(plan, 1)[0] ? answer(page) : undefined);
-  return s.reader.read.drive(
-    plan,
-    page1,
-    waiting(
-      s,
-      helpers.map((h) => h.read),
-    ),
-  );
+  return driven(s, { helpers, page1, plan });
 }
 
 /** The reader's waits: each lets `helpers` look once (as they would while it sleeps) and passes 50 ms. */
@@ -43,12 +37,9 @@ const waiting = (s: ReturnType<typeof setup>, helpers: SharedRead[]) => () => {
   return true;
 };
 
-test('three helpers that offered each read their share; every page is asked for once, and the read is published whole', () => {
-  const s = setup();
-  const { helpers, page1, plan } = planned(s, ['a', 'b', 'c']);
-  expect(plan.by[0]).toBe('reader');
-  expect([...plan.by].sort()).toEqual(['a', 'b', 'c', 'reader']);
-  const ended = s.reader.read.drive(
+/** The read planned by `planned`, driven by the reader while its helpers look at every wait; how it ended. */
+const driven = (s: ReturnType<typeof setup>, { helpers, page1, plan }: ReturnType<typeof planned>) =>
+  s.reader.read.drive(
     plan,
     page1,
     waiting(
@@ -56,6 +47,13 @@ test('three helpers that offered each read their share; every page is asked for 
       helpers.map((h) => h.read),
     ),
   );
+
+test('three helpers that offered each read their share; every page is asked for once, and the read is published whole', () => {
+  const s = setup();
+  const { helpers, page1, plan } = planned(s, ['a', 'b', 'c']);
+  expect(plan.by[0]).toBe('reader');
+  expect([...plan.by].sort()).toEqual(['a', 'b', 'c', 'reader']);
+  const ended = driven(s, { helpers, page1, plan });
   expect(ended).toEqual({ complete: true, published: true });
   // Pages of 100: 10 pages and the page after the last (1,000 is a whole number of pages), each asked for once.
   expect(s.world.pages().sort((a, b) => a - b)).toEqual([1, ...Array.from({ length: 10 }, (_, i) => i + 2)]);
@@ -173,33 +171,9 @@ test('a helper with no time left for its requests leaves its share to the reader
 test("a reader with no time to write its part: the column's answers are copied, the snapshot is not published", () => {
   const s = setup(1000, false);
   const { helpers, page1, plan } = planned(s, ['a']);
-  expect(
-    s.reader.read.drive(
-      plan,
-      page1,
-      waiting(
-        s,
-        helpers.map((h) => h.read),
-      ),
-    ),
-  ).toEqual({ complete: true, published: false });
+  expect(driven(s, { helpers, page1, plan })).toEqual({ complete: true, published: false });
   expect(new Set(s.copied)).toEqual(s.column);
   expect(s.snapshot.view()).toBeUndefined();
-});
-
-test('two waiters whose tokens land in one slot: the one written over offers again in the next slot, and both get a share', () => {
-  const slot = (t: string) => fnv1a(t) % SLOTS;
-  const tokens = Array.from({ length: 200 }, (_, i) => `w${i}`);
-  const x = tokens.find((t) => tokens.some((u) => u !== t && slot(u) === slot(t))) as string;
-  const y = tokens.find((u) => u !== x && slot(u) === slot(x)) as string;
-  const s = setup();
-  const [hx, hy] = [x, y].map((t) => s.make(t));
-  hx.read.help('reader');
-  hy.read.help('reader');
-  hx.read.help('reader');
-  const page1 = s.first();
-  const plan = s.reader.read.post(page1, LIMIT) as Plan;
-  expect([...plan.by].sort()).toEqual(['reader', x, y].sort());
 });
 
 test("a plan another execution wrote (not the claim's holder) gives no share: the waiter only offers", () => {
@@ -208,4 +182,89 @@ test("a plan another execution wrote (not the claim's holder) gives no share: th
   helpers[0].read.help('someone else');
   expect(helpers[0].execution.pages()).toEqual([]);
   expect(plan.by).toContain('a');
+});
+
+test('helpers that look every 50 ms take their shares at their first look after the plan', () => {
+  const s = setup();
+  const { helpers, page1, plan } = planned(s, ['a', 'b']);
+  const asked = new Map<number, number>();
+  s.world.hooks.onList = (page) => {
+    asked.set(page, s.world.clock.now());
+    return undefined;
+  };
+  expect(driven(s, { helpers, page1, plan })).toEqual({ complete: true, published: true });
+  for (const h of helpers) {
+    const k = plan.by.indexOf(h.token);
+    expect(sharePages(plan, k).map((p) => asked.get(p))).toEqual(sharePages(plan, k).map(() => plan.at));
+  }
+});
+
+test('a helper that first looks half of GIVEN_MS after the plan leaves its share to the reader, which reads it GIVEN_MS after the plan', () => {
+  const s = setup();
+  const {
+    helpers: [slow],
+    page1,
+    plan,
+  } = planned(s, ['slow']);
+  const asked = new Map<number, number>();
+  s.world.hooks.onList = (page) => {
+    asked.set(page, s.world.clock.now());
+    return undefined;
+  };
+  s.world.clock.t = plan.at + GIVEN_MS / 2;
+  slow.read.help('reader');
+  expect(slow.execution.pages()).toEqual([]);
+  expect(s.reader.read.drive(plan, page1, waiting(s, [slow.read]))).toEqual({ complete: true, published: true });
+  expect(slow.execution.pages()).toEqual([]);
+  expect(new Set(sharePages(plan, 1).map((p) => asked.get(p)))).toEqual(new Set([plan.at + GIVEN_MS]));
+});
+
+test("a helper whose requests may run exactly until the plan's end takes its share", () => {
+  const s = setup();
+  const page1 = s.first();
+  // The reader's requests may run 20 s; the plan's end is half-way, 10 s from now.
+  const helper = s.make('a', { untilMs: 10_000 });
+  helper.read.help('reader');
+  const plan = s.reader.read.post(page1, LIMIT) as Plan;
+  expect(plan.end).toBe(s.world.clock.now() + 10_000);
+  helper.read.help('reader');
+  expect(helper.execution.pages()).toEqual(sharePages(plan, 1));
+});
+
+test('two waiters whose tokens land in the first slot: the one written over offers again in the next, and both get a share', () => {
+  const tokens = Array.from({ length: 2000 }, (_, i) => `z${i}`).filter((t) => fnv1a(t) % SLOTS === 0);
+  const [x, y] = tokens;
+  const s = setup();
+  const [hx, hy] = [x, y].map((t) => s.make(t));
+  hx.read.help('reader');
+  hy.read.help('reader');
+  hx.read.help('reader');
+  const plan = s.reader.read.post(s.first(), LIMIT) as Plan;
+  expect([...plan.by].sort()).toEqual(['reader', x, y].sort());
+});
+
+test("a list that lists a partner twice, across two shares, is reported for reading again with the digest of its ids in the list's order", () => {
+  const s = setup();
+  // Page 3's first partner is listed again as page 2's last: the reader's own read of the list again compares digests.
+  const listed = [...s.world.ids];
+  listed[199] = listed[200];
+  s.world.hooks.onList = (page) =>
+    page === 2
+      ? json(200, {
+          data: listed.slice(100, 200).map((id) => ({ id, fullName: id })),
+          pagination: { totalItems: 1000, totalPages: 10, currentPage: 2, pageSize: 100 },
+        })
+      : undefined;
+  const { helpers, page1, plan } = planned(s, ['a']);
+  const ended = driven(s, { helpers, page1, plan });
+  expect(ended.complete).toBe(false);
+  expect(!ended.complete && ended.error.message).toMatch(/list of active partners.*came twice/);
+  expect(!ended.complete && ended.digest).toBe(idsDigest(listed));
+});
+
+test('the page after the last answered 404 (a service with no such page) ends the list: the read is complete', () => {
+  const s = setup();
+  s.world.hooks.onList = (page) => (page === 11 ? json(404, { message: 'No such page' }) : undefined);
+  const { helpers, page1, plan } = planned(s, ['a', 'b']);
+  expect(driven(s, { helpers, page1, plan })).toEqual({ complete: true, published: true });
 });

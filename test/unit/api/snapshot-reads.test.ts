@@ -142,6 +142,7 @@ describe('a snapshot written in one go', () => {
       { k: ['id'], c: [], n: [0] },
       { k: ['id'], c: [['a']] },
       { k: ['id'], c: [['a']], n: [] },
+      { k: ['id', 'x'], c: [['a'], []], n: [0] },
     ]) {
       memo.putMany([
         [snapshot.headKey(), { gen: 'g', total: 1, parts: [1] }],
@@ -175,6 +176,14 @@ describe('column layout', () => {
       { id: 'c', x: null, y: null },
     ]);
     expect(fromColumns(toColumns([]))).toEqual([]);
+  });
+
+  test('a field named __proto__ comes back as one more field, like any other, and sets no prototype', () => {
+    const [record] = fromColumns({ k: ['id', '__proto__'], c: [['a'], [{ polluted: true }]] });
+    const own = (name: string) => Object.getOwnPropertyDescriptor(record, name);
+    expect(own('__proto__')).toEqual({ ...own('id'), value: { polluted: true } });
+    expect(Object.getPrototypeOf(record)).toBe(Object.prototype);
+    expect(Object.keys(record)).toEqual(['id', '__proto__']);
   });
 });
 
