@@ -100,7 +100,7 @@ const all = (ids: readonly string[], found: Found) => ids.every((id) => found.ha
 /** A record another execution left in a run's bucket (fresh copies only). */
 function copied(hit: Cached | undefined, id: string): ServiceRecord | undefined {
   const bucket =
-    hit?.fresh && hit.value && typeof hit.value === 'object' ? (hit.value as Record<string, unknown>) : undefined;
+    hit?.fresh && typeof hit.value === 'object' ? (hit.value as Record<string, unknown> | null) : undefined;
   // Own properties only: an id such as "__proto__" must not find Object.prototype.
   const record: unknown = bucket ? Object.getOwnPropertyDescriptor(bucket, id)?.value : undefined;
   return record && typeof record === 'object' ? (record as ServiceRecord) : undefined;
@@ -475,8 +475,8 @@ export class PartnerLookup {
     if (!ended.complete) return ended.digest ?? { error: ended.error };
     const whole = shared.whole(plan);
     if (!whole) {
-      // Published, the snapshot is this read; else the column's answers are all there is of it (no view).
-      const view = ended.published ? this.snapshot.view() : undefined;
+      // The snapshot is this read once published (its generation); else the column's answers are all there is of it.
+      const view = this.snapshot.view();
       return view?.gen === plan.gen ? { view } : {};
     }
     const view = this.snapshot.hold(whole, plan.gen);

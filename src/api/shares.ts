@@ -176,7 +176,8 @@ export class SharedRead {
       ],
       true,
     );
-    memo.remove(slots.filter((s) => by.includes(offers.get(s)?.value as string)));
+    // Every offer is spent: a waiter the plan gives no share offers again at its next look.
+    memo.remove(slots);
     return plan;
   }
 

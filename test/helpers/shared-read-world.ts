@@ -33,6 +33,8 @@ export function sharedReadWorld(
   before?.(snapshot, world);
   const column = new Set(world.ids.filter((_, i) => i % 7 === 0));
   const copied: string[] = [];
+  /** The records the reader copied for its column, by id. */
+  const copiedRecords = new Map<string, ServiceRecord>();
   const make = (token: string, o: HelperOptions = {}) => {
     const execution = world.execution(token);
     const until = world.clock.now() + (o.untilMs ?? 20_000);
@@ -55,7 +57,12 @@ export function sharedReadWorld(
       },
       snapshot,
       o.column ?? column,
-      (records) => copied.push(...records.keys()),
+      (records) => {
+        for (const [id, record] of records) {
+          copied.push(id);
+          copiedRecords.set(id, record);
+        }
+      },
     );
     return { token, execution, read };
   };
@@ -65,5 +72,5 @@ export function sharedReadWorld(
     if (!o.ok) throw o.error;
     return o.value as Page<ServiceRecord>;
   };
-  return { world, snapshot, column, copied, make, reader, first };
+  return { world, snapshot, column, copied, copiedRecords, make, reader, first };
 }

@@ -4,9 +4,11 @@
  * the last good copy marked stale.
  */
 import { fnv1a } from '../../../src/api/hash';
-import { SLOTS } from '../../../src/api/shares';
+import type { Page, ServiceRecord } from '../../../src/api/records';
+import { type Plan, SLOTS, sharedRead, sharePages } from '../../../src/api/shares';
 import { Snapshot } from '../../../src/api/snapshot';
-import { partnerWorld, TTL_MS } from '../../helpers/partner-world';
+import { json } from '../../helpers/fakes';
+import { answers, partnerWorld, TTL_MS } from '../../helpers/partner-world';
 
 test('a shared read whose helper ran short of time to write its part answers the list just read, not the old copy unmarked', () => {
   const w = partnerWorld({ total: 1000 });
@@ -40,4 +42,142 @@ test('a shared read whose helper ran short of time to write its part answers the
   expect({ answeredNow, markedStale, records: out.records.length }).not.toEqual(
     expect.objectContaining({ answeredNow: false, markedStale: false }),
   );
+});
+
+/**
+ * A world of 1,000 partners in which `helpers` wait for a read of the list (they offered before it began) and
+ * look at every sleep of the reader, as Sheets' other cells would; `onPlan` sees the plan once it is written.
+ */
+function withHelpers(helpers: string[], onPlan?: (plan: Plan, w: ReturnType<typeof partnerWorld>) => void) {
+  const w = partnerWorld({ total: 1000 });
+  const snapshot = new Snapshot(w.memo);
+  const reads = helpers.map((token) => {
+    const execution = w.execution(token);
+    const read = sharedRead(
+      {
+        memo: w.memo,
+        clock: w.clock,
+        token,
+        until: () => w.clock.now() + 20_000,
+        canWrite: () => true,
+        pages: (pages, limit, end) => execution.client.activePartnerPages(pages, limit, { until: end }),
+      },
+      snapshot,
+      new Set(),
+      () => undefined,
+    );
+    read.help('reader');
+    return { execution, read };
+  });
+  const planKey = w.memo.key('snap', 'plan');
+  let seen = false;
+  w.hooks.onSleep = () => {
+    const plan = w.memo.getMany([planKey]).get(planKey)?.value as Plan | undefined;
+    if (plan && !seen) {
+      seen = true;
+      onPlan?.(plan, w);
+    }
+    for (const h of reads) h.read.help('reader');
+  };
+  return { w, reads, reader: w.execution('reader') };
+}
+
+test('a range that reads the list with a waiting cell: each reads its share, every page once, and the list is published', () => {
+  let planned: Plan | undefined;
+  const { w, reads, reader } = withHelpers(['h1'], (plan) => {
+    planned = plan;
+  });
+  const start = w.clock.now();
+  const range = w.ids.slice(0, 50);
+  expect(answers(reader.lookup(range))).toEqual(range);
+  const plan = planned as Plan;
+  expect(plan.by).toEqual(['reader', 'h1']);
+  // The helpers' requests end half-way to the time the reader keeps for its own: its 30 s, less the client's margin
+  // and the reserves for writing the snapshot and answering the cell.
+  expect(plan.end - plan.at).toBe((start + 30_000 - 1_500 - 8_000 - 1_500 - plan.at) / 2);
+  expect(reads[0].execution.pages()).toEqual(sharePages(plan, 1));
+  expect(w.pages().sort((a, b) => a - b)).toEqual(Array.from({ length: 11 }, (_, i) => i + 1));
+  const view = new Snapshot(w.memo).view();
+  expect(view?.gen).toBe(plan.gen);
+  expect(view && new Snapshot(w.memo).all(view)?.map((r) => r.id)).toEqual(w.ids);
+});
+
+test('the list moved under the shared read: the reader reads it again alone, and the range is answered from that read', () => {
+  let moved = false;
+  const { w, reader } = withHelpers(['h1'], (plan, world) => {
+    // The helper's first page reports one partner more: the list moved.
+    const page = sharePages(plan, 1)[0];
+    world.hooks.onList = (asked) => {
+      if (asked !== page || moved) return undefined;
+      moved = true;
+      return json(200, {
+        data: world.ids.slice((asked - 1) * 100, asked * 100).map((id) => ({ id })),
+        pagination: { totalItems: 1001, totalPages: 11, currentPage: asked, pageSize: 100 },
+      });
+    };
+  });
+  const range = w.ids.slice(0, 50);
+  expect(answers(reader.lookup(range))).toEqual(range);
+  expect(moved).toBe(true);
+  // The reader's second read: page 1 again and every other page.
+  expect(reader.pages().filter((p) => p === 1).length).toBe(2);
+  expect(reader.idRequests()).toEqual([]);
+});
+
+test("a page a helper's request was refused for fails the read: the whole list's formula gets that refusal, and nothing is published", () => {
+  const { w, reader } = withHelpers(['h1'], (plan, world) => {
+    const page = sharePages(plan, 1)[0];
+    world.hooks.onList = (asked) => (asked === page ? json(401, { message: 'Invalid API key' }) : undefined);
+  });
+  expect(() => reader.activeRecords()).toThrow(/Invalid API key/);
+  expect(new Snapshot(w.memo).view()).toBeUndefined();
+});
+
+test('the whole list read with a waiting cell answers the list just read, not marked stale', () => {
+  const { w, reads, reader } = withHelpers(['h1']);
+  const out = reader.activeRecords();
+  expect(out.records.map((r) => r.id)).toEqual(w.ids);
+  expect(out.staleSince).toBeUndefined();
+  expect(reads[0].execution.pages().length).toBeGreaterThan(0);
+});
+
+test("a cell waiting for another execution's read of the list reads the share that reader's plan gives it", () => {
+  const w = partnerWorld({ total: 1000 });
+  w.claim('reader');
+  const readerExecution = w.execution('reader');
+  const read = sharedRead(
+    {
+      memo: w.memo,
+      clock: w.clock,
+      token: 'reader',
+      until: () => w.clock.now() + 20_000,
+      canWrite: () => true,
+      pages: (pages, limit, end) => readerExecution.client.activePartnerPages(pages, limit, { until: end }),
+    },
+    new Snapshot(w.memo),
+    new Set(),
+    () => undefined,
+  );
+  let plan: Plan | undefined;
+  let page1: Page<ServiceRecord> | undefined;
+  w.hooks.onSleep = (polls) => {
+    if (polls === 1) {
+      const first = readerExecution.client.activePartnerPages([1], 1000)[0];
+      page1 = first.ok ? first.value : undefined;
+      plan = page1 && read.post(page1, 1000);
+    }
+    if (polls === 3 && plan && page1) {
+      read.drive(plan, page1, () => {
+        w.clock.t += 50;
+        return true;
+      });
+      w.release();
+    }
+  };
+  const mine = w.execution('mine');
+  const range = w.ids.slice(0, 50);
+  expect(answers(mine.lookup(range))).toEqual(range);
+  const given = plan as Plan;
+  expect(given.by).toContain('mine');
+  expect(mine.pages()).toEqual(sharePages(given, given.by.indexOf('mine')));
 });

@@ -8,7 +8,7 @@
  */
 import { fnv1a } from '../../../src/api/hash';
 import { COPY_BUCKETS } from '../../../src/api/partners';
-import { partnerWorld } from '../../helpers/partner-world';
+import { answers, partnerWorld } from '../../helpers/partner-world';
 
 test('many uncached ids: the execution that holds the claim reads the whole list and answers from it', () => {
   const world = partnerWorld();
@@ -71,4 +71,37 @@ test('a cell that looked for the snapshot before another execution published it,
   });
   expect(out[0].ok && out[0].value.id).toBe('lp_inactive');
   expect(world.listRequests()).toBe(4);
+  // Its claim, taken to read the list, is let go: no other cell waits on it.
+  const claim = world.store.items.get(world.memo.key('claim', 'snapshot'));
+  expect(claim === undefined || claim.expiresAt <= world.clock.now()).toBe(true);
+});
+
+test("a cell whose claim another execution's overwrote just after it was taken asks for no page: it waits for that reader", () => {
+  const world = partnerWorld();
+  const claimKey = world.memo.key('claim', 'snapshot');
+  let claimed = false;
+  world.hooks.onPut = (keys) => {
+    claimed ||= keys.includes(claimKey);
+  };
+  // The cell's claim taken, the other execution's lands as the cell next reads the cache.
+  const getAll = world.store.getAll.bind(world.store);
+  world.store.getAll = (keys) => {
+    const out = getAll(keys);
+    if (claimed && !keys.includes(claimKey)) {
+      claimed = false;
+      world.hooks.onPut = undefined;
+      world.claim('theirs');
+      // The other reader then publishes the list and lets its claim go while this cell waits.
+      world.hooks.onSleep = () => {
+        world.hooks.onSleep = undefined;
+        world.release();
+        world.readRange(world.ids.slice(0, 50), 'theirs');
+      };
+    }
+    return out;
+  };
+  const mine = world.execution('mine');
+  const range = world.ids.slice(100, 150);
+  expect(answers(mine.lookup(range))).toEqual(range);
+  expect(mine.listRequests()).toBe(0);
 });

@@ -191,6 +191,7 @@ test("a read whose helper started its share and never finished fails when the re
   const { ended } = run(s, [s.make('hung', { killed: true })], undefined, 5_000);
   expect(ended.complete).toBe(false);
   expect(!ended.complete && ended.error.code).toBe('TIMEOUT');
+  expect(!ended.complete && ended.error.message).toMatch(/list of active partners took too long/);
   expect(s.snapshot.view()).toBeUndefined();
 });
 
@@ -234,7 +235,7 @@ test("a helper killed after it started its share: the reader reads that share on
   expect(ended).toEqual({ complete: true, published: true });
   const pages = sharePages(plan, plan.by.indexOf('killed'));
   // Its requests may run until the plan's end: before that, the share is the helper's.
-  for (const p of pages) expect(asked.get(p)).toBeGreaterThanOrEqual(plan.end + GIVEN_MS);
+  for (const p of pages) expect(asked.get(p)).toBe(plan.end + GIVEN_MS);
 });
 
 test("a reader killed after its plan: what the read left to coordinate lives no longer than the answers' freshness", () => {
@@ -301,4 +302,20 @@ test("a helper's part written a while after its share is marked done is waited f
   expect(looks).toBeGreaterThanOrEqual(3);
   expect(ended).toEqual({ complete: true, published: true });
   expect(s.snapshot.view()?.gen).toBe(plan.gen);
+});
+
+test("the cache loses a share's column answers only: the read is complete, and the column's answers are the others'", () => {
+  const s = setup();
+  let gen = '';
+  s.world.hooks.onPut = (keys) => {
+    if (keys.some((k) => k.endsWith(`${gen}:done:1`)))
+      s.world.memo.remove([s.world.memo.key('snap', `${gen}:found:1`)]);
+  };
+  const { ended, plan } = run(s, [s.make('a')], (p) => {
+    gen = p.gen;
+  });
+  expect(ended).toEqual({ complete: true, published: true });
+  const onShare1 = new Set(sharePages(plan, 1).flatMap((p) => s.world.ids.slice((p - 1) * 100, p * 100)));
+  expect(s.copied.length).toBeGreaterThan(0);
+  expect(s.copied.filter((id) => !s.column.has(id) || onShare1.has(id))).toStrictEqual([]);
 });

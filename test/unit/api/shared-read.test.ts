@@ -268,3 +268,24 @@ test('the page after the last answered 404 (a service with no such page) ends th
   const { helpers, page1, plan } = planned(s, ['a', 'b']);
   expect(driven(s, { helpers, page1, plan })).toEqual({ complete: true, published: true });
 });
+
+test("the reader's own offer, left from an earlier wait, gives it no second share", () => {
+  const s = setup();
+  s.reader.read.help('someone else');
+  const helpers = ['a', 'b'].map((t) => s.make(t));
+  for (const h of helpers) h.read.help('reader');
+  const plan = s.reader.read.post(s.first(), LIMIT) as Plan;
+  expect([...plan.by].sort()).toEqual(['a', 'b', 'reader']);
+});
+
+test('a waiter that first looks once the plan is written, with no share in it, writes no offer', () => {
+  const s = setup();
+  const { plan } = planned(s, ['a']);
+  const late = s.make('late');
+  const offers = () => [...s.world.store.items.keys()].filter((k) => k.includes(':snap:offer:'));
+  expect(offers()).toEqual([]);
+  late.read.help('reader');
+  expect(offers()).toEqual([]);
+  expect(late.execution.pages()).toEqual([]);
+  expect(plan.by).not.toContain('late');
+});

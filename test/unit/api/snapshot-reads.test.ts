@@ -129,6 +129,7 @@ describe('a snapshot written in one go', () => {
       { gen: 'g', total: '1', parts: [1] },
       { gen: 'g', total: 1, parts: 'x' },
       { gen: 'g', total: 1, parts: [0] },
+      { gen: 'g', total: 1, parts: [1, 0] },
       { gen: 'g', total: 1, parts: [1.5] },
     ]) {
       memo.putMany([[snapshot.headKey(), bad]]);
