@@ -99,10 +99,8 @@ const all = (ids: readonly string[], found: Found) => ids.every((id) => found.ha
 
 /** A record another execution left in a run's bucket (fresh copies only). */
 function copied(hit: Cached | undefined, id: string): ServiceRecord | undefined {
-  const bucket =
-    hit?.fresh && typeof hit.value === 'object' ? (hit.value as Record<string, unknown> | null) : undefined;
   // Own properties only: an id such as "__proto__" must not find Object.prototype.
-  const record: unknown = bucket ? Object.getOwnPropertyDescriptor(bucket, id)?.value : undefined;
+  const record: unknown = hit?.fresh && hit.value ? Object.getOwnPropertyDescriptor(hit.value, id)?.value : undefined;
   return record && typeof record === 'object' ? (record as ServiceRecord) : undefined;
 }
 
@@ -434,7 +432,7 @@ export class PartnerLookup {
     const { client, clock, fields } = this.context;
     // The read ends early enough to leave time for writing it and answering the cell.
     const until = clock.now() + client.timeLeft() - WRITE_RESERVE_MS - ANSWER_RESERVE_MS;
-    let opening = first ?? client.activePartnerPages([1], FILL_PAGE_LIMIT, { until })[0];
+    const opening = first ?? client.activePartnerPages([1], FILL_PAGE_LIMIT, { until })[0];
     const firstPage = opening.ok ? opening.value : undefined;
     const plan = firstPage && shared.post(firstPage, FILL_PAGE_LIMIT);
     let before: number | undefined;
@@ -443,10 +441,9 @@ export class PartnerLookup {
       if (typeof got !== 'number') return got;
       // The list moved under the shared read: read again here, from page 1, and judged against it.
       before = got;
-      opening = client.activePartnerPages([1], FILL_PAGE_LIMIT, { until })[0];
     }
     // Page 1 as learnt is the first read's only: a read done again because the list moved asks for it again.
-    let learnt: Outcome<Page<ServiceRecord>> | undefined = opening;
+    let learnt: Outcome<Page<ServiceRecord>> | undefined = before === undefined ? opening : undefined;
     const fetch: PageFetcher = (pages, limit) => {
       const page1 = learnt && pages.length === 1 && pages[0] === 1 ? learnt : undefined;
       learnt = undefined;

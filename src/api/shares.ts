@@ -176,7 +176,7 @@ export class SharedRead {
       ],
       true,
     );
-    // Every offer is spent: a waiter the plan gives no share offers again at its next look.
+    // Every offer is spent by the plan: a waiter it gives no share offers again for a later read.
     memo.remove(slots);
     return plan;
   }

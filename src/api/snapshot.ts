@@ -196,8 +196,8 @@ export class Snapshot {
       const cols = hits.get(key)?.value;
       if (!isColumns(cols)) continue;
       const idColumn = cols.c[cols.k.indexOf('id')] ?? [];
-      const rows = idColumn.flatMap((id, i) => (typeof id === 'string' && wanted.has(id) ? [i] : []));
-      if (!rows.length) continue;
+      // `wanted` holds usable ids only: an entry that is no text is in it no more than a blank one.
+      const rows = idColumn.flatMap((id, i) => (wanted.has(id as string) ? [i] : []));
       const built = fromColumns(cols, rows);
       rows.forEach((i, j) => {
         const id = idColumn[i] as string;
