@@ -141,27 +141,24 @@ const REST_GROUP = 'addon';
 export const PLAIN_GROUP = 'functions';
 
 /**
- * Modules the plain code calls only on a rarer path, each shipped as a deferred part of its own
- * (named by its key) and compiled on the first call of one of its functions in an execution:
- * `list-reader`, the page reader, which only a read of a whole list needs (a range formula that
- * fills the snapshot, a list formula, an import step), not a formula that finds its ids in the
- * cache or asks for them one by one; `shared-read`, the read of the list shared with the executions
- * waiting for it, which only a cell that reads the list, or waits for another to, needs;
- * `neighbours`, the read of a formula's column, which only a cell that misses the cache needs;
- * `http` and `response`, the sending of requests and the reading of their answers, which only an
- * execution that asks the service anything needs (a formula answered from the cache never does).
- * Together they are about 8 KB of the plain code, 0.4 ms of every execution's compilation (the
- * rates in dev/emulator/compile.ts). Every importer gets a stand-in module instead (standIn),
- * whose functions load the part and call the real ones, so no source changes; only a function
- * can stand in, so an import of any other export of such a module fails the build (esbuild: "No
- * matching export").
+ * Modules the plain code calls only on a rarer path, shipped as deferred parts (each key names one
+ * part and lists its modules) and compiled on the first call of one of their functions in an
+ * execution. A part's modules are those one kind of execution needs together, since each part an
+ * execution loads costs it three Utilities calls to decode besides its compilation:
+ * - `miss`: what a formula that misses the cache needs: the lookup's misses, the read of a
+ *   formula's column, the page reader, the read of the list shared with the cells waiting for it,
+ *   and the snapshot (an import step needs the page reader and the snapshot too);
+ * - `send`: the sending of requests and the reading of their answers, which only an execution
+ *   that asks the service anything needs (a formula answered from the cache never does), with
+ *   the request URLs (the redaction of keys stays plain: a formula that shows an error needs it).
+ * Every importer outside the part gets a stand-in module instead (standIn), whose functions load
+ * the part and call the real ones, so no source changes; only a function can stand in, so an
+ * import of any other export of such a module fails the build (esbuild: "No matching export"),
+ * and a part's modules export no function under the same name (the build checks it).
  */
-export const DEFERRED_MODULES: Readonly<Record<string, string>> = {
-  'list-reader': './api/pages',
-  'shared-read': './api/shares',
-  neighbours: './gas/neighbours',
-  http: './gas/http',
-  response: './api/response',
+export const DEFERRED_MODULES: Readonly<Record<string, readonly string[]>> = {
+  miss: ['./api/misses', './gas/neighbours', './api/pages', './api/shares', './api/snapshot'],
+  send: ['./api/send', './gas/http', './api/response', './api/url', './api/transport'],
 };
 
 /** The name through which a stand-in reaches its deferred module's part: a global the minifier leaves as it is, bound in each part that names it (partFunction). */
@@ -191,6 +188,30 @@ interface AcornNode {
   id?: { name: string };
   declarations?: Array<{ id: { name: string }; init?: { type: string } }>;
   specifiers?: Array<{ local: { name: string }; exported: { name: string } }>;
+}
+
+/** A deferred module: the part it is shipped in, and the functions it exports. */
+interface DeferredFile {
+  key: string;
+  functions: string[];
+}
+
+/** Each deferred module's file, with its part and functions; a part whose modules export a function under the same name is refused. */
+async function deferredFiles(srcDir: string): Promise<Map<string, DeferredFile>> {
+  const out = new Map<string, DeferredFile>();
+  for (const [key, modules] of Object.entries(DEFERRED_MODULES)) {
+    const seen = new Map<string, string>();
+    for (const module of modules) {
+      const functions = await functionExports(join(srcDir, `${module}.ts`));
+      for (const f of functions) {
+        const other = seen.get(f);
+        if (other) throw new BuildError(`The deferred part ${key} has two functions named ${f} (${other}, ${module}).`);
+        seen.set(f, module);
+      }
+      out.set(join(srcDir, `${module}.ts`), { key, functions });
+    }
+  }
+  return out;
 }
 
 /** A deferred module's stand-in: each of its functions, loading the module's part (once an execution) and calling the real one. */
@@ -434,9 +455,7 @@ function linkParts(
 export async function buildCode(rootDir: string, srcDir = join(rootDir, 'src')): Promise<CodeBuild> {
   const entries = exportsByModule(join(srcDir, 'index.ts'));
   const groups = groupsOf(entries);
-  const deferredByFile = new Map(
-    Object.entries(DEFERRED_MODULES).map(([key, module]) => [join(srcDir, `${module}.ts`), key]),
-  );
+  const deferredByFile = await deferredFiles(srcDir);
   const result = await build({
     // One entry point a group: a module re-exporting its globals.
     entryPoints: [...groups.keys(), ...Object.keys(DEFERRED_MODULES)].map((group) => ({
@@ -454,23 +473,27 @@ export async function buildCode(rootDir: string, srcDir = join(rootDir, 'src')):
           b.onLoad({ filter: /.*/, namespace: 'lp-group' }, (a) => ({
             contents:
               a.path in DEFERRED_MODULES
-                ? `export*from${JSON.stringify(DEFERRED_MODULES[a.path])};`
+                ? DEFERRED_MODULES[a.path].map((m) => `export*from${JSON.stringify(m)};`).join('')
                 : [...(groups.get(a.path) ?? [])]
                     .map(([module, names]) => `export{${names.join(',')}}from${JSON.stringify(module)};`)
                     .join('\n'),
             resolveDir: srcDir,
             loader: 'ts',
           }));
-          // Every import of a deferred module but its own entry's gets the module's stand-in.
+          // Every import of a deferred module from outside its part gets the module's stand-in.
           b.onResolve({ filter: /^\./ }, (a) => {
-            const key = deferredByFile.get(resolve(a.resolveDir, `${a.path}.ts`));
-            if (key === undefined || (a.namespace === 'lp-group' && a.importer === key)) return undefined;
-            return { path: key, namespace: 'lp-stand-in' };
+            const file = resolve(a.resolveDir, `${a.path}.ts`);
+            const key = deferredByFile.get(file)?.key;
+            const inside =
+              a.namespace === 'lp-group' ? a.importer === key : deferredByFile.get(a.importer)?.key === key;
+            if (key === undefined || inside) return undefined;
+            // A stand-in of its own for each importer: one shared by two parts would be a part of its own (a chunk).
+            return { path: `${relative(srcDir, file)}?${relative(srcDir, a.importer)}`, namespace: 'lp-stand-in' };
           });
-          b.onLoad({ filter: /.*/, namespace: 'lp-stand-in' }, async (a) => ({
-            contents: standIn(a.path, await functionExports(join(srcDir, `${DEFERRED_MODULES[a.path]}.ts`))),
-            loader: 'js',
-          }));
+          b.onLoad({ filter: /.*/, namespace: 'lp-stand-in' }, (a) => {
+            const { key, functions } = deferredByFile.get(join(srcDir, a.path.split('?')[0])) as DeferredFile;
+            return { contents: standIn(key, functions), loader: 'js' };
+          });
         },
       },
     ],

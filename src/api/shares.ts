@@ -20,6 +20,7 @@
 import type { Outcome } from './client';
 import { type ErrorCode, ServiceError } from './errors';
 import { fnv1a, timeId } from './hash';
+import { snapKey } from './lookup-cache';
 import type { Memo } from './memo';
 import {
   end,
@@ -106,7 +107,7 @@ export class SharedRead {
   ) {}
 
   private key(name: string): string {
-    return this.context.memo.key('snap', name);
+    return snapKey(this.context.memo, name);
   }
 
   private slotKey(slot: number): string {
@@ -126,15 +127,19 @@ export class SharedRead {
     this.slot = undefined;
   }
 
+  /** The cache keys a waiting execution's look at the read reads (`help`), with others in one call. */
+  lookKeys(): string[] {
+    return this.slot === undefined ? [this.key('plan')] : [this.key('plan'), this.slotKey(this.slot)];
+  }
+
   /**
-   * A waiting execution's look at the read of `reader` (the claim's holder): reads its share when the plan
-   * gives it one, else offers to (or keeps its offer).
+   * A waiting execution's look at the read of `reader` (the claim's holder), in `hits` (a cache read of
+   * `lookKeys`): reads its share when the plan gives it one, else offers to (or keeps its offer).
    */
-  help(reader: string | undefined): void {
+  help(reader: string | undefined, hits = this.context.memo.getMany(this.lookKeys())): void {
     const { memo, clock, token } = this.context;
     const plan = this.key('plan');
     const slot = this.slot === undefined ? undefined : this.slotKey(this.slot);
-    const hits = memo.getMany(slot ? [plan, slot] : [plan]);
     const p = hits.get(plan)?.value as Plan | undefined;
     if (!p || p.token !== reader || !Array.isArray(p.by)) {
       if (!slot || hits.get(slot)?.value !== token) this.offer();
@@ -146,7 +151,7 @@ export class SharedRead {
     const able = now - p.at < GIVEN_MS / 2 && this.context.until() >= p.end && this.context.canWrite();
     if (k < 1 || this.mine.has(k) || !able) return;
     const column = memo.getMany([this.key(`${p.gen}:column`)]).get(this.key(`${p.gen}:column`))?.value;
-    this.read(p, [k], p.end, new Set(Array.isArray(column) ? (column as string[]) : []));
+    this.read(p, [k], p.end, new Set(Array.isArray(column) ? (column as string[]) : []))();
   }
 
   /**
@@ -191,8 +196,10 @@ export class SharedRead {
     const ks = plan.by.map((_, k) => k);
     const keys = (k: number) => ['started', 'done', 'part'].map((what) => this.key(`${plan.gen}:${what}:${k}`));
     let judged: Ended | undefined;
+    // The reader writes its parts once the read is judged: the cells waiting for it are answered first.
+    const parts: Array<() => void> = [];
     try {
-      this.read(plan, [0], this.context.until(), this.column, first);
+      parts.push(this.read(plan, [0], this.context.until(), this.column, first));
       for (;;) {
         const hits = memo.getMany(ks.flatMap(keys));
         const [started, done, part] = [0, 1, 2].map((i) => (k: number) => hits.get(keys(k)[i]));
@@ -208,13 +215,13 @@ export class SharedRead {
         } else {
           const left = ks.filter((k) => typeof done(k)?.value !== 'number');
           if (!left.length) {
-            judged = this.judge(plan);
+            judged = this.judge(plan, parts);
             if (!judged.complete) return judged;
             continue;
           }
           const mine = left.filter((k) => (started(k) ? late : clock.now() - plan.at >= GIVEN_MS));
           if (mine.length) {
-            this.read(plan, mine, this.context.until(), this.column);
+            parts.push(this.read(plan, mine, this.context.until(), this.column));
             continue;
           }
         }
@@ -263,7 +270,7 @@ export class SharedRead {
 
   /**
    * Reads shares `ks` (page 1 as given), its requests ended by `until`, and leaves each one's answers for
-   * `column`, pages and part; marks each done before it writes the part.
+   * `column` and pages, marked done; returns the writing of their part of the snapshot.
    */
   private read(plan: Plan, ks: number[], until: number, column: ReadonlySet<string>, first?: Page<ServiceRecord>) {
     const { memo } = this.context;
@@ -309,17 +316,21 @@ export class SharedRead {
     }
     // Done first: the reader judges the read (and the cells waiting get their answers) while the parts are written.
     memo.putMany(puts, true);
-    memo.putMany(
-      parts.map(([k, records, places]) => [
-        this.key(`${plan.gen}:part:${k}`),
-        this.context.canWrite() ? this.snapshot.write(plan.gen, k, records, places) : 0,
-      ]),
-      true,
-    );
+    return () =>
+      memo.putMany(
+        parts.map(([k, records, places]) => [
+          this.key(`${plan.gen}:part:${k}`),
+          this.context.canWrite() ? this.snapshot.write(plan.gen, k, records, places) : 0,
+        ]),
+        true,
+      );
   }
 
-  /** The verdict on a read whose every share is done: complete (the column's answers copied), or why not. */
-  private judge(plan: Plan): Ended {
+  /**
+   * The verdict on a read whose every share is done: complete (the column's answers copied, then the `parts` this
+   * execution read written), or why not.
+   */
+  private judge(plan: Plan, parts: ReadonlyArray<() => void>): Ended {
     const ks = plan.by.map((_, k) => k);
     const keys = ks.flatMap((k) => ['pages', 'found'].map((what) => this.key(`${plan.gen}:${what}:${k}`)));
     const hits = this.context.memo.getMany(keys);
@@ -349,6 +360,7 @@ export class SharedRead {
     // A complete read lists each id once (its verdict counts them), so the shares' answers never disagree.
     const found = ks.flatMap((k) => (part(k, 1) as ServiceRecord[] | undefined) ?? []);
     this.copy(new Map(found.map((record) => [recordId(record) as string, record])));
+    for (const write of parts) write();
     return { complete: true, published: false };
   }
 

@@ -20,6 +20,7 @@
  * copy is a copy of the buckets, so a lost one is read again from them, nothing more.
  */
 import { fnv1a } from './hash';
+import { snapKey } from './lookup-cache';
 import type { Cached, Memo } from './memo';
 import { firstOfEachId, idProblem, recordId, type ServiceRecord } from './records';
 
@@ -127,11 +128,11 @@ export class Snapshot {
 
   /** The cache key of the head, for a caller that reads it with other keys in one call (`viewOf`). */
   headKey(): string {
-    return this.memo.key('snap', 'head');
+    return snapKey(this.memo, 'head');
   }
 
   private bucketKey(gen: string, part: number, bucket: number): string {
-    return this.memo.key('snap', `${gen}:${part}.${bucket}`);
+    return snapKey(this.memo, `${gen}:${part}.${bucket}`);
   }
 
   /** The bucket key of an id in each part. */
@@ -142,7 +143,7 @@ export class Snapshot {
 
   /** The copy of one field's column of generation `gen`, in list order. */
   private columnKey(gen: string, field: string): string {
-    return this.memo.key('snap', `${gen}:col:${field}`);
+    return snapKey(this.memo, `${gen}:col:${field}`);
   }
 
   private allKeys(head: Head): string[] {
@@ -317,4 +318,9 @@ export class Snapshot {
   replace(records: readonly ServiceRecord[], gen: string): void {
     this.publishHeld(this.hold(records, gen));
   }
+}
+
+/** The snapshot in a memo's namespace (a function, so that the bundle can load this module only where it is used). */
+export function snapshotIn(memo: Memo): Snapshot {
+  return new Snapshot(memo);
 }

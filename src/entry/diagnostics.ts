@@ -12,7 +12,6 @@
 import { toServiceError } from '../api/errors';
 import { grouped, plural } from '../api/numbers';
 import { OPERATIONS } from '../api/operations';
-import { DEFAULT_QUOTA_POLICY } from '../api/quota';
 import { isObject, type JsonValue } from '../api/records';
 import { keyHint, redact } from '../api/redact';
 import { interpret } from '../api/response';
@@ -272,11 +271,7 @@ export function runDiagnostics(): Diagnostics {
   checkStores(run);
   checkTriggers(run);
   run.attempt('URL fetches today', 'data', () =>
-    run.add(
-      'URL fetches today',
-      'INFO',
-      fetchBudget(s?.dailyFetchLimit ?? DEFAULT_QUOTA_POLICY.dailyLimit).describeUsage(),
-    ),
+    run.add('URL fetches today', 'INFO', fetchBudget(s?.dailyFetchLimit).describeUsage()),
   );
   const secret = s?.apiKey ?? '';
   const checks = run.checks.map((c) => ({ ...c, detail: redact(c.detail, [secret]), name: redact(c.name, [secret]) }));

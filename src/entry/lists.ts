@@ -9,7 +9,7 @@ import type { Client } from '../api/client';
 import { ServiceError } from '../api/errors';
 import type { OperationName } from '../api/operations';
 import { incompleteError, noSuchPage, type PageFetcher, readList } from '../api/pages';
-import { MAX_FILL_PAGES } from '../api/partners';
+import { MAX_FILL_PAGES } from '../api/lookup-cache';
 import {
   FUND_FIELD_SPECS,
   type FieldSpec,

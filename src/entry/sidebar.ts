@@ -11,7 +11,7 @@
 import { ServiceError } from '../api/errors';
 import { MAX_CACHE_SECONDS } from '../api/memo';
 import { keyHint, keyProblem, redact } from '../api/redact';
-import { DEFAULT_RETRY, type RetryPolicy } from '../api/retry';
+import type { RetryPolicy } from '../api/retry';
 import { addressProblem, normaliseBaseUrl } from '../api/url';
 import {
   type Answer,
@@ -39,7 +39,7 @@ import {
 } from '../gas/settings';
 
 /** A key check is one request: no second attempt. */
-const NO_RETRY: RetryPolicy = { ...DEFAULT_RETRY, retries: 0, retriesWithoutCopy: 0 };
+const NO_RETRY: Partial<RetryPolicy> = { retries: 0, retriesWithoutCopy: 0 };
 
 function state(): SidebarState {
   const s = readSettings();

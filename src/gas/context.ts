@@ -8,7 +8,8 @@ import { ServiceError } from '../api/errors';
 import { timeId } from '../api/hash';
 import { cacheHealth } from '../api/health';
 import { Memo } from '../api/memo';
-import { type Neighbours, PartnerLookup } from '../api/partners';
+import type { Neighbours } from '../api/lookup-cache';
+import { PartnerLookup } from '../api/partners';
 import type { ServiceRecord } from '../api/records';
 import type { Outcome } from '../api/client';
 import type { RetryPolicy } from '../api/retry';
@@ -54,7 +55,7 @@ export function clientFor(
   settings: Settings = readSettings(),
   memo: Memo = memoFor(settings),
   confirmLater = false,
-  retry?: RetryPolicy,
+  retry?: Partial<RetryPolicy>,
 ): Client {
   if (!settings.apiKey)
     throw new ServiceError('NO_KEY', 'No API key: open Investor Data ▸ Settings and save your key.');

@@ -32,13 +32,13 @@ const userCache: QuotaStore = {
   },
 };
 
-/** This execution's fetch budget (one per execution: its slot is chosen once). */
-export function fetchBudget(dailyLimit: number): FetchBudget {
-  const policy = { ...DEFAULT_QUOTA_POLICY, dailyLimit };
+/** This execution's fetch budget (one per execution: its slot is chosen once), for the daily limit set (else the default). */
+export function fetchBudget(dailyLimit?: number): FetchBudget {
+  const policy = { ...DEFAULT_QUOTA_POLICY, dailyLimit: dailyLimit ?? DEFAULT_QUOTA_POLICY.dailyLimit };
   return new FetchBudget({ store: userCache, now: () => Date.now(), policy });
 }
 
 /** UrlFetchApp behind the quota guard: what every fetch of the add-in goes through. */
-export function guardedUrlFetch(dailyLimit: number): Transport {
+export function guardedUrlFetch(dailyLimit?: number): Transport {
   return perRequest(sendBatch, () => Date.now(), fetchBudget(dailyLimit).admit);
 }

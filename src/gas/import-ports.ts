@@ -6,7 +6,7 @@
  */
 import type { Client } from '../api/client';
 import { timeId } from '../api/hash';
-import { Snapshot } from '../api/snapshot';
+import { type Snapshot, snapshotIn } from '../api/snapshot';
 import { memoFor } from './context';
 import { readSettings } from './settings';
 import type { ImportPorts, LockPort, PagePort, SnapshotPort } from '../import/ports';
@@ -62,7 +62,7 @@ function knownValues(cell: Cell): string[] {
 /** The ports for this execution; `client` is needed by steps that read pages (not by cancel). */
 export function importPorts(client?: Client): ImportPorts {
   let snapshot: Snapshot | undefined;
-  const snap = () => (snapshot ??= new Snapshot(memoFor(readSettings())));
+  const snap = () => (snapshot ??= snapshotIn(memoFor(readSettings())));
   let user: string | undefined;
   let kept: boolean | undefined;
   const snapshotPort: SnapshotPort = {

@@ -5,7 +5,7 @@
  * neighbours too (src/api/partners.ts). Anything unexpected gives no neighbours, never an error:
  * the cell then works alone, as before.
  */
-import { MAX_NEIGHBOURS, type Neighbours } from '../api/partners';
+import { MAX_NEIGHBOURS, type Neighbours } from '../api/lookup-cache';
 import { idText } from '../table/input';
 import { type FirstArgument, runAround } from '../table/neighbours';
 

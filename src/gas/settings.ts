@@ -9,7 +9,6 @@
  * the holder saves the new address themselves (src/gas/context.ts refuses).
  */
 
-import { DEFAULT_QUOTA_POLICY } from '../api/quota';
 import { Memo } from '../api/memo';
 import { cache, gasCodec, readAlongWithNext } from './cache';
 
@@ -35,8 +34,8 @@ export interface Settings {
   baseUrl: string;
   ttlSeconds: number;
   refreshedAt: number;
-  /** Apps Script's daily URL fetch quota for the account (script property; 20,000, or 100,000 on Workspace). */
-  dailyFetchLimit: number;
+  /** Apps Script's daily URL fetch quota for the account (script property; 20,000, or 100,000 on Workspace), when set (else the quota guard's default, src/api/quota.ts). */
+  dailyFetchLimit: number | undefined;
   /** The key's cache namespace as stored with it ('' when none; the memo checks it was made for this key and address). */
   storedNamespace: string;
 }
@@ -123,9 +122,9 @@ export function readSettings(): Settings {
       return documentSettings().refreshedAt;
     },
     // Read only when something is about to be fetched: a warm formula never pays for it.
-    get dailyFetchLimit(): number {
+    get dailyFetchLimit(): number | undefined {
       const limit = Number(PropertiesService.getScriptProperties().getProperty(PROP.dailyFetchLimit));
-      return limit > 0 ? Math.floor(limit) : DEFAULT_QUOTA_POLICY.dailyLimit;
+      return limit > 0 ? Math.floor(limit) : undefined;
     },
   };
 }

@@ -20,7 +20,7 @@ import {
   rowsOf,
   startRead,
 } from '../api/pages';
-import { MAX_FILL_PAGES } from '../api/partners';
+import { MAX_FILL_PAGES } from '../api/lookup-cache';
 import { recordId, type ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
 import { failRun, writeTarget } from './end';

@@ -22,7 +22,7 @@
  */
 import { mulberry32 as seeded } from '../../dev/service/rng';
 import { ServiceError } from '../../src/api/errors';
-import { CLAIM_MS, type Neighbours } from '../../src/api/partners';
+import { CLAIM_MS, type Neighbours } from '../../src/api/lookup-cache';
 import type { ServiceRecord } from '../../src/api/records';
 import type { HttpResponse } from '../../src/api/transport';
 import { json } from './fakes';

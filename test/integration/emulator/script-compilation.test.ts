@@ -106,12 +106,12 @@ describe('the bundle: what each execution compiles', () => {
   });
   afterAll(() => svc.stop());
 
-  test('a formula answered from the cache compiles the script only; one that asks the service also the sending parts; an import step the parts it loads, each once', () => {
+  test('a formula answered from the cache compiles the script only; one that misses also the part for misses and the sending part; an import step the parts it loads, each once', () => {
     const a = addin(svc.url, undefined, { modelledClock: { latencyMs: 10 } });
     const script = compileMs(a.emu.source);
     const cold = a.cell('LP_GET', 'lp_0000a', 'firm');
     expect(cold.run.ledger.fetches).toBeGreaterThan(0);
-    expect(named(cold).sort()).toEqual(['Code.js', 'lp-http.js', 'lp-neighbours.js', 'lp-response.js']);
+    expect(named(cold).sort()).toEqual(['Code.js', 'lp-miss.js', 'lp-send.js']);
     const warm = a.cell('LP_GET', 'lp_0000a', 'firm');
     expect(warm.run.ledger.fetches).toBe(0);
     expect(warm.run.ledger.compiles).toEqual([{ name: 'Code.js', ms: script }]);
@@ -128,23 +128,17 @@ describe('the bundle: what each execution compiles', () => {
     expect(call(a.emu, 'importStatus', [id])).toMatchObject({ ok: true });
   });
 
-  test('a formula that reads the whole list compiles the shared read and the page reader on their first use, once; a list formula also its own part', async () => {
+  test('a formula that reads the whole list compiles the part for misses and the sending part on their first use, once; a list formula also its own part', async () => {
     const a = addin(svc.url, undefined, { modelledClock: { latencyMs: 10 } });
     const ids = (await activeIds(svc)).slice(0, 60).map((id) => [id]);
     const range = a.cell('LP_GET', ids, 'firm');
     expect(range.error).toBeUndefined();
     expect(range.run.ledger.fetchAllCalls).toBeGreaterThan(0);
-    expect(named(range).sort()).toEqual([
-      'Code.js',
-      'lp-http.js',
-      'lp-list-reader.js',
-      'lp-response.js',
-      'lp-shared-read.js',
-    ]);
+    expect(named(range).sort()).toEqual(['Code.js', 'lp-miss.js', 'lp-send.js']);
     // The snapshot it filled answers the next range from the cache: no list read, nothing more compiled.
     expect(a.cell('LP_GET', ids, 'firm').run.ledger.compiles.map((c) => c.name)).toEqual(['Code.js']);
     const list = a.cell('LP_ACTIVE', '', 50, 'id');
     expect(list.error).toBeUndefined();
-    expect(named(list).sort()).toEqual(['Code.js', 'lp-http.js', 'lp-list-reader.js', 'lp-lists.js', 'lp-response.js']);
+    expect(named(list).sort()).toEqual(['Code.js', 'lp-lists.js', 'lp-miss.js', 'lp-send.js']);
   });
 });

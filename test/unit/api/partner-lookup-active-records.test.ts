@@ -5,7 +5,7 @@
  * snapshot marked with when it was read; else an error: the read's own, "too many" when the list
  * is longer than a formula may read, or "try again" when nothing is known.
  */
-import { MAX_FILL_PAGES } from '../../../src/api/partners';
+import { MAX_FILL_PAGES } from '../../../src/api/lookup-cache';
 import { json } from '../../helpers/fakes';
 import { partnerWorld, TTL_MS } from '../../helpers/partner-world';
 

@@ -5,7 +5,7 @@
  * cache. A cell whose block another execution is fetching waits for that execution's answers
  * and asks only for what is still missing; other blocks are not held up.
  */
-import { MAX_NEIGHBOURS } from '../../../src/api/partners';
+import { MAX_NEIGHBOURS } from '../../../src/api/lookup-cache';
 import { answers, partnerWorld } from '../../helpers/partner-world';
 
 const blockOf =

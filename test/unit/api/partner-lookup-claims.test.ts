@@ -4,7 +4,7 @@
  * as CLAIM_MS is abandoned and taken over at once; a claim under this execution's own token does
  * not stop it.
  */
-import { CLAIM_MS } from '../../../src/api/partners';
+import { CLAIM_MS } from '../../../src/api/lookup-cache';
 import { partnerWorld } from '../../helpers/partner-world';
 
 const cold = (w: ReturnType<typeof partnerWorld>) => w.ids.slice(0, 50);

@@ -4,7 +4,7 @@
  * (src/api/partners.ts): the holed one it found does not end the wait, as it does not stop the
  * execution that reads. LP_FIND waits the same way for a whole list.
  */
-import { POLL_MS } from '../../../src/api/partners';
+import { POLL_MS } from '../../../src/api/lookup-cache';
 import { answers, partnerWorld } from '../../helpers/partner-world';
 
 /** A published snapshot of which the cache lost a bucket; another execution, reading the list again, publishes anew at this cell's third poll. */

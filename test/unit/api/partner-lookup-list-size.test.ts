@@ -4,7 +4,7 @@
  * which is remembered (fresh entries of two numbers only), so later cells decide without asking.
  * LP_FIND on a list too long for a formula says so; a refused page 1 is the error it shows.
  */
-import { MAX_FILL_PAGES } from '../../../src/api/partners';
+import { MAX_FILL_PAGES } from '../../../src/api/lookup-cache';
 import { json } from '../../helpers/fakes';
 import { answers, partnerWorld, TTL_MS } from '../../helpers/partner-world';
 

@@ -7,7 +7,7 @@
  * for what the list lacks. A cell that read the list with too little time left to write the
  * snapshot answers from what it read.
  */
-import { FILL_MIN_IDS } from '../../../src/api/partners';
+import { FILL_MIN_IDS } from '../../../src/api/lookup-cache';
 import { Snapshot, type SnapshotView } from '../../../src/api/snapshot';
 import { answers, partnerWorld } from '../../helpers/partner-world';
 

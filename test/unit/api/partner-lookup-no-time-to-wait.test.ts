@@ -5,7 +5,7 @@
  * snapshot, when published, or its own answers in the run's buckets. Only what neither holds is
  * asked for one by one.
  */
-import { POLL_MS } from '../../../src/api/partners';
+import { POLL_MS } from '../../../src/api/lookup-cache';
 import { answers, partnerWorld } from '../../helpers/partner-world';
 
 /** The time a cell keeps for its own requests, less than a poll: too little to wait at all (the client keeps 1.5 s at its deadline). */

@@ -6,7 +6,7 @@
  * MAX_RUN_COPIES of the column's ids are copied; a bucket entry that is not a record is ignored.
  */
 import { fnv1a } from '../../../src/api/hash';
-import { COPY_BUCKETS, MAX_RUN_COPIES } from '../../../src/api/partners';
+import { COPY_BUCKETS, MAX_RUN_COPIES } from '../../../src/api/lookup-cache';
 import { answers, partnerWorld, TTL_MS } from '../../helpers/partner-world';
 
 const liveCopyKeys = (w: ReturnType<typeof partnerWorld>) =>

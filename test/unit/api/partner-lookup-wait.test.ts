@@ -5,7 +5,7 @@
  * claim is let go, when the claim is abandoned (older than CLAIM_MS), after CLAIM_MS of waiting,
  * or when it has only the time it keeps for its own requests. Then it asks for its ids one by one.
  */
-import { CLAIM_MS, POLL_MS } from '../../../src/api/partners';
+import { CLAIM_MS, POLL_MS } from '../../../src/api/lookup-cache';
 import { answers, partnerWorld } from '../../helpers/partner-world';
 
 /** Another execution holds the claim on reading the list, and publishes the snapshot at this cell's third poll (its claim not let go yet). */

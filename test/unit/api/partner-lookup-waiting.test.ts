@@ -4,7 +4,7 @@
  * own and its block's), or its copies of the column when the snapshot is gone; it stops waiting
  * as soon as the copies hold every id it wants, and not before.
  */
-import { COPY_BUCKETS } from '../../../src/api/partners';
+import { COPY_BUCKETS } from '../../../src/api/lookup-cache';
 import { answers, partnerWorld } from '../../helpers/partner-world';
 
 const gone = ['lp_gone_1', 'lp_gone_2', 'lp_gone_3'];
@@ -87,7 +87,7 @@ test('copies holding every id end the wait at once, while the reader still holds
   expect(after.count()).toBe(0);
 });
 
-test('the reader leaves its copies and lets its claim go just after a look: the cell looks once more and asks nothing', () => {
+test('the reader leaves its copies and lets its claim go while the cell sleeps: its next look, one cache read of both, finds them and it asks nothing', () => {
   const w = partnerWorld();
   const range = w.ids.slice(0, 50);
   w.readRange(range, 'theirs');
@@ -96,21 +96,10 @@ test('the reader leaves its copies and lets its claim go just after a look: the 
   left.delete(w.headKey);
   w.store.items.clear();
   w.claim('theirs');
-  const claimKey = w.memo.key('claim', 'snapshot');
-  let polled = false;
-  w.hooks.onSleep = () => {
-    polled = true;
-  };
-  const getAll = w.store.getAll.bind(w.store);
-  w.store.getAll = (keys) => {
-    const out = getAll(keys);
-    // The cell's look for its answers at its first poll found none; the reader now leaves them and lets go.
-    if (polled && !keys.includes(claimKey)) {
-      polled = false;
-      for (const [key, item] of left) w.store.items.set(key, item);
-      w.release();
-    }
-    return out;
+  w.hooks.onSleep = (polls) => {
+    if (polls !== 1) return;
+    for (const [key, item] of left) w.store.items.set(key, item);
+    w.release();
   };
   const after = w.log();
   expect(answers(w.execution('mine').lookup(range))).toEqual(range);
@@ -137,6 +126,11 @@ test("a range waiting for the reader looks at the run's buckets only, not at its
   };
   expect(answers(w.execution('mine').lookup(range))).toEqual(range);
   expect(looks.length).toBeGreaterThanOrEqual(2);
-  // The run's buckets are at most COPY_BUCKETS keys, however many ids the range holds.
-  expect(Math.max(...looks.map((keys) => keys.length))).toBeLessThanOrEqual(COPY_BUCKETS);
+  // Each look is one cache read: the run's buckets (at most COPY_BUCKETS keys, however many ids the range
+  // holds), with the claim and the shared read's keys (the snapshot's head, the plan, its offer), no id's own entry.
+  const buckets = new Set(Array.from({ length: COPY_BUCKETS }, (_, b) => w.memo.key('copy', String(b))));
+  const coordination = (key: string) =>
+    key === w.memo.key('claim', 'snapshot') || key.startsWith(w.memo.key('snap', ''));
+  for (const keys of looks) expect(keys.filter((key) => !buckets.has(key) && !coordination(key))).toEqual([]);
+  expect(looks.some((keys) => keys.some((key) => buckets.has(key)) && keys.some(coordination))).toBe(true);
 });

@@ -7,7 +7,7 @@
  * the small buckets of answers.
  */
 import { fnv1a } from '../../../src/api/hash';
-import { COPY_BUCKETS } from '../../../src/api/partners';
+import { COPY_BUCKETS } from '../../../src/api/lookup-cache';
 import { answers, partnerWorld } from '../../helpers/partner-world';
 
 test('many uncached ids: the execution that holds the claim reads the whole list and answers from it', () => {

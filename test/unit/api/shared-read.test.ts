@@ -289,3 +289,20 @@ test('a waiter that first looks once the plan is written, with no share in it, w
   expect(late.execution.pages()).toEqual([]);
   expect(plan.by).not.toContain('late');
 });
+
+test("the reader copies the column's answers for the waiting cells before it writes its own part of the snapshot", () => {
+  const s = setup();
+  const { helpers, page1, plan } = planned(s, ['a', 'b']);
+  // How many of the column's answers were copied when each part was written.
+  const copiedWhenWritten = new Map<number, number>();
+  const write = s.snapshot.write.bind(s.snapshot);
+  s.snapshot.write = (gen, part, records, places) => {
+    copiedWhenWritten.set(part, s.copied.length);
+    return write(gen, part, records, places);
+  };
+  expect(driven(s, { helpers, page1, plan })).toEqual({ complete: true, published: true });
+  // A helper writes its part as soon as it has read its share; the reader once the waiting cells have their answers.
+  expect(copiedWhenWritten.get(plan.by.indexOf('a'))).toBe(0);
+  expect(copiedWhenWritten.get(plan.by.indexOf('b'))).toBe(0);
+  expect(copiedWhenWritten.get(0)).toBe(s.column.size);
+});

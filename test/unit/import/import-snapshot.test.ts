@@ -8,7 +8,7 @@
  * formula reads itself. Driven over the in-memory ports (test/helpers) with a snapshot port that
  * keeps what it is given.
  */
-import { MAX_FILL_PAGES } from '../../../src/api/partners';
+import { MAX_FILL_PAGES } from '../../../src/api/lookup-cache';
 import type { ServiceRecord } from '../../../src/api/records';
 import { beginRun, continueRun, PART_RECORDS } from '../../../src/import/machine';
 import type { ImportPorts } from '../../../src/import/ports';

@@ -1,0 +1,481 @@
+/**
+ * What a lookup of limited partners (./partners.ts) does when the cache does not hold every answer:
+ * the shared snapshot, a read of the list when it is cheaper than one request per id (shared with
+ * the cells waiting for it, ./shares.ts), claims so that one execution fetches for many, and one
+ * request per id for the rest. A module of its own so that a cell answered from the cache never
+ * compiles it (scripts/build-lib.ts, DEFERRED_MODULES).
+ */
+import type { Outcome } from './client';
+import { ServiceError } from './errors';
+import { timeId } from './hash';
+import type { Cached } from './memo';
+import { incompleteError, type PageFetcher, readList } from './pages';
+import {
+  all,
+  bucketKey,
+  CLAIM_MS,
+  FILL_MIN_IDS,
+  FILL_PAGE_LIMIT,
+  type Found,
+  memoRead,
+  readKeys,
+  take,
+  type LookupContext,
+  MAX_FILL_PAGES,
+  MAX_NEIGHBOURS,
+  MAX_RUN_COPIES,
+  type Neighbours,
+  POLL_MS,
+  snapKey,
+  uniq,
+} from './lookup-cache';
+import type { Page, ServiceRecord } from './records';
+import { type Plan, type SharedRead, sharedRead } from './shares';
+import { Snapshot, type SnapshotView } from './snapshot';
+
+/** Time that must be left to write a snapshot just read (else it is used in memory only). */
+const WRITE_RESERVE_MS = 8_000;
+/** Time a read of the list keeps beyond that, for answering the cell once the snapshot is written. */
+const ANSWER_RESERVE_MS = 1_500;
+/** Time a waiting execution keeps for its own requests after giving up the wait. */
+const KEEP_FOR_SELF_MS = 8_000;
+
+interface Meta {
+  total: number;
+  size: number;
+}
+
+/** A read of the list: a fresh snapshot (this execution's, or another's), or why there is none (neither when reading it was not worth it). */
+interface Filled {
+  view?: SnapshotView;
+  error?: ServiceError;
+}
+
+/**
+ * A claim in the cache on work one execution does for many (reading the list, fetching a block's
+ * ids). It is taken when no other execution holds one younger than CLAIM_MS; of two written at the
+ * same instant, the value that stayed decides.
+ */
+class Claim {
+  private readonly key: string;
+
+  constructor(
+    private readonly context: LookupContext,
+    name: string,
+  ) {
+    this.key = context.memo.key('claim', name);
+  }
+
+  private held(): Cached | undefined {
+    return this.context.memo.getMany([this.key]).get(this.key);
+  }
+
+  /** The execution holding the claim, while it is live (as a cache read that holds its key saw it). */
+  holder(hits = this.context.memo.getMany([this.key])): string | undefined {
+    const held = hits.get(this.key);
+    return this.live(held) ? String(held.value) : undefined;
+  }
+
+  private live(held: Cached | undefined): held is Cached {
+    return !!held && this.context.clock.now() - held.fetchedAt < CLAIM_MS;
+  }
+
+  take(): boolean {
+    const held = this.held();
+    if (this.live(held) && held.value !== this.context.token) return false;
+    this.renew();
+    return this.mine();
+  }
+
+  mine(): boolean {
+    return this.held()?.value === this.context.token;
+  }
+
+  /** Renewed, a long read is not taken for abandoned. */
+  renew(): void {
+    this.context.memo.putMany([[this.key, this.context.token]]);
+  }
+
+  release(): void {
+    this.context.memo.remove([this.key]);
+  }
+
+  /**
+   * Waits (briefly, within the deadline) until `done` holds or the claim is gone, looking every
+   * POLL_MS with one cache read of the claim and the `keys` `done` reads. The claim and what its
+   * holder left are read together, so a claim let go is seen with what it left. A wait never
+   * begun (only the time kept for this execution's own requests is left) looks once: what another
+   * execution has already left costs a cache read, not a request.
+   */
+  waitFor(keys: () => readonly string[], done: (hits: Map<string, Cached>) => boolean): void {
+    const { clock, client, memo } = this.context;
+    const until = clock.now() + CLAIM_MS;
+    const look = () => memo.getMany([...new Set([this.key, ...keys()])]);
+    let looked = false;
+    while (clock.now() < until && client.timeLeft() > KEEP_FOR_SELF_MS) {
+      clock.sleep(POLL_MS);
+      const hits = look();
+      looked = true;
+      if (done(hits) || !this.live(hits.get(this.key))) return;
+    }
+    if (!looked) done(look());
+  }
+}
+
+class Misses {
+  private readonly snapshot: Snapshot;
+
+  constructor(private readonly context: LookupContext) {
+    this.snapshot = new Snapshot(context.memo);
+  }
+
+  /** The snapshot, a read of the list when cheaper, then one request per id for what is still missing. */
+  fetchMisses(
+    own: readonly string[],
+    neighboursOf: (() => Neighbours | undefined) | undefined,
+    found: Found,
+    head: Cached | undefined,
+  ) {
+    const view = this.snapshot.viewOf(head);
+    const fresh = view?.fresh ? view : undefined;
+    const lost = this.answer(fresh, own, found);
+    let misses = own.filter((id) => !found.has(id));
+    if (!misses.length) return;
+    // A miss whose bucket the cache has lost may be listed: the list may be read again.
+    const whole = fresh && !misses.some((id) => lost.has(id)) ? fresh : undefined;
+    const neighbours = neighboursOf?.();
+    const ownSet = new Set(own);
+    let extra = this.missingNeighbours(neighbours?.ids, ownSet, whole);
+    const wanted = whole ? 0 : misses.length + this.missingNeighbours(neighbours?.column, ownSet).length;
+    if (wanted >= FILL_MIN_IDS) {
+      const read = this.fill(wanted, view?.gen, neighbours?.column ?? own, { own: misses, found }).view;
+      this.answer(read, misses, found);
+      misses = misses.filter((id) => !found.has(id));
+      // The block's other ids matter only to a cell that still asks for its own.
+      const listed = read && misses.length ? this.snapshot.find(read, extra).records : undefined;
+      extra = extra.filter((id) => !listed?.has(id));
+    }
+    if (misses.length) this.oneByOne(misses, extra, neighbours, found, view);
+  }
+
+  /** Answers what it can of `ids` from a fresh snapshot; returns the ids whose bucket the cache has lost. */
+  private answer(view: SnapshotView | undefined, ids: readonly string[], found: Found): Set<string> {
+    if (!view) return new Set();
+    const got = this.snapshot.find(
+      view,
+      ids.filter((id) => !found.has(id)),
+      this.context.fields,
+    );
+    for (const [id, record] of got.records) found.set(id, { ok: true, value: record });
+    return got.lost;
+  }
+
+  /** Neighbours' ids that have no fresh answer anywhere (the snapshot's are left out when it is fresh and whole). */
+  private missingNeighbours(neighbours: readonly string[] | undefined, own: Set<string>, view?: SnapshotView) {
+    if (!neighbours) return [];
+    let ids = uniq(neighbours).filter((id) => !own.has(id));
+    const listed = view && ids.length ? this.snapshot.find(view, ids).records : undefined;
+    if (listed) ids = ids.filter((id) => !listed.has(id));
+    if (!ids.length) return [];
+    const peek = this.context.client.peekPartners(ids);
+    return ids.filter((id) => !peek.has(id));
+  }
+
+  /**
+   * Every active partner, in list order (LP_FIND): the fresh snapshot; else a new one read now (or
+   * by another execution that is reading it); else the last good one, marked stale; else the error.
+   */
+  activeRecords(): { records: ServiceRecord[]; staleSince?: number } {
+    const view = this.snapshot.view();
+    const whole = view?.fresh ? this.wholeList(view) : undefined;
+    if (whole) return { records: whole };
+    const filled = this.fill(Number.POSITIVE_INFINITY, view?.gen);
+    const records = filled.view && this.wholeList(filled.view);
+    if (records) return { records };
+    let error = filled.error;
+    const known = this.meta();
+    if (!error && known && pagesOf(known) > MAX_FILL_PAGES) {
+      error = new ServiceError(
+        'BAD_INPUT',
+        `${known.total} active partners are too many to read in a formula; run Investor Data ▸ Import once (it keeps a copy the formulas search).`,
+      );
+    }
+    const stale = view ? this.snapshot.all(view) : undefined;
+    if (stale && (!error || error.fallsBack)) return { records: stale, staleSince: view?.fetchedAt };
+    throw error ?? new ServiceError('SERVER', 'The list of active partners could not be read; try again in a minute.');
+  }
+
+  /** The whole list, with the formula's fields at least (their column copies when it names them). */
+  private wholeList(view: SnapshotView): ServiceRecord[] | undefined {
+    const { fields } = this.context;
+    return fields ? this.snapshot.columns(view, fields) : this.snapshot.all(view);
+  }
+
+  /**
+   * Leaves the run's answers in the memo one by one (for the freshness lifetime only), so the
+   * cells Sheets evaluates next each read one small entry instead of the snapshot's buckets.
+   */
+  private copyColumn(records: ReadonlyMap<string, ServiceRecord>, column: readonly string[]): void {
+    const ids = uniq(column)
+      .filter((id) => records.has(id))
+      .slice(0, MAX_RUN_COPIES);
+    const byBucket = new Map<string, Record<string, ServiceRecord>>();
+    for (const id of ids) {
+      const key = bucketKey(this.context.memo, id);
+      // No prototype: an id such as "__proto__" is stored as an ordinary entry.
+      if (!byBucket.has(key)) byBucket.set(key, Object.create(null) as Record<string, ServiceRecord>);
+      (byBucket.get(key) as Record<string, ServiceRecord>)[id] = records.get(id) as ServiceRecord;
+    }
+    this.context.memo.putMany([...byBucket], true);
+  }
+
+  /** The list's size, remembered so that cells deciding whether to read it ask once. */
+  private meta(): Meta | undefined {
+    const key = snapKey(this.context.memo, 'meta');
+    const hit = this.context.memo.getMany([key]).get(key);
+    const v = hit?.value as Meta | undefined;
+    return hit?.fresh && v && typeof v.total === 'number' && typeof v.size === 'number' ? v : undefined;
+  }
+
+  /**
+   * Reads the whole active list when that is cheaper than `wanted` requests, or waits for another
+   * execution doing it (stopping early once the answers to `wait.own` are in its buckets). `seen` is
+   * the generation the caller found (holed, or no longer fresh): any other one published since is
+   * taken as it is.
+   */
+  private fill(
+    wanted: number,
+    seen?: string,
+    column?: readonly string[],
+    wait?: { own: string[]; found: Found },
+  ): Filled {
+    const known = this.meta();
+    if (known && !worthReading(wanted, known)) return {};
+    // A reader's snapshot is a fresh one other than the one the caller found (which may be holed, as the reader found it).
+    const head = this.snapshot.headKey();
+    const published = (hits = this.context.memo.getMany([head])): Filled => {
+      const v = this.snapshot.viewOf(hits.get(head));
+      return v?.fresh && v.gen !== seen ? { view: v } : {};
+    };
+    // The reader leaves the column's answers before it writes the snapshot: a waiting cell stops at the first of the two.
+    const claim = new Claim(this.context, 'snapshot');
+    // A read of the list leaves answers in the run's buckets only: the ids' own entries are not read again.
+    const copies = memoRead(this.context, wait?.own ?? [], { own: false, copies: true });
+    const copiesIn = (hits = this.context.memo.getMany(readKeys(copies))) => {
+      if (!wait) return false;
+      take(this.context, copies, hits, wait.found);
+      return all(wait.own, wait.found);
+    };
+    const shared = this.sharedRead(column);
+    // A waiting execution offers to read a share of the reader's pages, and reads the one the reader gives it.
+    const waitForReader = () => {
+      try {
+        shared.help(claim.holder());
+        claim.waitFor(
+          () => [...shared.lookKeys(), ...readKeys(copies), head],
+          (hits) => {
+            shared.help(claim.holder(hits), hits);
+            return copiesIn(hits) || !!published(hits).view;
+          },
+        );
+      } finally {
+        shared.withdraw();
+      }
+      return published();
+    };
+    if (!claim.take()) return waitForReader();
+    let lost = false;
+    try {
+      // Another execution may have published a snapshot since this one looked (while it read its neighbours, say).
+      const since = published();
+      if (since.view) return since;
+      // Another execution may have claimed at the same instant and kept it: then it reads the list, not this one
+      // (looked at before page 1 and again after it, so that two executions seldom both ask for page 1).
+      lost = !claim.mine();
+      const first = known || lost ? undefined : this.learnSize(wanted);
+      if (!lost && !known && !first) return {};
+      lost ||= !claim.mine();
+      if (lost) return waitForReader();
+      const filled = this.readAndPublish(claim, shared, first, column);
+      // A read shared with others leaves this execution its own answers in the run's buckets, as theirs.
+      if (!filled.view?.held) copiesIn();
+      return filled;
+    } catch (e) {
+      if (!(e instanceof ServiceError)) throw e;
+      return { error: e };
+    } finally {
+      if (!lost) claim.release();
+    }
+  }
+
+  /**
+   * Page 1, read to learn (and remember) the list's size; undefined when reading the list is not
+   * worth it. Its failure is thrown: the read's error.
+   */
+  private learnSize(wanted: number): Outcome<Page<ServiceRecord>> | undefined {
+    const first = this.context.client.activePartnerPages([1], FILL_PAGE_LIMIT)[0];
+    if (!first.ok) throw first.error;
+    const meta: Meta = { total: first.value.pagination.totalItems, size: Math.max(1, first.value.items.length) };
+    this.context.memo.putMany([[snapKey(this.context.memo, 'meta'), meta]]);
+    return worthReading(wanted, meta) ? first : undefined;
+  }
+
+  /** A read of the list shared with the executions waiting for it (src/api/shares.ts). */
+  private sharedRead(column?: readonly string[]): SharedRead {
+    const { client, clock, memo, token, random } = this.context;
+    const until = () => clock.now() + client.timeLeft() - WRITE_RESERVE_MS - ANSWER_RESERVE_MS;
+    return sharedRead(
+      {
+        memo,
+        clock,
+        token,
+        random,
+        until,
+        pages: (pages, limit, end) => client.activePartnerPages(pages, limit, { until: end }),
+        canWrite: () => client.timeLeft() >= WRITE_RESERVE_MS,
+      },
+      this.snapshot,
+      new Set(column ?? []),
+      (records) => client.timeLeft() > WRITE_RESERVE_MS / 2 && this.copyColumn(records, column ?? []),
+    );
+  }
+
+  /**
+   * Reads the list (page 1 already in when `first` is given): shared with the executions waiting for it when it
+   * has pages left after page 1, else (or when the list moved under the shared read) by this execution alone;
+   * leaves `column`'s answers and a new snapshot.
+   */
+  private readAndPublish(
+    claim: Claim,
+    shared: SharedRead,
+    first: Outcome<Page<ServiceRecord>> | undefined,
+    column?: readonly string[],
+  ): Filled {
+    const { client, clock, fields } = this.context;
+    // The read ends early enough to leave time for writing it and answering the cell.
+    const until = clock.now() + client.timeLeft() - WRITE_RESERVE_MS - ANSWER_RESERVE_MS;
+    const opening = first ?? client.activePartnerPages([1], FILL_PAGE_LIMIT, { until })[0];
+    const firstPage = opening.ok ? opening.value : undefined;
+    const plan = firstPage && shared.post(firstPage, FILL_PAGE_LIMIT);
+    let before: number | undefined;
+    if (firstPage && plan) {
+      const got = this.readShared(claim, shared, plan, firstPage, until);
+      if (typeof got !== 'number') return got;
+      // The list moved under the shared read: read again here, from page 1, and judged against it.
+      before = got;
+    }
+    // Page 1 as learnt is the first read's only: a read done again because the list moved asks for it again.
+    let learnt: Outcome<Page<ServiceRecord>> | undefined = before === undefined ? opening : undefined;
+    const fetch: PageFetcher = (pages, limit) => {
+      const page1 = learnt && pages.length === 1 && pages[0] === 1 ? learnt : undefined;
+      learnt = undefined;
+      return page1 ? [page1] : client.activePartnerPages(pages, limit, { until });
+    };
+    const read = readList(fetch, { limit: FILL_PAGE_LIMIT, batch: 100, passes: plan ? 1 : 2, before });
+    if (!read.verdict.complete) return { error: incompleteError('list of active partners', read.verdict) };
+    claim.renew();
+    const view = this.snapshot.hold(read.records, timeId(clock.now(), this.context.random));
+    // The column's answers first: the cells waiting for this read (and the ones Sheets runs next) need only those.
+    if (column && client.timeLeft() > WRITE_RESERVE_MS / 2) this.copyColumn(view.held.byId, column);
+    // Writing the snapshot takes time (about 1 s per 10,000 partners): never at the cost of this cell's 30 s.
+    if (client.timeLeft() >= WRITE_RESERVE_MS) this.snapshot.publishHeld(view, fields);
+    return { view };
+  }
+
+  /** Drives a shared read to its end: published, or failed, or (its digest) to be read again. */
+  private readShared(claim: Claim, shared: SharedRead, plan: Plan, first: Page<ServiceRecord>, until: number) {
+    const { client, clock, fields } = this.context;
+    const ended = shared.drive(plan, first, () => {
+      if (clock.now() >= until) return false;
+      claim.renew();
+      clock.sleep(POLL_MS);
+      return true;
+    });
+    if (!ended.complete) return ended.digest ?? { error: ended.error };
+    const whole = shared.whole(plan);
+    if (!whole) {
+      // The snapshot is this read once published (its generation); else the column's answers are all there is of it.
+      const view = this.snapshot.view();
+      return view?.gen === plan.gen ? { view } : {};
+    }
+    const view = this.snapshot.hold(whole, plan.gen);
+    if (fields && client.timeLeft() >= WRITE_RESERVE_MS) this.snapshot.copyColumns(view, whole, fields);
+    return { view };
+  }
+
+  /**
+   * One request per id, for this cell's ids and, when this execution can claim the group, its
+   * neighbours' too (their answers stay in the cache for them), the cell's own first: near the
+   * day's fetch margin the quota guard admits the first of a batch. A cell whose group another
+   * execution is fetching waits for that execution's answers first. Failures fall back to the
+   * snapshot's last good copy.
+   */
+  private oneByOne(
+    misses: string[],
+    extra: string[],
+    neighbours: Neighbours | undefined,
+    found: Found,
+    view: SnapshotView | undefined,
+  ): void {
+    let todo = misses;
+    if (extra.length && neighbours) {
+      const claim = new Claim(this.context, `ids:${neighbours.group}`);
+      if (claim.take()) {
+        try {
+          this.fetchInto([...todo, ...extra.slice(0, Math.max(0, MAX_NEIGHBOURS - todo.length))], found, view);
+        } finally {
+          claim.release();
+        }
+        return;
+      }
+      // Its block's fetcher leaves answers id by id: the run's buckets (up to 64 of some 75 KB) are not read.
+      const own = memoRead(this.context, todo, { own: true, copies: false });
+      claim.waitFor(
+        () => readKeys(own),
+        (hits) => {
+          take(this.context, own, hits, found);
+          return all(todo, found);
+        },
+      );
+      todo = todo.filter((id) => !found.has(id));
+    }
+    if (todo.length) this.fetchInto(todo, found, view);
+  }
+
+  private fetchInto(ids: string[], found: Found, view: SnapshotView | undefined): void {
+    const outcomes = this.context.client.limitedPartners(ids);
+    const failedWithCopy = ids.filter(
+      (_, i) => !outcomes[i].ok && (outcomes[i] as { error: ServiceError }).error.fallsBack,
+    );
+    const stale = view && failedWithCopy.length ? this.snapshot.find(view, failedWithCopy).records : new Map();
+    ids.forEach((id, i) => {
+      const record = stale.get(id);
+      found.set(id, record && view ? { ok: true, value: record, staleSince: view.fetchedAt } : outcomes[i]);
+    });
+  }
+}
+
+function pagesOf(m: Meta): number {
+  return Math.max(1, Math.ceil(m.total / Math.max(1, m.size)));
+}
+
+/** Whether reading the list (its pages) is cheaper than `wanted` requests, and short enough for a formula. */
+function worthReading(wanted: number, m: Meta): boolean {
+  return wanted > pagesOf(m) && pagesOf(m) <= MAX_FILL_PAGES;
+}
+
+/** The snapshot (its head as the lookup read it), a read of the list when cheaper, then one request per id for what is still missing. */
+export function fetchMisses(
+  context: LookupContext,
+  own: readonly string[],
+  neighboursOf: (() => Neighbours | undefined) | undefined,
+  found: Found,
+  head: Cached | undefined,
+): void {
+  new Misses(context).fetchMisses(own, neighboursOf, found, head);
+}
+
+/** Every active partner, in list order (PartnerLookup.activeRecords). */
+export function activeRecords(context: LookupContext): { records: ServiceRecord[]; staleSince?: number } {
+  return new Misses(context).activeRecords();
+}
