@@ -1,7 +1,8 @@
 /**
  * The service client: one typed method per operation over one call engine. The engine serves
- * fresh answers from the memo and sends the rest through the transport, up to `parallelism` at
- * once, one outcome per request. Each call is retried on its own by the retry policy
+ * fresh answers from the memo here and sends the rest (./send.ts, compiled only by an execution
+ * that asks the service anything) through the transport, up to `parallelism` at once, one
+ * outcome per request. Each call is retried on its own by the retry policy
  * (src/api/retry.ts: backoff, jitter, Retry-After) within its deadline: the earlier of the
  * execution's and the one its caller passes; a call the deadline leaves unsent ends UNSENT. The
  * engine falls back to the second listed path of the active-partners list when its first page is

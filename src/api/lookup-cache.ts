@@ -17,8 +17,9 @@ export const MAX_FILL_PAGES = 300;
 export const FILL_PAGE_LIMIT = 1000;
 /**
  * After reading the list for a filled-down column (or a range), this many of its ids' answers are
- * also kept in small buckets, cheap to read: about 31 partners a bucket, some 75 KB, never gzipped
- * (at 4,000 they were, and a cold range over 10,000 ids took 0.3 s more).
+ * also kept in small buckets, cheap to read: about 31 partners a bucket, some 75 KB with every
+ * field (fewer with the fields the formula shows), never gzipped (at 4,000 with every field they
+ * were, and a cold range over 10,000 ids took 0.3 s more).
  */
 export const MAX_RUN_COPIES = 2000;
 /**
@@ -68,8 +69,20 @@ export const all = (ids: readonly string[], found: Found) => ids.every((id) => f
 /** The cache key of a name of the shared snapshot (src/api/snapshot.ts) or of the reads that make it. */
 export const snapKey = (memo: Memo, name: string): string => memo.key('snap', name);
 
-/** The run's bucket an id's answer is copied to. */
-export const bucketKey = (memo: Memo, id: string): string => memo.key('copy', String(fnv1a(id) % COPY_BUCKETS));
+/**
+ * The run's bucket an id's answer is copied to for a formula showing `fields` (every field when absent):
+ * the cells of one filled-down column show the same fields, and a bucket holds only those.
+ */
+export const bucketKey = (memo: Memo, id: string, fields?: readonly string[]): string =>
+  memo.key('copy', `${fields ? fnv1a(fields.join('\u0000')) : 'all'}.${fnv1a(id) % COPY_BUCKETS}`);
+
+/** What a run's bucket keeps of a record for a formula showing `fields`: those and its id (the whole record when absent). */
+export function projected(record: ServiceRecord, fields?: readonly string[]): ServiceRecord {
+  if (!fields) return record;
+  const has = Object.prototype.hasOwnProperty;
+  // Defined, not assigned (fromEntries): a field named "__proto__" is an ordinary one.
+  return Object.fromEntries(['id', ...fields].filter((f) => has.call(record, f)).map((f) => [f, record[f]]));
+}
 
 /** A record another execution left in a run's bucket (fresh copies only). */
 function copied(hit: Cached | undefined, id: string): ServiceRecord | undefined {
@@ -90,7 +103,7 @@ export function memoRead(
   ids: readonly string[],
   read: { own: boolean; copies: boolean },
 ): MemoRead {
-  const buckets = read.copies ? ids.map((id) => bucketKey(context.memo, id)) : [];
+  const buckets = read.copies ? ids.map((id) => bucketKey(context.memo, id, context.fields)) : [];
   return { ids, keys: read.own ? context.client.partnerKeys(ids) : [], buckets };
 }
 

@@ -26,6 +26,7 @@ import {
   MAX_RUN_COPIES,
   type Neighbours,
   POLL_MS,
+  projected,
   snapKey,
   uniq,
 } from './lookup-cache';
@@ -212,21 +213,23 @@ class Misses {
   }
 
   /**
-   * Leaves the run's answers in the memo one by one (for the freshness lifetime only), so the
-   * cells Sheets evaluates next each read one small entry instead of the snapshot's buckets.
+   * Leaves the run's answers in the memo one by one (for the freshness lifetime only), with the
+   * fields the formula shows, so the cells Sheets evaluates next each read one small entry instead
+   * of the snapshot's buckets.
    */
   private copyColumn(records: ReadonlyMap<string, ServiceRecord>, column: readonly string[]): void {
+    const { memo, fields } = this.context;
     const ids = uniq(column)
       .filter((id) => records.has(id))
       .slice(0, MAX_RUN_COPIES);
     const byBucket = new Map<string, Record<string, ServiceRecord>>();
     for (const id of ids) {
-      const key = bucketKey(this.context.memo, id);
+      const key = bucketKey(memo, id, fields);
       // No prototype: an id such as "__proto__" is stored as an ordinary entry.
       if (!byBucket.has(key)) byBucket.set(key, Object.create(null) as Record<string, ServiceRecord>);
-      (byBucket.get(key) as Record<string, ServiceRecord>)[id] = records.get(id) as ServiceRecord;
+      (byBucket.get(key) as Record<string, ServiceRecord>)[id] = projected(records.get(id) as ServiceRecord, fields);
     }
-    this.context.memo.putMany([...byBucket], true);
+    memo.putMany([...byBucket], true);
   }
 
   /** The list's size, remembered so that cells deciding whether to read it ask once. */
@@ -331,6 +334,7 @@ class Misses {
         token,
         random,
         until,
+        fields: this.context.fields,
         pages: (pages, limit, end) => client.activePartnerPages(pages, limit, { until: end }),
         canWrite: () => client.timeLeft() >= WRITE_RESERVE_MS,
       },

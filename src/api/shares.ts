@@ -20,7 +20,7 @@
 import type { Outcome } from './client';
 import { type ErrorCode, ServiceError } from './errors';
 import { fnv1a, timeId } from './hash';
-import { snapKey } from './lookup-cache';
+import { projected, snapKey } from './lookup-cache';
 import type { Memo } from './memo';
 import {
   end,
@@ -56,6 +56,8 @@ export interface Plan {
   list: ListRecord;
   /** Who reads each share. */
   by: string[];
+  /** The fields the reader's formula shows (every field when absent): what the shares keep of its column's answers. */
+  fields?: string[];
 }
 
 /** A page of a share as read: its facts and usable ids (and how many records had none), or its refusal. */
@@ -80,6 +82,8 @@ export interface ShareContext {
   until(): number;
   /** Whether this execution has the time to write a part of the snapshot (else the read publishes none). */
   canWrite(): boolean;
+  /** The fields this execution's formula shows (every field when absent). */
+  fields?: readonly string[];
 }
 
 /** The pages of share `k`. */
@@ -173,7 +177,16 @@ export class SharedRead {
     const by = [token, ...helpers.slice(0, Math.min(SHARES, end(list)) - 1)];
     if (by.length < 2) return undefined;
     const at = clock.now();
-    const plan: Plan = { token, gen: timeId(at, random), at, end: at + (this.context.until() - at) / 2, list, by };
+    const { fields } = this.context;
+    const plan: Plan = {
+      token,
+      gen: timeId(at, random),
+      at,
+      end: at + (this.context.until() - at) / 2,
+      list,
+      by,
+      ...(fields ? { fields: [...fields] } : {}),
+    };
     memo.putMany(
       [
         [this.key('plan'), plan],
@@ -302,7 +315,7 @@ export class SharedRead {
           records.push(r);
           places.push(at + i);
           this.held.push([at + i, r]);
-          if (column.has(id)) found.push(r);
+          if (column.has(id)) found.push(projected(r, plan.fields));
         });
         return { p, f: factsOf(o.value), ids, skipped: listed.length - ids.length };
       });

@@ -138,8 +138,16 @@ export function partnerWorld(o: WorldOptions = {}) {
     return hooks.onId?.(id) ?? json(200, { data: [partner(id)] });
   };
   const requests: HttpRequest[] = [];
-  /** An execution named by its claim token, its deadline `deadlineMs` from now; `random` draws its retries' jitter and snapshot generations. */
-  const execution = (token: string, deadlineMs = 30_000, random: () => number = () => 0.5): Execution => {
+  /**
+   * An execution named by its claim token, its deadline `deadlineMs` from now; `random` draws its retries' jitter and
+   * snapshot generations; its formula shows `fields` (every field when absent).
+   */
+  const execution = (
+    token: string,
+    deadlineMs = 30_000,
+    random: () => number = () => 0.5,
+    fields?: readonly string[],
+  ): Execution => {
     const own: HttpRequest[] = [];
     const transport: Transport = {
       fetchAll: (batch) => {
@@ -157,7 +165,7 @@ export function partnerWorld(o: WorldOptions = {}) {
       random,
       deadline: clock.now() + deadlineMs,
     });
-    const lookup = new PartnerLookup({ client, memo, clock, token, random });
+    const lookup = new PartnerLookup({ client, memo, clock, token, random, fields });
     return {
       lookup: (wanted, neighbours) => lookup.lookup(wanted, neighbours),
       activeRecords: () => lookup.activeRecords(),

@@ -20,6 +20,8 @@ export interface HelperOptions {
   killedBeforePart?: boolean;
   /** The ids of the helper's own column (the reader's when absent). */
   column?: ReadonlySet<string>;
+  /** The fields the execution's formula shows (every field when absent). */
+  fields?: readonly string[];
 }
 
 /** A world of 1,000 partners (or `total`), `before` run on it first; the reader (with `readerOptions`), and `make` for the others. */
@@ -44,6 +46,7 @@ export function sharedReadWorld(
         memo: world.memo,
         clock: world.clock,
         token,
+        fields: o.fields,
         until: () => until,
         // A helper asks before it starts its share, and again before it writes its part.
         canWrite: () => {

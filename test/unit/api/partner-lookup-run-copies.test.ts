@@ -5,8 +5,7 @@
  * a request, even when the snapshot is gone; a wider range does not read every bucket; at most
  * MAX_RUN_COPIES of the column's ids are copied; a bucket entry that is not a record is ignored.
  */
-import { fnv1a } from '../../../src/api/hash';
-import { COPY_BUCKETS, MAX_RUN_COPIES } from '../../../src/api/lookup-cache';
+import { bucketKey, COPY_BUCKETS, MAX_RUN_COPIES } from '../../../src/api/lookup-cache';
 import { answers, partnerWorld, TTL_MS } from '../../helpers/partner-world';
 
 const liveCopyKeys = (w: ReturnType<typeof partnerWorld>) =>
@@ -33,6 +32,28 @@ test('a cell that read the list for its filled-down column leaves its neighbours
   const after = w.log();
   expect(answers(w.execution('below').lookup([column[39]]))).toEqual([column[39]]);
   expect(after.count()).toBe(0);
+});
+
+test('a column showing some fields leaves its answers with those fields and the id: its next cell is answered from them, a formula showing every field is not', () => {
+  const w = partnerWorld();
+  const column = w.ids.slice(100, 140);
+  const block = { ids: column, column, group: 'S:2:0' };
+  const shows = ['fullName'];
+  expect(answers(w.execution('reader', undefined, undefined, shows).lookup([column[0]], () => block))).toEqual([
+    column[0],
+  ]);
+  w.evictSnapshot();
+  const after = w.log();
+  const below = w.execution('below', undefined, undefined, shows).lookup([column[39]]);
+  expect(below[0].ok && below[0].value).toStrictEqual({ id: column[39], fullName: `Name ${column[39]}` });
+  expect(after.count()).toBe(0);
+  const every = w.execution('every field').lookup([column[39]]);
+  expect(every[0].ok && every[0].value).toEqual({
+    id: column[39],
+    fullName: `Name ${column[39]}`,
+    activeStatus: 'ACTIVE',
+  });
+  expect(after.idRequests()).toEqual([column[39]]);
 });
 
 test(`a range of ${COPY_BUCKETS} ids is answered from the copies; a wider one reads none of the buckets`, () => {
@@ -75,7 +96,7 @@ test(`only the first ${MAX_RUN_COPIES} ids of the column that the list holds are
 test('a bucket entry that is not a record is ignored: the id is asked for', () => {
   const w = partnerWorld();
   const id = 'lp_odd';
-  w.memo.putMany([[w.memo.key('copy', String(fnv1a(id) % COPY_BUCKETS)), { [id]: 'not a record' }]]);
+  w.memo.putMany([[bucketKey(w.memo, id), { [id]: 'not a record' }]]);
   const out = w.execution('mine').lookup([id]);
   expect(out[0].ok && out[0].value).toEqual({ id, fullName: `Name ${id}`, activeStatus: 'ACTIVE' });
   expect(w.idRequests()).toEqual([id]);

@@ -306,3 +306,18 @@ test("the reader copies the column's answers for the waiting cells before it wri
   expect(copiedWhenWritten.get(plan.by.indexOf('b'))).toBe(0);
   expect(copiedWhenWritten.get(0)).toBe(s.column.size);
 });
+
+test("the shares keep of the column's answers the fields the reader's formula shows, and its id", () => {
+  const s = sharedReadWorld(1000, undefined, { fields: ['fullName'] });
+  const { helpers, page1, plan } = planned(s, ['a', 'b']);
+  expect(driven(s, { helpers, page1, plan })).toEqual({ complete: true, published: true });
+  expect(new Set(s.copied)).toEqual(s.column);
+  for (const [id, record] of s.copiedRecords) expect(record).toStrictEqual({ id, fullName: `Name ${id}` });
+  // The snapshot keeps every field.
+  const view = s.snapshot.view();
+  expect(view && s.snapshot.all(view)?.[0]).toEqual({
+    id: s.world.ids[0],
+    fullName: `Name ${s.world.ids[0]}`,
+    activeStatus: 'ACTIVE',
+  });
+});
