@@ -68,6 +68,8 @@ export const all = (ids: readonly string[], found: Found) => ids.every((id) => f
 
 /** The cache key of a name of the shared snapshot (src/api/snapshot.ts) or of the reads that make it. */
 export const snapKey = (memo: Memo, name: string): string => memo.key('snap', name);
+/** The cache key of the snapshot's head (src/api/snapshot.ts), which a lookup reads with its own answers. */
+export const headKey = (memo: Memo): string => snapKey(memo, 'head');
 
 /**
  * The run's bucket an id's answer is copied to for a formula showing `fields` (every field when absent):

@@ -26,7 +26,7 @@ import {
   fromMemo,
   type LookupContext,
   type Neighbours,
-  snapKey,
+  headKey,
   uniq,
 } from './lookup-cache';
 import { activeRecords, fetchMisses } from './misses';
@@ -40,7 +40,7 @@ export class PartnerLookup {
     const found: Found = new Map();
     const own = uniq(ids);
     // One cache read for this cell's own answers, alone or in a run's bucket (small, never unzipped), and the snapshot's head.
-    const head = snapKey(this.context.memo, 'head');
+    const head = headKey(this.context.memo);
     const hits = fromMemo(this.context, own, found, { own: true, copies: own.length <= COPY_BUCKETS }, [head]);
     if (!all(own, found)) fetchMisses(this.context, own, neighboursOf, found, hits.get(head));
     return ids.map((id) => found.get(id) ?? { ok: false, error: new ServiceError('BAD_INPUT', 'An id is empty.') });

@@ -14,8 +14,10 @@
  * page's facts (or refusal) and usable ids, and marks it done. A share not started within
  * GIVEN_MS of the plan (its helper left) or started longer ago than STARTED_MS (its helper was
  * killed) is read by the reader. Once every share is done, the reader judges the read with the
- * page reader's own rules, replayed from the shares in page order: complete, it publishes the
- * parts as the snapshot and copies the column's answers; else it reads the list again itself.
+ * page reader's own rules, replayed from the shares in page order: complete, it copies the
+ * column's answers (with the fields the plan names), then writes its own parts (kept until then,
+ * so that the waiting cells are answered first) and publishes the parts as the snapshot; else it
+ * reads the list again itself.
  */
 import type { Outcome } from './client';
 import { type ErrorCode, ServiceError } from './errors';

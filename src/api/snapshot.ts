@@ -20,7 +20,7 @@
  * copy is a copy of the buckets, so a lost one is read again from them, nothing more.
  */
 import { fnv1a } from './hash';
-import { snapKey } from './lookup-cache';
+import { headKey, snapKey } from './lookup-cache';
 import type { Cached, Memo } from './memo';
 import { firstOfEachId, idProblem, recordId, type ServiceRecord } from './records';
 
@@ -128,7 +128,7 @@ export class Snapshot {
 
   /** The cache key of the head, for a caller that reads it with other keys in one call (`viewOf`). */
   headKey(): string {
-    return snapKey(this.memo, 'head');
+    return headKey(this.memo);
   }
 
   private bucketKey(gen: string, part: number, bucket: number): string {

@@ -65,6 +65,13 @@ describe('build checks', () => {
       (dir) => expect(buildCode(root, dir)).rejects.toThrow(/MAX_AHEAD/),
     ));
 
+  test('two modules of one deferred part that export a function under the same name fail the build', () =>
+    withEditedSrc(
+      'api/shares.ts',
+      (text) => `${text}\nexport function readList(): number {\n  return 0;\n}\n`,
+      (dir) => expect(buildCode(root, dir)).rejects.toThrow('The deferred part miss has two functions named readList'),
+    ));
+
   test('an exported global that is not a declared function is refused', () => {
     expect(() => describeExports(join(root, 'src'), ['NOT_THERE'])).toThrow(BuildError);
     expect(exportNamesFromIndex(join(root, 'src/index.ts'))).toContain('LP_GET');
