@@ -33,6 +33,7 @@ import {
 import type { Page, ServiceRecord } from './records';
 import { type Plan, type SharedRead, sharedRead } from './shares';
 import { Snapshot, type SnapshotView } from './snapshot';
+import type { Clock } from './transport';
 
 /** Time that must be left to write a snapshot just read (else it is used in memory only). */
 const WRITE_RESERVE_MS = 8_000;
@@ -58,17 +59,14 @@ interface Filled {
  * same instant, the value that stayed decides.
  */
 class Claim {
-  private readonly key: string;
+  /** The claim's cache key: take and mine accept a cache read that holds it with others. */
+  readonly key: string;
 
   constructor(
     private readonly context: LookupContext,
     name: string,
   ) {
     this.key = context.memo.key('claim', name);
-  }
-
-  private held(): Cached | undefined {
-    return this.context.memo.getMany([this.key]).get(this.key);
   }
 
   /** The execution holding the claim, while it is live (as a cache read that holds its key saw it). */
@@ -81,15 +79,17 @@ class Claim {
     return !!held && this.context.clock.now() - held.fetchedAt < CLAIM_MS;
   }
 
-  take(): boolean {
-    const held = this.held();
-    if (this.live(held) && held.value !== this.context.token) return false;
+  /** Takes the claim unless another execution holds it (as `hits` saw it); `after` is read with the look that confirms it. */
+  take(hits = this.context.memo.getMany([this.key]), after: readonly string[] = []): Map<string, Cached> | undefined {
+    const held = hits.get(this.key);
+    if (this.live(held) && held.value !== this.context.token) return undefined;
     this.renew();
-    return this.mine();
+    const look = this.context.memo.getMany([this.key, ...after]);
+    return this.mine(look) ? look : undefined;
   }
 
-  mine(): boolean {
-    return this.held()?.value === this.context.token;
+  mine(hits = this.context.memo.getMany([this.key])): boolean {
+    return hits.get(this.key)?.value === this.context.token;
   }
 
   /** Renewed, a long read is not taken for abandoned. */
@@ -103,18 +103,19 @@ class Claim {
 
   /**
    * Waits (briefly, within the deadline) until `done` holds or the claim is gone, looking every
-   * POLL_MS with one cache read of the claim and the `keys` `done` reads. The claim and what its
-   * holder left are read together, so a claim let go is seen with what it left. A wait never
-   * begun (only the time kept for this execution's own requests is left) looks once: what another
-   * execution has already left costs a cache read, not a request.
+   * POLL_MS (at once when `done` worked longer) with one cache read of the claim and the `keys`
+   * `done` reads. The claim and what its holder left are read together, so a claim let go is seen
+   * with what it left. A wait never begun (only the time kept for this execution's own requests is
+   * left) looks once: what another execution has already left costs a cache read, not a request.
    */
   waitFor(keys: () => readonly string[], done: (hits: Map<string, Cached>) => boolean): void {
     const { clock, client, memo } = this.context;
     const until = clock.now() + CLAIM_MS;
     const look = () => memo.getMany([...new Set([this.key, ...keys()])]);
     let looked = false;
+    const pause = poller(clock);
     while (clock.now() < until && client.timeLeft() > KEEP_FOR_SELF_MS) {
-      clock.sleep(POLL_MS);
+      pause();
       const hits = look();
       looked = true;
       if (done(hits) || !this.live(hits.get(this.key))) return;
@@ -146,17 +147,22 @@ class Misses {
     const whole = fresh && !misses.some((id) => lost.has(id)) ? fresh : undefined;
     const neighbours = neighboursOf?.();
     const ownSet = new Set(own);
-    let extra = this.missingNeighbours(neighbours?.ids, ownSet, whole);
-    const wanted = whole ? 0 : misses.length + this.missingNeighbours(neighbours?.column, ownSet).length;
+    // A read of the list is worth it or not by MAX_FILL_PAGES + 1 ids: the column's are counted that far.
+    const wanted = whole
+      ? 0
+      : misses.length + this.missingNeighbours(neighbours?.column, ownSet, undefined, MAX_FILL_PAGES + 1).length;
+    let read: SnapshotView | undefined;
     if (wanted >= FILL_MIN_IDS) {
-      const read = this.fill(wanted, view?.gen, neighbours?.column ?? own, { own: misses, found }).view;
+      read = this.fill(wanted, view?.gen, neighbours?.column ?? own, { own: misses, found }).view;
       this.answer(read, misses, found);
       misses = misses.filter((id) => !found.has(id));
-      // The block's other ids matter only to a cell that still asks for its own.
-      const listed = read && misses.length ? this.snapshot.find(read, extra).records : undefined;
-      extra = extra.filter((id) => !listed?.has(id));
     }
-    if (misses.length) this.oneByOne(misses, extra, neighbours, found, view);
+    if (!misses.length) return;
+    // The block's other ids matter only to a cell that still asks for its own (and not those the read listed).
+    let extra = this.missingNeighbours(neighbours?.ids, ownSet, whole);
+    const listed = read && extra.length ? this.snapshot.find(read, extra).records : undefined;
+    if (listed) extra = extra.filter((id) => !listed.has(id));
+    this.oneByOne(misses, extra, neighbours, found, view);
   }
 
   /** Answers what it can of `ids` from a fresh snapshot; returns the ids whose bucket the cache has lost. */
@@ -171,15 +177,28 @@ class Misses {
     return got.lost;
   }
 
-  /** Neighbours' ids that have no fresh answer anywhere (the snapshot's are left out when it is fresh and whole). */
-  private missingNeighbours(neighbours: readonly string[] | undefined, own: Set<string>, view?: SnapshotView) {
+  /**
+   * Neighbours' ids that have no fresh answer anywhere (the snapshot's are left out when it is fresh and whole).
+   * With `enough`, the first `enough` alone when every one of them misses (a count that need go no further):
+   * at most two cache reads, the first of `enough` keys.
+   */
+  private missingNeighbours(
+    neighbours: readonly string[] | undefined,
+    own: Set<string>,
+    view?: SnapshotView,
+    enough = Number.POSITIVE_INFINITY,
+  ): string[] {
     if (!neighbours) return [];
     let ids = uniq(neighbours).filter((id) => !own.has(id));
     const listed = view && ids.length ? this.snapshot.find(view, ids).records : undefined;
     if (listed) ids = ids.filter((id) => !listed.has(id));
     if (!ids.length) return [];
-    const peek = this.context.client.peekPartners(ids);
-    return ids.filter((id) => !peek.has(id));
+    const unanswered = (some: string[]) => {
+      const peek = this.context.client.peekPartners(some);
+      return some.filter((id) => !peek.has(id));
+    };
+    const missing = unanswered(ids.slice(0, enough));
+    return missing.length < enough ? [...missing, ...unanswered(ids.slice(enough))] : missing;
   }
 
   /**
@@ -233,9 +252,9 @@ class Misses {
   }
 
   /** The list's size, remembered so that cells deciding whether to read it ask once. */
-  private meta(): Meta | undefined {
+  private meta(hits?: Map<string, Cached>): Meta | undefined {
     const key = snapKey(this.context.memo, 'meta');
-    const hit = this.context.memo.getMany([key]).get(key);
+    const hit = (hits ?? this.context.memo.getMany([key])).get(key);
     const v = hit?.value as Meta | undefined;
     return hit?.fresh && v && typeof v.total === 'number' && typeof v.size === 'number' ? v : undefined;
   }
@@ -252,7 +271,10 @@ class Misses {
     column?: readonly string[],
     wait?: { own: string[]; found: Found },
   ): Filled {
-    const known = this.meta();
+    const claim = new Claim(this.context, 'snapshot');
+    // The list's size and the claim, in one cache read.
+    const opening = this.context.memo.getMany([snapKey(this.context.memo, 'meta'), claim.key]);
+    const known = this.meta(opening);
     if (known && !worthReading(wanted, known)) return {};
     // A reader's snapshot is a fresh one other than the one the caller found (which may be holed, as the reader found it).
     const head = this.snapshot.headKey();
@@ -261,7 +283,6 @@ class Misses {
       return v?.fresh && v.gen !== seen ? { view: v } : {};
     };
     // The reader leaves the column's answers before it writes the snapshot: a waiting cell stops at the first of the two.
-    const claim = new Claim(this.context, 'snapshot');
     // A read of the list leaves answers in the run's buckets only: the ids' own entries are not read again.
     const copies = memoRead(this.context, wait?.own ?? [], { own: false, copies: true });
     const copiesIn = (hits = this.context.memo.getMany(readKeys(copies))) => {
@@ -286,11 +307,12 @@ class Misses {
       }
       return published();
     };
-    if (!claim.take()) return waitForReader();
+    const taken = claim.take(opening, [head]);
+    if (!taken) return waitForReader();
     let lost = false;
     try {
       // Another execution may have published a snapshot since this one looked (while it read its neighbours, say).
-      const since = published();
+      const since = published(taken);
       if (since.view) return since;
       // Another execution may have claimed at the same instant and kept it: then it reads the list, not this one
       // (looked at before page 1 and again after it, so that two executions seldom both ask for page 1).
@@ -389,10 +411,11 @@ class Misses {
   /** Drives a shared read to its end: published, or failed, or (its digest) to be read again. */
   private readShared(claim: Claim, shared: SharedRead, plan: Plan, first: Page<ServiceRecord>, until: number) {
     const { client, clock, fields } = this.context;
+    const pause = poller(clock);
     const ended = shared.drive(plan, first, () => {
       if (clock.now() >= until) return false;
       claim.renew();
-      clock.sleep(POLL_MS);
+      pause();
       return true;
     });
     if (!ended.complete) return ended.digest ?? { error: ended.error };
@@ -457,6 +480,19 @@ class Misses {
       found.set(id, record && view ? { ok: true, value: record, staleSince: view.fetchedAt } : outcomes[i]);
     });
   }
+}
+
+/**
+ * The pause before each look of a wait: POLL_MS after the last look began, so that a look that follows work
+ * (a share read, say) comes at once; the first look comes POLL_MS after the wait began.
+ */
+function poller(clock: Clock): () => void {
+  let due: number | undefined;
+  return () => {
+    const wake = due ?? clock.now() + POLL_MS;
+    if (wake > clock.now()) clock.sleep(wake - clock.now());
+    due = clock.now() + POLL_MS;
+  };
 }
 
 function pagesOf(m: Meta): number {

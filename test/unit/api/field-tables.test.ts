@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultOpenApiText } from '../../../scripts/openapi';
 import {
+  FIELD_TYPES,
   FUND_FIELD_SPECS,
   LP_FIELD_SPECS,
   LP_FIRMS_FIELD_SPECS,
@@ -25,4 +26,10 @@ test('every table starts with id, and names each field once', () => {
     expect(new Set(specs.map((s) => s.name)).size).toBe(specs.length);
   }
   expect(Object.keys(OPERATIONS)).toHaveLength(7);
+});
+
+test('every field has one of the known types', () => {
+  const known = new Set<string>(FIELD_TYPES);
+  for (const specs of [LP_FIELD_SPECS, FUND_FIELD_SPECS, LP_FIRMS_FIELD_SPECS, LP_LABELS_FIELD_SPECS])
+    for (const spec of specs) expect([spec.name, known.has(spec.type)]).toEqual([spec.name, true]);
 });

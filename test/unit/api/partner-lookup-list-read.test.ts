@@ -6,6 +6,7 @@
  * kept (renewed while writing, never let go for the execution that won it) and a claim the cache
  * lost is not taken for one this execution holds.
  */
+import { MAX_FILL_PAGES } from '../../../src/api/lookup-cache';
 import { json } from '../../helpers/fakes';
 import { answers, partnerWorld } from '../../helpers/partner-world';
 
@@ -175,4 +176,43 @@ test('a claim the cache did not keep, or lost while page 1 was read, is not one 
   const next = world.execution('next', 9_500);
   expect(answers(next.lookup(world.ids.slice(100, 150)))).toEqual(world.ids.slice(100, 150));
   expect(next.listRequests()).toBe(1);
+});
+
+test("a filled-down column's cell that reads the list asks the cache four times before page 1, each read at most a page's worth of the column's keys", () => {
+  const world = partnerWorld({ total: 1000 });
+  const column = world.ids;
+  const reads: number[] = [];
+  let beforePage1: number | undefined;
+  const getAll = world.store.getAll.bind(world.store);
+  world.store.getAll = (keys) => {
+    reads.push(keys.length);
+    return getAll(keys);
+  };
+  world.hooks.onList = (page) => {
+    if (page === 1) beforePage1 ??= reads.length;
+    return undefined;
+  };
+  const mine = world.execution('mine');
+  const own = column.slice(500, 501);
+  expect(answers(mine.lookup(own, () => ({ ids: column.slice(500, 600), column, group: 'S:2:5' })))).toEqual(own);
+  // Its own entries; the column's (counted only as far as deciding needs); the list's size with the claim;
+  // the claim confirmed with the snapshot's head; the claim again; the path the list is asked on.
+  expect({ beforePage1, widest: Math.max(...reads) }).toEqual({ beforePage1: 6, widest: MAX_FILL_PAGES + 1 });
+  expect(mine.idRequests()).toEqual([]);
+});
+
+test('a column whose first ids are answered but whose later ones are not still reads the list: the rest is counted too', () => {
+  const world = partnerWorld({ total: 1000 });
+  const column = world.ids;
+  // Earlier cells asked for the first 300 one by one: their answers are in the cache, the other 700 are not.
+  // The read: its 10 pages and the look past the last.
+  world.execution('earlier').client.limitedPartners(column.slice(0, 300));
+  const log = world.log();
+  const mine = world.execution('mine');
+  const own = column.slice(500, 501);
+  expect(answers(mine.lookup(own, () => ({ ids: column.slice(500, 600), column, group: 'S:2:5' })))).toEqual(own);
+  expect({ listRequests: log.listRequests(), idRequests: log.idRequests() }).toEqual({
+    listRequests: 11,
+    idRequests: [],
+  });
 });
