@@ -128,7 +128,7 @@ export function fromMemo(
   ids: readonly string[],
   found: Found,
   read: { own: boolean; copies: boolean },
-  also: string[] = [],
+  also: readonly string[],
 ): Map<string, Cached> {
   const r = memoRead(context, ids, read);
   const hits = context.memo.getMany([...new Set([...readKeys(r), ...also])]);

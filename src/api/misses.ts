@@ -70,7 +70,7 @@ class Claim {
   }
 
   /** The execution holding the claim, while it is live (as a cache read that holds its key saw it). */
-  holder(hits = this.context.memo.getMany([this.key])): string | undefined {
+  holder(hits: Map<string, Cached>): string | undefined {
     const held = hits.get(this.key);
     return this.live(held) ? String(held.value) : undefined;
   }
@@ -80,7 +80,7 @@ class Claim {
   }
 
   /** Takes the claim unless another execution holds it (as `hits` saw it); `after` is read with the look that confirms it. */
-  take(hits = this.context.memo.getMany([this.key]), after: readonly string[] = []): Map<string, Cached> | undefined {
+  take(hits = this.context.memo.getMany([this.key]), ...after: string[]): Map<string, Cached> | undefined {
     const held = hits.get(this.key);
     if (this.live(held) && held.value !== this.context.token) return undefined;
     this.renew();
@@ -110,17 +110,18 @@ class Claim {
    */
   waitFor(keys: () => readonly string[], done: (hits: Map<string, Cached>) => boolean): void {
     const { clock, client, memo } = this.context;
-    const until = clock.now() + CLAIM_MS;
     const look = () => memo.getMany([...new Set([this.key, ...keys()])]);
-    let looked = false;
+    if (client.timeLeft() <= KEEP_FOR_SELF_MS) {
+      done(look());
+      return;
+    }
+    const until = clock.now() + CLAIM_MS;
     const pause = poller(clock);
-    while (clock.now() < until && client.timeLeft() > KEEP_FOR_SELF_MS) {
+    do {
       pause();
       const hits = look();
-      looked = true;
       if (done(hits) || !this.live(hits.get(this.key))) return;
-    }
-    if (!looked) done(look());
+    } while (clock.now() < until && client.timeLeft() > KEEP_FOR_SELF_MS);
   }
 }
 
@@ -294,7 +295,7 @@ class Misses {
     // A waiting execution offers to read a share of the reader's pages, and reads the one the reader gives it.
     const waitForReader = () => {
       try {
-        shared.help(claim.holder());
+        shared.help(claim.holder(opening));
         claim.waitFor(
           () => [...shared.lookKeys(), ...readKeys(copies), head],
           (hits) => {
@@ -307,7 +308,7 @@ class Misses {
       }
       return published();
     };
-    const taken = claim.take(opening, [head]);
+    const taken = claim.take(opening, head);
     if (!taken) return waitForReader();
     let lost = false;
     try {

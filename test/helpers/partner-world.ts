@@ -11,6 +11,7 @@ import { Client } from '../../src/api/client';
 import { fnv1a } from '../../src/api/hash';
 import { Memo } from '../../src/api/memo';
 import { PartnerLookup } from '../../src/api/partners';
+import { SLOTS } from '../../src/api/shares';
 import type { HttpRequest, HttpResponse, Transport } from '../../src/api/transport';
 import { FakeClock, json, LimitedStore, nodeCodec } from './fakes';
 
@@ -203,6 +204,24 @@ export function partnerWorld(o: WorldOptions = {}) {
       const bucket = (x: string) => head.parts.map((count) => fnv1a(x) % count).join();
       memo.remove(head.parts.map((count, part) => memo.key('snap', `${head.gen}:${part}.${fnv1a(id) % count}`)));
       return ids.filter((x) => bucket(x) === bucket(id));
+    },
+    /** An execution `token` offered to help a read of the list (a waiting cell), then never looked again (killed, say). */
+    offered: (token = 'helper') => memo.putMany([[memo.key('snap', `offer:${fnv1a(token) % SLOTS}`), token]], true),
+    /** Page `page` of the list is refused once, 429 with Retry-After `seconds`; then it answers. */
+    refuseOnce: (page: number, seconds: number) => {
+      let refused = false;
+      hooks.onList = (asked) => {
+        if (asked !== page || refused) return undefined;
+        refused = true;
+        return json(429, {}, { 'retry-after': String(seconds) });
+      };
+    },
+    /** Page `page` of the list takes the service `ms` (each time it is asked). */
+    slowPage: (page: number, ms: number) => {
+      hooks.onList = (asked) => {
+        if (asked === page) clock.t += ms;
+        return undefined;
+      };
     },
     /** An execution looks up `range` (which reads the list and publishes the snapshot); every id must be answered. */
     readRange: (range: readonly string[] = ids.slice(0, 50), token = 'reader') => {

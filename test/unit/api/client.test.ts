@@ -1,9 +1,9 @@
 import { Client, type ClientOptions } from '../../../src/api/client';
-import { ServiceError } from '../../../src/api/errors';
+import { ServiceError, unsent } from '../../../src/api/errors';
 import { Memo } from '../../../src/api/memo';
 import { DEFAULT_RETRY } from '../../../src/api/retry';
 import { FetchBudget } from '../../../src/api/quota';
-import { type HttpRequest, type HttpResponse, perRequest } from '../../../src/api/transport';
+import { type HttpRequest, type HttpResponse, perRequest, type Transport } from '../../../src/api/transport';
 import { readList } from '../../../src/api/pages';
 import { FakeClock, FakeTransport, type Handler, json, LimitedStore, nodeCodec } from '../../helpers/fakes';
 
@@ -103,6 +103,91 @@ describe('client: what the spec leaves open', () => {
     const again = setup(handler, { store: first.store, clock: first.clock });
     again.client.activePartnerPages([1], 10);
     expect(again.transport.requests.map((r) => new URL(r.url).pathname)).toEqual([SAMPLE]);
+  });
+
+  describe('a list call moved to the second path and left unsent: the next execution asks that path first', () => {
+    const page = (url: URL) =>
+      json(200, {
+        data: [partner(`p${url.searchParams.get('page')}`)],
+        pagination: { totalItems: 3, totalPages: 3, currentPage: Number(url.searchParams.get('page')), pageSize: 1 },
+      });
+    const paths = (t: FakeTransport) => t.requests.map((r) => new URL(r.url).pathname);
+    /** No page has answered on the second path yet: a later page's 404 there is asked on the first path too. */
+    const unconfirmed = (first: ReturnType<typeof setup>) => {
+      const before = first.transport.requests.length;
+      first.transport.handler = (url) =>
+        url.pathname === SAMPLE && url.searchParams.get('page') === '1' ? page(url) : json(404, {});
+      const [later] = first.client.activePartnerPages([2], 1);
+      expect(!later.ok && later.error.code).toBe('NOT_FOUND');
+      expect(paths(first.transport).slice(before)).toEqual([SAMPLE, LISTED]);
+    };
+
+    test('the first path answered 404 only as the call’s time ran out', () => {
+      const clock = new FakeClock();
+      const slow404: Handler = (url) => {
+        if (url.pathname !== LISTED) return page(url);
+        clock.t += 10_000;
+        return json(404, { message: 'Cannot GET' });
+      };
+      const first = setup(slow404, { clock });
+      const [o] = first.client.activePartnerPages([1], 1, { until: clock.now() + 5_000 });
+      expect(!o.ok && o.error.code).toBe('UNSENT');
+      expect(paths(first.transport)).toEqual([LISTED]);
+      unconfirmed(first);
+      const again = setup(slow404, { clock, store: first.store });
+      const [p] = again.client.activePartnerPages([1], 1);
+      expect(p.ok).toBe(true);
+      expect(paths(again.transport)).toEqual([SAMPLE]);
+    });
+
+    test('the transport could not send it on the second path before the deadline', () => {
+      const clock = new FakeClock();
+      const until = clock.now() + 5_000;
+      let late = true;
+      // The 404 came in time; the batch on the second path found the deadline passed (as perRequest does).
+      const transport: Transport = {
+        fetchAll: (requests) => {
+          if (!late || new URL(requests[0].url).pathname === LISTED) return first.transport.fetchAll(requests);
+          late = false;
+          clock.t = until + 1;
+          return requests.map(() => unsent());
+        },
+      };
+      const first = setup((url) => (url.pathname === LISTED ? json(404, { message: 'Cannot GET' }) : page(url)), {
+        clock,
+        transport,
+      });
+      const [o] = first.client.activePartnerPages([1], 1, { until });
+      expect(!o.ok && o.error.code).toBe('UNSENT');
+      expect(paths(first.transport)).toEqual([LISTED]);
+      unconfirmed(first);
+      const again = setup((url) => (url.pathname === LISTED ? json(404, {}) : page(url)), {
+        clock,
+        store: first.store,
+      });
+      const [p] = again.client.activePartnerPages([1], 1);
+      expect(p.ok).toBe(true);
+      expect(paths(again.transport)).toEqual([SAMPLE]);
+    });
+  });
+
+  test('later pages asked together of a list served on its second path move there together', () => {
+    const handler: Handler = (url) =>
+      url.pathname === LISTED
+        ? json(404, { message: 'Cannot GET' })
+        : json(200, {
+            data: [partner(`p${url.searchParams.get('page')}`)],
+            pagination: {
+              totalItems: 9,
+              totalPages: 9,
+              currentPage: Number(url.searchParams.get('page')),
+              pageSize: 1,
+            },
+          });
+    const { client, transport } = setup(handler);
+    const out = client.activePartnerPages([3, 4], 1);
+    expect(out.map((o) => o.ok && o.value.items[0].id)).toEqual(['p3', 'p4']);
+    expect(transport.requests.map((r) => new URL(r.url).pathname)).toEqual([LISTED, LISTED, SAMPLE, SAMPLE]);
   });
 
   test('the page size the server actually used drives the remaining pages', () => {

@@ -18,6 +18,25 @@ test('another execution’s live claim: this one waits and does not read the lis
   expect(w.listRequests()).toBe(0);
 });
 
+test('a cell that finds the claim held starts waiting after three cache reads: its answers, the list’s size with the claim, the reader’s plan', () => {
+  const w = partnerWorld();
+  w.claim('theirs');
+  const reads: string[][] = [];
+  let beforeWait: string[][] | undefined;
+  const getAll = w.store.getAll.bind(w.store);
+  w.store.getAll = (keys) => {
+    reads.push(keys);
+    return getAll(keys);
+  };
+  w.hooks.onSleep = () => {
+    beforeWait ??= [...reads];
+  };
+  w.execution('mine').lookup(cold(w));
+  const named = (keys: string[]) =>
+    keys.filter((k) => /:(snap:meta|claim:snapshot|snap:plan)$/.test(k)).map((k) => k.split(':').slice(-2).join(':'));
+  expect(beforeWait?.map(named)).toEqual([[], ['snap:meta', 'claim:snapshot'], ['snap:plan']]);
+});
+
 test(`a claim ${CLAIM_MS} ms old is abandoned: this one reads the list at once`, () => {
   const w = partnerWorld();
   w.claim('theirs');

@@ -216,3 +216,17 @@ test('a column whose first ids are answered but whose later ones are not still r
     idRequests: [],
   });
 });
+
+test('page 1 refused for longer than the read may last (the list’s size already known) is not waited for: the range is asked id by id at once', () => {
+  const w = partnerWorld({ total: 1000 });
+  w.readRange(w.ids.slice(0, 50), 'first');
+  w.evictSnapshot();
+  w.refuseOnce(1, 2);
+  // 12 s: the read may last 1 s (the rest is the client's margin and the time kept to write and to answer).
+  const cell = w.execution('cell', 12_000);
+  const range = w.ids.slice(100, 140);
+  expect(answers(cell.lookup(range))).toEqual(range);
+  expect(w.clock.sleeps).toEqual([]);
+  expect(cell.pages()).toEqual([1]);
+  expect(cell.idRequests()).toEqual(range);
+});

@@ -11,21 +11,27 @@ import { answers, partnerWorld } from '../../helpers/partner-world';
 /** The time a cell keeps for its own requests, less than a poll: too little to wait at all (the client keeps 1.5 s at its deadline). */
 const NO_TIME_TO_WAIT = 1_500 + 8_000 - POLL_MS;
 
-test('the snapshot another execution has just published (its claim still held) answers the cell, with no request', () => {
-  const world = partnerWorld();
-  const mine = world.execution('mine', NO_TIME_TO_WAIT);
-  const range = world.ids.slice(0, 50);
-  // While this cell reads its neighbours, the other execution reads the list, publishes it, and keeps its claim.
-  const out = mine.lookup(range, () => {
-    world.readRange(world.ids.slice(100, 150), 'theirs');
-    world.claim('theirs', 'snapshot');
-    return undefined;
-  });
-  expect(answers(out)).toEqual(range);
-  expect(world.clock.sleeps).toEqual([]);
-  expect(mine.listRequests()).toBe(0);
-  expect(mine.idRequests()).toEqual([]);
-});
+test.each([
+  ['less than the time it keeps', NO_TIME_TO_WAIT],
+  ['just the time it keeps', NO_TIME_TO_WAIT + POLL_MS],
+])(
+  'the snapshot another execution has just published (its claim still held) answers the cell with %s, with no request',
+  (_, budget) => {
+    const world = partnerWorld();
+    const mine = world.execution('mine', budget);
+    const range = world.ids.slice(0, 50);
+    // While this cell reads its neighbours, the other execution reads the list, publishes it, and keeps its claim.
+    const out = mine.lookup(range, () => {
+      world.readRange(world.ids.slice(100, 150), 'theirs');
+      world.claim('theirs', 'snapshot');
+      return undefined;
+    });
+    expect(answers(out)).toEqual(range);
+    expect(world.clock.sleeps).toEqual([]);
+    expect(mine.listRequests()).toBe(0);
+    expect(mine.idRequests()).toEqual([]);
+  },
+);
 
 test("the reader's copies of the column answer the cell before the snapshot is written, with no request", () => {
   const world = partnerWorld();

@@ -4,7 +4,7 @@
  * own and its block's), or its copies of the column when the snapshot is gone; it stops waiting
  * as soon as the copies hold every id it wants, and not before.
  */
-import { bucketKey, COPY_BUCKETS } from '../../../src/api/lookup-cache';
+import { bucketKey, COPY_BUCKETS, POLL_MS } from '../../../src/api/lookup-cache';
 import type { Page, ServiceRecord } from '../../../src/api/records';
 import { sharedRead } from '../../../src/api/shares';
 import { Snapshot } from '../../../src/api/snapshot';
@@ -138,54 +138,58 @@ test("a range waiting for the reader looks at the run's buckets only, not at its
   expect(looks.some((keys) => keys.some((key) => buckets.has(key)) && keys.some(coordination))).toBe(true);
 });
 
-test('a waiting cell that has just read its share of the reader’s pages looks at the read again at once, not a poll later', () => {
-  const w = partnerWorld({ total: 1000 });
-  w.claim('theirs');
-  const column = w.ids;
-  // At this cell's first poll the reader has page 1 in and writes its plan, giving the cell (which offered) a share.
-  w.hooks.onSleep = (polls) => {
-    if (polls !== 1) return;
-    const page1: Page<ServiceRecord> = {
-      items: column.slice(0, 100).map((id) => ({ id, fullName: `Name ${id}`, activeStatus: 'ACTIVE' })),
-      pagination: { totalItems: 1000, totalPages: 10, currentPage: 1, pageSize: 100 },
+// Its share's pages take the service far longer than a poll, or exactly one: either way the next look is not slept for.
+test.each([300, POLL_MS])(
+  'a waiting cell that has just read its share of the reader’s pages (%i ms) looks at the read again at once, not a poll later',
+  (shareMs) => {
+    const w = partnerWorld({ total: 1000 });
+    w.claim('theirs');
+    const column = w.ids;
+    // At this cell's first poll the reader has page 1 in and writes its plan, giving the cell (which offered) a share.
+    w.hooks.onSleep = (polls) => {
+      if (polls !== 1) return;
+      const page1: Page<ServiceRecord> = {
+        items: column.slice(0, 100).map((id) => ({ id, fullName: `Name ${id}`, activeStatus: 'ACTIVE' })),
+        pagination: { totalItems: 1000, totalPages: 10, currentPage: 1, pageSize: 100 },
+      };
+      const reader = sharedRead(
+        {
+          memo: w.memo,
+          clock: w.clock,
+          token: 'theirs',
+          pages: () => [],
+          until: () => w.clock.now() + 10_000,
+          canWrite: () => true,
+        },
+        new Snapshot(w.memo),
+        new Set(column),
+        () => {},
+      );
+      expect(reader.post(page1, 100)?.by).toEqual(['theirs', 'mine']);
     };
-    const reader = sharedRead(
-      {
-        memo: w.memo,
-        clock: w.clock,
-        token: 'theirs',
-        pages: () => [],
-        until: () => w.clock.now() + 10_000,
-        canWrite: () => true,
-      },
-      new Snapshot(w.memo),
-      new Set(column),
-      () => {},
-    );
-    expect(reader.post(page1, 100)?.by).toEqual(['theirs', 'mine']);
-  };
-  // Its share's pages take the service 300 ms, far longer than a poll.
-  w.hooks.onList = (page) => {
-    if (page === 10) w.clock.t += 300;
-    return undefined;
-  };
-  // Once its share is marked done, the polls it sleeps before its next look; then the reader is gone.
-  let doneAt: number | undefined;
-  let pollsBetween: number | undefined;
-  w.hooks.onPut = (keys) => {
-    if (keys.some((k) => k.endsWith(':done:1'))) doneAt ??= w.clock.sleeps.length;
-  };
-  const getAll = w.store.getAll.bind(w.store);
-  w.store.getAll = (keys) => {
-    if (doneAt !== undefined && pollsBetween === undefined && keys.some((k) => k.endsWith(':plan'))) {
-      pollsBetween = w.clock.sleeps.length - doneAt;
-      w.release();
-    }
-    return getAll(keys);
-  };
-  const mine = w.execution('mine');
-  const own = column.slice(150, 151);
-  expect(answers(mine.lookup(own, () => ({ ids: column.slice(100, 200), column, group: 'S:2:1' })))).toEqual(own);
-  expect(mine.pages()).toEqual([2, 4, 6, 8, 10]);
-  expect(pollsBetween).toBe(0);
-});
+    w.hooks.onList = (page) => {
+      if (page === 10) w.clock.t += shareMs;
+      return undefined;
+    };
+    // Once its share is marked done, the polls it sleeps before its next look; then the reader is gone.
+    let doneAt: number | undefined;
+    let pollsBetween: number | undefined;
+    w.hooks.onPut = (keys) => {
+      if (keys.some((k) => k.endsWith(':done:1'))) doneAt ??= w.clock.sleeps.length;
+    };
+    const getAll = w.store.getAll.bind(w.store);
+    w.store.getAll = (keys) => {
+      if (doneAt !== undefined && pollsBetween === undefined && keys.some((k) => k.endsWith(':plan'))) {
+        pollsBetween = w.clock.sleeps.length - doneAt;
+        w.release();
+      }
+      return getAll(keys);
+    };
+    const mine = w.execution('mine');
+    const own = column.slice(150, 151);
+    expect(answers(mine.lookup(own, () => ({ ids: column.slice(100, 200), column, group: 'S:2:1' })))).toEqual(own);
+    expect(mine.pages()).toEqual([2, 4, 6, 8, 10]);
+    expect(pollsBetween).toBe(0);
+    expect(w.clock.sleeps).not.toContain(0);
+  },
+);

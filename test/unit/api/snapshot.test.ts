@@ -7,7 +7,7 @@
  * the read began, however long the import took to finish.
  */
 import type { ServiceRecord } from '../../../src/api/records';
-import { BUCKET_RECORDS, Snapshot, type SnapshotView } from '../../../src/api/snapshot';
+import { BUCKET_RECORDS, Snapshot, type SnapshotView, snapshotIn } from '../../../src/api/snapshot';
 import { memoFor } from '../../helpers/client-setup';
 import { FakeClock, LimitedStore } from '../../helpers/fakes';
 
@@ -63,6 +63,15 @@ test('parts written step by step and published without reading them: every id an
   const found = snapshot.find(view, all);
   expect(found.records.size).toBe(records.length);
   expect(found.records.get(all[4 * BUCKET_RECORDS + 3])).toEqual(records[4 * BUCKET_RECORDS + 3]);
+});
+
+test('the snapshot an import writes in a memo’s namespace (snapshotIn) is the one the lookups of that namespace read', () => {
+  const { memo, snapshot } = setup();
+  const counts = writeInSteps(snapshotIn(memo), 'g1');
+  snapshotIn(memo).publish('g1', records.length, counts);
+  const view = published(snapshot);
+  expect(view.gen).toBe('g1');
+  expect(snapshot.find(view, [records[0].id as string]).records.get(records[0].id as string)).toEqual(records[0]);
 });
 
 test('a lookup of one id reads one bucket a part', () => {
