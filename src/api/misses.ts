@@ -61,6 +61,8 @@ interface Filled {
 class Claim {
   /** The claim's cache key: take and mine accept a cache read that holds it with others. */
   readonly key: string;
+  /** The last cache read of the claim this execution made: what it last saw of the claim. */
+  private seen = new Map<string, Cached>();
 
   constructor(
     private readonly context: LookupContext,
@@ -69,8 +71,8 @@ class Claim {
     this.key = context.memo.key('claim', name);
   }
 
-  /** The execution holding the claim, while it is live (as a cache read that holds its key saw it). */
-  holder(hits: Map<string, Cached>): string | undefined {
+  /** The execution holding the claim, while it is live (as a cache read that holds its key saw it, the last one by default). */
+  holder(hits = this.seen): string | undefined {
     const held = hits.get(this.key);
     return this.live(held) ? String(held.value) : undefined;
   }
@@ -80,16 +82,23 @@ class Claim {
   }
 
   /** Takes the claim unless another execution holds it (as `hits` saw it); `after` is read with the look that confirms it. */
-  take(hits = this.context.memo.getMany([this.key]), ...after: string[]): Map<string, Cached> | undefined {
+  take(hits = this.look([this.key]), ...after: string[]): Map<string, Cached> | undefined {
+    this.seen = hits;
     const held = hits.get(this.key);
     if (this.live(held) && held.value !== this.context.token) return undefined;
     this.renew();
-    const look = this.context.memo.getMany([this.key, ...after]);
+    const look = this.look([this.key, ...after]);
     return this.mine(look) ? look : undefined;
   }
 
-  mine(hits = this.context.memo.getMany([this.key])): boolean {
+  mine(hits = this.look([this.key])): boolean {
     return hits.get(this.key)?.value === this.context.token;
+  }
+
+  /** One cache read of `keys` (the claim's among them), kept as what this execution last saw of the claim. */
+  private look(keys: readonly string[]): Map<string, Cached> {
+    this.seen = this.context.memo.getMany([...keys]);
+    return this.seen;
   }
 
   /** Renewed, a long read is not taken for abandoned. */
@@ -295,7 +304,7 @@ class Misses {
     // A waiting execution offers to read a share of the reader's pages, and reads the one the reader gives it.
     const waitForReader = () => {
       try {
-        shared.help(claim.holder(opening));
+        shared.help(claim.holder());
         claim.waitFor(
           () => [...shared.lookKeys(), ...readKeys(copies), head],
           (hits) => {

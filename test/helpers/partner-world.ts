@@ -11,7 +11,9 @@ import { Client } from '../../src/api/client';
 import { fnv1a } from '../../src/api/hash';
 import { Memo } from '../../src/api/memo';
 import { PartnerLookup } from '../../src/api/partners';
-import { SLOTS } from '../../src/api/shares';
+import type { Page, ServiceRecord } from '../../src/api/records';
+import { SLOTS, sharedRead } from '../../src/api/shares';
+import { Snapshot } from '../../src/api/snapshot';
 import type { HttpRequest, HttpResponse, Transport } from '../../src/api/transport';
 import { FakeClock, json, LimitedStore, nodeCodec } from './fakes';
 
@@ -207,6 +209,18 @@ export function partnerWorld(o: WorldOptions = {}) {
     },
     /** An execution `token` offered to help a read of the list (a waiting cell), then never looked again (killed, say). */
     offered: (token = 'helper') => memo.putMany([[memo.key('snap', `offer:${fnv1a(token) % SLOTS}`), token]], true),
+    /**
+     * Execution `token` (holding the claim) has page 1 of the list in, 100 partners a page, and posts its plan for
+     * the cells that offered to help; returns who reads each share.
+     */
+    postPlan: (token: string): string[] | undefined => {
+      const page1: Page<ServiceRecord> = {
+        items: ids.slice(0, 100).map(partner),
+        pagination: { totalItems: total, totalPages: Math.ceil(total / 100), currentPage: 1, pageSize: 100 },
+      };
+      const context = { memo, clock, token, pages: () => [], until: () => clock.now() + 10_000, canWrite: () => true };
+      return sharedRead(context, new Snapshot(memo), new Set(ids), () => {}).post(page1, 100)?.by;
+    },
     /** Page `page` of the list is refused once, 429 with Retry-After `seconds`; then it answers. */
     refuseOnce: (page: number, seconds: number) => {
       let refused = false;

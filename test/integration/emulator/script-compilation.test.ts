@@ -128,6 +128,17 @@ describe('the bundle: what each execution compiles', () => {
     expect(call(a.emu, 'importStatus', [id])).toMatchObject({ ok: true });
   });
 
+  test('a formula the client answers from its own cache (not the partner lookup) compiles the script only when warm', () => {
+    const a = addin(svc.url, undefined, { modelledClock: { latencyMs: 10 } });
+    const cold = a.cell('LP_FIRMS', 'lp_0000a');
+    expect(cold.run.ledger.fetches).toBeGreaterThan(0);
+    expect(named(cold)).toContain('lp-send.js');
+    const warm = a.cell('LP_FIRMS', 'lp_0000a');
+    expect(warm.error).toBeUndefined();
+    expect(warm.run.ledger.fetches).toBe(0);
+    expect(named(warm)).toEqual(['Code.js']);
+  });
+
   test('a formula that reads the whole list compiles the part for misses and the sending part on their first use, once; a list formula also its own part', async () => {
     const a = addin(svc.url, undefined, { modelledClock: { latencyMs: 10 } });
     const ids = (await activeIds(svc)).slice(0, 60).map((id) => [id]);

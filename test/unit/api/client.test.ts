@@ -171,6 +171,42 @@ describe('client: what the spec leaves open', () => {
     });
   });
 
+  describe('a call never moved, left unsent after the call that moved the list was answered there for good: no path is kept', () => {
+    /** A client whose transport leaves a request unsent only once `until` has passed (as perRequest does). */
+    function world(parallelism?: number) {
+      const clock = new FakeClock();
+      const store = new LimitedStore(clock);
+      let answer: (url: URL, k: number) => HttpResponse = () => json(404, {});
+      const transport: Transport = {
+        fetchAll: (requests, until = Number.POSITIVE_INFINITY) =>
+          requests.map((r, k) => (clock.now() > until ? unsent() : answer(new URL(r.url), k))),
+      };
+      const client = () => setup(() => json(500, {}), { clock, store, transport, parallelism });
+      const kept = () => [...store.items.keys()].filter((k) => k.includes(':path:'));
+      return { clock, client, kept, answers: (a: typeof answer) => (answer = a) };
+    }
+
+    // Pages 2 and 3 asked together (or one at a time): page 2 answers 503 as the time runs out, page 3 is not sent.
+    test.each([
+      ['left unsent by the transport', undefined],
+      ['still queued at the deadline', 1],
+    ])('%s', (_, parallelism) => {
+      const w = world(parallelism);
+      const { client } = w.client();
+      // Page 1: 404 on both paths; the call that moved the list ends there, NOT_FOUND.
+      w.answers(() => json(404, { message: 'Cannot GET' }));
+      expect(client.activePartnerPages([1], 1).map((o) => !o.ok && o.error.code)).toEqual(['NOT_FOUND']);
+      const until = w.clock.now() + 5_000;
+      w.answers((_, k) => {
+        if (k === 0) w.clock.t = until + 1;
+        return json(503, {});
+      });
+      const later = client.activePartnerPages([2, 3], 1, { until });
+      expect(later.map((o) => !o.ok && o.error.code)).toEqual(['SERVER', 'UNSENT']);
+      expect(w.kept()).toEqual([]);
+    });
+  });
+
   test('later pages asked together of a list served on its second path move there together', () => {
     const handler: Handler = (url) =>
       url.pathname === LISTED

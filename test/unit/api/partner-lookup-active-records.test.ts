@@ -106,3 +106,42 @@ describe('another execution is reading the list and this one has no time to wait
     expect(out.staleSince).toBe(readAt);
   });
 });
+
+describe('the whole list’s formula never reads the run’s buckets (they hold the answers of cells, not the list)', () => {
+  /** The store's reads from now on; `bucketReads` those that read a run's bucket. */
+  const storeReads = (w: ReturnType<typeof partnerWorld>) => {
+    const reads: string[][] = [];
+    const getAll = w.store.getAll.bind(w.store);
+    w.store.getAll = (keys) => {
+      reads.push(keys);
+      return getAll(keys);
+    };
+    return { reads, bucketReads: () => reads.filter((keys) => keys.some((k) => k.includes(':copy:'))) };
+  };
+
+  test('when its own read of the list fails', () => {
+    const w = partnerWorld({ total: 1000 });
+    w.hooks.onList = (page) => (page === 2 ? json(400, { message: 'bad' }) : undefined);
+    const { bucketReads } = storeReads(w);
+    expect(() => w.execution('reader').activeRecords()).toThrow();
+    expect(bucketReads()).toEqual([]);
+  });
+
+  test('while it waits for another execution’s read', () => {
+    const w = partnerWorld({ total: 1000 });
+    w.readRange(w.ids.slice(0, 50), 'first');
+    w.evictSnapshot();
+    w.claim('theirs');
+    const { reads, bucketReads } = storeReads(w);
+    // At its second look the other execution has read the list and published it (its own reads are not this formula's).
+    w.hooks.onSleep = (polls) => {
+      if (polls !== 2) return;
+      const mine = reads.length;
+      w.readRange(w.ids.slice(500, 550), 'theirs');
+      reads.length = mine;
+    };
+    expect(w.execution('mine').activeRecords().records).toHaveLength(1000);
+    expect(w.clock.sleeps.length).toBeGreaterThanOrEqual(2);
+    expect(bucketReads()).toEqual([]);
+  });
+});

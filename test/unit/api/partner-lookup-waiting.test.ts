@@ -5,9 +5,6 @@
  * as soon as the copies hold every id it wants, and not before.
  */
 import { bucketKey, COPY_BUCKETS, POLL_MS } from '../../../src/api/lookup-cache';
-import type { Page, ServiceRecord } from '../../../src/api/records';
-import { sharedRead } from '../../../src/api/shares';
-import { Snapshot } from '../../../src/api/snapshot';
 import { answers, partnerWorld } from '../../helpers/partner-world';
 
 const gone = ['lp_gone_1', 'lp_gone_2', 'lp_gone_3'];
@@ -147,25 +144,7 @@ test.each([300, POLL_MS])(
     const column = w.ids;
     // At this cell's first poll the reader has page 1 in and writes its plan, giving the cell (which offered) a share.
     w.hooks.onSleep = (polls) => {
-      if (polls !== 1) return;
-      const page1: Page<ServiceRecord> = {
-        items: column.slice(0, 100).map((id) => ({ id, fullName: `Name ${id}`, activeStatus: 'ACTIVE' })),
-        pagination: { totalItems: 1000, totalPages: 10, currentPage: 1, pageSize: 100 },
-      };
-      const reader = sharedRead(
-        {
-          memo: w.memo,
-          clock: w.clock,
-          token: 'theirs',
-          pages: () => [],
-          until: () => w.clock.now() + 10_000,
-          canWrite: () => true,
-        },
-        new Snapshot(w.memo),
-        new Set(column),
-        () => {},
-      );
-      expect(reader.post(page1, 100)?.by).toEqual(['theirs', 'mine']);
+      if (polls === 1) expect(w.postPlan('theirs')).toEqual(['theirs', 'mine']);
     };
     w.hooks.onList = (page) => {
       if (page === 10) w.clock.t += shareMs;
