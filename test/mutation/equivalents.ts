@@ -15,8 +15,9 @@ export interface Equivalent {
   why: string;
   /**
    * Set on a mutant that is no equivalent but that a test kills where StrykerJS cannot see it (the
-   * test runs the code in a child process, so per-test coverage never picks it): that test's file.
-   * The summary counts such a mutant as killed and names the test.
+   * test runs the code in a child process, or the built bundle in the emulator, so per-test
+   * coverage never picks it): that test's file. The summary counts such a mutant as killed and
+   * names the test.
    */
   killedBy?: string;
 }
