@@ -118,8 +118,8 @@ class Claim {
    * left) looks once: what another execution has already left costs a cache read, not a request.
    */
   waitFor(keys: () => readonly string[], done: (hits: Map<string, Cached>) => boolean): void {
-    const { clock, client, memo } = this.context;
-    const look = () => memo.getMany([...new Set([this.key, ...keys()])]);
+    const { clock, client } = this.context;
+    const look = () => this.look([...new Set([this.key, ...keys()])]);
     if (client.timeLeft() <= KEEP_FOR_SELF_MS) {
       done(look());
       return;
