@@ -18,6 +18,9 @@ import { DEMO_KEY, type RunningService } from '../test/helpers/service';
 import { modelled } from './clock';
 import { BENCH_FILTERS, BENCH_SORT, importService } from './imports';
 import { activeIds, floorWave } from './sheet-scale';
+import { median, medianRunAsync, RUNS } from './typical';
+
+const byMs = (f: FloorFigure) => f.ms;
 
 export interface FloorFigure {
   name: string;
@@ -94,33 +97,6 @@ function sequential(name: string, ledgers: Ledger[], recorder: Recorder, target:
   };
 }
 
-/**
- * The fastest of `runs` runs of a case. Its time is mostly CPU time (the requests are modelled),
- * charged at the reference speed (dev/emulator/cpu-speed.ts), which takes out a load that lasts
- * the whole run; what is left only adds (other processes evicting its caches, a calibration that
- * read the machine slower than the work ran): the fastest run is the figure that repeats.
- */
-function fastest(runs: number, one: () => FloorFigure): FloorFigure {
-  let best = one();
-  for (let i = 1; i < runs; i++) {
-    const next = one();
-    if (next.ms < best.ms) best = next;
-  }
-  return best;
-}
-
-async function fastestAsync(runs: number, one: () => Promise<FloorFigure>): Promise<FloorFigure> {
-  let best = await one();
-  for (let i = 1; i < runs; i++) {
-    const next = await one();
-    if (next.ms < best.ms) best = next;
-  }
-  return best;
-}
-
-/** Runs of each formula case and of the fill-down (the fastest is kept); one in the quick smoke run. */
-const RUNS = 3;
-
 /** The analyst's conditions for LP_FILTER (a range: field | operator | value), as the import's BENCH_FILTERS. */
 const FILTER_ROWS = BENCH_FILTERS.map((c) => [c.field, c.op, Array.isArray(c.value) ? c.value.join(';') : c.value]);
 const FILTER_SORT = BENCH_SORT.map((s) => `${s.field}${s.descending ? ' desc' : ''}`).join(', ');
@@ -131,25 +107,21 @@ export async function benchFloorFormulas(svc: RunningService, quick: boolean): P
   const ids = await activeIds(svc, quick ? 300 : 10000);
   const cell = (recorder: Recorder) => addin(svc.url, DEMO_KEY, modelled({ onFetch: recorder.onFetch }));
   const runs = quick ? 1 : RUNS;
-  /** A case run cold in a fresh add-in, then (warm) again in the same one: the fastest of `runs` of each. */
+  /** A case run cold in a fresh add-in, then (warm) again in the same one, `runs` times: the median run of each (bench/typical.ts). */
   const coldAndWarm = (name: string, call: (a: ReturnType<typeof cell>) => CellResult, warm: boolean) => {
-    let last: { a: ReturnType<typeof cell>; recorder: Recorder } | undefined;
-    const cold = fastest(runs, () => {
+    const colds: FloorFigure[] = [];
+    const warms: FloorFigure[] = [];
+    for (let i = 0; i < runs; i++) {
       const recorder = new Recorder();
       const a = cell(recorder);
-      last = { a, recorder };
       const r = call(a);
-      return sequential(`${name}, cold`, [r.run.ledger], recorder, '≤ 2.5×', r.error);
-    });
-    out.push(cold);
-    if (!warm || !last) return;
-    const { a, recorder } = last;
-    out.push(
-      fastest(runs, () => {
-        const r = call(a);
-        return sequential(`${name}, warm`, [r.run.ledger], recorder, '< 0.5 s', r.error);
-      }),
-    );
+      colds.push(sequential(`${name}, cold`, [r.run.ledger], recorder, '≤ 2.5×', r.error));
+      if (!warm) continue;
+      const w = call(a);
+      warms.push(sequential(`${name}, warm`, [w.run.ledger], recorder, '< 0.5 s', w.error));
+    }
+    out.push(median(colds, byMs));
+    if (warm) out.push(median(warms, byMs));
   };
   for (const size of quick ? [100, 300] : [1000, 10000]) {
     const range = ids.slice(0, size).map((id) => [id]);
@@ -165,36 +137,40 @@ export async function benchFloorFormulas(svc: RunningService, quick: boolean): P
   // The fill-down, 10 at once, cold: the wave's span and its executions' sum, each beside the ideal wave's.
   const fill = quick ? ids.slice(0, 50) : ids.filter((_, i) => i % 10 === 3);
   out.push(
-    await fastestAsync(runs, async () => {
-      const b = addin(svc.url, null, modelled());
-      b.emu.run('saveApiKey', [DEMO_KEY, svc.url], { kind: 'sidebar' });
-      b.emu.run('getSidebarState', [], { kind: 'sidebar' });
-      const start = b.emu.clock.now();
-      const cells = await fillDownAndRecalculate(
-        b.emu,
-        { sheet: 'Fill', ids: fill, name: 'LP_GET', rest: ['fullName'] },
-        { concurrency: 10 },
-      );
-      const waveMs = b.emu.clock.now() - start;
-      const floor = await floorWave(svc, fill.length, 10);
-      const floorMs = Math.max(...floor.map((l) => l.endedAt)) - Math.min(...floor.map((l) => l.startedAt));
-      const ledgers = cells.map((c) => c.run.ledger);
-      const bad = cells.filter((c) => c.error !== undefined);
-      return {
-        name: `fill-down: ${fill.length} single-id formulas, cold, 10 at once`,
-        ms: round(waveMs),
-        floorMs: round(floorMs),
-        ratio: ratioOf(waveMs, floorMs),
-        execMs: round(span(ledgers)),
-        floorExecMs: round(span(floor)),
-        execRatio: ratioOf(span(ledgers), span(floor)),
-        executions: ledgers.length,
-        fetches: ledgers.reduce((n, l) => n + l.fetches, 0),
-        fetchAllCalls: ledgers.reduce((n, l) => n + l.fetchAllCalls, 0),
-        target: '≤ 1.6×',
-        ...(bad.length ? { error: `${bad.length} cells failed: ${bad[0].error}` } : {}),
-      };
-    }),
+    await medianRunAsync(
+      runs,
+      async () => {
+        const b = addin(svc.url, null, modelled());
+        b.emu.run('saveApiKey', [DEMO_KEY, svc.url], { kind: 'sidebar' });
+        b.emu.run('getSidebarState', [], { kind: 'sidebar' });
+        const start = b.emu.clock.now();
+        const cells = await fillDownAndRecalculate(
+          b.emu,
+          { sheet: 'Fill', ids: fill, name: 'LP_GET', rest: ['fullName'] },
+          { concurrency: 10 },
+        );
+        const waveMs = b.emu.clock.now() - start;
+        const floor = await floorWave(svc, fill.length, 10);
+        const floorMs = Math.max(...floor.map((l) => l.endedAt)) - Math.min(...floor.map((l) => l.startedAt));
+        const ledgers = cells.map((c) => c.run.ledger);
+        const bad = cells.filter((c) => c.error !== undefined);
+        return {
+          name: `fill-down: ${fill.length} single-id formulas, cold, 10 at once`,
+          ms: round(waveMs),
+          floorMs: round(floorMs),
+          ratio: ratioOf(waveMs, floorMs),
+          execMs: round(span(ledgers)),
+          floorExecMs: round(span(floor)),
+          execRatio: ratioOf(span(ledgers), span(floor)),
+          executions: ledgers.length,
+          fetches: ledgers.reduce((n, l) => n + l.fetches, 0),
+          fetchAllCalls: ledgers.reduce((n, l) => n + l.fetchAllCalls, 0),
+          target: '≤ 1.6×',
+          ...(bad.length ? { error: `${bad.length} cells failed: ${bad[0].error}` } : {}),
+        };
+      },
+      byMs,
+    ),
   );
   return out;
 }
@@ -209,22 +185,26 @@ export async function benchFloorImport(
 ): Promise<FloorFigure> {
   const svc = await importService(partners, latencyMs);
   try {
-    return await fastestAsync(runs, async () => {
-      const recorder = new Recorder();
-      const a = addin(svc.url, DEMO_KEY, modelled({ onFetch: recorder.onFetch }));
-      const id = saveImport(a.emu, { sheetName: 'Partners', fields });
-      const before = a.emu.history.length;
-      const steps = runImport(a.emu, id, 1000);
-      const last = steps[steps.length - 1];
-      const ledgers = a.emu.history.slice(before).filter((l) => l.kind === 'sidebar');
-      return sequential(
-        `import of ${last.totalItems} partners (${fields?.length} fields) from the sidebar`,
-        ledgers,
-        recorder,
-        target,
-        last.status === 'done' ? undefined : `${last.status}: ${last.message}`,
-      );
-    });
+    return await medianRunAsync(
+      runs,
+      async () => {
+        const recorder = new Recorder();
+        const a = addin(svc.url, DEMO_KEY, modelled({ onFetch: recorder.onFetch }));
+        const id = saveImport(a.emu, { sheetName: 'Partners', fields });
+        const before = a.emu.history.length;
+        const steps = runImport(a.emu, id, 1000);
+        const last = steps[steps.length - 1];
+        const ledgers = a.emu.history.slice(before).filter((l) => l.kind === 'sidebar');
+        return sequential(
+          `import of ${last.totalItems} partners (${fields?.length} fields) from the sidebar`,
+          ledgers,
+          recorder,
+          target,
+          last.status === 'done' ? undefined : `${last.status}: ${last.message}`,
+        );
+      },
+      byMs,
+    );
   } finally {
     await svc.stop();
   }
@@ -243,6 +223,6 @@ export async function benchFloors(quick: boolean, latencyMs: number): Promise<Fl
     await svc.stop();
   }
   for (const partners of quick ? [400] : [11820, 59102])
-    figures.push(await benchFloorImport(partners, latencyMs, IMPORT_FIELDS, '≤ 2.5×', quick ? 1 : 2));
+    figures.push(await benchFloorImport(partners, latencyMs, IMPORT_FIELDS, '≤ 2.5×', quick ? 1 : 3));
   return figures;
 }

@@ -8,7 +8,18 @@ import { Emulator } from '../dev/emulator/runtime';
 import { addin } from '../test/helpers/addin';
 import { DEMO_KEY, type RunningService } from '../test/helpers/service';
 import type { Ledger } from '../dev/emulator/execution';
+import type { CellResult } from '../dev/emulator/hosts';
 import { modelled } from './clock';
+import { median, RUNS } from './typical';
+
+export const byEmulated = (f: Figure) => f.emulatedMs;
+
+/** One formula cell's execution as a figure: its wall time on this machine and its ledger. */
+export function timed(name: string, run: () => CellResult): Figure {
+  const t = performance.now();
+  const r = run();
+  return figure(name, performance.now() - t, [r.run.ledger], r.error);
+}
 
 export interface Figure {
   name: string;
@@ -47,16 +58,22 @@ function naive(base, key, ids) {
   });
 }`;
 
-export function benchFormulas(svc: RunningService, count: number, singles: number): Figure[] {
+export function benchFormulas(svc: RunningService, count: number, singles: number, runs = RUNS): Figure[] {
   const ids = Array.from({ length: count }, (_, i) => [partnerId(i)]);
-  const a = addin(svc.url, DEMO_KEY, modelled());
+  // Each round a fresh add-in, cold then warm; each figure the median round's (bench/typical.ts).
+  const colds: Figure[] = [];
+  const warms: Figure[] = [];
+  const round = () => {
+    const fresh = addin(svc.url, DEMO_KEY, modelled());
+    colds.push(timed(`LP_GET ${count} ids, cold`, () => fresh.cell('LP_GET', ids, 'id,fullName,firm,ticketSize')));
+    warms.push(timed(`LP_GET ${count} ids, warm`, () => fresh.cell('LP_GET', ids, 'id,fullName,firm,ticketSize')));
+    return fresh;
+  };
+  let a = round();
+  for (let i = 1; i < runs; i++) a = round();
+  const coldFig = median(colds, byEmulated);
+  const warmFig = median(warms, byEmulated);
   let t = performance.now();
-  const cold = a.cell('LP_GET', ids, 'id,fullName,firm,ticketSize');
-  const coldFig = figure(`LP_GET ${count} ids, cold`, performance.now() - t, [cold.run.ledger], cold.error);
-  t = performance.now();
-  const warm = a.cell('LP_GET', ids, 'id,fullName,firm,ticketSize');
-  const warmFig = figure(`LP_GET ${count} ids, warm`, performance.now() - t, [warm.run.ledger], warm.error);
-  t = performance.now();
   const singleLedgers: Ledger[] = [];
   for (let i = 0; i < singles; i++) singleLedgers.push(a.cell('LP_GET', ids[i % count][0], 'fullName').run.ledger);
   const singleFig = figure(`${singles} single-id formulas, warm`, performance.now() - t, singleLedgers);

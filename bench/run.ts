@@ -22,6 +22,7 @@ import { benchFilteredImport, benchImport, benchRateLimitedImport } from './impo
 import { benchRefresh } from './refresh';
 import { scalePointInChild } from './scale-point';
 import { benchService } from './service';
+import { RUNS } from './typical';
 import { benchSheetScale } from './sheet-scale';
 
 /** Starts the emulator's fetch worker so that no figure includes its start-up. */
@@ -80,7 +81,7 @@ export async function runBench(o: BenchOptions): Promise<Record<string, unknown>
     const svc = await startService(['--partners', o.quick ? '300' : '2500', '--latency', String(o.latencyMs)]);
     try {
       warmUp(svc.url);
-      out.formulas = benchFormulas(svc, o.quick ? 40 : 1000, o.quick ? 20 : 1000);
+      out.formulas = benchFormulas(svc, o.quick ? 40 : 1000, o.quick ? 20 : 1000, o.quick ? 1 : RUNS);
     } finally {
       await svc.stop();
     }

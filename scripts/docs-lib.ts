@@ -256,7 +256,7 @@ const GROUPS: Record<string, { title: string; text: string }> = {
   },
   floors: {
     title: 'The add-in beside its floor',
-    text: "Each case beside its floor: the very requests the add-in sent, batch by batch, replayed with no add-in code (a script that only sends them and reads their text), execution by execution; the fill-down's floor is the ideal wave of *Fill-down and thousands of ids*. `ratio` is the add-in's time over its floor's (`execRatio`: its executions' time summed, for the wave), what is left above 1 being the add-in's own work: compiling the bundle, which every execution pays, parsing answers, building and reading the snapshot, the cache and the sheet. `target` is where the case should be. Each formula case and the fill-down is the fastest of three runs, each import of two: what is left above the modelled requests is CPU time at the reference speed, and what only adds to it (the process taken off its core, a cache emptied by another process) is least in the fastest run. The list holds about 10,000 active partners (the imports: 10,045 and 50,205), pages of 100.",
+    text: "Each case beside its floor: the very requests the add-in sent, batch by batch, replayed with no add-in code (a script that only sends them and reads their text), execution by execution; the fill-down's floor is the ideal wave of *Fill-down and thousands of ids*. `ratio` is the add-in's time over its floor's (`execRatio`: its executions' time summed, for the wave), what is left above 1 being the add-in's own work: compiling the bundle, which every execution pays, parsing answers, building and reading the snapshot, the cache and the sheet. `target` is where the case should be. Each formula case and the fill-down is the median of five runs, each import of three: what is left above the modelled requests is CPU time at the reference speed, and the median run is the one that repeats (the fastest of a few is an extreme: a collection that missed it, a calibration that read the host slow). The list holds about 10,000 active partners (the imports: 10,045 and 50,205), pages of 100.",
   },
   bigImport: {
     title: 'The largest import',
@@ -334,7 +334,7 @@ export function renderBenchmarks(results: Record<string, unknown>): string {
     'latency (the import benchmarks start it with `--preload`), each figure beside its naive baseline from',
     'the same run, and writes `bench/results.json`; `npm run bench -- --only refresh,formulas` runs only',
     "those groups and keeps the others' figures. `npm test` runs a small `--quick` version as a smoke check,",
-    "with no timing assertions, and writes nothing. *Emulated* is the emulator's simulated execution time on",
+    "with no timing assertions, and writes nothing. A case a group repeats (a formula cold and warm, a fill-down, an import) shows its median run, all of its figures from that run. *Emulated* is the emulator's simulated execution time on",
     'its modelled clock, so that a figure repeats however busy the machine is: the compilation of the bundle',
     "at its size (every execution pays it), the CPU time of each execution's own work at a reference speed",
     '(a calibration task of the same kind of work, parsing an answer and sorting and projecting its records,',
