@@ -18,7 +18,7 @@ import { DEMO_KEY, type RunningService } from '../test/helpers/service';
 import { modelled } from './clock';
 import { BENCH_FILTERS, BENCH_SORT, importService } from './imports';
 import { activeIds, floorWave } from './sheet-scale';
-import { median, medianRunAsync, RUNS } from './typical';
+import { median, medianRunAsync, RUNS, WAVE_RUNS } from './typical';
 
 const byMs = (f: FloorFigure) => f.ms;
 
@@ -138,7 +138,7 @@ export async function benchFloorFormulas(svc: RunningService, quick: boolean): P
   const fill = quick ? ids.slice(0, 50) : ids.filter((_, i) => i % 10 === 3);
   out.push(
     await medianRunAsync(
-      runs,
+      quick ? 1 : WAVE_RUNS,
       async () => {
         const b = addin(svc.url, null, modelled());
         b.emu.run('saveApiKey', [DEMO_KEY, svc.url], { kind: 'sidebar' });

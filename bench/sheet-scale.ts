@@ -22,7 +22,7 @@ import { addin, fillDownAndRecalculate } from '../test/helpers/addin';
 import { DEMO_KEY, type RunningService } from '../test/helpers/service';
 import { modelled } from './clock';
 import { byEmulated, type Figure, figure, timed } from './formulas';
-import { median, RUNS } from './typical';
+import { median, RUNS, WAVE_RUNS } from './typical';
 
 const NAIVE = `
 function naiveOne(base, key, id) {
@@ -125,7 +125,7 @@ export async function benchSheetScale(svc: RunningService, quick: boolean): Prom
   };
   // Each round: one add-in filled down cold one cell at a time, then warm 10 at once; another cold 10 at once. Each figure the median round's (bench/typical.ts).
   const rounds: Figure[][] = [[], [], []];
-  for (let round = 0; round < runs; round++) {
+  for (let round = 0; round < (quick ? 1 : WAVE_RUNS); round++) {
     const emuSeq = opened(addin(svc.url, null, modelled()).emu);
     rounds[0].push(await fillDown(emuSeq, `fill-down: ${n} single-id formulas, cold, one at a time`, 1));
     rounds[1].push(await fillDown(emuSeq, `fill-down: ${n} single-id formulas, warm, 10 at once`, 10));

@@ -12,8 +12,10 @@
  * comes from the same run as its time.
  */
 
-/** Runs of a repeated case: odd, so that the median is a run. */
-export const RUNS = 5;
+/** Runs of a repeated formula case (a few seconds each, cold): odd, so that the median is a run. */
+export const RUNS = 9;
+/** Runs of a repeated fill-down (a wave of 1,000 executions, several seconds of wall time each). */
+export const WAVE_RUNS = 5;
 
 /** The run at the median of `ms` among `runs` runs of `one` (each told its index). */
 export function medianRun<T>(runs: number, one: (run: number) => T, ms: (t: T) => number): T {

@@ -244,7 +244,7 @@ const GROUPS: Record<string, { title: string; text: string }> = {
   },
   match: {
     title: 'LP_MATCH',
-    text: '`=LP_MATCH` ranking every active partner of a list of 10,000 for a fund, warm (the snapshot filled by an earlier formula), beside its fair baseline, `=LP_FILTER` over the same snapshot returning every partner sorted by one key, and the floor both pay, `=LP_FILTER` returning one row (the snapshot read alone). LP_MATCH runs once with a fund not asked for before (its one request) and once with the fund cached; round robin in one emulator after a round not counted, medians of 5. The custom-function limit is 30 s.',
+    text: '`=LP_MATCH` ranking every active partner of a list of 10,000 for a fund, warm (the snapshot filled by an earlier formula), beside its fair baseline, `=LP_FILTER` over the same snapshot returning every partner sorted by one key, and the floor both pay, `=LP_FILTER` returning one row (the snapshot read alone). LP_MATCH runs once with a fund not asked for before (its one request) and once with the fund cached; round robin in one emulator after a round not counted, medians of 9. The custom-function limit is 30 s.',
   },
   scaling: {
     title: 'Import scaling',
@@ -256,7 +256,7 @@ const GROUPS: Record<string, { title: string; text: string }> = {
   },
   floors: {
     title: 'The add-in beside its floor',
-    text: "Each case beside its floor: the very requests the add-in sent, batch by batch, replayed with no add-in code (a script that only sends them and reads their text), execution by execution; the fill-down's floor is the ideal wave of *Fill-down and thousands of ids*. `ratio` is the add-in's time over its floor's (`execRatio`: its executions' time summed, for the wave), what is left above 1 being the add-in's own work: compiling the bundle, which every execution pays, parsing answers, building and reading the snapshot, the cache and the sheet. `target` is where the case should be. Each formula case and the fill-down is the median of five runs, each import of three: what is left above the modelled requests is CPU time at the reference speed, and the median run is the one that repeats (the fastest of a few is an extreme: a collection that missed it, a calibration that read the host slow). The list holds about 10,000 active partners (the imports: 10,045 and 50,205), pages of 100.",
+    text: "Each case beside its floor: the very requests the add-in sent, batch by batch, replayed with no add-in code (a script that only sends them and reads their text), execution by execution; the fill-down's floor is the ideal wave of *Fill-down and thousands of ids*. `ratio` is the add-in's time over its floor's (`execRatio`: its executions' time summed, for the wave), what is left above 1 being the add-in's own work: compiling the bundle, which every execution pays, parsing answers, building and reading the snapshot, the cache and the sheet. `target` is where the case should be. Each formula case is the median of nine runs, the fill-down of five, each import of three: what is left above the modelled requests is CPU time at the reference speed, and the median run is the one that repeats (the fastest of a few is an extreme: a collection that missed it, a calibration that read the host slow). The list holds about 10,000 active partners (the imports: 10,045 and 50,205), pages of 100.",
   },
   bigImport: {
     title: 'The largest import',
