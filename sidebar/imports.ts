@@ -14,6 +14,7 @@
 import { type Answer, call, type ImportInput, type ImportView, type RunSummary as Summary, type Schedule } from './rpc';
 import { currentFilters, currentFit, currentSort, showShape, startFilters } from './filters';
 import { $, ask, busy, button, clearFieldErrors, el, fieldError, grouped, say as sayIn } from './ui';
+import { FIRST_PAGES, nextPages, SECOND_PAGES } from './pace';
 
 const KINDS: Array<[string, string]> = [
   ['none', 'Not scheduled'],
@@ -270,25 +271,10 @@ function end(): void {
   if (cancelHadFocus) $('import').focus();
 }
 
-/** How long a step should take, as the sidebar sees it (the call included): the bar moves at least this often. */
-const STEP_TARGET_MS = 1500;
-/** The most pages a step asks for (a round of the server's reads). */
-const MOST_PAGES = 20;
-
-/**
- * The pages the next step may read: as many as the last step's pace fits in STEP_TARGET_MS
- * (1 to MOST_PAGES), so the bar moves every second or two on a slow service and a fast one is not
- * slowed by short steps.
- */
-function nextPages(pages: number, read: number, ms: number): number {
-  if (read <= 0) return pages;
-  return Math.max(1, Math.min(MOST_PAGES, Math.floor((read * STEP_TARGET_MS) / Math.max(1, ms))));
-}
-
 /** Drives a run to its end, one server step at a time; its progress is shown once, in the progress bar's line. */
 async function drive(id: string, first: Answer<Summary>): Promise<void> {
   let a = first;
-  let pages = 2;
+  let pages = SECOND_PAGES;
   try {
     for (;;) {
       if (!a.ok) {
@@ -349,7 +335,7 @@ function importItem(v: ImportView, index: number): HTMLLIElement {
     void busy(run, async () => {
       if (running()) return say('An import is already running: wait for it to end, or cancel it.', 'warning');
       begin();
-      await drive(v.id, await call('startImport', v.id, 1));
+      await drive(v.id, await call('startImport', v.id, FIRST_PAGES));
     });
   const del = keyed(button('Delete'), `delete:${v.id}`);
   del.setAttribute('aria-label', `Delete: import into ${v.sheetName}`);
@@ -424,7 +410,7 @@ function ownershipChoices(v: ImportView): HTMLElement[] {
     out.push(
       choice('Let the import own this table', 'adopt', async () => {
         const adopted = await call('adoptTable', v.id);
-        return adopted.ok ? call('startImport', v.id, 1) : adopted;
+        return adopted.ok ? call('startImport', v.id, FIRST_PAGES) : adopted;
       }),
     );
   if (offers.includes('force')) {
@@ -612,7 +598,7 @@ async function startNew(): Promise<void> {
     $('progress-box').hidden = true;
     return;
   }
-  await drive(saved.id, await call('startImport', saved.id, 1));
+  await drive(saved.id, await call('startImport', saved.id, FIRST_PAGES));
 }
 
 async function saveOnly(): Promise<void> {

@@ -11,7 +11,15 @@ test('npm run bench --quick: every benchmark and baseline runs and reports its f
     scaling: Array<{ status: string; activePartners: number; executions: number }>;
     refresh: Array<{ name: string; formulas: number; lost: number; timedOut: boolean; setFormulaCalls: number }>;
     rateLimited: Array<{ status: string; rows: number; activePartners: number; steps: number; rateLimited: number }>;
-    floors: Array<{ name: string; ms: number; floorMs: number; ratio: number; fetches: number; error?: string }>;
+    floors: Array<{
+      name: string;
+      ms: number;
+      floorMs: number;
+      ratio: number;
+      fetches: number;
+      executions: number;
+      error?: string;
+    }>;
     bigImport: Array<{ name: string; ms: number; floorMs: number; fetches: number; error?: string }>;
   };
   expect(r.bundleKb).toBeGreaterThan(10);
@@ -62,6 +70,11 @@ test('npm run bench --quick: every benchmark and baseline runs and reports its f
     expect(f.ms).toBeGreaterThanOrEqual(f.floorMs);
   }
   expect(r.floors.filter((f) => /warm/.test(f.name)).map((f) => f.fetches)).toEqual([0, 0]);
+  // Paced as the sidebar drives it: the same requests as in steps of the sidebar's budget, in more steps.
+  const byBudget = r.floors.find((f) => /^import .* from the sidebar$/.test(f.name));
+  const paced = r.floors.find((f) => /^import .*, paced as the sidebar drives it$/.test(f.name));
+  expect(paced?.fetches).toBe(byBudget?.fetches);
+  expect(paced?.executions).toBeGreaterThan(byBudget?.executions ?? Number.POSITIVE_INFINITY);
   expect(r.bigImport).toHaveLength(1);
   expect(r.bigImport[0].error).toBeUndefined();
   expect(r.bigImport[0].floorMs).toBeGreaterThan(0);
