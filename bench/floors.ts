@@ -13,7 +13,7 @@ import { Emulator } from '../dev/emulator/runtime';
 import type { ImportInput } from '../src/contract';
 import type { CellResult } from '../dev/emulator/hosts';
 import { addin, fillDownAndRecalculate } from '../test/helpers/addin';
-import { paceImport, runImport, saveImport } from '../test/helpers/imports';
+import { runImport, saveImport } from '../test/helpers/imports';
 import { DEMO_KEY, type RunningService } from '../test/helpers/service';
 import { modelled } from './clock';
 import { BENCH_FILTERS, BENCH_SORT, importService } from './imports';
@@ -175,20 +175,13 @@ export async function benchFloorFormulas(svc: RunningService, quick: boolean): P
   return out;
 }
 
-/**
- * How an import's steps are driven: each as long as the sidebar's budget allows (`budget`), or paced
- * as the sidebar drives them (`paced`: sidebar/pace.ts, steps of about 1.5 s so that its progress bar moves).
- */
-export type ImportDrive = 'budget' | 'paced';
-
-/** The sidebar import of every active partner (of `partners`), pages of 100, beside the same requests replayed. */
+/** The sidebar import of every active partner (of `partners`), pages of 100, driven as the sidebar does (each step as long as its time allows), beside the same requests replayed. */
 export async function benchFloorImport(
   partners: number,
   latencyMs: number,
   fields: ImportInput['fields'],
   target: string,
   runs = 1,
-  drive: ImportDrive = 'budget',
 ): Promise<FloorFigure> {
   const svc = await importService(partners, latencyMs);
   try {
@@ -199,11 +192,11 @@ export async function benchFloorImport(
         const a = addin(svc.url, DEMO_KEY, modelled({ onFetch: recorder.onFetch }));
         const id = saveImport(a.emu, { sheetName: 'Partners', fields });
         const before = a.emu.history.length;
-        const steps = drive === 'paced' ? paceImport(a.emu, id) : runImport(a.emu, id, 1000);
+        const steps = runImport(a.emu, id, 1000);
         const last = steps[steps.length - 1];
         const ledgers = a.emu.history.slice(before).filter((l) => l.kind === 'sidebar');
         return sequential(
-          `import of ${last.totalItems} partners (${fields?.length} fields) from the sidebar${drive === 'paced' ? ', paced as the sidebar drives it' : ''}`,
+          `import of ${last.totalItems} partners (${fields?.length} fields) from the sidebar`,
           ledgers,
           recorder,
           target,
@@ -220,7 +213,7 @@ export async function benchFloorImport(
 /** The fields the imports of the floor group write (as the import group's). */
 const IMPORT_FIELDS = ['id', 'fullName', 'firm', 'ticketSize', 'updatedAt'];
 
-/** The floor group: the formula cases over about 10,000 active partners, then imports of 10,045 and 50,205, in steps of the sidebar's budget and paced as the sidebar drives them. */
+/** The floor group: the formula cases over about 10,000 active partners, then imports of 10,045 and 50,205 from the sidebar. */
 export async function benchFloors(quick: boolean, latencyMs: number): Promise<FloorFigure[]> {
   const svc = await importService(quick ? 400 : 11820, latencyMs);
   let figures: FloorFigure[];
@@ -229,8 +222,7 @@ export async function benchFloors(quick: boolean, latencyMs: number): Promise<Fl
   } finally {
     await svc.stop();
   }
-  for (const drive of ['budget', 'paced'] as const)
-    for (const partners of quick ? [400] : [11820, 59102])
-      figures.push(await benchFloorImport(partners, latencyMs, IMPORT_FIELDS, '≤ 2.5×', quick ? 1 : 3, drive));
+  for (const partners of quick ? [400] : [11820, 59102])
+    figures.push(await benchFloorImport(partners, latencyMs, IMPORT_FIELDS, '≤ 2.5×', quick ? 1 : 3));
   return figures;
 }

@@ -313,7 +313,7 @@ export interface SidebarImportFigure {
  * The same sidebar import of about `active` partners on one service: without faults, then with
  * `rateLimit` of the requests answered 429 + `Retry-After: retryAfterSeconds`, once for each of
  * the service's fault `seeds` (the slowest page decides the time, so one seed is one draw). Each sidebar
- * step is one execution of at most its 20 s budget; the figures are the steps, the emulated time
+ * step is one execution of at most its budget; the figures are the steps, the emulated time
  * summed over them and the longest one. The emulator charges the modelled clock (EmulatorOptions.
  * modelledClock, with the service's latency): on wall time a busy machine made a slower import and
  * split it into other steps, so a rerun of the same seed gave other figures.

@@ -1,6 +1,7 @@
 /**
  * The import part of the sidebar: the column chooser, the import form, the progress bar that a
- * step-by-step run moves ("page k of n · rows r of total"), Cancel, and the saved imports, each
+ * run moves ("page k of n · rows r of total", asked for every second while a step runs), Cancel
+ * (which reaches a step in flight), and the saved imports, each
  * with Run now, a schedule that is chosen and then saved, and Delete (which asks first), and after
  * a refused replace its explicit choices. A run in progress when the sidebar opens is picked up again.
  *
@@ -14,7 +15,6 @@
 import { type Answer, call, type ImportInput, type ImportView, type RunSummary as Summary, type Schedule } from './rpc';
 import { currentFilters, currentFit, currentSort, showShape, startFilters } from './filters';
 import { $, ask, busy, button, clearFieldErrors, el, fieldError, grouped, say as sayIn } from './ui';
-import { FIRST_PAGES, nextPages, SECOND_PAGES } from './pace';
 
 const KINDS: Array<[string, string]> = [
   ['none', 'Not scheduled'],
@@ -29,6 +29,10 @@ let allFields: string[] = [];
 let defaults: string[] = [];
 let chosen: string[] = [];
 let cancelled = false;
+/** The run this sidebar drives now ('' when none): Cancel is sent to it at once, to reach the step in flight. */
+let driving = '';
+/** How often the progress of a step in flight is asked for (importStatus): the bar moves within a step. */
+const STATUS_MS = 1000;
 /** The saved import the form is editing (its Edit settings pressed), or none: the form makes a new one. */
 let editing: ImportView | undefined;
 /** The user's address, as the server knows it: an alert of another address is not theirs to change. */
@@ -251,7 +255,7 @@ function showProgress(s: Summary): void {
   $('progress-text').textContent = text;
 }
 
-/** Shows a run as started the moment the user asks for it (the first step can take 20 s): Import busy, Cancel on, "starting…". */
+/** Shows a run as started the moment the user asks for it (its first page can take seconds): Import busy, Cancel on, "starting…". */
 function begin(): void {
   cancelled = false;
   $('cancel-import').hidden = false;
@@ -271,11 +275,33 @@ function end(): void {
   if (cancelHadFocus) $('import').focus();
 }
 
-/** Drives a run to its end, one server step at a time; its progress is shown once, in the progress bar's line. */
-async function drive(id: string, first: Answer<Summary>): Promise<void> {
-  let a = first;
-  let pages = SECOND_PAGES;
+/**
+ * A step's call, with the run's progress asked for every STATUS_MS while it is in flight: a step runs
+ * for as long as its time allows, and shows what it has read in its live record (importStatus).
+ */
+async function shown(id: string, step: Promise<Answer<Summary>>): Promise<Answer<Summary>> {
+  let inFlight = true;
+  void (async () => {
+    for (;;) {
+      await new Promise((wake) => setTimeout(wake, STATUS_MS));
+      if (!inFlight) return;
+      const s = await call('importStatus', id);
+      // Once the step has read a page: before that, "starting…" stands.
+      if (inFlight && !cancelled && s.ok && s.status === 'running' && s.page > 0) showProgress(s);
+    }
+  })();
   try {
+    return await step;
+  } finally {
+    inFlight = false;
+  }
+}
+
+/** Drives a run to its end, one server step at a time; its progress is shown once, in the progress bar's line. */
+async function drive(id: string, first: Promise<Answer<Summary>>): Promise<void> {
+  driving = id;
+  try {
+    let a = await shown(id, first);
     for (;;) {
       if (!a.ok) {
         $('progress-text').textContent = 'The import stopped.';
@@ -287,14 +313,14 @@ async function drive(id: string, first: Answer<Summary>): Promise<void> {
         say(a.message, a.status === 'done' ? 'ok' : 'error');
         return;
       }
-      const at = a.page;
-      const began = Date.now();
-      a = cancelled ? await call('cancelImport', id) : await call('continueImport', id, pages);
-      if (a.ok) pages = nextPages(pages, a.page - at, Date.now() - began);
+      // Once the step in flight has stopped, Cancel ends the run (sent again until it can: another execution may hold the spreadsheet).
+      a = await shown(id, cancelled ? call('cancelImport', id) : call('continueImport', id));
     }
   } finally {
-    end();
+    driving = '';
+    // The saved imports show how the run ended before Import is offered again.
     await refresh();
+    end();
   }
 }
 
@@ -335,7 +361,7 @@ function importItem(v: ImportView, index: number): HTMLLIElement {
     void busy(run, async () => {
       if (running()) return say('An import is already running: wait for it to end, or cancel it.', 'warning');
       begin();
-      await drive(v.id, await call('startImport', v.id, FIRST_PAGES));
+      await drive(v.id, call('startImport', v.id));
     });
   const del = keyed(button('Delete'), `delete:${v.id}`);
   del.setAttribute('aria-label', `Delete: import into ${v.sheetName}`);
@@ -401,7 +427,7 @@ function ownershipChoices(v: ImportView): HTMLElement[] {
     b.onclick = () =>
       void busy(b, async () => {
         begin();
-        await drive(v.id, await act());
+        await drive(v.id, act());
       });
     return b;
   };
@@ -410,7 +436,7 @@ function ownershipChoices(v: ImportView): HTMLElement[] {
     out.push(
       choice('Let the import own this table', 'adopt', async () => {
         const adopted = await call('adoptTable', v.id);
-        return adopted.ok ? call('startImport', v.id, FIRST_PAGES) : adopted;
+        return adopted.ok ? call('startImport', v.id) : adopted;
       }),
     );
   if (offers.includes('force')) {
@@ -421,7 +447,7 @@ function ownershipChoices(v: ImportView): HTMLElement[] {
     label.className = 'inline';
     label.prepend(keep);
     out.push(
-      choice('Replace anyway', 'force', () => call('replaceAnyway', v.id, keep.checked, 1)),
+      choice('Replace anyway', 'force', () => call('replaceAnyway', v.id, keep.checked)),
       label,
     );
   }
@@ -598,7 +624,7 @@ async function startNew(): Promise<void> {
     $('progress-box').hidden = true;
     return;
   }
-  await drive(saved.id, await call('startImport', saved.id, FIRST_PAGES));
+  await drive(saved.id, call('startImport', saved.id));
 }
 
 async function saveOnly(): Promise<void> {
@@ -636,8 +662,11 @@ export async function startImports(): Promise<void> {
     renderColumns(`Columns set to the ${chosen.length} default columns.`);
   });
   $('cancel-import').addEventListener('click', () => {
+    if (cancelled) return;
     cancelled = true;
     say('Cancelling…');
+    // Sent now, not after the step in flight, which stops at its next round; the drive then ends the run.
+    if (driving) void call('cancelImport', driving);
   });
   $('import').addEventListener('click', () => void busy($('import'), startNew));
   $('save-import').addEventListener('click', () => void busy($('save-import'), saveOnly));
@@ -647,6 +676,6 @@ export async function startImports(): Promise<void> {
   const running = imports.find((i) => i.run.status === 'running');
   if (running) {
     begin();
-    await drive(running.id, { ok: true, ...running.run });
+    await drive(running.id, Promise.resolve({ ok: true, ...running.run }));
   }
 }

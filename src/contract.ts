@@ -195,14 +195,16 @@ export interface Endpoints {
   saveImport(input: ImportInput): Answer<{ import: ImportView }>;
   deleteImport(id: string): Answer<{ deleted: string }>;
   scheduleImport(id: string, schedule: Schedule | null): Answer<{ import: ImportView }>;
-  /** Starts a run (or carries on the one running) with its first step; `pages`: the most pages that step reads (1 to 20; left out: as many as its time allows). */
-  startImport(id: string, pages?: number): Answer<RunSummary>;
-  /** The next step of a run; `pages`: the most pages it reads (1 to 20; left out: as many as its time allows). */
-  continueImport(id: string, pages?: number): Answer<RunSummary>;
+  /** Starts a run (or carries on the one running) with its first step, as long as its time allows. */
+  startImport(id: string): Answer<RunSummary>;
+  /** The next step of a run, as long as its time allows. */
+  continueImport(id: string): Answer<RunSummary>;
+  /** What the run is at: while a step runs, what it last showed (polled by the sidebar, so its bar moves within a step). */
   importStatus(id: string): Answer<RunSummary>;
+  /** Cancels the run: a step running it stops at its next round, then the run ends as cancelled. */
   cancelImport(id: string): Answer<RunSummary>;
   /** Runs the import rewriting its sheet even where it is not as the import left it; `keep`: for every later run too. */
-  replaceAnyway(id: string, keep: boolean, pages?: number): Answer<RunSummary>;
+  replaceAnyway(id: string, keep: boolean): Answer<RunSummary>;
   /** Lets the import own the table already in its sheet (typed by hand, or written before imports kept a record). */
   adoptTable(id: string): Answer<RunSummary>;
   getDiagnostics(): Answer<Diagnostics>;

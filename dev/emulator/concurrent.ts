@@ -94,6 +94,8 @@ class JobRun {
     | { time: number; event: 'done'; msg: DoneMessage }
     | undefined;
   worker: PooledWorker | undefined;
+  /** Real time (performance.now) before which the job's pending call is not served: it waits for a lock held outside its wave. */
+  wakeAt = 0;
   /** Real time charged so far (compute reported by the worker + time served here). */
   private charged = 0;
   private serveStart: number | undefined;
@@ -181,8 +183,8 @@ class JobRun {
     return obj;
   }
 
-  /** Serves one member access of the worker on the real service object; undefined when it must wait (a lock held by another job). */
-  serve(msg: CallMessage): Reply | undefined {
+  /** Serves one member access of the worker on the real service object; Blocked when it must wait (a lock held by another job). */
+  serve(msg: CallMessage): Reply | Blocked {
     let reply: Omit<Reply, 'now'>;
     try {
       reply = this.serving(() => {
@@ -200,7 +202,7 @@ class JobRun {
     } catch (e) {
       if (e instanceof Blocked) {
         this.exec.clock.advance(e.ms);
-        return undefined;
+        return e;
       }
       reply = { error: errorMessage(e) };
     }
@@ -421,10 +423,17 @@ export function runWave(emu: WaveHost, jobs: ConcurrentJob[], options: WaveOptio
       try {
         while (!computing && !settled) {
           let next: JobRun | undefined;
-          for (const r of runs)
-            if (r.pending && (!next || r.pending.time < (next.pending?.time ?? Number.POSITIVE_INFINITY))) next = r;
+          const realNow = performance.now();
+          let sleeper: JobRun | undefined;
+          for (const r of runs) {
+            if (!r.pending) continue;
+            if (r.wakeAt > realNow) {
+              if (!sleeper || r.wakeAt < sleeper.wakeAt) sleeper = r;
+            } else if (!next || r.pending.time < (next.pending?.time ?? Number.POSITIVE_INFINITY)) next = r;
+          }
           if (!next) {
-            if (runs.every((r) => r.result)) finishWave();
+            if (sleeper) setTimeout(pump, Math.ceil(sleeper.wakeAt - realNow));
+            else if (runs.every((r) => r.result)) finishWave();
             return;
           }
           const p = next.pending as NonNullable<JobRun['pending']>;
@@ -436,6 +445,7 @@ export function runWave(emu: WaveHost, jobs: ConcurrentJob[], options: WaveOptio
               makeDate: (ms) => new Date(ms),
             });
             next.chooseClock();
+            next.prepared.locks.joinWave();
             next.exec.compiled(next.exec.uncharged(() => compileMs(emu.source)));
             // As a sequential run (runtime.ts): the worker leaves the top level's own run out of the job's time.
             if (next.cpuClock) next.exec.evaluated(next.exec.uncharged(() => evaluateMs(emu.source)));
@@ -456,8 +466,11 @@ export function runWave(emu: WaveHost, jobs: ConcurrentJob[], options: WaveOptio
             );
           } else if (p.event === 'call') {
             const reply = next.serve(p.msg);
-            if (!reply) {
+            if (reply instanceof Blocked) {
               next.pending = { ...p, time: next.exec.clock.now() };
+              // A holder in this wave runs in simulated-time order; one outside it (another wave) runs in real time, so wait as long.
+              if (!runs.some((r) => r.prepared?.locks.held === reply.holder))
+                next.wakeAt = performance.now() + reply.ms;
               continue;
             }
             next.pending = undefined;

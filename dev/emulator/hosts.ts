@@ -4,7 +4,9 @@
  * recalculation runs many formula cells as concurrent executions, each seeing its own cell.
  * google.script.run: JSON-safe arguments and results only (a Date, function or undefined in
  * them fails the call, as Google's does), private names (ending in `_`) unreachable, and at
- * most 10 calls in flight; more wait their turn.
+ * most 10 calls in flight; more wait their turn. Calls in flight run at once, as Google runs
+ * each as its own execution: a sidebar can poll a record while a long call of its own runs
+ * (each call is a wave of one job, concurrent.ts, so this thread is free while its code computes).
  */
 import type { FormulaCell, WaveOptions } from './concurrent';
 import type { RunResult } from './run-types';
@@ -39,6 +41,12 @@ export async function recalculateCells(
 
 export const MAX_IN_FLIGHT = 10;
 
+/** Whether an object is a plain one: its prototype is an Object.prototype (of any realm: a result comes from a worker), or none. */
+function plainPrototype(value: object): boolean {
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === null || Object.getPrototypeOf(proto) === null;
+}
+
 /** The path of the first value google.script.run cannot carry, or undefined. */
 export function illegalValue(value: unknown, path = 'value'): string | undefined {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return undefined;
@@ -50,7 +58,7 @@ export function illegalValue(value: unknown, path = 'value'): string | undefined
     }
     return undefined;
   }
-  if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+  if (typeof value === 'object' && plainPrototype(value)) {
     for (const [k, v] of Object.entries(value)) {
       if (v === undefined) continue;
       const bad = illegalValue(v, `${path}.${k}`);
@@ -76,27 +84,25 @@ export class ScriptRunHost {
       const start = () => {
         this.inFlight++;
         this.maxSeen = Math.max(this.maxSeen, this.inFlight);
-        setImmediate(() => {
-          try {
-            resolve(this.execute(name, args));
-          } catch (e) {
-            reject(e);
-          } finally {
+        this.execute(name, args)
+          .then(resolve, reject)
+          .finally(() => {
             this.inFlight--;
             this.queue.shift()?.();
-          }
-        });
+          });
       };
       if (this.inFlight < MAX_IN_FLIGHT) start();
       else this.queue.push(start);
     });
   }
 
-  private execute(name: string, args: unknown[]): unknown {
+  private async execute(name: string, args: unknown[]): Promise<unknown> {
     if (name.endsWith('_')) throw new Error(`Script function not found: ${name}`);
     const badArg = illegalValue(args, 'arguments');
     if (badArg) throw new Error(`Failed due to illegal value in property: ${badArg}`);
-    const run = this.emu.run(name, args, { kind: 'sidebar', user: this.user });
+    const [run] = await this.emu.runConcurrently([{ name, args, options: { kind: 'sidebar', user: this.user } }], {
+      concurrency: 1,
+    });
     if (run.error !== undefined) throw new Error(run.error);
     if (run.value === undefined) return null;
     const badResult = illegalValue(run.value, 'result');

@@ -5,7 +5,10 @@
  * hold ends or the timeout passes. Executions of a concurrent wave (concurrent.ts) hold locks
  * against each other: a lock another running execution holds makes tryLock throw `Blocked`,
  * which the wave's scheduler answers by advancing this execution's clock a poll step and asking
- * again (in simulated-time order), until the holder releases it or the timeout passes.
+ * again (in simulated-time order), until the holder releases it or the timeout passes. A holder
+ * outside the wave (a sidebar call is a wave of its own) is waited for in real time as well. An
+ * execution run on this thread (Emulator.run) cannot wait for a wave's holder, which cannot move
+ * while it runs: it waits out its timeout and gives up, as it would behind a holder that long.
  */
 import type { Execution } from './execution';
 import { COST } from './execution';
@@ -15,14 +18,19 @@ export interface LockState {
   heldUntil: Map<string, number>;
   /** scope → the held-set of the running execution that holds it (EmulatedLockService.held). */
   holders?: Map<string, Set<string>>;
+  /** The held-sets of executions running in a concurrent wave: these can wait for another's lock, one on this thread cannot. */
+  inWaves?: Set<ReadonlySet<string>>;
 }
 
 /** How often a waiting tryLock looks again at a lock another running execution holds (simulated ms). */
 export const LOCK_POLL_MS = 50;
 
-/** Thrown by tryLock while another running execution holds the lock: ask again after `ms` of simulated time. */
+/** Thrown by tryLock while another running execution holds the lock (its held-set): ask again after `ms` of simulated time. */
 export class Blocked {
-  constructor(readonly ms: number) {}
+  constructor(
+    readonly ms: number,
+    readonly holder: ReadonlySet<string>,
+  ) {}
 }
 
 class EmulatedLock implements Pick<GoogleAppsScript.Lock.Lock, 'tryLock' | 'waitLock' | 'releaseLock' | 'hasLock'> {
@@ -50,9 +58,10 @@ class EmulatedLock implements Pick<GoogleAppsScript.Lock.Lock, 'tryLock' | 'wait
     }
     const holder = this.state.holders?.get(this.scope);
     if (holder && holder !== this.held) {
-      if (now >= deadline) return this.giveUp();
+      if (!this.state.inWaves?.has(this.held)) this.exec.clock.advance(Math.max(0, deadline - now));
+      if (this.exec.clock.now() >= deadline) return this.giveUp();
       this.deadline = deadline;
-      throw new Blocked(Math.min(LOCK_POLL_MS, deadline - now));
+      throw new Blocked(Math.min(LOCK_POLL_MS, deadline - now), holder);
     }
     this.deadline = undefined;
     this.state.heldUntil.delete(this.scope);
@@ -89,10 +98,15 @@ export class EmulatedLockService
     private readonly exec: Execution,
     private readonly state: LockState,
   ) {}
+  /** This execution runs in a concurrent wave (until releaseAll): it can wait for a lock another execution holds. */
+  joinWave(): void {
+    (this.state.inWaves ??= new Set()).add(this.held);
+  }
   /** Google releases every lock an execution still holds when it ends. */
   releaseAll(): void {
     for (const scope of this.held) if (this.state.holders?.get(scope) === this.held) this.state.holders.delete(scope);
     this.held.clear();
+    this.state.inWaves?.delete(this.held);
   }
   getScriptLock(): GoogleAppsScript.Lock.Lock {
     return new EmulatedLock(this.exec, this.state, 'script', this.held) as unknown as GoogleAppsScript.Lock.Lock;

@@ -1,8 +1,9 @@
 /**
  * Sidebar endpoints for imports: saved imports (list, save, delete, schedule) and runs (start,
- * continue, status, cancel). The sidebar drives a run step by step (each step a short
- * execution), which is what moves its progress bar; the continuation trigger finishes a run the
- * sidebar abandoned. Two explicit choices override the import's ownership rule: Replace anyway
+ * continue, status, cancel). The sidebar drives a run step by step, each step as long as
+ * STEP_BUDGET_MS allows (most imports are one step), and moves its progress bar by polling the
+ * status while a step runs; Cancel reaches a running step through its live record (live.ts). The
+ * continuation trigger finishes a run the sidebar abandoned. Two explicit choices override the import's ownership rule: Replace anyway
  * (for one run, or kept for the import) and letting the import own a table it did not write.
  * Thin: checks in src/import/spec.ts, runs in src/import/machine.ts, Apps Script in src/gas.
  */
@@ -34,7 +35,7 @@ import {
   cancelRun,
   continueRun,
   notStarted,
-  PAGES_PER_FETCH,
+  runStatus,
   STEP_BUDGET_MS,
 } from '../import/machine';
 import { summarize } from '../import/run-state';
@@ -85,15 +86,7 @@ function usableKey(): boolean {
 const FILTER_FIELDS: FilterField[] = LP_FIELD_SPECS.map((f) => ({ name: f.name, ops: [...opsFor(f.name)] })).filter(
   (f) => f.ops.length > 0,
 );
-const deadline = EXECUTION_STARTED_AT + STEP_BUDGET_MS.sidebar;
-/**
- * A step the sidebar drives is short, so its progress bar moves every second or two: it reads as
- * many pages as the sidebar asks for (the first page alone first: it tells the total, so the bar
- * shows "page 1 of n" at once). The first also ends within FIRST_STEP_MS on a slow service (at
- * 3 s a request, a full step would show nothing for 18 s).
- */
-export const FIRST_STEP_MS = 6000;
-const firstDeadline = Math.min(deadline, EXECUTION_STARTED_AT + FIRST_STEP_MS);
+const deadline = EXECUTION_STARTED_AT + STEP_BUDGET_MS;
 
 function find(id: unknown): ImportSpec {
   const spec = loadImports().find((i) => i.id === id);
@@ -276,43 +269,31 @@ function driven(id: unknown, body: (spec: ImportSpec) => RunSummary): Answer<Run
   });
 }
 
-/**
- * The most pages a step the sidebar drives reads: what it asks for (it measures the pace of its
- * steps, so its bar moves every second or two), 1 to PAGES_PER_FETCH; anything else, or nothing,
- * leaves the step to its time.
- */
-function mostPages(pages: unknown): number {
-  return Number.isInteger(pages) && (pages as number) >= 1
-    ? Math.min(pages as number, PAGES_PER_FETCH)
-    : Number.POSITIVE_INFINITY;
+export function startImport(id: unknown): Answer<RunSummary> {
+  return driven(id, (spec) => beginRun(spec.id, 'sidebar', importPorts(clientFor('run')), deadline));
 }
 
-export function startImport(id: unknown, pages?: unknown): Answer<RunSummary> {
-  return driven(id, (spec) =>
-    beginRun(spec.id, 'sidebar', importPorts(clientFor('run')), firstDeadline, false, mostPages(pages)),
-  );
+export function continueImport(id: unknown): Answer<RunSummary> {
+  return driven(id, (spec) => continueRun(spec.id, importPorts(clientFor('run')), deadline));
 }
 
-export function continueImport(id: unknown, pages?: unknown): Answer<RunSummary> {
-  return driven(id, (spec) => continueRun(spec.id, importPorts(clientFor('run')), deadline, mostPages(pages)));
-}
-
+/** What the sidebar polls while a step of the run is in flight: the step's live progress, else the run as saved. */
 export function importStatus(id: unknown): Answer<RunSummary> {
-  return answer(() => summarize(find(id).id, loadRun(find(id).id)), knownSecrets);
+  return answer(() => runStatus(find(id).id, importPorts()), knownSecrets);
 }
 
 export function cancelImport(id: unknown): Answer<RunSummary> {
   return runStep(() => cancelRun(find(id).id, importPorts()));
 }
 
-export function replaceAnyway(id: unknown, keep: unknown, pages?: unknown): Answer<RunSummary> {
+export function replaceAnyway(id: unknown, keep: unknown): Answer<RunSummary> {
   return driven(id, (spec) => {
     if (keep === true) {
       const imports = loadImports();
       (imports.find((i) => i.id === spec.id) as ImportSpec).replaceAnyway = true;
       saveImports(imports);
     }
-    return beginRun(spec.id, 'sidebar', importPorts(clientFor('run')), deadline, true, mostPages(pages));
+    return beginRun(spec.id, 'sidebar', importPorts(clientFor('run')), deadline, true);
   });
 }
 

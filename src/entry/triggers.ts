@@ -20,7 +20,7 @@ import { me } from '../gas/user';
 import { beginRun, continueRun, notStarted, STEP_BUDGET_MS } from '../import/machine';
 import { type ImportSpec, nextDue, type Person } from '../import/spec';
 
-const deadline = EXECUTION_STARTED_AT + STEP_BUDGET_MS.schedule;
+const deadline = EXECUTION_STARTED_AT + STEP_BUDGET_MS;
 
 /** The next slot after the one due, not after now: an hourly run that fires a moment after the due time would otherwise skip every other. */
 function moveSlot(importId: string, now: number): void {

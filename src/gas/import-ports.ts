@@ -1,6 +1,7 @@
 /**
  * The import's ports (src/import/ports.ts) in Apps Script: pages through the service client,
- * a hidden staging sheet, the target sheet, document properties for saved imports and runs,
+ * a hidden staging sheet, the target sheet, document properties for saved imports and runs, the
+ * document cache for what a running step shows and is asked (live.ts),
  * the run and change log sheets, the document lock (script lock where there is no document),
  * Date.now and a random run id. This is the one place that wires the pure import to Google.
  */
@@ -29,6 +30,7 @@ import {
   writeOwned,
 } from './sheets';
 import { historyPort } from './history';
+import { liveCache } from './live';
 import { mailPort } from './mail';
 import { loadImports, loadRun, saveImports, saveRun } from './store';
 import { recordRun } from './mine';
@@ -130,6 +132,7 @@ export function importPorts(client?: Client): ImportPorts {
       remove: (importId) => removeSheet(listedName(importId)),
     },
     store: { specs: loadImports, saveSpecs: saveImports, load: loadRun, save: saveRun },
+    live: liveCache,
     logs: {
       run: (row) => appendLog(RUN_LOG, RUN_LOG_HEADER, [row]),
       changes: (rows) => appendLog(CHANGE_LOG, CHANGE_LOG_HEADER, rows),

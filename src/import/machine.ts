@@ -44,8 +44,13 @@ export const CALL_WAIT_MS = 5000;
  * (about twice what the emulator models for reading back and writing a cell).
  */
 export const WRITE_MARGIN = { fixedMs: 1000, perCellMs: 0.025 };
-/** How long one step may run: short from the sidebar (its progress bar moves), long from triggers. */
-export const STEP_BUDGET_MS: Readonly<Record<RunSource, number>> = { sidebar: 20_000, schedule: 300_000 };
+/**
+ * How long one step may run, from the sidebar or a trigger: well inside Apps Script's 6 minutes, so
+ * that most imports are one step and write their table once (every step before the last stages
+ * what it read, which the last reads back). The sidebar shows a step's progress from its live
+ * record (LivePort), and Cancel reaches a running step there.
+ */
+export const STEP_BUDGET_MS = 300_000;
 export const LOCK_WAIT_MS = 30_000;
 /**
  * What a run may spend before it gives up, whatever the cause: requests that brought no page in (each
@@ -103,7 +108,7 @@ function locked(importId: string, ports: ImportPorts, body: () => RunSummary): R
 
 /**
  * Starts a run, or carries on the one already running (a second start never begins another); `force`: Replace anyway,
- * for this run; `pages`: the most pages the step reads (a sidebar's steps are short, so its progress bar moves).
+ * for this run.
  */
 export function beginRun(
   importId: string,
@@ -111,18 +116,12 @@ export function beginRun(
   ports: ImportPorts,
   deadline: number,
   force = false,
-  pages = Number.POSITIVE_INFINITY,
 ): RunSummary {
-  return carryOn(importId, ports, deadline, pages, { source, force });
+  return carryOn(importId, ports, deadline, { source, force });
 }
 
-export function continueRun(
-  importId: string,
-  ports: ImportPorts,
-  deadline: number,
-  pages = Number.POSITIVE_INFINITY,
-): RunSummary {
-  return carryOn(importId, ports, deadline, pages);
+export function continueRun(importId: string, ports: ImportPorts, deadline: number): RunSummary {
+  return carryOn(importId, ports, deadline);
 }
 
 /** Steps the running run, under the lock; else starts one when asked to `begin`, or when the one running was saved in another shape (RUN_VERSION). */
@@ -130,21 +129,20 @@ function carryOn(
   importId: string,
   ports: ImportPorts,
   deadline: number,
-  pages: number,
   begin?: { source: RunSource; force: boolean },
 ): RunSummary {
   return locked(importId, ports, () => {
     const run = ports.store.load(importId);
     if (!begin && run?.status !== 'running') return summarize(importId, run);
     const spec = specFor(importId, ports);
-    if (run?.status === 'running' && run.version === RUN_VERSION) return step(spec, run, ports, deadline, pages);
+    if (run?.status === 'running' && run.version === RUN_VERSION) return step(spec, run, ports, deadline);
     const fresh = newRun(spec, begin?.source ?? (run as RunState).source, ports);
     // Replace anyway is a replace's: a merge is never forced, whatever its saved import once said.
     if (spec.mode !== 'merge' && (begin?.force || spec.replaceAnyway)) fresh.force = true;
     ports.store.save(fresh);
     // Refused before any request when the import may not write the sheet as it is (checked again before writing).
     const refused = !fresh.force && refusal(ports.target.read(spec.sheetName), spec, spec.sheetName);
-    return refused ? failRun(spec, fresh, ports, refused) : step(spec, fresh, ports, deadline, pages);
+    return refused ? failRun(spec, fresh, ports, refused) : step(spec, fresh, ports, deadline);
   });
 }
 
@@ -158,7 +156,19 @@ export function notStarted(importId: string, source: RunSource, ports: ImportPor
   return failRun(spec, newRun(spec, source, ports), ports, reason);
 }
 
+/** What a run is at: what its running step last showed (LivePort) when that is newer than the state it saved. */
+export function runStatus(importId: string, ports: Pick<ImportPorts, 'store' | 'live'>): RunSummary {
+  const run = ports.store.load(importId);
+  const saved = summarize(importId, run);
+  if (!run || saved.status !== 'running') return saved;
+  const live = ports.live?.shown(run.runId);
+  return live && live.at > run.updatedAt ? live.summary : saved;
+}
+
+/** Cancels the running run: asks the step that may be running it to stop (it holds the lock), then ends the run under the lock. */
 export function cancelRun(importId: string, ports: ImportPorts): RunSummary {
+  const running = ports.store.load(importId);
+  if (running?.status === 'running') ports.live?.askStop(running.runId);
   return locked(importId, ports, () => {
     const run = ports.store.load(importId);
     if (run?.status === 'running' && run.version === RUN_VERSION)
@@ -224,16 +234,11 @@ function checkSize(spec: ImportSpec, r: ListRecord): void {
 
 /**
  * One step: drives the run's read until the budget (less the time to write what was read) ends, the read
- * is over or the service fails for now, at most `pages` pages; then writes the pages it read to staging at
- * their place, in one write, or finishes the run.
+ * is over, the service fails for now or cancelling the run is asked for; then writes the pages it read to
+ * staging at their place, in one write, or finishes the run. Before each round it shows what it has read
+ * (LivePort): the run's saved state is the step's to save, at its end.
  */
-export function step(
-  spec: ImportSpec,
-  run: RunState,
-  ports: ImportPorts,
-  deadline: number,
-  pages = Number.POSITIVE_INFINITY,
-): RunSummary {
+export function step(spec: ImportSpec, run: RunState, ports: ImportPorts, deadline: number): RunSummary {
   // A step that begins with its time spent (another import of the same execution used it) leaves the run as it
   // is, for a step with time: it would otherwise start a write it has no time for.
   if (ports.now() + DEADLINE_MARGIN_MS + WRITE_MARGIN.fixedMs > deadline) return summarize(spec.id, run);
@@ -277,17 +282,29 @@ export function step(
     });
   };
 
+  /**
+   * When the run has gone too long without a page (GIVE_UP): a step does not wait past it. A step that begins
+   * past it (after a gap between steps: the hourly trigger's) asks first, as the run has not been waiting.
+   */
+  const began = ports.now();
+  const quitAt = () => {
+    const at = (run.progressAt ?? run.startedAt) + GIVE_UP.withoutPageMs + 1;
+    return at > began ? at : Number.POSITIVE_INFINITY;
+  };
+
   try {
     const drove = drive(r, {
       now: () => ports.now(),
-      batch: () => Math.min(PAGES_PER_FETCH, pages - answered.size),
+      batch: () => PAGES_PER_FETCH,
       wait: (wake, page) => {
-        // Everything missing waits for its Retry-After: sleep until the first is due, or to the end of the budget.
-        ports.sleep(Math.max(0, Math.min(wake, roundEnd([page])) - ports.now()));
+        // Everything missing waits for its Retry-After: sleep until the first is due, or to the end of the budget,
+        // or until the run has gone too long without a page (then it gives up).
+        ports.sleep(Math.max(0, Math.min(wake, roundEnd([page]), quitAt()) - ports.now()));
         return ports.now() >= wake;
       },
       fetch: (due, limit) => {
-        if (answered.size >= pages) return undefined;
+        if (answered.size) ports.live?.show(run.runId, summarize(spec.id, run), ports.now());
+        if (ports.live?.stopAsked(run.runId)) return undefined;
         const now = ports.now();
         // As many of the due pages as the time left can write (wide rows, long pages), one at least.
         let ready = due;
@@ -297,6 +314,7 @@ export function step(
         // The client waits inside a call only briefly: a longer wait is the step's, which goes on with other pages.
         const outcomes = ports.pages.fetch(ready, limit, Math.min(until, now + CALL_WAIT_MS));
         ready.forEach((page, k) => outcomes[k].ok && answered.add(page));
+        if (outcomes.some((o) => o.ok)) run.progressAt = ports.now();
         return outcomes;
       },
       took: (page, value) => {
@@ -310,14 +328,14 @@ export function step(
     run.spent.refused += drove.refused;
     snap.flush();
     count();
-    if (answered.size > 0) run.progressAt = ports.now();
     const failure = drove.final ?? drove.transient;
-    if (failure) {
-      const spent = failure.transient ? givenUp(run, ports.now()) : '';
-      if (spent !== undefined) return failRun(spec, run, ports, `${failure.message}${spent}`);
-      // The service is failing for now (rate limit, outage): keep what is in, carry on in the next step.
-      run.message = `${failure.message} Continuing at page ${grouped(r.next)} in the next step.`;
-    }
+    if (failure?.transient) run.refusal = failure.message;
+    // What the read stops on: this step's failure, else (a step that ended waiting) the refusal the run waits on.
+    const stopsOn = failure?.message ?? (r.over ? undefined : run.refusal);
+    const spent = stopsOn === undefined ? undefined : failure && !failure.transient ? '' : givenUp(run, ports.now());
+    if (spent !== undefined) return failRun(spec, run, ports, `${stopsOn}${spent}`);
+    // The service is failing for now (rate limit, outage): keep what is in, carry on in the next step.
+    if (failure) run.message = `${failure.message} Continuing at page ${grouped(r.next)} in the next step.`;
     // A read that ended too late to write the table in this step leaves the writing to the next one.
     const over = !!r.over && (startedOver || ports.now() + writeMargin(r.total, width) <= deadline);
     // The step that writes the table takes the pages in hand as they are and reads back only what earlier steps staged.

@@ -8,7 +8,7 @@
 import type { Outcome } from '../api/client';
 import type { Page, ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
-import type { RunState } from './run-state';
+import type { RunState, RunSummary } from './run-state';
 import type { ImportSpec } from './spec';
 
 /** A cell as the import writes it: a value, or a formula (an analyst's, kept). */
@@ -128,6 +128,22 @@ export interface MailPort {
   links(): { spreadsheet: string; changeLog: string };
 }
 
+/**
+ * What a running step and the sidebar say to each other while the step runs (it holds the lock, and
+ * saves the run only at its end): display-only progress, and a request to stop. Each names its run,
+ * so what an earlier run left is never taken for this one's.
+ */
+export interface LivePort {
+  /** The step's progress at `at`, for importStatus while it runs; never read back by a step. */
+  show(runId: string, summary: RunSummary, at: number): void;
+  /** What the step running run `runId` last showed, and when; null when nothing is known. */
+  shown(runId: string): { summary: RunSummary; at: number } | null;
+  /** Asks the step running run `runId` to stop at its next round (Cancel). */
+  askStop(runId: string): void;
+  /** Whether stopping run `runId` was asked for. */
+  stopAsked(runId: string): boolean;
+}
+
 export interface ImportPorts {
   pages: PagePort;
   /** A venture fund's record, for an import sorted by fit (asked for once a step; throws when it cannot be had). */
@@ -142,6 +158,8 @@ export interface ImportPorts {
   mail?: MailPort;
   listed?: ListedPort;
   store: RunStore;
+  /** Optional: without it a step shows no progress until it ends, and Cancel waits for the step to end. */
+  live?: LivePort;
   logs: LogPort;
   lock: LockPort;
   now(): number;

@@ -39,6 +39,8 @@ export interface RunState {
   progressAt?: number;
   /** What the run spent of its give-up budget (src/import/machine.ts GIVE_UP): requests refused, pages of reads done again. */
   spent: { refused: number; reread: number };
+  /** The last refusal for now the run met (its message): what it says should it give up waiting for a page. */
+  refusal?: string;
   fetches: number;
   retries: number;
   executions: number;

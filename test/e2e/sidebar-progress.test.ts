@@ -1,10 +1,10 @@
 /**
- * The progress bar moves all through a run the sidebar drives: its first step reads the list's
- * first page alone (so "page 1 of n" shows at once), each later step as many pages as the pace of
- * the steps before fits in a second and a half, and every step's answer is shown, with page and
- * row counts grouped. Real dist/Sidebar.html in Chromium,
- * google.script.run backed by the bundle in an emulator of this process. (How long a step takes
- * is measured by the workbench, not timed here.)
+ * The progress bar moves all through a run the sidebar drives, within its one step: while the step
+ * runs, the sidebar asks for the run's status every second and shows what the step has read (its
+ * live record), then the step's own answer; page and row counts grouped. Real dist/Sidebar.html in
+ * Chromium, google.script.run backed by the bundle in an emulator of this process, whose calls run
+ * beside one another as Google's do. The service answers each request after 800 ms, so the step
+ * (page 1, then rounds of 20 pages) runs for seconds.
  */
 import type { Browser } from 'playwright-core';
 import { addin } from '../helpers/addin';
@@ -12,22 +12,24 @@ import { launch } from '../helpers/browser';
 import { type RunningService, servicesForThisFile } from '../helpers/service';
 import { openSidebar, type SidebarPage } from '../helpers/sidebar-page';
 
-const services = servicesForThisFile(1, ['--partners', '1200', '--max-page-size', '100']);
+const services = servicesForThisFile(1, ['--partners', '12000', '--max-page-size', '100', '--latency', '800']);
 let svc: RunningService;
 let browser: Browser;
 let s: SidebarPage;
+const opened: SidebarPage[] = [];
 
 beforeAll(async () => {
   [svc] = services;
   browser = await launch();
 }, 60_000);
 afterAll(async () => {
-  await s?.close();
+  for (const page of opened) await page.close();
   await browser?.close();
 });
 
-test('every step moves the bar: page 1 first, then the pages the sidebar asks for, counts grouped', async () => {
+test('the bar moves within the step: what the step has read, asked for while it runs, then its answer', async () => {
   s = await openSidebar(browser, addin(svc.url).emu);
+  opened.push(s);
   const p = s.page;
   await p.locator('#fetch-count:has-text("Fetches today")').waitFor();
   await p.evaluate(() => {
@@ -40,24 +42,47 @@ test('every step moves the bar: page 1 first, then the pages the sidebar asks fo
   await p.locator('#import-message.ok').waitFor({ timeout: 90_000 });
   const shown = await p.evaluate(() => (window as unknown as { __progress: string[] }).__progress);
   expect(shown[0]).toBe('starting…');
-  const pages = shown.slice(1).map((text) => {
+  const lines = shown.slice(1).map((text) => {
     const m = /^page (\d+) of (\d+) · rows ([\d,]+) of ([\d,]+)$/.exec(text);
     if (!m) throw new Error(`not a progress line: ${text}`);
-    return { page: Number(m[1]), of: Number(m[2]), rows: m[3], total: m[4] };
+    return { page: Number(m[1]), of: Number(m[2]), rows: Number(m[3].replace(/,/g, '')), total: m[4] };
   });
-  const total = pages[0].total;
-  expect(total).toMatch(/^\d{1,3}(,\d{3})+$/);
-  expect(pages[0]).toMatchObject({ page: 1, rows: '100' });
-  const last = pages[pages.length - 1];
-  expect(last).toMatchObject({ page: last.of, rows: total });
-  // Each later step reads at most the pages the sidebar asked for (1 to 20, from the pace of the steps before).
-  const asked = s.calls.filter((c) => c.name === 'continueImport').map((c) => c.args[1] as number);
-  expect(asked.length).toBe(pages.length - 1);
-  for (let k = 1; k < pages.length; k++) {
-    expect(asked[k - 1]).toBeGreaterThanOrEqual(1);
-    expect(asked[k - 1]).toBeLessThanOrEqual(20);
-    expect(pages[k].page - pages[k - 1].page).toBeLessThanOrEqual(asked[k - 1]);
+  const last = lines[lines.length - 1];
+  expect(last.total).toMatch(/^\d{1,3}(,\d{3})+$/);
+  expect(last).toMatchObject({ page: last.of, rows: Number(last.total.replace(/,/g, '')) });
+  // Before the step's answer, the bar showed what the step had read: page 1 at least, not yet the last.
+  const during = lines.slice(0, -1);
+  expect(during.length).toBeGreaterThan(0);
+  for (const line of during) {
+    expect(line.page).toBeGreaterThanOrEqual(1);
+    expect(line.page).toBeLessThan(line.of);
   }
-  // One line per step: each answer of startImport and continueImport is shown.
-  expect(s.calls.filter((c) => c.name === 'startImport').length).toBe(1);
+  expect(lines.map((l) => l.rows)).toEqual([...lines.map((l) => l.rows)].sort((x, y) => x - y));
+  // One step, its progress asked for while it ran.
+  const named = (name: string) => s.calls.filter((c) => c.name === name).length;
+  expect(named('startImport')).toBe(1);
+  expect(named('continueImport')).toBe(0);
+  expect(named('importStatus')).toBeGreaterThanOrEqual(during.length);
+});
+
+test('Cancel reaches the step in flight: the run ends cancelled at the page it reached, the sheet untouched', async () => {
+  const a = addin(svc.url);
+  s = await openSidebar(browser, a.emu);
+  opened.push(s);
+  const p = s.page;
+  await p.locator('#fetch-count:has-text("Fetches today")').waitFor();
+  await p.getByRole('button', { name: 'Import', exact: true }).click();
+  // The first page is in: the step has shown it, and goes on with the others.
+  await p.locator('#progress-text', { hasText: /^page \d+ of \d+/ }).waitFor({ timeout: 60_000 });
+  await p.getByRole('button', { name: 'Cancel the import' }).click();
+  await p.locator('#progress-text', { hasText: /^Cancelled at page/ }).waitFor({ timeout: 60_000 });
+  const text = (await p.locator('#progress-text').textContent()) ?? '';
+  const m = /^Cancelled at page (\d+) of (\d+)/.exec(text);
+  expect(m && Number(m[1])).toBeLessThan(Number(m?.[2]));
+  // The cancel was sent while the step ran (before its answer), and no other step followed.
+  const names = s.calls.map((c) => c.name);
+  expect(names.filter((n) => n === 'startImport')).toHaveLength(1);
+  expect(names.filter((n) => n === 'continueImport')).toHaveLength(0);
+  expect(names.filter((n) => n === 'cancelImport').length).toBeGreaterThanOrEqual(1);
+  expect(a.emu.workbook.byName('Limited partners')).toBeUndefined();
 });

@@ -9,7 +9,7 @@
  */
 import { unsent } from '../../src/api/errors';
 import type { PageFetcher } from '../../src/api/pages';
-import type { RunState } from '../../src/import/run-state';
+import type { RunState, RunSummary } from '../../src/import/run-state';
 import type { ImportSpec } from '../../src/import/spec';
 import { RECORD_VERSION, recordOf, refusal } from '../../src/import/ownership';
 import { LP_FIELDS } from '../../src/api/records';
@@ -43,6 +43,8 @@ export interface World {
   own(name: string, grid: OutCell[][], columns?: Array<string | undefined>, importId?: string): void;
   runLog: Cell[][];
   changeLog: Cell[][];
+  /** The live record (LivePort): what each run's step last showed, and the runs asked to stop. */
+  live: { shown: Map<string, { summary: RunSummary; at: number }>; stops: Set<string> };
   clock: { t: number };
   lockHeld: boolean;
   fetches: number;
@@ -75,6 +77,7 @@ export function world(fetch: PageFetcher, specs: ImportSpec[], options: { msPerF
     writes: [],
     runLog: [],
     changeLog: [],
+    live: { shown: new Map(), stops: new Set() },
     clock: { t: 1_000_000 },
     lockHeld: false,
     fetches: 0,
@@ -214,6 +217,17 @@ export function world(fetch: PageFetcher, specs: ImportSpec[], options: { msPerF
       lock: {
         tryLock: () => !w.lockHeld,
         release: () => undefined,
+      },
+      live: {
+        show: (runId, summary, at) => {
+          alive();
+          w.live.shown.set(runId, clone({ summary, at }));
+        },
+        shown: (runId) => w.live.shown.get(runId) ?? null,
+        askStop: (runId) => {
+          w.live.stops.add(runId);
+        },
+        stopAsked: (runId) => w.live.stops.has(runId),
       },
       now: () => w.clock.t,
       sleep: (ms) => {

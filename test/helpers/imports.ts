@@ -1,7 +1,6 @@
 /** Driving saved imports through the bundle's sidebar endpoints, as the sidebar does. */
 import type { RunOptions } from '../../dev/emulator/run-types';
 import type { Emulator } from '../../dev/emulator/runtime';
-import { FIRST_PAGES, nextPages, SECOND_PAGES } from '../../sidebar/pace';
 import type { Answer, EndpointName, Endpoints, ImportInput, RunSummary } from '../../src/contract';
 
 export type Summary = RunSummary;
@@ -29,10 +28,7 @@ export function saveImport(emu: Emulator, spec: ImportInput): string {
   return a.import.id;
 }
 
-/**
- * Start, then continue until the run is no longer running, each step reading as many pages as its
- * time allows (a schedule's steps do; the sidebar paces its own: paceImport); returns every summary seen.
- */
+/** Start, then continue until the run is no longer running, as the sidebar does (each step as long as its time allows); returns every summary seen. */
 export function runImport(emu: Emulator, id: string, maxSteps = 200): Summary[] {
   const seen: Summary[] = [];
   let a = call(emu, 'startImport', [id]);
@@ -42,31 +38,6 @@ export function runImport(emu: Emulator, id: string, maxSteps = 200): Summary[] 
     if (a.status !== 'running' || i >= maxSteps) return seen;
     a = call(emu, 'continueImport', [id]);
   }
-}
-
-/**
- * Start, then continue as the sidebar does (sidebar/pace.ts): the first step reads FIRST_PAGES, each
- * later one the pages the last step's pace fits in STEP_TARGET_MS, until the run is no longer
- * running; returns every summary seen. A step's time is its modelled time, where the sidebar's
- * also holds the google.script.run round trip (so the emulator's steps read a few more pages).
- */
-export function paceImport(emu: Emulator, id: string, maxSteps = 2000): Summary[] {
-  const seen: Summary[] = [];
-  const step = (name: 'startImport' | 'continueImport', pages: number) => {
-    const r = emu.run<Answer<Summary>>(name, [id, pages], { kind: 'sidebar' });
-    if (r.error !== undefined) throw new Error(`${name}: ${r.error}`);
-    const a = r.value as Answer<Summary>;
-    if (!a.ok) throw new Error(a.message);
-    seen.push(a);
-    return { a, ms: r.ledger.endedAt - r.ledger.startedAt };
-  };
-  let { a } = step('startImport', FIRST_PAGES);
-  for (let pages = SECOND_PAGES, i = 0; a.status === 'running' && i < maxSteps; i++) {
-    const next = step('continueImport', pages);
-    pages = nextPages(pages, next.a.page - a.page, next.ms);
-    a = next.a;
-  }
-  return seen;
 }
 
 export function sheet(emu: Emulator, name: string): unknown[][] {

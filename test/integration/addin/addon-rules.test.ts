@@ -58,11 +58,11 @@ test('schedules, an unfinished run and a refresh in one document share the userâ
     { every: 'week' as const, weekday: 1, atHour: 6 },
   ];
   ids.forEach((id, i) => expect(call(a.emu, 'scheduleImport', [id, schedules[i]]).ok).toBe(true));
-  // A sidebar run left after its first step, and a refresh of the formulas: no second trigger, no refusal.
-  await svc.config({ latencyMs: 7000 });
-  const started = call(a.emu, 'startImport', [ids[1]]);
+  // A sidebar run left unfinished (its step's execution stopped mid-way), and a refresh of the formulas: no second trigger, no refusal.
+  await svc.config({ latencyMs: 2000 });
+  const started = a.emu.run('startImport', [ids[1]], { kind: 'sidebar', killAfterMs: 1000 });
   await svc.config({ latencyMs: 0 });
-  expect(started.ok && started.status).toBe('running');
+  expect(started.error).toBe('Exceeded maximum execution time');
   a.emu.workbook.sheets[0].set(1, 1, '', '=LP_GET("lp_0000a", "firm")');
   expect(a.emu.run('refreshAllFormulas', [], { kind: 'menu' }).error).toBeUndefined();
   expect(project.triggers.triggers.map((t) => [t.user, t.handler, t.periodMs])).toEqual([

@@ -1,7 +1,7 @@
 /**
  * An import from the sidebar against the reference service rate-limiting 30 % of requests with
  * `Retry-After` (15 s, and 60 s: longer than the client ever waits in one go): every sidebar step
- * ends within its 20 s budget, the run completes with exactly the service's active partners, and
+ * ends within its budget, the run completes with exactly the service's active partners, and
  * the service's fault randomness is swept over seeds. Emulated time (Utilities.sleep and the
  * modelled costs) is what the budget is about, so the test takes seconds of real time.
  */
@@ -29,7 +29,7 @@ afterAll(() => svc.stop());
 
 describe('a rate-limited import from the sidebar', () => {
   for (const retryAfter of [15, 60]) {
-    test(`30 % of requests answered 429 + Retry-After: ${retryAfter}, seeds 1-5: no step over ${STEP_BUDGET_MS.sidebar / 1000} s, every active partner once`, async () => {
+    test(`30 % of requests answered 429 + Retry-After: ${retryAfter}, seeds 1-5: no step over ${STEP_BUDGET_MS / 1000} s, every active partner once`, async () => {
       for (let seed = 1; seed <= 5; seed++) {
         await svc.config({ faults: { rateLimit: 0.3, retryAfterSeconds: retryAfter }, seed });
         await svc.resetStats();
@@ -39,9 +39,8 @@ describe('a rate-limited import from the sidebar', () => {
         const seen = runImport(a.emu, id, 500);
         const steps = a.emu.history.slice(before).filter((l) => l.kind === 'sidebar');
         expect(seen[seen.length - 1]).toMatchObject({ status: 'done', rows: activeIds.length });
-        expect(steps.length).toBeGreaterThan(1);
         expect(steps.every((l) => !l.timedOut)).toBe(true);
-        expect(Math.max(...steps.map((l) => l.endedAt - l.startedAt))).toBeLessThanOrEqual(STEP_BUDGET_MS.sidebar);
+        expect(Math.max(...steps.map((l) => l.endedAt - l.startedAt))).toBeLessThanOrEqual(STEP_BUDGET_MS);
         expect(
           sheet(a.emu, 'Partners')
             .slice(1)

@@ -26,6 +26,9 @@ function tick() { var p = PropertiesService.getScriptProperties(); p.setProperty
 function ui() { return typeof SpreadsheetApp.getUi().createMenu; }
 function lock(method, ms) { var l = LockService.getScriptLock(); if (method === 'try') return l.tryLock(ms); l.waitLock(ms); return true; }
 function echo(x) { return x; }
+function spin(ms) { var t = Date.now(); while (Date.now() - t < ms) {} return ms; }
+function holdLock(ms) { var l = LockService.getScriptLock(); l.waitLock(1000); spin(ms); l.releaseLock(); return 'held'; }
+function lockAfter(ms, wait) { spin(ms); return LockService.getScriptLock().tryLock(wait); }
 function giveDate() { return new Date(); }
 function hidden_() { return 'secret'; }
 function missing() { return SpreadsheetApp.openById('x'); }
@@ -266,6 +269,41 @@ describe('emulator: google.script.run semantics', () => {
     );
     await expect(host.call('giveDate')).rejects.toThrow('illegal value in property: result');
     await expect(host.call('hidden_')).rejects.toThrow('Script function not found: hidden_');
+  });
+
+  test('calls in flight run at once, as Google runs each as its own execution: one answers while another computes', async () => {
+    const host = new ScriptRunHost(emuWith());
+    const order: string[] = [];
+    const long = host.call('spin', [3000]).then(() => order.push('spin'));
+    const quick = host.call('echo', ['hi']).then(() => order.push('echo'));
+    await Promise.all([long, quick]);
+    expect(order).toEqual(['echo', 'spin']);
+  });
+
+  test('a lock another call holds is waited for as long as its holder keeps it, up to the timeout', async () => {
+    const emu = emuWith();
+    const host = new ScriptRunHost(emu);
+    const holder = host.call('holdLock', [1500]);
+    while (!emu.locks.holders?.size) await new Promise((wake) => setImmediate(wake));
+    const [patient, brief] = await Promise.all([
+      host.call('lockAfter', [0, 20_000]),
+      host.call('lockAfter', [0, 100]),
+      holder,
+    ]);
+    expect(patient).toBe(true);
+    expect(brief).toBe(false);
+  });
+
+  test('an execution on the test thread cannot wait for a call that holds a lock: it waits out its timeout and gives up', async () => {
+    const emu = emuWith();
+    const host = new ScriptRunHost(emu);
+    const holder = host.call('holdLock', [1500]);
+    while (!emu.locks.holders?.size) await new Promise((wake) => setImmediate(wake));
+    const start = emu.clock.now();
+    const r = emu.run('lock', ['try', 2000]);
+    expect(r.value).toBe(false);
+    expect(r.ledger.endedAt - start).toBeGreaterThanOrEqual(2000);
+    await holder;
   });
 
   test('at most 10 calls in flight; the rest wait their turn', async () => {

@@ -80,6 +80,21 @@ test('refusals beyond what the budget allows for the list fail the run, which sa
   expect(w.tables.get('Partners')).toBeUndefined();
 });
 
+test('the time since the run began reads in seconds under a minute, in minutes from a minute on', () => {
+  /** Every request refused, none costing time, the steps `gap` ms apart: the run gives up at its 101st refusal, 100 gaps after it began. */
+  const since = (gap: number) => {
+    const w = world(fakeList(records(5000), { fail: outage }).fetch, [spec], { msPerFetch: 0 });
+    let last = beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t + 15_000);
+    while (last.status === 'running') {
+      w.clock.t += gap;
+      last = continueRun('imp1', w.nextExecution(), w.clock.t + 15_000);
+    }
+    return last.message.replace(/^.*\), (.*) since the run began\..*$/, '$1');
+  };
+  expect(since(510)).toBe('51 s');
+  expect(since(600)).toBe('1 minute');
+});
+
 describe('a service that keeps saying when to come back', () => {
   /**
    * Every request refused for 30 s, no request costing time, the steps 30 s apart: each step asks
@@ -108,5 +123,63 @@ describe('a service that keeps saying when to come back', () => {
 
   test('a millisecond more and it fails', () => {
     expect(stalledFor(GIVE_UP.withoutPageMs + 1)).toBe('failed');
+  });
+});
+
+describe('a step does not wait past the time without a page', () => {
+  const STEP = 300_000;
+  /** Page 1 in; page 2 refused for 30 s at each of its first `refusals` requests (every request when none is given). */
+  function refusingPage2(refusals = Number.POSITIVE_INFINITY): World {
+    let refused = 0;
+    const fail = (page: number) => (page === 2 && refused++ < refusals ? limited(30) : undefined);
+    return world(fakeList(records(250), { fail }).fetch, [spec], { msPerFetch: 0 });
+  }
+
+  /** Steps of 5 minutes back to back until the run ends (six at most): its last summary. */
+  function stepsOf5Minutes(w: World): RunSummary {
+    let last = beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t + STEP);
+    for (let k = 0; last.status === 'running' && k < 5; k++)
+      last = continueRun('imp1', w.nextExecution(), w.clock.t + STEP);
+    return last;
+  }
+
+  test('steps of 5 minutes back to back: the run fails in the step the limit falls in, as the limit passes', () => {
+    const w = refusingPage2();
+    const start = w.clock.t;
+    const last = stepsOf5Minutes(w);
+    expect(last).toMatchObject({
+      status: 'failed',
+      message: expect.stringMatching(
+        /^Rate limited by the data service, retry in 30 s\. The import gave up after \d+ requests refused .*, 10 minutes since the last page\./,
+      ),
+    });
+    expect(w.clock.t - start).toBe(GIVE_UP.withoutPageMs + 1);
+  });
+
+  test('page 1 never comes, steps of 5 minutes: the run fails as the limit passes, counted from its start', () => {
+    const w = world(fakeList(records(250), { fail: () => limited(30) }).fetch, [spec], { msPerFetch: 0 });
+    const start = w.clock.t;
+    const last = stepsOf5Minutes(w);
+    expect(last).toMatchObject({
+      status: 'failed',
+      message: expect.stringMatching(/10 minutes since the run began\./),
+    });
+    expect(w.clock.t - start).toBe(GIVE_UP.withoutPageMs + 1);
+  });
+
+  test('a step that begins as the limit passes (a gap between steps) asks first: an answer then carries the run on', () => {
+    // Refused twice in the first step, once more in the next, then answered.
+    const w = refusingPage2(3);
+    expect(beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t + 40_000).status).toBe('running');
+    const lastPage = w.runs.get('imp1')?.progressAt as number;
+    w.clock.t = lastPage + GIVE_UP.withoutPageMs + 1;
+    expect(continueRun('imp1', w.nextExecution(), w.clock.t + STEP)).toMatchObject({ status: 'done', rows: 250 });
+  });
+
+  test('so does one that begins an hour after the last page', () => {
+    const w = refusingPage2(3);
+    expect(beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t + 40_000).status).toBe('running');
+    w.clock.t += 3_600_000;
+    expect(continueRun('imp1', w.nextExecution(), w.clock.t + STEP)).toMatchObject({ status: 'done', rows: 250 });
   });
 });

@@ -4,7 +4,7 @@
  * finished run alone, refuse a replace over a sheet the import did not leave as it was before any
  * request, and say what an import that has no run yet is doing.
  */
-import { beginRun, cancelRun, continueRun, newRun } from '../../../src/import/machine';
+import { beginRun, cancelRun, continueRun, newRun, notStarted } from '../../../src/import/machine';
 import type { ImportPorts } from '../../../src/import/ports';
 import type { ImportSpec } from '../../../src/import/spec';
 import { fakeList, records } from '../../helpers/fake-list';
@@ -71,6 +71,29 @@ describe('import entry points', () => {
     expect(w.tables.get('Partners')).toEqual([['Analyst notes'], ['keep me']]);
   });
 
+  test("Replace anyway is a replace's: a merge whose saved import says so is refused all the same", () => {
+    const w = world(fakeList(records(5)).fetch, [{ ...spec('imp1', 'Partners'), mode: 'merge', replaceAnyway: true }]);
+    w.tables.set('Partners', [['Analyst notes'], ['keep me']]);
+    expect(beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t + 60_000, true).status).toBe('failed');
+    expect(w.runs.get('imp1')?.force).toBeUndefined();
+    expect(w.fetches).toBe(0);
+    expect(w.tables.get('Partners')).toEqual([['Analyst notes'], ['keep me']]);
+  });
+
+  test('a run that could not begin is a failed run saying why: logged, the sheet untouched, no request', () => {
+    const w = world(fakeList(records(5)).fetch, [spec('imp1', 'Partners')]);
+    w.tables.set('Partners', [['Analyst notes'], ['keep me']]);
+    const s = notStarted('imp1', 'sidebar', w.nextExecution(), 'No API key is saved for this address.');
+    expect(s).toMatchObject({
+      status: 'failed',
+      message: expect.stringContaining('No API key is saved for this address.'),
+    });
+    expect(w.runs.get('imp1')?.status).toBe('failed');
+    expect(w.runLog).toHaveLength(1);
+    expect(w.fetches).toBe(0);
+    expect(w.tables.get('Partners')).toEqual([['Analyst notes'], ['keep me']]);
+  });
+
   test('continuing or cancelling an import without a run says it is idle', () => {
     const w = world(fakeList(records(5)).fetch, [spec('imp1', 'Partners')]);
     expect(continueRun('imp1', w.nextExecution(), w.clock.t + 60_000).status).toBe('idle');
@@ -119,5 +142,17 @@ describe('import entry points', () => {
     w.runs.set('imp1', { ...saved, version: 0 });
     expect(continueRun('imp1', w.nextExecution(), w.clock.t + 60_000).status).toBe('idle');
     expect(cancelRun('imp1', w.nextExecution()).status).toBe('idle');
+  });
+
+  test('cancelling a running run saved in another shape leaves it to start over: no run is ended, nothing logged', () => {
+    const w = world(fakeList(records(2500)).fetch, [spec('imp1', 'Partners')]);
+    w.live.stops.add('run1');
+    expect(beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t + 60_000).status).toBe('running');
+    const saved = w.runs.get('imp1');
+    if (!saved) throw new Error('no run saved');
+    w.runs.set('imp1', { ...saved, version: saved.version + 1 });
+    expect(cancelRun('imp1', w.nextExecution()).status).toBe('idle');
+    expect(w.runs.get('imp1')?.status).toBe('running');
+    expect(w.runLog).toHaveLength(0);
   });
 });
