@@ -29,8 +29,8 @@ let allFields: string[] = [];
 let defaults: string[] = [];
 let chosen: string[] = [];
 let cancelled = false;
-/** The run this sidebar drives now ('' when none): Cancel is sent to it at once, to reach the step in flight. */
-let driving = '';
+/** The run this sidebar drives now, by its import and the id this sidebar gave it: Cancel is sent to it at once. */
+let driving: { id: string; run: string } | undefined;
 /** How often the progress of a step in flight is asked for (importStatus): the bar moves within a step. */
 const STATUS_MS = 1000;
 /** The saved import the form is editing (its Edit settings pressed), or none: the form makes a new one. */
@@ -297,11 +297,26 @@ async function shown(id: string, step: Promise<Answer<Summary>>): Promise<Answer
   }
 }
 
-/** Drives a run to its end, one server step at a time; its progress is shown once, in the progress bar's line. */
-async function drive(id: string, first: Promise<Answer<Summary>>): Promise<void> {
-  driving = id;
+/**
+ * A new id for a run this sidebar starts (src/entry/imports.ts takes 8 to 64 letters, digits, - and _): named
+ * before it starts, Cancel reaches the run even when it comes before the run is saved.
+ */
+function runName(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(8));
+  return `sidebar-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/**
+ * Drives a run to its end, one server step at a time, its progress shown once, in the progress bar's line. `start`
+ * begins the run with the id this sidebar gives it (or carries on a run begun elsewhere, which ignores it).
+ */
+async function drive(id: string, start: (run: string) => Promise<Answer<Summary>>): Promise<void> {
+  const run = runName();
+  driving = { id, run };
+  // Cancel pressed before the run could start (while the import was saved): the run stops at once.
+  if (cancelled) void call('cancelImport', id, run);
   try {
-    let a = await shown(id, first);
+    let a = await shown(id, start(run));
     for (;;) {
       if (!a.ok) {
         $('progress-text').textContent = 'The import stopped.';
@@ -314,10 +329,10 @@ async function drive(id: string, first: Promise<Answer<Summary>>): Promise<void>
         return;
       }
       // Once the step in flight has stopped, Cancel ends the run (sent again until it can: another execution may hold the spreadsheet).
-      a = await shown(id, cancelled ? call('cancelImport', id) : call('continueImport', id));
+      a = await shown(id, cancelled ? call('cancelImport', id, run) : call('continueImport', id));
     }
   } finally {
-    driving = '';
+    driving = undefined;
     // The saved imports show how the run ended before Import is offered again.
     await refresh();
     end();
@@ -361,7 +376,7 @@ function importItem(v: ImportView, index: number): HTMLLIElement {
     void busy(run, async () => {
       if (running()) return say('An import is already running: wait for it to end, or cancel it.', 'warning');
       begin();
-      await drive(v.id, call('startImport', v.id));
+      await drive(v.id, (name) => call('startImport', v.id, name));
     });
   const del = keyed(button('Delete'), `delete:${v.id}`);
   del.setAttribute('aria-label', `Delete: import into ${v.sheetName}`);
@@ -421,22 +436,22 @@ function stopReplacing(v: ImportView): HTMLButtonElement {
  */
 function ownershipChoices(v: ImportView): HTMLElement[] {
   const offers = v.last?.status === 'failed' ? (v.last.offers ?? []) : [];
-  const choice = (label: string, key: string, act: () => Promise<Answer<Summary>>) => {
+  const choice = (label: string, key: string, act: (run: string) => Promise<Answer<Summary>>) => {
     const b = keyed(button(label), `${key}:${v.id}`);
     b.setAttribute('aria-label', `${label}: import into ${v.sheetName}`);
     b.onclick = () =>
       void busy(b, async () => {
         begin();
-        await drive(v.id, act());
+        await drive(v.id, act);
       });
     return b;
   };
   const out: HTMLElement[] = [];
   if (offers.includes('adopt'))
     out.push(
-      choice('Let the import own this table', 'adopt', async () => {
+      choice('Let the import own this table', 'adopt', async (run) => {
         const adopted = await call('adoptTable', v.id);
-        return adopted.ok ? call('startImport', v.id) : adopted;
+        return adopted.ok ? call('startImport', v.id, run) : adopted;
       }),
     );
   if (offers.includes('force')) {
@@ -447,7 +462,7 @@ function ownershipChoices(v: ImportView): HTMLElement[] {
     label.className = 'inline';
     label.prepend(keep);
     out.push(
-      choice('Replace anyway', 'force', () => call('replaceAnyway', v.id, keep.checked)),
+      choice('Replace anyway', 'force', (run) => call('replaceAnyway', v.id, keep.checked, run)),
       label,
     );
   }
@@ -624,7 +639,7 @@ async function startNew(): Promise<void> {
     $('progress-box').hidden = true;
     return;
   }
-  await drive(saved.id, call('startImport', saved.id));
+  await drive(saved.id, (run) => call('startImport', saved.id, run));
 }
 
 async function saveOnly(): Promise<void> {
@@ -666,7 +681,7 @@ export async function startImports(): Promise<void> {
     cancelled = true;
     say('Cancelling…');
     // Sent now, not after the step in flight, which stops at its next round; the drive then ends the run.
-    if (driving) void call('cancelImport', driving);
+    if (driving) void call('cancelImport', driving.id, driving.run);
   });
   $('import').addEventListener('click', () => void busy($('import'), startNew));
   $('save-import').addEventListener('click', () => void busy($('save-import'), saveOnly));
@@ -676,6 +691,6 @@ export async function startImports(): Promise<void> {
   const running = imports.find((i) => i.run.status === 'running');
   if (running) {
     begin();
-    await drive(running.id, Promise.resolve({ ok: true, ...running.run }));
+    await drive(running.id, () => Promise.resolve({ ok: true, ...running.run }));
   }
 }

@@ -94,6 +94,16 @@ function find(id: unknown): ImportSpec {
   return spec;
 }
 
+/** The id the sidebar gives a run it starts (a random name of its own, src/import/machine.ts Start): letters, digits, - and _. */
+const RUN_NAME = /^[A-Za-z0-9_-]{8,64}$/;
+
+function runName(name: unknown): string | undefined {
+  if (name === undefined) return undefined;
+  if (typeof name !== 'string' || !RUN_NAME.test(name))
+    throw badInput('The sidebar named the run in a way the add-in does not take; reload the sidebar.');
+  return name;
+}
+
 export function listImports(): Answer<{
   imports: ImportView[];
   fields: string[];
@@ -257,11 +267,16 @@ function runStep(body: () => RunSummary): Answer<RunSummary> {
  * confirmed for it) is a failed run like any other: its row in the run log and the import's
  * status say why and what to do, and the sheet keeps its data.
  */
-function driven(id: unknown, body: (spec: ImportSpec) => RunSummary): Answer<RunSummary> {
+function driven(
+  id: unknown,
+  run: unknown,
+  body: (spec: ImportSpec, runId: string | undefined) => RunSummary,
+): Answer<RunSummary> {
   return runStep(() => {
     const spec = find(id);
+    const runId = runName(run);
     try {
-      return body(spec);
+      return body(spec, runId);
     } catch (e) {
       if (!(e instanceof ServiceError)) throw e;
       return notStarted(spec.id, loadRun(spec.id)?.source ?? 'sidebar', importPorts(), e.message);
@@ -269,12 +284,15 @@ function driven(id: unknown, body: (spec: ImportSpec) => RunSummary): Answer<Run
   });
 }
 
-export function startImport(id: unknown): Answer<RunSummary> {
-  return driven(id, (spec) => beginRun(spec.id, 'sidebar', importPorts(clientFor('run')), deadline));
+/** Starts a run of import `id` (or carries on the one running); `run`: the id the sidebar gives the run it starts. */
+export function startImport(id: unknown, run?: unknown): Answer<RunSummary> {
+  return driven(id, run, (spec, runId) =>
+    beginRun(spec.id, 'sidebar', importPorts(clientFor('run')), deadline, { runId }),
+  );
 }
 
 export function continueImport(id: unknown): Answer<RunSummary> {
-  return driven(id, (spec) => continueRun(spec.id, importPorts(clientFor('run')), deadline));
+  return driven(id, undefined, (spec) => continueRun(spec.id, importPorts(clientFor('run')), deadline));
 }
 
 /** What the sidebar polls while a step of the run is in flight: the step's live progress, else the run as saved. */
@@ -282,18 +300,19 @@ export function importStatus(id: unknown): Answer<RunSummary> {
   return answer(() => runStatus(find(id).id, importPorts()), knownSecrets);
 }
 
-export function cancelImport(id: unknown): Answer<RunSummary> {
-  return runStep(() => cancelRun(find(id).id, importPorts()));
+/** Cancels import `id`'s running run; `run`: the id the sidebar gave the run it started, which may not be saved yet. */
+export function cancelImport(id: unknown, run?: unknown): Answer<RunSummary> {
+  return runStep(() => cancelRun(find(id).id, importPorts(), runName(run)));
 }
 
-export function replaceAnyway(id: unknown, keep: unknown): Answer<RunSummary> {
-  return driven(id, (spec) => {
+export function replaceAnyway(id: unknown, keep: unknown, run?: unknown): Answer<RunSummary> {
+  return driven(id, run, (spec, runId) => {
     if (keep === true) {
       const imports = loadImports();
       (imports.find((i) => i.id === spec.id) as ImportSpec).replaceAnyway = true;
       saveImports(imports);
     }
-    return beginRun(spec.id, 'sidebar', importPorts(clientFor('run')), deadline, true);
+    return beginRun(spec.id, 'sidebar', importPorts(clientFor('run')), deadline, { force: true, runId });
   });
 }
 

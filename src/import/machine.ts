@@ -59,15 +59,25 @@ export const LOCK_WAIT_MS = 30_000;
  */
 export const GIVE_UP = { requests: 100, perPage: 3, withoutPageMs: 10 * 60_000 };
 
+/** The longest a waiting step sleeps before it looks whether Cancel asked it to stop (LivePort). */
+export const STOP_LOOK_MS = 5000;
+
 export const LOCKED_MESSAGE = 'Another import is writing to this spreadsheet; waiting for it to finish.';
+
+/** How a run is begun: Replace anyway (`force`), and the id its caller gave it (`runId`, else a new one). */
+export interface Start {
+  force?: boolean;
+  runId?: string;
+}
 
 export function newRun(
   spec: ImportSpec,
   source: RunSource,
   ports: Pick<ImportPorts, 'now' | 'newRunId' | 'claimRun'>,
+  named?: string,
 ): RunState {
   const now = ports.now();
-  const runId = ports.newRunId();
+  const runId = named ?? ports.newRunId();
   return {
     version: RUN_VERSION,
     runId,
@@ -107,17 +117,18 @@ function locked(importId: string, ports: ImportPorts, body: () => RunSummary): R
 }
 
 /**
- * Starts a run, or carries on the one already running (a second start never begins another); `force`: Replace anyway,
- * for this run.
+ * Starts a run, or carries on the one already running (a second start never begins another). `start.force`: Replace
+ * anyway, for this run; `start.runId`: the id the caller gave the run (the sidebar names the run it starts, so that
+ * its Cancel reaches the run before the run is saved).
  */
 export function beginRun(
   importId: string,
   source: RunSource,
   ports: ImportPorts,
   deadline: number,
-  force = false,
+  start: Start = {},
 ): RunSummary {
-  return carryOn(importId, ports, deadline, { source, force });
+  return carryOn(importId, ports, deadline, { source, ...start });
 }
 
 export function continueRun(importId: string, ports: ImportPorts, deadline: number): RunSummary {
@@ -129,14 +140,14 @@ function carryOn(
   importId: string,
   ports: ImportPorts,
   deadline: number,
-  begin?: { source: RunSource; force: boolean },
+  begin?: Start & { source: RunSource },
 ): RunSummary {
   return locked(importId, ports, () => {
     const run = ports.store.load(importId);
     if (!begin && run?.status !== 'running') return summarize(importId, run);
     const spec = specFor(importId, ports);
     if (run?.status === 'running' && run.version === RUN_VERSION) return step(spec, run, ports, deadline);
-    const fresh = newRun(spec, begin?.source ?? (run as RunState).source, ports);
+    const fresh = newRun(spec, begin?.source ?? (run as RunState).source, ports, begin?.runId);
     // Replace anyway is a replace's: a merge is never forced, whatever its saved import once said.
     if (spec.mode !== 'merge' && (begin?.force || spec.replaceAnyway)) fresh.force = true;
     ports.store.save(fresh);
@@ -165,9 +176,14 @@ export function runStatus(importId: string, ports: Pick<ImportPorts, 'store' | '
   return live && live.at > run.updatedAt ? live.summary : saved;
 }
 
-/** Cancels the running run: asks the step that may be running it to stop (it holds the lock), then ends the run under the lock. */
-export function cancelRun(importId: string, ports: ImportPorts): RunSummary {
+/**
+ * Cancels the running run: asks the step that may be running it to stop (it holds the lock), then ends the run under
+ * the lock. `named`: the run the caller started (beginRun's `start.runId`), asked to stop too, saved or not yet: a
+ * Cancel that comes before its run is saved stops the run's step at its first round.
+ */
+export function cancelRun(importId: string, ports: ImportPorts, named?: string): RunSummary {
   const running = ports.store.load(importId);
+  if (named) ports.live?.askStop(named);
   if (running?.status === 'running') ports.live?.askStop(running.runId);
   return locked(importId, ports, () => {
     const run = ports.store.load(importId);
@@ -266,10 +282,13 @@ export function step(spec: ImportSpec, run: RunState, ports: ImportPorts, deadli
     return deadline - DEADLINE_MARGIN_MS - writeMargin(rows, width);
   };
 
-  /** The rows of pages first..last at their place: those in hand, those an earlier step staged (read back), blank rows for the others. */
+  /**
+   * The rows of pages first..last at their place: those in hand, those an earlier step staged (read back), blank
+   * rows for the others. A page in that this step did not take is staged: every step stages each page it takes.
+   */
   const placed = (first: number, last: number): Cell[][] => {
     const from = rowsBefore(r, first);
-    const staged = (p: number) => !known.has(p) && pageIn(r, p) && rowsBefore(r, p) < run.staged;
+    const staged = (p: number) => !known.has(p) && pageIn(r, p);
     const span = Array.from({ length: last - first + 1 }, (_, k) => first + k);
     const back = span.some(staged)
       ? ports.staging.read(spec.id, Math.min(rowsBefore(r, last + 1), run.staged) - from, width, from)
@@ -292,19 +311,22 @@ export function step(spec: ImportSpec, run: RunState, ports: ImportPorts, deadli
     return at > began ? at : Number.POSITIVE_INFINITY;
   };
 
+  const stopAsked = () => !!ports.live?.stopAsked(run.runId);
   try {
     const drove = drive(r, {
       now: () => ports.now(),
       batch: () => PAGES_PER_FETCH,
       wait: (wake, page) => {
         // Everything missing waits for its Retry-After: sleep until the first is due, or to the end of the budget,
-        // or until the run has gone too long without a page (then it gives up).
-        ports.sleep(Math.max(0, Math.min(wake, roundEnd([page]), quitAt()) - ports.now()));
+        // or until the run has gone too long without a page (then it gives up); a look for Cancel every STOP_LOOK_MS.
+        const until = Math.min(wake, roundEnd([page]), quitAt());
+        for (let left = until - ports.now(); left > 0 && !stopAsked(); left = until - ports.now())
+          ports.sleep(Math.min(left, STOP_LOOK_MS));
         return ports.now() >= wake;
       },
       fetch: (due, limit) => {
         if (answered.size) ports.live?.show(run.runId, summarize(spec.id, run), ports.now());
-        if (ports.live?.stopAsked(run.runId)) return undefined;
+        if (stopAsked()) return undefined;
         const now = ports.now();
         // As many of the due pages as the time left can write (wide rows, long pages), one at least.
         let ready = due;
@@ -340,7 +362,7 @@ export function step(spec: ImportSpec, run: RunState, ports: ImportPorts, deadli
     const over = !!r.over && (startedOver || ports.now() + writeMargin(r.total, width) <= deadline);
     // The step that writes the table takes the pages in hand as they are and reads back only what earlier steps staged.
     if (over) return finish(spec, run, placed(1, Math.max(1, r.last)), ports, deadline);
-    if (r.over !== 'changed' && answered.size) {
+    if (answered.size) {
       const [first, last] = [Math.min(...answered), Math.max(...answered)];
       ports.staging.write(spec.id, spec.fields, rowsBefore(r, first), placed(first, last));
       run.staged = Math.max(run.staged, rowsBefore(r, last + 1));

@@ -27,6 +27,17 @@ afterAll(async () => {
   await browser?.close();
 });
 
+/** A new add-in's sidebar, open, with Import pressed. */
+async function importPressed() {
+  const a = addin(svc.url);
+  s = await openSidebar(browser, a.emu);
+  opened.push(s);
+  const p = s.page;
+  await p.locator('#fetch-count:has-text("Fetches today")').waitFor();
+  await p.getByRole('button', { name: 'Import', exact: true }).click();
+  return { a, p };
+}
+
 test('the bar moves within the step: what the step has read, asked for while it runs, then its answer', async () => {
   s = await openSidebar(browser, addin(svc.url).emu);
   opened.push(s);
@@ -66,12 +77,7 @@ test('the bar moves within the step: what the step has read, asked for while it 
 });
 
 test('Cancel reaches the step in flight: the run ends cancelled at the page it reached, the sheet untouched', async () => {
-  const a = addin(svc.url);
-  s = await openSidebar(browser, a.emu);
-  opened.push(s);
-  const p = s.page;
-  await p.locator('#fetch-count:has-text("Fetches today")').waitFor();
-  await p.getByRole('button', { name: 'Import', exact: true }).click();
+  const { a, p } = await importPressed();
   // The first page is in: the step has shown it, and goes on with the others.
   await p.locator('#progress-text', { hasText: /^page \d+ of \d+/ }).waitFor({ timeout: 60_000 });
   await p.getByRole('button', { name: 'Cancel the import' }).click();
@@ -84,5 +90,26 @@ test('Cancel reaches the step in flight: the run ends cancelled at the page it r
   expect(names.filter((n) => n === 'startImport')).toHaveLength(1);
   expect(names.filter((n) => n === 'continueImport')).toHaveLength(0);
   expect(names.filter((n) => n === 'cancelImport').length).toBeGreaterThanOrEqual(1);
+  expect(a.emu.workbook.byName('Limited partners')).toBeUndefined();
+});
+
+test('Cancel pressed with Import, before the run is saved: the run ends cancelled, the sheet untouched', async () => {
+  const { a, p } = await importPressed();
+  await p.getByRole('button', { name: 'Cancel the import' }).click();
+  // Its step stops at its first round that comes after the cancel: before page 1 as a rule, never at the end.
+  await p.locator('#progress-text', { hasText: /^Cancelled/ }).waitFor({ timeout: 60_000 });
+  const text = (await p.locator('#progress-text').textContent()) ?? '';
+  const m = /^Cancelled at page (\d+) of (\d+)/.exec(text);
+  if (m) expect(Number(m[1])).toBeLessThan(Number(m[2]));
+  else expect(text).toBe('Cancelled before the first page.');
+  // The sidebar named the run it started, and every cancel named that run.
+  const started = s.calls.filter((c) => c.name === 'startImport');
+  const cancels = s.calls.filter((c) => c.name === 'cancelImport');
+  expect(started).toHaveLength(1);
+  const run = started[0].args[1];
+  expect(run).toMatch(/^sidebar-[0-9a-f]{16}$/);
+  expect(cancels.length).toBeGreaterThanOrEqual(1);
+  for (const c of cancels) expect(c.args[1]).toBe(run);
+  expect(s.calls.filter((c) => c.name === 'continueImport')).toHaveLength(0);
   expect(a.emu.workbook.byName('Limited partners')).toBeUndefined();
 });

@@ -285,7 +285,7 @@ function triples(cells: OutCell[][]): string[][] {
 const copy = <T>(v: T): T => structuredClone(v);
 
 function drive(w: World, force: boolean): string {
-  let step = beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t + 60_000, force);
+  let step = beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t + 60_000, { force });
   for (let i = 0; step.status === 'running' && i < 50; i++)
     step = continueRun('imp1', w.nextExecution(), w.clock.t + 60_000);
   return step.status;

@@ -1,7 +1,7 @@
 import { ScriptRunHost } from '../../../dev/emulator/hosts';
 import type { Answer } from '../../../src/contract';
 import { addin } from '../../helpers/addin';
-import { call, formulasOf, runImport, saveImport, type Summary, sheet } from '../../helpers/imports';
+import { call, callUnchecked, formulasOf, runImport, saveImport, type Summary, sheet } from '../../helpers/imports';
 import { DEMO_KEY, type RunningService, startService } from '../../helpers/service';
 
 let svc: RunningService;
@@ -49,6 +49,33 @@ describe('import of active limited partners', () => {
     const log = sheet(a.emu, 'Investor Data log');
     expect(log[1][5]).toBe('done');
     expect(log[1][6]).toBe(active);
+  });
+
+  test('a Cancel that names the run before it is saved stops it there; a name the sidebar may not give is refused', () => {
+    const a = addin(svc.url);
+    const id = saveImport(a.emu, { sheetName: 'Named', fields: ['id'], mode: 'replace' });
+    for (const [endpoint, args] of [
+      ['startImport', [id, 'short']],
+      ['startImport', [id, 'sidebar run 1']],
+      ['replaceAnyway', [id, false, 42]],
+      ['cancelImport', [id, { run: 'sidebar-a1b2c3d4' }]],
+    ] as const) {
+      expect(callUnchecked(a.emu, endpoint, [...args])).toEqual({
+        ok: false,
+        code: 'BAD_INPUT',
+        message: 'The sidebar named the run in a way the add-in does not take; reload the sidebar.',
+      });
+    }
+    expect(a.emu.history.reduce((n, l) => n + l.fetches, 0)).toBe(0);
+    // The Cancel's execution runs first: the run it names is not saved yet.
+    const run = 'sidebar-a1b2c3d4e5f6a7b8';
+    expect(call(a.emu, 'cancelImport', [id, run])).toMatchObject({ ok: true, status: 'idle' });
+    expect(call(a.emu, 'startImport', [id, run])).toMatchObject({ ok: true, status: 'running', page: 0 });
+    expect(call(a.emu, 'cancelImport', [id, run])).toMatchObject({ ok: true, status: 'cancelled' });
+    expect(a.emu.history.reduce((n, l) => n + l.fetches, 0)).toBe(0);
+    expect(a.emu.workbook.byName('Named')).toBeUndefined();
+    // Another run, named or not, is not stopped by it.
+    expect(call(a.emu, 'startImport', [id, 'sidebar-fedcba9876543210'])).toMatchObject({ ok: true, status: 'done' });
   });
 
   test('service text that looks like a formula lands as text, never as a formula', () => {

@@ -107,7 +107,7 @@ describe('a header the analyst named stays theirs, and changes nothing else', ()
     w.specs[0] = { ...w.specs[0], fields: ['id', 'fullName', 'firm'] };
     const refused = run(w);
     expect([refused.status, refused.message]).toEqual(['failed', expect.stringContaining('(B1 (a formula))')]);
-    const forced = beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t + 60_000, true);
+    const forced = beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t + 60_000, { force: true });
     expect(forced.message).toContain('Replaced anyway: overwrote cells not as the import left them (B1 (a formula))');
     expect(table(w)[0]).toEqual(['id', 'fullName', 'firm']);
   });
@@ -201,7 +201,7 @@ describe('a header the analyst named stays theirs, and changes nothing else', ()
     w.specs[0] = { ...w.specs[0], fields: ['id', 'fullName'] };
     const refused = run(w);
     expect([refused.status, refused.message]).toEqual(['failed', expect.stringContaining('left it (C1 (edited))')]);
-    const forced = beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t + 60_000, true);
+    const forced = beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t + 60_000, { force: true });
     expect(forced.message).toContain('Replaced anyway: overwrote cells not as the import left them (C1 (edited))');
     // A column dropped with its field's own name holds nothing of the analyst's.
     const again = world(fakeList(emails).fetch, [spec(['id', 'fullName', 'email'])]);

@@ -107,6 +107,8 @@ test(`a step writes its records as one part at its end, or sooner once ${PART_RE
     [0, PART_RECORDS],
     [1, 1500],
   ]);
+  // Each record with its own place: the second part starts where the first ended.
+  expect(snap.writes.flatMap((x) => x.places)).toEqual(records(n).map((_, i) => i));
   expect(publishedIds(snap)).toEqual(ids(records(n)));
 });
 
@@ -186,6 +188,15 @@ describe('where the snapshot is written', () => {
     const snap = snapshotPort(true);
     expect(drive(w, snap, 60_000).pop()?.status).toBe('done');
     expect(publishedIds(snap)).toEqual(ids(records(250)));
+  });
+
+  test('a list of as many pages as a formula reads itself (MAX_FILL_PAGES), none kept: the import writes none', () => {
+    const total = MAX_FILL_PAGES * 10;
+    const w = world(fakeList(records(total), { cap: 10 }).fetch, [spec]);
+    const snap = snapshotPort(false);
+    expect(drive(w, snap, 600_000).pop()?.status).toBe('done');
+    expect(snap.writes).toEqual([]);
+    expect(w.tables.get('Partners')).toHaveLength(total + 1);
   });
 
   test('a list longer than a formula reads itself (MAX_FILL_PAGES): the import writes it though none is kept', () => {

@@ -5,11 +5,12 @@
  * round, keeps what it read, and the cancel then ends the run. Each record names its run, so an
  * earlier run's never speaks for a new one.
  */
-import { beginRun, cancelRun, continueRun, runStatus } from '../../../src/import/machine';
+import { beginRun, cancelRun, continueRun, runStatus, STOP_LOOK_MS } from '../../../src/import/machine';
 import type { RunSummary } from '../../../src/import/run-state';
 import type { ImportSpec } from '../../../src/import/spec';
 import { fakeList, records } from '../../helpers/fake-list';
 import { type World, world } from '../../helpers/fake-ports';
+import { limited } from '../../helpers/import-drive';
 
 const spec: ImportSpec = { id: 'imp1', sheetName: 'Partners', fields: ['id', 'fullName'], mode: 'replace' };
 const LONG = 300_000;
@@ -120,6 +121,58 @@ describe('Cancel reaches a running step', () => {
   });
 });
 
+describe('Cancel of the run the sidebar started, by the id it gave the run', () => {
+  test('before the run is saved: its step stops before its first request, and the cancel then ends it', () => {
+    const w = listWorld();
+    // The Cancel's execution runs before the start's has saved the run: there is no run yet, only its name.
+    expect(cancelRun('imp1', w.nextExecution(), 'sidebar-run-1')).toMatchObject({ status: 'idle' });
+    const started = beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t + LONG, { runId: 'sidebar-run-1' });
+    expect(started).toMatchObject({ status: 'running', page: 0, rows: 0 });
+    expect(w.runs.get('imp1')?.runId).toBe('sidebar-run-1');
+    expect(w.fetches).toBe(0);
+    expect(cancelRun('imp1', w.nextExecution(), 'sidebar-run-1')).toMatchObject({ status: 'cancelled' });
+    expect(w.tables.has('Partners')).toBe(false);
+    expect(w.staging.has('imp1')).toBe(false);
+  });
+
+  test('a Cancel that names a run never started still stops the run that is running', () => {
+    const w = listWorld();
+    const show = w.ports.live?.show.bind(w.ports.live);
+    (w.ports.live as NonNullable<typeof w.ports.live>).show = (runId, summary, at) => {
+      show?.(runId, summary, at);
+      w.lockHeld = true;
+      cancelRun('imp1', w.nextExecution(), 'sidebar-run-2');
+      w.lockHeld = false;
+    };
+    expect(beginRun('imp1', 'schedule', w.ports, w.clock.t + LONG)).toMatchObject({ status: 'running', page: 1 });
+    expect(w.live.stops).toEqual(new Set(['sidebar-run-2', 'run1']));
+  });
+});
+
+describe('Cancel reaches a step that waits', () => {
+  test(`a step waiting out a long Retry-After stops within ${STOP_LOOK_MS / 1000} s of the Cancel, keeping what it read`, () => {
+    // Page 2 is refused for 4 minutes; the Cancel comes 12 s into the wait.
+    const list = fakeList(records(2500), { fail: (page) => (page === 2 ? limited(240) : undefined) });
+    const w = world(list.fetch, [{ ...spec }]);
+    const sleep = w.ports.sleep;
+    let slept = 0;
+    w.ports.sleep = (ms) => {
+      sleep(ms);
+      slept += ms;
+      if (slept >= 12_000) w.live.stops.add('run1');
+    };
+    const stopped = beginRun('imp1', 'sidebar', w.ports, w.clock.t + LONG);
+    expect(stopped.status).toBe('running');
+    // Every page but page 2 is kept in staging for the run's next step.
+    expect(w.staging.get('imp1')?.filter((row) => row[0] !== '').length).toBe(1 + 2400);
+    expect(slept).toBeGreaterThanOrEqual(12_000);
+    expect(slept).toBeLessThan(12_000 + STOP_LOOK_MS);
+    expect(list.asked.filter((a) => a.page === 2)).toHaveLength(1);
+    expect(cancelRun('imp1', w.nextExecution())).toMatchObject({ status: 'cancelled' });
+    expect(w.tables.has('Partners')).toBe(false);
+  });
+});
+
 describe('the status of a run that is not running', () => {
   test('an import never run is idle', () => {
     const w = listWorld();
@@ -163,5 +216,5 @@ test('without a live record (ports that keep none) a run still completes, its st
   const ports = again.nextExecution();
   delete ports.live;
   expect(runStatus('imp1', ports)).toMatchObject({ status: 'running' });
-  expect(cancelRun('imp1', ports)).toMatchObject({ status: 'cancelled' });
+  expect(cancelRun('imp1', ports, 'run1')).toMatchObject({ status: 'cancelled' });
 });

@@ -74,7 +74,7 @@ describe('import entry points', () => {
   test("Replace anyway is a replace's: a merge whose saved import says so is refused all the same", () => {
     const w = world(fakeList(records(5)).fetch, [{ ...spec('imp1', 'Partners'), mode: 'merge', replaceAnyway: true }]);
     w.tables.set('Partners', [['Analyst notes'], ['keep me']]);
-    expect(beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t + 60_000, true).status).toBe('failed');
+    expect(beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t + 60_000, { force: true }).status).toBe('failed');
     expect(w.runs.get('imp1')?.force).toBeUndefined();
     expect(w.fetches).toBe(0);
     expect(w.tables.get('Partners')).toEqual([['Analyst notes'], ['keep me']]);

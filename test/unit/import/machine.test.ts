@@ -636,7 +636,7 @@ describe('import state machine: replace owns what it wrote, by record', () => {
     expect(drive(w).pop()?.status).toBe('done');
     edited[3][1] = 'Corrected';
     w.tables.set('Partners', edited);
-    expect(beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t + 60_000, true).status).toBe('done');
+    expect(beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t + 60_000, { force: true }).status).toBe('done');
     expect((table(w) as OutCell[][])[3][1]).toBe('Name 2');
   });
 

@@ -18,7 +18,7 @@ const spec = (replaceAnyway?: boolean): ImportSpec => ({
   mode: 'replace',
   ...(replaceAnyway ? { replaceAnyway } : {}),
 });
-const run = (w: World, force = false) => beginRun('imp1', 'schedule', w.nextExecution(), w.clock.t + 60_000, force);
+const run = (w: World, force = false) => beginRun('imp1', 'schedule', w.nextExecution(), w.clock.t + 60_000, { force });
 const logged = (w: World) => String(w.runLog[w.runLog.length - 1][RUN_LOG_HEADER.indexOf('Message')]);
 
 /** A sheet the import wrote, then a formula typed beside the table and a name corrected by the analyst. */

@@ -203,6 +203,8 @@ describe('staging writes', () => {
     expect(steps.pop()?.status).toBe('done');
     expect(steps[1].status).toBe('running');
     expect(calls[1].writes).toEqual([{ at: 200, rows: 100 }]);
+    // It holds the one page it writes: nothing is read back.
+    expect(calls[1].reads).toEqual([]);
     expect(idsBelowHeader(w.tables.get('Partners'))).toEqual(records(2500).map((r) => r.id));
   });
 
@@ -741,6 +743,8 @@ describe('the calls to staging a step makes', () => {
     expect(list.asked.filter((a) => a.page === 5)).toHaveLength(1);
     // Pages 1 to 5 from row 0: pages 2 and 4 blank, page 5 (the empty page after the last) no row.
     expect(calls[0].writes).toEqual([{ at: 0, rows: 400 }]);
+    // A page that still waits has nothing staged to read back: its rows are blank.
+    expect(calls[0].reads).toEqual([]);
     expect(
       w.staging
         .get('imp1')
@@ -750,6 +754,28 @@ describe('the calls to staging a step makes', () => {
     const next = w.nextExecution();
     expect(continueRun('imp1', next, w.clock.t + 60_000).status).toBe('done');
     expect(w.tables.get('Partners')?.length).toBe(401);
+  });
+
+  test('with pages of one partner, a page that still waits is staged as one blank row', () => {
+    // 5 partners, 1 a page: page 3 waits past the first step; page 6 (asked to confirm the end) is empty.
+    let start = 0;
+    const list = fakeList(records(5), {
+      cap: 1,
+      fail: waitingUntil(
+        () => w,
+        [3],
+        () => start + 30_000,
+      ),
+    });
+    const w = world(list.fetch, [spec]);
+    start = w.clock.t;
+    const calls = stagingCalls(w);
+    expect(timedDrive(w, 20_000, 1).steps[0].status).toBe('running');
+    expect(calls[0].writes).toEqual([{ at: 0, rows: 5 }]);
+    const ids = records(5).map((r) => r.id);
+    expect(w.staging.get('imp1')?.slice(1)).toEqual(ids.map((id, k) => (k === 2 ? ['', ''] : [id, expect.anything()])));
+    expect(continueRun('imp1', w.nextExecution(), w.clock.t + 60_000).status).toBe('done');
+    expect(idsBelowHeader(w.tables.get('Partners'))).toEqual(ids);
   });
 
   test('a step whose held pages hold no rows reads nothing back from staging', () => {

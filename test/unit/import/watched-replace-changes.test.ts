@@ -19,7 +19,7 @@ const spec = (more: Partial<ImportSpec> = {}): ImportSpec => ({
   alert: { on: ['added'], owner: 'me@example.com', baselineAt: 1 },
   ...more,
 });
-const run = (w: World, force = false) => beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t + 60_000, force);
+const run = (w: World, force = false) => beginRun('imp1', 'sidebar', w.nextExecution(), w.clock.t + 60_000, { force });
 const table = (w: World) => w.tables.get('Partners') as OutCell[][];
 
 describe('a watched replace', () => {
