@@ -195,17 +195,24 @@ export interface Endpoints {
   saveImport(input: ImportInput): Answer<{ import: ImportView }>;
   deleteImport(id: string): Answer<{ deleted: string }>;
   scheduleImport(id: string, schedule: Schedule | null): Answer<{ import: ImportView }>;
-  /** Starts a run (or carries on the one running) with its first step, as long as its time allows. */
-  /** `run`: an id for the run it starts, of the sidebar's choosing (8 to 64 letters, digits, - or _). */
+  /**
+   * Starts a run (or carries on the one running) with its first step, as long as its time allows.
+   * `run`: an id for the run it starts, of the sidebar's choosing (8 to 64 letters, digits, - or _).
+   */
   startImport(id: string, run?: string): Answer<RunSummary>;
   /** The next step of a run, as long as its time allows. */
   continueImport(id: string): Answer<RunSummary>;
   /** What the run is at: while a step runs, what it last showed (polled by the sidebar, so its bar moves within a step). */
   importStatus(id: string): Answer<RunSummary>;
-  /** Cancels the run: a step running it stops at its next round, then the run ends as cancelled. */
-  /** `run`: the id startImport or replaceAnyway was given, asked to stop even before its run is saved. */
+  /**
+   * Cancels the run: a step running it stops at its next round, then the run ends as cancelled.
+   * `run`: the id startImport or replaceAnyway was given, asked to stop even before its run is saved.
+   */
   cancelImport(id: string, run?: string): Answer<RunSummary>;
-  /** Runs the import rewriting its sheet even where it is not as the import left it; `keep`: for every later run too. */
+  /**
+   * Runs the import rewriting its sheet even where it is not as the import left it; `keep`: for every later run too.
+   * `run`: as for startImport.
+   */
   replaceAnyway(id: string, keep: boolean, run?: string): Answer<RunSummary>;
   /** Lets the import own the table already in its sheet (typed by hand, or written before imports kept a record). */
   adoptTable(id: string): Answer<RunSummary>;
