@@ -11,11 +11,15 @@ beforeAll(async () => {
 });
 afterAll(() => svc.stop());
 
-/** Starts an import and kills its execution part-way (the service answers slowly, so the run cannot end first). */
+/**
+ * Starts an import and kills its execution part-way: after its run is saved (about 60 ms in, on a quiet
+ * machine; more on a busy one, since the kill is on the wall clock), before it can end (the service
+ * answers each of its two rounds of requests after 300 ms).
+ */
 async function killedStart(emu: Emulator, id: string): Promise<void> {
-  await svc.config({ latencyMs: 100 });
+  await svc.config({ latencyMs: 300 });
   try {
-    const killed = emu.run('startImport', [id], { kind: 'sidebar', killAfterMs: 150 });
+    const killed = emu.run('startImport', [id], { kind: 'sidebar', killAfterMs: 400 });
     expect(killed.error).toBe('Exceeded maximum execution time');
   } finally {
     await svc.config({ latencyMs: 0 });

@@ -66,7 +66,7 @@ function handles(text) {
   Logger.log('logged ' + text);
   return [Utilities.ungzip(blob).getDataAsString(), ss.getActiveSheet().getName(), sheet.getRange('A1:B1').getValues()[0]];
 }
-function tryBriefly(ms) { Utilities.sleep(10); return LockService.getScriptLock().tryLock(ms); }
+function tryBriefly(ms) { Utilities.sleep(50); return LockService.getScriptLock().tryLock(ms); }
 `;
 
 const CONCURRENCIES = [2, 3, 5, DEFAULT_CONCURRENCY];
@@ -260,10 +260,12 @@ describe('concurrent executions', () => {
   test('locks are held against each other: critical sections never overlap, a short tryLock gives up', async () => {
     for (const concurrency of [3, 5]) {
       const emu = probe(SCRIPT);
+      // "a" locks first: "b" and tryBriefly start 100 ms and 50 ms later, time enough for a's own start (charged
+      // on the wall clock here) even on a busy machine, where 20 ms once let "b" in first (1 wave in 10,000).
       const results = await emu.runConcurrently(
         [
           { name: 'holdLock', args: [0, 500, 'a'] },
-          { name: 'holdLock', args: [20, 500, 'b'] },
+          { name: 'holdLock', args: [100, 500, 'b'] },
           { name: 'tryBriefly', args: [100] },
         ],
         { concurrency },

@@ -26,9 +26,9 @@ test("the first fetch of the process is charged the request, not the start of th
   };
   const first = charged();
   const later = [charged(), charged(), charged(), charged(), charged()].sort((a, b) => a - b);
-  // Every request waits the service's 200 ms. Measured on this 2-core machine under load: the first
-  // is charged about 12 ms more than the median of the next five; with the thread's start charged
-  // too, 190-700 ms more.
+  // Every request waits the service's 200 ms. Measured on this 2-core machine, 42 fresh processes at
+  // load average 7: the first is charged 1 to 39 ms more than the median of the next five (most under
+  // 15); with the thread's start charged too, 190-700 ms more. The bound lies between the two.
   expect(first).toBeGreaterThanOrEqual(200);
-  expect(first).toBeLessThan(later[2] + 75);
+  expect(first).toBeLessThan(later[2] + 150);
 });
