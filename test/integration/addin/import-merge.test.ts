@@ -12,12 +12,12 @@ beforeAll(async () => {
 afterAll(() => svc.stop());
 
 /**
- * Starts an import and kills its execution part-way: after its run is saved (about 60 ms in, on a quiet
- * machine; more on a busy one, since the kill is on the wall clock), before it can end (the service
- * answers each of its two rounds of requests after 300 ms).
+ * Starts an import and kills its execution while it waits for page 1: after its run is saved (about 60 ms
+ * in on a quiet machine, more on a busy one: the kill is on the wall clock), and before the answer can
+ * come (the service answers after 1 s), so the kill always lands at the end of that first request.
  */
 async function killedStart(emu: Emulator, id: string): Promise<void> {
-  await svc.config({ latencyMs: 300 });
+  await svc.config({ latencyMs: 1000 });
   try {
     const killed = emu.run('startImport', [id], { kind: 'sidebar', killAfterMs: 400 });
     expect(killed.error).toBe('Exceeded maximum execution time');
