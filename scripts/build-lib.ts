@@ -114,16 +114,18 @@ export interface CodeBuild {
   map: string;
   /** The source map of each deferred part by the name its place carries in a stack trace (`lp-…js`). */
   deferredMaps: Record<string, string>;
+  /** Each deferred part's shipped content (packedPart) by its project file (partFile): dist/NAME.html. */
+  parts: Record<string, string>;
   exposed: ExposedFunction[];
 }
 
 /**
  * The bundle's entry groups: the modules of src/entry whose globals load together. `functions`
  * (the custom functions most cells run: LP_GET and friends) is plain code in dist/Code.js,
- * compiled in every execution. Every other group is shipped as text (a comment, commentFunction)
- * and compiled on its first use in an execution (`(0,eval)`), since V8 only skips a comment, many
- * times faster than it compiles the same bytes as code (dev/emulator/compile.ts has the rates),
- * and most executions are formulas that never need it: `lists`, the custom functions that
+ * compiled in every execution. Every other group is shipped as text (an HTML file, packedPart)
+ * and compiled on its first use in an execution (`(0,eval)`), since Apps Script compiles every
+ * script file in every execution (dev/emulator/compile.ts has the rates), and most executions
+ * are formulas that never need it: `lists`, the custom functions that
  * answer with a table of their own (a list, the field lists: a few a sheet, not a column);
  * `formulas`, the rarer custom functions' own code; `addon` (every module not listed), the import, the sidebar's
  * endpoints, the menu, diagnostics and triggers. esbuild splits the code the groups share into
@@ -368,28 +370,34 @@ function partFunction(p: Part, key: ReadonlyMap<string, number>): string {
 }
 
 /**
- * A deferred part as the comment that is the whole body of a function: `String(fn)` gives its
- * source text back (Function.prototype.toString returns a function's source as written). V8
- * skips a comment at several times the rate it scans a string literal of the same bytes
- * (dev/emulator/compile.ts). The comment holds the part gzipped, in base64 (the bundle's loader,
- * PART_TEXT, gives the text back with Utilities.base64Decode and Utilities.ungzip): every
- * execution scans the whole file, and the parts take about half the bytes that way (minified
- * code gzips to about 40 %), while only an execution that needs a part decodes it. Base64 never
- * holds the end of a comment.
+ * A deferred part as it is shipped: its text gzipped, in base64, as the content of an HTML file of
+ * the project (partFile names it). Apps Script compiles every script file in every execution, and
+ * V8 scans even a comment's bytes; an HTML file it never compiles. The bundle's loader (PART_TEXT)
+ * reads the file with HtmlService.createHtmlOutputFromFile(…).getContent(), which gives a file's
+ * content as written (Google's HTML best practices include script files that way), and gives the
+ * text back with Utilities.base64Decode and Utilities.ungzip; custom functions may call both
+ * services (Google's custom-functions guide lists HTML and Utilities among the services they can
+ * use). Gzipped, the parts take about half the bytes of the project (minified code gzips to about
+ * 40 %), and only an execution that needs a part reads and decodes it. Base64 holds no character
+ * HTML treats specially.
  */
-export function commentFunction(text: string): string {
-  return `function(){/*${gzipSync(text, { level: 9 }).toString('base64')}*/}`;
+export function packedPart(text: string): string {
+  return gzipSync(text, { level: 9 }).toString('base64');
 }
 
-/** The text of a deferred part back from its commentFunction (`f`), in the bundle: the comment's base64, gunzipped. */
-const PART_TEXT =
-  'f=>{const s=String(f);return Utilities.ungzip(Utilities.newBlob(Utilities.base64Decode(s.slice(s.indexOf("/*")+2,s.lastIndexOf("*/"))))).getDataAsString()}';
+/** The project file (an HTML file, without its `.html`) a deferred part is shipped in: its frames' name without `.js`. */
+export const partFile = (id: string): string => deferredName(id).replace(/\.js$/, '');
 
-/** Code.js with each deferred part's text in place of its comment: everything the bundle can run, as text (the manifest's scope check reads it). */
-export function unpackedText(code: string): string {
-  return code.replace(/function\(\)\{\/\*([A-Za-z0-9+/=]+)\*\/\}/g, (_, packed: string) =>
-    gunzipSync(Buffer.from(packed, 'base64')).toString('utf8'),
-  );
+/** The text of a deferred part back from its file's name (`f`), in the bundle: the file's base64, gunzipped. */
+const PART_TEXT =
+  'f=>Utilities.ungzip(Utilities.newBlob(Utilities.base64Decode(HtmlService.createHtmlOutputFromFile(f).getContent()))).getDataAsString()';
+
+/** Code.js followed by each deferred part's text (the content of `parts`, by file): everything the bundle can run, as text (the manifest's scope check reads it). */
+export function unpackedText(code: string, parts: Readonly<Record<string, string>>): string {
+  return [
+    code,
+    ...Object.values(parts).map((packed) => gunzipSync(Buffer.from(packed, 'base64')).toString('utf8')),
+  ].join('\n');
 }
 
 /** Parts in an order where each comes after the parts it imports; an import cycle is refused. */
@@ -414,23 +422,24 @@ const BUNDLE_FIRST_LINE = 3;
 
 /**
  * The split bundle as one classic script's body: the plain parts run at once, in import order;
- * each deferred part is a comment (commentFunction), turned into its function by an indirect eval (global
+ * each deferred part is a file of its own (packedPart), turned into its function by an indirect eval (global
  * scope, as a script) the first time an execution needs it, once per execution. An exposed global
- * of a deferred entry is a function that loads its part and calls it. Returns the body and the
- * line (0-based, column 0) where each plain part's function starts, for the map.
+ * of a deferred entry is a function that loads its part and calls it. Returns the body, the
+ * line (0-based, column 0) where each plain part's function starts, for the map, and each deferred
+ * part's text by its id.
  */
 function linkParts(
   all: readonly Part[],
   entryOf: ReadonlyMap<string, string>,
-): { text: string; starts: Array<{ line: number; part: Part }> } {
+): { text: string; starts: Array<{ line: number; part: Part }>; texts: Map<string, string> } {
   const list = ordered(all);
   // A part's key in the loader: its place in the order (shorter than its name, which only its frames carry).
   const key = new Map(list.map((p, i) => [p.id, i]));
-  const texts = list
-    .filter((p) => !p.plain)
-    .map((p) => `${key.get(p.id)}:${commentFunction(`${partFunction(p, key)}\n//# sourceURL=${deferredName(p.id)}`)}`);
-  // T: a deferred part's text, the comment inside its function's source; R: a part's exports, run once an execution.
-  const lines = [`const D={${texts.join(',')}},M=[],T=${PART_TEXT},R=n=>M[n]||(M[n]=(0,eval)(T(D[n]))(R));`];
+  const deferred = list.filter((p) => !p.plain);
+  const files = deferred.map((p) => `${key.get(p.id)}:${JSON.stringify(partFile(p.id))}`);
+  const texts = new Map(deferred.map((p) => [p.id, `${partFunction(p, key)}\n//# sourceURL=${deferredName(p.id)}`]));
+  // D: each deferred part's file; T: a part's text, read from its file; R: a part's exports, run once an execution.
+  const lines = [`const D={${files.join(',')}},M=[],T=${PART_TEXT},R=n=>M[n]||(M[n]=(0,eval)(T(D[n]))(R));`];
   const starts: Array<{ line: number; part: Part }> = [];
   for (const p of list.filter((q) => q.plain)) {
     // The lines so far: each entry of `lines` is one or more (a part's body keeps its own line breaks).
@@ -449,7 +458,7 @@ function linkParts(
     `const L=(n,l)=>l.split(",").map(e=>[e,function(){return R(n)[e].apply(this,arguments)}]);`,
     `return Object.assign(Object.fromEntries([${loaders.join(',')}]),${plain.join(',')})`,
   );
-  return { text: lines.join('\n'), starts };
+  return { text: lines.join('\n'), starts, texts };
 }
 
 export async function buildCode(rootDir: string, srcDir = join(rootDir, 'src')): Promise<CodeBuild> {
@@ -540,10 +549,12 @@ export async function buildCode(rootDir: string, srcDir = join(rootDir, 'src')):
     map: part.map,
   }));
   const deferredMaps: Record<string, string> = {};
+  const shipped: Record<string, string> = {};
   for (const p of split.filter((q) => !q.plain)) {
     deferredMaps[deferredName(p.id)] = JSON.stringify({ ...p.map, mappings: `;${p.map.mappings}` });
+    shipped[partFile(p.id)] = packedPart(linked.texts.get(p.id) as string);
   }
-  return { code, map: JSON.stringify({ version: 3, sections }), deferredMaps, exposed };
+  return { code, map: JSON.stringify({ version: 3, sections }), deferredMaps, parts: shipped, exposed };
 }
 
 /** The names src/index.ts exports, by the module it exports them from (`./entry/menu`). */

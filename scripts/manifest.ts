@@ -6,7 +6,7 @@
  * versioned deployment (what an Editor add-on is published from) and then enforces on every
  * fetch; each prefix must follow Google's rules (https, a full domain, a non-empty path).
  */
-import { BuildError, unpackedText } from './build-lib';
+import { BuildError } from './build-lib';
 
 export interface Manifest {
   timeZone?: string;
@@ -51,7 +51,8 @@ export const SCOPE_USES: ReadonlyArray<{ scope: string; use: RegExp; why: string
 /** Broader scopes that would also work and must not be asked for. */
 const TOO_BROAD = [`${AUTH}spreadsheets`, `${AUTH}drive`, `${AUTH}drive.file`, `${AUTH}script.external_request.all`];
 
-export function checkScopes(manifest: Manifest, code: string): void {
+/** `text`: everything the bundle can run (build-lib.ts, unpackedText: Code.js and its deferred parts' text). */
+export function checkScopes(manifest: Manifest, text: string): void {
   const declared = manifest.oauthScopes;
   if (!Array.isArray(declared))
     throw new BuildError(
@@ -60,8 +61,6 @@ export function checkScopes(manifest: Manifest, code: string): void {
   const broad = declared.filter((s) => TOO_BROAD.includes(s));
   if (broad.length)
     throw new BuildError(`appsscript.json asks for broader scopes than the add-in needs: ${broad.join(', ')}.`);
-  // The deferred parts are gzipped in Code.js (commentFunction): the calls are read in their text.
-  const text = unpackedText(code);
   for (const { scope, use, why } of SCOPE_USES) {
     const used = use.test(text);
     if (used && !declared.includes(scope)) throw new BuildError(`appsscript.json lacks ${scope}, which ${why} need.`);
@@ -84,8 +83,8 @@ export function checkAllowlistPrefix(prefix: string): string {
   return prefix;
 }
 
-export function buildManifest(source: Manifest, code: string, env: NodeJS.ProcessEnv = process.env): Manifest {
-  checkScopes(source, code);
+export function buildManifest(source: Manifest, text: string, env: NodeJS.ProcessEnv = process.env): Manifest {
+  checkScopes(source, text);
   const allow = (env.ADDON_URL_ALLOWLIST ?? '')
     .split(',')
     .map((s) => s.trim())

@@ -87,8 +87,15 @@ export interface EmulatorOptions {
 
 const DEFAULT_DIST = join(__dirname, '../../dist');
 
-/** Services that need authorisation, which Google refuses to custom functions. */
-const DENIED_IN_CUSTOM_FUNCTIONS = new Set(['ScriptApp', 'HtmlService', 'MailApp']);
+/**
+ * Services Google refuses to custom functions, which never ask for authorisation: those that reach
+ * a user's data. The custom-functions guide's list of services they may call names Cache, HTML
+ * ("can generate HTML, but cannot display it"), JDBC, Language, Lock, Maps, Properties,
+ * Spreadsheet (read only), URL Fetch, Utilities and XML: HtmlService's files can be read (the
+ * bundle reads its deferred parts so), and nothing can be shown, since showing goes through
+ * SpreadsheetApp.getUi(), which a custom function cannot call.
+ */
+const DENIED_IN_CUSTOM_FUNCTIONS = new Set(['ScriptApp', 'MailApp']);
 
 function isAuthModeName(v: unknown): v is AuthModeName {
   return typeof v === 'string' && (AUTH_MODE_NAMES as readonly string[]).includes(v);

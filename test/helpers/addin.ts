@@ -14,8 +14,13 @@ export interface Addin {
   cell(name: string, ...args: unknown[]): CellResult;
 }
 
-/** The calls the bundle's loader makes to decode each part it compiles on first use (scripts/build-lib.ts, commentFunction): one of each a part. */
-const PART_DECODE_CALLS = ['Utilities.base64Decode', 'Utilities.newBlob', 'Utilities.ungzip'];
+/** The calls the bundle's loader makes to read and decode each part it compiles on first use (scripts/build-lib.ts, packedPart): one of each a part. */
+const PART_DECODE_CALLS = [
+  'HtmlService.createHtmlOutputFromFile',
+  'Utilities.base64Decode',
+  'Utilities.newBlob',
+  'Utilities.ungzip',
+];
 
 /** An execution's calls without its loader's part decodes: what the add-in's own code called. */
 export function ownCalls(ledger: Ledger): Record<string, number> {

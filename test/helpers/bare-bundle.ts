@@ -1,11 +1,16 @@
 /**
- * A bare V8 context for dist/Code.js: no Apps Script service but the three Utilities members the
- * bundle's loader decodes a part compiled on first use with (base64Decode, newBlob, ungzip, as
- * Apps Script answers them: signed bytes, blobs), so a test sees what the bundle compiles and
- * where its frames point without the emulator.
+ * A bare V8 context for dist/Code.js: no Apps Script service but what the bundle's loader reads
+ * and decodes a part compiled on first use with (HtmlService.createHtmlOutputFromFile's content,
+ * from dist; Utilities' base64Decode, newBlob and ungzip, as Apps Script answers them: signed
+ * bytes, blobs), so a test sees what the bundle compiles and where its frames point without the
+ * emulator.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import vm from 'node:vm';
 import { gunzipSync } from 'node:zlib';
+
+const DIST = join(__dirname, '../../dist');
 
 interface BytesBlob {
   bytes: number[];
@@ -20,5 +25,11 @@ export function bareContext(globals: Record<string, unknown> = {}): vm.Context {
       return { getDataAsString: () => text };
     },
   };
-  return vm.createContext({ Utilities, ...globals });
+  const HtmlService = {
+    createHtmlOutputFromFile: (name: string) => {
+      const content = readFileSync(join(DIST, `${name}.html`), 'utf8');
+      return { getContent: () => content };
+    },
+  };
+  return vm.createContext({ Utilities, HtmlService, ...globals });
 }

@@ -4,6 +4,7 @@ import { runBench } from '../../bench/run';
 test('npm run bench --quick: every benchmark and baseline runs and reports its figures', async () => {
   const r = (await runBench({ quick: true, latencyMs: 5, scale: [300] })) as {
     bundleKb: number;
+    partsKb: number;
     formulas: Array<{ name: string; fetches: number; error?: string }>;
     sheetScale: Array<{ name: string; fetches: number; error?: string }>;
     imports: Array<{ name: string; rows: number; fetches: number; setValuesCalls: number; error?: string }>;
@@ -23,6 +24,7 @@ test('npm run bench --quick: every benchmark and baseline runs and reports its f
     bigImport: Array<{ name: string; ms: number; floorMs: number; fetches: number; error?: string }>;
   };
   expect(r.bundleKb).toBeGreaterThan(10);
+  expect(r.partsKb).toBeGreaterThan(10);
   // 40 ids over a 300-partner service: reading the list (3 pages) beats 40 requests.
   const [cold, warm, singles, serial] = r.formulas.map((f) => f.fetches);
   expect(cold).toBeGreaterThan(0);

@@ -33,6 +33,7 @@ function giveDate() { return new Date(); }
 function hidden_() { return 'secret'; }
 function missing() { return SpreadsheetApp.openById('x'); }
 function page(name) { var t = HtmlService.createTemplateFromFile('Probe'); t.name = name; var out = t.evaluate().setTitle('T'); return [out.getTitle(), out.getContent()]; }
+function file(name) { return HtmlService.createHtmlOutputFromFile(name).getContent(); }
 function who() { return [Session.getEffectiveUser().getEmail(), Session.getActiveUser().getEmail(), Session.getScriptTimeZone()]; }
 function zip(text) { var z = Utilities.gzip(Utilities.newBlob(text)); return Utilities.ungzip(z).getDataAsString(); }
 `;
@@ -201,12 +202,15 @@ describe('emulator limits: execution time and permissions', () => {
     expect(emuWith().run('missing').error).toBe('not emulated: SpreadsheetApp.openById');
   });
 
-  test('HtmlService templates escape printed values; Session tells whose execution it is', () => {
+  test('HtmlService templates escape printed values, and any execution reads a file as written; Session tells whose execution it is', () => {
     const dir = mkdtempSync(join(tmpdir(), 'html-'));
     writeFileSync(join(dir, 'Probe.html'), '<p>Hello <?= name ?></p>');
     writeFileSync(join(dir, 'Code.js'), PROBES);
     const emu = new Emulator({ distDir: dir });
     expect(emu.run('page', ['<b>x</b>']).value).toEqual(['T', '<p>Hello &#60;b&#62;x&#60;/b&#62;</p>']);
+    // Custom functions may call the HTML service (Google's custom-functions guide): it shows nothing without getUi().
+    expect(callCustomFunction(emu, 'file', ['Probe']).value).toBe('<p>Hello <?= name ?></p>');
+    expect(callCustomFunction(emu, 'file', ['Nope']).error).toBe('Exception: No HTML file named Nope was found.');
     expect(emu.run('who', [], { user: 'analyst@example.com' }).value).toEqual([
       'analyst@example.com',
       'analyst@example.com',

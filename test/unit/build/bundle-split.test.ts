@@ -1,18 +1,24 @@
 /**
  * The bundle compiles only the custom functions' code up front: every other part (the import, the
- * sidebar's endpoints, the menu, diagnostics, triggers, the rarer custom functions' own code) is a
- * comment in dist/Code.js, compiled on its first use in an execution and only then, once, with a
- * source map of its own beside dist.
+ * sidebar's endpoints, the menu, diagnostics, triggers, the rarer custom functions' own code) is an
+ * HTML file of the project beside dist/Code.js, read and compiled on its first use in an execution
+ * and only then, once, with a source map of its own beside dist.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import vm from 'node:vm';
 import { gunzipSync } from 'node:zlib';
-import { commentFunction, mapFile, unpackedText } from '../../../scripts/build-lib';
+import { mapFile, packedPart, unpackedText } from '../../../scripts/build-lib';
 import { bareContext } from '../../helpers/bare-bundle';
 
 const root = join(__dirname, '../../..');
 const code = readFileSync(join(root, 'dist/Code.js'), 'utf8');
+/** The deferred parts' files in dist, by name (without `.html`). */
+const parts = Object.fromEntries(
+  readdirSync(join(root, 'dist'))
+    .filter((f) => /^lp-.*\.html$/.test(f))
+    .map((f) => [f.replace(/\.html$/, ''), readFileSync(join(root, 'dist', f), 'utf8')]),
+);
 
 /** The bundle in a bare context whose `eval` records the name of every text it compiles. */
 function loaded(): { context: vm.Context; compiled: string[] } {
@@ -67,24 +73,26 @@ describe('dist/Code.js in parts', () => {
   });
 
   test('every part compiled on first use has its source map beside dist, under the name its frames carry', () => {
-    const names = [...unpackedText(code).matchAll(/\/\/# sourceURL=(lp-[\w.-]+?\.js)/g)].map((m) => m[1]);
+    const names = [...unpackedText(code, parts).matchAll(/\/\/# sourceURL=(lp-[\w.-]+?\.js)/g)].map((m) => m[1]);
     expect(names).toEqual(expect.arrayContaining(['lp-addon.js', 'lp-formulas.js']));
     const dir = join(mapFile(join(root, 'dist')), '..');
     for (const name of names) expect(existsSync(join(dir, `${name}.map`))).toBe(true);
   });
 
-  test('a part is shipped gzipped in a comment and comes back whole, even one that holds the end of a comment', () => {
-    const text = 'let a=/x*/.test(b) // …';
-    const shipped = commentFunction(text);
-    expect(shipped).toMatch(/^function\(\)\{\/\*[A-Za-z0-9+/=]+\*\/\}$/);
-    const packed = /\/\*(.*)\*\//.exec(shipped)?.[1] as string;
-    expect(gunzipSync(Buffer.from(packed, 'base64')).toString('utf8')).toBe(text);
-    expect(unpackedText(`var D={1:${shipped}};`)).toBe(`var D={1:${text}};`);
+  test('a part is shipped gzipped in base64, which holds no character HTML treats specially, and comes back whole', () => {
+    const text = 'let a=/x*/.test(b) // <script>&amp; …';
+    const shipped = packedPart(text);
+    expect(shipped).toMatch(/^[A-Za-z0-9+/=]+$/);
+    expect(gunzipSync(Buffer.from(shipped, 'base64')).toString('utf8')).toBe(text);
+    expect(unpackedText('var D={1:"p"};', { p: shipped })).toBe(`var D={1:"p"};\n${text}`);
   });
 
-  test('its deferred parts take fewer bytes gzipped than their text would', () => {
-    const unpacked = unpackedText(code);
+  test("each of Code.js's deferred parts is a file in dist, and they take fewer bytes gzipped than their text would", () => {
+    const files = [...code.matchAll(/\d+:"(lp-[\w.-]+)"/g)].map((m) => m[1]);
+    expect(files.sort()).toEqual(Object.keys(parts).sort());
+    const unpacked = unpackedText('', parts);
     expect(unpacked).toContain('//# sourceURL=lp-addon.js');
-    expect(Buffer.byteLength(code)).toBeLessThan(0.8 * Buffer.byteLength(unpacked));
+    const shippedBytes = Object.values(parts).reduce((n, p) => n + Buffer.byteLength(p), 0);
+    expect(shippedBytes).toBeLessThan(0.8 * Buffer.byteLength(unpacked));
   });
 });
