@@ -7,9 +7,10 @@
  * left out of the output, and bench/results.json keeps their previous figures). `--seeds 1-8` (or
  * `1,5,9`) picks the service's fault seeds of the rate-limited import (default 1-8).
  */
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { readOptions, runMain, UsageError } from '../dev/cli-args';
+import { builtParts } from '../scripts/build-lib';
 import { compileMs, evaluateMs, measureLoad } from '../dev/emulator/compile';
 import { referenceCpuMs } from '../dev/emulator/cpu-speed';
 import { Emulator } from '../dev/emulator/runtime';
@@ -65,10 +66,7 @@ export async function runBench(o: BenchOptions): Promise<Record<string, unknown>
   const bundle = join(__dirname, '../dist/Code.js');
   const bundleKb = Math.round((statSync(bundle).size / 1024) * 10) / 10;
   // The deferred parts, HTML files beside it (scripts/build-lib.ts, packedPart): read and compiled only where an execution first needs one.
-  const dist = dirname(bundle);
-  const partBytes = readdirSync(dist)
-    .filter((f) => /^lp-.*\.html$/.test(f))
-    .reduce((n, f) => n + statSync(join(dist, f)).size, 0);
+  const partBytes = Object.values(builtParts(dirname(bundle))).reduce((n, p) => n + Buffer.byteLength(p), 0);
   // Measured (CPU time at the reference speed, cpu-speed.ts; medians of 25): what the modelled clock charges instead is compile.ts's (compileMs, evaluateMs).
   const source = readFileSync(bundle, 'utf8');
   const load = measureLoad(source, 25, referenceCpuMs);

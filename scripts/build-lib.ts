@@ -388,6 +388,15 @@ export function packedPart(text: string): string {
 /** The project file (an HTML file, without its `.html`) a deferred part is shipped in: its frames' name without `.js`. */
 export const partFile = (id: string): string => deferredName(id).replace(/\.js$/, '');
 
+/** The deferred parts a build wrote in `distDir` (dist/NAME.html for each partFile), as buildCode's `parts`. */
+export function builtParts(distDir: string): Record<string, string> {
+  return Object.fromEntries(
+    readdirSync(distDir)
+      .filter((f) => f.startsWith('lp-') && f.endsWith('.html'))
+      .map((f) => [f.slice(0, -'.html'.length), readFileSync(join(distDir, f), 'utf8')]),
+  );
+}
+
 /** The text of a deferred part back from its file's name (`f`), in the bundle: the file's base64, gunzipped. */
 const PART_TEXT =
   'f=>Utilities.ungzip(Utilities.newBlob(Utilities.base64Decode(HtmlService.createHtmlOutputFromFile(f).getContent()))).getDataAsString()';

@@ -4,21 +4,16 @@
  * HTML file of the project beside dist/Code.js, read and compiled on its first use in an execution
  * and only then, once, with a source map of its own beside dist.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import vm from 'node:vm';
 import { gunzipSync } from 'node:zlib';
-import { mapFile, packedPart, unpackedText } from '../../../scripts/build-lib';
+import { builtParts, mapFile, packedPart, unpackedText } from '../../../scripts/build-lib';
 import { bareContext } from '../../helpers/bare-bundle';
 
 const root = join(__dirname, '../../..');
 const code = readFileSync(join(root, 'dist/Code.js'), 'utf8');
-/** The deferred parts' files in dist, by name (without `.html`). */
-const parts = Object.fromEntries(
-  readdirSync(join(root, 'dist'))
-    .filter((f) => /^lp-.*\.html$/.test(f))
-    .map((f) => [f.replace(/\.html$/, ''), readFileSync(join(root, 'dist', f), 'utf8')]),
-);
+const parts = builtParts(join(root, 'dist'));
 
 /** The bundle in a bare context whose `eval` records the name of every text it compiles. */
 function loaded(): { context: vm.Context; compiled: string[] } {
