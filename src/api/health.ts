@@ -25,8 +25,12 @@ export interface Health {
 export function cacheHealth(memo: Memo, now: () => number): Health {
   const started = memo.key('health', 'started');
   const answered = memo.key('health', 'answered');
+  // This execution's own last answer: a fetch started HUNG_AFTER_MS ago or more began before it, so
+  // it has been answered since, and the memory need not be read (a long read asks in many batches).
+  let ownAnswer = Number.NEGATIVE_INFINITY;
   return {
     hung: () => {
+      if (now() - ownAnswer < HUNG_AFTER_MS) return undefined;
       const m = memo.getMany([started, answered]);
       const s = m.get(started)?.fetchedAt;
       if (s === undefined) return undefined;
@@ -39,6 +43,7 @@ export function cacheHealth(memo: Memo, now: () => number): Health {
       memo.putMany([[started, 1]]);
       const result = send();
       memo.putMany([[answered, 1]]);
+      ownAnswer = now();
       return result;
     },
   };

@@ -153,8 +153,10 @@ export class Memo {
     const values: Record<string, string> = {};
     const t = fetchedAt ?? this.o.now();
     for (const [key, value] of entries) {
-      let text = `j${JSON.stringify({ t, v: value })}`;
-      if (overLimit(text)) text = `z${this.o.codec.gzip(text.slice(1))}`;
+      // The JSON is gzipped as it is: taking the prefix off again would copy the whole text.
+      const json = JSON.stringify({ t, v: value });
+      const plain = `j${json}`;
+      const text = overLimit(plain) ? `z${this.o.codec.gzip(json)}` : plain;
       if (text.length <= MAX_VALUE_BYTES) {
         values[key] = text;
         continue;

@@ -9,9 +9,8 @@
  * functions see the owner's, whose quota they spend). Concurrent executions must not lose counts,
  * so the count is sharded: an execution adds to one slot, chosen at random when it starts, and
  * readers sum the slots; two executions lose an update only if they share a slot and interleave.
- * Each slot holds `windowStart:count:savedAt` (a value without `savedAt`, from an older version,
- * reads as saved at its window's start); a slot whose window is over counts nothing, so a new
- * window starts from zero. The cache keeps an item at most 6 h, the window is 24 h: every
+ * Each slot holds `windowStart:count:savedAt`; a slot whose window is over counts nothing, so a new
+ * window starts from zero, and so does one that is not of this form. The cache keeps an item at most 6 h, the window is 24 h: every
  * execution that writes (an admission to its own slot, or a refusal) also rewrites each live slot
  * saved an hour ago or more, so the count of the whole window stays in the cache as long as some
  * fetch is asked for at least every 5 h (after a longer pause the guard undercounts, and Google's
@@ -97,8 +96,8 @@ export class FetchBudget {
     const savedAt: number[] = [];
     const slots = slotKeys.map((k, i) => {
       const [start, n, saved] = (values[k] ?? '').split(':').map(count);
-      savedAt[i] = saved || start;
-      if (!start || now >= start + QUOTA_WINDOW_MS || start > now) return 0;
+      savedAt[i] = saved;
+      if (!start || !saved || now >= start + QUOTA_WINDOW_MS || start > now) return 0;
       if (!windowStart || start < windowStart) windowStart = start;
       return n ?? 0;
     });

@@ -244,8 +244,9 @@ describe('the key as the sidebar shows it, and why one is refused', () => {
 describe('hung-service memory', () => {
   const setup = () => {
     const clock = new FakeClock();
+    const store = new LimitedStore(clock);
     const memo = new Memo({
-      store: new LimitedStore(clock),
+      store,
       codec: nodeCodec,
       apiKey: 'k-0123456789',
       baseUrl: 'https://h',
@@ -253,7 +254,7 @@ describe('hung-service memory', () => {
       invalidatedBefore: 0,
       now: () => clock.now(),
     });
-    return { clock, health: cacheHealth(memo, () => clock.now()), memo };
+    return { clock, health: cacheHealth(memo, () => clock.now()), memo, store };
   };
 
   test('nothing is known before any fetch, and an answered fetch leaves nothing to remember', () => {
@@ -284,6 +285,29 @@ describe('hung-service memory', () => {
     );
     clock.t = started + HUNG_MEMORY_MS;
     expect(health.hung()).toBeUndefined();
+  });
+
+  test("an execution's own answer in the last HUNG_AFTER_MS answers for it without a read; past that it reads", () => {
+    const { clock, health, memo, store } = setup();
+    const answered = clock.t;
+    health.around(() => 'answer');
+    // Another execution's fetch, started just after that answer and killed.
+    clock.t += 1;
+    const other = cacheHealth(memo, () => clock.now());
+    expect(() =>
+      other.around(() => {
+        throw new Error('killed');
+      }),
+    ).toThrow();
+    const reads = store.getAllCalls;
+    clock.t = answered + HUNG_AFTER_MS - 1;
+    expect(health.hung()).toBeUndefined();
+    expect(store.getAllCalls).toBe(reads);
+    clock.t = answered + HUNG_AFTER_MS;
+    expect(health.hung()).toBeUndefined();
+    expect(store.getAllCalls).toBe(reads + 1);
+    clock.t = answered + 1 + HUNG_AFTER_MS;
+    expect(health.hung()).toMatch(/has not answered for 20 s/);
   });
 
   test('an answer after the hung fetch clears it', () => {

@@ -2,8 +2,8 @@
  * The quota guard's count (src/api/quota.ts) where quota.test.ts does not look: the count in
  * words for Diagnostics, the window's start when executions' counts began at different times,
  * counts that are damaged or dated in the future, executions writing between another's read
- * and write, the slot of a random draw at its bound, an empty batch, counts written by an older
- * version, and writes and refusals that keep the counts of other executions alive in the cache.
+ * and write, the slot of a random draw at its bound, an empty batch, a slot not of the current
+ * form, and writes and refusals that keep the counts of other executions alive in the cache.
  */
 import { FetchBudget, QUOTA_WINDOW_MS, type QuotaStore } from '../../../src/api/quota';
 import { FakeClock, LimitedStore } from '../../helpers/fakes';
@@ -137,14 +137,14 @@ describe('quota guard: slots', () => {
     expect(w.budget().usage().used).toBe(12);
   });
 
-  test('a count written by an older version (no save time) is still read, and kept alive past 6 hours', () => {
+  test('a slot not of the current form (no save time) counts nothing, and the window starts with the next count', () => {
     const w = world();
     const t = w.clock.now();
     w.store.putAll({ 'fetches:3': `${t}:40` }, 21600);
+    expect(w.budget().usage()).toEqual({ used: 0, dailyLimit: 100, allowed: 90 });
     w.clock.t = t + 2 * HOUR;
     expect(w.budget(inSlot(8)).admit(10)).toEqual({ admitted: 10 });
-    w.clock.t = t + 7 * HOUR;
-    expect(w.budget().usage()).toMatchObject({ used: 50, windowStart: t });
+    expect(w.budget().usage()).toMatchObject({ used: 10, windowStart: t + 2 * HOUR });
   });
 
   test('fetches asked for every 5 hours or less keep every count of the window alive in the 6-hour cache', () => {

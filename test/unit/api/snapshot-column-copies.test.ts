@@ -154,10 +154,12 @@ test('copies live for the freshness lifetime only (buckets for the longest the c
   expect(memo.getMany([copyKey('g1', 'fullName')]).get(copyKey('g1', 'fullName'))?.fetchedAt).toBe(7_000_000);
 });
 
-test('a list read in one go and published with fields leaves their copies: the first scan reads no bucket', () => {
-  const { snapshot, asked, isBucket, copyKey } = setup();
+test('a list read in one go and published with fields leaves their copies, stamped with its read’s time: the first scan reads no bucket', () => {
+  const { clock, memo, snapshot, asked, isBucket, copyKey } = setup();
   const held = snapshot.hold(records, 'g3');
+  clock.t += 5_000;
   snapshot.publishHeld(held, ['firm']);
+  expect(memo.getMany([copyKey('g3', 'firm')]).get(copyKey('g3', 'firm'))?.fetchedAt).toBe(7_000_000);
   const v = snapshot.view() as SnapshotView;
   asked.length = 0;
   const found = snapshot.find(v, ids, ['firm']);
