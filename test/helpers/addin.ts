@@ -33,12 +33,21 @@ export function ownCalls(ledger: Ledger): Record<string, number> {
   return out;
 }
 
-/** Every emulator the tests of this file created, for the secret scan after them (test/helpers/scan-secrets.ts). */
-export const created: Emulator[] = [];
+/**
+ * Every emulator made since the secret scan began to watch (test/helpers/scan-secrets.ts, after each
+ * test file), for it to read; undefined when nothing watches (a benchmark), so nothing keeps them.
+ */
+let watched: Emulator[] | undefined;
+
+/** The emulators made from now on, kept for the caller to read (and empty) once they are done. */
+export function watchCreated(): Emulator[] {
+  watched ??= [];
+  return watched;
+}
 
 export function addin(serviceUrl: string, key: string | null = DEMO_KEY, options: EmulatorOptions = {}): Addin {
   const emu = new Emulator(options);
-  created.push(emu);
+  watched?.push(emu);
   emu.store('document').set('INVESTOR_DATA_BASE_URL', serviceUrl);
   if (key !== null) {
     emu.store(`user:${emu.owner}`).set('INVESTOR_DATA_API_KEY', key);

@@ -4,8 +4,10 @@
  * the emulator stored or logged (properties other than the users' own, caches, logs, the
  * workbook, the sidebar HTML).
  */
-import { created, everythingStored } from './addin';
+import { everythingStored, watchCreated } from './addin';
 import { keysOf, leaksIn } from './secrets';
+
+const created = watchCreated();
 
 afterAll(() => {
   for (const emu of created.splice(0)) {
