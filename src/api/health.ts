@@ -42,8 +42,9 @@ export function cacheHealth(memo: Memo, now: () => number): Health {
     around: (send) => {
       memo.putMany([[started, 1]]);
       const result = send();
-      memo.putMany([[answered, 1]]);
+      // Taken before the memory is stamped, so no fetch that started after the stamp counts as answered by it.
       ownAnswer = now();
+      memo.putMany([[answered, 1]]);
       return result;
     },
   };

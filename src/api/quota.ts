@@ -9,12 +9,12 @@
  * functions see the owner's, whose quota they spend). Concurrent executions must not lose counts,
  * so the count is sharded: an execution adds to one slot, chosen at random when it starts, and
  * readers sum the slots; two executions lose an update only if they share a slot and interleave.
- * Each slot holds `windowStart:count:savedAt`; a slot whose window is over counts nothing, so a new
- * window starts from zero, and so does one that is not of this form. The cache keeps an item at most 6 h, the window is 24 h: every
- * execution that writes (an admission to its own slot, or a refusal) also rewrites each live slot
- * saved an hour ago or more, so the count of the whole window stays in the cache as long as some
- * fetch is asked for at least every 5 h (after a longer pause the guard undercounts, and Google's
- * own refusal still surfaces as QUOTA). No execution lasts an hour, so a slot saved an hour ago
+ * Each slot holds `windowStart:count:savedAt`; a slot whose window is over, or that is not of
+ * this form, counts nothing, so a new window starts from zero. The cache keeps an item at most
+ * 6 h, the window is 24 h: every execution that writes (an admission to its own slot, or a
+ * refusal) also rewrites each live slot saved an hour ago or more, so the count of the whole
+ * window stays in the cache as long as some fetch is asked for at least every 5 h (after a longer
+ * pause the guard undercounts, and Google's own refusal still surfaces as QUOTA). No execution lasts an hour, so a slot saved an hour ago
  * belongs to none that is still running; rewriting it loses an update only if an execution that
  * has just drawn the same slot interleaves, the risk two executions sharing a slot already run.
  */
