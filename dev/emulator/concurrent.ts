@@ -187,18 +187,17 @@ class JobRun {
   serve(msg: CallMessage): Reply | Blocked {
     let reply: Omit<Reply, 'now'>;
     try {
-      reply = this.serving(() => {
-        const obj = this.target(msg.h);
+      const obj = this.target(msg.h);
+      // Only the call is served (charged): its arguments and its answer cross the worker boundary as copies, which a
+      // sequential run, whose script calls the service in place, never makes (and Google has no such boundary).
+      const args = msg.op === 'call' ? (this.decode(msg.args ?? []) as unknown[]) : [];
+      const answer = this.serving(() => {
         const member = Reflect.get(obj, msg.prop) as unknown;
-        if (msg.op === 'get')
-          return { value: typeof member === 'function' ? { [WIRE.method]: true } : this.encode(member) };
+        if (msg.op === 'get') return { method: typeof member === 'function', value: member };
         if (typeof member !== 'function') throw new TypeError(`${msg.prop} is not a function`);
-        return {
-          value: this.encode(
-            (member as (...a: unknown[]) => unknown).apply(obj, this.decode(msg.args ?? []) as unknown[]),
-          ),
-        };
+        return { method: false, value: (member as (...a: unknown[]) => unknown).apply(obj, args) };
       });
+      reply = { value: answer.method ? { [WIRE.method]: true } : this.encode(answer.value) };
     } catch (e) {
       if (e instanceof Blocked) {
         this.exec.clock.advance(e.ms);

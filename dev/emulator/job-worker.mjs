@@ -52,13 +52,16 @@ function rpc(msg) {
     received = receiveMessageOnPort(port);
   }
   const reply = received.message;
-  job.resumedAt = computeNow();
   job.simBase = reply.now;
-  if (reply.error !== undefined) throw new job.realm.Error(reply.error);
-  const v = reply.value;
-  if (v && typeof v === 'object' && v[wire.method])
-    return (...args) => rpc({ op: 'call', h: msg.h, prop: msg.prop, args });
-  return decode(v);
+  try {
+    if (reply.error !== undefined) throw new job.realm.Error(reply.error);
+    const v = reply.value;
+    if (v && typeof v === 'object' && v[wire.method])
+      return (...args) => rpc({ op: 'call', h: msg.h, prop: msg.prop, args });
+    return decode(v);
+  } finally {
+    job.resumedAt = computeNow();
+  }
 }
 
 /** The script's arguments for the main thread: proxies as their handles. */
