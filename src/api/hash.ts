@@ -1,10 +1,10 @@
 /**
  * Hashes and ids. FNV-1a over UTF-16 code units: a fast, stable, well-spread 32-bit hash, for
  * bucketing and cheap consistency checks only, never for secrecy (SHA-256 from Utilities does
- * that). `timeId`: the one way the add-in makes a new id.
+ * that). `from`: the hash of a prefix, so that fnv1a(b, fnv1a(a)) is fnv1a(a + b) without the joined text. `timeId`: the one way the add-in makes a new id.
  */
-export function fnv1a(text: string): number {
-  let h = 0x811c9dc5;
+export function fnv1a(text: string, from = 0x811c9dc5): number {
+  let h = from;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);
     h = Math.imul(h, 0x01000193) >>> 0;

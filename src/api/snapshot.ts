@@ -74,9 +74,17 @@ function fieldsOf(records: readonly ServiceRecord[]): string[] {
 /** Column layout of a bucket (or of the fields `only`); a field a record lacks is written as null (the table shows both as blank). */
 export function toColumns(records: readonly ServiceRecord[], only?: readonly string[]): Pick<Columns, 'k' | 'c'> {
   const keys = only ? [...only] : fieldsOf(records);
-  // Own fields only: a record without a `__proto__` field has none, whatever `r.__proto__` reads.
+  return { k: keys, c: keys.map((k) => column(records, k)) };
+}
+
+/**
+ * One field's values. Own fields only: a record without a `__proto__` (or `constructor`…) field has none, whatever
+ * `r.__proto__` reads; any other name a record lacks reads undefined, so only those names are checked one by one.
+ */
+function column(records: readonly ServiceRecord[], k: string): unknown[] {
+  const inherited = k in Object.prototype;
   const has = Object.prototype.hasOwnProperty;
-  return { k: keys, c: keys.map((k) => records.map((r) => (has.call(r, k) ? (r[k] ?? null) : null))) };
+  return records.map((r) => (inherited && !has.call(r, k) ? null : (r[k] ?? null)));
 }
 
 /**

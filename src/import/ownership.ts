@@ -154,19 +154,27 @@ export function mergeTables(
   return { grid, columns, changes: changes.slice(0, MAX_CHANGES), owns: wrote };
 }
 
-/** A value's short hash with its field, the value as Sheets gives it back (cellKey). */
-const cellHash = (field: string, v: Cell): string => fnv1a(`${field}\u0001${cellKey(v)}`).toString(36);
+/** The hash of a field's prefix: cellHash hashes each of the field's values from it. */
+const fieldHash = (field: string): number => fnv1a(`${field}\u0001`);
+
+/** A value's short hash with its field (hashed from the field's fieldHash), the value as Sheets gives it back (cellKey). */
+const cellHash = (v: Cell, from: number): string => fnv1a(cellKey(v), from).toString(36);
 
 /** The record of a table: for each row it owns, the hashes of the cells it owns in the import's columns, then its id. */
 export function recordOf(grid: readonly OutCell[][], columns: Fields, owns: Owned['owns']): string[] {
   const idCol = columns.indexOf('id');
-  return grid.flatMap((row, r) => {
-    if (blankCell(row[idCol]) || !owns(r, idCol)) return [];
-    const hashes = columns.flatMap((f, c) =>
-      f && !blankCell(row[c]) && !isFormula(row[c]) && owns(r, c) ? [cellHash(f, row[c])] : [],
-    );
-    return [`${hashes.join('.')}|${String(row[idCol])}`];
+  const from = columns.map((f) => (f ? fieldHash(f) : 0));
+  const out: string[] = [];
+  grid.forEach((row, r) => {
+    if (blankCell(row[idCol]) || !owns(r, idCol)) return;
+    let hashes = '';
+    columns.forEach((f, c) => {
+      if (f && !blankCell(row[c]) && !isFormula(row[c]) && owns(r, c))
+        hashes += `${hashes ? '.' : ''}${cellHash(row[c] as Cell, from[c])}`;
+    });
+    out.push(`${hashes}|${String(row[idCol])}`);
   });
+  return out;
 }
 
 /** The sheet joined with `importId`'s record: where its table is, and whether cell (r, c) is as the import wrote it. */
@@ -185,7 +193,7 @@ export function joined(table: OwnedTable, importId: string) {
   const fieldOf = table.fields.map((f, c) => (h >= 0 ? movedField(table.values[h], table.fields, c) : undefined) ?? f);
   const ours = (r: number, c: number): boolean => {
     const [id, f] = [idOf(r), fieldOf[c]];
-    return !!f && first.get(id) === r && wrote.has(`${cellHash(f, grid[r][c] as Cell)}|${id}`);
+    return !!f && first.get(id) === r && wrote.has(`${cellHash(grid[r][c] as Cell, fieldHash(f))}|${id}`);
   };
   return { h, idCol, grid, ours, tagged };
 }
