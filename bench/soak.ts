@@ -135,10 +135,10 @@ function filteredLoss(
   return at > 0 ? `row ${at + 1} (${top[at]}) is out of order` : undefined;
 }
 
-/** A failed import's message names the failure (the service's answer, or why the list did not add up) and says the sheet is intact. */
+/** A failed import's message names the failure (the service's answer, the day's fetch limit, or why the list did not add up) and says the sheet is intact. */
 function saysWhatFailed(message: string, sheetName: string): boolean {
   const why =
-    /^((The data service|Rate limited|Could not reach|The API key|No API key|Replace stopped: ".+" is not as the import left it \().+|Incomplete after \d+ reads of the list: .+)/;
+    /^((The data service|Rate limited|Could not reach|The API key|No API key|Daily fetch limit nearly reached: |Replace stopped: ".+" is not as the import left it \().+|Incomplete after \d+ reads of the list: .+)/;
   return why.test(message) && message.endsWith(` The sheet "${sheetName}" keeps its previous data.`);
 }
 
@@ -336,12 +336,15 @@ async function main(): Promise<number> {
           counts.importLosses++;
           losses.push(`import ${n} (${name}): ${loss}`);
         }
-      } else if (JSON.stringify(table) === before && saysWhatFailed(last.message, name)) {
-        counts.importsFailedIntact++;
-        failures.push(`import ${n} (${name}): ${last.message}`);
-      } else {
+      } else if (JSON.stringify(table) !== before) {
         counts.importLosses++;
         losses.push(`import ${n} (${name}) ${last.status} but the sheet changed: ${last.message}`);
+      } else if (!saysWhatFailed(last.message, name)) {
+        counts.importLosses++;
+        losses.push(`import ${n} (${name}) ${last.status}, sheet intact, without saying what failed: ${last.message}`);
+      } else {
+        counts.importsFailedIntact++;
+        failures.push(`import ${n} (${name}): ${last.message}`);
       }
     }
     for (let n = 0; n < FORMULAS && Date.now() < DEADLINE; n++) {
