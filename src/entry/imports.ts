@@ -147,8 +147,10 @@ export function importsStamp(): Answer<{ stamp: string }> {
 /** The filter editor's live count: checked like a saved import's filters, counted on the partner snapshot. */
 export function countMatches(filters: unknown): Answer<MatchCount> {
   return answer(() => {
-    const query = compileQuery({ filters: checkFilters(filters), sort: [] });
-    const list = activePartners();
+    const checked = checkFilters(filters);
+    const query = compileQuery({ filters: checked, sort: [] });
+    // The records need only the fields the filters read.
+    const list = activePartners(checked.map((c) => c.field));
     let matched = 0;
     for (const r of list.records) if (query.matches(r)) matched++;
     return {
@@ -164,7 +166,7 @@ export function filterValues(field: unknown): Answer<{ values: string[] }> {
   return answer(() => {
     const known = FILTER_FIELDS.find((f) => f.name === field);
     if (!known) throw badInput(`Unknown field "${String(field).slice(0, 40)}"; see LP_FIELDS() for the field names.`);
-    return { values: commonValues(activePartners().records, known.name) };
+    return { values: commonValues(activePartners([known.name]).records, known.name) };
   }, knownSecrets);
 }
 

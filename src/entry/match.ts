@@ -20,6 +20,7 @@ import {
   fitField,
   fitRecord,
   fundProfile,
+  PARTNER_FIELDS_READ,
   rankPartners,
   readWeights,
 } from '../table/match';
@@ -66,7 +67,11 @@ export function LP_MATCH(
     if (!fund.ok) throw fund.error;
     const profile = fundProfile(fund.value, id);
     checkProfile(profile, w);
-    const list = activePartners();
+    // The records need only the fields the weighted criteria and the table read.
+    const list = activePartners([
+      ...CRITERIA.filter((c) => w[c] > 0).flatMap((c) => PARTNER_FIELDS_READ[c]),
+      ...chosen.map((f) => f.name),
+    ]);
     if (!list.records.length)
       throw new ServiceError('NOT_FOUND', 'The data service lists no active limited partners to rank.');
     const fits = rankPartners(list.records, profile, w, n);

@@ -125,10 +125,11 @@ export function readFindLimit(input: unknown): number {
 }
 
 /** The texts of one field: a list gives one text per element (numbers as text; objects and blanks give none). */
-export function texts(value: unknown): string[] {
-  if (Array.isArray(value)) return value.flatMap(texts);
-  if (typeof value === 'string' || typeof value === 'number') return [String(value)];
-  return [];
+export function texts(value: unknown, out: string[] = []): string[] {
+  if (typeof value === 'string' || typeof value === 'number') out.push(String(value));
+  // A loop, not flatMap: LP_MATCH takes the texts of five fields of every partner.
+  else if (Array.isArray(value)) for (const v of value) texts(v, out);
+  return out;
 }
 
 /** How one query word matches a field: a word of the query never counts as more than a prefix (only the whole query can match exactly). */

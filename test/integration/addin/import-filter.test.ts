@@ -9,7 +9,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ImportInput } from '../../../src/contract';
+import type { FilterCondition, ImportInput } from '../../../src/contract';
 import { addin } from '../../helpers/addin';
 import { call, runImport, saveImport, sheet } from '../../helpers/imports';
 import { type RunningService, startService } from '../../helpers/service';
@@ -178,8 +178,13 @@ describe('an import with filters and sort', () => {
       total: PARTNERS.filter((p) => p.activeStatus === 'ACTIVE').length,
     });
     expect(a.emu.history[a.emu.history.length - 1].fetches).toBeGreaterThan(0);
-    call(a.emu, 'countMatches', [[{ field: 'headquarters', op: 'is', value: 'zurich' }]]);
+    const zurich: [FilterCondition[]] = [[{ field: 'headquarters', op: 'is', value: 'zurich' }]];
+    const counted = call(a.emu, 'countMatches', zurich);
     expect(a.emu.history[a.emu.history.length - 1].fetches).toBe(0);
+    // A count reads the copies of the columns its filters name (written by the count before), not the snapshot's buckets.
+    expect(call(a.emu, 'countMatches', zurich)).toEqual(counted);
+    // The snapshot's head and the copies of id and headquarters: not its six buckets of every field.
+    expect(a.emu.history[a.emu.history.length - 1].cacheHits).toBeLessThanOrEqual(3);
   });
 
   test('a saved filter comes back as saved; changing a running import is refused until it ends', () => {

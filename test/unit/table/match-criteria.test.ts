@@ -257,6 +257,7 @@ describe('the score', () => {
       ],
       size: 80e6,
       types: [{ key: 'micro vc', text: 'Micro VC' }],
+      backers: new Set(['micro vc', 'angel', 'hnwi', 'family office', 'fund of funds']),
     });
     expect(DEFAULT_WEIGHTS).toEqual({ sectors: 35, stage: 20, geography: 20, ticket: 15, type: 10 });
   });

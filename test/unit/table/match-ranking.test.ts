@@ -8,9 +8,12 @@ import {
   compareScored,
   DEFAULT_WEIGHTS,
   fitRecord,
+  fundProfile,
+  PARTNER_FIELDS_READ,
   rankPartners,
   scorePartner,
 } from '../../../src/table/match';
+import { makeFund, makePartner } from '../../../dev/service/generate';
 import { fund, PERFECT, partner } from '../../helpers/match-fixtures';
 
 const ids = (fits: ReturnType<typeof rankPartners>) => fits.map((f) => f.record.id);
@@ -103,4 +106,22 @@ test('a ranked partner as a row: its record with rank, score and one reason per 
     fitTicket: 'ticket 15/15: $2M is 2.5% of a $80M fund',
     fitType: 'type 10/10: Angel, a usual backer of Micro VC funds',
   });
+});
+
+test('the fields each criterion reads are all the ranking reads: on records of those and the id, every fund ranks every partner as on whole records', () => {
+  const whole = Array.from({ length: 400 }, (_, i) => makePartner(11, i));
+  const read = ['id', ...Object.values(PARTNER_FIELDS_READ).flat()];
+  const has = Object.prototype.hasOwnProperty;
+  const projected = whole.map((r) => Object.fromEntries(read.filter((f) => has.call(r, f)).map((f) => [f, r[f]])));
+  for (let k = 0; k < 12; k++) {
+    const f = fundProfile(makeFund(11, k), `vf_${k}`);
+    const shown = (fits: ReturnType<typeof rankPartners>) =>
+      fits.map((fit, i) => {
+        const row = fitRecord(fit, i + 1);
+        return [row.id, row.fitScore, row.fitSectors, row.fitStage, row.fitGeography, row.fitTicket, row.fitType];
+      });
+    const all = rankPartners(whole, f);
+    expect(all.length).toBeGreaterThan(100);
+    expect(shown(rankPartners(projected, f))).toEqual(shown(all));
+  }
 });
