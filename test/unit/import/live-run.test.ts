@@ -5,7 +5,14 @@
  * round, keeps what it read, and the cancel then ends the run. Each record names its run, so an
  * earlier run's never speaks for a new one.
  */
-import { beginRun, cancelRun, continueRun, runStatus, STOP_LOOK_MS } from '../../../src/import/machine';
+import {
+  beginRun,
+  cancelRun,
+  continueRun,
+  PAGES_PER_FETCH,
+  runStatus,
+  STOP_LOOK_MS,
+} from '../../../src/import/machine';
 import type { RunSummary } from '../../../src/import/run-state';
 import type { ImportSpec } from '../../../src/import/spec';
 import { fakeList, records } from '../../helpers/fake-list';
@@ -15,7 +22,7 @@ import { limited } from '../../helpers/import-drive';
 const spec: ImportSpec = { id: 'imp1', sheetName: 'Partners', fields: ['id', 'fullName'], mode: 'replace' };
 const LONG = 300_000;
 
-/** A list of 2,500 partners in pages of 100: page 1 alone, then rounds of 20 pages and 4. */
+/** A list of 2,500 partners in pages of 100: page 1 alone, then the other 24 in one round. */
 function listWorld(): World {
   return world(fakeList(records(2500)).fetch, [{ ...spec }]);
 }
@@ -48,15 +55,18 @@ function watchShown(w: World): RunSummary[] {
 
 describe('a running step shows its progress', () => {
   test('before each round after the first: the pages and rows read so far, of the total', () => {
-    const w = listWorld();
+    // Page 1 alone, a round of PAGES_PER_FETCH pages, then one of the last 5.
+    const pages = PAGES_PER_FETCH + 6;
+    const w = world(fakeList(records(pages * 100)).fetch, [{ ...spec }]);
     const shown = watchShown(w);
     const end = beginRun('imp1', 'sidebar', w.ports, w.clock.t + LONG);
-    expect(end).toMatchObject({ status: 'done', rows: 2500 });
+    expect(end).toMatchObject({ status: 'done', rows: pages * 100 });
+    const at = PAGES_PER_FETCH + 1;
     expect(shown.map((s) => [s.status, s.page, s.totalPages, s.rows, s.totalItems])).toEqual([
-      ['running', 1, 25, 100, 2500],
-      ['running', 21, 25, 2100, 2500],
+      ['running', 1, pages, 100, pages * 100],
+      ['running', at, pages, at * 100, pages * 100],
     ]);
-    expect(shown[1].message).toBe('Page 21 of 25');
+    expect(shown[1].message).toBe(`Page ${at} of ${pages}`);
   });
 
   test('importStatus answers what the step showed while it is newer than the run as saved', () => {

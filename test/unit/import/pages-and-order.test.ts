@@ -45,7 +45,7 @@ describe('rounds', () => {
   }
 
   test(`a call asks for at most ${PAGES_PER_FETCH} pages`, () => {
-    const c = calls(fakeList(records(2500)));
+    const c = calls(fakeList(records(100 * (2 * PAGES_PER_FETCH + 5))));
     const w = world(c.fetch, [spec]);
     expect(timedDrive(w, 600_000).steps.pop()?.status).toBe('done');
     expect(Math.max(...c.seen.map((p) => p.length))).toBe(PAGES_PER_FETCH);

@@ -6,7 +6,7 @@
  * in-memory ports (test/helpers).
  */
 import { ServiceError } from '../../../src/api/errors';
-import { beginRun, continueRun, GIVE_UP, writeMargin } from '../../../src/import/machine';
+import { beginRun, continueRun, GIVE_UP, PAGES_PER_FETCH, writeMargin } from '../../../src/import/machine';
 import type { ImportSpec } from '../../../src/import/spec';
 import { fakeList, type FakeListOptions, records } from '../../helpers/fake-list';
 import { eachExecution, world, idsBelowHeader } from '../../helpers/fake-ports';
@@ -49,14 +49,14 @@ describe('refused pages', () => {
   });
 
   test('a final refusal stops the read at once: nothing is asked after the round it came in', () => {
-    const list = refusingList(2500, (page) =>
+    const list = refusingList(100 * (2 * PAGES_PER_FETCH + 5), (page) =>
       page === 2 ? new ServiceError('AUTH', 'The API key was refused (HTTP 403).') : undefined,
     );
     const w = world(list.fetch, [spec]);
     const steps = timedDrive(w, 60_000).steps;
     expect(steps.map((s) => s.status)).toEqual(['failed']);
     expect(steps[0].message).toContain('The API key was refused (HTTP 403).');
-    expect(list.asked.map((a) => a.page)).toEqual(Array.from({ length: 21 }, (_, k) => k + 1));
+    expect(list.asked.map((a) => a.page)).toEqual(Array.from({ length: PAGES_PER_FETCH + 1 }, (_, k) => k + 1));
   });
 
   test('the last page refused as no such page ends the read at once, though a page before it waits; refused at every read, it spends the budget and fails the run', () => {

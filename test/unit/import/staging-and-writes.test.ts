@@ -433,12 +433,13 @@ describe('round time kept', () => {
   });
 
   test('pages held behind a page that waits count among the rows the write covers', () => {
-    // Page 2 waits 1 s: the second round holds pages 3 to 21, the third asks for the 20 pages after them:
-    // the write then covers pages 1 to 41 (page 2's place, blank, among them).
+    // Page 2 waits 1 s: the second round holds the pages after it, the third asks for as many after them:
+    // the write then covers pages 1 to 2 × PAGES_PER_FETCH + 1 (page 2's place, blank, among them).
     const fail = (page: number) => (page === 2 ? limited(1) : undefined);
     const kept = DEADLINE_MARGIN_MS + writeMargin((PAGES_PER_FETCH * 2 + 1) * SIZE, width);
-    expect(calls(5000, kept, fail)[2]).toEqual(range(PAGES_PER_FETCH + 2, 2 * PAGES_PER_FETCH + 1));
-    expect(calls(5000, kept - 1, fail)[2]).toEqual(range(PAGES_PER_FETCH + 2, 2 * PAGES_PER_FETCH));
+    const total = (3 * PAGES_PER_FETCH + 5) * SIZE;
+    expect(calls(total, kept, fail)[2]).toEqual(range(PAGES_PER_FETCH + 2, 2 * PAGES_PER_FETCH + 1));
+    expect(calls(total, kept - 1, fail)[2]).toEqual(range(PAGES_PER_FETCH + 2, 2 * PAGES_PER_FETCH));
   });
 });
 
