@@ -10,7 +10,7 @@ import { DEMO_KEY, type RunningService } from '../test/helpers/service';
 import type { Ledger } from '../dev/emulator/execution';
 import type { CellResult } from '../dev/emulator/hosts';
 import { modelled } from './clock';
-import { median, RUNS } from './typical';
+import { median, RUNS, WARM_RUNS } from './typical';
 
 export const byEmulated = (f: Figure) => f.emulatedMs;
 
@@ -60,13 +60,14 @@ function naive(base, key, ids) {
 
 export function benchFormulas(svc: RunningService, count: number, singles: number, runs = RUNS): Figure[] {
   const ids = Array.from({ length: count }, (_, i) => [partnerId(i)]);
-  // Each round a fresh add-in, cold then warm; each figure the median round's (bench/typical.ts).
+  // Each round a fresh add-in, cold then WARM_RUNS warm; each figure the median run's (bench/typical.ts).
   const colds: Figure[] = [];
   const warms: Figure[] = [];
   const round = () => {
     const fresh = addin(svc.url, DEMO_KEY, modelled());
     colds.push(timed(`LP_GET ${count} ids, cold`, () => fresh.cell('LP_GET', ids, 'id,fullName,firm,ticketSize')));
-    warms.push(timed(`LP_GET ${count} ids, warm`, () => fresh.cell('LP_GET', ids, 'id,fullName,firm,ticketSize')));
+    for (let k = 0; k < WARM_RUNS; k++)
+      warms.push(timed(`LP_GET ${count} ids, warm`, () => fresh.cell('LP_GET', ids, 'id,fullName,firm,ticketSize')));
     return fresh;
   };
   let a = round();

@@ -112,7 +112,7 @@ export async function runBench(o: BenchOptions): Promise<Record<string, unknown>
     ]);
     try {
       warmUp(svc.url);
-      out.match = benchMatch(svc, o.quick ? 1 : 5);
+      out.match = benchMatch(svc, o.quick ? 1 : RUNS);
     } finally {
       await svc.stop();
     }

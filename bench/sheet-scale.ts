@@ -22,7 +22,7 @@ import { addin, fillDownAndRecalculate } from '../test/helpers/addin';
 import { DEMO_KEY, type RunningService } from '../test/helpers/service';
 import { modelled } from './clock';
 import { byEmulated, type Figure, figure, timed } from './formulas';
-import { median, RUNS, WAVE_RUNS } from './typical';
+import { median, RUNS, WARM_RUNS, WAVE_RUNS } from './typical';
 
 const NAIVE = `
 function naiveOne(base, key, id) {
@@ -156,14 +156,15 @@ export async function benchSheetScale(svc: RunningService, quick: boolean): Prom
   );
   for (const size of quick ? [100] : [2000, 5000, 10000]) {
     const ids = all.slice(0, size).map((id) => [id]);
-    // Each round a fresh add-in, cold then warm; each figure the median round's (bench/typical.ts).
+    // Each round a fresh add-in, cold then WARM_RUNS warm; each figure the median run's (bench/typical.ts).
     const colds: Figure[] = [];
     const warms: Figure[] = [];
     for (let round = 0; round < runs; round++) {
       const a = addin(svc.url, null, modelled());
       opened(a.emu);
       colds.push(timed(`LP_GET ${size} distinct ids, cold`, () => a.cell('LP_GET', ids, 'fullName')));
-      warms.push(timed(`LP_GET ${size} distinct ids, warm`, () => a.cell('LP_GET', ids, 'fullName')));
+      for (let k = 0; k < (quick ? 1 : WARM_RUNS); k++)
+        warms.push(timed(`LP_GET ${size} distinct ids, warm`, () => a.cell('LP_GET', ids, 'fullName')));
     }
     out.push(median(colds, byEmulated), median(warms, byEmulated));
     t = performance.now();

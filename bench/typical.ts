@@ -14,6 +14,14 @@
 
 /** Runs of a repeated formula case (a few seconds each, cold): odd, so that the median is a run. */
 export const RUNS = 9;
+/**
+ * Warm runs after each cold one. A warm figure is a few dozen to a few hundred ms of CPU time, which
+ * one run of it moves by up to ±20 %; the medians of nine (one a round) differed by 7 to 11 % between
+ * a quiet and a loaded run. Three a round make the median one of 27 runs, for the price of a cold one.
+ * That takes out the sample's noise, not the load's: in the next pair (quiet, then beside two CPU
+ * burners) the warm 10,000-id range still read 13.8 % more beside the burners.
+ */
+export const WARM_RUNS = 3;
 /** Runs of a repeated fill-down (a wave of 1,000 executions, several seconds of wall time each). */
 export const WAVE_RUNS = 5;
 
