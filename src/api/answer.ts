@@ -20,7 +20,7 @@
  * field does not fit its budget or a field name must be redacted.
  */
 import { grouped } from './numbers';
-import { FUND_FIELDS, isObject, type JsonValue, LP_FIELDS, type ServiceRecord } from './records';
+import { FUND_FIELDS, isObject, type JsonValue, LP_FIELDS, put, type ServiceRecord } from './records';
 import { screenedRedactor, unchanged } from './redact';
 
 /** Levels of nesting a field's value may have (a list of objects is 2). */
@@ -32,13 +32,6 @@ export const TOO_DEEP = `Error: the data service sent this field nested more tha
 export const TOO_LARGE = `Error: the data service sent a record of more than ${grouped(MAX_RECORD_CHARS)} characters; this field is not shown.`;
 
 type Body = { [key: string]: JsonValue };
-
-/** Sets `key` as an own property, even `__proto__` (an assignment would set the prototype). */
-function put(target: JsonValue[] | Body, key: string | number, value: JsonValue): void {
-  if (key === '__proto__')
-    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  else (target as Record<string | number, JsonValue>)[key] = value;
-}
 
 type Checked = { ok: true; value: JsonValue; chars: number } | { ok: false; problem: string };
 

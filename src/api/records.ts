@@ -68,6 +68,13 @@ export type ServiceRecord = { [field: string]: JsonValue | undefined };
 /** A JSON object: neither null nor a list. */
 export const isObject = (v: unknown): v is ServiceRecord => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** Sets `key` as an own property, even `__proto__` (an assignment would set the prototype). */
+export function put(target: JsonValue[] | ServiceRecord, key: string | number, value: JsonValue): void {
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else (target as Record<string | number, JsonValue>)[key] = value;
+}
+
 export interface Pagination {
   totalItems: number;
   totalPages: number;

@@ -41,6 +41,8 @@ export const PART_RECORDS = 10_000;
  * were imported in 18.3–18.6 s by calls of 20, 17.8–18.0 s by calls of 50, 18.5 s by calls of 100 (bench/floors.ts).
  */
 export const PAGES_PER_FETCH = 50;
+/** Records asked for in one call at most: a server that sends long pages (the limit is the server's) gets fewer pages a call. */
+export const RECORDS_PER_FETCH = 10_000;
 /** The longest the client waits inside one call before a retry; a longer wait is left to the step, which goes on with other pages. */
 export const CALL_WAIT_MS = 5000;
 /**
@@ -319,7 +321,7 @@ export function step(spec: ImportSpec, run: RunState, ports: ImportPorts, deadli
   try {
     const drove = drive(r, {
       now: () => ports.now(),
-      batch: () => PAGES_PER_FETCH,
+      batch: () => Math.max(1, Math.min(PAGES_PER_FETCH, Math.floor(RECORDS_PER_FETCH / (r.size || r.limit)))),
       wait: (wake, page) => {
         // Everything missing waits for its Retry-After: sleep until the first is due, or to the end of the budget,
         // or until the run has gone too long without a page (then it gives up); a look for Cancel every STOP_LOOK_MS.

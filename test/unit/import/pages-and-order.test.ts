@@ -8,7 +8,7 @@
  */
 import { ServiceError, unsent } from '../../../src/api/errors';
 import type { PageFetcher } from '../../../src/api/pages';
-import { beginRun, continueRun, GIVE_UP, PAGES_PER_FETCH } from '../../../src/import/machine';
+import { beginRun, continueRun, GIVE_UP, PAGES_PER_FETCH, RECORDS_PER_FETCH } from '../../../src/import/machine';
 import type { ImportSpec } from '../../../src/import/spec';
 import { type FakeList, fakeList, records } from '../../helpers/fake-list';
 import { eachExecution, idsBelowHeader, Killed, world, type World } from '../../helpers/fake-ports';
@@ -49,6 +49,13 @@ describe('rounds', () => {
     const w = world(c.fetch, [spec]);
     expect(timedDrive(w, 600_000).steps.pop()?.status).toBe('done');
     expect(Math.max(...c.seen.map((p) => p.length))).toBe(PAGES_PER_FETCH);
+  });
+
+  test(`a server that sends long pages is asked at most ${RECORDS_PER_FETCH} records a call`, () => {
+    const c = calls(fakeList(records(100_000), { cap: 1000 }));
+    const w = world(c.fetch, [spec]);
+    expect(timedDrive(w, 600_000).steps.pop()?.status).toBe('done');
+    expect(Math.max(...c.seen.map((p) => p.length))).toBe(RECORDS_PER_FETCH / 1000);
   });
 
   test('pages waiting for different Retry-Afters are each asked again when due, the earliest first', () => {

@@ -125,3 +125,22 @@ test('the fields each criterion reads are all the ranking reads: on records of t
     expect(shown(rankPartners(projected, f))).toEqual(shown(all));
   }
 });
+
+test('a listed field named "__proto__" stays an ordinary field of the ranked row, never its prototype', () => {
+  const odd = JSON.parse('{"id":"lp_odd","__proto__":{"id":"lp_other","firm":"Injected"},"sectorsFocused":["SaaS"]}');
+  const [fit] = rankPartners([odd], fund());
+  const row = fitRecord(fit, 1);
+  expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
+  expect(row.firm).toBeUndefined();
+  expect(Object.getOwnPropertyDescriptor(row, '__proto__')?.value).toEqual({ id: 'lp_other', firm: 'Injected' });
+  expect(row).toMatchObject({ id: 'lp_odd', fitRank: 1 });
+});
+
+test('a fund whose type folds to the name of an object member ("constructor") ranks like any type without a rule', () => {
+  for (const type of ['Constructor', 'CONSTRUCTOR']) {
+    const f = fund({ investorType: type });
+    const list = [partner('lp_same', { investorType: [type] }), partner('lp_angel', { investorType: ['Angel'] })];
+    const fits = rankPartners(list, f, { sectors: 0, stage: 0, geography: 0, ticket: 0, type: 10 });
+    expect(fits.map((x) => x.record.id)).toEqual(['lp_same']);
+  }
+});
