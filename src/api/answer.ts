@@ -177,7 +177,7 @@ function keepValue(value: unknown, clean: (text: string) => string): JsonValue {
 function stringEnd(text: string, from: number): number {
   let k = text.indexOf('"', from);
   for (;;) {
-    if (k < 0) return k;
+    // No quote left (-1) has no backslash before it (charCodeAt(-2) is NaN): it is returned as it is.
     let slashes = 0;
     while (text.charCodeAt(k - 1 - slashes) === 92) slashes++;
     // A quote after an odd run of backslashes is escaped: the string goes on.

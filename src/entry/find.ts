@@ -3,7 +3,8 @@
  * headquarters or sector, case- and accent-insensitive (`muller` finds `Müller`), ranked by the
  * pure search (src/table/search.ts), as a typed table with ids first. The records come from the
  * shared partner snapshot (src/api/partners.ts: read now when there is no fresh one, so a warm
- * search makes no request); a stale list adds the "stale since" column. Nothing found is said in
+ * search makes no request), with the fields searched and shown only; a stale list adds the "stale
+ * since" column. Nothing found is said in
  * the cell, as Sheets' FILTER does, rather than left as a bare header row.
  */
 import { ServiceError } from '../api/errors';
@@ -13,7 +14,7 @@ import { type FormulaResult, guard } from '../gas/formula-guard';
 import { parseFields } from '../table/fields';
 import { readFlag } from '../table/input';
 import { partnerListTable } from '../table/rows';
-import { readFindLimit, readQuery, searchRecords } from '../table/search';
+import { readFindLimit, readQuery, SEARCH_FIELDS, searchRecords } from '../table/search';
 
 /** Columns when no fields are chosen: what the search looks at. */
 const DEFAULT_FIND_FIELDS = ['fullName', 'firm', 'headquarters', 'sectorsFocused'];
@@ -39,7 +40,8 @@ export function LP_FIND(query: unknown, fields?: unknown, limit?: unknown, heade
     );
     const n = readFindLimit(limit);
     const withHeaders = readFlag(headers, 'headers', true);
-    const list = activePartners();
+    // The records need only the fields the search reads and the table shows (their column copies, at scale).
+    const list = activePartners([...SEARCH_FIELDS.map((f) => f.name), ...chosen.map((f) => f.name)]);
     const found = searchRecords(list.records, q, { limit: n });
     if (!found.length)
       throw new ServiceError(

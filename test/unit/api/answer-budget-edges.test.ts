@@ -86,9 +86,17 @@ describe('depth at its edge', () => {
 });
 
 describe('plain JSON values', () => {
-  test('null values, at the top of a field and nested, stay null', () => {
-    const r = { id: 'a', fullName: null, metadata: { x: null, y: [null, 2] } };
-    expect(record(r)).toEqual(r);
+  // An answer that holds nothing like a key is kept as parsed; one that holds the key is walked, field by field.
+  const ways: Array<[string, Record<string, unknown>]> = [
+    ['kept as parsed', {}],
+    ['walked', { note: `?apiKey=${KEY}` }],
+  ];
+
+  test.each(ways)('null values, at the top of a field and nested, stay null (%s)', (_, extra) => {
+    const r = { id: 'a', fullName: null, metadata: { x: null, y: [null, 2] }, ...extra };
+    const kept = keep({ data: [r, null, 3] }).data as unknown[];
+    expect(kept.slice(1)).toEqual([null, 3]);
+    expect(kept[0]).toEqual(extra.note ? { ...r, note: '?apiKey=***' } : r);
   });
 
   test('a value of data that is not a record and is too large is the error text', () => {
@@ -96,9 +104,9 @@ describe('plain JSON values', () => {
     expect(kept).toEqual([TOO_LARGE, 7]);
   });
 
-  test('an answer without data gets no data field', () => {
-    const kept = keep({ pagination: { totalItems: 0 } });
-    expect(Object.keys(kept)).toEqual(['pagination']);
+  test.each(ways)('an answer without data gets no data field (%s)', (_, extra) => {
+    const kept = keep({ pagination: { totalItems: 0 }, ...extra });
+    expect(Object.keys(kept)).toEqual(['pagination', ...Object.keys(extra)]);
   });
 
   test('a field named __proto__ is a plain field, as JSON.parse makes it', () => {

@@ -66,8 +66,13 @@ describe('an answer whose text is within the budget', () => {
     ['{"a":"[[[[[[{{{{"}', 2, true],
     ['{"a":"x\\\\"}', 2, true],
     ['{"a":"x\\\\\\"[[["}', 2, true],
+    ['[[1],[2],[3],[4]]', 3, true],
+    ['{"a":{},"b":{},"c":{}}', 3, true],
+    ['{"a":"[[[', 5, false],
+    ['[]"x', 5, false],
+    ['{"a":"x\\"', 5, false],
   ])(
-    'nesting of %s under %i: %s (brackets in strings, escaped quotes and backslashes skipped)',
+    'nesting of %s under %i: %s (brackets in strings, escaped quotes and backslashes skipped; a string never closed is not under)',
     (text, limit, under) => {
       expect(nestsUnder(text, limit)).toBe(under);
     },

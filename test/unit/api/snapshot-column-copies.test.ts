@@ -9,7 +9,7 @@
  */
 import type { ServiceRecord } from '../../../src/api/records';
 import { fnv1a } from '../../../src/api/hash';
-import { BUCKET_RECORDS, Snapshot, type SnapshotView } from '../../../src/api/snapshot';
+import { BUCKET_RECORDS, SCAN_BUCKETS, Snapshot, type SnapshotView } from '../../../src/api/snapshot';
 import { memoFor } from '../../helpers/client-setup';
 import { FakeClock, LimitedStore } from '../../helpers/fakes';
 
@@ -29,9 +29,11 @@ function setup() {
   const store = new LimitedStore(clock);
   const memo = memoFor(store, clock, 'copies-key-0123456789', TTL_MS);
   const asked: string[] = [];
+  const reads: string[][] = [];
   const getMany = memo.getMany.bind(memo);
   memo.getMany = (keys) => {
     asked.push(...keys);
+    reads.push([...keys]);
     return getMany(keys);
   };
   const snapshot = new Snapshot(memo);
@@ -42,7 +44,7 @@ function setup() {
   };
   const copyKey = (gen: string, field: string) => memo.key('snap', `${gen}:col:${field}`);
   const isBucket = (key: string) => /:snap:[^:]+:\d+\.\d+$/.test(key);
-  return { clock, store, memo, snapshot, view, asked, copyKey, isBucket };
+  return { clock, store, memo, snapshot, view, asked, reads, copyKey, isBucket };
 }
 
 /** What a record shows of `fields` (and its id), a missing field as blank. */
@@ -65,11 +67,38 @@ test('a scan reads every bucket once and leaves its fields’ copies; the next r
     expect(found.lost.size).toBe(0);
     for (const r of records) expect(shown(found.records.get(String(r.id)), fields)).toEqual(shown(r, fields));
   }
-  // The heavy field no formula asked for is neither copied nor decoded.
-  expect(second.records.get('lp_5')?.description).toBeUndefined();
+  // The heavy field no formula asked for is neither copied nor kept, from the buckets or the copies.
+  for (const found of [first, second]) expect(found.records.get('lp_5')?.description).toBeUndefined();
   // Most of the ids, not all: a scan still answers those alone.
   const most = ids.slice(0, records.length - 20);
   expect([...snapshot.find(v, most, fields).records.keys()]).toEqual(most);
+});
+
+test('a scan of more buckets than one read holds: SCAN_BUCKETS a cache read, every bucket once, the same list', () => {
+  const { snapshot, view, reads, isBucket } = setup();
+  // Three parts of a list whose buckets are two reads' worth and more.
+  const n = (2 * SCAN_BUCKETS + 3) * BUCKET_RECORDS;
+  const many = Array.from({ length: n }, (_, i) => partner(i));
+  const cut = [0, Math.floor(n / 3), Math.floor((2 * n) / 3), n];
+  const parts = [0, 1, 2].map((p) =>
+    snapshot.write('g1', p, many.slice(cut[p], cut[p + 1]), places(cut[p], cut[p + 1] - cut[p])),
+  );
+  snapshot.publish('g1', n, parts);
+  const v = view();
+  const buckets = parts.reduce((a, b) => a + b, 0);
+  expect(buckets).toBeGreaterThan(2 * SCAN_BUCKETS);
+  for (const read of [(x: SnapshotView) => snapshot.all(x), (x: SnapshotView) => snapshot.columns(x, ['firm'])]) {
+    reads.length = 0;
+    const list = read(v);
+    const bucketReads = reads.map((keys) => keys.filter(isBucket)).filter((keys) => keys.length);
+    expect(Math.max(...bucketReads.map((keys) => keys.length))).toBe(SCAN_BUCKETS);
+    expect(bucketReads.flat().sort()).toEqual([...new Set(bucketReads.flat())].sort());
+    expect(bucketReads.flat()).toHaveLength(buckets);
+    expect(list?.map((r) => r.id)).toEqual(many.map((r) => r.id));
+  }
+  // A field no record has is no column of any bucket: the records hold the others.
+  expect(snapshot.columns(v, ['website', 'firm'])?.[7]).toEqual({ id: 'lp_7', firm: 'Firm 0' });
+  expect(snapshot.all(v)?.[7]).toEqual(many[7]);
 });
 
 test('a lookup of a few ids reads the buckets they hash to, not the copies', () => {
