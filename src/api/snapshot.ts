@@ -267,7 +267,11 @@ export class Snapshot {
         if (!isColumns(cols)) return undefined;
         const k = names ? names.filter((f) => cols.k.includes(f)) : cols.k;
         const kept = names ? { k, c: k.map((f) => cols.c[cols.k.indexOf(f)]) } : cols;
-        fromColumns(kept).forEach((record, i) => placed.push([cols.n[i], record]));
+        // Every row of the bucket, whatever fields it keeps (a bucket may hold none of them).
+        fromColumns(
+          kept,
+          cols.n.map((_, i) => i),
+        ).forEach((record, i) => placed.push([cols.n[i], record]));
       }
     }
     return firstOfEachId(placed.sort((a, b) => a[0] - b[0]).map(([, record]) => record));

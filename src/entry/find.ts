@@ -14,7 +14,7 @@ import { type FormulaResult, guard } from '../gas/formula-guard';
 import { parseFields } from '../table/fields';
 import { readFlag } from '../table/input';
 import { partnerListTable } from '../table/rows';
-import { readFindLimit, readQuery, SEARCH_FIELDS, searchRecords } from '../table/search';
+import { readFindLimit, readQuery, SEARCH_READS, searchRecords } from '../table/search';
 
 /** Columns when no fields are chosen: what the search looks at. */
 const DEFAULT_FIND_FIELDS = ['fullName', 'firm', 'headquarters', 'sectorsFocused'];
@@ -41,7 +41,7 @@ export function LP_FIND(query: unknown, fields?: unknown, limit?: unknown, heade
     const n = readFindLimit(limit);
     const withHeaders = readFlag(headers, 'headers', true);
     // The records need only the fields the search reads and the table shows (their column copies, at scale).
-    const list = activePartners([...SEARCH_FIELDS.map((f) => f.name), ...chosen.map((f) => f.name)]);
+    const list = activePartners([...SEARCH_READS, ...chosen.map((f) => f.name)]);
     const found = searchRecords(list.records, q, { limit: n });
     if (!found.length)
       throw new ServiceError(

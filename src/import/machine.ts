@@ -33,8 +33,13 @@ import type { ImportSpec } from './spec';
 
 /** What the first request asks for; the server's cap decides, and the reader learns it. */
 export const FIRST_PAGE_LIMIT = 1000;
-/** Records a step holds for the shared snapshot before it writes them as a part (a long step never holds every record it read). */
-export const PART_RECORDS = 10_000;
+/**
+ * Records a step holds for the shared snapshot before it writes them as a part (a long step never holds every
+ * record it read). A lookup reads one bucket a part: after an import of 50,205 partners, a fill-down of 1,000
+ * single-id formulas, 10 at once, took 8.2 s in parts of 10,000 (78 ms a cell) and 5.4 s in parts of 20,000
+ * (52 ms), with the same largest heap after a full collection (88.6 and 87.3 MB).
+ */
+export const PART_RECORDS = 20_000;
 /**
  * Pages asked for in one call (one fetchAll); a page that must wait does so alone, the next call goes on. Each call
  * costs a round of cache calls (Cancel, progress, quota), more pages cost memory: 50,205 partners in pages of 100

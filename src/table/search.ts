@@ -91,6 +91,9 @@ export const SEARCH_FIELDS: readonly SearchField[] = [
   { name: 'sectorsFocused', group: 2 },
 ];
 
+/** Every field searchRecords reads: the searched ones, and the status that keeps inactive partners out. */
+export const SEARCH_READS: readonly string[] = ['activeStatus', ...SEARCH_FIELDS.map((f) => f.name)];
+
 export interface Query {
   /** The query as typed, trimmed. */
   text: string;

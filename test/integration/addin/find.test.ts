@@ -100,6 +100,10 @@ describe('LP_FIND against the reference service', () => {
       ['lp_hq', 'Ola Nordmann', 'Fjord Partners', 'Müllerstraße 5, Zürich', 'Climate'],
     ]);
     expect(cell.run.ledger.fetches).toBeGreaterThanOrEqual(3); // the whole list, every page
+    // Warm, from the snapshot's column copies of the fields it reads: the same partners, the inactive one still out.
+    const warm = a.cell('LP_FIND', 'MULLER');
+    expect(warm.run.ledger.fetches).toBe(0);
+    expect(warm.value).toEqual(cell.value);
   });
 
   test('case and accents do not matter; every word must match; hq and sector are searched', () => {

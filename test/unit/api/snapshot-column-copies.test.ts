@@ -136,6 +136,15 @@ test('the whole list with named fields: list order, first listing of an id, reco
   expect(whole.some((r) => r.id === '')).toBe(true);
 });
 
+test('a part whose records hold none of the named fields (no id either) keeps its rows in a scan, as in the whole list', () => {
+  const { snapshot, view } = setup();
+  const a = snapshot.write('g3', 0, records.slice(0, 2), places(0, 2));
+  const b = snapshot.write('g3', 1, [{ description: 'no id, no name' }], [2]);
+  snapshot.publish('g3', 3, [a, b]);
+  expect(snapshot.all(view())).toHaveLength(3);
+  for (let read = 0; read < 2; read++) expect(snapshot.columns(view(), ['fullName'])).toHaveLength(3);
+});
+
 test('a lost copy is read again from the buckets and copied again', () => {
   const { snapshot, view, store, asked, copyKey, isBucket } = setup();
   snapshot.replace(records, 'g1');

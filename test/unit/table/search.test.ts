@@ -4,7 +4,14 @@
  * headquarters/sector; ties in input order), the limit, and the clear messages for bad queries.
  */
 import type { ServiceRecord } from '../../../src/api/records';
-import { MAX_QUERY_CHARS, normalize, readFindLimit, readQuery, searchRecords } from '../../../src/table/search';
+import {
+  MAX_QUERY_CHARS,
+  normalize,
+  readFindLimit,
+  readQuery,
+  SEARCH_READS,
+  searchRecords,
+} from '../../../src/table/search';
 import { badInputMessage } from '../../helpers/bad-input';
 
 const lp = (id: string, fields: Partial<Record<string, unknown>> = {}): ServiceRecord =>
@@ -121,6 +128,22 @@ describe('searchRecords', () => {
       lp('c', { sectorsFocused: null, headquarters: null }),
     ];
     expect(ids(searchRecords(records, 'climate'))).toEqual(['a']);
+  });
+
+  test('records holding only the fields SEARCH_READS names are searched as the whole records are (what LP_FIND reads)', () => {
+    const records = [
+      lp('a', { name: 'Ada', surname: 'Climate', sectorsFocused: ['Fintech'], description: 'x' }),
+      lp('b', { sectorsFocused: ['Climate'], activeStatus: 'INACTIVE' }),
+      lp('c', { firm: 'Climate Co', fullName: 'Cleo', activeStatus: ['ACTIVE'] }),
+      lp('d', { headquarters: 'Climate City', activeStatus: { toString: 1 } }),
+      lp('e', { fullName: 'Climate', activeStatus: null }),
+    ];
+    const has = Object.prototype.hasOwnProperty;
+    const read = records.map((r) =>
+      Object.fromEntries(['id', ...SEARCH_READS].filter((f) => has.call(r, f)).map((f) => [f, r[f]])),
+    );
+    expect(ids(searchRecords(read, 'climate'))).toEqual(ids(searchRecords(records, 'climate')));
+    expect(ids(searchRecords(read, 'climate'))).toEqual(['a', 'e', 'c']);
   });
 
   test('at most `limit`, best first; the default is 50', () => {
