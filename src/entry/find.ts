@@ -4,8 +4,8 @@
  * pure search (src/table/search.ts), as a typed table with ids first. The records come from the
  * shared partner snapshot (src/api/partners.ts: read now when there is no fresh one, so a warm
  * search makes no request), with the fields searched and shown only; a stale list adds the "stale
- * since" column. Nothing found is said in
- * the cell, as Sheets' FILTER does, rather than left as a bare header row.
+ * since" column. Nothing found is said in the cell, as Sheets' FILTER does, rather than left as a
+ * bare header row.
  */
 import { ServiceError } from '../api/errors';
 import { LP_FIELD_SPECS } from '../api/records';
