@@ -13,6 +13,17 @@ import type { Clock } from './transport';
 export const FILL_MIN_IDS = 30;
 /** A formula reads the list itself only up to this many pages; longer lists are left to the import. */
 export const MAX_FILL_PAGES = 300;
+/**
+ * Records the shared snapshot (./snapshot.ts) holds at most: 850 buckets of 200 records, 85 % of the
+ * 1,000 items a cache keeps (the document cache, which the spreadsheet's users and keys share), so
+ * that the column copies scans leave and other formulas' answers fit beside it. Measured after an
+ * import of 160,809 active partners: its 805 buckets, then the column copies of an LP_MATCH and an
+ * LP_FIND, made 909 items. A list of 200,646 made 1,004 buckets: the cache dropped the first ones
+ * as the last were written, LP_FIND and LP_MATCH found no whole copy (and said to run the import
+ * just run), and a warm LP_GET over 1,000 ids asked for 666 of them again. A longer list is neither
+ * written by an import nor read by a formula, and a formula that needs all of it says why.
+ */
+export const MAX_SNAPSHOT_RECORDS = 170_000;
 /** The page size asked for (the service may cap it; the page reader uses what it gets). */
 export const FILL_PAGE_LIMIT = 1000;
 /**

@@ -8,6 +8,7 @@
 import type { Outcome } from './client';
 import { ServiceError } from './errors';
 import { timeId } from './hash';
+import { grouped } from './numbers';
 import type { Cached } from './memo';
 import { incompleteError, type PageFetcher, readList } from './pages';
 import {
@@ -23,6 +24,7 @@ import {
   type LookupContext,
   MAX_FILL_PAGES,
   MAX_NEIGHBOURS,
+  MAX_SNAPSHOT_RECORDS,
   MAX_RUN_COPIES,
   type Neighbours,
   POLL_MS,
@@ -222,14 +224,9 @@ class Misses {
     const filled = this.fill(Number.POSITIVE_INFINITY, view?.gen);
     const records = filled.view && this.wholeList(filled.view);
     if (records) return { records };
-    let error = filled.error;
     const known = this.meta();
-    if (!error && known && pagesOf(known) > MAX_FILL_PAGES) {
-      error = new ServiceError(
-        'BAD_INPUT',
-        `${known.total} active partners are too many to read in a formula; run Investor Data ▸ Import once (it keeps a copy the formulas search).`,
-      );
-    }
+    const why = known && tooLong(known);
+    const error = filled.error ?? (why ? new ServiceError('BAD_INPUT', why) : undefined);
     const stale = view ? this.snapshot.all(view) : undefined;
     if (stale && (!error || error.fallsBack)) return { records: stale, staleSince: view?.fetchedAt };
     throw error ?? new ServiceError('SERVER', 'The list of active partners could not be read; try again in a minute.');
@@ -509,9 +506,18 @@ function pagesOf(m: Meta): number {
   return Math.max(1, Math.ceil(m.total / Math.max(1, m.size)));
 }
 
+/** Why a formula does not read a list of this size: too many pages to ask for, or too many records to keep a copy of. */
+function tooLong(m: Meta): string | undefined {
+  if (m.total > MAX_SNAPSHOT_RECORDS)
+    return `${grouped(m.total)} active partners are more than the spreadsheet's cache can keep a copy of (${grouped(MAX_SNAPSHOT_RECORDS)} at most), so no formula can search them all; filter the imported sheet instead.`;
+  if (pagesOf(m) > MAX_FILL_PAGES)
+    return `${grouped(m.total)} active partners are too many to read in a formula; run Investor Data ▸ Import once (it keeps a copy the formulas search).`;
+  return undefined;
+}
+
 /** Whether reading the list (its pages) is cheaper than `wanted` requests, and short enough for a formula. */
 function worthReading(wanted: number, m: Meta): boolean {
-  return wanted > pagesOf(m) && pagesOf(m) <= MAX_FILL_PAGES;
+  return wanted > pagesOf(m) && !tooLong(m);
 }
 
 /** The snapshot (its head as the lookup read it), a read of the list when cheaper, then one request per id for what is still missing. */

@@ -20,7 +20,7 @@ import {
   rowsOf,
   startRead,
 } from '../api/pages';
-import { MAX_FILL_PAGES } from '../api/lookup-cache';
+import { MAX_FILL_PAGES, MAX_SNAPSHOT_RECORDS } from '../api/lookup-cache';
 import { recordId, type ServiceRecord } from '../api/records';
 import type { Cell } from '../table/cells';
 import { failRun, writeTarget } from './end';
@@ -214,7 +214,8 @@ export function writeMargin(rows: number, width: number): number {
  * place in the list, written as a part once PART_RECORDS are held (a long step never holds every
  * record it read) and at the end of the step. Written where it is read: where a snapshot is kept (a
  * formula or the filter editor read the list into one, which the import then refreshes), or where
- * the list is longer than a formula reads itself (MAX_FILL_PAGES), which only an import can fill.
+ * the list is longer than a formula reads itself (MAX_FILL_PAGES), which only an import can fill;
+ * never a list longer than the cache keeps a copy of (MAX_SNAPSHOT_RECORDS).
  * A read with a step that did not write its pages publishes none (it would not be whole).
  */
 function snapshotFeed(run: RunState, ports: ImportPorts) {
@@ -223,7 +224,11 @@ function snapshotFeed(run: RunState, ports: ImportPorts) {
   const snap = run.snap;
   let held: { records: ServiceRecord[]; places: number[] } = { records: [], places: [] };
   const wanted = (): SnapshotPort | null =>
-    ports.snapshot && (run.list.last > MAX_FILL_PAGES || ports.snapshot.kept()) ? ports.snapshot : null;
+    ports.snapshot &&
+    run.list.total <= MAX_SNAPSHOT_RECORDS &&
+    (run.list.last > MAX_FILL_PAGES || ports.snapshot.kept())
+      ? ports.snapshot
+      : null;
   const flush = (all: boolean) => {
     const to = held.records.length && (all || held.records.length >= PART_RECORDS) ? wanted() : null;
     if (!to) return;

@@ -36,7 +36,7 @@ test(`a list of more than ${MAX_FILL_PAGES} pages is refused, pointing to the im
   expect(() => w.execution('mine').activeRecords()).toThrow(
     expect.objectContaining({
       code: 'BAD_INPUT',
-      message: expect.stringMatching(/^30001 active partners are too many to read in a formula; run .*Import/),
+      message: expect.stringMatching(/^30,001 active partners are too many to read in a formula; run .*Import/),
     }),
   );
   expect(w.listRequests()).toBe(1);

@@ -4,7 +4,7 @@
  * which is remembered (fresh entries of two numbers only), so later cells decide without asking.
  * LP_FIND on a list too long for a formula says so; a refused page 1 is the error it shows.
  */
-import { MAX_FILL_PAGES } from '../../../src/api/lookup-cache';
+import { MAX_FILL_PAGES, MAX_SNAPSHOT_RECORDS } from '../../../src/api/lookup-cache';
 import { json } from '../../helpers/fakes';
 import { answers, partnerWorld, TTL_MS } from '../../helpers/partner-world';
 
@@ -61,7 +61,7 @@ test(`LP_FIND reads a list of ${MAX_FILL_PAGES} pages, and refuses a longer one,
   const long = partnerWorld({ total: MAX_FILL_PAGES * 10 + 1, pageCap: 10 });
   const mine = long.execution('mine');
   expect(() => mine.activeRecords()).toThrow(
-    expect.objectContaining({ code: 'BAD_INPUT', message: expect.stringMatching(/3001 active partners .*Import/) }),
+    expect.objectContaining({ code: 'BAD_INPUT', message: expect.stringMatching(/^3,001 active partners .*Import/) }),
   );
   expect(mine.listRequests()).toBe(1);
 });
@@ -70,4 +70,34 @@ test('LP_FIND shows the error that refused page 1', () => {
   const world = partnerWorld();
   world.hooks.onList = () => json(401, { error: 'Invalid API key' });
   expect(() => world.execution('mine').activeRecords()).toThrow(expect.objectContaining({ code: 'AUTH' }));
+});
+
+describe(`a list of more records than the cache keeps a copy of (MAX_SNAPSHOT_RECORDS), in pages of 1,000`, () => {
+  test('at that many, a cell that wants more ids than the list has pages reads the list', () => {
+    const world = partnerWorld({ total: MAX_SNAPSHOT_RECORDS, pageCap: 1000 });
+    const mine = world.execution('mine');
+    const wanted = world.ids.slice(-200);
+    expect(answers(mine.lookup(wanted))).toEqual(wanted);
+    // Every page, and the one after the last: a list that fills its last page shows its end so.
+    expect(mine.listRequests()).toBe(MAX_SNAPSHOT_RECORDS / 1000 + 1);
+    expect(mine.idRequests()).toEqual([]);
+  });
+
+  test('one more: LP_FIND says why after page 1, and the ids are asked for one by one', () => {
+    const world = partnerWorld({ total: MAX_SNAPSHOT_RECORDS + 1, pageCap: 1000 });
+    const find = world.execution('find');
+    expect(() => find.activeRecords()).toThrow(
+      expect.objectContaining({
+        code: 'BAD_INPUT',
+        message:
+          "170,001 active partners are more than the spreadsheet's cache can keep a copy of (170,000 at most), so no formula can search them all; filter the imported sheet instead.",
+      }),
+    );
+    expect(find.listRequests()).toBe(1);
+    const mine = world.execution('mine');
+    const wanted = world.ids.slice(-200);
+    expect(answers(mine.lookup(wanted))).toEqual(wanted);
+    expect(mine.listRequests()).toBe(0);
+    expect(mine.idRequests()).toEqual(wanted);
+  });
 });

@@ -8,7 +8,7 @@
  * formula reads itself. Driven over the in-memory ports (test/helpers) with a snapshot port that
  * keeps what it is given.
  */
-import { MAX_FILL_PAGES } from '../../../src/api/lookup-cache';
+import { MAX_FILL_PAGES, MAX_SNAPSHOT_RECORDS } from '../../../src/api/lookup-cache';
 import type { ServiceRecord } from '../../../src/api/records';
 import { beginRun, continueRun, PART_RECORDS } from '../../../src/import/machine';
 import type { ImportPorts } from '../../../src/import/ports';
@@ -205,5 +205,23 @@ describe('where the snapshot is written', () => {
     const snap = snapshotPort(false);
     expect(drive(w, snap, 600_000).pop()?.status).toBe('done');
     expect(publishedIds(snap)).toEqual(ids(records(total)));
+  });
+
+  test(`a list of as many records as the cache keeps a copy of (MAX_SNAPSHOT_RECORDS): the import refreshes the copy`, () => {
+    const w = world(fakeList(records(MAX_SNAPSHOT_RECORDS), { cap: 1000 }).fetch, [spec]);
+    const snap = snapshotPort(true);
+    expect(drive(w, snap, 600_000).pop()?.status).toBe('done');
+    expect(snap.published).toHaveLength(1);
+    expect(snap.published[0].total).toBe(MAX_SNAPSHOT_RECORDS);
+  });
+
+  test('a list of one record more: the import writes no part of it, and every partner into its table', () => {
+    const total = MAX_SNAPSHOT_RECORDS + 1;
+    const w = world(fakeList(records(total), { cap: 1000 }).fetch, [spec]);
+    const snap = snapshotPort(true);
+    expect(drive(w, snap, 600_000).pop()?.status).toBe('done');
+    expect(snap.writes).toEqual([]);
+    expect(snap.published).toEqual([]);
+    expect(w.tables.get('Partners')).toHaveLength(total + 1);
   });
 });
