@@ -225,7 +225,7 @@ class Misses {
     const records = filled.view && this.wholeList(filled.view);
     if (records) return { records };
     const known = this.meta();
-    const why = known && tooLong(known);
+    const why = known && tooLong(known.total, pagesOf(known));
     const error = filled.error ?? (why ? new ServiceError('BAD_INPUT', why) : undefined);
     const stale = view ? this.snapshot.all(view) : undefined;
     if (stale && (!error || error.fallsBack)) return { records: stale, staleSince: view?.fetchedAt };
@@ -347,7 +347,7 @@ class Misses {
   private learnSize(wanted: number): Outcome<Page<ServiceRecord>> | undefined {
     const first = this.context.client.activePartnerPages([1], FILL_PAGE_LIMIT)[0];
     if (!first.ok) throw first.error;
-    const meta: Meta = { total: first.value.pagination.totalItems, size: Math.max(1, first.value.items.length) };
+    const meta = sizeOf(first.value);
     this.context.memo.putMany([[snapKey(this.context.memo, 'meta'), meta]]);
     return worthReading(wanted, meta) ? first : undefined;
   }
@@ -389,6 +389,9 @@ class Misses {
     const until = clock.now() + client.timeLeft() - WRITE_RESERVE_MS - ANSWER_RESERVE_MS;
     const opening = first ?? client.activePartnerPages([1], FILL_PAGE_LIMIT, { until })[0];
     const firstPage = opening.ok ? opening.value : undefined;
+    // The list as page 1 tells it now, not as a size remembered earlier: it may have grown since.
+    const why = firstPage && tooLong(firstPage.pagination.totalItems, pagesOf(sizeOf(firstPage)));
+    if (why) return { error: new ServiceError('BAD_INPUT', why) };
     const plan = firstPage && shared.post(firstPage, FILL_PAGE_LIMIT);
     let before: number | undefined;
     if (firstPage && plan) {
@@ -404,7 +407,13 @@ class Misses {
       learnt = undefined;
       return page1 ? [page1] : client.activePartnerPages(pages, limit, { until });
     };
-    const read = readList(fetch, { limit: FILL_PAGE_LIMIT, batch: 100, passes: plan ? 1 : 2, before });
+    const read = readList(fetch, {
+      limit: FILL_PAGE_LIMIT,
+      batch: 100,
+      passes: plan ? 1 : 2,
+      before,
+      refuse: (total, pages) => tooLong(total, pages),
+    });
     if (!read.verdict.complete) return { error: incompleteError('list of active partners', read.verdict) };
     claim.renew();
     const view = this.snapshot.hold(read.records, timeId(clock.now(), this.context.random));
@@ -502,22 +511,27 @@ function poller(clock: Clock): () => void {
   };
 }
 
+/** The list's size as page 1 tells it. */
+function sizeOf(first: Page<ServiceRecord>): Meta {
+  return { total: first.pagination.totalItems, size: Math.max(1, first.items.length) };
+}
+
 function pagesOf(m: Meta): number {
   return Math.max(1, Math.ceil(m.total / Math.max(1, m.size)));
 }
 
-/** Why a formula does not read a list of this size: too many pages to ask for, or too many records to keep a copy of. */
-function tooLong(m: Meta): string | undefined {
-  if (m.total > MAX_SNAPSHOT_RECORDS)
-    return `${grouped(m.total)} active partners are more than the spreadsheet's cache can keep a copy of (${grouped(MAX_SNAPSHOT_RECORDS)} at most), so no formula can search them all; filter the imported sheet instead.`;
-  if (pagesOf(m) > MAX_FILL_PAGES)
-    return `${grouped(m.total)} active partners are too many to read in a formula; run Investor Data ▸ Import once (it keeps a copy the formulas search).`;
+/** Why a formula does not read a list of `total` records in `pages` pages: too many to ask for, or to keep a copy of. */
+function tooLong(total: number, pages: number): string | undefined {
+  if (total > MAX_SNAPSHOT_RECORDS)
+    return `${grouped(total)} active partners are more than the spreadsheet's cache can keep a copy of (${grouped(MAX_SNAPSHOT_RECORDS)} at most), so they can be searched only in an imported sheet.`;
+  if (pages > MAX_FILL_PAGES)
+    return `${grouped(total)} active partners are too many to read in a formula; run Investor Data ▸ Import once (it keeps a copy the formulas search).`;
   return undefined;
 }
 
 /** Whether reading the list (its pages) is cheaper than `wanted` requests, and short enough for a formula. */
 function worthReading(wanted: number, m: Meta): boolean {
-  return wanted > pagesOf(m) && !tooLong(m);
+  return wanted > pagesOf(m) && !tooLong(m.total, pagesOf(m));
 }
 
 /** The snapshot (its head as the lookup read it), a read of the list when cheaper, then one request per id for what is still missing. */

@@ -318,6 +318,12 @@ export class Snapshot {
     if (before && before.gen !== gen) this.memo.remove(this.allKeys(before));
   }
 
+  /** Removes the published snapshot, its head and buckets. */
+  retire(): void {
+    const before = this.view();
+    if (before) this.memo.remove([this.headKey(), ...this.allKeys(before)]);
+  }
+
   /** Removes the buckets of a generation never published (its parts' bucket counts, 0 for a part not written). */
   discard(gen: string, parts: readonly number[]): void {
     this.memo.remove(this.allKeys({ gen, total: 0, parts: [...parts] }));

@@ -71,6 +71,7 @@ export function importPorts(client?: Client): ImportPorts {
     kept: () => (kept ??= snap().view() !== undefined),
     write: (gen, part, records, places) => snap().write(gen, part, records, places),
     publish: (gen, total, parts, readAt) => snap().publish(gen, total, parts, readAt),
+    retire: () => snap().retire(),
   };
   return {
     pages: clientPages(client),

@@ -403,8 +403,10 @@ function finish(spec: ImportSpec, run: RunState, rows: Cell[][], ports: ImportPo
   );
   if (judged.verdict.complete) {
     const snap = run.snap;
+    // The read supersedes the kept snapshot: it publishes its own, or retires one it could not replace.
     if (ports.snapshot && snap?.whole && snap.parts.length)
       ports.snapshot.publish(snap.gen, snap.records, snap.parts, snap.at);
+    else if (ports.snapshot && run.list.total > MAX_SNAPSHOT_RECORDS) ports.snapshot.retire();
     const twice = judged.repeats
       ? ` Left out ${plural(judged.repeats, 'repeated listing')} (ids the service listed more than once, alike in two reads): each partner is kept as first listed.`
       : '';

@@ -87,6 +87,8 @@ export interface SnapshotPort {
   write(gen: string, part: number, records: readonly ServiceRecord[], places: readonly number[]): number;
   /** Publishes generation `gen` (each part's bucket count) as the snapshot of `total` records, read from `readAt` on. */
   publish(gen: string, total: number, parts: number[], readAt: number): void;
+  /** Removes the kept snapshot: a complete read found a list longer than the cache keeps a copy of, so the copy is of an older one. */
+  retire(): void;
 }
 
 /** The sheet keeping an import's history (src/import/watch.ts): whole runs, each row marked by its run's time in column A (the run's record). */

@@ -72,6 +72,10 @@ function snapshotStore(w: World) {
         w.alive();
         published = { gen, count: written.length };
       },
+      retire: () => {
+        w.alive();
+        published = undefined;
+      },
     };
   });
   /** The ids the last published generation holds, in list order; undefined when none was, or a part is missing. */

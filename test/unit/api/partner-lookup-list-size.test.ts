@@ -5,6 +5,9 @@
  * LP_FIND on a list too long for a formula says so; a refused page 1 is the error it shows.
  */
 import { MAX_FILL_PAGES, MAX_SNAPSHOT_RECORDS } from '../../../src/api/lookup-cache';
+import { fnv1a } from '../../../src/api/hash';
+import { SLOTS } from '../../../src/api/shares';
+import { Snapshot } from '../../../src/api/snapshot';
 import { json } from '../../helpers/fakes';
 import { answers, partnerWorld, TTL_MS } from '../../helpers/partner-world';
 
@@ -90,7 +93,7 @@ describe(`a list of more records than the cache keeps a copy of (MAX_SNAPSHOT_RE
       expect.objectContaining({
         code: 'BAD_INPUT',
         message:
-          "170,001 active partners are more than the spreadsheet's cache can keep a copy of (170,000 at most), so no formula can search them all; filter the imported sheet instead.",
+          "170,001 active partners are more than the spreadsheet's cache can keep a copy of (170,000 at most), so they can be searched only in an imported sheet.",
       }),
     );
     expect(find.listRequests()).toBe(1);
@@ -99,5 +102,53 @@ describe(`a list of more records than the cache keeps a copy of (MAX_SNAPSHOT_RE
     expect(answers(mine.lookup(wanted))).toEqual(wanted);
     expect(mine.listRequests()).toBe(0);
     expect(mine.idRequests()).toEqual(wanted);
+  });
+
+  /** The service lists `ids` from now on, in pages of 1,000; `from` on, it says the list holds `total`. */
+  const serving =
+    (ids: readonly string[], total = (_page: number) => ids.length) =>
+    (page: number) =>
+      json(200, {
+        data: ids
+          .slice((page - 1) * 1000, page * 1000)
+          .map((id) => ({ id, fullName: `Name ${id}`, activeStatus: 'ACTIVE' })),
+        pagination: {
+          totalItems: total(page),
+          totalPages: Math.ceil(total(page) / 1000),
+          currentPage: page,
+          pageSize: 1000,
+        },
+      });
+  const tooMany = expect.objectContaining({
+    code: 'BAD_INPUT',
+    message: expect.stringMatching(/^170,001 active partners are more than the spreadsheet's cache/),
+  });
+
+  test.each([
+    ['alone', false],
+    ['with a cell offering to read a share', true],
+  ])(
+    'a size remembered from before the list grew past it is not trusted: page 1 read now decides (%s)',
+    (_, helped) => {
+      const world = partnerWorld({ total: MAX_SNAPSHOT_RECORDS, pageCap: 1000 });
+      world.execution('small').lookup(world.ids.slice(0, 30));
+      world.hooks.onList = serving([...world.ids, 'lp_new']);
+      if (helped) world.memo.putMany([[world.memo.key('snap', `offer:${fnv1a('helper') % SLOTS}`), 'helper']], true);
+      const find = world.execution('find');
+      expect(() => find.activeRecords()).toThrow(tooMany);
+      expect(find.listRequests()).toBe(1);
+      expect(new Snapshot(world.memo).view()).toBeUndefined();
+    },
+  );
+
+  test('a list that grows past it while a formula reads it is not read again', () => {
+    const world = partnerWorld({ total: MAX_SNAPSHOT_RECORDS, pageCap: 1000 });
+    const grown = [...world.ids, 'lp_new'];
+    // Page 1 and the first 50 pages tell the list before it grew; the pages after, and a read again, the list after.
+    let asked = 0;
+    world.hooks.onList = (page) => serving(grown, () => (++asked <= 50 ? MAX_SNAPSHOT_RECORDS : grown.length))(page);
+    const find = world.execution('find');
+    expect(() => find.activeRecords()).toThrow(tooMany);
+    expect(new Snapshot(world.memo).view()).toBeUndefined();
   });
 });

@@ -129,6 +129,22 @@ test('a new generation removes the buckets of every part of the previous one', (
   expect(memo.getMany(keys).size).toBe(0);
 });
 
+test('a retired snapshot is gone, head and buckets; retiring none changes nothing', () => {
+  const { snapshot, memo } = setup();
+  snapshot.retire();
+  const parts = writeInSteps(snapshot, 'g1');
+  snapshot.publish('g1', records.length, parts);
+  const other = memo.key('other', 'entry');
+  memo.putMany([[other, 1]]);
+  snapshot.retire();
+  expect(snapshot.view()).toBeUndefined();
+  const keys = parts.flatMap((count, part) =>
+    Array.from({ length: count }, (_, b) => memo.key('snap', `g1:${part}.${b}`)),
+  );
+  expect(memo.getMany([...keys, memo.key('snap', 'head')]).size).toBe(0);
+  expect(memo.getMany([other]).size).toBe(1);
+});
+
 test('records written ten minutes before their snapshot is published, with a one-minute lifetime, are not fresh', () => {
   const { clock, snapshot } = setup(MINUTE);
   const readAt = clock.now();

@@ -9,6 +9,7 @@
  * keeps what it is given.
  */
 import { MAX_FILL_PAGES, MAX_SNAPSHOT_RECORDS } from '../../../src/api/lookup-cache';
+import { ServiceError } from '../../../src/api/errors';
 import type { ServiceRecord } from '../../../src/api/records';
 import { beginRun, continueRun, PART_RECORDS } from '../../../src/import/machine';
 import type { ImportPorts } from '../../../src/import/ports';
@@ -24,6 +25,8 @@ interface Snap {
   /** Each part written: generation, part, records, places. */
   writes: Array<{ gen: string; part: number; records: ServiceRecord[]; places: number[] }>;
   published: Array<{ gen: string; total: number; parts: number[]; readAt: number }>;
+  /** How many times the kept snapshot was removed. */
+  retired: number;
   /** The records of a generation's first `parts` parts, in list order. */
   of(gen: string, parts: number): ServiceRecord[];
   port: NonNullable<ImportPorts['snapshot']>;
@@ -34,6 +37,7 @@ function snapshotPort(kept = true): Snap {
   const s: Snap = {
     writes: [],
     published: [],
+    retired: 0,
     of: (gen, parts) => {
       // The last write of each part counts (a killed step's part is written again).
       const last = new Map(s.writes.filter((x) => x.gen === gen && x.part < parts).map((x) => [x.part, x]));
@@ -48,6 +52,9 @@ function snapshotPort(kept = true): Snap {
       },
       publish: (gen, total, parts, readAt) => {
         s.published.push({ gen, total, parts, readAt });
+      },
+      retire: () => {
+        s.retired++;
       },
     },
   };
@@ -150,6 +157,8 @@ test('a read that took pages fetched without the snapshot port publishes none (i
   expect(steps[steps.length - 1].status).toBe('done');
   expect(snap.writes.length).toBeGreaterThan(0);
   expect(snap.published).toEqual([]);
+  // Nor does it remove the copy kept: that copy is the last whole one.
+  expect(snap.retired).toBe(0);
 });
 
 test('a list read again publishes the last read, under its own generation', () => {
@@ -213,15 +222,43 @@ describe('where the snapshot is written', () => {
     expect(drive(w, snap, 600_000).pop()?.status).toBe('done');
     expect(snap.published).toHaveLength(1);
     expect(snap.published[0].total).toBe(MAX_SNAPSHOT_RECORDS);
+    expect(snap.retired).toBe(0);
   });
 
-  test('a list of one record more: the import writes no part of it, and every partner into its table', () => {
+  test('a list of one record more: the import writes no part of it, retires the copy of the older list, and fills its table', () => {
     const total = MAX_SNAPSHOT_RECORDS + 1;
     const w = world(fakeList(records(total), { cap: 1000 }).fetch, [spec]);
     const snap = snapshotPort(true);
     expect(drive(w, snap, 600_000).pop()?.status).toBe('done');
     expect(snap.writes).toEqual([]);
     expect(snap.published).toEqual([]);
+    expect(snap.retired).toBe(1);
     expect(w.tables.get('Partners')).toHaveLength(total + 1);
+  });
+
+  test('at that many, read in steps the first of which had no snapshot port: none published, the kept copy left', () => {
+    const w = world(fakeList(records(MAX_SNAPSHOT_RECORDS), { cap: 1000 }).fetch, [spec], { msPerFetch: 1000 });
+    const snap = snapshotPort(true);
+    const steps = drive(w, snap, 60_000, (k) => k > 0);
+    expect(steps.length).toBeGreaterThan(1);
+    expect(steps[steps.length - 1].status).toBe('done');
+    expect(snap.published).toEqual([]);
+    expect(snap.retired).toBe(0);
+  });
+
+  test('one more, in an execution with no snapshot port: the import is done all the same', () => {
+    const total = MAX_SNAPSHOT_RECORDS + 1;
+    const w = world(fakeList(records(total), { cap: 1000 }).fetch, [spec]);
+    expect(drive(w, snapshotPort(true), 600_000, () => false).pop()?.status).toBe('done');
+    expect(w.tables.get('Partners')).toHaveLength(total + 1);
+  });
+
+  test('a list too long to keep whose import fails leaves the kept copy as it was', () => {
+    const total = MAX_SNAPSHOT_RECORDS + 1;
+    const fail = (page: number) => (page === 100 ? new ServiceError('AUTH', 'The API key was refused.') : undefined);
+    const w = world(fakeList(records(total), { cap: 1000, fail }).fetch, [spec]);
+    const snap = snapshotPort(true);
+    expect(drive(w, snap, 600_000).pop()?.status).toBe('failed');
+    expect(snap.retired).toBe(0);
   });
 });
