@@ -17,11 +17,14 @@ export const RUNS = 9;
 /**
  * Warm runs after each cold one. A warm figure is a few dozen to a few hundred ms of CPU time, which
  * one run of it moves by up to ±20 %; the medians of nine (one a round) differed by 7 to 11 % between
- * a quiet and a loaded run. Three a round make the median one of 27 runs, for the price of a cold one.
- * That takes out the sample's noise, not the load's: in the next pair (quiet, then beside two CPU
- * burners) the warm 10,000-id range still read 13.8 % more beside the burners.
+ * a quiet and a loaded run. Measured with the warm LP_GET over 1,000 ids (about 50 ms), thirty runs
+ * a process: the median of 30 read 46 to 53 ms in four quiet processes, so two medians of 27 differ
+ * by more than 5 % about one time in three from the sample alone; the medians of 120 read 48.7 to
+ * 49.6 ms in three quiet processes and 50.1 to 52.3 ms in three beside two CPU burners (3.7 % more
+ * on average: the load's part, which more runs do not take out). Nine a round make the median one of
+ * 81 runs, for about the price of two cold ones.
  */
-export const WARM_RUNS = 3;
+export const WARM_RUNS = 9;
 /** Runs of a repeated fill-down (a wave of 1,000 executions, several seconds of wall time each). */
 export const WAVE_RUNS = 5;
 
