@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: every benchmark against the reference service in a child process with
- * injected latency, each figure beside its naive baseline from the same run. Writes
+ * injected latency, each figure beside its naive baseline from the same run, each group in a
+ * process of its own (groups.ts). Writes
  * bench/results.json and prints tables. `--quick` is the smoke version `npm test` runs (small
  * sizes, no timing claims). `--latency MS` changes the injected latency (default 100).
  * `--only formulas,sheetScale,refresh,imports,filtered,match,scaling,service,rateLimited` runs only those groups (the others are
@@ -13,56 +14,16 @@ import { readOptions, runMain, UsageError } from '../dev/cli-args';
 import { builtParts } from '../scripts/build-lib';
 import { compileMs, evaluateMs, measureLoad } from '../dev/emulator/compile';
 import { referenceCpuMs } from '../dev/emulator/cpu-speed';
-import { Emulator } from '../dev/emulator/runtime';
-import { DEMO_KEY, startService } from '../dev/service/spawn';
-import { rerunSingleThreaded, setBenchClock, singleThreaded } from './clock';
-import { benchFloorImport, benchFloors } from './floors';
-import { benchFormulas } from './formulas';
-import { benchMatch } from './match';
-import { benchFilteredImport, benchImport, benchRateLimitedImport } from './imports';
-import { benchRefresh } from './refresh';
-import { scalePointInChild } from './scale-point';
-import { benchService } from './service';
-import { RUNS } from './typical';
-import { benchSheetScale } from './sheet-scale';
+import { rerunSingleThreaded, singleThreaded } from './clock';
+import { GROUPS, type Group, type GroupOptions, groupInChild } from './groups';
 
-/** Starts the emulator's fetch worker so that no figure includes its start-up. */
-function warmUp(url: string): void {
-  new Emulator({
-    code: 'function ping(u) { return UrlFetchApp.fetch(u, { muteHttpExceptions: true }).getResponseCode(); }',
-  }).run('ping', [
-    `${url}/api/limited-partners-data/getLimitedPartnerById?apiKey=${DEMO_KEY}&limitedPartnerId=lp_00001`,
-  ]);
-}
-
-export const GROUPS = [
-  'formulas',
-  'sheetScale',
-  'refresh',
-  'imports',
-  'filtered',
-  'match',
-  'scaling',
-  'service',
-  'rateLimited',
-  'floors',
-  'bigImport',
-] as const;
-export type Group = (typeof GROUPS)[number];
-
-export interface BenchOptions {
-  quick: boolean;
-  latencyMs: number;
-  scale: number[];
+export interface BenchOptions extends GroupOptions {
   /** Groups to run (all when absent). */
   only?: readonly Group[];
-  /** Fault seeds of the rate-limited import. */
-  seeds?: readonly number[];
 }
 
+/** The bundle's figures, measured here, then each group's, each group in a process of its own (groups.ts). */
 export async function runBench(o: BenchOptions): Promise<Record<string, unknown>> {
-  const wanted = (g: Group) => !o.only || o.only.includes(g);
-  setBenchClock(o.latencyMs);
   const bundle = join(__dirname, '../dist/Code.js');
   const bundleKb = Math.round((statSync(bundle).size / 1024) * 10) / 10;
   // The deferred parts, HTML files beside it (scripts/build-lib.ts, packedPart): read and compiled only where an execution first needs one.
@@ -81,58 +42,10 @@ export async function runBench(o: BenchOptions): Promise<Record<string, unknown>
     bundleChargedMs: Math.round(compileMs(source) * 100) / 100,
     bundleEvaluateChargedMs: Math.round(evaluateMs(source) * 100) / 100,
   };
-  if (wanted('formulas')) {
-    const svc = await startService(['--partners', o.quick ? '300' : '2500', '--latency', String(o.latencyMs)]);
-    try {
-      warmUp(svc.url);
-      out.formulas = benchFormulas(svc, o.quick ? 40 : 1000, o.quick ? 20 : 1000, o.quick ? 1 : RUNS);
-    } finally {
-      await svc.stop();
-    }
-  }
-  if (wanted('sheetScale')) {
-    const svc = await startService(['--partners', o.quick ? '400' : '11800', '--latency', String(o.latencyMs)]);
-    try {
-      warmUp(svc.url);
-      out.sheetScale = await benchSheetScale(svc, o.quick);
-    } finally {
-      await svc.stop();
-    }
-  }
-  if (wanted('refresh')) out.refresh = benchRefresh(o.quick ? [200] : [1000, 10000, 50000]);
-  if (wanted('imports')) out.imports = await benchImport(o.quick ? 400 : 11820, o.latencyMs, true);
-  if (wanted('filtered')) out.filtered = await benchFilteredImport(o.quick ? 400 : 11820, o.latencyMs, o.quick ? 1 : 9);
-  if (wanted('match')) {
-    const svc = await startService([
-      '--partners',
-      o.quick ? '400' : '11820',
-      '--latency',
-      String(o.latencyMs),
-      '--preload',
-    ]);
-    try {
-      warmUp(svc.url);
-      out.match = benchMatch(svc, o.quick ? 1 : RUNS);
-    } finally {
-      await svc.stop();
-    }
-  }
-  if (wanted('scaling')) {
-    const scaling = [];
-    for (const n of o.scale) scaling.push(scalePointInChild(n, o.latencyMs));
-    out.scaling = scaling;
-  }
-  if (wanted('service'))
-    out.service = o.quick ? [] : [await benchService(2500, true), await benchService(200000, false)];
-  if (wanted('rateLimited')) {
-    // Quick: 20 pages, so the seed's draw refuses some (4 pages could all go through).
-    const seeds = o.seeds ?? (o.quick ? [7] : [1, 2, 3, 4, 5, 6, 7, 8]);
-    out.rateLimited = await benchRateLimitedImport(o.quick ? 2000 : 50_000, o.latencyMs, 0.3, 15, seeds);
-  }
-  if (wanted('floors')) out.floors = await benchFloors(o.quick, o.latencyMs);
-  // The reference service's largest list (it documents up to 200,000 partners): about 160,000 active, two fields.
-  if (wanted('bigImport'))
-    out.bigImport = [await benchFloorImport(o.quick ? 2000 : 189_126, o.latencyMs, ['id', 'fullName'], 'completes')];
+  const { quick, latencyMs, scale, seeds } = o;
+  for (const group of GROUPS)
+    if (!o.only || o.only.includes(group))
+      out[group] = groupInChild(group, { quick, latencyMs, scale, ...(seeds ? { seeds } : {}) });
   return out;
 }
 

@@ -25,6 +25,8 @@ export const RUNS = 9;
  * 81 runs, for about the price of two cold ones.
  */
 export const WARM_RUNS = 9;
+/** Runs of a case of a few hundred ms of CPU time run the same way every time (LP_MATCH over a warm snapshot): as many as a warm formula's. */
+export const SHORT_RUNS = RUNS * WARM_RUNS;
 /** Runs of a repeated fill-down (a wave of 1,000 executions, several seconds of wall time each). */
 export const WAVE_RUNS = 5;
 

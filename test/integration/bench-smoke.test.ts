@@ -1,3 +1,4 @@
+import { type Group, groupInChild } from '../../bench/groups';
 import { runBench } from '../../bench/run';
 
 /** The benchmark harness runs end to end at small sizes; figures are checked for shape and sense, never for speed. */
@@ -77,3 +78,16 @@ test('npm run bench --quick: every benchmark and baseline runs and reports its f
   expect(r.bigImport[0].floorMs).toBeGreaterThan(0);
   // The whole harness at small sizes, every execution compiling the bundle: minutes on a loaded machine.
 }, 600_000);
+
+test('a group runs in a process of its own: one that fails fails the run and says why', () => {
+  const options = { quick: true, latencyMs: 5, scale: [300] };
+  expect(() => groupInChild('nonsense' as Group, options)).toThrow(
+    /The nonsense group failed \(exit 1\): .*Unknown group "nonsense" \(groups: formulas, /s,
+  );
+  // The same process runs a real group and hands back its figures.
+  expect(groupInChild('refresh', options)).toEqual([
+    expect.objectContaining({ formulas: 200, lost: 0 }),
+    expect.objectContaining({ formulas: 200 }),
+    expect.objectContaining({ formulas: 200 }),
+  ]);
+}, 120_000);
