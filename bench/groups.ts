@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { Emulator } from '../dev/emulator/runtime';
-import { DEMO_KEY, startService } from '../dev/service/spawn';
+import { DEMO_KEY, type RunningService, startService } from '../dev/service/spawn';
 import { SINGLE_THREADED, setBenchClock } from './clock';
 import { benchFloorImport, benchFloors } from './floors';
 import { benchFormulas } from './formulas';
@@ -57,7 +57,7 @@ function warmUp(url: string): void {
 async function withService<T>(
   args: string[],
   o: GroupOptions,
-  use: (svc: Awaited<ReturnType<typeof startService>>) => T | Promise<T>,
+  use: (svc: RunningService) => T | Promise<T>,
 ): Promise<T> {
   const svc = await startService([...args, '--latency', String(o.latencyMs)]);
   try {

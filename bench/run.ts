@@ -1,11 +1,10 @@
 /**
  * `npm run bench`: every benchmark against the reference service in a child process with
  * injected latency, each figure beside its naive baseline from the same run, each group in a
- * process of its own (groups.ts). Writes
- * bench/results.json and prints tables. `--quick` is the smoke version `npm test` runs (small
- * sizes, no timing claims). `--latency MS` changes the injected latency (default 100).
- * `--only formulas,sheetScale,refresh,imports,filtered,match,scaling,service,rateLimited` runs only those groups (the others are
- * left out of the output, and bench/results.json keeps their previous figures). `--seeds 1-8` (or
+ * process of its own (groups.ts). Writes bench/results.json and prints tables. `--quick` is the
+ * smoke version `npm test` runs (small sizes, no timing claims). `--latency MS` changes the
+ * injected latency (default 100). `--only GROUPS` (of groups.ts GROUPS, comma-separated) runs only
+ * those groups (the others are left out of the output, and bench/results.json keeps their previous figures). `--seeds 1-8` (or
  * `1,5,9`) picks the service's fault seeds of the rate-limited import (default 1-8).
  */
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
