@@ -18,7 +18,7 @@ import { DEMO_KEY, type RunningService } from '../test/helpers/service';
 import { modelled } from './clock';
 import { BENCH_FILTERS, BENCH_SORT, importService } from './imports';
 import { activeIds, floorWave } from './sheet-scale';
-import { median, medianRunAsync, RUNS, WARM_RUNS, WAVE_RUNS } from './typical';
+import { IMPORT_RUNS, median, medianRunAsync, RUNS, runsHere, WARM_RUNS, WAVE_RUNS } from './typical';
 
 const byMs = (f: FloorFigure) => f.ms;
 
@@ -106,7 +106,7 @@ export async function benchFloorFormulas(svc: RunningService, quick: boolean): P
   const out: FloorFigure[] = [];
   const ids = await activeIds(svc, quick ? 300 : 10000);
   const cell = (recorder: Recorder) => addin(svc.url, DEMO_KEY, modelled({ onFetch: recorder.onFetch }));
-  const runs = quick ? 1 : RUNS;
+  const runs = quick ? 1 : runsHere(RUNS);
   /** A case run cold in a fresh add-in, then (warm) WARM_RUNS times again in the same one, `runs` times: the median run of each (bench/typical.ts). */
   const coldAndWarm = (name: string, call: (a: ReturnType<typeof cell>) => CellResult, warm: boolean) => {
     const colds: FloorFigure[] = [];
@@ -139,7 +139,7 @@ export async function benchFloorFormulas(svc: RunningService, quick: boolean): P
   const fill = quick ? ids.slice(0, 50) : ids.filter((_, i) => i % 10 === 3);
   out.push(
     await medianRunAsync(
-      quick ? 1 : WAVE_RUNS,
+      quick ? 1 : runsHere(WAVE_RUNS),
       async () => {
         const b = addin(svc.url, null, modelled());
         b.emu.run('saveApiKey', [DEMO_KEY, svc.url], { kind: 'sidebar' });
@@ -224,6 +224,8 @@ export async function benchFloors(quick: boolean, latencyMs: number): Promise<Fl
     await svc.stop();
   }
   for (const partners of quick ? [400] : [11820, 59102])
-    figures.push(await benchFloorImport(partners, latencyMs, IMPORT_FIELDS, '≤ 2.5×', quick ? 1 : 3));
+    figures.push(
+      await benchFloorImport(partners, latencyMs, IMPORT_FIELDS, '≤ 2.5×', quick ? 1 : runsHere(IMPORT_RUNS)),
+    );
   return figures;
 }

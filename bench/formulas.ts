@@ -10,7 +10,7 @@ import { DEMO_KEY, type RunningService } from '../test/helpers/service';
 import type { Ledger } from '../dev/emulator/execution';
 import type { CellResult } from '../dev/emulator/hosts';
 import { modelled } from './clock';
-import { median, RUNS, WARM_RUNS } from './typical';
+import { median, WARM_RUNS } from './typical';
 
 export const byEmulated = (f: Figure) => f.emulatedMs;
 
@@ -58,7 +58,7 @@ function naive(base, key, ids) {
   });
 }`;
 
-export function benchFormulas(svc: RunningService, count: number, singles: number, runs = RUNS): Figure[] {
+export function benchFormulas(svc: RunningService, count: number, singles: number, runs: number): Figure[] {
   const ids = Array.from({ length: count }, (_, i) => [partnerId(i)]);
   // Each round a fresh add-in, cold then WARM_RUNS warm; each figure the median run's (bench/typical.ts).
   const colds: Figure[] = [];

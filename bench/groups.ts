@@ -18,7 +18,7 @@ import { benchRefresh } from './refresh';
 import { scalePointInChild } from './scale-point';
 import { benchService } from './service';
 import { benchSheetScale } from './sheet-scale';
-import { RUNS, SHORT_RUNS } from './typical';
+import { PROCESSES, processMedian, RUNS, runsHere, SHORT_RUNS, SPREAD, shareRuns } from './typical';
 
 export const GROUPS = [
   'formulas',
@@ -42,6 +42,8 @@ export interface GroupOptions {
   scale: number[];
   /** Fault seeds of the rate-limited import. */
   seeds?: readonly number[];
+  /** How many processes share the group's repeated runs (typical.ts runsHere); 1 when absent. */
+  processes?: number;
 }
 
 /** Starts the emulator's fetch worker so that no figure includes its start-up. */
@@ -71,11 +73,12 @@ async function withService<T>(
 /** One group's figures, in this process (on the benchmarks' clock, set first). */
 export async function runGroup(group: Group, o: GroupOptions): Promise<unknown[]> {
   setBenchClock(o.latencyMs);
+  shareRuns(o.processes ?? 1);
   const q = o.quick;
   switch (group) {
     case 'formulas':
       return withService(['--partners', q ? '300' : '2500'], o, (svc) =>
-        benchFormulas(svc, q ? 40 : 1000, q ? 20 : 1000, q ? 1 : RUNS),
+        benchFormulas(svc, q ? 40 : 1000, q ? 20 : 1000, q ? 1 : runsHere(RUNS)),
       );
     case 'sheetScale':
       return withService(['--partners', q ? '400' : '11800'], o, (svc) => benchSheetScale(svc, q));
@@ -87,7 +90,7 @@ export async function runGroup(group: Group, o: GroupOptions): Promise<unknown[]
       return benchFilteredImport(q ? 400 : 11820, o.latencyMs, q ? 1 : 9);
     case 'match':
       return withService(['--partners', q ? '400' : '11820', '--preload'], o, (svc) =>
-        benchMatch(svc, q ? 1 : SHORT_RUNS),
+        benchMatch(svc, q ? 1 : runsHere(SHORT_RUNS)),
       );
     case 'scaling':
       return o.scale.map((n) => scalePointInChild(n, o.latencyMs));
@@ -115,12 +118,21 @@ export async function runGroup(group: Group, o: GroupOptions): Promise<unknown[]
 const RESULT = 'GROUP FIGURES ';
 
 /**
- * Runs a group in a process of its own (single-threaded, as every benchmark runs: clock.ts) and
- * reads its figures. A group that fails fails the run, with the end of its error output (passed
- * on as it is when the group succeeds). No time limit: a group of the full run takes from seconds
- * to several minutes, more on a busy machine, and it ends or fails on its own.
+ * Runs a group in a process of its own (single-threaded, as every benchmark runs: clock.ts), or a
+ * group of SPREAD (typical.ts; not in a quick run, whose figures claim no time) in PROCESSES processes one after another, each with its share of the runs, and
+ * reads its figures (typical.ts processMedian). A group that fails fails the run, with the end of
+ * its error output (passed on as it is when the group succeeds). No time limit: a group of the full
+ * run takes from seconds to several minutes, more on a busy machine, and it ends or fails on its own.
  */
 export function groupInChild(group: Group, o: GroupOptions): unknown[] {
+  const processes = (SPREAD as readonly string[]).includes(group) && !o.quick ? PROCESSES : 1;
+  const runs: unknown[][] = [];
+  for (let i = 0; i < processes; i++) runs.push(oneProcess(group, { ...o, processes }));
+  return processes === 1 ? runs[0] : processMedian(group, runs);
+}
+
+/** The figures of one process of a group. */
+function oneProcess(group: Group, o: GroupOptions): unknown[] {
   const run = spawnSync(
     process.execPath,
     [SINGLE_THREADED, '--import', 'tsx', join(__dirname, 'groups.ts'), group, JSON.stringify(o)],

@@ -22,7 +22,7 @@ import { addin, fillDownAndRecalculate } from '../test/helpers/addin';
 import { DEMO_KEY, type RunningService } from '../test/helpers/service';
 import { modelled } from './clock';
 import { byEmulated, type Figure, figure, timed } from './formulas';
-import { median, RUNS, WARM_RUNS, WAVE_RUNS } from './typical';
+import { median, RUNS, runsHere, WARM_RUNS, WAVE_RUNS } from './typical';
 
 const NAIVE = `
 function naiveOne(base, key, id) {
@@ -107,7 +107,7 @@ export async function benchSheetScale(svc: RunningService, quick: boolean): Prom
   const all = await activeIds(svc, quick ? 300 : 10000);
   const fill = quick ? all.slice(0, 50) : all.filter((_, i) => i % 10 === 3);
   const n = fill.length;
-  const runs = quick ? 1 : RUNS;
+  const runs = quick ? 1 : runsHere(RUNS);
   // As an analyst's spreadsheet is: the key saved in the sidebar for the service's address (which keeps its cache namespace with it), the sidebar open once (which leaves the document settings' cache copy).
   const opened = (emu: Emulator) => {
     emu.run('saveApiKey', [DEMO_KEY, svc.url], { kind: 'sidebar' });
@@ -125,7 +125,7 @@ export async function benchSheetScale(svc: RunningService, quick: boolean): Prom
   };
   // Each round: one add-in filled down cold one cell at a time, then warm 10 at once; another cold 10 at once. Each figure the median round's (bench/typical.ts).
   const rounds: Figure[][] = [[], [], []];
-  for (let round = 0; round < (quick ? 1 : WAVE_RUNS); round++) {
+  for (let round = 0; round < (quick ? 1 : runsHere(WAVE_RUNS)); round++) {
     const emuSeq = opened(addin(svc.url, null, modelled()).emu);
     rounds[0].push(await fillDown(emuSeq, `fill-down: ${n} single-id formulas, cold, one at a time`, 1));
     rounds[1].push(await fillDown(emuSeq, `fill-down: ${n} single-id formulas, warm, 10 at once`, 10));

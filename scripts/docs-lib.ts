@@ -10,14 +10,22 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import FormulaParser from 'fast-formula-parser';
-import { SHORT_RUNS } from '../bench/typical';
-import { CODE_BYTES_PER_MS, COMMENT_BYTES_PER_MS, LITERAL_BYTES_PER_MS } from '../dev/emulator/compile';
+import { IMPORT_RUNS, PROCESSES, RUNS, SHORT_RUNS, SPREAD, WARM_RUNS, WAVE_RUNS } from '../bench/typical';
+import {
+  CODE_BYTES_PER_MS,
+  COMMENT_BYTES_PER_MS,
+  EVALUATE_SAMPLES,
+  LITERAL_BYTES_PER_MS,
+} from '../dev/emulator/compile';
 import { callCustomFunction } from '../dev/emulator/hosts';
 import type { Emulator } from '../dev/emulator/runtime';
 import { FUND_FIELD_SPECS, type FieldSpec, LP_FIELD_SPECS } from '../src/api/records';
 import { describeExports, type ExposedFunction, exportNamesFromIndex, isCustomFunctionName } from './build-lib';
 
 /** The marker pair that fences a generated part of a hand-written page. */
+
+/** A count of runs in words: once, or N times. */
+const times = (n: number) => (n === 1 ? 'once' : `${n} times`);
 export const fence = (name: string) => ({
   start: `<!-- generated: ${name} (npm run docs; edit the source, not this part) -->`,
   end: `<!-- end generated: ${name} -->`,
@@ -245,7 +253,7 @@ const GROUPS: Record<string, { title: string; text: string }> = {
   },
   match: {
     title: 'LP_MATCH',
-    text: `\`=LP_MATCH\` ranking every active partner of a list of 10,000 for a fund, warm (the snapshot filled by an earlier formula), beside its fair baseline, \`=LP_FILTER\` over the same snapshot returning every partner sorted by one key, and the floor both pay, \`=LP_FILTER\` returning one row (the snapshot read alone). LP_MATCH runs once with a fund not asked for before (its one request) and once with the fund cached; round robin in one emulator after a round not counted, medians of ${SHORT_RUNS}. The custom-function limit is 30 s.`,
+    text: `\`=LP_MATCH\` ranking every active partner of a list of 10,000 for a fund, warm (the snapshot filled by an earlier formula), beside its fair baseline, \`=LP_FILTER\` over the same snapshot returning every partner sorted by one key, and the floor both pay, \`=LP_FILTER\` returning one row (the snapshot read alone). LP_MATCH runs once with a fund not asked for before (its one request) and once with the fund cached; round robin in one emulator after a round not counted, medians of ${SHORT_RUNS / PROCESSES} runs in each of ${PROCESSES} processes, the middle process's. The custom-function limit is 30 s.`,
   },
   scaling: {
     title: 'Import scaling',
@@ -257,7 +265,7 @@ const GROUPS: Record<string, { title: string; text: string }> = {
   },
   floors: {
     title: 'The add-in beside its floor',
-    text: "Each case beside its floor: the very requests the add-in sent, batch by batch, replayed with no add-in code (a script that only sends them and reads their text), execution by execution; the fill-down's floor is the ideal wave of *Fill-down and thousands of ids*. `ratio` is the add-in's time over its floor's (`execRatio`: its executions' time summed, for the wave), what is left above 1 being the add-in's own work: compiling the bundle, which every execution pays, parsing answers, building and reading the snapshot, the cache and the sheet. `target` is where the case should be. Each formula case is the median of nine runs cold and of 81 warm (nine after each cold one), the fill-down of five, each import of three: what is left above the modelled requests is CPU time at the reference speed, and the median run is the one that repeats (the fastest of a few is an extreme: a collection that missed it, a calibration that read the host slow). The list holds about 10,000 active partners (the imports: 10,045 and 50,205), pages of 100. Each import is driven as the sidebar drives it: each step as long as its time allows (5 minutes), the progress bar moved meanwhile by the sidebar's own calls for the status, which run beside the step and are not counted here; an import that needs a second step stages the rows of the first, which the last reads back to write the table.",
+    text: `Each case beside its floor: the very requests the add-in sent, batch by batch, replayed with no add-in code (a script that only sends them and reads their text), execution by execution; the fill-down's floor is the ideal wave of *Fill-down and thousands of ids*. \`ratio\` is the add-in's time over its floor's (\`execRatio\`: its executions' time summed, for the wave), what is left above 1 being the add-in's own work: compiling the bundle, which every execution pays, parsing answers, building and reading the snapshot, the cache and the sheet. \`target\` is where the case should be. Each formula case runs ${times(RUNS / PROCESSES)} cold in each of ${PROCESSES} processes, a warm one ${(RUNS / PROCESSES) * WARM_RUNS} times (${WARM_RUNS} after each cold run), the fill-down ${times(WAVE_RUNS / PROCESSES)} and each import ${times(IMPORT_RUNS / PROCESSES)} in each, and a figure is the median run of the process whose median is the middle one: what is left above the modelled requests is CPU time at the reference speed, and the median run is the one that repeats (the fastest of a few is an extreme: a collection that missed it, a calibration that read the host slow). The list holds about 10,000 active partners (the imports: 10,045 and 50,205), pages of 100. Each import is driven as the sidebar drives it: each step as long as its time allows (5 minutes), the progress bar moved meanwhile by the sidebar's own calls for the status, which run beside the step and are not counted here; an import that needs a second step stages the rows of the first, which the last reads back to write the table.`,
   },
   bigImport: {
     title: 'The largest import',
@@ -336,7 +344,7 @@ export function renderBenchmarks(results: Record<string, unknown>): string {
     'no figure depends on the groups run before it), each figure beside its naive baseline from',
     'the same run, and writes `bench/results.json`; `npm run bench -- --only refresh,formulas` runs only',
     "those groups and keeps the others' figures. `npm test` runs a small `--quick` version as a smoke check,",
-    "with no timing assertions, and writes nothing. A case a group repeats (a formula cold and warm, a fill-down, an import) shows its median run, all of its figures from that run. *Emulated* is the emulator's simulated execution time on",
+    `with no timing assertions, and writes nothing. A case a group repeats (a formula cold and warm, a fill-down, an import) shows its median run, all of its figures from that run; the groups that repeat cases of a few hundred ms of CPU time (${SPREAD.map((g) => `*${GROUPS[g].title}*`).join(', ')}) run in ${PROCESSES} processes, a share of the runs in each, and show case by case the process whose run is the median of theirs (a process sets the pace of all its runs: its compiled code and its heap are its own). *Emulated* is the emulator's simulated execution time on`,
     'its modelled clock, so that a figure repeats however busy the machine is: the compilation of the bundle',
     "at its size (every execution pays it), the CPU time of each execution's own work at a reference speed",
     '(a calibration task of the same kind of work, parsing an answer and sorting and projecting its records,',
@@ -347,7 +355,7 @@ export function renderBenchmarks(results: Record<string, unknown>): string {
     '*Wall* is real time on the machine that ran it, shared with whatever else ran there: it does not repeat.',
     '',
     `Latest run written: ${String(results.date ?? 'unknown').slice(0, 10)}; injected latency ${value('', results.latencyMs as number)} ms;`,
-    `\`dist/Code.js\` ${value('', results.bundleKb as number)} KB (loaded on every custom-function call): V8 compiles it afresh in ${value('', results.bundleCompileMs as number)} ms of CPU at the reference speed and runs its top-level code in ${value('', results.bundleEvaluateMs as number)} ms (medians of 25, measured when the run began); the modelled clock charges each execution the compilation at ${number(CODE_BYTES_PER_MS)} bytes of code, ${number(LITERAL_BYTES_PER_MS)} of string literal and ${number(COMMENT_BYTES_PER_MS)} of comment a ms (${value('', results.bundleChargedMs as number)} ms: the parts the bundle compiles on first use, ${value('', results.partsKb as number)} KB gzipped, are HTML files beside it, and each is charged as code in the execution that first uses it) and the evaluation at the median of 25 fresh loads at the reference speed (${value('', results.bundleEvaluateChargedMs as number)} ms): ${value('', Math.round(((results.bundleChargedMs as number) + (results.bundleEvaluateChargedMs as number)) * 100) / 100)} ms in all.`,
+    `\`dist/Code.js\` ${value('', results.bundleKb as number)} KB (loaded on every custom-function call): V8 compiles it afresh in ${value('', results.bundleCompileMs as number)} ms of CPU at the reference speed and runs its top-level code in ${value('', results.bundleEvaluateMs as number)} ms (medians of ${EVALUATE_SAMPLES}, measured when the run began); the modelled clock charges each execution the compilation at ${number(CODE_BYTES_PER_MS)} bytes of code, ${number(LITERAL_BYTES_PER_MS)} of string literal and ${number(COMMENT_BYTES_PER_MS)} of comment a ms (${value('', results.bundleChargedMs as number)} ms: the parts the bundle compiles on first use, ${value('', results.partsKb as number)} KB gzipped, are HTML files beside it, and each is charged as code in the execution that first uses it) and the evaluation at the median of ${EVALUATE_SAMPLES} fresh loads at the reference speed (${value('', results.bundleEvaluateChargedMs as number)} ms): ${value('', Math.round(((results.bundleChargedMs as number) + (results.bundleEvaluateChargedMs as number)) * 100) / 100)} ms in all.`,
   ];
   for (const [key, rows] of Object.entries(results)) {
     if (!Array.isArray(rows) || rows.length === 0) continue;
