@@ -11,7 +11,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { readOptions, runMain, UsageError } from '../dev/cli-args';
 import { builtParts } from '../scripts/build-lib';
-import { compileMs, EVALUATE_SAMPLES, evaluateMs, measureLoad } from '../dev/emulator/compile';
+import { compileMs, evaluateMs, LOAD_SAMPLES, measureLoad } from '../dev/emulator/compile';
 import { referenceCpuMs } from '../dev/emulator/cpu-speed';
 import { rerunSingleThreaded, singleThreaded } from './clock';
 import { GROUPS, type Group, type GroupOptions, groupInChild } from './groups';
@@ -27,11 +27,9 @@ export async function runBench(o: BenchOptions): Promise<Record<string, unknown>
   const bundleKb = Math.round((statSync(bundle).size / 1024) * 10) / 10;
   // The deferred parts, HTML files beside it (scripts/build-lib.ts, packedPart): read and compiled only where an execution first needs one.
   const partBytes = Object.values(builtParts(dirname(bundle))).reduce((n, p) => n + Buffer.byteLength(p), 0);
-  // Measured (CPU time at the reference speed, cpu-speed.ts; medians of EVALUATE_SAMPLES): what the modelled clock charges instead is compile.ts's (compileMs, evaluateMs).
+  // Measured (CPU time at the reference speed, cpu-speed.ts; medians of LOAD_SAMPLES): what the modelled clock charges instead is compile.ts's (compileMs, evaluateMs).
   const source = readFileSync(bundle, 'utf8');
-  // What an execution is charged for the top level, measured first, as in each group's process (a process that has loaded the bundle many times loads it slower).
-  const evaluateCharged = evaluateMs(source);
-  const load = measureLoad(source, EVALUATE_SAMPLES, referenceCpuMs);
+  const load = measureLoad(source, LOAD_SAMPLES, referenceCpuMs);
   const out: Record<string, unknown> = {
     date: new Date().toISOString(),
     quick: o.quick,
@@ -41,7 +39,7 @@ export async function runBench(o: BenchOptions): Promise<Record<string, unknown>
     bundleCompileMs: Math.round(load.compileMs * 100) / 100,
     bundleEvaluateMs: Math.round(load.evaluateMs * 100) / 100,
     bundleChargedMs: Math.round(compileMs(source) * 100) / 100,
-    bundleEvaluateChargedMs: Math.round(evaluateCharged * 100) / 100,
+    bundleEvaluateChargedMs: Math.round(evaluateMs(source) * 100) / 100,
   };
   const { quick, latencyMs, scale, seeds } = o;
   for (const group of GROUPS)

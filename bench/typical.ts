@@ -42,13 +42,20 @@ export const RUNS = 9;
  * Warm runs after each cold one. A warm figure is a few dozen to a few hundred ms of CPU time, which
  * one run of it moves by up to ±20 %; the medians of nine (one a round) differed by 7 to 11 % between
  * a quiet and a loaded run. Measured with the warm LP_GET over 1,000 ids (about 50 ms), thirty runs
- * a process: the median of 30 read 46 to 53 ms in four quiet processes, so two medians of 27 differ
- * by more than 5 % about one time in three from the sample alone; the medians of 120 read 48.7 to
- * 49.6 ms in three quiet processes and 50.1 to 52.3 ms in three beside two CPU burners (3.7 % more
- * on average: the load's part, which more runs do not take out). Nine a round make 27 a process and
- * 81 in all, for about the price of two cold ones.
+ * a process: the median of 30 read 46 to 53 ms in four quiet processes; the medians of 120 read
+ * 48.7 to 49.6 ms in three quiet processes and 50.1 to 52.3 ms in three beside two CPU burners
+ * (3.7 % more on average: the load's part, which more runs do not take out). With the warm LP_GET
+ * over 10,000 ids (about 115 ms, one run 92 to 190 ms), the median of 27 runs read 113.8 to
+ * 119.6 ms in eleven processes, seven quiet and four beside two burners, and four runs of the bench
+ * at nine a round (81 in all) read 114 and 118 quiet, 119 and 121 beside the burners: the sample
+ * alone moves a median of 27 by up to 5 %. Twenty-seven a round make 81 a process and 243 in all,
+ * for about the price of six cold runs a round. A warm figure also depends on what its process ran
+ * before it: the sheet-scale group's warm LP_GET over 10,000 distinct ids, run in one process at
+ * 27 a round, read 117 to 119 ms alone or after the 5,000-id case, but 125 to 129 ms after both the
+ * 2,000- and the 5,000-id cases (115 to 116 ms after them at nine a round). So the bench's figure
+ * went from 114 to 133 ms with 27 a round, where two runs of the bench at 27 agreed within 1.5 %.
  */
-export const WARM_RUNS = 9;
+export const WARM_RUNS = 27;
 /** Runs of a case of a few hundred ms of CPU time run the same way every time (LP_MATCH over a warm snapshot): as many as a warm formula's. */
 export const SHORT_RUNS = RUNS * WARM_RUNS;
 /** Runs of a repeated fill-down (a wave of 1,000 executions, several seconds of wall time each, its figure a sum over them): one a process. */

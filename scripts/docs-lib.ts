@@ -14,8 +14,10 @@ import { IMPORT_RUNS, PROCESSES, RUNS, SHORT_RUNS, SPREAD, WARM_RUNS, WAVE_RUNS 
 import {
   CODE_BYTES_PER_MS,
   COMMENT_BYTES_PER_MS,
-  EVALUATE_SAMPLES,
+  FIRST_RUN_CHARS_PER_MS,
   LITERAL_BYTES_PER_MS,
+  LOAD_SAMPLES,
+  REPEAT_CHARS_PER_MS,
 } from '../dev/emulator/compile';
 import { callCustomFunction } from '../dev/emulator/hosts';
 import type { Emulator } from '../dev/emulator/runtime';
@@ -355,7 +357,7 @@ export function renderBenchmarks(results: Record<string, unknown>): string {
     '*Wall* is real time on the machine that ran it, shared with whatever else ran there: it does not repeat.',
     '',
     `Latest run written: ${String(results.date ?? 'unknown').slice(0, 10)}; injected latency ${value('', results.latencyMs as number)} ms;`,
-    `\`dist/Code.js\` ${value('', results.bundleKb as number)} KB (loaded on every custom-function call): V8 compiles it afresh in ${value('', results.bundleCompileMs as number)} ms of CPU at the reference speed and runs its top-level code in ${value('', results.bundleEvaluateMs as number)} ms (medians of ${EVALUATE_SAMPLES}, measured when the run began); the modelled clock charges each execution the compilation at ${number(CODE_BYTES_PER_MS)} bytes of code, ${number(LITERAL_BYTES_PER_MS)} of string literal and ${number(COMMENT_BYTES_PER_MS)} of comment a ms (${value('', results.bundleChargedMs as number)} ms: the parts the bundle compiles on first use, ${value('', results.partsKb as number)} KB gzipped, are HTML files beside it, and each is charged as code in the execution that first uses it) and the evaluation at the median of ${EVALUATE_SAMPLES} fresh loads at the reference speed (${value('', results.bundleEvaluateChargedMs as number)} ms): ${value('', Math.round(((results.bundleChargedMs as number) + (results.bundleEvaluateChargedMs as number)) * 100) / 100)} ms in all.`,
+    `\`dist/Code.js\` ${value('', results.bundleKb as number)} KB (loaded on every custom-function call): V8 compiles it afresh in ${value('', results.bundleCompileMs as number)} ms of CPU at the reference speed and runs its top-level code in ${value('', results.bundleEvaluateMs as number)} ms (medians of ${LOAD_SAMPLES}, measured when the run began); the modelled clock charges each execution the compilation at ${number(CODE_BYTES_PER_MS)} bytes of code, ${number(LITERAL_BYTES_PER_MS)} of string literal and ${number(COMMENT_BYTES_PER_MS)} of comment a ms (${value('', results.bundleChargedMs as number)} ms: the parts the bundle compiles on first use, ${value('', results.partsKb as number)} KB gzipped, are HTML files beside it, and each is charged as code in the execution that first uses it) and the evaluation from the code it runs, as V8's coverage of one fresh load counts it, at ${number(FIRST_RUN_CHARS_PER_MS)} characters a ms for a character's first run and ${number(REPEAT_CHARS_PER_MS)} for its repeats (${value('', results.bundleEvaluateChargedMs as number)} ms): ${value('', Math.round(((results.bundleChargedMs as number) + (results.bundleEvaluateChargedMs as number)) * 100) / 100)} ms in all.`,
   ];
   for (const [key, rows] of Object.entries(results)) {
     if (!Array.isArray(rows) || rows.length === 0) continue;

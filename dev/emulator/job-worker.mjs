@@ -161,7 +161,7 @@ function runJob({ sourceId, source, name, globals, compiler, args, now, cpuClock
   try {
     // Only a function the script defined runs (as runtime.ts): the global's own built-ins are none of its functions.
     const builtIn = context[name];
-    // Under a clock model the top level is charged its fresh load's figure on the main thread (compile.ts, evaluateMs).
+    // Under a clock model the top level is charged the code a fresh load of it runs, on the main thread (compile.ts, evaluateMs).
     const before = computeNow();
     scripts.get(sourceId).runInContext(context);
     if (cpuClock) job.resumedAt += computeNow() - before;

@@ -260,7 +260,7 @@ export class Emulator implements WaveHost {
       const builtIn = realm.context[name];
       const exec = prepared.exec;
       exec.compiled(exec.uncharged(() => compileMs(this.scriptSource)));
-      // Under a clock model the top level is charged its fresh load's figure, not the run of a script compiled before (compile.ts).
+      // Under a clock model the top level is charged the code a fresh load of it runs (compile.ts, evaluateMs), not the run of a script compiled before.
       if (exec.fetchModel) {
         exec.evaluated(exec.uncharged(() => evaluateMs(this.scriptSource)));
         exec.uncharged(() => this.script.runInContext(realm.context));

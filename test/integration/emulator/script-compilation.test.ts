@@ -6,7 +6,14 @@
  * bundle compiles only the custom functions' code up front: a formula's execution pays that, an
  * import step also the parts it loads, each once.
  */
-import { compileMs, evaluateMs, scannedBytes } from '../../../dev/emulator/compile';
+import {
+  compileMs,
+  evaluateMs,
+  FIRST_RUN_CHARS_PER_MS,
+  REPEAT_CHARS_PER_MS,
+  scannedBytes,
+  topLevelRun,
+} from '../../../dev/emulator/compile';
 import { probe } from '../../helpers/probe';
 import { addin } from '../../helpers/addin';
 import { call, saveImport } from '../../helpers/imports';
@@ -79,8 +86,65 @@ for (var i = 0; i < 200000; i++) SQUARES.push(i * i);
 function last() { return SQUARES[SQUARES.length - 1]; }
 `;
 
+/** A top level that runs a loop `n` times, with `extra` code between the loop and a function it declares. */
+const looping = (n: number, extra = '') =>
+  `var total = 0;\nfor (var i = 0; i < ${n}; i++) { total += i * 2; }\n${extra}function sum() { return total; }\n`;
+
+describe('emulator: the code a top level runs, as V8 counts it', () => {
+  test('a top level is counted by the characters of code it runs: once for a first run, again for each repeat', () => {
+    // BUSY_TOP: its first line, its loop's header and its body run; V8 counts the body (a block) 200,000
+    // times, the header with the script around it (once).
+    const tokens = (code: string) => code.replace(/\s+/g, '').length;
+    const body = tokens('SQUARES.push(i * i);');
+    expect(topLevelRun(BUSY_TOP)).toEqual({
+      first: tokens('var SQUARES = [];') + tokens('for (var i = 0; i < 200000; i++)') + body,
+      repeated: 199_999 * body,
+      threw: false,
+    });
+  });
+
+  test("each further run of a loop counts its body's characters again, and only those", () => {
+    const [ten, twenty, thirty] = [10, 20, 30].map((n) => topLevelRun(looping(n)));
+    expect(twenty.repeated - ten.repeated).toBeGreaterThan(0);
+    expect(thirty.repeated - twenty.repeated).toBe(twenty.repeated - ten.repeated);
+    expect(new Set([ten.first, twenty.first, thirty.first]).size).toBe(1);
+  });
+
+  test('whitespace, comments and the insides of string literals are not code; a declared function runs its body only when called', () => {
+    const base = topLevelRun(looping(10));
+    expect(topLevelRun(looping(10).replace(/ /g, '    '))).toEqual(base);
+    const literal = topLevelRun(looping(10, `// ${'a comment '.repeat(20)}\nvar s = "${'text '.repeat(40)}";\n`));
+    expect(literal.first - base.first).toBe('vars=;'.length);
+    const declared = topLevelRun(looping(10, `function never() { var a = 1, b = 2; return a + b + total * 3; }\n`));
+    expect(declared).toEqual(base);
+    const called = topLevelRun(looping(10, 'sum();\n'));
+    // The call, and the whole of the function it calls (V8's range of a function is its declaration).
+    expect(called.first - base.first).toBe('sum();'.length + 'functionsum(){returntotal;}'.length);
+    for (const run of [literal, called]) expect(run.repeated).toBe(base.repeated);
+  });
+
+  test('a script that names itself (a sourceURL) is counted all the same', () => {
+    const named = topLevelRun(`${looping(10)}//# sourceURL=lp-named.js\n`);
+    expect(named).toEqual(topLevelRun(looping(10)));
+  });
+
+  test('a top level that throws is counted up to the block it threw in, and said to have thrown', () => {
+    const thrown = topLevelRun(`${looping(10)}SpreadsheetApp.getActive();\nvar after = 1;\n`);
+    expect(thrown.threw).toBe(true);
+    expect(thrown.first).toBeGreaterThan(topLevelRun(looping(10)).first);
+    expect(thrown.repeated).toBe(topLevelRun(looping(10)).repeated);
+  });
+
+  test('the charge is the first runs and the repeats at their rates: more code run, more charged', () => {
+    const text = looping(1000, 'sum();\n');
+    const { first, repeated } = topLevelRun(text);
+    expect(evaluateMs(text)).toBeCloseTo(first / FIRST_RUN_CHARS_PER_MS + repeated / REPEAT_CHARS_PER_MS, 12);
+    expect(evaluateMs(text)).toBeGreaterThan(evaluateMs(looping(10, 'sum();\n')));
+  });
+});
+
 describe('emulator: the running of the top level an execution is charged', () => {
-  test('under a clock model, every execution is charged the fastest fresh load of its top level, sequential or concurrent alike', async () => {
+  test('under a clock model, every execution is charged the code its top level runs, sequential or concurrent alike', async () => {
     const emu = probe(BUSY_TOP, { modelledClock: { latencyMs: 30 } });
     const top = evaluateMs(BUSY_TOP);
     expect(top).toBeGreaterThan(0);
